@@ -1,0 +1,54 @@
+import { ConfigError, loadConfig, unknownEnvSettings } from '../config'
+import { openContext } from '../open-context'
+import { VERSION } from '../version'
+import { parseCommandLine, stringFlag } from './args'
+import { CliFailure, type CliIo } from './io'
+import { serveCommand } from './serve'
+import { TOKEN_USAGE, tokenCommand } from './token'
+import { asCliFailure, USER_USAGE, userCommand } from './user'
+
+const USAGE = `pdfshare ${VERSION}: self-hosted PDF sharing
+
+Usage: pdfshare [command] [flags]
+
+  serve (default)               run the server
+      --port N                  PDFSHARE_PORT        default 3000
+      --host ADDR               PDFSHARE_HOST        default 0.0.0.0
+      --public-url URL          PDFSHARE_PUBLIC_URL  default http://localhost:PORT (base of every share link)
+  ${USER_USAGE}
+  ${TOKEN_USAGE}
+
+Every command takes --data DIR (PDFSHARE_DATA_DIR, default ./data). Flags beat environment variables.
+Other settings (environment only): PDFSHARE_JWT_SECRET, PDFSHARE_DATABASE_URL, PDFSHARE_MAX_FILE_SIZE,
+PDFSHARE_RATE_LIMIT_API, PDFSHARE_RATE_LIMIT_SHARE, PDFSHARE_IDLE_TIMEOUT. See the README.`
+
+/** Runs one command line; returns the process exit code. The only caller of loadConfig in production. */
+export async function runCli(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
+  try {
+    const args = parseCommandLine(argv)
+    if (args.flags.help) return void io.out(USAGE), 0
+    if (args.flags.version) return void io.out(VERSION), 0
+    const command = args.positionals[0] ?? 'serve'
+    if (!['serve', 'user', 'token'].includes(command)) throw new CliFailure(`unknown command "${command}" (see --help)`, 2)
+    if (command === 'serve' && args.positionals.length > 1) throw new CliFailure(`unexpected argument ${JSON.stringify(args.positionals[1])}`, 2)
+
+    const config = loadConfig(
+      { port: stringFlag(args, 'port'), host: stringFlag(args, 'host'), data: stringFlag(args, 'data'), 'public-url': stringFlag(args, 'public-url') },
+      env,
+    )
+    for (const name of unknownEnvSettings(env)) io.err(`warning: ${name} is not a pdfshare setting and is ignored`)
+    const ctx = await openContext(config)
+    if (command === 'serve') return await serveCommand(ctx, args, io), 0
+    try {
+      await (command === 'user' ? userCommand : tokenCommand)(ctx, args, io)
+      return 0
+    } finally {
+      ctx.close()
+    }
+  } catch (raw) {
+    const error = asCliFailure(raw)
+    if (error instanceof ConfigError) return io.err(`pdfshare: ${error.message}`), 2
+    if (error instanceof CliFailure) return io.err(`pdfshare: ${error.message}`), error.exitCode
+    throw error
+  }
+}

@@ -1,0 +1,39 @@
+/** Where a CLI command writes. stdout carries only a command's result (e.g. the JWT); everything else goes to stderr. */
+export type CliIo = {
+  out(text: string): void
+  err(text: string): void
+}
+
+export const processIo: CliIo = {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+}
+
+/** A failure a command reports as one line and an exit code (1: the operation failed, 2: bad usage or settings). */
+export class CliFailure extends Error {
+  constructor(message: string, readonly exitCode: 1 | 2 = 1) {
+    super(message)
+    this.name = 'CliFailure'
+  }
+}
+
+/** Plain aligned columns for list commands. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)))
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()
+  return [line(header), ...rows.map(line)].join('\n')
+}
+
+/**
+ * A command line to show the user, spelled the way they run pdfshare right now (the binary's path, or the
+ * source entry point) and with --data when their data dir is not the default.
+ */
+export function commandHint(dataDir: string, command: string): string {
+  const compiled = import.meta.path.startsWith('/$bunfs/') || import.meta.path.startsWith('B:/~BUN/')
+  const cwd = process.cwd()
+  const program = !compiled
+    ? 'bun run pdfshare'
+    : process.execPath.startsWith(`${cwd}/`) ? `./${process.execPath.slice(cwd.length + 1)}` : process.execPath
+  const data = dataDir === `${cwd}/data` ? '' : ` --data ${dataDir}`
+  return `${program} ${command}${data}`
+}

@@ -1,0 +1,61 @@
+import type { AppContext } from '../context'
+import { parseTtl } from '../lib/durations'
+import { issueToken, listTokens, revokeToken } from '../modules/auth/tokens'
+import { allowOnly, stringFlag, type ParsedArgs } from './args'
+import { CliFailure, table, type CliIo } from './io'
+
+export const TOKEN_USAGE = `token issue NAME [--label TEXT] [--ttl 90d|12h|30m|2w|1y|never]
+                                print a new API token (only the JWT, on stdout)
+  token list [NAME]             tokens, newest first
+  token revoke TOKEN_ID|JWT     revoke a token at once`
+
+const DEFAULT_TTL = '90d'
+
+export async function tokenCommand(ctx: AppContext, args: ParsedArgs, io: CliIo): Promise<void> {
+  const [, action, subject, ...extra] = args.positionals
+  if (extra.length > 0) throw new CliFailure(`unexpected argument ${JSON.stringify(extra[0])}`, 2)
+  switch (action) {
+    case 'issue': {
+      allowOnly(args, 'token issue', ['label', 'ttl'])
+      if (!subject) throw new CliFailure('token issue needs a user NAME', 2)
+      const ttlText = stringFlag(args, 'ttl') ?? DEFAULT_TTL
+      const ttlSeconds = parseTtl(ttlText)
+      if (ttlSeconds === undefined) throw new CliFailure(`invalid --ttl ${JSON.stringify(ttlText)}: use a number with s, m, h, d, w or y (e.g. 90d, 12h), or "never"`, 2)
+      const label = stringFlag(args, 'label') ?? ''
+      if (label.length > 200) throw new CliFailure('--label must be at most 200 characters', 2)
+      const { jwt, token } = await issueToken(ctx, { userName: subject, label, ttlSeconds })
+      io.out(jwt)
+      io.err(`issued token ${token.id} for ${subject}, ${token.expiresAt === null ? 'never expires' : `expires ${new Date(token.expiresAt).toISOString()}`}`)
+      return
+    }
+    case 'list': {
+      allowOnly(args, 'token list', [])
+      const tokens = await listTokens(ctx, { userName: subject })
+      if (tokens.length === 0) return io.err('no tokens')
+      const now = ctx.now()
+      io.out(
+        table(
+          ['ID', 'USER', 'LABEL', 'CREATED', 'EXPIRES', 'STATUS'],
+          tokens.map((token) => [
+            token.id,
+            token.userName,
+            token.label || '-',
+            new Date(token.createdAt).toISOString(),
+            token.expiresAt === null ? 'never' : new Date(token.expiresAt).toISOString(),
+            token.revokedAt !== null ? 'revoked' : token.expiresAt !== null && token.expiresAt <= now ? 'expired' : 'active',
+          ]),
+        ),
+      )
+      return
+    }
+    case 'revoke': {
+      allowOnly(args, 'token revoke', [])
+      if (!subject) throw new CliFailure('token revoke needs a TOKEN_ID (see token list)', 2)
+      const token = await revokeToken(ctx, { tokenIdOrJwt: subject })
+      io.out(`revoked token ${token.id}`)
+      return
+    }
+    default:
+      throw new CliFailure(action ? `unknown command "token ${action}"` : 'token needs a subcommand: issue, list or revoke', 2)
+  }
+}

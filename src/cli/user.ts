@@ -1,0 +1,81 @@
+import type { AppContext } from '../context'
+import { AppError } from '../errors'
+import { formatSize, parseSize } from '../lib/sizes'
+import { addUser, findUserByName, listUsers, removeUser, setQuota } from '../modules/auth/users'
+import { allowOnly, stringFlag, type ParsedArgs } from './args'
+import { CliFailure, commandHint, table, type CliIo } from './io'
+
+export const USER_USAGE = `user add NAME                 create a user
+  user list                     users with their usage and limits
+  user remove NAME [--delete-files]
+                                remove a user and their tokens (and files, with --delete-files)
+  user quota NAME [--max-storage SIZE|unlimited] [--max-files N|unlimited]
+                                show or set plan limits, e.g. --max-storage 5GB --max-files 1000`
+
+export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo): Promise<void> {
+  const [, action, name, ...extra] = args.positionals
+  if (extra.length > 0) throw new CliFailure(`unexpected argument ${JSON.stringify(extra[0])}`, 2)
+  const needName = () => {
+    if (!name) throw new CliFailure(`user ${action} needs a NAME`, 2)
+    return name
+  }
+  switch (action) {
+    case 'add': {
+      allowOnly(args, 'user add', [])
+      const user = await addUser(ctx, { name: needName() })
+      io.out(`created user ${user.name}`)
+      io.err(`next: TOKEN=$(${commandHint(ctx.config.dataDir, `token issue ${user.name}`)})`)
+      return
+    }
+    case 'list': {
+      allowOnly(args, 'user list', [])
+      const users = await listUsers(ctx)
+      if (users.length === 0) return io.err(`no users yet; create one with: ${commandHint(ctx.config.dataDir, 'user add NAME')}`)
+      io.out(
+        table(
+          ['NAME', 'FILES', 'STORAGE', 'MAX STORAGE', 'MAX FILES', 'CREATED'],
+          users.map((user) => [
+            user.name,
+            String(user.usage.files),
+            formatSize(user.usage.bytes),
+            user.maxBytes === null ? 'unlimited' : formatSize(user.maxBytes),
+            user.maxFiles === null ? 'unlimited' : String(user.maxFiles),
+            new Date(user.createdAt).toISOString(),
+          ]),
+        ),
+      )
+      return
+    }
+    case 'remove': {
+      allowOnly(args, 'user remove', ['delete-files'])
+      const { removedFiles } = await removeUser(ctx, { name: needName(), deleteFiles: args.flags['delete-files'] === true })
+      io.out(`removed user ${name}${removedFiles > 0 ? ` and ${removedFiles} file(s)` : ''}`)
+      return
+    }
+    case 'quota': {
+      allowOnly(args, 'user quota', ['max-storage', 'max-files'])
+      const maxBytes = limitFlag(stringFlag(args, 'max-storage'), '--max-storage', parseSize, 'a size such as 5GB or 500MB')
+      const maxFiles = limitFlag(stringFlag(args, 'max-files'), '--max-files', (text) => (/^\d+$/.test(text) ? Number(text) : undefined), 'a whole number')
+      const user = maxBytes === undefined && maxFiles === undefined
+        ? await findUserByName(ctx, needName())
+        : await setQuota(ctx, { name: needName(), maxBytes, maxFiles })
+      io.out(`${user.name}: max storage ${user.maxBytes === null ? 'unlimited' : formatSize(user.maxBytes)}, max files ${user.maxFiles ?? 'unlimited'}`)
+      return
+    }
+    default:
+      throw new CliFailure(action ? `unknown command "user ${action}"` : 'user needs a subcommand: add, list, remove or quota', 2)
+  }
+}
+
+function limitFlag(text: string | undefined, flag: string, parse: (text: string) => number | undefined, expected: string): number | null | undefined {
+  if (text === undefined) return undefined
+  if (text.trim().toLowerCase() === 'unlimited') return null
+  const value = parse(text)
+  if (value === undefined) throw new CliFailure(`invalid ${flag} ${JSON.stringify(text)}: must be ${expected} or "unlimited"`, 2)
+  return value
+}
+
+/** Service errors become one line and exit code 1. */
+export function asCliFailure(error: unknown): unknown {
+  return error instanceof AppError ? new CliFailure(error.message, 1) : error
+}

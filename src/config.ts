@@ -1,0 +1,129 @@
+import { isAbsolute, resolve } from 'node:path'
+import { parseSize, formatSize } from './lib/sizes'
+
+/**
+ * Every setting of pdfshare, resolved once at start-up (flags beat env, env beats defaults) and then
+ * passed in. Nothing else reads process.env.
+ */
+export type Config = {
+  port: number
+  host: string
+  /** Absolute path of the data dir; all state lives under it. */
+  dataDir: string
+  /** Base of every shareUrl, without a trailing slash; may carry a path prefix for a reverse proxy. */
+  publicUrl: string
+  /** libSQL URL of the metadata database; the embedded file in the data dir unless PDFSHARE_DATABASE_URL says otherwise. */
+  databaseUrl: string
+  /** HS256 secret from PDFSHARE_JWT_SECRET; when absent a generated secret is kept in the data dir. */
+  jwtSecret: string | undefined
+  /** Largest accepted PDF in bytes (hard cap 100 MiB, may be lowered). */
+  maxFileSize: number
+  /** Requests per minute per API token; 0 turns the limit off. */
+  rateLimitApi: number
+  /** Requests per minute per client IP on /s/*; 0 turns the limit off. */
+  rateLimitShare: number
+  /** Seconds a connection may stay silent before the server drops it. */
+  idleTimeout: number
+}
+
+/** The contract's hard cap: 100 MiB. A lower cap may be configured, never a higher one. */
+export const HARD_MAX_FILE_SIZE = 100 * 1024 * 1024
+
+/** A setting that could not be understood; main prints its message as one line and exits with code 2. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Values of the command-line flags that carry settings (already split from argv by the CLI). */
+export type SettingFlags = Partial<Record<'port' | 'host' | 'data' | 'public-url', string>>
+
+type Env = Record<string, string | undefined>
+
+const KNOWN_ENV = new Set([
+  'PDFSHARE_PORT', 'PDFSHARE_HOST', 'PDFSHARE_DATA_DIR', 'PDFSHARE_PUBLIC_URL', 'PDFSHARE_DATABASE_URL',
+  'PDFSHARE_JWT_SECRET', 'PDFSHARE_MAX_FILE_SIZE', 'PDFSHARE_RATE_LIMIT_API', 'PDFSHARE_RATE_LIMIT_SHARE',
+  'PDFSHARE_IDLE_TIMEOUT',
+])
+
+/** PDFSHARE_* variables that are not settings, most likely typos; the CLI warns about them. */
+export function unknownEnvSettings(env: Env): string[] {
+  return Object.keys(env).filter((name) => name.startsWith('PDFSHARE_') && !KNOWN_ENV.has(name)).sort()
+}
+
+export function loadConfig(flags: SettingFlags, env: Env, cwd = process.cwd()): Config {
+  const pick = (flag: keyof SettingFlags | undefined, envName: string) => {
+    const fromFlag = flag ? flags[flag] : undefined
+    if (fromFlag !== undefined) return { value: fromFlag, source: `--${flag}` }
+    const fromEnv = env[envName]
+    if (fromEnv !== undefined && fromEnv !== '') return { value: fromEnv, source: envName }
+    return undefined
+  }
+
+  const port = integerSetting(pick('port', 'PDFSHARE_PORT'), 3000, 0, 65535, 'an integer from 0 to 65535 (0 picks a free port)')
+  const host = pick('host', 'PDFSHARE_HOST')?.value ?? '0.0.0.0'
+  const dataSetting = pick('data', 'PDFSHARE_DATA_DIR')
+  const dataDir = resolve(cwd, dataSetting?.value ?? 'data')
+  if (dataSetting && dataSetting.value.trim() === '') throw new ConfigError(`invalid ${dataSetting.source}: must not be empty`)
+
+  const publicUrl = publicUrlSetting(pick('public-url', 'PDFSHARE_PUBLIC_URL'), port)
+  const databaseUrl = databaseUrlSetting(pick(undefined, 'PDFSHARE_DATABASE_URL'), dataDir, cwd)
+
+  const secret = pick(undefined, 'PDFSHARE_JWT_SECRET')
+  if (secret && Buffer.byteLength(secret.value) < 32) {
+    throw new ConfigError('invalid PDFSHARE_JWT_SECRET: must be at least 32 bytes long (for example: openssl rand -hex 32)')
+  }
+
+  const maxFileSize = maxFileSizeSetting(pick(undefined, 'PDFSHARE_MAX_FILE_SIZE'))
+  const rateLimitApi = integerSetting(pick(undefined, 'PDFSHARE_RATE_LIMIT_API'), 600, 0, 1_000_000, 'a number of requests per minute (0 turns the limit off)')
+  const rateLimitShare = integerSetting(pick(undefined, 'PDFSHARE_RATE_LIMIT_SHARE'), 600, 0, 1_000_000, 'a number of requests per minute (0 turns the limit off)')
+  const idleTimeout = integerSetting(pick(undefined, 'PDFSHARE_IDLE_TIMEOUT'), 30, 1, 255, 'a number of seconds from 1 to 255')
+
+  return { port, host, dataDir, publicUrl, databaseUrl, jwtSecret: secret?.value, maxFileSize, rateLimitApi, rateLimitShare, idleTimeout }
+}
+
+type Picked = { value: string; source: string } | undefined
+
+function integerSetting(picked: Picked, fallback: number, min: number, max: number, expected: string): number {
+  if (!picked) return fallback
+  const value = Number(picked.value.trim())
+  if (!/^\d+$/.test(picked.value.trim()) || value < min || value > max) {
+    throw new ConfigError(`invalid ${picked.source} ${JSON.stringify(picked.value)}: must be ${expected}`)
+  }
+  return value
+}
+
+function publicUrlSetting(picked: Picked, port: number): string {
+  if (!picked) return `http://localhost:${port}`
+  let url: URL
+  try {
+    url = new URL(picked.value)
+  } catch {
+    throw new ConfigError(`invalid ${picked.source} ${JSON.stringify(picked.value)}: must be an absolute http(s) URL such as https://pdf.example.com`)
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`invalid ${picked.source} ${JSON.stringify(picked.value)}: must be an http(s) URL without credentials, query or fragment`)
+  }
+  return url.href.replace(/\/+$/, '')
+}
+
+function databaseUrlSetting(picked: Picked, dataDir: string, cwd: string): string {
+  if (!picked) return `file:${dataDir}/pdfshare.db`
+  const value = picked.value.trim()
+  if (!/^(file|libsql|https?|wss?):/.test(value)) {
+    throw new ConfigError(`invalid ${picked.source} ${JSON.stringify(picked.value)}: must be a libSQL URL (file:…, libsql://…, http(s)://…)`)
+  }
+  if (value.startsWith('file:')) {
+    const path = value.slice('file:'.length)
+    return isAbsolute(path) ? value : `file:${resolve(cwd, path)}`
+  }
+  return value
+}
+
+function maxFileSizeSetting(picked: Picked): number {
+  if (!picked) return HARD_MAX_FILE_SIZE
+  const bytes = parseSize(picked.value)
+  if (bytes === undefined || bytes < 1 || bytes > HARD_MAX_FILE_SIZE) {
+    throw new ConfigError(`invalid ${picked.source} ${JSON.stringify(picked.value)}: must be a size from 1 byte to ${formatSize(HARD_MAX_FILE_SIZE)} (e.g. 20MB)`)
+  }
+  return bytes
+}

@@ -1,0 +1,21 @@
+import type { Config } from './config'
+import type { DataDirLayout } from './data-dir'
+import type { Db } from './db/client'
+import type { Logger } from './log'
+import type { BlobStore } from './storage/blob-store'
+
+/**
+ * What every service receives: resolved config and the opened resources. Built once by
+ * `openContext` (or by a test with its own temp data dir) and passed in; nothing is global.
+ */
+export type AppContext = {
+  config: Config
+  layout: DataDirLayout
+  db: Db
+  blobs: BlobStore
+  /** HS256 key derived from the signing secret. */
+  signingKey: Uint8Array
+  log: Logger
+  /** Milliseconds since the epoch; injectable so tests can pin time. */
+  now: () => number
+}

@@ -1,0 +1,66 @@
+import { chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+
+/** Everything pdfshare keeps lives under one data dir (contract §1). */
+export type DataDirLayout = {
+  root: string
+  /** The PDFs, by blob key. */
+  blobs: string
+  /** Uploads in flight; anything here at start-up is a leftover of a crash or kill. */
+  tmp: string
+  /** Rendered share-page previews (cache; safe to delete). */
+  previews: string
+  /** The generated HS256 secret when PDFSHARE_JWT_SECRET is not set (mode 0600). */
+  secretFile: string
+}
+
+export function layoutOf(root: string): DataDirLayout {
+  return {
+    root,
+    blobs: join(root, 'blobs'),
+    tmp: join(root, 'tmp'),
+    previews: join(root, 'previews'),
+    secretFile: join(root, 'jwt-secret'),
+  }
+}
+
+/** Creates the data dir and its folders (owner-only, since they hold everyone's PDFs). */
+export async function prepareDataDir(layout: DataDirLayout): Promise<void> {
+  for (const dir of [layout.root, layout.blobs, layout.tmp, layout.previews]) {
+    await mkdir(dir, { recursive: true, mode: 0o700 })
+  }
+}
+
+/**
+ * The signing secret: the configured one, else the one stored in the data dir, else a new random one
+ * written there with mode 0600. `created` tells the caller this is a first start.
+ */
+export async function loadSigningSecret(layout: DataDirLayout, configured: string | undefined): Promise<{ secret: string; created: boolean }> {
+  if (configured) return { secret: configured, created: false }
+  try {
+    const stored = (await readFile(layout.secretFile, 'utf8')).trim()
+    if (Buffer.byteLength(stored) < 32) throw new Error(`the secret in ${layout.secretFile} is shorter than 32 bytes; delete it to generate a new one (all tokens become invalid)`)
+    const mode = (await stat(layout.secretFile)).mode & 0o777
+    if (mode & 0o077) await chmod(layout.secretFile, 0o600)
+    return { secret: stored, created: false }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  const secret = randomBytes(32).toString('hex')
+  // 'wx': if another process created it a moment ago, use theirs rather than overwrite it.
+  try {
+    await writeFile(layout.secretFile, `${secret}\n`, { mode: 0o600, flag: 'wx' })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadSigningSecret(layout, undefined)
+    throw error
+  }
+  return { secret, created: true }
+}
+
+/** Removes every leftover upload file; returns how many there were. Only the server calls this, at start. */
+export async function sweepTemporaryFiles(layout: DataDirLayout): Promise<number> {
+  const names = await readdir(layout.tmp).catch(() => [] as string[])
+  await Promise.all(names.map((name) => rm(join(layout.tmp, name), { force: true, recursive: true })))
+  return names.length
+}

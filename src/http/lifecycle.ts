@@ -1,0 +1,62 @@
+import { Elysia, ValidationError } from 'elysia'
+import { AppError, failureBody, type FailureBody } from '../errors'
+import { randomId } from '../lib/ids'
+import type { Logger } from '../log'
+
+type RequestNote = { id: string; startedAt: number; user?: string }
+
+// Per-request facts for the access log, keyed by the Request object itself (never in the global `store`).
+const notes = new WeakMap<Request, RequestNote>()
+
+/** Lets the auth macro put the caller's name on the access-log line. */
+export function noteCaller(request: Request, userName: string): void {
+  const note = notes.get(request)
+  if (note) note.user = userName
+}
+
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/
+
+/**
+ * The root plugin every response passes through: an `X-Request-Id` on each (the client's own if it sent a
+ * sane one), the failure envelope for every error, and one access-log line per request. Unexpected errors
+ * are logged with their stack under the request id and answered with a bare 500: no stack, path or SQL
+ * ever reaches a client.
+ */
+export function requestLifecycle(log: Logger) {
+  return new Elysia()
+    .onRequest(({ request, set }) => {
+      const offered = request.headers.get('x-request-id')
+      const id = offered && CLIENT_REQUEST_ID.test(offered) ? offered : randomId(9)
+      notes.set(request, { id, startedAt: performance.now() })
+      set.headers['x-request-id'] = id
+    })
+    .onError({ as: 'global' }, ({ code, error, set, request }) => {
+      const { status, body, headers } = toFailure(code, error)
+      if (status >= 500) log.error(`request ${notes.get(request)?.id ?? '-'} failed`, error)
+      set.status = status
+      Object.assign(set.headers, headers, { 'content-type': 'application/json; charset=utf-8' })
+      return body
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, set, responseValue }) => {
+      const note = notes.get(request)
+      const status = responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200)
+      const ms = note ? (performance.now() - note.startedAt).toFixed(1) : '-'
+      const path = new URL(request.url).pathname
+      log.info(`${new Date().toISOString()} ${note?.id ?? '-'} ${request.method} ${path} ${status} ${ms}ms user=${note?.user ?? '-'}`)
+    })
+}
+
+function toFailure(code: unknown, error: unknown): { status: number; body: FailureBody; headers: Record<string, string> } {
+  if (error instanceof AppError) return { status: error.status, body: failureBody(error), headers: error.headers }
+  if (code === 'NOT_FOUND') return plain(404, 'not_found', 'Not found')
+  if (code === 'PARSE') return plain(400, 'invalid_request', 'Malformed request body')
+  if (error instanceof ValidationError && error.type !== 'response') {
+    const message = typeof error.customError === 'string' ? error.customError : `Invalid ${error.type}: ${error.valueError?.path ?? ''} ${error.valueError?.message ?? ''}`.trim()
+    return plain(400, 'invalid_request', message)
+  }
+  return plain(500, 'internal', 'Internal server error')
+}
+
+function plain(status: number, code: FailureBody['code'], message: string) {
+  return { status, body: failureBody(new AppError(status, code, message)), headers: {} }
+}

@@ -1,0 +1,69 @@
+import type { BunFile } from 'bun'
+import { create as contentDisposition } from 'content-disposition'
+import parseRange from 'range-parser'
+
+export type SendFileOptions = {
+  /** Exact size of the stored bytes. */
+  size: number
+  /** Strong validator for the bytes (derived from their SHA-256). */
+  etag: string
+  disposition: 'inline' | 'attachment'
+  filename: string
+  headers?: Record<string, string>
+}
+
+/** A strong ETag from a SHA-256: it changes exactly when the bytes change. */
+export function etagOf(sha256: string): string {
+  return `"${sha256.slice(0, 32)}"`
+}
+
+/**
+ * A PDF response with conditional and Range support done here rather than left to Bun.serve, so it behaves
+ * the same under `app.handle` in tests and carries `Accept-Ranges` on the 200 (pdf.js waits for it before
+ * it makes range requests). One range → 206; several ranges → the whole file (allowed by RFC 9110);
+ * an unsatisfiable range → 416 with `Content-Range: bytes * /size`.
+ */
+export function sendFile(request: Request, file: BunFile, options: SendFileOptions): Response {
+  const headers = new Headers({
+    'content-type': 'application/pdf',
+    'accept-ranges': 'bytes',
+    etag: options.etag,
+    'content-disposition': contentDisposition(options.filename, { type: options.disposition }),
+    'x-content-type-options': 'nosniff',
+    ...options.headers,
+  })
+
+  if (matchesEtag(request.headers.get('if-none-match'), options.etag)) {
+    return new Response(null, { status: 304, headers })
+  }
+
+  const rangeHeader = request.headers.get('range')
+  const ifRange = request.headers.get('if-range')
+  if (rangeHeader && (ifRange === null || ifRange === options.etag)) {
+    const ranges = parseRange(options.size, rangeHeader, { combine: true })
+    if (ranges === -1) {
+      headers.set('content-range', `bytes */${options.size}`)
+      headers.set('content-type', 'application/json; charset=utf-8')
+      headers.delete('content-disposition')
+      const body = { success: false, error: `Range not satisfiable: the file has ${options.size} bytes`, code: 'invalid_request' }
+      return new Response(JSON.stringify(body), { status: 416, headers })
+    }
+    if (Array.isArray(ranges) && ranges.length === 1 && ranges.type === 'bytes') {
+      const { start, end } = ranges[0]!
+      headers.set('content-range', `bytes ${start}-${end}/${options.size}`)
+      headers.set('content-length', String(end - start + 1))
+      return new Response(request.method === 'HEAD' ? null : file.slice(start, end + 1), { status: 206, headers })
+    }
+  }
+
+  headers.set('content-length', String(options.size))
+  return new Response(request.method === 'HEAD' ? null : file, { status: 200, headers })
+}
+
+function matchesEtag(header: string | null, etag: string): boolean {
+  if (!header) return false
+  return header.split(',').some((candidate) => {
+    const value = candidate.trim().replace(/^W\//, '')
+    return value === '*' || value === etag
+  })
+}

@@ -1,0 +1,17 @@
+import { randomBytes } from 'node:crypto'
+
+/**
+ * A fresh random identifier: `bytes` bytes from the CSPRNG, base64url-encoded.
+ * 16 bytes (128 bits) give 22 URL-safe characters; collisions are not a practical concern,
+ * and every id column is UNIQUE besides.
+ */
+export function randomId(bytes = 16): string {
+  return randomBytes(bytes).toString('base64url')
+}
+
+const WELL_FORMED_ID = /^[A-Za-z0-9_-]{1,64}$/
+
+/** Ids are opaque, but anything that could never have been issued is rejected before a query. */
+export function isWellFormedId(value: string): boolean {
+  return WELL_FORMED_ID.test(value)
+}

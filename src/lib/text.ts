@@ -1,0 +1,43 @@
+/**
+ * Text rules shared by every text field (contract §3): NFC first, then length in Unicode code points,
+ * and no control characters except the ones a field explicitly allows.
+ */
+export type TextRule = {
+  /** Maximum length in code points after NFC normalisation. */
+  max: number
+  /** Allow TAB and LF (multi-line fields). CRLF is folded to LF first, since browsers send textareas that way. */
+  multiline?: boolean
+}
+
+export type TextCheck = { ok: true; value: string } | { ok: false; problem: string }
+
+// C0 controls and DEL; TAB (\t) and LF (\n) are tested separately for multi-line fields.
+const CONTROL = /[\u0000-\u001F\u007F]/u
+const CONTROL_EXCEPT_TAB_LF = /[\u0000-\u0008\u000B-\u001F\u007F]/u
+
+export function codePointLength(value: string): number {
+  let count = 0
+  for (const _ of value) count++
+  return count
+}
+
+/** Applies the rule; `problem` is a phrase that follows the field's name, e.g. "must be at most 160 characters". */
+export function checkText(raw: string, rule: TextRule): TextCheck {
+  let value = raw.normalize('NFC')
+  if (rule.multiline) value = value.replace(/\r\n/g, '\n')
+  const forbidden = rule.multiline ? CONTROL_EXCEPT_TAB_LF : CONTROL
+  if (forbidden.test(value)) {
+    const allowed = rule.multiline ? ' (tab and line feed are allowed)' : ''
+    return { ok: false, problem: `must not contain control characters${allowed}` }
+  }
+  if (codePointLength(value) > rule.max) {
+    return { ok: false, problem: `must be at most ${rule.max} characters` }
+  }
+  return { ok: true, value }
+}
+
+/** The last path segment of a client-supplied name, whichever separator the client's OS uses. */
+export function basename(name: string): string {
+  const parts = name.split(/[/\\]/)
+  return parts[parts.length - 1] ?? ''
+}

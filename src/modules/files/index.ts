@@ -1,0 +1,141 @@
+import { Elysia } from 'elysia'
+import type { AppContext } from '../../context'
+import { declaredLength, requireMediaType } from '../../http/request-body'
+import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
+import { etagOf, sendFile } from '../../http/send-file'
+import { fileTooLarge } from '../../uploads/pdf-part-writer'
+import { readJsonBody } from '../../uploads/read-json-body'
+import { MAX_FORM_OVERHEAD_BYTES, receiveMultipart } from '../../uploads/receive-multipart'
+import type { AuthPlugin } from '../auth'
+import { metadataFromJson } from './input'
+import { DeletedEnvelope, FileEnvelope, FileIdParams, FileListEnvelope, ListQuery, UpdateForm, UpdateJson, UploadForm } from './model'
+import { toFileDto } from './presenter'
+import { assertUploadMayStart } from './quota'
+import { createFile } from './service/create-file'
+import { deleteOwnedFile } from './service/delete-file'
+import { getOwnedFile, listOwnedFiles } from './service/read-files'
+import { updateFromMultipart, updateMetadata } from './service/update-file'
+
+const tags = ['files']
+
+/** The /api/files routes: thin handlers that check the request's shape and call a service. */
+export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
+  const publicUrl = ctx.config.publicUrl
+  const envelope = (row: Parameters<typeof toFileDto>[0]) => ({ success: true as const, data: toFileDto(row, publicUrl) })
+
+  // Refuses what cannot succeed before reading the body: an oversized declaration, a full quota.
+  // `replacing` is the row a PUT would replace: it frees its size and adds no file to the count.
+  const receive = async (request: Request, ownerId: string, replacing?: { size: number }) => {
+    const declared = declaredLength(request)
+    if (declared !== undefined && declared > ctx.config.maxFileSize + MAX_FORM_OVERHEAD_BYTES) {
+      throw fileTooLarge(ctx.config.maxFileSize)
+    }
+    const leastPdfBytes = Math.max(0, (declared ?? 0) - MAX_FORM_OVERHEAD_BYTES)
+    await assertUploadMayStart(ctx, ownerId, {
+      files: replacing ? 0 : 1,
+      bytes: leastPdfBytes - (replacing?.size ?? 0),
+    })
+    return receiveMultipart(request, { tempDir: ctx.layout.tmp, maxFileBytes: ctx.config.maxFileSize, fileField: 'file' })
+  }
+
+  return new Elysia({ prefix: '/api/files' })
+    .use(auth)
+    .post(
+      '/upload',
+      async ({ request, caller, set }) => {
+        requireMediaType(request, ['multipart/form-data'])
+        const body = await receive(request, caller.userId)
+        const row = await createFile(ctx, { ownerId: caller.userId, body })
+        set.status = 201
+        return envelope(row)
+      },
+      {
+        auth: true,
+        parse: 'none',
+        response: { 201: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
+        detail: {
+          summary: 'Upload a PDF',
+          tags,
+          requestBody: { required: true, content: { 'multipart/form-data': { schema: openApiSchema(UploadForm) } } },
+        },
+      },
+    )
+    .get(
+      '/',
+      async ({ caller, query }) => {
+        const page = await listOwnedFiles(ctx, { ownerId: caller.userId, limit: query.limit ?? 20, cursor: query.cursor })
+        return { success: true as const, data: page.rows.map((row) => toFileDto(row, publicUrl)), nextCursor: page.nextCursor }
+      },
+      {
+        auth: true,
+        query: ListQuery,
+        response: { 200: FileListEnvelope, 400: FailureSchema, ...authFailures },
+        detail: { summary: "List the caller's files, newest first", tags },
+      },
+    )
+    .get('/:id', async ({ caller, params }) => envelope(await getOwnedFile(ctx, { ownerId: caller.userId, id: params.id })), {
+      auth: true,
+      params: FileIdParams,
+      response: { 200: FileEnvelope, 404: FailureSchema, ...authFailures },
+      detail: { summary: 'Get a file', tags },
+    })
+    .put(
+      '/:id',
+      async ({ request, caller, params }) => {
+        const target = { ownerId: caller.userId, id: params.id }
+        const type = requireMediaType(request, ['application/json', 'multipart/form-data'])
+        const current = await getOwnedFile(ctx, target) // 404 before reading a body that could never be stored
+        if (type === 'application/json') {
+          return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromJson(await readJsonBody(request)) }))
+        }
+        return envelope(await updateFromMultipart(ctx, { ...target, body: await receive(request, caller.userId, current) }))
+      },
+      {
+        auth: true,
+        parse: 'none',
+        params: FileIdParams,
+        response: { 200: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 404: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
+        detail: {
+          summary: 'Update metadata, or replace the PDF together with metadata',
+          description: 'Omitted fields stay unchanged; "" clears title and desc. All or nothing.',
+          tags,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: openApiSchema(UpdateJson) }, 'multipart/form-data': { schema: openApiSchema(UpdateForm) } },
+          },
+        },
+      },
+    )
+    .delete('/:id', async ({ caller, params }) => ({ success: true as const, data: await deleteOwnedFile(ctx, { ownerId: caller.userId, id: params.id }) }), {
+      auth: true,
+      params: FileIdParams,
+      response: { 200: DeletedEnvelope, 404: FailureSchema, ...authFailures },
+      detail: { summary: 'Delete a file, its PDF and its previews', tags },
+    })
+    .get(
+      '/:id/content',
+      async ({ request, caller, params }) => {
+        const row = await getOwnedFile(ctx, { ownerId: caller.userId, id: params.id })
+        return sendFile(request, ctx.blobs.file(row.blobKey), {
+          size: row.size,
+          etag: etagOf(row.sha256),
+          disposition: 'attachment',
+          filename: row.filename,
+          headers: { 'cache-control': 'private, no-cache' },
+        })
+      },
+      {
+        auth: true,
+        params: FileIdParams,
+        detail: {
+          summary: 'Download the PDF (owner); supports Range',
+          tags,
+          responses: {
+            200: { description: 'The PDF', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+            206: { description: 'A byte range of the PDF' },
+            404: { description: 'Not found', content: { 'application/json': { schema: FailureSchema } } },
+          },
+        },
+      },
+    )
+}

@@ -1,0 +1,75 @@
+import { t, type Static } from 'elysia'
+
+/**
+ * The File resource (interface.md §2 with the contract's decisions). Written once: the routes' response
+ * schemas, the OpenAPI document and the type tests all use these objects.
+ */
+export const FileSchema = t.Object(
+  {
+    id: t.String({ description: 'Opaque, URL-safe, at most 64 characters' }),
+    filename: t.String({ description: 'Display filename, at most 255 characters' }),
+    title: t.String({ description: 'Public page title, at most 160 characters; "" when not set' }),
+    desc: t.String({ description: 'Public page description, at most 500 characters; "" when not set' }),
+    description: t.String({ description: 'Always equal to desc' }),
+    fileSize: t.Integer({ description: 'Size of the stored PDF in bytes' }),
+    contentType: t.Literal('application/pdf'),
+    allowDownload: t.Boolean(),
+    searchEngineVisible: t.Boolean(),
+    views: t.Integer({ description: 'Human visits of the share page' }),
+    shareUrl: t.String({ description: 'Public viewer URL: <public-url>/s/<slug>' }),
+    createdAt: t.String({ description: 'ISO 8601 UTC with milliseconds' }),
+    updatedAt: t.String({ description: 'ISO 8601 UTC with milliseconds; changes on every successful PUT' }),
+    sha256: t.String({ description: 'SHA-256 of the stored bytes, lowercase hex' }),
+  },
+  { title: 'File' },
+)
+export type FileDto = Static<typeof FileSchema>
+
+export const FileEnvelope = t.Object({ success: t.Literal(true), data: FileSchema })
+export const FileListEnvelope = t.Object({
+  success: t.Literal(true),
+  data: t.Array(FileSchema),
+  nextCursor: t.Union([t.String(), t.Null()], { description: 'Pass as ?cursor= for the next page; null on the last page' }),
+})
+export const DeletedEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ id: t.String() }) })
+
+export const ListQuery = t.Object({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20, error: 'limit must be an integer from 1 to 100' })),
+  cursor: t.Optional(t.String({ maxLength: 200, error: 'cursor must be a value of nextCursor' })),
+})
+
+export const FileIdParams = t.Object({ id: t.String() })
+
+/** Text limits in code points after NFC (interface.md §8). */
+export const TEXT_LIMITS = { filename: 255, title: 160, desc: 500 } as const
+
+const booleanInput = (description: string) =>
+  t.Union([t.Boolean(), t.Literal(0), t.Literal(1), t.String()], {
+    description: `${description}. true/false, 1/0, yes/no, on/off (case-insensitive)`,
+  })
+
+/** Documentation of the multipart upload body; the fields are checked by modules/files/input.ts. */
+export const UploadForm = t.Object({
+  file: t.File({ description: 'The PDF (.pdf name, application/pdf part type, %PDF- signature), at most 100 MB' }),
+  filename: t.Optional(t.String({ maxLength: TEXT_LIMITS.filename, description: 'Defaults to the uploaded file name' })),
+  title: t.Optional(t.String({ maxLength: TEXT_LIMITS.title })),
+  desc: t.Optional(t.String({ maxLength: TEXT_LIMITS.desc, description: '"description" is accepted in its place' })),
+  allowDownload: t.Optional(t.String({ description: 'Default true. true/false, 1/0, yes/no, on/off' })),
+  searchEngineVisible: t.Optional(t.String({ description: 'Default false. true/false, 1/0, yes/no, on/off' })),
+})
+
+/** Documentation of the multipart update body: like the upload, every part optional. */
+export const UpdateForm = t.Partial(UploadForm)
+
+/** The JSON update body. Omitted fields stay unchanged; unknown fields are ignored. */
+export const UpdateJson = t.Object(
+  {
+    filename: t.Optional(t.String({ maxLength: TEXT_LIMITS.filename })),
+    title: t.Optional(t.Union([t.String({ maxLength: TEXT_LIMITS.title }), t.Null()], { description: '"" or null clears it' })),
+    desc: t.Optional(t.Union([t.String({ maxLength: TEXT_LIMITS.desc }), t.Null()], { description: '"" or null clears it' })),
+    description: t.Optional(t.Union([t.String({ maxLength: TEXT_LIMITS.desc }), t.Null()], { description: 'Same as desc' })),
+    allowDownload: t.Optional(booleanInput('Offer a download on the share page')),
+    searchEngineVisible: t.Optional(booleanInput('Let search engines index the share page')),
+  },
+  { additionalProperties: true },
+)

@@ -1,0 +1,26 @@
+import type { FileRow } from '../../db/schema'
+import type { FileDto } from './model'
+
+/** The only way a file row leaves the server: the listed fields of the File resource, nothing else. */
+export function toFileDto(row: FileRow, publicUrl: string): FileDto {
+  return {
+    id: row.id,
+    filename: row.filename,
+    title: row.title,
+    desc: row.description,
+    description: row.description,
+    fileSize: row.size,
+    contentType: 'application/pdf',
+    allowDownload: row.allowDownload,
+    searchEngineVisible: row.searchEngineVisible,
+    views: row.views,
+    shareUrl: shareUrlOf(publicUrl, row.slug),
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+    sha256: row.sha256,
+  }
+}
+
+export function shareUrlOf(publicUrl: string, slug: string): string {
+  return `${publicUrl}/s/${slug}`
+}

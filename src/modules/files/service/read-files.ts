@@ -1,0 +1,46 @@
+import { and, desc, eq, lt } from 'drizzle-orm'
+import type { AppContext } from '../../../context'
+import { files, type FileRow } from '../../../db/schema'
+import { badRequest, notFound } from '../../../errors'
+import { isWellFormedId } from '../../../lib/ids'
+
+/** One file of its owner. A malformed id, an unknown id and another user's id all answer the same 404. */
+export async function getOwnedFile(ctx: AppContext, input: { ownerId: string; id: string }): Promise<FileRow> {
+  if (!isWellFormedId(input.id)) throw notFound()
+  const [row] = await ctx.db
+    .select()
+    .from(files)
+    .where(and(eq(files.id, input.id), eq(files.ownerId, input.ownerId)))
+  if (!row) throw notFound()
+  return row
+}
+
+export type FilePage = { rows: FileRow[]; nextCursor: string | null }
+
+/**
+ * The owner's files, newest first, by keyset on the insertion sequence: a cursor names the last row seen,
+ * so files uploaded while a client pages through neither shift nor repeat rows.
+ */
+export async function listOwnedFiles(ctx: AppContext, input: { ownerId: string; limit: number; cursor?: string }): Promise<FilePage> {
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor)
+  const rows = await ctx.db
+    .select()
+    .from(files)
+    .where(and(eq(files.ownerId, input.ownerId), after === undefined ? undefined : lt(files.seq, after)))
+    .orderBy(desc(files.seq))
+    .limit(input.limit + 1)
+  const page = rows.slice(0, input.limit)
+  const last = page[page.length - 1]
+  return { rows: page, nextCursor: rows.length > input.limit && last ? encodeCursor(last.seq) : null }
+}
+
+// The cursor is opaque to clients; inside it is the sequence number of the last row of the page.
+function encodeCursor(seq: number): string {
+  return Buffer.from(`seq:${seq}`).toString('base64url')
+}
+
+function decodeCursor(cursor: string): number {
+  const match = /^seq:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'))
+  if (!match) throw badRequest('cursor is not valid; pass the nextCursor value of the previous page')
+  return Number(match[1])
+}

@@ -1,0 +1,86 @@
+import { rm } from 'node:fs/promises'
+import { and, eq, sql } from 'drizzle-orm'
+import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
+import type { AppContext } from '../../../context'
+import { files, type FileRow } from '../../../db/schema'
+import { notFound } from '../../../errors'
+import { randomId } from '../../../lib/ids'
+import type { MultipartBody } from '../../../uploads/receive-multipart'
+import type { ReceivedPdf } from '../../../uploads/pdf-part-writer'
+import { metadataFromForm, type MetadataInput } from '../input'
+import { explainQuotaRefusal, fitsQuota } from '../quota'
+import { getOwnedFile } from './read-files'
+
+type Target = { ownerId: string; id: string }
+
+/** PUT with a JSON body: metadata only. Omitted fields stay as they are. */
+export async function updateMetadata(ctx: AppContext, input: Target & { metadata: MetadataInput }): Promise<FileRow> {
+  return applyUpdate(ctx, input, input.metadata, undefined)
+}
+
+/** PUT with a multipart body: metadata and, when a file part was sent, the replacement PDF. All or nothing. */
+export async function updateFromMultipart(ctx: AppContext, input: Target & { body: MultipartBody }): Promise<FileRow> {
+  try {
+    return await applyUpdate(ctx, input, metadataFromForm(input.body.fields), input.body.file)
+  } finally {
+    if (input.body.file) await rm(input.body.file.tempPath, { force: true })
+  }
+}
+
+// Each successful PUT moves updatedAt forward, even two within the same millisecond.
+const nextUpdatedAt = (now: number) => sql`max(${now}, ${files.updatedAt} + 1)`
+
+async function applyUpdate(ctx: AppContext, target: Target, metadata: MetadataInput, replacement: ReceivedPdf | undefined): Promise<FileRow> {
+  const owned = and(eq(files.id, target.id), eq(files.ownerId, target.ownerId))
+  const changes = { ...metadata, updatedAt: nextUpdatedAt(ctx.now()) }
+  if (!replacement) {
+    await getOwnedFile(ctx, target) // validates the id shape; the UPDATE below re-checks ownership
+    const [row] = await ctx.db.update(files).set(changes).where(owned).returning()
+    if (!row) throw notFound()
+    return row
+  }
+
+  // New bytes first, under a new key; then switch the row in one statement; only then drop the old bytes.
+  // A reader sees the old blob with the old metadata or the new blob with the new metadata, never a mix.
+  const blobKey = randomId()
+  await ctx.blobs.put(blobKey, replacement.tempPath)
+  let switched: { row: FileRow; oldBlobKey: string } | undefined
+  try {
+    switched = await switchBlob(ctx, target, { ...changes, blobKey, size: replacement.size, sha256: replacement.sha256 })
+  } finally {
+    if (!switched) await ctx.blobs.delete(blobKey)
+  }
+  await ctx.blobs.delete(switched.oldBlobKey)
+  return switched.row
+}
+
+/**
+ * Compare-and-swap on the blob key, so that two concurrent replacements of one file cannot both believe they
+ * replaced the same old blob (and one delete bytes the other still points at). Last writer wins.
+ */
+async function switchBlob(
+  ctx: AppContext,
+  target: Target,
+  changes: SQLiteUpdateSetSource<typeof files> & { size: number },
+): Promise<{ row: FileRow; oldBlobKey: string }> {
+  for (let attempt = 0; ; attempt++) {
+    const current = await getOwnedFile(ctx, target)
+    const [row] = await ctx.db
+      .update(files)
+      .set(changes)
+      .where(
+        and(
+          eq(files.id, target.id),
+          eq(files.ownerId, target.ownerId),
+          eq(files.blobKey, current.blobKey),
+          fitsQuota(target.ownerId, 0, sql`${changes.size} - ${files.size}`),
+        ),
+      )
+      .returning()
+    if (row) return { row, oldBlobKey: current.blobKey }
+    const now = await getOwnedFile(ctx, target) // 404 if it was deleted meanwhile
+    if (now.blobKey === current.blobKey || attempt >= 5) {
+      throw await explainQuotaRefusal(ctx, target.ownerId, 0, changes.size - current.size)
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { Elysia, t } from 'elysia'
+import { openapi } from '@elysiajs/openapi'
+import { VERSION } from '../../version'
+
+const HealthSchema = t.Object({ success: t.Literal(true), data: t.Object({ status: t.Literal('ok'), version: t.String() }) })
+
+/** Unauthenticated routes: the health probe and the OpenAPI document (generated from the route schemas). */
+export function systemRoutes() {
+  return new Elysia()
+    .use(
+      openapi({
+        provider: null, // no hosted UI: its page would load scripts from a CDN
+        specPath: '/api/openapi.json',
+        documentation: {
+          info: {
+            title: 'pdfshare API',
+            version: VERSION,
+            description:
+              'Upload PDFs, manage their metadata and share links. Every route except /api/health and /api/openapi.json ' +
+              'needs `Authorization: Bearer <token>` (issue one with `pdfshare token issue NAME`).',
+          },
+          components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+          security: [{ bearer: [] }],
+        },
+      }),
+    )
+    .get('/api/health', () => ({ success: true as const, data: { status: 'ok' as const, version: VERSION } }), {
+      response: { 200: HealthSchema },
+      detail: { summary: 'Liveness probe (no authentication)', tags: ['system'], security: [] },
+    })
+}

@@ -1,0 +1,39 @@
+import type { Config } from './config'
+import type { AppContext } from './context'
+import { layoutOf, loadSigningSecret, prepareDataDir } from './data-dir'
+import { openDb } from './db/client'
+import { migrate } from './db/migrate'
+import { consoleLogger, type Logger } from './log'
+import { signingKey } from './modules/auth/jwt'
+import { createLocalBlobStore } from './storage/local-blob-store'
+
+export type OpenedContext = AppContext & {
+  /** True when this call created the signing secret, i.e. the data dir is new. */
+  firstStart: boolean
+  close: () => void
+}
+
+/** Prepares the data dir (folders, migrations, secret) and opens everything a command needs. */
+export async function openContext(config: Config, log: Logger = consoleLogger): Promise<OpenedContext> {
+  const layout = layoutOf(config.dataDir)
+  await prepareDataDir(layout)
+  const database = await openDb(config.databaseUrl)
+  try {
+    await migrate(database.client)
+    const { secret, created } = await loadSigningSecret(layout, config.jwtSecret)
+    return {
+      config,
+      layout,
+      db: database.db,
+      blobs: createLocalBlobStore(layout.blobs),
+      signingKey: signingKey(secret),
+      log,
+      now: Date.now,
+      firstStart: created,
+      close: database.close,
+    }
+  } catch (error) {
+    database.close()
+    throw error
+  }
+}

@@ -1,0 +1,44 @@
+import { AppError, badRequest } from '../errors'
+import { formatSize } from '../lib/sizes'
+
+/** JSON bodies are small metadata documents (contract §7). */
+export const MAX_JSON_BODY_BYTES = 64 * 1024
+
+const bodyTooLarge = () => new AppError(413, 'body_too_large', `JSON body exceeds the ${formatSize(MAX_JSON_BODY_BYTES)} limit`)
+
+/**
+ * Reads and parses a JSON request body, refusing more than `MAX_JSON_BODY_BYTES` — from the declared
+ * Content-Length before reading, and by counting while reading for chunked bodies.
+ */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const declared = Number(request.headers.get('content-length') ?? NaN)
+  if (declared > MAX_JSON_BODY_BYTES) throw bodyTooLarge()
+
+  const chunks: Uint8Array[] = []
+  let size = 0
+  const reader = request.body?.getReader()
+  if (reader) {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        size += value.byteLength
+        if (size > MAX_JSON_BODY_BYTES) {
+          reader.cancel().catch(() => {})
+          throw bodyTooLarge()
+        }
+        chunks.push(value)
+      }
+    } catch (error) {
+      if (error instanceof AppError) throw error
+      throw badRequest('The request body was interrupted before it finished')
+    }
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks))
+  if (text.trim() === '') throw badRequest('Malformed JSON body: the body is empty; send a JSON object')
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw badRequest(`Malformed JSON body: ${(error as Error).message}`)
+  }
+}
