@@ -67,6 +67,10 @@ export async function receiveMultipart(request: Request, options: MultipartOptio
     else fields.set(name, value)
   })
   parser.on('file', (name, stream, info) => {
+    // busboy destroys an unfinished file stream with an error when the body ends early; the writer may not
+    // be iterating yet (it is opening the temp file), and an 'error' with no listener would crash the process.
+    // The writer still sees the error through its iterator.
+    stream.on('error', () => {})
     if (failure) return void stream.resume()
     if (name !== options.fileField) {
       stream.resume()

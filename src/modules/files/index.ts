@@ -61,7 +61,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
       },
     )
     .get(
-      '/',
+      '',
       async ({ caller, query }) => {
         const page = await listOwnedFiles(ctx, { ownerId: caller.userId, limit: query.limit ?? 20, cursor: query.cursor })
         return { success: true as const, data: page.rows.map((row) => toFileDto(row, publicUrl)), nextCursor: page.nextCursor }

@@ -1,0 +1,93 @@
+import { describe, expect, test } from 'bun:test'
+import { setQuota } from '../../src/modules/auth/users'
+import { createApp } from '../../src/app'
+import { BASE, form, json, startTestApp } from '../support/harness'
+import { makePdf, pdfOfSize } from '../support/pdf'
+
+describe('plan limits', () => {
+  test('max files: the next upload → 403 quota_exceeded; deleting one frees a place', async () => {
+    const server = await startTestApp()
+    const alice = await server.user('alice')
+    await setQuota(server.ctx, { name: 'alice', maxFiles: 2 })
+    const up = () => server.call('POST', '/api/files/upload', { token: alice.token, body: form({ bytes: makePdf() }) })
+    const first = (await json(await up())).data
+    expect((await up()).status).toBe(201)
+    const refused = await up()
+    expect(refused.status).toBe(403)
+    expect(await json(refused)).toEqual({ success: false, error: 'File quota exceeded: 2 of 2 files used', code: 'quota_exceeded' })
+    await server.call('DELETE', `/api/files/${first.id}`, { token: alice.token })
+    expect((await up()).status).toBe(201)
+  })
+
+  test('max storage: refused with the usage in the message, before the body when Content-Length tells', async () => {
+    const server = await startTestApp()
+    const bob = await server.user('bob')
+    await setQuota(server.ctx, { name: 'bob', maxBytes: 3 * 1024 * 1024 })
+    const two = pdfOfSize(2 * 1024 * 1024)
+    expect((await server.call('POST', '/api/files/upload', { token: bob.token, body: form({ bytes: two }) })).status).toBe(201)
+    const refused = await server.call('POST', '/api/files/upload', { token: bob.token, body: form({ bytes: two }) })
+    expect(refused.status).toBe(403)
+    expect(await json(refused)).toEqual({ success: false, error: 'Storage quota exceeded: 2 MB of 3 MB used', code: 'quota_exceeded' })
+
+    let pulls = 0
+    const body = new ReadableStream({ pull: (c) => void (pulls++, c.enqueue(new Uint8Array(65536))) })
+    const early = await server.call('POST', '/api/files/upload', {
+      token: bob.token,
+      body,
+      headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(20 * 1024 * 1024) },
+    })
+    expect(early.status).toBe(403)
+    expect(pulls).toBeLessThanOrEqual(1)
+  })
+
+  test('concurrent uploads cannot together pass the storage limit', async () => {
+    const server = await startTestApp()
+    const carol = await server.user('carol')
+    await setQuota(server.ctx, { name: 'carol', maxBytes: 1024 * 1024 })
+    const piece = pdfOfSize(300 * 1024)
+    const responses = await Promise.all(Array.from({ length: 8 }, () => server.call('POST', '/api/files/upload', { token: carol.token, body: form({ bytes: piece }) })))
+    const statuses = responses.map((r) => r.status).sort()
+    expect(statuses.filter((s) => s === 201)).toHaveLength(3)
+    expect(statuses.filter((s) => s === 403)).toHaveLength(5)
+    const me = await json(await server.call('GET', '/api/me', { token: carol.token }))
+    expect(me.data.usage.bytes).toBe(3 * 300 * 1024)
+    expect(me.data.limits.maxStorageBytes).toBe(1024 * 1024)
+    expect((await Array.fromAsync(server.ctx.blobs.keys())).length).toBe(3)
+  })
+
+  test('a replacement counts only its growth, and a replacement that shrinks is always allowed', async () => {
+    const server = await startTestApp()
+    const dave = await server.user('dave')
+    const big = pdfOfSize(600 * 1024)
+    const file = (await json(await server.call('POST', '/api/files/upload', { token: dave.token, body: form({ bytes: big }) }))).data
+    await setQuota(server.ctx, { name: 'dave', maxBytes: 1024 * 1024, maxFiles: 1 })
+    const bigger = await server.call('PUT', `/api/files/${file.id}`, { token: dave.token, body: form({ bytes: pdfOfSize(1000 * 1024) }) })
+    expect(bigger.status).toBe(200) // 1000 KiB replaces 600 KiB: within 1 MiB, and a replacement adds no file
+    const tooBig = await server.call('PUT', `/api/files/${file.id}`, { token: dave.token, body: form({ bytes: pdfOfSize(1025 * 1024) }) })
+    expect(tooBig.status).toBe(403)
+    expect((await json(await server.call('GET', `/api/files/${file.id}`, { token: dave.token }))).data.fileSize).toBe(1000 * 1024)
+    await setQuota(server.ctx, { name: 'dave', maxBytes: 100 * 1024 })
+    const smaller = await server.call('PUT', `/api/files/${file.id}`, { token: dave.token, body: form({ bytes: makePdf() }) })
+    expect(smaller.status).toBe(200)
+  })
+})
+
+describe('rate limit', () => {
+  test('over the per-token limit → 429 with Retry-After; other tokens are unaffected', async () => {
+    const server = await startTestApp({ PDFSHARE_RATE_LIMIT_API: '5' })
+    const erin = await server.user('erin')
+    const frank = await server.user('frank')
+    // A pinned clock 15 s into a minute, so the window cannot roll over mid-test.
+    const app = createApp({ ...server.ctx, now: () => Date.UTC(2026, 10, 22, 12, 0, 15) })
+    const call = (token: string) => app.handle(new Request(`${BASE}/api/files`, { headers: { authorization: `Bearer ${token}` } }))
+    const statuses = []
+    for (let i = 0; i < 6; i++) statuses.push((await call(erin.token)).status)
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
+    const limited = await call(erin.token)
+    expect(limited.status).toBe(429)
+    const retryAfter = Number(limited.headers.get('retry-after'))
+    expect(retryAfter).toBe(45)
+    expect(await json(limited)).toEqual({ success: false, error: `Too many requests; retry in ${retryAfter} s`, code: 'rate_limited' })
+    expect((await call(frank.token)).status).toBe(200)
+  })
+})

@@ -1,0 +1,108 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { run, startServer } from '../support/process'
+
+const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-cli-'))
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+const cli = (...args: string[]) => run([...args, '--data', dataDir])
+
+describe('CLI', () => {
+  test('first use creates the database, the folders and a 0600 secret', async () => {
+    const result = await cli('user', 'list')
+    expect(result.code).toBe(0)
+    expect(result.stderr).toContain('no users yet')
+    expect(statSync(join(dataDir, 'pdfshare.db')).isFile()).toBe(true)
+    for (const dir of ['blobs', 'tmp', 'previews']) expect(statSync(join(dataDir, dir)).isDirectory()).toBe(true)
+    expect(statSync(join(dataDir, 'jwt-secret')).mode & 0o777).toBe(0o600)
+  })
+
+  test('user add, duplicate refused, list, quota', async () => {
+    expect((await cli('user', 'add', 'alice')).code).toBe(0)
+    const duplicate = await cli('user', 'add', 'alice')
+    expect(duplicate.code).toBe(1)
+    expect(duplicate.stderr).toContain('already exists')
+    expect((await cli('user', 'add', 'bad name!')).code).toBe(1)
+    const quota = await cli('user', 'quota', 'alice', '--max-storage', '5GB', '--max-files', '1000')
+    expect(quota.code).toBe(0)
+    expect(quota.stdout).toContain('max storage 5 GB, max files 1000')
+    const list = await cli('user', 'list')
+    expect(list.stdout).toMatch(/alice\s+0\s+0 bytes\s+5 GB\s+1000/)
+    expect((await cli('user', 'quota', 'alice', '--max-storage', 'unlimited')).stdout).toContain('max storage unlimited, max files 1000')
+    expect((await cli('user', 'quota', 'alice', '--max-files', 'lots')).code).toBe(2)
+  })
+
+  test('token issue prints only the JWT on stdout; list and revoke', async () => {
+    const issued = await cli('token', 'issue', 'alice', '--label', 'laptop', '--ttl', '12h')
+    expect(issued.code).toBe(0)
+    expect(issued.stdout).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\n$/)
+    const jwt = issued.stdout.trim()
+    const claims = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString())
+    expect(claims.exp - claims.iat).toBe(12 * 3600)
+    const list = await cli('token', 'list', 'alice')
+    expect(list.stdout).toContain(claims.jti)
+    expect(list.stdout).toContain('laptop')
+    expect(list.stdout).toContain('active')
+    expect((await cli('token', 'revoke', claims.jti)).code).toBe(0)
+    expect((await cli('token', 'list')).stdout).toContain('revoked')
+    expect((await cli('token', 'issue', 'nobody')).code).toBe(1)
+    expect((await cli('token', 'issue', 'alice', '--ttl', 'forever')).code).toBe(2)
+  })
+
+  test('user remove refuses to drop files silently', async () => {
+    expect((await cli('user', 'add', 'temp')).code).toBe(0)
+    expect((await cli('user', 'remove', 'temp')).code).toBe(0)
+    expect((await cli('user', 'remove', 'temp')).code).toBe(1)
+  })
+
+  const usageErrors: [string, string[], Record<string, string>, RegExp][] = [
+    ['unknown command', ['frobnicate'], {}, /unknown command "frobnicate"/],
+    ['unknown flag', ['serve', '--prot', '1'], {}, /Unknown option '--prot'/],
+    ['flag of another command', ['user', 'list', '--ttl', '1d'], {}, /user list does not take --ttl/],
+    ['bad port flag', ['serve', '--port', 'abc'], {}, /invalid --port "abc"/],
+    ['bad port env', ['serve'], { PDFSHARE_PORT: 'x' }, /invalid PDFSHARE_PORT "x"/],
+    ['short secret', ['user', 'list'], { PDFSHARE_JWT_SECRET: 'abc' }, /at least 32 bytes/],
+  ]
+  for (const [name, args, env, message] of usageErrors) {
+    test(`${name} → one clear line on stderr, exit code 2`, async () => {
+      const result = await run([...args, '--data', dataDir], { env })
+      expect(result.code).toBe(2)
+      expect(result.stderr.trim().split('\n')).toHaveLength(1)
+      expect(result.stderr).toMatch(message)
+      expect(result.stdout).toBe('')
+    })
+  }
+
+  test('--help and --version', async () => {
+    const help = await run(['--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('token issue NAME')
+    expect((await run(['--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
+  })
+})
+
+describe('serve', () => {
+  test('on an empty data dir: tells how to get a token, serves, and a CLI token works against it', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'pdfshare-serve-'))
+    const server = await startServer(['--data', fresh])
+    try {
+      expect(server.stderr()).toContain('No users yet')
+      expect(server.stderr()).toContain(`user add alice --data ${fresh}`)
+      expect(server.stderr()).toContain(`token issue alice --data ${fresh}`)
+      // The CLI works while the server runs on the same data dir.
+      expect((await run(['user', 'add', 'alice', '--data', fresh])).code).toBe(0)
+      const token = (await run(['token', 'issue', 'alice', '--data', fresh])).stdout.trim()
+      const response = await fetch(`${server.url}/api/me`, { headers: { authorization: `Bearer ${token}` } })
+      expect(response.status).toBe(200)
+      expect((await response.json()).data.name).toBe('alice')
+      // A second server on the same data dir is refused.
+      const second = await run(['serve', '--port', '0', '--data', fresh])
+      expect(second.code).toBe(1)
+      expect(second.stderr).toContain('another pdfshare server')
+    } finally {
+      expect(await server.stop()).toBe(0)
+      rmSync(fresh, { recursive: true, force: true })
+    }
+  })
+})

@@ -1,0 +1,72 @@
+import { describe, expect, test } from 'bun:test'
+import { ConfigError, loadConfig, unknownEnvSettings } from '../src/config'
+
+const load = (flags: Parameters<typeof loadConfig>[0] = {}, env: Record<string, string> = {}) => loadConfig(flags, env, '/srv/app')
+
+describe('loadConfig', () => {
+  test('defaults', () => {
+    expect(load()).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: '/srv/app/data',
+      publicUrl: 'http://localhost:3000',
+      databaseUrl: 'file:/srv/app/data/pdfshare.db',
+      jwtSecret: undefined,
+      maxFileSize: 104857600,
+      rateLimitApi: 600,
+      rateLimitShare: 600,
+      idleTimeout: 30,
+    })
+  })
+
+  test('flags beat env, env beats defaults', () => {
+    const env = { PDFSHARE_PORT: '4000', PDFSHARE_HOST: '127.0.0.1', PDFSHARE_DATA_DIR: '/var/lib/pdfshare', PDFSHARE_PUBLIC_URL: 'https://env.example' }
+    expect(load({}, env)).toMatchObject({ port: 4000, host: '127.0.0.1', dataDir: '/var/lib/pdfshare', publicUrl: 'https://env.example' })
+    expect(load({ port: '5000', data: 'rel', 'public-url': 'https://flag.example/prefix/' }, env)).toMatchObject({
+      port: 5000,
+      dataDir: '/srv/app/rel',
+      publicUrl: 'https://flag.example/prefix',
+      host: '127.0.0.1',
+    })
+    expect(load({ port: '5000' }).publicUrl).toBe('http://localhost:5000')
+  })
+
+  test('env-only settings', () => {
+    const config = load({}, {
+      PDFSHARE_JWT_SECRET: 's'.repeat(32),
+      PDFSHARE_MAX_FILE_SIZE: '20MB',
+      PDFSHARE_RATE_LIMIT_API: '0',
+      PDFSHARE_RATE_LIMIT_SHARE: '100',
+      PDFSHARE_DATABASE_URL: 'libsql://db.example.turso.io',
+    })
+    expect(config).toMatchObject({ jwtSecret: 's'.repeat(32), maxFileSize: 20 * 1024 * 1024, rateLimitApi: 0, rateLimitShare: 100, databaseUrl: 'libsql://db.example.turso.io' })
+  })
+
+  const invalid: [string, Parameters<typeof loadConfig>[0], Record<string, string>, string][] = [
+    ['port not a number', { port: 'abc' }, {}, 'invalid --port "abc"'],
+    ['port out of range', {}, { PDFSHARE_PORT: '70000' }, 'invalid PDFSHARE_PORT "70000"'],
+    ['public URL not a URL', { 'public-url': 'example.com' }, {}, 'invalid --public-url'],
+    ['public URL with a query', { 'public-url': 'https://x.test/?a=1' }, {}, 'without credentials, query or fragment'],
+    ['public URL ftp', {}, { PDFSHARE_PUBLIC_URL: 'ftp://x.test' }, 'invalid PDFSHARE_PUBLIC_URL'],
+    ['short secret', {}, { PDFSHARE_JWT_SECRET: 'short' }, 'at least 32 bytes'],
+    ['cap above 100 MB', {}, { PDFSHARE_MAX_FILE_SIZE: '200MB' }, 'invalid PDFSHARE_MAX_FILE_SIZE'],
+    ['cap not a size', {}, { PDFSHARE_MAX_FILE_SIZE: 'big' }, 'invalid PDFSHARE_MAX_FILE_SIZE'],
+    ['negative rate limit', {}, { PDFSHARE_RATE_LIMIT_API: '-1' }, 'invalid PDFSHARE_RATE_LIMIT_API'],
+    ['database URL scheme', {}, { PDFSHARE_DATABASE_URL: 'postgres://x' }, 'invalid PDFSHARE_DATABASE_URL'],
+  ]
+  for (const [name, flags, env, message] of invalid) {
+    test(`refuses ${name} with one clear line`, () => {
+      expect(() => load(flags, env)).toThrow(ConfigError)
+      try {
+        load(flags, env)
+      } catch (error) {
+        expect((error as Error).message).toContain(message)
+        expect((error as Error).message).not.toContain('\n')
+      }
+    })
+  }
+
+  test('unknown PDFSHARE_ variables are reported (likely typos)', () => {
+    expect(unknownEnvSettings({ PDFSHARE_PROT: '1', PDFSHARE_PORT: '2', HOME: '/root' })).toEqual(['PDFSHARE_PROT'])
+  })
+})

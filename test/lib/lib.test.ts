@@ -1,0 +1,113 @@
+import { describe, expect, test } from 'bun:test'
+import fc from 'fast-check'
+import { parseFormBoolean, parseJsonBoolean } from '../../src/lib/booleans'
+import { parseTtl } from '../../src/lib/durations'
+import { isWellFormedId, randomId } from '../../src/lib/ids'
+import { createRateLimiter } from '../../src/lib/rate-limiter'
+import { formatSize, parseSize } from '../../src/lib/sizes'
+import { basename, checkText, codePointLength } from '../../src/lib/text'
+
+describe('booleans', () => {
+  test('only the eight words, in any case and with surrounding spaces', () => {
+    const words = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false }
+    fc.assert(
+      fc.property(fc.constantFrom(...Object.keys(words)), fc.boolean(), fc.stringMatching(/^[ \t]{0,3}$/), (word, upper, pad) => {
+        const raw = `${pad}${upper ? word.toUpperCase() : word}${pad}`
+        expect(parseFormBoolean(raw)).toBe(words[word as keyof typeof words])
+      }),
+    )
+    fc.assert(
+      fc.property(fc.string(), (raw) => {
+        const known = Object.keys(words).includes(raw.trim().toLowerCase())
+        expect(parseFormBoolean(raw) === undefined).toBe(!known)
+      }),
+    )
+  })
+  test('JSON adds real booleans and the numbers 0 and 1 only', () => {
+    expect(parseJsonBoolean(true)).toBe(true)
+    expect(parseJsonBoolean(0)).toBe(false)
+    expect(parseJsonBoolean(1)).toBe(true)
+    for (const value of [2, -1, 0.5, null, [], {}, '']) expect(parseJsonBoolean(value)).toBeUndefined()
+  })
+})
+
+describe('text rules', () => {
+  test('length is code points after NFC', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (value) => {
+        const check = checkText(value, { max: 1000, multiline: true })
+        if (check.ok) expect(codePointLength(check.value)).toBe([...value.normalize('NFC').replace(/\r\n/g, '\n')].length)
+      }),
+    )
+  })
+  test('a value is accepted exactly when it has at most max code points and no forbidden controls', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 30 }), fc.integer({ min: 0, max: 30 }), (value, max) => {
+        const normalized = value.normalize('NFC')
+        const expected = [...normalized].length <= max && !/[\u0000-\u001F\u007F]/.test(normalized)
+        expect(checkText(value, { max }).ok).toBe(expected)
+      }),
+    )
+  })
+  test('basename strips both separators', () => {
+    expect(basename('a/b\\c.pdf')).toBe('c.pdf')
+    expect(basename('c.pdf')).toBe('c.pdf')
+    expect(basename('dir/')).toBe('')
+  })
+})
+
+describe('sizes and durations', () => {
+  test('parseSize with binary units', () => {
+    expect(parseSize('5GB')).toBe(5 * 1024 ** 3)
+    expect(parseSize('100 MiB')).toBe(104857600)
+    expect(parseSize('1.5k')).toBe(1536)
+    expect(parseSize('42')).toBe(42)
+    for (const bad of ['', 'GB', '5 XB', '-1', '1e9']) expect(parseSize(bad)).toBeUndefined()
+  })
+  test('formatSize rounds down to one decimal', () => {
+    expect(formatSize(5 * 1024 ** 3)).toBe('5 GB')
+    expect(formatSize(Math.floor(4.95 * 1024 ** 3))).toBe('4.9 GB')
+    expect(formatSize(104857600)).toBe('100 MB')
+    expect(formatSize(12)).toBe('12 bytes')
+  })
+  test('parseTtl', () => {
+    expect(parseTtl('90d')).toBe(90 * 86400)
+    expect(parseTtl('12h')).toBe(43200)
+    expect(parseTtl('never')).toBeNull()
+    for (const bad of ['0d', '12', 'd', '1.5h', 'forever']) expect(parseTtl(bad)).toBeUndefined()
+  })
+})
+
+describe('ids', () => {
+  test('random ids are 22 URL-safe characters carrying 128 bits, and well formed', () => {
+    const ids = new Set(Array.from({ length: 1000 }, () => randomId()))
+    expect(ids.size).toBe(1000)
+    for (const id of ids) {
+      expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/)
+      expect(isWellFormedId(id)).toBe(true)
+    }
+    expect(isWellFormedId('a'.repeat(65))).toBe(false)
+    expect(isWellFormedId('../x')).toBe(false)
+  })
+})
+
+describe('rate limiter', () => {
+  test('counts per key within a minute window and resets after it', () => {
+    const limiter = createRateLimiter({ perMinute: 2 })
+    const t0 = 60_000 * 1000 + 10_000
+    expect(limiter.hit('a', t0).allowed).toBe(true)
+    expect(limiter.hit('a', t0).allowed).toBe(true)
+    expect(limiter.hit('a', t0)).toEqual({ allowed: false, retryAfterSeconds: 50 })
+    expect(limiter.hit('b', t0).allowed).toBe(true)
+    expect(limiter.hit('a', t0 + 50_000).allowed).toBe(true)
+  })
+  test('0 turns it off; the number of keys tracked is bounded', () => {
+    const off = createRateLimiter({ perMinute: 0 })
+    for (let i = 0; i < 10; i++) expect(off.hit('a', 0).allowed).toBe(true)
+    const bounded = createRateLimiter({ perMinute: 1, maxKeys: 2 })
+    bounded.hit('a', 0)
+    bounded.hit('b', 0)
+    bounded.hit('c', 0) // not tracked: the table is full
+    expect(bounded.hit('a', 0).allowed).toBe(false)
+  })
+})

@@ -1,0 +1,56 @@
+import { join } from 'node:path'
+
+export const ROOT = join(import.meta.dir, '..', '..')
+export const SOURCE_ENTRY = ['bun', join(ROOT, 'src', 'main.ts')]
+
+export type RunResult = { code: number; stdout: string; stderr: string }
+
+/** Runs pdfshare (from source unless `program` says otherwise) to completion. */
+export async function run(args: string[], options: { env?: Record<string, string>; cwd?: string; program?: string[] } = {}): Promise<RunResult> {
+  const proc = Bun.spawn([...(options.program ?? SOURCE_ENTRY), ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  return { code, stdout, stderr }
+}
+
+export type RunningServer = { url: string; proc: Bun.Subprocess<'ignore', 'pipe', 'pipe'>; stderr: () => string; stop: () => Promise<number> }
+
+/** Starts `serve` on a free port and waits until /api/health answers. */
+export async function startServer(args: string[], options: { env?: Record<string, string>; cwd?: string; program?: string[] } = {}): Promise<RunningServer> {
+  const proc = Bun.spawn([...(options.program ?? SOURCE_ENTRY), 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  let stderr = ''
+  const decoder = new TextDecoder()
+  const reading = (async () => {
+    for await (const chunk of proc.stderr) stderr += decoder.decode(chunk)
+  })()
+  void new Response(proc.stdout).text() // drain the access log
+  const deadline = Date.now() + 15_000
+  let url: string | undefined
+  while (!url) {
+    const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)
+    if (match) url = `http://127.0.0.1:${match[1]}`
+    else if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${stderr}`)
+    else await Bun.sleep(20)
+  }
+  return {
+    url,
+    proc,
+    stderr: () => stderr,
+    async stop() {
+      proc.kill('SIGTERM')
+      const code = await proc.exited
+      await reading
+      return code
+    },
+  }
+}
