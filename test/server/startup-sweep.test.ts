@@ -1,0 +1,38 @@
+import { expect, test } from 'bun:test'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { form } from '../support/harness'
+import { makePdf } from '../support/pdf'
+import { run, startServer } from '../support/process'
+
+test('at start the server removes leftover temp files and unreferenced blobs, and keeps every committed file', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-sweep-'))
+  try {
+    await run(['user', 'add', 'alice', '--data', dataDir])
+    const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
+    const pdf = makePdf()
+    let server = await startServer(['--data', dataDir])
+    const { data } = await (await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes: pdf }) })).json()
+    await server.stop()
+
+    // What a kill -9 can leave behind: a half-written upload, and a blob renamed into place whose row never committed.
+    writeFileSync(join(dataDir, 'tmp', 'upload-interrupted.part'), '%PDF-1.7 half')
+    mkdirSync(join(dataDir, 'blobs', 'zz'), { recursive: true })
+    const orphan = join(dataDir, 'blobs', 'zz', 'zzOrphanBlobKey000000.pdf')
+    writeFileSync(orphan, '%PDF-1.7 orphan')
+
+    server = await startServer(['--data', dataDir])
+    try {
+      expect(server.stderr()).toContain('cleaned up 1 interrupted upload(s) and 1 unreferenced blob(s)')
+      expect(existsSync(join(dataDir, 'tmp', 'upload-interrupted.part'))).toBe(false)
+      expect(existsSync(orphan)).toBe(false)
+      const content = await fetch(`${server.url}/api/files/${data.id}/content`, { headers: { authorization: `Bearer ${token}` } })
+      expect(new Uint8Array(await content.arrayBuffer())).toEqual(pdf)
+    } finally {
+      await server.stop()
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+})
