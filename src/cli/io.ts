@@ -29,9 +29,8 @@ export function table(header: string[], rows: string[][]): string {
  * source entry point) and with --data when their data dir is not the default.
  */
 export function commandHint(dataDir: string, command: string): string {
-  const compiled = import.meta.path.startsWith('/$bunfs/') || import.meta.path.startsWith('B:/~BUN/')
   const cwd = process.cwd()
-  const program = !compiled
+  const program = !Bun.isStandaloneExecutable
     ? 'bun run pdfshare'
     : process.execPath.startsWith(`${cwd}/`) ? `./${process.execPath.slice(cwd.length + 1)}` : process.execPath
   const data = dataDir === `${cwd}/data` ? '' : ` --data ${dataDir}`

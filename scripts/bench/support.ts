@@ -1,0 +1,48 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export const ROOT = join(import.meta.dir, '..', '..')
+export const BINARY = join(ROOT, 'dist', 'pdfshare')
+
+export function ensureBinary(): string {
+  if (!existsSync(BINARY)) {
+    const build = Bun.spawnSync(['bun', 'run', 'build'], { cwd: ROOT, stdout: 'inherit', stderr: 'inherit' })
+    if (build.exitCode !== 0) throw new Error('build failed')
+  }
+  return BINARY
+}
+
+export const freshDir = (label: string) => mkdtempSync(join(tmpdir(), `pdfshare-bench-${label}-`))
+
+/** Resident memory of a process from /proc, in bytes: the current value and the high-water mark. */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') }
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+
+/** Starts `pdfshare serve` on a free port and resolves once it says where it listens. */
+export async function serve(binary: string, dataDir: string, env: Record<string, string> = {}) {
+  const proc = Bun.spawn([binary, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], {
+    env: { PATH: process.env.PATH ?? '', PDFSHARE_RATE_LIMIT_API: '0', ...env },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  })
+  let stderr = ''
+  const decoder = new TextDecoder()
+  for await (const chunk of proc.stderr) {
+    stderr += decoder.decode(chunk)
+    const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)
+    if (match) return { proc, url: `http://127.0.0.1:${match[1]}` }
+  }
+  throw new Error(`server did not start: ${stderr}`)
+}
