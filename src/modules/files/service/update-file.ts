@@ -4,7 +4,7 @@ import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { AppContext } from '../../../context'
 import { files, type FileRow } from '../../../db/schema'
 import { notFound } from '../../../errors'
-import { randomId } from '../../../lib/ids'
+import { isWellFormedId, randomId } from '../../../lib/ids'
 import type { MultipartBody } from '../../../uploads/receive-multipart'
 import type { ReceivedPdf } from '../../../uploads/pdf-part-writer'
 import { metadataFromForm, type MetadataInput } from '../input'
@@ -34,7 +34,7 @@ async function applyUpdate(ctx: AppContext, target: Target, metadata: MetadataIn
   const owned = and(eq(files.id, target.id), eq(files.ownerId, target.ownerId))
   const changes = { ...metadata, updatedAt: nextUpdatedAt(ctx.now()) }
   if (!replacement) {
-    await getOwnedFile(ctx, target) // validates the id shape; the UPDATE below re-checks ownership
+    if (!isWellFormedId(target.id)) throw notFound()
     const [row] = await ctx.db.update(files).set(changes).where(owned).returning()
     if (!row) throw notFound()
     return row
