@@ -3,19 +3,22 @@ import type { AppContext } from './context'
 import { requestLifecycle } from './http/lifecycle'
 import { authPlugin, meRoutes } from './modules/auth'
 import { filesRoutes } from './modules/files'
+import { shareRoutes } from './modules/share'
+import { loadViewerAssets, type ViewerAssets } from './modules/share/viewer-assets'
 import { systemRoutes } from './modules/system'
 
 /**
  * The whole HTTP application, built from an already-opened context. It never listens by itself:
  * `pdfshare serve` hands `app.fetch` to Bun.serve, tests call `app.handle(new Request(…))`.
  */
-export function createApp(ctx: AppContext) {
+export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAssets()) {
   const auth = authPlugin(ctx)
   return new Elysia()
     .use(requestLifecycle(ctx.log))
     .use(systemRoutes())
     .use(meRoutes(ctx, auth))
     .use(filesRoutes(ctx, auth))
+    .use(shareRoutes(ctx, assets))
 }
 
 export type App = ReturnType<typeof createApp>

@@ -24,6 +24,8 @@ export type Config = {
   rateLimitShare: number
   /** Seconds a connection may stay silent before the server drops it. */
   idleTimeout: number
+  /** Reverse proxies in front of the server whose X-Forwarded-For entries are trusted (0: use the socket address). */
+  trustProxyHops: number
 }
 
 /** The contract's hard cap: 100 MiB. A lower cap may be configured, never a higher one. */
@@ -42,7 +44,7 @@ type Env = Record<string, string | undefined>
 const KNOWN_ENV = new Set([
   'PDFSHARE_PORT', 'PDFSHARE_HOST', 'PDFSHARE_DATA_DIR', 'PDFSHARE_PUBLIC_URL', 'PDFSHARE_DATABASE_URL',
   'PDFSHARE_JWT_SECRET', 'PDFSHARE_MAX_FILE_SIZE', 'PDFSHARE_RATE_LIMIT_API', 'PDFSHARE_RATE_LIMIT_SHARE',
-  'PDFSHARE_IDLE_TIMEOUT',
+  'PDFSHARE_IDLE_TIMEOUT', 'PDFSHARE_TRUST_PROXY',
 ])
 
 /** PDFSHARE_* variables that are not settings, most likely typos; the CLI warns about them. */
@@ -78,7 +80,9 @@ export function loadConfig(flags: SettingFlags, env: Env, cwd = process.cwd()): 
   const rateLimitShare = integerSetting(pick(undefined, 'PDFSHARE_RATE_LIMIT_SHARE'), 600, 0, 1_000_000, 'a number of requests per minute (0 turns the limit off)')
   const idleTimeout = integerSetting(pick(undefined, 'PDFSHARE_IDLE_TIMEOUT'), 30, 1, 255, 'a number of seconds from 1 to 255')
 
-  return { port, host, dataDir, publicUrl, databaseUrl, jwtSecret: secret?.value, maxFileSize, rateLimitApi, rateLimitShare, idleTimeout }
+  const trustProxyHops = integerSetting(pick(undefined, 'PDFSHARE_TRUST_PROXY'), 0, 0, 10, 'the number of reverse proxies in front of pdfshare (0 to 10)')
+
+  return { port, host, dataDir, publicUrl, databaseUrl, jwtSecret: secret?.value, maxFileSize, rateLimitApi, rateLimitShare, idleTimeout, trustProxyHops }
 }
 
 type Picked = { value: string; source: string } | undefined

@@ -25,6 +25,17 @@ export function layoutOf(root: string): DataDirLayout {
   }
 }
 
+/** Where the rendered preview of a blob is cached; `.failed` marks a blob PDFium could not render. */
+export function previewPathOf(layout: DataDirLayout, blobKey: string, kind: 'png' | 'failed' = 'png'): string {
+  return join(layout.previews, `${blobKey}.${kind}`)
+}
+
+/** Drops the cached preview of a blob; called whenever the blob itself goes. */
+export async function discardPreview(layout: DataDirLayout, blobKey: string): Promise<void> {
+  await rm(previewPathOf(layout, blobKey), { force: true })
+  await rm(previewPathOf(layout, blobKey, 'failed'), { force: true })
+}
+
 /** Creates the data dir and its folders (owner-only, since they hold everyone's PDFs). */
 export async function prepareDataDir(layout: DataDirLayout): Promise<void> {
   for (const dir of [layout.root, layout.blobs, layout.tmp, layout.previews]) {

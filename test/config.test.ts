@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       rateLimitApi: 600,
       rateLimitShare: 600,
       idleTimeout: 30,
+      trustProxyHops: 0,
     })
   })
 

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core'
+import { sqliteTable, text, integer, index, primaryKey } from 'drizzle-orm/sqlite-core'
 
 // Timestamps are integer milliseconds since the epoch (UTC); the API formats them as ISO 8601.
 // No column has a JS-side default: every value is set by the service that writes the row.
@@ -55,3 +55,18 @@ export const files = sqliteTable(
 export type UserRow = typeof users.$inferSelect
 export type TokenRow = typeof tokens.$inferSelect
 export type FileRow = typeof files.$inferSelect
+
+/**
+ * Recent visits by visitors without our cookie, so a repeat visit within the window is not counted twice
+ * (contract §6). `visitor` is an HMAC of IP and User-Agent under the server secret, never the raw values.
+ * Rows older than the window are deleted as new visits arrive.
+ */
+export const viewMarks = sqliteTable(
+  'view_marks',
+  {
+    fileId: text('file_id').notNull().references(() => files.id, { onDelete: 'cascade' }),
+    visitor: text('visitor').notNull(),
+    seenAt: integer('seen_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.fileId, table.visitor] }), index('view_marks_seen_idx').on(table.seenAt)],
+)

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context'
 import { files, users, type UserRow } from '../../db/schema'
 import { AppError, badRequest, unauthorized } from '../../errors'
 import { randomId } from '../../lib/ids'
+import { discardBlob } from '../files/service/discard-blob'
 
 const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 
@@ -71,7 +72,7 @@ export async function removeUser(ctx: AppContext, input: { name: string; deleteF
     ctx.db.delete(users).where(and(eq(users.id, user.id))),
   ])
   // Rows first, then bytes: a crash in between leaves only unreferenced blobs, which the next start sweeps.
-  for (const { blobKey } of removedFiles) await ctx.blobs.delete(blobKey)
+  for (const { blobKey } of removedFiles) await discardBlob(ctx, blobKey)
   return { removedFiles: removedFiles.length }
 }
 

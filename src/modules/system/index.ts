@@ -11,6 +11,7 @@ export function systemRoutes() {
       openapi({
         provider: null, // no hosted UI: its page would load scripts from a CDN
         specPath: '/api/openapi.json',
+        exclude: { paths: [/^\/s\//, /^\/assets\//] }, // the public share pages are not part of the API
         documentation: {
           info: {
             title: 'pdfshare API',

@@ -3,9 +3,10 @@ import type { AppContext } from '../../../context'
 import { files } from '../../../db/schema'
 import { notFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
+import { discardBlob } from './discard-blob'
 
 /**
- * Deletes the row first, then the bytes: once the row is gone nothing serves the blob, and a crash before
+ * Deletes the row first, then the bytes and the preview: once the row is gone nothing serves the blob, and a crash before
  * the blob is removed leaves only an unreferenced blob for the start-up sweep.
  */
 export async function deleteOwnedFile(ctx: AppContext, input: { ownerId: string; id: string }): Promise<{ id: string }> {
@@ -15,6 +16,6 @@ export async function deleteOwnedFile(ctx: AppContext, input: { ownerId: string;
     .where(and(eq(files.id, input.id), eq(files.ownerId, input.ownerId)))
     .returning({ id: files.id, blobKey: files.blobKey })
   if (!deleted) throw notFound()
-  await ctx.blobs.delete(deleted.blobKey)
+  await discardBlob(ctx, deleted.blobKey)
   return { id: deleted.id }
 }

@@ -9,6 +9,7 @@ import type { MultipartBody } from '../../../uploads/receive-multipart'
 import type { ReceivedPdf } from '../../../uploads/pdf-part-writer'
 import { metadataFromForm, type MetadataInput } from '../input'
 import { explainQuotaRefusal, fitsQuota } from '../quota'
+import { discardBlob } from './discard-blob'
 import { getOwnedFile } from './read-files'
 
 type Target = { ownerId: string; id: string }
@@ -50,7 +51,7 @@ async function applyUpdate(ctx: AppContext, target: Target, metadata: MetadataIn
   } finally {
     if (!switched) await ctx.blobs.delete(blobKey)
   }
-  await ctx.blobs.delete(switched.oldBlobKey)
+  await discardBlob(ctx, switched.oldBlobKey)
   return switched.row
 }
 

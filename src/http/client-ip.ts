@@ -1,0 +1,15 @@
+import type { Server } from 'bun'
+
+/**
+ * The client's address. Behind `hops` trusted reverse proxies it is the entry that many places from the end
+ * of X-Forwarded-For (each proxy appends the address it saw); with 0 hops the header is ignored, since any
+ * client can send it. "" when unknown (e.g. in tests that call app.handle).
+ */
+export function clientIpOf(request: Request, server: Server<unknown> | null, hops: number): string {
+  if (hops > 0) {
+    const chain = (request.headers.get('x-forwarded-for') ?? '').split(',').map((part) => part.trim()).filter(Boolean)
+    const entry = chain[chain.length - hops]
+    if (entry) return entry
+  }
+  return server?.requestIP(request)?.address ?? ''
+}

@@ -1,0 +1,133 @@
+import type { FileRow } from '../../db/schema'
+import { html, type SafeHtml } from '../../lib/html'
+import type { ViewerManifest } from './viewer-assets'
+
+export type PageContext = {
+  /** Absolute base of every URL in tags that leave the site (og:url, og:image, canonical). */
+  publicUrl: string
+  /** Path prefix of the public URL ("" or e.g. "/docs"), for links within the site. */
+  basePath: string
+  manifest: ViewerManifest
+}
+
+const icons = {
+  previous: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M15 18l-6-6 6-6"/></svg>`,
+  next: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M9 18l6-6-6-6"/></svg>`,
+  minus: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M5 12h14"/></svg>`,
+  plus: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M12 5v14M5 12h14"/></svg>`,
+  search: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="11" cy="11" r="7"/><path d="M20 20l-3.5-3.5"/></svg>`,
+  download: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M12 4v11M7 10l5 5 5-5M5 20h14"/></svg>`,
+  close: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>`,
+}
+
+/** The title readers see: the file's title, or its filename when the title is empty (interface.md §2). */
+export function displayTitle(row: Pick<FileRow, 'title' | 'filename'>): string {
+  return row.title || row.filename
+}
+
+/**
+ * The share page. The head is complete on the server (title, description, canonical, Open Graph and Twitter
+ * card, robots), so link unfurlers never need JavaScript; every value is HTML-escaped. The viewer script
+ * reads its settings from data attributes: the page has no inline script, which the CSP forbids.
+ */
+export function viewerPage(row: FileRow, page: PageContext): string {
+  const title = displayTitle(row)
+  const description = row.description || `${row.filename}, shared with pdfshare`
+  const shareUrl = `${page.publicUrl}/s/${row.slug}`
+  const base = `${page.basePath}/s/${row.slug}`
+  const assets = `${page.basePath}/assets`
+  const previewUrl = `${shareUrl}/preview.png?v=${row.sha256.slice(0, 12)}`
+  const download = row.allowDownload ? `${base}/download` : ''
+
+  return `<!doctype html>\n${html`<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<title>${title}</title>
+<meta name="description" content="${description}">
+${row.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nofollow">`}
+<link rel="canonical" href="${shareUrl}">
+<meta name="referrer" content="no-referrer">
+<meta name="color-scheme" content="light dark">
+<link rel="icon" href="${assets}/${page.manifest.favicon}" type="image/svg+xml">
+<meta property="og:type" content="website">
+<meta property="og:site_name" content="pdfshare">
+<meta property="og:title" content="${title}">
+<meta property="og:description" content="${description}">
+<meta property="og:url" content="${shareUrl}">
+<meta property="og:image" content="${previewUrl}">
+<meta property="og:image:type" content="image/png">
+<meta property="og:image:width" content="1200">
+<meta property="og:image:height" content="630">
+<meta property="og:image:alt" content="${`First page of ${title}`}">
+<meta name="twitter:card" content="summary_large_image">
+<meta name="twitter:title" content="${title}">
+<meta name="twitter:description" content="${description}">
+<meta name="twitter:image" content="${previewUrl}">
+<link rel="stylesheet" href="${assets}/${page.manifest.style}">
+<link rel="modulepreload" href="${assets}/${page.manifest.script}">
+<script type="module" src="${assets}/${page.manifest.script}"></script>
+</head>
+<body data-download="${row.allowDownload ? 'on' : 'off'}">
+<div id="app" data-file="${base}/file" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/" data-title="${title}">
+<header class="toolbar">
+  <h1 class="doc-title" title="${title}">${title}</h1>
+  <div class="group pages" role="group" aria-label="Pages">
+    <button id="previous-page" type="button" title="Previous page (p)" aria-label="Previous page" disabled>${icons.previous}</button>
+    <label class="visually-hidden" for="page-number">Page</label>
+    <input id="page-number" type="number" inputmode="numeric" min="1" value="1" disabled>
+    <span class="page-of">/ <span id="page-count">–</span></span>
+    <button id="next-page" type="button" title="Next page (n)" aria-label="Next page" disabled>${icons.next}</button>
+  </div>
+  <div class="group zoom" role="group" aria-label="Zoom">
+    <button id="zoom-out" class="zoom-steps" type="button" title="Zoom out (−)" aria-label="Zoom out" disabled>${icons.minus}</button>
+    <label class="visually-hidden" for="zoom">Zoom</label>
+    <select id="zoom" disabled>
+      <option value="auto">Automatic</option>
+      <option value="page-width">Fit width</option>
+      <option value="page-fit">Fit page</option>
+      <option value="0.5">50%</option>
+      <option value="1">100%</option>
+      <option value="1.5">150%</option>
+      <option value="2">200%</option>
+      <option value="custom" id="zoom-custom" hidden></option>
+    </select>
+    <button id="zoom-in" class="zoom-steps" type="button" title="Zoom in (+)" aria-label="Zoom in" disabled>${icons.plus}</button>
+  </div>
+  <div class="group actions">
+    <button id="find-toggle" type="button" title="Find in document (Ctrl+F)" aria-label="Find in document" aria-controls="find-bar" aria-expanded="false" disabled>${icons.search}</button>
+    ${row.allowDownload ? html`<a id="download" class="button primary" href="${download}" title="Download the PDF">${icons.download}<span class="label">Download</span></a>` : ''}
+  </div>
+</header>
+<div id="find-bar" class="find-bar" role="search" hidden>
+  <label class="visually-hidden" for="find-input">Find in document</label>
+  <input id="find-input" type="search" placeholder="Find in document" autocomplete="off" spellcheck="false">
+  <span id="find-result" aria-live="polite"></span>
+  <button id="find-previous" type="button" title="Previous match (Shift+Enter)" aria-label="Previous match">${icons.previous}</button>
+  <button id="find-next" type="button" title="Next match (Enter)" aria-label="Next match">${icons.next}</button>
+  <button id="find-close" type="button" title="Close (Esc)" aria-label="Close find">${icons.close}</button>
+</div>
+<div id="viewer-container" tabindex="0"><div id="viewer" class="pdfViewer"></div></div>
+<div id="status" class="status" role="status" aria-live="polite"><div class="spinner"></div><p>Loading document…</p></div>
+</div>
+<noscript><p class="status">This viewer needs JavaScript.${row.allowDownload ? html` <a href="${download}">Download the PDF</a>.` : ''}</p></noscript>
+</body>
+</html>`}\n`
+}
+
+/** A small page for 404 and 403 answers on /s/*: the reader gets words, not JSON. */
+export function messagePage(page: Pick<PageContext, 'basePath' | 'manifest'>, heading: string, message: string): string {
+  const body: SafeHtml = html`<main class="status"><p class="status-title">${heading}</p><p>${message}</p></main>`
+  return `<!doctype html>\n${html`<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="color-scheme" content="light dark">
+<title>${heading}</title>
+<link rel="icon" href="${page.basePath}/assets/${page.manifest.favicon}" type="image/svg+xml">
+<link rel="stylesheet" href="${page.basePath}/assets/${page.manifest.style}">
+</head>
+<body>${body}</body>
+</html>`}\n`
+}

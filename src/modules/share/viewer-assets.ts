@@ -1,0 +1,61 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** What scripts/build-viewer.ts wrote next to the built files. */
+export type ViewerManifest = {
+  script: string
+  style: string
+  favicon: string
+  pdfjs: string
+  files: Record<string, { type: string; size: number; encodings: ('br' | 'gzip')[] }>
+}
+
+export type ViewerAssets = {
+  manifest: ViewerManifest
+  /** The response for an asset path (relative to /assets/), or undefined when it is not one of ours. */
+  serve(request: Request, path: string): Response | undefined
+}
+
+/**
+ * viewer/dist is embedded in the binary (compile `assets`), where Bun 1.4 keeps only the folder's last
+ * segment: `<import.meta.dir>/dist`. From source it is the folder in the repository, built by
+ * `bun run build:viewer` (which `start`, `dev`, `build` and `test` run).
+ */
+export function viewerDistDir(): string {
+  return Bun.isStandaloneExecutable ? join(import.meta.dir, 'dist') : join(import.meta.dir, '..', '..', '..', 'viewer', 'dist')
+}
+
+export function loadViewerAssets(dir = viewerDistDir()): ViewerAssets {
+  const manifestPath = join(dir, 'manifest.json')
+  if (!existsSync(manifestPath)) {
+    throw new Error(`the viewer is not built (${manifestPath} is missing); run: bun run build:viewer`)
+  }
+  const manifest: ViewerManifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
+
+  return {
+    manifest,
+    serve(request, path) {
+      // Only names listed in the manifest are served: no path from a request ever reaches the filesystem.
+      const entry = Object.hasOwn(manifest.files, path) ? manifest.files[path] : undefined
+      if (!entry) return undefined
+      const accepted = request.headers.get('accept-encoding') ?? ''
+      const encoding = entry.encodings.find((candidate) => new RegExp(`\\b${candidate}\\b`).test(accepted))
+      const suffix = encoding === 'br' ? '.br' : encoding === 'gzip' ? '.gz' : ''
+      const headers: Record<string, string> = {
+        'content-type': entry.type,
+        // Every name carries a content hash or the pdf.js version: safe to cache for a year.
+        'cache-control': 'public, max-age=31536000, immutable',
+        'x-content-type-options': 'nosniff',
+        'cross-origin-resource-policy': 'same-origin',
+        vary: 'Accept-Encoding',
+      }
+      if (encoding) headers['content-encoding'] = encoding
+      // The pdf.js worker decodes JPEG 2000 and JBIG2 images with WebAssembly; a worker takes its CSP from its
+      // own response, so only the worker (never the page) is allowed to compile wasm. No eval either way.
+      if (path.endsWith('pdf.worker.min.mjs')) {
+        headers['content-security-policy'] = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'"
+      }
+      return new Response(Bun.file(join(dir, path + suffix)), { headers })
+    },
+  }
+}
