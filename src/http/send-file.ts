@@ -1,5 +1,5 @@
 import type { BunFile } from 'bun'
-import { create as contentDisposition } from 'content-disposition'
+import { create, encodeExtended } from 'content-disposition'
 import parseRange from 'range-parser'
 
 export type SendFileOptions = {
@@ -28,7 +28,7 @@ export function sendFile(request: Request, file: BunFile, options: SendFileOptio
     'content-type': 'application/pdf',
     'accept-ranges': 'bytes',
     etag: options.etag,
-    'content-disposition': contentDisposition(options.filename, { type: options.disposition }),
+    'content-disposition': contentDisposition(options.filename, options.disposition),
     'x-content-type-options': 'nosniff',
     ...options.headers,
   })
@@ -58,6 +58,15 @@ export function sendFile(request: Request, file: BunFile, options: SendFileOptio
 
   headers.set('content-length', String(options.size))
   return new Response(request.method === 'HEAD' ? null : file, { status: 200, headers })
+}
+
+/**
+ * RFC 6266: a quoted ASCII fallback for old clients and, always, the exact name as `filename*` (the library
+ * adds `filename*` only for non-ASCII names; clients are simpler when it is always there).
+ */
+export function contentDisposition(filename: string, type: 'inline' | 'attachment'): string {
+  const header = create(filename, { type })
+  return header.includes('filename*=') ? header : `${header}; filename*=${encodeExtended(filename)}`
 }
 
 function matchesEtag(header: string | null, etag: string): boolean {

@@ -111,3 +111,49 @@ describe('rate limiter', () => {
     expect(bounded.hit('a', 0).allowed).toBe(false)
   })
 })
+
+describe('concurrency helpers', () => {
+  test('the limiter never runs more than its limit at once, and runs everything', async () => {
+    const { createLimiter } = await import('../../src/lib/concurrency')
+    const run = createLimiter(2)
+    let active = 0
+    let peak = 0
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        run(async () => {
+          peak = Math.max(peak, ++active)
+          await Bun.sleep(5)
+          active--
+          return i
+        }),
+      ),
+    )
+    expect(peak).toBe(2)
+    expect(results).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+  })
+  test('the limiter refuses work beyond its queue', async () => {
+    const { createLimiter, QueueFullError } = await import('../../src/lib/concurrency')
+    const run = createLimiter(1, 1)
+    const slow = () => Bun.sleep(20)
+    const first = run(slow)
+    const second = run(slow)
+    await expect(run(slow)).rejects.toBeInstanceOf(QueueFullError)
+    await Promise.all([first, second])
+  })
+  test('single flight: concurrent calls with one key share one execution; later calls run again', async () => {
+    const { createSingleFlight } = await import('../../src/lib/concurrency')
+    const once = createSingleFlight<number>()
+    let executions = 0
+    const task = async () => {
+      executions++
+      await Bun.sleep(5)
+      return executions
+    }
+    const shared = await Promise.all([once('a', task), once('a', task), once('a', task), once('b', task)])
+    expect(executions).toBe(2)
+    expect(shared[0]).toBe(shared[1])
+    expect(shared[1]).toBe(shared[2])
+    await once('a', task)
+    expect(executions).toBe(3)
+  })
+})

@@ -2,7 +2,20 @@
  * Real, valid PDFs for tests, written from scratch: a catalog, a page tree, pages with Helvetica text, and
  * a correct cross-reference table. `padding` adds an incompressible stream so a file reaches a given size.
  */
-export type PdfSpec = { pages?: number; text?: (page: number) => string; paddingBytes?: number }
+export type PdfSpec = {
+  pages?: number
+  text?: (page: number) => string
+  /** An unreferenced stream at the end: makes the file large without making any page heavier. */
+  paddingBytes?: number
+  /** A grayscale image of about this many bytes drawn on every page, like a scanned document. */
+  imageBytesPerPage?: number
+  /**
+   * Where the page dictionaries go: 'interleaved' writes each page right after its content and image (the
+   * worst case for range loading: finding page N touches every page's part of the file); 'grouped' writes
+   * them all before the contents, as producers using object streams effectively do.
+   */
+  layout?: 'interleaved' | 'grouped'
+}
 
 export function makePdf(spec: PdfSpec = {}): Uint8Array<ArrayBuffer> {
   const pageCount = spec.pages ?? 1
@@ -14,12 +27,29 @@ export function makePdf(spec: PdfSpec = {}): Uint8Array<ArrayBuffer> {
   add('') // page tree, filled in below
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>')
   const kids: number[] = []
+  const binary: Map<number, Uint8Array> = new Map() // object number → stream bytes, for image objects
+  const grouped = spec.layout === 'grouped'
+  if (grouped) for (let page = 1; page <= pageCount; page++) kids.push((add(''), objects.length))
   for (let page = 1; page <= pageCount; page++) {
-    const content = `BT /F1 24 Tf 72 720 Td (${escapePdfString(text(page))}) Tj ET`
+    let xobjects = ''
+    let draw = ''
+    if (spec.imageBytesPerPage) {
+      const width = 512
+      const height = Math.max(1, Math.ceil(spec.imageBytesPerPage / width))
+      const pixels = new Uint8Array(width * height)
+      for (let i = 0; i < pixels.length; i++) pixels[i] = 160 + ((((i * 2654435761) ^ (page * 40503)) >>> 27) & 63)
+      add('') // the image dictionary is written with its binary stream below
+      binary.set(objects.length, pixels)
+      objects[objects.length - 1] = `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${pixels.length} >>`
+      xobjects = ` /XObject << /Im1 ${objects.length} 0 R >>`
+      draw = ' q 468 0 0 360 72 300 cm /Im1 Do Q'
+    }
+    const content = `BT /F1 24 Tf 72 720 Td (${escapePdfString(text(page))}) Tj ET${draw}`
     add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`)
     const contentRef = objects.length
-    add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${contentRef} 0 R >>`)
-    kids.push(objects.length)
+    const pageDict = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >>${xobjects} >> /Contents ${contentRef} 0 R >>`
+    if (grouped) objects[kids[page - 1]! - 1] = pageDict
+    else kids.push((add(pageDict), objects.length))
   }
   objects[1] = `<< /Type /Pages /Kids [${kids.map((n) => `${n} 0 R`).join(' ')}] /Count ${pageCount} >>`
 
@@ -35,7 +65,14 @@ export function makePdf(spec: PdfSpec = {}): Uint8Array<ArrayBuffer> {
   const offsets: number[] = []
   objects.forEach((body, index) => {
     offsets.push(offset)
-    push(`${index + 1} 0 obj\n${body}\nendobj\n`)
+    const stream = binary.get(index + 1)
+    if (stream) {
+      push(`${index + 1} 0 obj\n${body}\nstream\n`)
+      push(stream)
+      push('\nendstream\nendobj\n')
+    } else {
+      push(`${index + 1} 0 obj\n${body}\nendobj\n`)
+    }
   })
   if (spec.paddingBytes) {
     // An unreferenced stream object: valid PDF, ignored by readers, and it makes the file as large as asked.

@@ -51,7 +51,6 @@ export function createFindBar(eventBus: EventBus): FindBar {
   document.getElementById('find-next')!.addEventListener('click', () => dispatch('again', false))
   document.getElementById('find-close')!.addEventListener('click', close)
   toggle.addEventListener('click', () => (bar.hidden ? open() : close()))
-  toggle.disabled = false
 
   eventBus.on('updatefindmatchescount', ({ matchesCount }: { matchesCount: { current: number; total: number } }) => {
     result.textContent = matchesCount.total ? `${matchesCount.current} of ${matchesCount.total}` : ''

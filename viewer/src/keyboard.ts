@@ -8,6 +8,7 @@ import type { Toolbar } from './toolbar'
  */
 export function bindKeyboard(viewer: PDFViewer, toolbar: Toolbar, find: FindBar): void {
   window.addEventListener('keydown', (event) => {
+    if (viewer.pagesCount === 0) return // nothing loaded (yet): leave the browser's own shortcuts alone
     const modifier = event.ctrlKey || event.metaKey
     const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement
     if (modifier && event.key.toLowerCase() === 'f') return handled(event, find.open)

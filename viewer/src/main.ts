@@ -4,6 +4,7 @@ import { EventBus, LinkTarget, PDFFindController, PDFLinkService, PDFViewer } fr
 import 'pdfjs-dist/web/pdf_viewer.css'
 import './viewer.css'
 import { readConfig } from './config'
+import { HttpRangeTransport } from './range-transport'
 import { createFindBar } from './find-bar'
 import { bindKeyboard } from './keyboard'
 import { createStatus } from './status'
@@ -38,19 +39,23 @@ bindKeyboard(viewer, toolbar, find)
 
 eventBus.on('pagesinit', () => {
   viewer.currentScaleValue = window.innerWidth < 700 ? 'page-width' : 'auto'
+  toolbar.enable()
   toolbar.sync()
   status.ready()
 })
 eventBus.on('pagechanging', toolbar.sync)
+// For tests and measurements: when page 1 was first drawn, in ms since navigation started.
+eventBus.on('pagerendered', ({ pageNumber }: { pageNumber: number }) => {
+  if (pageNumber === 1 && !app.dataset.firstPageMs) app.dataset.firstPageMs = String(Math.round(performance.now()))
+})
 eventBus.on('scalechanging', toolbar.sync)
 
+const transport = new HttpRangeTransport(config.fileUrl, config.fileSize, config.etag, (message) => status.error(message, config.downloadUrl))
 const loadingTask = getDocument({
-  url: config.fileUrl,
   // Fetch only what is needed, in 64 KiB ranges: page 1 of a large PDF appears long before the whole file arrives.
+  range: transport,
   rangeChunkSize: 65536,
   disableAutoFetch: true,
-  disableStream: true,
-  withCredentials: false,
   cMapUrl: `${config.pdfjsBase}cmaps/`,
   cMapPacked: true,
   standardFontDataUrl: `${config.pdfjsBase}standard_fonts/`,
@@ -60,9 +65,6 @@ const loadingTask = getDocument({
   // pdf.js ≥ 4.2.67 no longer evaluates font programs; said explicitly all the same.
   ...({ isEvalSupported: false } as object),
 })
-loadingTask.onProgress = ({ loaded, total }: { loaded: number; total: number }) => {
-  if (total > 0 && app.dataset.state !== 'ready') status.loading(Math.min(1, loaded / total))
-}
 loadingTask.onPassword = () => {
   status.error('This PDF is protected with a password, which this viewer does not ask for.', config.downloadUrl)
   void loadingTask.destroy()

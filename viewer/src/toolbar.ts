@@ -8,7 +8,7 @@ const byId = <T extends HTMLElement>(id: string) => {
   return element as T
 }
 
-export type Toolbar = { zoomIn(): void; zoomOut(): void; setZoom(value: string): void; sync(): void }
+export type Toolbar = { zoomIn(): void; zoomOut(): void; setZoom(value: string): void; sync(): void; enable(): void }
 
 /** Page number / count, previous / next, and zoom (fit width, fit page, steps, + and −). */
 export function createToolbar(viewer: PDFViewer): Toolbar {
@@ -58,10 +58,13 @@ export function createToolbar(viewer: PDFViewer): Toolbar {
     if (zoomSelect.value !== 'custom') viewer.currentScaleValue = zoomSelect.value
   })
 
-  for (const control of [pageInput, previous, next, zoomSelect, byId('zoom-in'), byId('zoom-out')]) {
-    ;(control as HTMLInputElement).disabled = false
-  }
   return {
+    // The controls stay disabled until a document is there to control (and stay so in the error state).
+    enable: () => {
+      for (const control of [pageInput, previous, next, zoomSelect, byId('zoom-in'), byId('zoom-out'), byId('find-toggle')]) {
+        ;(control as HTMLInputElement).disabled = false
+      }
+    },
     zoomIn: () => step(1),
     zoomOut: () => step(-1),
     setZoom: (value) => (viewer.currentScaleValue = value),

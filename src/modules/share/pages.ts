@@ -1,4 +1,5 @@
 import type { FileRow } from '../../db/schema'
+import { etagOf } from '../../http/send-file'
 import { html, type SafeHtml } from '../../lib/html'
 import type { ViewerManifest } from './viewer-assets'
 
@@ -69,7 +70,7 @@ ${row.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nofo
 <script type="module" src="${assets}/${page.manifest.script}"></script>
 </head>
 <body data-download="${row.allowDownload ? 'on' : 'off'}">
-<div id="app" data-file="${base}/file" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/" data-title="${title}">
+<div id="app" data-file="${base}/file" data-size="${row.size}" data-etag="${etagOf(row.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/" data-title="${title}">
 <header class="toolbar">
   <h1 class="doc-title" title="${title}">${title}</h1>
   <div class="group pages" role="group" aria-label="Pages">
@@ -83,7 +84,7 @@ ${row.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nofo
     <button id="zoom-out" class="zoom-steps" type="button" title="Zoom out (−)" aria-label="Zoom out" disabled>${icons.minus}</button>
     <label class="visually-hidden" for="zoom">Zoom</label>
     <select id="zoom" disabled>
-      <option value="auto">Automatic</option>
+      <option value="auto">Auto</option>
       <option value="page-width">Fit width</option>
       <option value="page-fit">Fit page</option>
       <option value="0.5">50%</option>

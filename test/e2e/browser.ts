@@ -1,0 +1,97 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import sharp from 'sharp'
+import { ROOT } from '../support/process'
+
+export const CHROMIUM = process.env.PDFSHARE_CHROMIUM ?? '/usr/bin/chromium'
+export const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots')
+
+/** Debian's Chromium, headless, with the flags that work as root on these machines. Never downloads a browser. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is needed for the browser tests: apt-get install -y chromium (or set PDFSHARE_CHROMIUM)`)
+  }
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+}
+
+export type Watched = {
+  page: Page
+  consoleErrors: string[]
+  /** Bytes of the PDF delivered to the page so far (sum of /file response bodies). */
+  pdfBytes: () => number
+  cspViolations: () => Promise<string[]>
+}
+
+/** Opens a page that records console errors, uncaught errors, CSP violations and the PDF bytes it fetched. */
+export async function watchedPage(browser: Browser, options: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; userAgent?: string } = {}): Promise<Watched> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
+    colorScheme: options.colorScheme ?? 'light',
+    ...(options.userAgent && { userAgent: options.userAgent }),
+  })
+  const page = await context.newPage()
+  const consoleErrors: string[] = []
+  let pdfBytes = 0
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') consoleErrors.push(`${message.type()}: ${message.text()}`)
+  })
+  page.on('pageerror', (error) => consoleErrors.push(`pageerror: ${error.message}`))
+  // Bytes that really arrived (a request the viewer aborts early counts only what came before the abort).
+  const cdp = await context.newCDPSession(page)
+  const pdfRequests = new Set<string>()
+  cdp.on('Network.requestWillBeSent', (event) => {
+    if (new URL(event.request.url).pathname.endsWith('/file')) pdfRequests.add(event.requestId)
+  })
+  cdp.on('Network.dataReceived', (event) => {
+    if (pdfRequests.has(event.requestId)) pdfBytes += event.dataLength
+  })
+  await cdp.send('Network.enable')
+  // Added through the DevTools protocol, so the page's own CSP does not apply to this listener.
+  await page.addInitScript(() => {
+    const seen: string[] = []
+    ;(window as unknown as { __cspViolations: string[] }).__cspViolations = seen
+    document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
+  })
+  return {
+    page,
+    consoleErrors,
+    pdfBytes: () => pdfBytes,
+    cspViolations: () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
+  }
+}
+
+/**
+ * Waits until page 1 is drawn and returns how many pixels of its screenshot are dark (ink). A screenshot, not
+ * the canvas itself: pdf.js may render through an OffscreenCanvas that the page cannot read back.
+ */
+export async function firstPageInk(page: Page): Promise<number> {
+  await page.waitForSelector('.page[data-page-number="1"] canvas', { timeout: 20_000 })
+  await page.waitForFunction(() => document.querySelector('#status')?.hasAttribute('hidden'), undefined, { timeout: 20_000 })
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const png = await page.locator('.page[data-page-number="1"]').screenshot()
+    const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true })
+    let ink = 0
+    for (let i = 0; i < info.width * info.height; i++) if (data[i]! < 128) ink++
+    if (ink > 0) return ink
+    await page.waitForTimeout(100)
+  }
+  return 0
+}
+
+/** Retries an assertion until it passes or `timeoutMs` runs out (bun:test has no expect.poll). */
+export async function eventually(assertion: () => Promise<void> | void, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      return await assertion()
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await Bun.sleep(50)
+    }
+  }
+}

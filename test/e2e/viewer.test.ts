@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { form } from '../support/harness'
+import { makePdf } from '../support/pdf'
+import { ROOT, run, startServer, type RunningServer } from '../support/process'
+import { eventually, firstPageInk, launchChromium, SCREENSHOTS, watchedPage } from './browser'
+
+// The share page in a real browser (Debian's Chromium via playwright-core), served by the compiled binary.
+const binarySource = join(ROOT, 'dist', 'pdfshare')
+const dir = mkdtempSync(join(tmpdir(), 'pdfshare-e2e-'))
+let server: RunningServer
+let browser: Browser
+let token: string
+const shared: Record<string, { id: string; url: string; size: number }> = {}
+
+async function upload(name: string, bytes: Uint8Array<ArrayBuffer>, fields: Record<string, string> = {}) {
+  const response = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes }, fields) })
+  const { data } = await response.json()
+  // The binary's public URL is http://localhost:<port>; the page is opened on the address it listens on.
+  shared[name] = { id: data.id, url: `${server.url}${new URL(data.shareUrl).pathname}`, size: data.fileSize }
+}
+
+beforeAll(async () => {
+  if (!existsSync(binarySource)) throw new Error('dist/pdfshare is missing: run `bun run build` (bun run test does)')
+  const binary = join(dir, 'pdfshare')
+  copyFileSync(binarySource, binary)
+  await run(['user', 'add', 'reader-test'], { cwd: dir, program: [binary] })
+  token = (await run(['token', 'issue', 'reader-test'], { cwd: dir, program: [binary] })).stdout.trim()
+  server = await startServer([], { cwd: dir, program: [binary], env: { PDFSHARE_RATE_LIMIT_SHARE: '0' } })
+  await upload('small', makePdf({ pages: 2, text: (p) => `Hello pdfshare, page ${p}` }), { title: 'Quarterly numbers' })
+  await upload('noDownload', makePdf({ pages: 1, text: () => 'Read only document' }), { allowDownload: 'false' })
+  await upload('large', makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'grouped', text: (p) => `Large document, page ${p}` }), { title: 'Sixty pages' })
+  await upload('scattered', makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'interleaved', text: (p) => `Scattered document, page ${p}` }))
+  await upload('broken', new Uint8Array(new TextEncoder().encode('%PDF-1.7\nnot really a pdf\n%%EOF\n')), { title: 'Broken' })
+  browser = await launchChromium()
+  console.log(`browser screenshots: ${SCREENSHOTS}`)
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('the viewer in Chromium, served by the compiled binary', () => {
+  test('renders page 1 with a text layer; no console errors, no CSP violations', async () => {
+    const { page, consoleErrors, cspViolations } = await watchedPage(browser)
+    await page.goto(shared.small!.url)
+    expect(await firstPageInk(page)).toBeGreaterThan(200)
+    await page.waitForSelector('.page[data-page-number="1"] .textLayer span')
+    expect(await page.locator('.page[data-page-number="1"] .textLayer').textContent()).toContain('Hello pdfshare, page 1')
+    expect(await page.locator('#page-count').textContent()).toBe('2')
+    expect(await page.title()).toBe('Quarterly numbers')
+    await page.screenshot({ path: join(SCREENSHOTS, 'desktop-light.png') })
+    expect(await cspViolations()).toEqual([])
+    expect(consoleErrors).toEqual([])
+  })
+
+  test('the download button is there when allowed and absent when not', async () => {
+    const allowed = await watchedPage(browser)
+    await allowed.page.goto(shared.small!.url)
+    await firstPageInk(allowed.page)
+    expect(await allowed.page.locator('#download').isVisible()).toBe(true)
+    const [download] = await Promise.all([allowed.page.waitForEvent('download'), allowed.page.locator('#download').click()])
+    expect(download.suggestedFilename()).toBe('report.pdf')
+
+    const denied = await watchedPage(browser)
+    await denied.page.goto(shared.noDownload!.url)
+    expect(await firstPageInk(denied.page)).toBeGreaterThan(0)
+    expect(await denied.page.locator('#download').count()).toBe(0)
+    expect(await denied.page.locator('a[href$="/download"]').count()).toBe(0)
+    expect(await denied.consoleErrors).toEqual([])
+  })
+
+  test('navigation, zoom and find work from the toolbar and the keyboard', async () => {
+    const { page, consoleErrors } = await watchedPage(browser)
+    await page.goto(shared.small!.url)
+    await firstPageInk(page)
+    await page.locator('#next-page').click()
+    await eventually(async () => expect(await page.locator('#page-number').inputValue()).toBe('2'))
+    await page.keyboard.press('p')
+    await eventually(async () => expect(await page.locator('#page-number').inputValue()).toBe('1'))
+
+    const width = () => page.locator('.page[data-page-number="1"]').evaluate((el) => el.getBoundingClientRect().width)
+    await page.locator('#zoom').selectOption('1')
+    const at100 = await width()
+    await page.locator('#zoom-in').click()
+    await eventually(async () => expect(await width()).toBeGreaterThan(at100 * 1.05))
+    await page.keyboard.press('-')
+    await page.keyboard.press('-')
+    await eventually(async () => expect(await width()).toBeLessThan(at100))
+    await page.locator('#zoom').selectOption('page-fit')
+    await eventually(async () => expect(await page.locator('#zoom').inputValue()).toBe('page-fit'))
+
+    await page.keyboard.press('Control+f')
+    await eventually(async () => expect(await page.locator('#find-bar').isVisible()).toBe(true))
+    await page.locator('#find-input').fill('pdfshare')
+    await eventually(async () => expect(await page.locator('#find-result').textContent()).toBe('1 of 2'), 10_000)
+    await page.keyboard.press('Enter')
+    await eventually(async () => expect(await page.locator('#find-result').textContent()).toBe('2 of 2'))
+    await eventually(async () => expect(await page.locator('.textLayer .highlight').count()).toBeGreaterThan(0))
+    await page.keyboard.press('Escape')
+    await eventually(async () => expect(await page.locator('#find-bar').isVisible()).toBe(false))
+    expect(consoleErrors).toEqual([])
+  })
+
+  test('a 390 px phone: no horizontal overflow, in dark mode', async () => {
+    const { page, consoleErrors, cspViolations } = await watchedPage(browser, { width: 390, height: 844, colorScheme: 'dark' })
+    await page.goto(shared.small!.url)
+    expect(await firstPageInk(page)).toBeGreaterThan(0)
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+    const toolbarRight = await page.locator('.toolbar').evaluate((bar) => Math.max(...[...bar.querySelectorAll('button, input, select, a')].filter((el) => (el as HTMLElement).offsetParent).map((el) => el.getBoundingClientRect().right)))
+    expect(toolbarRight).toBeLessThanOrEqual(390)
+    const background = await page.locator('.toolbar').evaluate((bar) => getComputedStyle(bar).backgroundColor)
+    expect(background).toBe('rgb(38, 39, 44)')
+    await page.screenshot({ path: join(SCREENSHOTS, 'phone-dark.png') })
+    expect(await cspViolations()).toEqual([])
+    expect(consoleErrors).toEqual([])
+  })
+
+  test('a 60-page 16 MB PDF: page 1 appears after fetching a small fraction of the file; pages render lazily', async () => {
+    const { page, pdfBytes, consoleErrors } = await watchedPage(browser)
+    await page.goto(shared.large!.url)
+    expect(await firstPageInk(page)).toBeGreaterThan(200)
+    const fetched = pdfBytes()
+    const firstPageMs = Number(await page.locator('#app').getAttribute('data-first-page-ms'))
+    console.log(`large PDF: page 1 drawn ${firstPageMs} ms after navigation, ${(fetched / 1024).toFixed(0)} KiB of ${(shared.large!.size / 1024 / 1024).toFixed(1)} MiB fetched (${((fetched / shared.large!.size) * 100).toFixed(1)} %)`)
+    expect(shared.large!.size).toBeGreaterThan(16_000_000)
+    expect(firstPageMs).toBeGreaterThan(0)
+    expect(fetched).toBeGreaterThan(0)
+    expect(fetched).toBeLessThan(shared.large!.size * 0.1)
+    expect(await page.locator('#page-count').textContent()).toBe('60')
+    // Pages are drawn lazily: far pages have no canvas until they scroll into view.
+    expect(await page.locator('.page[data-page-number="50"] canvas').count()).toBe(0)
+    await page.locator('#page-number').fill('50')
+    await page.locator('#page-number').press('Enter')
+    await page.waitForSelector('.page[data-page-number="50"] canvas', { timeout: 20_000 })
+    await eventually(async () => expect(await page.locator('.page[data-page-number="50"] .textLayer').textContent()).toContain('page 50'))
+    await page.screenshot({ path: join(SCREENSHOTS, 'large-page-50.png') })
+    expect(pdfBytes()).toBeLessThan(shared.large!.size * 0.2)
+    expect(consoleErrors).toEqual([])
+  })
+
+  test('the same with page objects scattered through the file (the worst layout for ranges)', async () => {
+    // pdf.js walks the page tree to the last page on open, which touches one chunk per page here.
+    const { page, pdfBytes } = await watchedPage(browser)
+    await page.goto(shared.scattered!.url)
+    expect(await firstPageInk(page)).toBeGreaterThan(200)
+    const fetched = pdfBytes()
+    console.log(`scattered PDF: page 1 drawn ${await page.locator('#app').getAttribute('data-first-page-ms')} ms after navigation, ${(fetched / 1024).toFixed(0)} KiB of ${(shared.scattered!.size / 1024 / 1024).toFixed(1)} MiB fetched (${((fetched / shared.scattered!.size) * 100).toFixed(1)} %)`)
+    expect(fetched).toBeLessThan(shared.scattered!.size * 0.35)
+  })
+
+  test('a PDF that cannot be rendered shows a clear error state', async () => {
+    const { page } = await watchedPage(browser)
+    await page.goto(shared.broken!.url)
+    await page.waitForSelector('#status[data-state="error"]', { timeout: 20_000 })
+    expect(await page.locator('#status').textContent()).toContain('This document cannot be displayed')
+    expect(await page.locator('#status a[href$="/download"]').count()).toBe(1)
+    await page.screenshot({ path: join(SCREENSHOTS, 'error-state.png') })
+  })
+
+  test('a human visit in a browser counts once; reloads do not', async () => {
+    const human = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36'
+    const { page } = await watchedPage(browser, { userAgent: human })
+    await page.goto(shared.noDownload!.url)
+    await page.reload()
+    await page.reload()
+    const views = async () => (await (await fetch(`${server.url}/api/files/${shared.noDownload!.id}`, { headers: { authorization: `Bearer ${token}` } })).json()).data.views
+    expect(await views()).toBe(1)
+  })
+})

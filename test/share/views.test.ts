@@ -1,0 +1,127 @@
+import { describe, expect, test } from 'bun:test'
+import { createApp } from '../../src/app'
+import { BASE, form, json, startTestApp } from '../support/harness'
+import { makePdf } from '../support/pdf'
+
+const server = await startTestApp()
+const owner = await server.user('owner')
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
+const SAFARI_PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 19_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/19.0 Mobile/15E148 Safari/604.1'
+
+async function newFile() {
+  const { data } = await json(await server.call('POST', '/api/files/upload', { token: owner.token, body: form({ bytes: makePdf() }) }))
+  return { id: data.id as string, path: new URL(data.shareUrl).pathname.replace(/^\/base/, '') }
+}
+const views = async (id: string) => (await json(await server.call('GET', `/api/files/${id}`, { token: owner.token }))).data.views as number
+const visit = (path: string, headers: Record<string, string> = {}, method = 'GET') => server.call(method, path, { headers })
+
+describe('views', () => {
+  test('a human visit counts once and sets a 30-minute cookie scoped to the page', async () => {
+    const file = await newFile()
+    const response = await visit(file.path, { 'user-agent': FIREFOX })
+    expect(response.status).toBe(200)
+    expect(await views(file.id)).toBe(1)
+    const cookie = response.headers.get('set-cookie')!
+    expect(cookie).toContain('pdfshare_seen=1')
+    expect(cookie).toContain('Max-Age=1800')
+    expect(cookie).toContain(`Path=/base${file.path}`)
+    expect(cookie).toContain('HttpOnly')
+    expect(cookie).toContain('Secure') // the public URL is https
+  })
+
+  test('a repeat visit with the cookie is not counted', async () => {
+    const file = await newFile()
+    await visit(file.path, { 'user-agent': FIREFOX })
+    await visit(file.path, { 'user-agent': SAFARI_PHONE, cookie: 'other=1; pdfshare_seen=1' })
+    expect(await views(file.id)).toBe(1)
+  })
+
+  test('without the cookie, the same IP and User-Agent within 30 minutes is a repeat; after 30 minutes it counts again', async () => {
+    const file = await newFile()
+    let now = Date.UTC(2026, 10, 22, 12, 0, 0)
+    const app = createApp({ ...server.ctx, now: () => now })
+    const visitAt = () => app.handle(new Request(`${BASE}${file.path}`, { headers: { 'user-agent': FIREFOX } }))
+    await visitAt()
+    now += 29 * 60 * 1000
+    await visitAt()
+    expect(await views(file.id)).toBe(1)
+    now += 2 * 60 * 1000
+    const again = await visitAt()
+    expect(again.headers.get('set-cookie')).toContain('pdfshare_seen=1')
+    expect(await views(file.id)).toBe(2)
+    // A different browser on the same address is another visitor.
+    await app.handle(new Request(`${BASE}${file.path}`, { headers: { 'user-agent': SAFARI_PHONE } }))
+    expect(await views(file.id)).toBe(3)
+  })
+
+  test('HEAD, prefetches and previews are not counted', async () => {
+    const file = await newFile()
+    expect((await visit(file.path, { 'user-agent': FIREFOX }, 'HEAD')).status).toBe(200)
+    const marks: Record<string, string>[] = [{ 'sec-purpose': 'prefetch' }, { 'sec-purpose': 'prefetch;prerender' }, { purpose: 'prefetch' }, { 'x-moz': 'prefetch' }, { 'x-purpose': 'preview' }]
+    for (const headers of marks) {
+      expect((await visit(file.path, { 'user-agent': FIREFOX, ...headers })).status).toBe(200)
+    }
+    expect(await views(file.id)).toBe(0)
+  })
+
+  test('requests without a User-Agent are not counted', async () => {
+    const file = await newFile()
+    await visit(file.path, {})
+    await visit(file.path, { 'user-agent': '   ' })
+    expect(await views(file.id)).toBe(0)
+  })
+
+  // Real User-Agent strings of crawlers, link unfurlers and tools.
+  const bots = [
+    'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+    'Slack-ImgProxy (+https://api.slack.com/robots)',
+    'Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)',
+    'Twitterbot/1.0',
+    'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+    'LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)',
+    'WhatsApp/2.23.20.0',
+    'TelegramBot (like TwitterBot)',
+    'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+    'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)',
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36',
+    'curl/8.5.0',
+    'python-requests/2.32.3',
+    'Wget/1.21.4',
+  ]
+  test('known crawlers, link unfurlers and tools are not counted', async () => {
+    const file = await newFile()
+    for (const userAgent of bots) expect((await visit(file.path, { 'user-agent': userAgent })).status).toBe(200)
+    expect(await views(file.id)).toBe(0)
+    await visit(file.path, { 'user-agent': FIREFOX })
+    expect(await views(file.id)).toBe(1)
+  })
+
+  test('fetching the bytes, the download or the preview, and any API call, are not views', async () => {
+    const file = await newFile()
+    for (const suffix of ['/file', '/download', '/preview.png']) await visit(file.path + suffix, { 'user-agent': FIREFOX })
+    await server.call('GET', `/api/files/${file.id}/content`, { token: owner.token })
+    await server.call('PUT', `/api/files/${file.id}`, { token: owner.token, body: JSON.stringify({ title: 'x' }), headers: { 'content-type': 'application/json' } })
+    await server.call('PUT', `/api/files/${file.id}`, { token: owner.token, body: form({ bytes: makePdf({ text: () => 'v2' }) }) })
+    expect(await views(file.id)).toBe(0)
+  })
+
+  test('views survive a replacement and never move updatedAt', async () => {
+    const file = await newFile()
+    const before = (await json(await server.call('GET', `/api/files/${file.id}`, { token: owner.token }))).data
+    await visit(file.path, { 'user-agent': FIREFOX })
+    const after = (await json(await server.call('GET', `/api/files/${file.id}`, { token: owner.token }))).data
+    expect(after.views).toBe(1)
+    expect(after.updatedAt).toBe(before.updatedAt)
+  })
+
+  test('N concurrent distinct visitors add exactly N', async () => {
+    const file = await newFile()
+    const n = 60
+    const responses = await Promise.all(
+      Array.from({ length: n }, (_, i) => visit(file.path, { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Firefox/140.${i}` })),
+    )
+    expect(responses.every((r) => r.status === 200)).toBe(true)
+    expect(await views(file.id)).toBe(n)
+  })
+})
