@@ -1,0 +1,97 @@
+import { rmSync } from 'node:fs'
+import { chromium } from 'playwright-core'
+import { makePdf } from '../../test/support/pdf'
+import { freshDir, median, serve } from './support'
+
+type Shared = { url: string; shareUrl: string; token: string; stop: () => Promise<void>; upload: (bytes: Uint8Array<ArrayBuffer>) => Promise<string> }
+
+async function sharedServer(binary: string): Promise<Shared> {
+  const dataDir = freshDir('share')
+  const cli = (...args: string[]) => Bun.spawnSync([binary, ...args, '--data', dataDir]).stdout.toString().trim()
+  cli('user', 'add', 'bench')
+  const token = cli('token', 'issue', 'bench')
+  const { proc, url } = await serve(binary, dataDir, { PDFSHARE_RATE_LIMIT_SHARE: '0' })
+  const upload = async (bytes: Uint8Array<ArrayBuffer>) => {
+    const body = new FormData()
+    body.append('file', new File([bytes], 'bench.pdf', { type: 'application/pdf' }))
+    const { data } = await (await fetch(`${url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body })).json()
+    return `${url}${new URL(data.shareUrl).pathname}`
+  }
+  return {
+    url, shareUrl: '', token, upload,
+    stop: async () => {
+      proc.kill('SIGTERM')
+      await proc.exited
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Preview render times: the first ever (cold: wasm compile, sharp load), a new file on a warm server, and cached. */
+export async function previewTimes(binary: string) {
+  const server = await sharedServer(binary)
+  try {
+    const time = async (url: string) => {
+      const started = performance.now()
+      const response = await fetch(`${url}/preview.png`)
+      await response.arrayBuffer()
+      if (response.status !== 200) throw new Error(`preview answered ${response.status}`)
+      return performance.now() - started
+    }
+    const small = await server.upload(makePdf({ pages: 2 }))
+    const coldMs = await time(small)
+    const warm: number[] = []
+    for (let i = 0; i < 5; i++) warm.push(await time(await server.upload(makePdf({ pages: 2, text: (p) => `page ${p} of ${i}` }))))
+    const large = await server.upload(makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'grouped' }))
+    const largeMs = await time(large)
+    const cached: number[] = []
+    for (let i = 0; i < 20; i++) cached.push(await time(small))
+    return { coldMs, warmMs: median(warm), largeMs, cachedMs: median(cached) }
+  } finally {
+    await server.stop()
+  }
+}
+
+/**
+ * The share page in Chromium: page 1 of a 60-page 16 MB PDF (time after navigation, PDF bytes fetched), and
+ * what the viewer itself transfers (everything but the PDF), on a cold cache.
+ */
+export async function viewerLoad(binary: string, chromiumPath = '/usr/bin/chromium') {
+  const server = await sharedServer(binary)
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] })
+  try {
+    const pdf = makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'grouped' })
+    const url = await server.upload(pdf)
+    const runs: { firstPageMs: number; pdfBytes: number; viewerBytes: number }[] = []
+    for (let i = 0; i < 5; i++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+      const page = await context.newPage()
+      const cdp = await context.newCDPSession(page)
+      const urls = new Map<string, string>()
+      let pdfBytes = 0
+      let viewerBytes = 0
+      cdp.on('Network.requestWillBeSent', (event) => urls.set(event.requestId, event.request.url))
+      cdp.on('Network.loadingFinished', (event) => {
+        const requestUrl = urls.get(event.requestId) ?? ''
+        if (new URL(requestUrl).pathname.endsWith('/file')) pdfBytes += event.encodedDataLength
+        else viewerBytes += event.encodedDataLength
+      })
+      await cdp.send('Network.enable')
+      await page.goto(url)
+      await page.waitForFunction(() => document.getElementById('app')?.dataset.firstPageMs, undefined, { timeout: 30_000 })
+      const firstPageMs = Number(await page.locator('#app').getAttribute('data-first-page-ms'))
+      await page.waitForTimeout(300) // let the requests page 1 started finish, so their bytes are counted
+      runs.push({ firstPageMs, pdfBytes, viewerBytes })
+      await context.close()
+    }
+    return {
+      pdfSize: pdf.length,
+      firstPageMs: median(runs.map((r) => r.firstPageMs)),
+      pdfBytes: median(runs.map((r) => r.pdfBytes)),
+      viewerBytes: median(runs.map((r) => r.viewerBytes)),
+    }
+  } finally {
+    await browser.close()
+    await server.stop()
+  }
+}

@@ -1,0 +1,41 @@
+import { expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { form } from '../support/harness'
+import { makePdf } from '../support/pdf'
+import { run, startServer } from '../support/process'
+
+test('a clean shutdown (SIGTERM) in the middle of visits loses no counted view', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-shutdown-'))
+  try {
+    await run(['user', 'add', 'alice', '--data', dataDir])
+    const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
+    const env = { PDFSHARE_RATE_LIMIT_SHARE: '0' }
+    let server = await startServer(['--data', dataDir], { env })
+    const { data } = await (await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes: makePdf() }) })).json()
+    const page = `${server.url}${new URL(data.shareUrl).pathname}`
+
+    // 200 distinct visitors arrive; the server is told to stop while they are in flight.
+    const visits = Array.from({ length: 200 }, (_, i) =>
+      fetch(page, { headers: { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Firefox/140.${i}` } }).then((r) => r.status, () => 0),
+    )
+    await Bun.sleep(15)
+    const stopped = server.stop()
+    const statuses = await Promise.all(visits)
+    expect(await stopped).toBe(0)
+    const served = statuses.filter((status) => status === 200).length
+    expect(served).toBeGreaterThan(0)
+
+    server = await startServer(['--data', dataDir], { env })
+    try {
+      const file = await (await fetch(`${server.url}/api/files/${data.id}`, { headers: { authorization: `Bearer ${token}` } })).json()
+      // Every page that was served was counted, and nothing that was not served.
+      expect(file.data.views).toBe(served)
+    } finally {
+      await server.stop()
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+})
