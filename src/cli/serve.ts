@@ -11,14 +11,34 @@ import { acquireServerLock } from './server-lock'
 /** Bun must never buffer or cut a body by itself: uploads are streamed and capped by our own code, with our envelope. */
 const UNLIMITED_BODY = Number.MAX_SAFE_INTEGER
 
-/** `pdfshare serve`: sweep leftovers, listen, and stop cleanly on SIGINT/SIGTERM. Resolves when stopped. */
-export async function serveCommand(ctx: OpenedContext, args: ParsedArgs, io: CliIo): Promise<void> {
+/**
+ * `pdfshare serve`: sweep leftovers, listen, and stop cleanly on SIGINT/SIGTERM (in-flight requests finish,
+ * then the database closes). The "listening" line is printed last, once everything is ready. Resolves when
+ * the server has stopped.
+ */
+export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: CliIo): Promise<void> {
   allowOnly(args, 'serve', ['port', 'host', 'public-url'])
-  const { config } = ctx
-  const releaseLock = await acquireServerLock(config.dataDir)
-  const leftovers = await sweepTemporaryFiles(ctx.layout)
-  const orphans = await sweepUnreferencedBlobs(ctx)
+  const releaseLock = await acquireServerLock(opened.config.dataDir)
+  const leftovers = await sweepTemporaryFiles(opened.layout)
+  const orphans = await sweepUnreferencedBlobs(opened)
   if (leftovers + orphans > 0) io.err(`cleaned up ${leftovers} interrupted upload(s) and ${orphans} unreferenced blob(s)`)
+
+  const ctx = withActualPort(opened)
+  const { config } = ctx
+  let stopping: Promise<void> | undefined
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      stopping ??= (async () => {
+        io.err(`${signal}: finishing in-flight requests and stopping`)
+        await app.stop() // waits for in-flight requests
+        ctx.close()
+        await releaseLock()
+        resolve()
+      })()
+    }
+    process.on('SIGINT', () => stop('SIGINT'))
+    process.on('SIGTERM', () => stop('SIGTERM'))
+  })
 
   const app = createApp(ctx).listen({
     port: config.port,
@@ -26,8 +46,6 @@ export async function serveCommand(ctx: OpenedContext, args: ParsedArgs, io: Cli
     maxRequestBodySize: UNLIMITED_BODY,
     idleTimeout: config.idleTimeout,
   })
-  const port = app.server?.port ?? config.port
-  io.err(`pdfshare ${VERSION} listening on http://${config.host}:${port} (share links: ${config.publicUrl}, data: ${config.dataDir})`)
   if ((await listUsers(ctx)).length === 0) {
     io.err(
       [
@@ -38,16 +56,19 @@ export async function serveCommand(ctx: OpenedContext, args: ParsedArgs, io: Cli
       ].join('\n'),
     )
   }
+  io.err(`pdfshare ${VERSION} listening on http://${config.host}:${config.port} (share links: ${config.publicUrl}, data: ${config.dataDir})`)
+  await stopped
+}
 
-  await new Promise<void>((resolve) => {
-    const stop = async (signal: string) => {
-      io.err(`${signal}: finishing in-flight requests and stopping`)
-      await app.stop() // waits for in-flight requests
-      ctx.close()
-      await releaseLock()
-      resolve()
-    }
-    process.once('SIGINT', () => void stop('SIGINT'))
-    process.once('SIGTERM', () => void stop('SIGTERM'))
-  })
+/**
+ * With `--port 0` the system picks the port; share links built from the default public URL must then name the
+ * port actually chosen. A free port is found first (and released), because the app bakes the public URL in.
+ */
+function withActualPort(ctx: OpenedContext): OpenedContext {
+  if (ctx.config.port !== 0) return ctx
+  const probe = Bun.serve({ port: 0, hostname: ctx.config.host, fetch: () => new Response(null) })
+  const port = probe.port ?? 0
+  probe.stop(true)
+  const publicUrl = ctx.config.publicUrl === 'http://localhost:0' ? `http://localhost:${port}` : ctx.config.publicUrl
+  return { ...ctx, config: { ...ctx.config, port, publicUrl } }
 }

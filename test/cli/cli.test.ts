@@ -90,6 +90,8 @@ describe('serve', () => {
       expect(server.stderr()).toContain('No users yet')
       expect(server.stderr()).toContain(`user add alice --data ${fresh}`)
       expect(server.stderr()).toContain(`token issue alice --data ${fresh}`)
+      // With --port 0, share links name the port actually chosen.
+      expect(server.stderr()).toContain(`share links: http://localhost:${new URL(server.url).port}`)
       // The CLI works while the server runs on the same data dir.
       expect((await run(['user', 'add', 'alice', '--data', fresh])).code).toBe(0)
       const token = (await run(['token', 'issue', 'alice', '--data', fresh])).stdout.trim()
