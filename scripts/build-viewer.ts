@@ -7,20 +7,13 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { extname, join, relative } from 'node:path'
+import type { ViewerManifest } from '../src/modules/share/viewer-assets'
 
 const root = join(import.meta.dir, '..')
 export const VIEWER_DIST = join(root, 'viewer', 'dist')
 const pdfjs = join(root, 'node_modules', 'pdfjs-dist')
 const pdfjsVersion: string = JSON.parse(readFileSync(join(pdfjs, 'package.json'), 'utf8')).version
 
-export type ViewerManifest = {
-  script: string
-  style: string
-  favicon: string
-  /** Folder of the pdf.js assets, versioned so a pdf.js upgrade never meets a stale cache. */
-  pdfjs: string
-  files: Record<string, { type: string; size: number; encodings: ('br' | 'gzip')[] }>
-}
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from 'bun:test'
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { form } from '../support/harness'
@@ -54,6 +54,21 @@ test('the binary runs the CLI and a real upload/get/put/list/delete from an empt
     const replacement = makePdf({ pages: 1, text: () => 'v2' })
     const replaced = await fetch(`${server.url}/api/files/${file.id}`, { method: 'PUT', headers: auth, body: form({ bytes: replacement }) })
     expect((await replaced.json()).data).toMatchObject({ id: file.id, fileSize: replacement.length, shareUrl: file.shareUrl })
+
+    // The share page and the preview: pdf.js assets, PDFium (wasm) and sharp (native) from inside the binary.
+    const sharePath = new URL(file.shareUrl).pathname
+    const page = await fetch(`${server.url}${sharePath}`, { headers: { 'user-agent': 'Mozilla/5.0 Firefox/140.0' } })
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    const worker = /data-pdfjs="([^"]+)"/.exec(html)![1]!
+    expect((await fetch(`${server.url}${worker}pdf.worker.min.mjs`)).status).toBe(200)
+    const preview = await fetch(`${server.url}${sharePath}/preview.png`)
+    expect(preview.status).toBe(200)
+    const png = Buffer.from(await preview.arrayBuffer())
+    const { default: sharp } = await import('sharp')
+    expect(await sharp(png).metadata()).toMatchObject({ format: 'png', width: 1200, height: 630 })
+    expect((await sharp(png).stats()).channels[0]!.min).toBeLessThan(100) // page 1's text, not the placeholder
+    expect(readdirSync(join(dir, 'data', 'previews')).filter((name) => name.endsWith('.png'))).toHaveLength(1)
 
     const list = await (await fetch(`${server.url}/api/files`, { headers: auth })).json()
     expect(list.data.map((f: { id: string }) => f.id)).toEqual([file.id])

@@ -107,6 +107,21 @@ describe('the viewer in Chromium, served by the compiled binary', () => {
     expect(consoleErrors).toEqual([])
   })
 
+  test('a 360 px phone: every control fits, nothing overflows', async () => {
+    const { page, consoleErrors } = await watchedPage(browser, { width: 360, height: 740 })
+    await page.goto(shared.small!.url)
+    expect(await firstPageInk(page)).toBeGreaterThan(0)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
+    for (const id of ['#previous-page', '#page-number', '#next-page', '#zoom', '#find-toggle', '#download']) {
+      const box = await page.locator(id).boundingBox()
+      expect(box).not.toBeNull()
+      expect(box!.x).toBeGreaterThanOrEqual(0)
+      expect(box!.x + box!.width).toBeLessThanOrEqual(360)
+    }
+    await page.screenshot({ path: join(SCREENSHOTS, 'phone-360-light.png') })
+    expect(consoleErrors).toEqual([])
+  })
+
   test('a 390 px phone: no horizontal overflow, in dark mode', async () => {
     const { page, consoleErrors, cspViolations } = await watchedPage(browser, { width: 390, height: 844, colorScheme: 'dark' })
     await page.goto(shared.small!.url)

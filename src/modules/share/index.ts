@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context'
+import type { FileRow } from '../../db/schema'
 import { AppError } from '../../errors'
 import { clientIpOf } from '../../http/client-ip'
 import { etagOf, sendFile } from '../../http/send-file'
@@ -49,6 +50,15 @@ export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
         ...headers,
       },
     })
+  // Opened directly, the PDF is a sandboxed document: no script of it can run on our origin.
+  const sendSharedPdf = (request: Request, row: FileRow, disposition: 'inline' | 'attachment') =>
+    sendFile(request, ctx.blobs.file(row.blobKey), {
+      size: row.size,
+      etag: etagOf(row.sha256),
+      disposition,
+      filename: row.filename,
+      headers: { 'cache-control': 'private, no-cache', 'content-security-policy': 'sandbox', ...robots(row.searchEngineVisible) },
+    })
   const notFound = () => htmlResponse(404, messagePage(page, 'Not found', 'This link does not lead to a document. It may have been deleted, or the address is mistyped.'), robots(false))
 
   return new Elysia()
@@ -81,15 +91,7 @@ export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
     })
     .get('/s/:slug/file', async ({ request, params }) => {
       const row = await findSharedFile(ctx, params.slug)
-      if (!row) return notFound()
-      return sendFile(request, ctx.blobs.file(row.blobKey), {
-        size: row.size,
-        etag: etagOf(row.sha256),
-        disposition: 'inline',
-        filename: row.filename,
-        // Opened directly, the PDF is a sandboxed document: no script of it can run on our origin.
-        headers: { 'cache-control': 'private, no-cache', 'content-security-policy': 'sandbox', ...robots(row.searchEngineVisible) },
-      })
+      return row ? sendSharedPdf(request, row, 'inline') : notFound()
     })
     .get('/s/:slug/download', async ({ request, params }) => {
       const row = await findSharedFile(ctx, params.slug)
@@ -97,13 +99,7 @@ export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
       if (!row.allowDownload) {
         return htmlResponse(403, messagePage(page, 'Download turned off', 'The owner of this document does not offer it for download.'), robots(row.searchEngineVisible))
       }
-      return sendFile(request, ctx.blobs.file(row.blobKey), {
-        size: row.size,
-        etag: etagOf(row.sha256),
-        disposition: 'attachment',
-        filename: row.filename,
-        headers: { 'cache-control': 'private, no-cache', 'content-security-policy': 'sandbox', ...robots(row.searchEngineVisible) },
-      })
+      return sendSharedPdf(request, row, 'attachment')
     })
     .get('/s/:slug/preview.png', async ({ request, params }) => {
       const row = await findSharedFile(ctx, params.slug)
