@@ -1,7 +1,8 @@
 /**
- * The whole test suite, as the README and CI run it: build the single binary (its smoke test runs it),
- * run `bun test` with its normal output, then print one plain summary line from the JUnit report:
- * "N passed, M failed". Exits non-zero when anything failed or nothing ran.
+ * The whole test suite, as the README and CI run it: type-check (which also enforces the expect-type
+ * assertions), build the single binary (its smoke and browser tests run it), run `bun test` with its normal
+ * output, then print one plain summary line from the JUnit report: "N passed, M failed" (a failed type-check
+ * or build counts as one failure). Exits non-zero when anything failed or nothing ran.
  *
  * Extra arguments go to `bun test` (e.g. `bun run test test/api`).
  */
@@ -15,10 +16,13 @@ rmSync(report, { force: true })
 
 const step = (cmd: string[]) => Bun.spawnSync(cmd, { cwd: root, stdout: 'inherit', stderr: 'inherit', env: process.env }).exitCode
 
+let stepFailures = 0
+console.log('type-checking…')
+if (step(['bun', 'run', 'typecheck']) !== 0) stepFailures++
 if (!process.env.PDFSHARE_SKIP_BUILD) {
   console.log('building dist/pdfshare for the binary tests…')
   if (step(['bun', 'run', 'build']) !== 0) {
-    console.log('0 passed, 1 failed')
+    console.log(`0 passed, ${stepFailures + 1} failed`)
     process.exit(1)
   }
 }
@@ -37,9 +41,10 @@ try {
 } catch {
   // no report: bun test could not even start
 }
-// A load error in a test file fails the run without being a test case; count it rather than hide it.
-if (exitCode !== 0 && failures === 0) failures = 1
 const passed = tests - failures - skipped
+// A load error in a test file fails the run without being a test case; count it rather than hide it.
+const outsideTests = exitCode !== 0 && failures === 0 ? 1 : 0
+const failed = failures + outsideTests + stepFailures
 if (skipped > 0) console.log(`${skipped} skipped`)
-console.log(`${Math.max(0, passed)} passed, ${failures} failed`)
-process.exit(exitCode !== 0 || failures > 0 || passed <= 0 ? 1 : 0)
+console.log(`${Math.max(0, passed)} passed, ${failed} failed`)
+process.exit(failed > 0 || passed <= 0 ? 1 : 0)
