@@ -26,6 +26,13 @@ export type Config = {
   idleTimeout: number
   /** Reverse proxies in front of the server whose X-Forwarded-For entries are trusted (0: use the socket address). */
   trustProxyHops: number
+  /** Uploads (and replacements) streaming at once: in total, and per user. */
+  maxUploads: number
+  maxUploadsPerUser: number
+  /** Free space the data dir's disk must keep after an upload; uploads that would eat into it are refused. */
+  minFreeDisk: number
+  /** Seconds in-flight requests get to finish after SIGTERM/SIGINT before connections are closed. */
+  shutdownTimeout: number
 }
 
 /** The contract's hard cap: 100 MiB. A lower cap may be configured, never a higher one. */
@@ -44,7 +51,8 @@ type Env = Record<string, string | undefined>
 const KNOWN_ENV = new Set([
   'PDFSHARE_PORT', 'PDFSHARE_HOST', 'PDFSHARE_DATA_DIR', 'PDFSHARE_PUBLIC_URL', 'PDFSHARE_DATABASE_URL',
   'PDFSHARE_JWT_SECRET', 'PDFSHARE_MAX_FILE_SIZE', 'PDFSHARE_RATE_LIMIT_API', 'PDFSHARE_RATE_LIMIT_SHARE',
-  'PDFSHARE_IDLE_TIMEOUT', 'PDFSHARE_TRUST_PROXY',
+  'PDFSHARE_IDLE_TIMEOUT', 'PDFSHARE_TRUST_PROXY', 'PDFSHARE_MAX_UPLOADS', 'PDFSHARE_MAX_UPLOADS_PER_USER',
+  'PDFSHARE_MIN_FREE_DISK', 'PDFSHARE_SHUTDOWN_TIMEOUT',
 ])
 
 /** PDFSHARE_* variables that are not settings, most likely typos; the CLI warns about them. */
@@ -82,7 +90,15 @@ export function loadConfig(flags: SettingFlags, env: Env, cwd = process.cwd()): 
 
   const trustProxyHops = integerSetting(pick(undefined, 'PDFSHARE_TRUST_PROXY'), 0, 0, 10, 'the number of reverse proxies in front of pdfshare (0 to 10)')
 
-  return { port, host, dataDir, publicUrl, databaseUrl, jwtSecret: secret?.value, maxFileSize, rateLimitApi, rateLimitShare, idleTimeout, trustProxyHops }
+  const maxUploads = integerSetting(pick(undefined, 'PDFSHARE_MAX_UPLOADS'), 16, 1, 10_000, 'a number of concurrent uploads from 1')
+  const maxUploadsPerUser = integerSetting(pick(undefined, 'PDFSHARE_MAX_UPLOADS_PER_USER'), 4, 1, 10_000, 'a number of concurrent uploads from 1')
+  const minFreeDisk = sizeSetting(pick(undefined, 'PDFSHARE_MIN_FREE_DISK'), 128 * 1024 * 1024)
+  const shutdownTimeout = integerSetting(pick(undefined, 'PDFSHARE_SHUTDOWN_TIMEOUT'), 30, 0, 3600, 'a number of seconds')
+
+  return {
+    port, host, dataDir, publicUrl, databaseUrl, jwtSecret: secret?.value, maxFileSize, rateLimitApi, rateLimitShare,
+    idleTimeout, trustProxyHops, maxUploads, maxUploadsPerUser, minFreeDisk, shutdownTimeout,
+  }
 }
 
 type Picked = { value: string; source: string } | undefined
@@ -121,6 +137,13 @@ function databaseUrlSetting(picked: Picked, dataDir: string, cwd: string): strin
     return isAbsolute(path) ? value : `file:${resolve(cwd, path)}`
   }
   return value
+}
+
+function sizeSetting(picked: Picked, fallback: number): number {
+  if (!picked) return fallback
+  const bytes = parseSize(picked.value)
+  if (bytes === undefined) throw new ConfigError(`invalid ${picked.source} ${JSON.stringify(picked.value)}: must be a size such as 512MB or 2GB`)
+  return bytes
 }
 
 function maxFileSizeSetting(picked: Picked): number {

@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'not_pdf'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'server_busy'
+  | 'insufficient_storage'
   | 'internal'
 
 export class AppError extends Error {

@@ -17,6 +17,10 @@ describe('loadConfig', () => {
       rateLimitShare: 600,
       idleTimeout: 30,
       trustProxyHops: 0,
+      maxUploads: 16,
+      maxUploadsPerUser: 4,
+      minFreeDisk: 134217728,
+      shutdownTimeout: 30,
     })
   })
 

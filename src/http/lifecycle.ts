@@ -1,6 +1,7 @@
 import { Elysia, ValidationError } from 'elysia'
 import { AppError, failureBody, type FailureBody } from '../errors'
 import { randomId } from '../lib/ids'
+import { isDiskFull } from '../uploads/disk-space'
 import type { Logger } from '../log'
 
 type RequestNote = { id: string; startedAt: number; user?: string }
@@ -29,6 +30,10 @@ export function requestLifecycle(log: Logger) {
       const id = offered && CLIENT_REQUEST_ID.test(offered) ? offered : randomId(9)
       notes.set(request, { id, startedAt: performance.now() })
       set.headers['x-request-id'] = id
+      // Defaults for every response; pages and files that need another policy send their own, which wins.
+      set.headers['x-content-type-options'] = 'nosniff'
+      set.headers['referrer-policy'] = 'no-referrer'
+      set.headers['content-security-policy'] = "default-src 'none'; frame-ancestors 'none'"
     })
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
       const { status, body, headers } = toFailure(code, error)
@@ -48,6 +53,7 @@ export function requestLifecycle(log: Logger) {
 
 function toFailure(code: unknown, error: unknown): { status: number; body: FailureBody; headers: Record<string, string> } {
   if (error instanceof AppError) return { status: error.status, body: failureBody(error), headers: error.headers }
+  if (isDiskFull(error)) return plain(507, 'insufficient_storage', 'Not enough disk space on the server to complete this request')
   if (code === 'NOT_FOUND') return plain(404, 'not_found', 'Not found')
   if (code === 'PARSE') return plain(400, 'invalid_request', 'Malformed request body')
   if (error instanceof ValidationError && error.type !== 'response') {

@@ -3,6 +3,7 @@ import { open, rm, type FileHandle } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import { AppError, notPdf } from '../errors'
 import { formatSize } from '../lib/sizes'
+import { insufficientStorage, isDiskFull } from './disk-space'
 
 export const PDF_SIGNATURE = '%PDF-'
 
@@ -45,7 +46,7 @@ export async function writePdfPart(stream: Readable, tempPath: string, maxBytes:
   } catch (error) {
     await handle.close().catch(() => {})
     await rm(tempPath, { force: true })
-    throw error
+    throw isDiskFull(error) ? insufficientStorage('the disk filled up while it was being written') : error
   }
   await handle.close()
   return { tempPath, size, sha256: hash.digest('hex'), clientFilename }

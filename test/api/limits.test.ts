@@ -41,7 +41,7 @@ describe('plan limits', () => {
   })
 
   test('concurrent uploads cannot together pass the storage limit', async () => {
-    const server = await startTestApp()
+    const server = await startTestApp({ PDFSHARE_MAX_UPLOADS_PER_USER: '16' })
     const carol = await server.user('carol')
     await setQuota(server.ctx, { name: 'carol', maxBytes: 1024 * 1024 })
     const piece = pdfOfSize(300 * 1024)
@@ -88,6 +88,64 @@ describe('rate limit', () => {
     const retryAfter = Number(limited.headers.get('retry-after'))
     expect(retryAfter).toBe(45)
     expect(await json(limited)).toEqual({ success: false, error: `Too many requests; retry in ${retryAfter} s`, code: 'rate_limited' })
-    expect((await call(frank.token)).status).toBe(200)
+    expect(limited.headers.get('ratelimit-limit')).toBe('5')
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0')
+    const fresh = await call(frank.token)
+    expect([fresh.headers.get('ratelimit-limit'), fresh.headers.get('ratelimit-remaining'), fresh.headers.get('ratelimit-reset')]).toEqual(['5', '4', '45'])
+    expect(fresh.status).toBe(200)
+  })
+})
+
+describe('bounded uploads', () => {
+  test('per user: one more than the limit at once → 429 with Retry-After; others are unaffected', async () => {
+    const server = await startTestApp({ PDFSHARE_MAX_UPLOADS_PER_USER: '2', PDFSHARE_MAX_UPLOADS: '10' })
+    const gina = await server.user('gina')
+    const hank = await server.user('hank')
+    // Two uploads that hold their slots until we let their bodies finish.
+    const held = [0, 1].map(() => {
+      let finish: () => void = () => {}
+      const body = new ReadableStream({
+        async start(controller) {
+          const { body: bytes } = (await import('../support/harness')).rawMultipart([{ name: 'file', filename: 'a.pdf', type: 'application/pdf', body: makePdf() }])
+          controller.enqueue(bytes.slice(0, 100))
+          await new Promise<void>((resolve) => (finish = resolve))
+          controller.enqueue(bytes.slice(100))
+          controller.close()
+        },
+      })
+      const response = server.call('POST', '/api/files/upload', { token: gina.token, body, headers: { 'content-type': 'multipart/form-data; boundary=pdfshareTestBoundary' } })
+      return { response, finish: () => finish() }
+    })
+    await Bun.sleep(50)
+    const third = await server.call('POST', '/api/files/upload', { token: gina.token, body: form({ bytes: makePdf() }) })
+    expect(third.status).toBe(429)
+    expect(third.headers.get('retry-after')).toBe('5')
+    expect((await json(third)).error).toContain('at most 2 at once')
+    expect((await server.call('POST', '/api/files/upload', { token: hank.token, body: form({ bytes: makePdf() }) })).status).toBe(201)
+    for (const upload of held) upload.finish()
+    expect((await Promise.all(held.map((h) => h.response))).map((r) => r.status)).toEqual([201, 201])
+    expect((await server.call('POST', '/api/files/upload', { token: gina.token, body: form({ bytes: makePdf() }) })).status).toBe(201)
+  })
+
+  test('in total: over the server-wide limit → 503 server_busy', async () => {
+    const { createUploadGate } = await import('../../src/uploads/upload-gate')
+    const gate = createUploadGate({ total: 1, perUser: 5 })
+    let release: () => void = () => {}
+    const first = gate.run('a', () => new Promise<void>((resolve) => (release = resolve)))
+    await expect(gate.run('b', async () => 1)).rejects.toMatchObject({ status: 503, code: 'server_busy' })
+    release()
+    await first
+    expect(await gate.run('b', async () => 2)).toBe(2)
+  })
+
+  test('not enough free disk → 507 before the body is read, nothing stored', async () => {
+    const server = await startTestApp({ PDFSHARE_MIN_FREE_DISK: '1000TB' })
+    const ivy = await server.user('ivy')
+    const response = await server.call('POST', '/api/files/upload', { token: ivy.token, body: form({ bytes: makePdf() }) })
+    expect(response.status).toBe(507)
+    const body = await json(response)
+    expect(body.code).toBe('insufficient_storage')
+    expect(body.error).toContain('Not enough disk space')
+    expect((await json(await server.call('GET', '/api/files', { token: ivy.token }))).data).toEqual([])
   })
 })

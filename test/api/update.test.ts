@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm'
 import { form, json, rawMultipart, startTestApp } from '../support/harness'
 import { makePdf, pdfOfSize } from '../support/pdf'
 
-const server = await startTestApp({ PDFSHARE_MAX_FILE_SIZE: '1MB' })
+const server = await startTestApp({ PDFSHARE_MAX_FILE_SIZE: '1MB', PDFSHARE_MAX_UPLOADS_PER_USER: '16' })
 const alice = await server.user('alice')
 const original = makePdf({ pages: 1, text: () => 'original' })
 const replacement = makePdf({ pages: 3, text: (p) => `replacement ${p}` })

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { parseFormBoolean, parseJsonBoolean } from '../../src/lib/booleans'
 import { parseTtl } from '../../src/lib/durations'
 import { isWellFormedId, randomId } from '../../src/lib/ids'
-import { createRateLimiter } from '../../src/lib/rate-limiter'
+import { createRateLimiter, rateLimitHeaders } from '../../src/lib/rate-limiter'
 import { formatSize, parseSize } from '../../src/lib/sizes'
 import { basename, checkText, codePointLength } from '../../src/lib/text'
 
@@ -95,20 +95,24 @@ describe('rate limiter', () => {
   test('counts per key within a minute window and resets after it', () => {
     const limiter = createRateLimiter({ perMinute: 2 })
     const t0 = 60_000 * 1000 + 10_000
-    expect(limiter.hit('a', t0).allowed).toBe(true)
-    expect(limiter.hit('a', t0).allowed).toBe(true)
-    expect(limiter.hit('a', t0)).toEqual({ allowed: false, retryAfterSeconds: 50 })
-    expect(limiter.hit('b', t0).allowed).toBe(true)
-    expect(limiter.hit('a', t0 + 50_000).allowed).toBe(true)
+    expect(limiter.hit('a', t0)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 50 })
+    expect(limiter.hit('a', t0)).toEqual({ allowed: true, limit: 2, remaining: 0, resetSeconds: 50 })
+    expect(limiter.hit('a', t0)).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 50 })
+    expect(limiter.hit('b', t0)!.allowed).toBe(true)
+    expect(limiter.hit('a', t0 + 50_000)!.allowed).toBe(true)
   })
   test('0 turns it off; the number of keys tracked is bounded', () => {
     const off = createRateLimiter({ perMinute: 0 })
-    for (let i = 0; i < 10; i++) expect(off.hit('a', 0).allowed).toBe(true)
+    for (let i = 0; i < 10; i++) expect(off.hit('a', 0)).toBeUndefined()
     const bounded = createRateLimiter({ perMinute: 1, maxKeys: 2 })
     bounded.hit('a', 0)
     bounded.hit('b', 0)
     bounded.hit('c', 0) // not tracked: the table is full
-    expect(bounded.hit('a', 0).allowed).toBe(false)
+    expect(bounded.hit('a', 0)!.allowed).toBe(false)
+  })
+  test('headers: RateLimit-Limit/Remaining/Reset, and Retry-After only when refused', () => {
+    expect(rateLimitHeaders({ allowed: true, limit: 600, remaining: 12, resetSeconds: 7 })).toEqual({ 'ratelimit-limit': '600', 'ratelimit-remaining': '12', 'ratelimit-reset': '7' })
+    expect(rateLimitHeaders({ allowed: false, limit: 600, remaining: 0, resetSeconds: 7 })['retry-after']).toBe('7')
   })
 })
 

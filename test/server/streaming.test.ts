@@ -11,7 +11,7 @@ import { form } from '../support/harness'
 const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-stream-'))
 await run(['user', 'add', 'alice', '--data', dataDir])
 const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
-const server = await startServer(['--data', dataDir], { env: { PDFSHARE_RATE_LIMIT_API: '0' } })
+const server = await startServer(['--data', dataDir], { env: { PDFSHARE_RATE_LIMIT_API: '0', PDFSHARE_MAX_UPLOADS: '64', PDFSHARE_MAX_UPLOADS_PER_USER: '64' } })
 const port = Number(new URL(server.url).port)
 afterAll(async () => {
   await server.stop()

@@ -1,7 +1,8 @@
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../context'
-import { AppError, unauthorized } from '../../errors'
+import { unauthorized } from '../../errors'
 import { noteCaller } from '../../http/lifecycle'
+import { applyRateLimit } from '../../http/rate-limit'
 import { createRateLimiter } from '../../lib/rate-limiter'
 import { FailureSchema } from '../../http/schemas'
 import { authenticate } from './service'
@@ -16,16 +17,11 @@ export function authPlugin(ctx: AppContext) {
   const limiter = createRateLimiter({ perMinute: ctx.config.rateLimitApi })
   return new Elysia().macro({
     auth: {
-      async resolve({ request }) {
+      async resolve({ request, set }) {
         const caller = await authenticate(ctx, request.headers.get('authorization'))
         if (!caller) throw unauthorized()
         noteCaller(request, caller.userName)
-        const decision = limiter.hit(caller.tokenId, ctx.now())
-        if (!decision.allowed) {
-          throw new AppError(429, 'rate_limited', `Too many requests; retry in ${decision.retryAfterSeconds} s`, {
-            'retry-after': String(decision.retryAfterSeconds),
-          })
-        }
+        applyRateLimit(limiter, caller.tokenId, ctx.now(), set.headers)
         return { caller }
       },
     },

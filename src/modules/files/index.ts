@@ -4,8 +4,10 @@ import { declaredLength, requireMediaType } from '../../http/request-body'
 import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
 import { etagOf, sendFile } from '../../http/send-file'
 import { fileTooLarge } from '../../uploads/pdf-part-writer'
+import { assertDiskSpace } from '../../uploads/disk-space'
 import { readJsonBody } from '../../uploads/read-json-body'
 import { MAX_FORM_OVERHEAD_BYTES, receiveMultipart } from '../../uploads/receive-multipart'
+import { createUploadGate } from '../../uploads/upload-gate'
 import type { AuthPlugin } from '../auth'
 import { metadataFromJson } from './input'
 import { DeletedEnvelope, FileEnvelope, FileIdParams, FileListEnvelope, ListQuery, UpdateForm, UpdateJson, UploadForm } from './model'
@@ -21,6 +23,7 @@ const tags = ['files']
 /** The /api/files routes: thin handlers that check the request's shape and call a service. */
 export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
   const publicUrl = ctx.config.publicUrl
+  const uploads = createUploadGate({ total: ctx.config.maxUploads, perUser: ctx.config.maxUploadsPerUser })
   const envelope = (row: Parameters<typeof toFileDto>[0]) => ({ success: true as const, data: toFileDto(row, publicUrl) })
 
   // Refuses what cannot succeed before reading the body: an oversized declaration, a full quota.
@@ -35,6 +38,8 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
       files: replacing ? 0 : 1,
       bytes: leastPdfBytes - (replacing?.size ?? 0),
     })
+    // Without a Content-Length the upload may be as large as the cap.
+    await assertDiskSpace(ctx.layout.tmp, declared ?? ctx.config.maxFileSize, ctx.config.minFreeDisk)
     return receiveMultipart(request, { tempDir: ctx.layout.tmp, maxFileBytes: ctx.config.maxFileSize, fileField: 'file' })
   }
 
@@ -44,15 +49,14 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
       '/upload',
       async ({ request, caller, set }) => {
         requireMediaType(request, ['multipart/form-data'])
-        const body = await receive(request, caller.userId)
-        const row = await createFile(ctx, { ownerId: caller.userId, body })
+        const row = await uploads.run(caller.userId, async () => createFile(ctx, { ownerId: caller.userId, body: await receive(request, caller.userId) }))
         set.status = 201
         return envelope(row)
       },
       {
         auth: true,
         parse: 'none',
-        response: { 201: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
+        response: { 201: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 413: FailureSchema, 415: FailureSchema, 503: FailureSchema, 507: FailureSchema, ...authFailures },
         detail: {
           summary: 'Upload a PDF',
           tags,
@@ -88,13 +92,13 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
         if (type === 'application/json') {
           return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromJson(await readJsonBody(request)) }))
         }
-        return envelope(await updateFromMultipart(ctx, { ...target, body: await receive(request, caller.userId, current) }))
+        return envelope(await uploads.run(caller.userId, async () => updateFromMultipart(ctx, { ...target, body: await receive(request, caller.userId, current) })))
       },
       {
         auth: true,
         parse: 'none',
         params: FileIdParams,
-        response: { 200: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 404: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
+        response: { 200: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 404: FailureSchema, 413: FailureSchema, 415: FailureSchema, 503: FailureSchema, 507: FailureSchema, ...authFailures },
         detail: {
           summary: 'Update metadata, or replace the PDF together with metadata',
           description: 'Omitted fields stay unchanged; "" clears title and desc. All or nothing.',

@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context'
 import type { FileRow } from '../../db/schema'
-import { AppError } from '../../errors'
 import { clientIpOf } from '../../http/client-ip'
+import { applyRateLimit } from '../../http/rate-limit'
 import { etagOf, sendFile } from '../../http/send-file'
 import { createRateLimiter } from '../../lib/rate-limiter'
 import { messagePage, viewerPage, type PageContext } from './pages'
@@ -62,14 +62,8 @@ export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
   const notFound = () => htmlResponse(404, messagePage(page, 'Not found', 'This link does not lead to a document. It may have been deleted, or the address is mistyped.'), robots(false))
 
   return new Elysia()
-    .onBeforeHandle(({ request, server, path }) => {
-      if (!path.startsWith(`/s/`)) return
-      const decision = limiter.hit(clientIpOf(request, server, config.trustProxyHops), ctx.now())
-      if (!decision.allowed) {
-        throw new AppError(429, 'rate_limited', `Too many requests; retry in ${decision.retryAfterSeconds} s`, {
-          'retry-after': String(decision.retryAfterSeconds),
-        })
-      }
+    .onBeforeHandle(({ request, server, path, set }) => {
+      if (path.startsWith('/s/')) applyRateLimit(limiter, clientIpOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
     })
     .get('/s/:slug', async ({ request, params, server }) => {
       const row = await findSharedFile(ctx, params.slug)

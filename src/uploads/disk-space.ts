@@ -1,0 +1,24 @@
+import { statfs } from 'node:fs/promises'
+import { AppError } from '../errors'
+import { formatSize } from '../lib/sizes'
+
+export const insufficientStorage = (detail: string) =>
+  new AppError(507, 'insufficient_storage', `Not enough disk space to store this upload: ${detail}`)
+
+/**
+ * Refuses an upload before reading it when the disk holding the data dir could not keep `reserveBytes`
+ * free after storing `incomingBytes`. (A write that still runs out of space fails with the same 507.)
+ */
+export async function assertDiskSpace(dir: string, incomingBytes: number, reserveBytes: number): Promise<void> {
+  const stats = await statfs(dir)
+  const free = Number(stats.bavail) * Number(stats.bsize)
+  if (free - incomingBytes < reserveBytes) {
+    throw insufficientStorage(`${formatSize(free)} free, the server keeps at least ${formatSize(reserveBytes)} free`)
+  }
+}
+
+/** ENOSPC/EDQUOT from the filesystem or SQLITE_FULL from the database: the disk is full. */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL'
+}

@@ -1,0 +1,37 @@
+import { AppError } from '../errors'
+
+export type UploadGate = {
+  /** Runs `work` holding an upload slot for `userId`, or refuses at once when no slot is free. */
+  run<T>(userId: string, work: () => Promise<T>): Promise<T>
+}
+
+/**
+ * Bounds the uploads that stream at the same time, in total and per user: each holds a socket, a temp file
+ * and a hash state, and a client opening hundreds at once should not starve everyone else. Refusals are
+ * immediate (no queue): the client retries after Retry-After.
+ */
+export function createUploadGate(limits: { total: number; perUser: number }): UploadGate {
+  let total = 0
+  const perUser = new Map<string, number>()
+  return {
+    async run(userId, work) {
+      const mine = perUser.get(userId) ?? 0
+      if (mine >= limits.perUser) {
+        throw new AppError(429, 'rate_limited', `Too many uploads in progress for this account (at most ${limits.perUser} at once); retry when one has finished`, { 'retry-after': '5' })
+      }
+      if (total >= limits.total) {
+        throw new AppError(503, 'server_busy', 'The server is handling as many uploads as it accepts at once; retry shortly', { 'retry-after': '5' })
+      }
+      total++
+      perUser.set(userId, mine + 1)
+      try {
+        return await work()
+      } finally {
+        total--
+        const left = (perUser.get(userId) ?? 1) - 1
+        if (left > 0) perUser.set(userId, left)
+        else perUser.delete(userId)
+      }
+    },
+  }
+}
