@@ -25,19 +25,30 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
 
   const ctx = withActualPort(opened)
   const { config } = ctx
-  let stopping: Promise<void> | undefined
+  let stopping = false
   const stopped = new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      stopping ??= (async () => {
-        io.err(`${signal}: finishing in-flight requests and stopping`)
-        await app.stop() // waits for in-flight requests
-        ctx.close()
-        await releaseLock()
-        resolve()
-      })()
+    const stop = async (signal: 'SIGINT' | 'SIGTERM') => {
+      if (stopping) {
+        io.err(`${signal} again: exiting now`)
+        process.exit(128 + (signal === 'SIGINT' ? 2 : 15))
+      }
+      stopping = true
+      io.err(`${signal}: no new connections; in-flight requests get ${config.shutdownTimeout} s to finish (send ${signal} again to exit at once)`)
+      // Views are written before each page is sent, so there is nothing else to flush.
+      let timer: Timer | undefined
+      const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), config.shutdownTimeout * 1000)))
+      const finished = await Promise.race([app.stop().then(() => true), deadline])
+      clearTimeout(timer) // a pending timer would keep the process alive after everything has closed
+      if (!finished) {
+        io.err('closing the connections that are still open')
+        await app.stop(true)
+      }
+      ctx.close()
+      await releaseLock()
+      resolve()
     }
-    process.on('SIGINT', () => stop('SIGINT'))
-    process.on('SIGTERM', () => stop('SIGTERM'))
+    process.on('SIGINT', () => void stop('SIGINT'))
+    process.on('SIGTERM', () => void stop('SIGTERM'))
   })
 
   const app = createApp(ctx).listen({
