@@ -14,6 +14,7 @@ const OPTIONS = {
   'max-storage': { type: 'string' },
   'max-files': { type: 'string' },
   'delete-files': { type: 'boolean' },
+  repair: { type: 'boolean' },
 } as const
 
 export type Flag = keyof typeof OPTIONS

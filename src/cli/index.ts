@@ -3,9 +3,11 @@ import { openContext } from '../open-context'
 import { VERSION } from '../version'
 import { parseCommandLine, stringFlag } from './args'
 import { CliFailure, type CliIo } from './io'
+import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup'
 import { serveCommand } from './serve'
 import { TOKEN_USAGE, tokenCommand } from './token'
 import { asCliFailure, USER_USAGE, userCommand } from './user'
+import { VERIFY_USAGE, verifyCommand } from './verify'
 
 const USAGE = `pdfshare ${VERSION}: self-hosted PDF sharing
 
@@ -17,6 +19,8 @@ Usage: pdfshare [command] [flags]
       --public-url URL          PDFSHARE_PUBLIC_URL  default http://localhost:PORT (base of every share link)
   ${USER_USAGE}
   ${TOKEN_USAGE}
+  ${VERIFY_USAGE}
+  ${BACKUP_USAGE}
 
 Every command takes --data DIR (PDFSHARE_DATA_DIR, default ./data). Flags beat environment variables.
 Other settings (environment only): PDFSHARE_JWT_SECRET, PDFSHARE_DATABASE_URL, PDFSHARE_MAX_FILE_SIZE,
@@ -29,7 +33,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     if (args.flags.help) return void io.out(USAGE), 0
     if (args.flags.version) return void io.out(VERSION), 0
     const command = args.positionals[0] ?? 'serve'
-    if (!['serve', 'user', 'token'].includes(command)) throw new CliFailure(`unknown command "${command}" (see --help)`, 2)
+    if (!['serve', 'user', 'token', 'verify', 'backup', 'restore'].includes(command)) throw new CliFailure(`unknown command "${command}" (see --help)`, 2)
     if (command === 'serve' && args.positionals.length > 1) throw new CliFailure(`unexpected argument ${JSON.stringify(args.positionals[1])}`, 2)
 
     const config = loadConfig(
@@ -37,10 +41,12 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       env,
     )
     for (const name of unknownEnvSettings(env)) io.err(`warning: ${name} is not a pdfshare setting and is ignored`)
+    if (command === 'restore') return await restoreCommand(config, args, io), 0
     const ctx = await openContext(config)
     if (command === 'serve') return await serveCommand(ctx, args, io), 0
     try {
-      await (command === 'user' ? userCommand : tokenCommand)(ctx, args, io)
+      if (command === 'verify') return (await verifyCommand(ctx, args, io)) ? 0 : 1
+      await ({ user: userCommand, token: tokenCommand, backup: backupCommand } as const)[command as 'user' | 'token' | 'backup'](ctx, args, io)
       return 0
     } finally {
       ctx.close()

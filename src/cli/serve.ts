@@ -1,7 +1,7 @@
 import { createApp } from '../app'
 import { sweepTemporaryFiles } from '../data-dir'
 import { listUsers } from '../modules/auth/users'
-import { sweepUnreferencedBlobs } from '../modules/files/service/sweep-blobs'
+import { sweepUnreferencedBlobs } from '../modules/maintenance/sweep'
 import type { OpenedContext } from '../open-context'
 import { VERSION } from '../version'
 import { allowOnly, type ParsedArgs } from './args'

@@ -9,8 +9,8 @@ import { CliFailure } from './io'
  */
 export async function acquireServerLock(dataDir: string): Promise<() => Promise<void>> {
   const path = join(dataDir, 'server.pid')
-  const existing = Number((await readFile(path, 'utf8').catch(() => '')).trim())
-  if (Number.isInteger(existing) && existing > 0 && existing !== process.pid && isAlive(existing)) {
+  const existing = await serverHoldingLock(dataDir)
+  if (existing !== undefined) {
     throw new CliFailure(`another pdfshare server (pid ${existing}) is using the data dir ${dataDir}`, 1)
   }
   await writeFile(path, `${process.pid}\n`)
@@ -18,6 +18,12 @@ export async function acquireServerLock(dataDir: string): Promise<() => Promise<
     const owner = Number((await readFile(path, 'utf8').catch(() => '')).trim())
     if (owner === process.pid) await rm(path, { force: true })
   }
+}
+
+/** The pid of a live server holding the data dir, if any. */
+export async function serverHoldingLock(dataDir: string): Promise<number | undefined> {
+  const pid = Number((await readFile(join(dataDir, 'server.pid'), 'utf8').catch(() => '')).trim())
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : undefined
 }
 
 function isAlive(pid: number): boolean {

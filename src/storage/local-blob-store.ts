@@ -19,7 +19,7 @@ export function createLocalBlobStore(root: string): BlobStore {
     async put(key, uploadPath) {
       const target = pathOf(key)
       const dir = join(target, '..')
-      await mkdir(dir, { recursive: true })
+      await mkdir(dir, { recursive: true, mode: 0o700 })
       await rename(uploadPath, target)
       // The rename is durable only once the directory entry is on disk.
       await fsyncPath(dir)

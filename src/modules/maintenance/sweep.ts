@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises'
-import type { AppContext } from '../../../context'
-import { discardPreview } from '../../../data-dir'
-import { files } from '../../../db/schema'
-import { discardBlob } from './discard-blob'
+import type { AppContext } from '../../context'
+import { discardPreview } from '../../data-dir'
+import { files } from '../../db/schema'
+import { discardBlob } from '../files/service/discard-blob'
 
 /**
  * Removes blobs no row points at (leftovers of a crash between "blob in place" and "row committed", or

@@ -1,0 +1,37 @@
+import { resolve } from 'node:path'
+import type { Config } from '../config'
+import type { AppContext } from '../context'
+import { formatSize } from '../lib/sizes'
+import { backupTo } from '../modules/maintenance/backup'
+import { restoreFrom } from '../modules/maintenance/restore'
+import { allowOnly, type ParsedArgs } from './args'
+import { CliFailure, commandHint, type CliIo } from './io'
+
+export const BACKUP_USAGE = `backup DIR                    a consistent snapshot of the database and every PDF into DIR (empty or
+                                new), safe while the server runs
+  restore DIR                   bring a backup back into an empty data dir (checks every PDF's SHA-256)`
+
+function directoryArgument(args: ParsedArgs, command: string): string {
+  const [, dir, ...extra] = args.positionals
+  if (!dir) throw new CliFailure(`${command} needs a DIR`, 2)
+  if (extra.length > 0) throw new CliFailure(`unexpected argument ${JSON.stringify(extra[0])}`, 2)
+  return resolve(dir)
+}
+
+export async function backupCommand(ctx: AppContext, args: ParsedArgs, io: CliIo): Promise<void> {
+  allowOnly(args, 'backup', [])
+  const dir = directoryArgument(args, 'backup')
+  const started = performance.now()
+  const result = await backupTo(ctx, dir)
+  const seconds = ((performance.now() - started) / 1000).toFixed(1)
+  io.out(`backed up ${result.files} file(s), ${formatSize(result.bytes)}, to ${dir} in ${seconds} s`)
+}
+
+/** Runs without an opened context: the data dir must be empty, so nothing may be created in it first. */
+export async function restoreCommand(config: Config, args: ParsedArgs, io: CliIo): Promise<void> {
+  allowOnly(args, 'restore', [])
+  const dir = directoryArgument(args, 'restore')
+  const manifest = await restoreFrom(dir, config.dataDir)
+  io.out(`restored ${manifest.files} file(s), ${formatSize(manifest.bytes)}, from the backup of ${manifest.createdAt} into ${config.dataDir}`)
+  io.err(`next: ${commandHint(config.dataDir, 'verify')}, then start the server`)
+}

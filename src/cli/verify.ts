@@ -1,0 +1,33 @@
+import type { AppContext } from '../context'
+import { formatSize } from '../lib/sizes'
+import { verifyStore } from '../modules/maintenance/verify'
+import { allowOnly, type ParsedArgs } from './args'
+import { CliFailure, type CliIo } from './io'
+import { serverHoldingLock } from './server-lock'
+
+export const VERIFY_USAGE = `verify [--repair]              check every file's PDF (present, size, SHA-256) and find unreferenced
+                                blobs; exit 1 on any problem; --repair removes unreferenced blobs only`
+
+export async function verifyCommand(ctx: AppContext, args: ParsedArgs, io: CliIo): Promise<boolean> {
+  allowOnly(args, 'verify', ['repair'])
+  if (args.positionals.length > 1) throw new CliFailure(`unexpected argument ${JSON.stringify(args.positionals[1])}`, 2)
+  const repair = args.flags.repair === true
+  // A running server may be between "blob in place" and "row committed": never delete under it.
+  const pid = await serverHoldingLock(ctx.config.dataDir)
+  if (repair && pid !== undefined) throw new CliFailure(`a server (pid ${pid}) is running on this data dir; stop it before verify --repair`, 1)
+
+  const started = performance.now()
+  const report = await verifyStore(ctx, { repair })
+  const seconds = ((performance.now() - started) / 1000).toFixed(1)
+  io.out(`checked ${report.files} file(s), ${formatSize(report.bytes)}, in ${seconds} s`)
+  for (const problem of report.problems) {
+    io.out(`problem: file ${problem.fileId} (${JSON.stringify(problem.filename)}, owner ${problem.owner}): ${problem.detail}`)
+  }
+  for (const orphan of report.orphans) {
+    const fate = repair ? 'removed' : pid !== undefined ? 'may be an upload in progress; run verify --repair with the server stopped to remove it' : 'run verify --repair to remove it'
+    io.out(`unreferenced: blob ${orphan.key} (${formatSize(orphan.size)}) belongs to no file; ${fate}`)
+  }
+  const ok = report.problems.length === 0 && (repair || report.orphans.length === 0)
+  io.out(ok ? 'ok: every file is present with its recorded size and SHA-256' : `${report.problems.length} damaged file(s), ${repair ? 0 : report.orphans.length} unreferenced blob(s)`)
+  return ok
+}

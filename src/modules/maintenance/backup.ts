@@ -1,0 +1,101 @@
+import { createClient } from '@libsql/client'
+import { sql } from 'drizzle-orm'
+import { chmod, copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { AppContext } from '../../context'
+import { AppError } from '../../errors'
+import { randomId } from '../../lib/ids'
+import { createLocalBlobStore, fsyncPath } from '../../storage/local-blob-store'
+import { VERSION } from '../../version'
+
+/** What `backup.json` records; its presence marks a complete backup (it is written last). */
+export type BackupManifest = { format: 1; version: string; createdAt: string; files: number; bytes: number }
+
+export const BACKUP_MANIFEST = 'backup.json'
+export const BACKUP_DATABASE = 'pdfshare.db'
+
+const MAX_ATTEMPTS = 5
+
+/**
+ * A consistent snapshot of the database and the blobs while the server keeps running and writing.
+ *
+ * The database is copied with `VACUUM INTO`, one read transaction, so it is a single point in time. Blobs are
+ * immutable (a replacement writes a new key), so every blob the snapshot refers to can be copied afterwards —
+ * unless a delete or replacement removes it first. Then the snapshot is retaken and only what is missing is
+ * copied; blobs no longer referenced by the final snapshot are dropped from the backup.
+ */
+export async function backupTo(ctx: AppContext, target: string): Promise<BackupManifest & { attempts: number }> {
+  if (!ctx.config.databaseUrl.startsWith('file:')) {
+    throw new AppError(400, 'invalid_request', 'backup copies the embedded database; back up a libSQL server with its own tools')
+  }
+  await assertEmptyDir(target, 'the backup directory')
+  await mkdir(join(target, 'tmp'), { recursive: true, mode: 0o700 })
+  const blobs = createLocalBlobStore(join(target, 'blobs'))
+  const copied = new Set<string>()
+  const snapshot = join(target, BACKUP_DATABASE)
+
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    await rm(snapshot, { force: true })
+    await ctx.db.run(sql`VACUUM INTO ${snapshot}`)
+    const rows = await rowsOf(snapshot)
+    let complete = true
+    for (const row of rows) {
+      if (copied.has(row.blobKey)) continue
+      const source = ctx.blobs.file(row.blobKey)
+      if (!(await source.exists())) {
+        complete = false // deleted or replaced since the snapshot: take a newer snapshot
+        break
+      }
+      const temp = join(target, 'tmp', `${randomId(8)}.part`)
+      await Bun.write(temp, source)
+      if ((await stat(temp)).size !== row.size) throw new Error(`blob of file ${row.id} changed size while it was copied`)
+      await fsyncPath(temp)
+      await blobs.put(row.blobKey, temp)
+      copied.add(row.blobKey)
+    }
+    if (!complete) continue
+
+    const referenced = new Set(rows.map((row) => row.blobKey))
+    for (const key of copied) if (!referenced.has(key)) await blobs.delete(key)
+    await rm(join(target, 'tmp'), { recursive: true, force: true })
+    if (existsSync(ctx.layout.secretFile)) {
+      await copyFile(ctx.layout.secretFile, join(target, 'jwt-secret'))
+      await chmod(join(target, 'jwt-secret'), 0o600)
+    }
+    const manifest: BackupManifest = {
+      format: 1,
+      version: VERSION,
+      createdAt: new Date(ctx.now()).toISOString(),
+      files: rows.length,
+      bytes: rows.reduce((sum, row) => sum + row.size, 0),
+    }
+    await fsyncPath(snapshot)
+    await writeFile(join(target, BACKUP_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 })
+    await fsyncPath(join(target, BACKUP_MANIFEST))
+    await fsyncPath(target)
+    return { ...manifest, attempts: attempt }
+  }
+  throw new AppError(503, 'server_busy', `files kept changing during ${MAX_ATTEMPTS} snapshots; try the backup again`)
+}
+
+export type SnapshotRow = { id: string; blobKey: string; size: number; sha256: string }
+
+/** The files recorded in a database file (a backup's snapshot). */
+export async function rowsOf(databasePath: string): Promise<SnapshotRow[]> {
+  const client = createClient({ url: `file:${databasePath}` })
+  try {
+    const result = await client.execute('SELECT id, blob_key, size, sha256 FROM files')
+    return result.rows.map((row) => ({ id: String(row.id), blobKey: String(row.blob_key), size: Number(row.size), sha256: String(row.sha256) }))
+  } finally {
+    client.close()
+  }
+}
+
+export async function assertEmptyDir(path: string, what: string): Promise<void> {
+  const entries = await readdir(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [] as string[]
+    throw error
+  })
+  if (entries.length > 0) throw new AppError(400, 'invalid_request', `${what} ${path} is not empty`)
+}

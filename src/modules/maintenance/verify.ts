@@ -1,0 +1,68 @@
+import { eq } from 'drizzle-orm'
+import type { AppContext } from '../../context'
+import { files, users } from '../../db/schema'
+import { discardBlob } from '../files/service/discard-blob'
+
+export type FileProblem = {
+  fileId: string
+  filename: string
+  owner: string
+  kind: 'missing' | 'size' | 'checksum'
+  detail: string
+}
+
+export type VerifyReport = {
+  files: number
+  bytes: number
+  problems: FileProblem[]
+  /** Blobs no file points at. */
+  orphans: { key: string; size: number }[]
+  /** Orphans removed by `repair`. */
+  removed: number
+}
+
+/** SHA-256 of a blob, read as a stream (never the whole file in memory). */
+export async function sha256Of(ctx: Pick<AppContext, 'blobs'>, key: string): Promise<string> {
+  const hasher = new Bun.CryptoHasher('sha256')
+  for await (const chunk of ctx.blobs.file(key).stream()) hasher.update(chunk)
+  return hasher.digest('hex')
+}
+
+/**
+ * Checks every file's blob: present, exactly the recorded size, and the recorded SHA-256; then lists blobs
+ * that no file points at. With `repair`, orphans are removed (nothing else is ever changed: a damaged file
+ * is reported, not deleted).
+ */
+export async function verifyStore(ctx: AppContext, options: { repair: boolean }): Promise<VerifyReport> {
+  const rows = await ctx.db
+    .select({ id: files.id, filename: files.filename, owner: users.name, blobKey: files.blobKey, size: files.size, sha256: files.sha256 })
+    .from(files)
+    .innerJoin(users, eq(users.id, files.ownerId))
+  const report: VerifyReport = { files: rows.length, bytes: 0, problems: [], orphans: [], removed: 0 }
+  const referenced = new Set<string>()
+  for (const row of rows) {
+    referenced.add(row.blobKey)
+    report.bytes += row.size
+    const problem = (kind: FileProblem['kind'], detail: string) =>
+      report.problems.push({ fileId: row.id, filename: row.filename, owner: row.owner, kind, detail })
+    const blob = ctx.blobs.file(row.blobKey)
+    if (!(await blob.exists())) {
+      problem('missing', 'its PDF is missing from the blob store')
+      continue
+    }
+    if (blob.size !== row.size) {
+      problem('size', `its PDF has ${blob.size} bytes on disk, ${row.size} recorded`)
+      continue
+    }
+    const actual = await sha256Of(ctx, row.blobKey)
+    if (actual !== row.sha256) problem('checksum', `its PDF's SHA-256 is ${actual}, ${row.sha256} recorded`)
+  }
+  for await (const key of ctx.blobs.keys()) {
+    if (!referenced.has(key)) report.orphans.push({ key, size: ctx.blobs.file(key).size })
+  }
+  if (options.repair) {
+    for (const orphan of report.orphans) await discardBlob(ctx, orphan.key)
+    report.removed = report.orphans.length
+  }
+  return report
+}

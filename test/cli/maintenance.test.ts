@@ -1,0 +1,144 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { form } from '../support/harness'
+import { makePdf } from '../support/pdf'
+import { run, startServer } from '../support/process'
+
+const root = mkdtempSync(join(tmpdir(), 'pdfshare-ops-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+let counter = 0
+const freshDir = (name: string) => join(root, `${name}-${++counter}`)
+
+/** A data dir with a user, a token, and `count` uploaded files (through a short-lived server). */
+async function populated(count: number) {
+  const dataDir = freshDir('data')
+  await run(['user', 'add', 'alice', '--data', dataDir])
+  const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
+  const server = await startServer(['--data', dataDir], { env: { PDFSHARE_MAX_UPLOADS_PER_USER: '64' } })
+  const files: { id: string; sha256: string }[] = []
+  for (let i = 0; i < count; i++) {
+    const response = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes: makePdf({ text: () => `file ${i}` }) }) })
+    files.push((await response.json()).data)
+  }
+  return { dataDir, token, server, files }
+}
+const blobPaths = (dataDir: string) =>
+  readdirSync(join(dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))
+
+describe('pdfshare verify', () => {
+  test('a healthy store: exit 0; damaged, truncated, missing and unreferenced blobs: reported, exit 1; --repair removes only unreferenced blobs', async () => {
+    const { dataDir, server } = await populated(4)
+    await server.stop()
+    const ok = await run(['verify', '--data', dataDir])
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toContain('checked 4 file(s)')
+    expect(ok.stdout).toContain('ok: every file is present')
+
+    const [flipped, truncated, missing] = blobPaths(dataDir)
+    const bytes = readFileSync(flipped!)
+    bytes[bytes.length - 10] = bytes[bytes.length - 10]! ^ 0xff
+    writeFileSync(flipped!, bytes)
+    truncateSync(truncated!, 100)
+    rmSync(missing!)
+    mkdirSync(join(dataDir, 'blobs', 'zz'), { recursive: true })
+    writeFileSync(join(dataDir, 'blobs', 'zz', 'zzUnreferencedBlob0001.pdf'), '%PDF-1.7 orphan')
+
+    const bad = await run(['verify', '--data', dataDir])
+    expect(bad.code).toBe(1)
+    expect(bad.stdout).toContain("SHA-256 is")
+    expect(bad.stdout).toContain('100 bytes on disk')
+    expect(bad.stdout).toContain('missing from the blob store')
+    expect(bad.stdout).toContain('unreferenced: blob zzUnreferencedBlob0001')
+    expect(bad.stdout).toContain('3 damaged file(s), 1 unreferenced blob(s)')
+
+    const repaired = await run(['verify', '--repair', '--data', dataDir])
+    expect(repaired.code).toBe(1) // the damaged files remain, reported, never deleted
+    expect(existsSync(join(dataDir, 'blobs', 'zz', 'zzUnreferencedBlob0001.pdf'))).toBe(false)
+    expect(blobPaths(dataDir)).toHaveLength(3)
+  })
+
+  test('--repair refuses while a server runs on the data dir', async () => {
+    const { dataDir, server } = await populated(1)
+    try {
+      const refused = await run(['verify', '--repair', '--data', dataDir])
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toContain('stop it before verify --repair')
+      expect((await run(['verify', '--data', dataDir])).code).toBe(0) // checking alone is fine
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe('pdfshare backup and restore', () => {
+  test('a backup taken while uploads, replacements and deletes run restores to a data dir that verifies', async () => {
+    const { dataDir, token, server, files } = await populated(10)
+    const auth = { authorization: `Bearer ${token}` }
+    let writing = true
+    const churn = (async () => {
+      for (let i = 0; writing; i++) {
+        const target = files[i % files.length]!
+        await Promise.all([
+          fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: auth, body: form({ bytes: makePdf({ text: () => `new ${i}` }) }) }),
+          fetch(`${server.url}/api/files/${target.id}`, { method: 'PUT', headers: auth, body: form({ bytes: makePdf({ text: () => `replaced ${i}` }) }) }),
+          i % 3 === 0 ? fetch(`${server.url}/api/files/${files[(i + 5) % files.length]!.id}`, { method: 'DELETE', headers: auth }) : null,
+        ])
+      }
+    })()
+    await Bun.sleep(150)
+    const backupDir = freshDir('backup')
+    const backup = await run(['backup', backupDir, '--data', dataDir])
+    writing = false
+    await churn
+    await server.stop()
+    expect(backup.code).toBe(0)
+    expect(backup.stdout).toMatch(/backed up \d+ file\(s\)/)
+    const manifest = JSON.parse(readFileSync(join(backupDir, 'backup.json'), 'utf8'))
+    expect(manifest).toMatchObject({ format: 1 })
+
+    const restoredDir = freshDir('restored')
+    const restored = await run(['restore', backupDir, '--data', restoredDir])
+    expect(restored.code).toBe(0)
+    expect(restored.stdout).toContain(`restored ${manifest.files} file(s)`)
+    const verified = await run(['verify', '--data', restoredDir])
+    expect(verified.stdout).toContain(`checked ${manifest.files} file(s)`)
+    expect(verified.code).toBe(0)
+
+    // The restored server accepts the old token (the signing secret came along) and serves the files.
+    const again = await startServer(['--data', restoredDir])
+    try {
+      const list = await (await fetch(`${again.url}/api/files?limit=100`, { headers: auth })).json()
+      expect(list.data).toHaveLength(manifest.files)
+      for (const file of list.data) {
+        const bytes = new Uint8Array(await (await fetch(`${again.url}/api/files/${file.id}/content`, { headers: auth })).arrayBuffer())
+        expect(new Bun.CryptoHasher('sha256').update(bytes).digest('hex')).toBe(file.sha256)
+      }
+    } finally {
+      await again.stop()
+    }
+  })
+
+  test('restore refuses a non-empty data dir and a damaged backup, and leaves nothing behind', async () => {
+    const { dataDir, server } = await populated(2)
+    const backupDir = freshDir('backup')
+    expect((await run(['backup', backupDir, '--data', dataDir])).code).toBe(0)
+    await server.stop()
+    expect((await run(['backup', backupDir, '--data', dataDir])).stderr).toContain('is not empty')
+
+    const notEmpty = await run(['restore', backupDir, '--data', dataDir])
+    expect(notEmpty.code).toBe(1)
+    expect(notEmpty.stderr).toContain('is not empty')
+
+    appendFileSync(blobPaths(backupDir)[0]!, 'x')
+    const target = freshDir('restored')
+    const damaged = await run(['restore', backupDir, '--data', target])
+    expect(damaged.code).toBe(1)
+    expect(damaged.stderr).toContain('the backup is damaged')
+    expect(existsSync(target)).toBe(false)
+    expect(readdirSync(root).filter((name) => name.includes('restoring'))).toEqual([])
+
+    expect((await run(['restore', freshDir('nothing'), '--data', freshDir('x')])).stderr).toContain('not a complete pdfshare backup')
+  })
+})
