@@ -3,6 +3,7 @@ import type { DataDirLayout } from './data-dir'
 import type { Db } from './db/client'
 import type { Logger } from './log'
 import type { BlobStore } from './storage/blob-store'
+import type { TempFiles } from './storage/temp-files'
 
 /**
  * What every service receives: resolved config and the opened resources. Built once by
@@ -13,6 +14,8 @@ export type AppContext = {
   layout: DataDirLayout
   db: Db
   blobs: BlobStore
+  /** Uploads in flight are written here (data/tmp) before they become blobs. */
+  tempFiles: TempFiles
   /** HS256 key derived from the signing secret. */
   signingKey: Uint8Array
   log: Logger

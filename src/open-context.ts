@@ -6,6 +6,7 @@ import { migrate } from './db/migrate'
 import { consoleLogger, type Logger } from './log'
 import { signingKey } from './modules/auth/jwt'
 import { createLocalBlobStore } from './storage/local-blob-store'
+import { createLocalTempFiles } from './storage/temp-files'
 
 export type OpenedContext = AppContext & {
   /** True when this call created the signing secret, i.e. the data dir is new. */
@@ -26,6 +27,7 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
       layout,
       db: database.db,
       blobs: createLocalBlobStore(layout.blobs),
+      tempFiles: createLocalTempFiles(layout.tmp),
       signingKey: signingKey(secret),
       log,
       now: Date.now,

@@ -1,6 +1,7 @@
 import { Elysia, ValidationError } from 'elysia'
 import { AppError, failureBody, type FailureBody } from '../errors'
 import { randomId } from '../lib/ids'
+import { errorCodes } from '../lib/error-codes'
 import { isDiskFull } from '../uploads/disk-space'
 import type { Logger } from '../log'
 
@@ -54,6 +55,7 @@ export function requestLifecycle(log: Logger) {
 function toFailure(code: unknown, error: unknown): { status: number; body: FailureBody; headers: Record<string, string> } {
   if (error instanceof AppError) return { status: error.status, body: failureBody(error), headers: error.headers }
   if (isDiskFull(error)) return plain(507, 'insufficient_storage', 'Not enough disk space on the server to complete this request')
+  if (isDatabaseBusy(error)) return { ...plain(503, 'server_busy', 'The database is busy; retry in a moment'), headers: { 'retry-after': '1' } }
   if (code === 'NOT_FOUND') return plain(404, 'not_found', 'Not found')
   if (code === 'PARSE') return plain(400, 'invalid_request', 'Malformed request body')
   if (error instanceof ValidationError && error.type !== 'response') {
@@ -61,6 +63,11 @@ function toFailure(code: unknown, error: unknown): { status: number; body: Failu
     return plain(400, 'invalid_request', message)
   }
   return plain(500, 'internal', 'Internal server error')
+}
+
+/** SQLITE_BUSY/LOCKED: another process (a CLI command, a backup) held the write lock past the busy timeout. */
+function isDatabaseBusy(error: unknown): boolean {
+  return errorCodes(error).some((code) => code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
 }
 
 function plain(status: number, code: FailureBody['code'], message: string) {

@@ -1,5 +1,6 @@
 import { statfs } from 'node:fs/promises'
 import { AppError } from '../errors'
+import { errorCodes } from '../lib/error-codes'
 import { formatSize } from '../lib/sizes'
 
 export const insufficientStorage = (detail: string) =>
@@ -19,6 +20,6 @@ export async function assertDiskSpace(dir: string, incomingBytes: number, reserv
 
 /** ENOSPC/EDQUOT from the filesystem or SQLITE_FULL from the database: the disk is full. */
 export function isDiskFull(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code
-  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL'
+  return errorCodes(error).some((code) => code === 'ENOSPC' || code === 'EDQUOT' || code.startsWith('SQLITE_FULL'))
 }
+

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
-import { open, rm, type FileHandle } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import { AppError, notPdf } from '../errors'
 import { formatSize } from '../lib/sizes'
+import type { TempFile } from '../storage/temp-files'
 import { insufficientStorage, isDiskFull } from './disk-space'
 
 export const PDF_SIGNATURE = '%PDF-'
@@ -20,12 +20,11 @@ export const fileTooLarge = (maxBytes: number) =>
   new AppError(413, 'file_too_large', `File exceeds the ${formatSize(maxBytes)} limit`)
 
 /**
- * Streams one file part into `tempPath` while counting, hashing and checking the `%PDF-` signature.
+ * Streams one file part into a temp file while counting, hashing and checking the `%PDF-` signature.
  * Throws (and removes the temp file) the moment the signature fails or the size passes `maxBytes`,
  * so the caller can stop reading the request at once. Memory use is one chunk at a time.
  */
-export async function writePdfPart(stream: Readable, tempPath: string, maxBytes: number, clientFilename: string): Promise<ReceivedPdf> {
-  const handle = await open(tempPath, 'wx', 0o600)
+export async function writePdfPart(stream: Readable, temp: TempFile, maxBytes: number, clientFilename: string): Promise<ReceivedPdf> {
   const hash = createHash('sha256')
   let size = 0
   let head = Buffer.alloc(0)
@@ -38,30 +37,21 @@ export async function writePdfPart(stream: Readable, tempPath: string, maxBytes:
       size += chunk.length
       if (size > maxBytes) throw fileTooLarge(maxBytes)
       hash.update(chunk)
-      await writeAll(handle, chunk)
+      await temp.write(chunk)
     }
     if (size === 0) throw notPdf('Uploaded file is empty; it must be a PDF starting with %PDF-')
     if (head.length < PDF_SIGNATURE.length) assertSignature(head)
-    await handle.sync()
+    await temp.sync()
+    await temp.close()
   } catch (error) {
-    await handle.close().catch(() => {})
-    await rm(tempPath, { force: true })
+    await temp.discard()
     throw isDiskFull(error) ? insufficientStorage('the disk filled up while it was being written') : error
   }
-  await handle.close()
-  return { tempPath, size, sha256: hash.digest('hex'), clientFilename }
+  return { tempPath: temp.path, size, sha256: hash.digest('hex'), clientFilename }
 }
 
 function assertSignature(head: Buffer): void {
   if (head.toString('latin1') !== PDF_SIGNATURE) {
     throw notPdf(`Uploaded file is not a PDF: it must start with ${PDF_SIGNATURE} (got ${JSON.stringify(head.toString('latin1'))})`)
-  }
-}
-
-async function writeAll(handle: FileHandle, chunk: Buffer): Promise<void> {
-  let offset = 0
-  while (offset < chunk.length) {
-    const { bytesWritten } = await handle.write(chunk, offset)
-    offset += bytesWritten
   }
 }

@@ -1,10 +1,11 @@
 import busboy from 'busboy'
 import { rm } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { AppError, badRequest, notPdf } from '../errors'
 import { randomId } from '../lib/ids'
 import { basename } from '../lib/text'
+import type { TempFiles } from '../storage/temp-files'
+import { insufficientStorage, isDiskFull } from './disk-space'
 import { writePdfPart, type ReceivedPdf } from './pdf-part-writer'
 
 export type MultipartBody = {
@@ -15,8 +16,8 @@ export type MultipartBody = {
 }
 
 export type MultipartOptions = {
-  /** Folder for the temp file (inside the data dir). */
-  tempDir: string
+  /** Where the file part is written while it arrives (inside the data dir). */
+  tempFiles: TempFiles
   maxFileBytes: number
   /** The name of the one file part ("file"). */
   fileField: string
@@ -49,13 +50,15 @@ export async function receiveMultipart(request: Request, options: MultipartOptio
 
   const fields = new Map<string, string>()
   let fileWork: Promise<ReceivedPdf> | undefined
-  let failure: AppError | undefined
-  let rejectFailed: (error: AppError) => void = () => {}
+  let failure: Error | undefined
+  let rejectFailed: (error: Error) => void = () => {}
   const failed = new Promise<never>((_, reject) => (rejectFailed = reject))
   failed.catch(() => {}) // observed below; this keeps an early failure from counting as unhandled
+  // A client mistake keeps its AppError; anything else (a disk error…) is ours: rethrown as it is, so it
+  // becomes a 500 with the cause logged, never blamed on the client as a malformed body.
   const fail = (error: unknown) => {
     if (failure) return
-    failure = error instanceof AppError ? error : badRequest('Malformed multipart/form-data body')
+    failure = error instanceof AppError ? error : (error as Error)
     rejectFailed(failure)
   }
   const finished = new Promise<void>((resolve) => parser.on('close', resolve))
@@ -82,8 +85,12 @@ export async function receiveMultipart(request: Request, options: MultipartOptio
       stream.resume()
       return fail(problem)
     }
-    const tempPath = join(options.tempDir, `upload-${randomId(12)}.part`)
-    fileWork = writePdfPart(stream as Readable, tempPath, options.maxFileBytes, clientFilename)
+    fileWork = options.tempFiles
+      .create(`upload-${randomId(12)}.part`)
+      .catch((error) => {
+        throw isDiskFull(error) ? insufficientStorage('no room for the upload file') : error
+      })
+      .then((temp) => writePdfPart(stream as Readable, temp, options.maxFileBytes, clientFilename))
     fileWork.catch(fail)
   })
   parser.on('filesLimit', () => fail(badRequest(`Exactly one ${options.fileField} part is allowed; this request has more`)))

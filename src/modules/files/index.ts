@@ -40,7 +40,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
     })
     // Without a Content-Length the upload may be as large as the cap.
     await assertDiskSpace(ctx.layout.tmp, declared ?? ctx.config.maxFileSize, ctx.config.minFreeDisk)
-    return receiveMultipart(request, { tempDir: ctx.layout.tmp, maxFileBytes: ctx.config.maxFileSize, fileField: 'file' })
+    return receiveMultipart(request, { tempFiles: ctx.tempFiles, maxFileBytes: ctx.config.maxFileSize, fileField: 'file' })
   }
 
   return new Elysia({ prefix: '/api/files' })

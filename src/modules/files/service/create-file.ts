@@ -45,7 +45,10 @@ export async function createFile(ctx: AppContext, input: { ownerId: string; body
       SELECT ${row.id}, ${row.ownerId}, ${row.slug}, ${row.blobKey}, ${row.filename}, ${row.title}, ${row.description},
              ${row.size}, ${row.sha256}, ${row.allowDownload ? 1 : 0}, ${row.searchEngineVisible ? 1 : 0}, 0, ${now}, ${now}
       WHERE ${fitsQuota(row.ownerId, 1, row.size)}
-      RETURNING seq`)
+      RETURNING seq`).catch(async (error) => {
+      await ctx.blobs.delete(row.blobKey).catch(() => {}) // the row never existed: the blob goes too (else the sweep takes it)
+      throw error
+    })
     if (inserted.length === 0) {
       await ctx.blobs.delete(row.blobKey)
       throw await explainQuotaRefusal(ctx, row.ownerId, 1, row.size)
