@@ -23,6 +23,8 @@ export function codePointLength(value: string): number {
 
 /** Applies the rule; `problem` is a phrase that follows the field's name, e.g. "must be at most 160 characters". */
 export function checkText(raw: string, rule: TextRule): TextCheck {
+  // A lone surrogate (from JSON "\ud800") has no UTF-8 form: it would be stored as something else.
+  if (!raw.isWellFormed()) return { ok: false, problem: 'must be valid Unicode text' }
   let value = raw.normalize('NFC')
   if (rule.multiline) value = value.replace(/\r\n/g, '\n')
   const forbidden = rule.multiline ? CONTROL_EXCEPT_TAB_LF : CONTROL

@@ -34,7 +34,12 @@ export async function readJsonBody(request: Request): Promise<unknown> {
       throw badRequest('The request body was interrupted before it finished')
     }
   }
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks))
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks))
+  } catch {
+    throw badRequest('Malformed JSON body: it is not valid UTF-8')
+  }
   if (text.trim() === '') throw badRequest('Malformed JSON body: the body is empty; send a JSON object')
   try {
     return JSON.parse(text)

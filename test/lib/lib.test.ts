@@ -42,9 +42,9 @@ describe('text rules', () => {
   })
   test('a value is accepted exactly when it has at most max code points and no forbidden controls', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 30 }), fc.integer({ min: 0, max: 30 }), (value, max) => {
+      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 30 })), fc.integer({ min: 0, max: 30 }), (value, max) => {
         const normalized = value.normalize('NFC')
-        const expected = [...normalized].length <= max && !/[\u0000-\u001F\u007F]/.test(normalized)
+        const expected = value.isWellFormed() && [...normalized].length <= max && !/[\u0000-\u001F\u007F]/.test(normalized)
         expect(checkText(value, { max }).ok).toBe(expected)
       }),
     )

@@ -7,6 +7,8 @@ import { verifyToken } from './jwt'
 export type Caller = { userId: string; userName: string; tokenId: string }
 
 const BEARER = /^bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*) *$/i
+/** Our tokens are about 250 characters; anything far longer is refused before any parsing or crypto. */
+const MAX_TOKEN_LENGTH = 2048
 
 /**
  * The caller behind an Authorization header, or `undefined` for any failure (contract §2): no header,
@@ -14,7 +16,7 @@ const BEARER = /^bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*) *$/i
  * a token whose `sub` is not the user it was issued to, or a user that no longer exists.
  */
 export async function authenticate(ctx: AppContext, authorization: string | null): Promise<Caller | undefined> {
-  const match = authorization ? BEARER.exec(authorization) : null
+  const match = authorization && authorization.length <= MAX_TOKEN_LENGTH + 16 ? BEARER.exec(authorization) : null
   if (!match?.[1]) return undefined
   const claims = await verifyToken(ctx.signingKey, match[1])
   if (!claims) return undefined
