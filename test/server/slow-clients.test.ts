@@ -1,0 +1,42 @@
+import { afterAll, expect, test } from 'bun:test'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { measureRequests, percentile, slowFlood } from '../support/slow-clients'
+import { run, startServer } from '../support/process'
+
+const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-slow-'))
+await run(['user', 'add', 'alice', '--data', dataDir])
+await run(['user', 'add', 'bob', '--data', dataDir])
+const alice = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
+const bob = (await run(['token', 'issue', 'bob', '--data', dataDir])).stdout.trim()
+const server = await startServer(['--data', dataDir], { env: { PDFSHARE_IDLE_TIMEOUT: '2', PDFSHARE_RATE_LIMIT_API: '0' } })
+const port = Number(new URL(server.url).port)
+afterAll(async () => {
+  await server.stop()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+test('a client that stops sending mid-upload is cut off by the idle timeout, and its temp file removed', async () => {
+  const flood = await slowFlood({ port, count: 1, intervalMs: 60_000, kind: 'body', token: alice })
+  await Bun.sleep(300)
+  expect(readdirSync(join(dataDir, 'tmp'))).toHaveLength(1)
+  for (let i = 0; i < 60 && readdirSync(join(dataDir, 'tmp')).length > 0; i++) await Bun.sleep(100)
+  expect(readdirSync(join(dataDir, 'tmp'))).toEqual([])
+  flood.stop()
+})
+
+test('slow-header and slow-body floods do not stop normal requests from being served', async () => {
+  const headers = await slowFlood({ port, count: 300, intervalMs: 500, kind: 'headers' })
+  const bodies = await slowFlood({ port, count: 20, intervalMs: 500, kind: 'body', token: alice })
+  await Bun.sleep(300)
+  const latencies = await measureRequests(`${server.url}/api/files`, 300, 8, { authorization: `Bearer ${bob}` })
+  console.log(`during a flood of ${headers.open()} slow-header and ${bodies.open()} slow-body connections: 300 normal requests, p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms`)
+  expect(latencies.every(Number.isFinite)).toBe(true)
+  // Bob uploads normally while alice's slow uploads hold her own slots.
+  const form = new FormData()
+  form.append('file', new File([new TextEncoder().encode('%PDF-1.7 bob')], 'b.pdf', { type: 'application/pdf' }))
+  expect((await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${bob}` }, body: form })).status).toBe(201)
+  headers.stop()
+  bodies.stop()
+})
