@@ -5,6 +5,7 @@
 import { statSync } from 'node:fs'
 import { existsSync } from 'node:fs'
 import { coldStart } from './cold-start'
+import { floodImpact } from './flood'
 import { previewTimes, viewerLoad } from './share'
 import { ensureBinary, mib } from './support'
 import { uploadOf100MiB } from './upload'
@@ -21,6 +22,10 @@ const upload = await uploadOf100MiB(binary)
 results['100 MiB upload: extra peak RSS'] = mib(upload.extraPeakBytes)
 results['100 MiB upload: server RSS before'] = mib(upload.baselineRss)
 results['100 MiB upload: wall time (curl, durable)'] = `${upload.seconds.toFixed(2)} s`
+
+const flood = await floodImpact(binary)
+results['GET /api/files, 16 clients: alone'] = `${flood.alone.rps.toFixed(0)} req/s, p95 ${flood.alone.p95.toFixed(1)} ms`
+results[`GET /api/files during ${flood.slowConnections} slow clients`] = `${flood.flooded.rps.toFixed(0)} req/s, p95 ${flood.flooded.p95.toFixed(1)} ms, ${flood.flooded.failures} failed`
 
 const previews = await previewTimes(binary)
 results['preview render, first after start (cold)'] = `${previews.coldMs.toFixed(0)} ms`
