@@ -68,3 +68,22 @@ describe('every response', () => {
     expect(String(log.errors[0])).toContain(secretPath)
   })
 })
+
+describe('security headers', () => {
+  test('every kind of response carries nosniff, a referrer policy and a frame-ancestors policy', async () => {
+    const { data } = await json(await server.call('POST', '/api/files/upload', { token: alice.token, body: form({ bytes: makePdf() }) }))
+    const share = new URL(data.shareUrl).pathname.replace(/^\/base/, '')
+    const paths: [string, string | undefined][] = [
+      ['/api/health', undefined], ['/api/files', alice.token], ['/api/files', undefined], ['/api/nothing', undefined],
+      [`/api/files/${data.id}/content`, alice.token], [share, undefined], [`${share}/file`, undefined], [`${share}/preview.png`, undefined],
+      ['/s/AAAAAAAAAAAAAAAAAAAAAA', undefined], ['/api/openapi.json', undefined],
+    ]
+    for (const [path, token] of paths) {
+      const response = await server.call('GET', path, { token, headers: { 'user-agent': 'Mozilla/5.0 Firefox/140' } })
+      expect(`${path} ${response.headers.get('x-content-type-options')}`).toBe(`${path} nosniff`)
+      expect(`${path} ${response.headers.get('referrer-policy')}`).toBe(`${path} no-referrer`)
+      const csp = response.headers.get('content-security-policy') ?? ''
+      expect(`${path} ${/frame-ancestors|sandbox/.test(csp)}`).toBe(`${path} true`)
+    }
+  })
+})
