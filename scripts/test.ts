@@ -27,7 +27,8 @@ if (!process.env.PDFSHARE_SKIP_BUILD) {
   }
 }
 
-const exitCode = step(['bun', 'test', '--reporter=junit', `--reporter-outfile=${report}`, ...process.argv.slice(2)])
+// Tests spawn servers and browsers and write 100 MiB files: 5 s per test is too tight on a 2-core CI machine.
+const exitCode = step(['bun', 'test', '--timeout=60000', '--reporter=junit', `--reporter-outfile=${report}`, ...process.argv.slice(2)])
 
 let tests = 0
 let failures = 0

@@ -91,14 +91,20 @@ export async function crashLoop(options: { dataDir: string; rounds: number; seed
     const verify = await run(['verify', '--data', dataDir], { program })
     if (verify.code !== 0) violation(`verify failed: ${verify.stdout.trim().split('\n').slice(-3).join(' | ')}`)
 
-    // 2. Concurrent writes, and a SIGKILL at a random moment while they run.
-    const ids = () => [...known].filter(([, e]) => e.state === 'present').map(([id]) => id)
+    // 2. Concurrent writes, and a SIGKILL at a random moment while they run. Two workers never touch the same
+    //    file at once: with concurrent replacements of one file the order of their acknowledgements need not be
+    //    the order of their commits, and the model could not tell which version must win.
+    const busy = new Set<string>()
+    const ids = () => [...known].filter(([id, e]) => e.state === 'present' && !busy.has(id)).map(([id]) => id)
     const worker = async () => {
       for (;;) {
         const roll = rand()
         const present = ids()
+        // Keep the store around 150 files, so every round can check every file within seconds.
+        const uploadShare = present.length > 150 ? 0.3 : 0.55
+        const replaceShare = uploadShare + 0.3
         try {
-          if (roll < 0.55 || present.length === 0) {
+          if (roll < uploadShare || present.length === 0) {
             const title = `t${++tag}`
             const bytes = makePdf({ text: () => title, paddingBytes: Math.floor(rand() * 1_500_000) })
             pendingUploads.set(title, sha256(bytes))
@@ -108,8 +114,9 @@ export async function crashLoop(options: { dataDir: string; rounds: number; seed
             pendingUploads.delete(title)
             known.set(data.id, { state: 'present', candidates: new Set([data.sha256]) })
             stats.acknowledgedWrites++
-          } else if (roll < 0.85) {
+          } else if (roll < replaceShare) {
             const id = present[Math.floor(rand() * present.length)]!
+            busy.add(id)
             const bytes = makePdf({ text: () => `r${++tag}`, paddingBytes: Math.floor(rand() * 1_500_000) })
             const entry = known.get(id) as { state: 'present'; candidates: Set<string> }
             entry.candidates.add(sha256(bytes)) // from now on either version may be served
@@ -118,8 +125,10 @@ export async function crashLoop(options: { dataDir: string; rounds: number; seed
               known.set(id, { state: 'present', candidates: new Set([(await response.json()).data.sha256]) })
               stats.acknowledgedWrites++
             }
+            busy.delete(id)
           } else {
             const id = present[Math.floor(rand() * present.length)]!
+            busy.add(id)
             const entry = known.get(id) as { state: 'present'; candidates: Set<string> }
             known.set(id, { state: 'maybe-deleted', candidates: entry.candidates })
             const response = await fetch(`${server.url}/api/files/${id}`, { method: 'DELETE', headers: auth })
@@ -127,6 +136,7 @@ export async function crashLoop(options: { dataDir: string; rounds: number; seed
               known.set(id, { state: 'deleted' })
               stats.acknowledgedWrites++
             }
+            busy.delete(id)
           }
         } catch {
           stats.unacknowledged++

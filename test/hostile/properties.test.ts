@@ -26,8 +26,8 @@ test('multipart fields: stored exactly (after NFC) or refused with a 400 that na
       async (fields) => {
         const sent = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Record<string, string>
         const response = await server.call('POST', '/api/files/upload', { token: user.token, body: form({ bytes: pdf }, sent) })
-        // What FormData actually sends: lone surrogates become U+FFFD when encoded as UTF-8.
-        const wire = (value: string) => value.toWellFormed()
+        // What FormData actually sends: lone surrogates become U+FFFD (UTF-8), and every line break CRLF.
+        const wire = (value: string) => value.toWellFormed().replace(/\r\n|\r|\n/g, '\r\n')
         const textOk = (name: 'title' | 'desc' | 'filename', max: number) => {
           const value = sent[name]
           if (value === undefined) return true
