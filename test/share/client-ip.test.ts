@@ -1,0 +1,39 @@
+import { describe, expect, test } from 'bun:test'
+import { form, json, startTestApp } from '../support/harness'
+import { makePdf } from '../support/pdf'
+
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
+
+async function sharedFile(env: Record<string, string>) {
+  const server = await startTestApp(env)
+  const owner = await server.user('owner')
+  const { data } = await json(await server.call('POST', '/api/files/upload', { token: owner.token, body: form({ bytes: makePdf() }) }))
+  const path = new URL(data.shareUrl).pathname.replace(/^\/base/, '')
+  const views = async () => (await json(await server.call('GET', `/api/files/${data.id}`, { token: owner.token }))).data.views
+  const visit = (forwardedFor: string) => server.call('GET', path, { headers: { 'user-agent': FIREFOX, 'x-forwarded-for': forwardedFor } })
+  return { views, visit }
+}
+
+describe('the client address behind a reverse proxy', () => {
+  test('by default X-Forwarded-For is ignored: any client could send it', async () => {
+    const { views, visit } = await sharedFile({})
+    await visit('203.0.113.1')
+    await visit('203.0.113.2')
+    expect(await views()).toBe(1) // one visitor, whatever the header claims
+  })
+
+  test('with PDFSHARE_TRUST_PROXY=1 the address the proxy appended identifies the visitor', async () => {
+    const { views, visit } = await sharedFile({ PDFSHARE_TRUST_PROXY: '1' })
+    await visit('203.0.113.1')
+    await visit('203.0.113.2')
+    await visit('198.51.100.7, 203.0.113.2') // a client-sent entry in front does not change who it is
+    expect(await views()).toBe(2)
+  })
+
+  test('the per-IP limit on /s/* follows the trusted address', async () => {
+    const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_RATE_LIMIT_SHARE: '2' })
+    const hit = (ip: string) => server.call('GET', '/s/AAAAAAAAAAAAAAAAAAAAAA', { headers: { 'x-forwarded-for': ip } })
+    expect([(await hit('203.0.113.9')).status, (await hit('203.0.113.9')).status, (await hit('203.0.113.9')).status]).toEqual([404, 404, 429])
+    expect((await hit('203.0.113.10')).status).toBe(404)
+  })
+})
