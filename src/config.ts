@@ -84,8 +84,8 @@ export function loadConfig(flags: SettingFlags, env: Env, cwd = process.cwd()): 
   }
 
   const maxFileSize = maxFileSizeSetting(pick(undefined, 'PDFSHARE_MAX_FILE_SIZE'))
-  const rateLimitApi = integerSetting(pick(undefined, 'PDFSHARE_RATE_LIMIT_API'), 600, 0, 1_000_000, 'a number of requests per minute (0 turns the limit off)')
-  const rateLimitShare = integerSetting(pick(undefined, 'PDFSHARE_RATE_LIMIT_SHARE'), 600, 0, 1_000_000, 'a number of requests per minute (0 turns the limit off)')
+  const rateLimitApi = integerSetting(pick(undefined, 'PDFSHARE_RATE_LIMIT_API'), 600, 0, 100_000_000, 'a number of requests per minute (0 turns the limit off)')
+  const rateLimitShare = integerSetting(pick(undefined, 'PDFSHARE_RATE_LIMIT_SHARE'), 600, 0, 100_000_000, 'a number of requests per minute (0 turns the limit off)')
   const idleTimeout = integerSetting(pick(undefined, 'PDFSHARE_IDLE_TIMEOUT'), 30, 1, 255, 'a number of seconds from 1 to 255')
 
   const trustProxyHops = integerSetting(pick(undefined, 'PDFSHARE_TRUST_PROXY'), 0, 0, 10, 'the number of reverse proxies in front of pdfshare (0 to 10)')

@@ -1,6 +1,7 @@
 import type { Config } from './config'
 import type { DataDirLayout } from './data-dir'
 import type { Db } from './db/client'
+import type { HotSql } from './db/hot-sql'
 import type { Logger } from './log'
 import type { BlobStore } from './storage/blob-store'
 import type { TempFiles } from './storage/temp-files'
@@ -13,6 +14,8 @@ export type AppContext = {
   config: Config
   layout: DataDirLayout
   db: Db
+  /** Kept prepared statements for the per-request reads and view counts. */
+  sql: HotSql
   blobs: BlobStore
   /** Uploads in flight are written here (data/tmp) before they become blobs. */
   tempFiles: TempFiles

@@ -26,6 +26,7 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
       config,
       layout,
       db: database.db,
+      sql: database.hot,
       blobs: createLocalBlobStore(layout.blobs),
       tempFiles: createLocalTempFiles(layout.tmp),
       signingKey: signingKey(secret),

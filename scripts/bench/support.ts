@@ -30,9 +30,13 @@ export function median(values: number[]): number {
 
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 
-/** Starts `pdfshare serve` on a free port and resolves once it says where it listens. */
-export async function serve(binary: string, dataDir: string, env: Record<string, string> = {}) {
-  const proc = Bun.spawn([binary, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], {
+/**
+ * Starts `pdfshare serve` on a free port and resolves once it says where it listens. `cpu` pins the server
+ * to one core (taskset), so a load generator on the other core does not compete with it.
+ */
+export async function serve(binary: string, dataDir: string, env: Record<string, string> = {}, cpu?: number) {
+  const pin = cpu === undefined ? [] : ['taskset', '-c', String(cpu)]
+  const proc = Bun.spawn([...pin, ...commandOf(binary), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], {
     env: { PATH: process.env.PATH ?? '', PDFSHARE_RATE_LIMIT_API: '0', ...env },
     stdout: 'ignore',
     stderr: 'pipe',
@@ -45,4 +49,9 @@ export async function serve(binary: string, dataDir: string, env: Record<string,
     if (match) return { proc, url: `http://127.0.0.1:${match[1]}` }
   }
   throw new Error(`server did not start: ${stderr}`)
+}
+
+/** `BENCH_SOURCE=1` runs the server from source (`bun src/main.ts`) for quick profiling rounds without a build. */
+export function commandOf(binary: string): string[] {
+  return process.env.BENCH_SOURCE === '1' ? ['bun', join(ROOT, 'src', 'main.ts')] : [binary]
 }

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 
-export type WrkResult = { rps: number; p50: number; p99: number; errors: number }
+export type WrkResult = { rps: number; requests: number; p50: number; p99: number; errors: number }
 
 /**
  * Runs Debian's wrk pinned to `cpu` against `url` for `seconds`. `rate` (requests/s in total) paces every
@@ -20,7 +20,8 @@ export function wrk(options: { url: string; connections: number; seconds: number
   const out = Bun.spawnSync(args).stdout.toString()
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0)
   const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1).reduce((a, b) => a + Number(b), 0) ?? 0)
-  return { rps, p50: latencyMs(out, '50%'), p99: latencyMs(out, '99%'), errors }
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0)
+  return { rps, requests, p50: latencyMs(out, '50%'), p99: latencyMs(out, '99%'), errors }
 }
 
 function latencyMs(out: string, percentile: string): number {
@@ -30,10 +31,18 @@ function latencyMs(out: string, percentile: string): number {
   return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value
 }
 
-/** Lua: every request claims to be a different browser, so every page view is a new visitor to count. */
-export const DISTINCT_VISITORS = `counter = 0
+let visitorRuns = 0
+
+/**
+ * Lua: every request claims to be a different browser, so every page view is a new visitor to count. Each
+ * call gives a new prefix: a later run must not repeat an earlier run's visitors (they would be repeats).
+ */
+export function distinctVisitors(): string {
+  const run = `${process.pid}.${++visitorRuns}`
+  return `counter = 0
 request = function()
   counter = counter + 1
-  wrk.headers["User-Agent"] = "Mozilla/5.0 (X11; Linux x86_64) Firefox/" .. counter
+  wrk.headers["User-Agent"] = "Mozilla/5.0 (X11; Linux x86_64) Firefox/${run}." .. counter
   return wrk.format()
 end`
+}

@@ -1,12 +1,11 @@
 import { createClient, type Client } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
+import { openHotSql, type HotSql } from './hot-sql'
+import { BUSY_TIMEOUT_MS, EMBEDDED_PRAGMAS } from './pragmas'
 import * as schema from './schema'
 
 export type Db = LibSQLDatabase<typeof schema>
-export type Database = { db: Db; client: Client; close: () => void }
-
-/** Milliseconds a connection waits for another process's write lock (e.g. a CLI command) before failing. */
-const BUSY_TIMEOUT_MS = 5000
+export type Database = { db: Db; client: Client; hot: HotSql; close: () => void }
 
 /**
  * Opens the metadata database. No singleton: the caller owns it and closes it.
@@ -17,17 +16,22 @@ const BUSY_TIMEOUT_MS = 5000
  * SQLITE_BUSY on the default pool of 20). It also makes the PRAGMAs below stick: a PRAGMA sent through
  * `execute()` reaches only the connection that ran it. Other processes (the CLI while the server runs) are
  * handled by WAL and the busy timeout. Services use single statements or `batch()`, never interactive
- * transactions.
+ * transactions. The per-request statements run on a second connection with kept prepared statements
+ * (hot-sql.ts); its calls are synchronous as well, so the two connections never wait on each other.
  */
 export async function openDb(url: string): Promise<Database> {
   const local = url.startsWith('file:')
   const client = createClient(local ? { url, concurrency: 1, timeout: BUSY_TIMEOUT_MS } : { url })
-  if (local) {
-    await client.execute('PRAGMA journal_mode = WAL')
-    // FULL: a commit is on disk when it returns, matching the fsync'd blobs (kill -9 and power loss alike).
-    await client.execute('PRAGMA synchronous = FULL')
-    await client.execute(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+  for (const pragma of local ? EMBEDDED_PRAGMAS : ['PRAGMA foreign_keys = ON']) await client.execute(pragma)
+  // Opened after the pragmas above: the second connection finds the file already in WAL mode.
+  const hot = openHotSql(url, client)
+  return {
+    db: drizzle(client, { schema }),
+    client,
+    hot,
+    close: () => {
+      hot.close()
+      client.close()
+    },
   }
-  await client.execute('PRAGMA foreign_keys = ON')
-  return { db: drizzle(client, { schema }), client, close: () => client.close() }
 }

@@ -19,16 +19,39 @@ export function noteCaller(request: Request, userName: string): void {
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/
 
 /**
+ * Our request ids: a random prefix per process and a counter. Unique is all a request id must be, and a
+ * counter costs nothing, where 9 random bytes per request showed in the profile.
+ */
+function requestIds(): () => string {
+  const prefix = randomId(6)
+  let next = 0
+  return () => `${prefix}${(next++).toString(36)}`
+}
+
+/** The log line's time, formatted once per millisecond at most (toISOString showed in the profile). */
+function isoClock(): () => string {
+  let last = 0
+  let text = ''
+  return () => {
+    const now = Date.now()
+    if (now !== last) text = new Date((last = now)).toISOString()
+    return text
+  }
+}
+
+/**
  * The root plugin every response passes through: an `X-Request-Id` on each (the client's own if it sent a
  * sane one), the failure envelope for every error, and one access-log line per request. Unexpected errors
  * are logged with their stack under the request id and answered with a bare 500: no stack, path or SQL
  * ever reaches a client.
  */
 export function requestLifecycle(log: Logger) {
+  const nextRequestId = requestIds()
+  const clock = isoClock()
   return new Elysia()
     .onRequest(({ request, set }) => {
       const offered = request.headers.get('x-request-id')
-      const id = offered && CLIENT_REQUEST_ID.test(offered) ? offered : randomId(9)
+      const id = offered && CLIENT_REQUEST_ID.test(offered) ? offered : nextRequestId()
       notes.set(request, { id, startedAt: performance.now() })
       set.headers['x-request-id'] = id
       // Defaults for every response; pages and files that need another policy send their own, which wins.
@@ -43,12 +66,11 @@ export function requestLifecycle(log: Logger) {
       Object.assign(set.headers, headers, { 'content-type': 'application/json; charset=utf-8' })
       return body
     })
-    .onAfterResponse({ as: 'global' }, ({ request, set, responseValue }) => {
+    .onAfterResponse({ as: 'global' }, ({ request, path, set, responseValue }) => {
       const note = notes.get(request)
       const status = responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200)
       const ms = note ? (performance.now() - note.startedAt).toFixed(1) : '-'
-      const path = new URL(request.url).pathname
-      log.info(`${new Date().toISOString()} ${note?.id ?? '-'} ${request.method} ${path} ${status} ${ms}ms user=${note?.user ?? '-'}`)
+      log.info(`${clock()} ${note?.id ?? '-'} ${request.method} ${path} ${status} ${ms}ms user=${note?.user ?? '-'}`)
     })
 }
 

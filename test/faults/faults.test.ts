@@ -4,6 +4,7 @@ import { drizzle } from 'drizzle-orm/libsql'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
+import type { HotSql } from '../../src/db/hot-sql'
 import type { AppContext } from '../../src/context'
 import * as schema from '../../src/db/schema'
 import type { BlobStore } from '../../src/storage/blob-store'
@@ -29,11 +30,29 @@ function faultyApp(faults: Faults) {
   const log = memoryLogger()
   const ctx: AppContext = { ...server.ctx, log, blobs: { ...server.ctx.blobs, ...faults.blobs } as BlobStore }
   if (faults.tempFiles) ctx.tempFiles = faults.tempFiles
-  if (faults.db) ctx.db = drizzle(failingClient((server.ctx.db as unknown as { $client: Client }).$client, faults.db), { schema })
+  if (faults.db) {
+    ctx.db = drizzle(failingClient((server.ctx.db as unknown as { $client: Client }).$client, faults.db), { schema })
+    ctx.sql = failingHotSql(server.ctx.sql, faults.db)
+  }
   const app = createApp(ctx)
   const call = (method: string, path: string, body?: BodyInit, headers: Record<string, string> = {}) =>
     app.handle(new Request(`${BASE}${path}`, { method, headers: { authorization: `Bearer ${alice.token}`, ...headers }, body: body ?? null }))
   return { call, log }
+}
+
+/** The hot-path connection with the same fault: its lookups and view groups fail when their SQL matches. */
+function failingHotSql(sql: HotSql, fault: { match: RegExp; error: () => Error }): HotSql {
+  return {
+    ...sql,
+    get: async (text, args) => {
+      if (fault.match.test(text)) throw fault.error()
+      return sql.get(text, args)
+    },
+    runGroups: async (groups) => {
+      if (groups.some((group) => group.some((statement) => fault.match.test(statement.sql)))) throw fault.error()
+      return sql.runGroups(groups)
+    },
+  }
 }
 
 /** A libSQL client whose statements matching `match` fail with `error` (in execute and in batches). */

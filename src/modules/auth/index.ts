@@ -5,7 +5,7 @@ import { noteCaller } from '../../http/lifecycle'
 import { applyRateLimit } from '../../http/rate-limit'
 import { createRateLimiter } from '../../lib/rate-limiter'
 import { FailureSchema } from '../../http/schemas'
-import { authenticate } from './service'
+import { createAuthenticator } from './service'
 import { findUserById, limitsOf, usageOf } from './users'
 
 /**
@@ -15,10 +15,11 @@ import { findUserById, limitsOf, usageOf } from './users'
  */
 export function authPlugin(ctx: AppContext) {
   const limiter = createRateLimiter({ perMinute: ctx.config.rateLimitApi })
+  const authenticate = createAuthenticator(ctx)
   return new Elysia().macro({
     auth: {
       async resolve({ request, set }) {
-        const caller = await authenticate(ctx, request.headers.get('authorization'))
+        const caller = await authenticate(request.headers.get('authorization'))
         if (!caller) throw unauthorized()
         noteCaller(request, caller.userName)
         applyRateLimit(limiter, caller.tokenId, ctx.now(), set.headers)

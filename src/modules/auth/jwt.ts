@@ -26,12 +26,19 @@ export async function signToken(key: Uint8Array, claims: TokenClaims): Promise<s
   return jwt.sign(key)
 }
 
+export type VerifiedClaims = { sub: string; jti: string; exp: number | undefined }
+
+/** The same expiry rule jose applies (with the leeway): lets a cached verification be checked again later. */
+export function isUnexpired(claims: VerifiedClaims, nowMs: number): boolean {
+  return claims.exp === undefined || claims.exp > Math.floor(nowMs / 1000) - CLOCK_LEEWAY_SECONDS
+}
+
 /**
  * The verified claims, or `undefined` for anything wrong: another algorithm (`none`, HS512, RS256…),
  * a bad signature, a wrong issuer, `exp`/`nbf` outside the 30 s leeway, or a missing `sub`/`jti`.
  * The reason is deliberately not returned: every failure answers the same 401.
  */
-export async function verifyToken(key: Uint8Array, token: string): Promise<{ sub: string; jti: string } | undefined> {
+export async function verifyToken(key: Uint8Array, token: string): Promise<VerifiedClaims | undefined> {
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: [JWT_ALGORITHM],
@@ -40,7 +47,7 @@ export async function verifyToken(key: Uint8Array, token: string): Promise<{ sub
       requiredClaims: ['sub', 'jti', 'iat'],
     })
     if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string') return undefined
-    return { sub: payload.sub, jti: payload.jti }
+    return { sub: payload.sub, jti: payload.jti, exp: payload.exp }
   } catch {
     return undefined
   }

@@ -15,7 +15,7 @@ import { toFileDto } from './presenter'
 import { assertUploadMayStart } from './quota'
 import { createFile } from './service/create-file'
 import { deleteOwnedFile } from './service/delete-file'
-import { getOwnedFile, listOwnedFiles } from './service/read-files'
+import { getOwnedFile, listOwnedFiles, ownedFileReader } from './service/read-files'
 import { updateFromMultipart, updateMetadata } from './service/update-file'
 
 const tags = ['files']
@@ -23,6 +23,7 @@ const tags = ['files']
 /** The /api/files routes: thin handlers that check the request's shape and call a service. */
 export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
   const publicUrl = ctx.config.publicUrl
+  const readOwnedFile = ownedFileReader(ctx)
   const uploads = createUploadGate({ total: ctx.config.maxUploads, perUser: ctx.config.maxUploadsPerUser })
   const envelope = (row: Parameters<typeof toFileDto>[0]) => ({ success: true as const, data: toFileDto(row, publicUrl) })
 
@@ -77,7 +78,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
         detail: { summary: "List the caller's files, newest first", tags },
       },
     )
-    .get('/:id', async ({ caller, params }) => envelope(await getOwnedFile(ctx, { ownerId: caller.userId, id: params.id })), {
+    .get('/:id', async ({ caller, params }) => envelope(await readOwnedFile({ ownerId: caller.userId, id: params.id })), {
       auth: true,
       params: FileIdParams,
       response: { 200: FileEnvelope, 404: FailureSchema, ...authFailures },

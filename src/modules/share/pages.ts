@@ -1,4 +1,4 @@
-import type { FileRow } from '../../db/schema'
+import type { SharedFile } from './service/find-shared-file'
 import { etagOf } from '../../http/send-file'
 import { html, type SafeHtml } from '../../lib/html'
 import type { ViewerManifest } from './viewer-assets'
@@ -22,7 +22,7 @@ const icons = {
 }
 
 /** The title readers see: the file's title, or its filename when the title is empty (interface.md §2). */
-export function displayTitle(row: Pick<FileRow, 'title' | 'filename'>): string {
+export function displayTitle(row: Pick<SharedFile, 'title' | 'filename'>): string {
   return row.title || row.filename
 }
 
@@ -31,7 +31,7 @@ export function displayTitle(row: Pick<FileRow, 'title' | 'filename'>): string {
  * card, robots), so link unfurlers never need JavaScript; every value is HTML-escaped. The viewer script
  * reads its settings from data attributes: the page has no inline script, which the CSP forbids.
  */
-export function viewerPage(row: FileRow, page: PageContext): string {
+export function viewerPage(row: SharedFile, page: PageContext): string {
   const title = displayTitle(row)
   const description = row.description || `${row.filename}, shared with pdfshare`
   const shareUrl = `${page.publicUrl}/s/${row.slug}`

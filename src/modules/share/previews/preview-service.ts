@@ -2,7 +2,7 @@ import { rename, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import type { AppContext } from '../../../context'
 import { previewPathOf } from '../../../data-dir'
-import type { FileRow } from '../../../db/schema'
+import type { SharedFile } from '../service/find-shared-file'
 import { createLimiter, createSingleFlight, QueueFullError } from '../../../lib/concurrency'
 import { randomId } from '../../../lib/ids'
 import placeholderPath from './placeholder.png' with { type: 'file' }
@@ -14,7 +14,7 @@ export const MAX_CONCURRENT_RENDERS = 2
 /** A cached render on disk, or the neutral placeholder card (a file in the build, independent of sharp). */
 export type Preview = { kind: 'rendered' | 'placeholder'; path: string }
 
-export type PreviewService = { previewOf(row: FileRow): Promise<Preview> }
+export type PreviewService = { previewOf(row: SharedFile): Promise<Preview> }
 
 /**
  * Previews are cached in the data dir by blob key, so a replacement (which writes a new blob) gets a new
@@ -27,7 +27,7 @@ export function createPreviewService(ctx: AppContext): PreviewService {
   const once = createSingleFlight<Preview>()
   const placeholder: Preview = { kind: 'placeholder', path: placeholderPath }
 
-  const render = async (row: FileRow): Promise<Preview> => {
+  const render = async (row: SharedFile): Promise<Preview> => {
     const path = previewPathOf(ctx.layout, row.blobKey)
     if (existsSync(path)) return { kind: 'rendered', path }
     if (existsSync(previewPathOf(ctx.layout, row.blobKey, 'failed'))) return placeholder

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto'
-import { sql } from 'drizzle-orm'
 import { isbot } from 'isbot'
 import type { AppContext } from '../../../context'
-import { files, viewMarks } from '../../../db/schema'
+import type { GroupResult, SqlStatement } from '../../../db/hot-sql'
+import { errorCodes } from '../../../lib/error-codes'
 
 /** A repeat visit by the same visitor within this window is not counted again (contract §6). */
 export const REPEAT_WINDOW_MS = 30 * 60 * 1000
@@ -30,30 +30,70 @@ export function isHumanVisit(visit: Visit): boolean {
   return !isbot(visit.userAgent)
 }
 
-let lastSweep = 0
+/** Expired marks are deleted at most this often, in the same commit as the views that come along. */
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000
+
+const MARK = `INSERT INTO view_marks (file_id, visitor, seen_at) VALUES (?, ?, ?)
+  ON CONFLICT (file_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
+const ADD_VIEWS = 'UPDATE files SET views = views + ? WHERE id = ?'
+const SWEEP = 'DELETE FROM view_marks WHERE seen_at <= ?'
+
+export type CountView = (input: { fileId: string; visit: Visit }) => Promise<boolean>
+
+type Pending = { fileId: string; group: SqlStatement[]; resolve: (counted: boolean) => void; reject: (error: unknown) => void }
 
 /**
- * Counts one view if this is a human visit that is not a repeat. A visitor with our cookie is a repeat; one
- * without it is recognised by an HMAC of IP and User-Agent kept for the window. The mark and the increment
- * commit in one transaction, and `views = views + 1` is atomic, so N concurrent distinct visitors add
- * exactly N. Returns whether the view was counted.
+ * Counts one view if this is a human visit that is not a repeat, and resolves once the count is committed
+ * (the page is sent after that, so a served page is a counted page, even across a kill -9). A visitor with
+ * our cookie is a repeat; one without it is recognised by an HMAC of IP and User-Agent kept for the window.
+ *
+ * Group commit: the visits that arrive in one turn of the event loop are written together in one transaction
+ * and one fsync: a mark per visit (new or expired → it counts), then one `views = views + n` per file for
+ * the marks that counted. One fsync and two statements per visit capped a page at ~2,000 views/s on this
+ * hardware. N concurrent distinct visitors still add exactly N, a repeat inside the same group is still a
+ * repeat, and the marks and the counts commit together or not at all.
  */
-export async function countView(ctx: AppContext, input: { fileId: string; visit: Visit }): Promise<boolean> {
-  const { visit } = input
-  if (!isHumanVisit(visit) || visit.seenCookie) return false
-  const now = ctx.now()
-  const cutoff = now - REPEAT_WINDOW_MS
-  const visitor = createHmac('sha256', ctx.signingKey).update(`${visit.clientIp}\n${visit.userAgent}`).digest('base64url')
-
-  const [mark, increment] = await ctx.db.batch([
-    ctx.db.run(sql`INSERT INTO ${viewMarks} (file_id, visitor, seen_at) VALUES (${input.fileId}, ${visitor}, ${now})
-      ON CONFLICT (file_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE ${viewMarks.seenAt} <= ${cutoff}`),
-    // changes() is the row count of the statement just before: 1 when the mark was new or had expired.
-    ctx.db.run(sql`UPDATE ${files} SET views = views + 1 WHERE id = ${input.fileId} AND changes() = 1`),
-  ])
-  if (now - lastSweep > 10 * 60 * 1000) {
-    lastSweep = now
-    await ctx.db.run(sql`DELETE FROM ${viewMarks} WHERE ${viewMarks.seenAt} <= ${cutoff}`)
+export function createViewCounter(ctx: AppContext): CountView {
+  let queue: Pending[] = []
+  let lastSweep = 0
+  const flush = async () => {
+    const batch = queue
+    queue = []
+    const now = ctx.now()
+    const groups = batch.map((pending) => pending.group)
+    const sweeping = now - lastSweep > SWEEP_INTERVAL_MS
+    if (sweeping) {
+      lastSweep = now
+      groups.push([{ sql: SWEEP, args: [now - REPEAT_WINDOW_MS] }])
+    }
+    try {
+      const counted = (result: GroupResult | undefined) => Array.isArray(result) && result[0] === 1
+      const addViews = (results: GroupResult[]) => {
+        const added = new Map<string, number>()
+        batch.forEach((pending, i) => counted(results[i]) && added.set(pending.fileId, (added.get(pending.fileId) ?? 0) + 1))
+        return [...added].map(([fileId, n]) => ({ sql: ADD_VIEWS, args: [n, fileId] }))
+      }
+      const results = await ctx.sql.runGroups(groups, addViews)
+      batch.forEach((pending, i) => {
+        const result = results[i]
+        // A constraint failure means the file was deleted after its page was looked up: nothing to count.
+        if (result instanceof Error) isConstraintFailure(result) ? pending.resolve(false) : pending.reject(result)
+        else pending.resolve(counted(result))
+      })
+    } catch (error) {
+      for (const pending of batch) pending.reject(error)
+    }
   }
-  return mark.rowsAffected === 1 && increment.rowsAffected === 1
+  return ({ fileId, visit }) => {
+    if (!isHumanVisit(visit) || visit.seenCookie) return Promise.resolve(false)
+    const now = ctx.now()
+    const visitor = createHmac('sha256', ctx.signingKey).update(`${visit.clientIp}\n${visit.userAgent}`).digest('base64url')
+    const group = [{ sql: MARK, args: [fileId, visitor, now, now - REPEAT_WINDOW_MS] }]
+    return new Promise<boolean>((resolve, reject) => {
+      if (queue.length === 0) setImmediate(flush)
+      queue.push({ fileId, group, resolve, reject })
+    })
+  }
 }
+
+const isConstraintFailure = (error: Error) => errorCodes(error).some((code) => code.startsWith('SQLITE_CONSTRAINT'))

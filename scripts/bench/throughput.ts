@@ -1,0 +1,98 @@
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { commandOf, freshDir, median, ROOT, serve } from './support'
+import { distinctVisitors, wrk, type WrkResult } from './wrk'
+
+/** Server on core 0, wrk on core 1: "one server core", with the load generator never competing for it. */
+const SERVER_CPU = 0
+const LOAD_CPU = 1
+const CONNECTIONS = 64
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+/** Rate limits stay on (their bookkeeping is part of every request) but high enough never to refuse. */
+const LIMITER_ON = '100000000'
+
+export type Ratio = { ours: number; raw: number; ratio: number }
+export type Throughput = { api: Ratio; page: Ratio; apiP99AtHalf: number; apiP50AtHalf: number; pageViews: number; pageRequests: number; errors: number }
+
+/**
+ * Requests per second of pdfshare's hot paths against a raw Bun.serve doing the least work for the same kind
+ * of answer: an authenticated GET /api/files/:id (token check, owner-scoped lookup, JSON envelope) against a
+ * small JSON, and GET /s/:slug with view counting on (every request a new visitor, so every one is counted)
+ * against an HTML page. Both servers run on the same core; runs alternate raw / ours for several rounds and
+ * the ratio is the median of the rounds, because a shared machine's speed drifts by ±20 % within a minute.
+ */
+export async function throughput(binary: string): Promise<Throughput> {
+  const raw = Bun.spawn(['taskset', '-c', String(SERVER_CPU), 'bun', join(ROOT, 'scripts', 'bench', 'raw-server.ts'), '0'], { stdout: 'pipe', stderr: 'inherit' })
+  const rawUrl = await listeningUrl(raw.stdout)
+  const dataDir = freshDir('throughput')
+  const cli = (...args: string[]) => Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir]).stdout.toString().trim()
+  cli('user', 'add', 'bench')
+  const token = cli('token', 'issue', 'bench')
+  const { proc, url } = await serve(binary, dataDir, { PDFSHARE_RATE_LIMIT_API: LIMITER_ON, PDFSHARE_RATE_LIMIT_SHARE: LIMITER_ON }, SERVER_CPU)
+  try {
+    const body = new FormData()
+    body.append('file', new File([new TextEncoder().encode('%PDF-1.4\n%%EOF\n')], 'bench.pdf', { type: 'application/pdf' }))
+    const uploaded = await fetch(`${url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body })
+    const { data } = (await uploaded.json()) as { data: { id: string; shareUrl: string } }
+    const headers = { authorization: `Bearer ${token}` }
+    const apiUrl = `${url}/api/files/${data.id}`
+    const pageUrl = `${url}${new URL(data.shareUrl).pathname}`
+    const run = (target: string, extra: Partial<Parameters<typeof wrk>[0]> = {}) => wrk({ url: target, connections: CONNECTIONS, seconds: SECONDS, cpu: LOAD_CPU, ...extra })
+
+    // Warm up every path (JIT) before anything counts.
+    for (const target of [`${rawUrl}/json`, `${rawUrl}/html`]) wrk({ url: target, connections: CONNECTIONS, seconds: 1, cpu: LOAD_CPU })
+    wrk({ url: apiUrl, connections: CONNECTIONS, seconds: 2, cpu: LOAD_CPU, headers })
+    wrk({ url: pageUrl, connections: CONNECTIONS, seconds: 2, cpu: LOAD_CPU, script: distinctVisitors() })
+    const before = await viewsOf(apiUrl, headers)
+
+    const rounds: { rawJson: WrkResult; api: WrkResult; rawHtml: WrkResult; page: WrkResult }[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      rounds.push({
+        rawJson: run(`${rawUrl}/json`),
+        api: run(apiUrl, { headers }),
+        rawHtml: run(`${rawUrl}/html`),
+        page: run(pageUrl, { script: distinctVisitors() }),
+      })
+    }
+    const apiMax = median(rounds.map((r) => r.api.rps))
+    const atHalf = run(apiUrl, { headers, rate: apiMax / 2, seconds: SECONDS * 2 })
+    const pageRequests = rounds.reduce((sum, r) => sum + r.page.requests, 0)
+    return {
+      api: ratioOf(rounds.map((r) => [r.api.rps, r.rawJson.rps])),
+      page: ratioOf(rounds.map((r) => [r.page.rps, r.rawHtml.rps])),
+      apiP50AtHalf: atHalf.p50,
+      apiP99AtHalf: atHalf.p99,
+      pageViews: (await viewsOf(apiUrl, headers)) - before,
+      pageRequests,
+      errors: rounds.reduce((sum, r) => sum + r.api.errors + r.page.errors, atHalf.errors),
+    }
+  } finally {
+    raw.kill()
+    proc.kill('SIGTERM')
+    await Promise.all([raw.exited, proc.exited])
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+function ratioOf(pairs: [ours: number, raw: number][]): Ratio {
+  return { ours: median(pairs.map((p) => p[0])), raw: median(pairs.map((p) => p[1])), ratio: median(pairs.map(([ours, raw]) => ours / raw)) }
+}
+
+async function viewsOf(apiUrl: string, headers: Record<string, string>): Promise<number> {
+  const { data } = (await (await fetch(apiUrl, { headers })).json()) as { data: { views: number } }
+  return data.views
+}
+
+async function listeningUrl(stdout: ReadableStream<Uint8Array>): Promise<string> {
+  let text = ''
+  const decoder = new TextDecoder()
+  for await (const chunk of stdout) {
+    text += decoder.decode(chunk)
+    const match = /listening on (\d+)/.exec(text)
+    if (match) return `http://127.0.0.1:${match[1]}`
+  }
+  throw new Error(`raw server did not start: ${text}`)
+}
+
+if (import.meta.main) console.log(JSON.stringify(await throughput(join(ROOT, 'dist', 'pdfshare')), null, 1))

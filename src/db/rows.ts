@@ -1,0 +1,24 @@
+import { getTableColumns, getTableName, type Table } from 'drizzle-orm'
+
+/**
+ * Plain-SQL reads of a drizzle table that give exactly what drizzle's `select()` gives: the column list for
+ * the SELECT and a mapper from the row's values, in that order, to the typed row (camelCase keys, booleans
+ * from 0/1). Built from the schema, so a new column can never be forgotten here.
+ */
+export function rowReader<T extends Table>(table: T) {
+  const columns = Object.entries(getTableColumns(table))
+  return {
+    /** `"seq", "id", "owner_id", …` for `SELECT … FROM <table>`. */
+    columns: columns.map(([, column]) => `"${column.name}"`).join(', '),
+    table: `"${getTableName(table)}"`,
+    read(values: unknown[]): T['$inferSelect'] {
+      const row: Record<string, unknown> = {}
+      for (let i = 0; i < columns.length; i++) {
+        const [key, column] = columns[i]!
+        const value = values[i]
+        row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value)
+      }
+      return row as T['$inferSelect']
+    },
+  }
+}

@@ -1,0 +1,78 @@
+import { describe, expect, setSystemTime, test } from 'bun:test'
+import { createClient } from '@libsql/client'
+import { SignJWT } from 'jose'
+import { revokeToken } from '../../src/modules/auth/tokens'
+import { startTestApp } from '../support/harness'
+
+// The authenticator remembers verified tokens and their callers (issue 5); none of that may delay a refusal.
+const server = await startTestApp()
+const status = async (token: string) => (await server.call('GET', '/api/files', { token })).status
+
+describe('remembered tokens are refused as promptly as without a cache', () => {
+  test('revoked through the API process’s own connection: refused on the next request', async () => {
+    const user = await server.user()
+    for (let i = 0; i < 3; i++) expect(await status(user.token)).toBe(200)
+    await revokeToken(server.ctx, { tokenIdOrJwt: user.tokenId })
+    expect(await status(user.token)).toBe(401)
+  })
+
+  test('revoked by another process (its own connection to the file): refused on the next request', async () => {
+    const user = await server.user()
+    expect(await status(user.token)).toBe(200)
+    const other = createClient({ url: server.config.databaseUrl })
+    try {
+      await other.execute({ sql: 'UPDATE tokens SET revoked_at = ? WHERE id = ?', args: [Date.now(), user.tokenId] })
+    } finally {
+      other.close()
+    }
+    expect(await status(user.token)).toBe(401)
+  })
+
+  test('the user removed by another process: refused on the next request', async () => {
+    const user = await server.user()
+    expect(await status(user.token)).toBe(200)
+    const other = createClient({ url: server.config.databaseUrl })
+    try {
+      await other.execute('PRAGMA foreign_keys = ON')
+      await other.execute({ sql: 'DELETE FROM users WHERE id = ?', args: [user.id] })
+    } finally {
+      other.close()
+    }
+    expect(await status(user.token)).toBe(401)
+  })
+
+  test('a remembered token is refused once it expires (beyond the 30 s leeway)', async () => {
+    const user = await server.user(undefined, { ttlSeconds: 60 })
+    expect(await status(user.token)).toBe(200)
+    try {
+      setSystemTime(new Date(Date.now() + 80_000))
+      expect(await status(user.token)).toBe(200) // 20 s past exp: inside the leeway
+      setSystemTime(new Date(Date.now() + 20_000))
+      expect(await status(user.token)).toBe(401)
+    } finally {
+      setSystemTime()
+    }
+  })
+
+  test('a valid token with one character changed is checked afresh and refused', async () => {
+    const user = await server.user()
+    expect(await status(user.token)).toBe(200)
+    const [header, payload, signature] = user.token.split('.') as [string, string, string]
+    const flipped = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`
+    expect(await status(flipped)).toBe(401)
+    expect(await status(user.token)).toBe(200)
+  })
+
+  test('many distinct valid tokens: the cache stays bounded and every one still works', async () => {
+    const user = await server.user()
+    // Same claims, different iat: 1,100 distinct strings for one token row.
+    const tokens = await Promise.all(
+      Array.from({ length: 1100 }, (_, i) =>
+        new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer('pdfshare').setSubject(user.id).setJti(user.tokenId)
+          .setIssuedAt(Math.floor(Date.now() / 1000) - i).setExpirationTime('1h').sign(server.ctx.signingKey),
+      ),
+    )
+    for (const token of tokens) expect(await status(token)).toBe(200)
+    expect(await status(tokens[0]!)).toBe(200) // forgotten first, verified again
+  })
+})

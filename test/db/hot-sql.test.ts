@@ -1,0 +1,149 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { createClient } from '@libsql/client'
+import { eq } from 'drizzle-orm'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openDb } from '../../src/db/client'
+import { openHotSql, type HotSql } from '../../src/db/hot-sql'
+import { migrate } from '../../src/db/migrate'
+import { rowReader } from '../../src/db/rows'
+import { files, users } from '../../src/db/schema'
+import { versionedCache } from '../../src/db/versioned-cache'
+
+const dir = mkdtempSync(join(tmpdir(), 'pdfshare-hot-sql-'))
+const url = `file:${dir}/t.db`
+const database = await openDb(url)
+await migrate(database.client)
+afterAll(() => {
+  database.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const { db } = database
+await db.insert(users).values({ id: 'u1', name: 'alice', createdAt: 1, maxBytes: null, maxFiles: 3 })
+const fileOf = (id: string, flags: boolean) => ({
+  id, ownerId: 'u1', slug: `slug-${id}`, blobKey: `b-${id}`, filename: `${id}.pdf`, title: `T ${id} ✓ "quoted"`, description: '',
+  size: 10, sha256: 'ab'.repeat(32), allowDownload: flags, searchEngineVisible: !flags, views: 0, createdAt: 5, updatedAt: 6,
+})
+await db.insert(files).values([fileOf('f1', true), fileOf('f2', false)])
+
+// The embedded file gets its own prepared-statement connection; any other URL goes through the client.
+// Both are tested on the same file: the client path is what a remote libSQL server would use.
+const implementations: [string, HotSql][] = [
+  ['native prepared statements', database.hot],
+  ['through the client (remote databases)', openHotSql('libsql://remote.example', database.client)],
+]
+const fileRows = rowReader(files)
+const BY_ID = `SELECT ${fileRows.columns} FROM ${fileRows.table} WHERE "id" = ?`
+const MARK = 'INSERT INTO view_marks (file_id, visitor, seen_at) VALUES (?, ?, ?)'
+const INCREMENT = 'UPDATE files SET views = views + 1 WHERE id = ?'
+const viewsOf = async (id: string) => (await db.select({ views: files.views }).from(files).where(eq(files.id, id)))[0]?.views
+
+describe.each(implementations)('hot SQL: %s', (_name, sql) => {
+  test('a row read through rowReader equals what drizzle selects, booleans and nulls included', async () => {
+    for (const id of ['f1', 'f2']) {
+      const [expected] = await db.select().from(files).where(eq(files.id, id))
+      expect(fileRows.read((await sql.get(BY_ID, [id]))!)).toEqual(expected!)
+    }
+    const [user] = await db.select().from(users)
+    const userRows = rowReader(users)
+    expect(userRows.read((await sql.get(`SELECT ${userRows.columns} FROM ${userRows.table}`, []))!)).toEqual(user!)
+  })
+
+  test('no row → undefined', async () => {
+    expect(await sql.get(BY_ID, ['nope'])).toBeUndefined()
+  })
+
+  test('groups commit with their change counts; a failing group is undone alone and reported in its place', async () => {
+    const before = { f1: await viewsOf('f1'), f2: await viewsOf('f2') }
+    const visitor = `v-${_name}`
+    let seenByFinalize: unknown
+    const results = await sql.runGroups(
+      [
+        [{ sql: MARK, args: ['f1', visitor, 1] }, { sql: INCREMENT, args: ['f1'] }],
+        // A mark for a file that does not exist violates the foreign key: this group must leave no trace.
+        [{ sql: INCREMENT, args: ['f2'] }, { sql: MARK, args: ['missing-file', visitor, 1] }],
+        [{ sql: INCREMENT, args: ['f2'] }],
+      ],
+      // finalize sees the results and completes the same transaction: +10 per successful group on f1.
+      (results) => ((seenByFinalize = results.map((r) => r instanceof Error)), [{ sql: 'UPDATE files SET views = views + ? WHERE id = ?', args: [10 * results.filter((r) => !(r instanceof Error)).length, 'f1'] }]),
+    )
+    expect(results[0]).toEqual([1, 1])
+    expect(results[1]).toBeInstanceOf(Error)
+    expect(results[2]).toEqual([1])
+    expect(seenByFinalize).toEqual([false, true, false])
+    expect(await viewsOf('f1')).toBe(before.f1! + 1 + 20)
+    expect(await viewsOf('f2')).toBe(before.f2! + 1)
+  })
+
+  test('a failing finalize undoes the whole transaction', async () => {
+    const before = await viewsOf('f1')
+    const attempt = sql.runGroups([[{ sql: INCREMENT, args: ['f1'] }]], () => [{ sql: MARK, args: ['missing-file', 'x', 1] }])
+    await expect(attempt).rejects.toThrow()
+    expect(await viewsOf('f1')).toBe(before)
+  })
+})
+
+describe('data_version and the versioned cache', () => {
+  test('changes when another connection commits, not for the hot connection’s own writes', async () => {
+    const start = await database.hot.dataVersion()
+    await database.hot.runGroups([[{ sql: INCREMENT, args: ['f1'] }]])
+    expect(await database.hot.dataVersion()).toBe(start)
+    await db.update(files).set({ title: 'changed by drizzle' }).where(eq(files.id, 'f1'))
+    const afterOwnProcess = await database.hot.dataVersion()
+    expect(afterOwnProcess).not.toBe(start)
+    const other = createClient({ url })
+    await other.execute("UPDATE files SET title = 'changed elsewhere' WHERE id = 'f1'")
+    other.close()
+    expect(await database.hot.dataVersion()).not.toBe(afterOwnProcess)
+  })
+
+  test('the cache serves a row until another connection commits, then reads it again', async () => {
+    const cache = versionedCache<string>(database.hot)
+    let loads = 0
+    const title = () =>
+      cache('f2', async () => {
+        loads++
+        return String((await database.hot.get('SELECT title FROM files WHERE id = ?', ['f2']))![0])
+      })
+    expect(await title()).toBe('T f2 ✓ "quoted"')
+    expect(await title()).toBe('T f2 ✓ "quoted"')
+    expect(loads).toBe(1)
+    await db.update(files).set({ title: 'new title' }).where(eq(files.id, 'f2'))
+    expect(await title()).toBe('new title')
+    expect(loads).toBe(2)
+  })
+
+  test('with ownCommits, the hot connection’s own commits empty the cache too', async () => {
+    const cache = versionedCache<number>(database.hot, { ownCommits: true })
+    let loads = 0
+    await cache('k', async () => ++loads)
+    await cache('k', async () => ++loads)
+    expect(loads).toBe(1)
+    await database.hot.runGroups([[{ sql: INCREMENT, args: ['f1'] }]])
+    await cache('k', async () => ++loads)
+    expect(loads).toBe(2)
+  })
+
+  test('a remote database gives no version: nothing is cached', async () => {
+    const remote = openHotSql('libsql://remote.example', database.client)
+    expect(await remote.dataVersion()).toBeUndefined()
+    const cache = versionedCache<number>(remote)
+    let loads = 0
+    for (let i = 0; i < 3; i++) await cache('k', async () => ++loads)
+    expect(loads).toBe(3)
+  })
+
+  test('unknown keys are not kept, and the cache holds at most its size', async () => {
+    const cache = versionedCache<number>(database.hot, { size: 2 })
+    let loads = 0
+    await cache('missing', async () => (loads++, undefined))
+    await cache('missing', async () => (loads++, undefined))
+    expect(loads).toBe(2)
+    for (const key of ['a', 'b', 'c']) await cache(key, async () => (loads++, 1))
+    await cache('c', async () => (loads++, 1)) // kept
+    await cache('a', async () => (loads++, 1)) // the oldest, forgotten
+    expect(loads).toBe(2 + 3 + 1)
+  })
+})

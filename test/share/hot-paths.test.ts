@@ -1,0 +1,89 @@
+import { describe, expect, test } from 'bun:test'
+import { json, form, startTestApp } from '../support/harness'
+import { makePdf } from '../support/pdf'
+
+// Share lookups are cached while the database is unchanged and views are written in group commits
+// (issue 5); what a visitor sees must never lag behind what the owner did.
+const server = await startTestApp()
+const owner = await server.user('owner')
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
+
+async function newFile() {
+  const { data } = await json(await server.call('POST', '/api/files/upload', { token: owner.token, body: form({ bytes: makePdf() }) }))
+  return { id: data.id as string, path: new URL(data.shareUrl).pathname.replace(/^\/base/, '') }
+}
+const page = (path: string, ua = FIREFOX) => server.call('GET', path, { headers: { 'user-agent': ua } })
+const views = async (id: string) => (await json(await server.call('GET', `/api/files/${id}`, { token: owner.token }))).data.views as number
+
+describe('cached share lookups follow every change at once', () => {
+  test('a new title, the download switch and a deletion show on the very next request', async () => {
+    const file = await newFile()
+    expect(await (await page(file.path)).text()).not.toContain('Renamed report')
+    expect((await server.call('GET', `${file.path}/download`)).status).toBe(200)
+
+    const patch = (body: object) => server.call('PUT', `/api/files/${file.id}`, { token: owner.token, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
+    expect((await patch({ title: 'Renamed report', allowDownload: false })).status).toBe(200)
+    expect(await (await page(file.path)).text()).toContain('Renamed report')
+    expect((await server.call('GET', `${file.path}/download`)).status).toBe(403)
+
+    expect((await server.call('DELETE', `/api/files/${file.id}`, { token: owner.token })).status).toBe(200)
+    expect((await page(file.path)).status).toBe(404)
+    expect((await server.call('GET', `${file.path}/file`)).status).toBe(404)
+  })
+
+  test('a replaced PDF is served at once under its new ETag', async () => {
+    const file = await newFile()
+    const first = await server.call('GET', `${file.path}/file`)
+    await first.arrayBuffer()
+    const replacement = makePdf({ pages: 3 })
+    expect((await server.call('PUT', `/api/files/${file.id}`, { token: owner.token, body: form({ bytes: replacement }) })).status).toBe(200)
+    const second = await server.call('GET', `${file.path}/file`)
+    expect(second.headers.get('etag')).not.toBe(first.headers.get('etag'))
+    expect(new Uint8Array(await second.arrayBuffer())).toEqual(replacement)
+  })
+})
+
+describe('views in group commits', () => {
+  test('the same visitor twice in one group counts once, and only one of the two answers sets the cookie', async () => {
+    const file = await newFile()
+    const responses = await Promise.all([page(file.path), page(file.path)])
+    expect(responses.map((r) => r.status)).toEqual([200, 200])
+    expect(responses.filter((r) => r.headers.get('set-cookie')).length).toBe(1)
+    expect(await views(file.id)).toBe(1)
+  })
+
+  test('distinct visitors to several files in one group: each file gets exactly its own', async () => {
+    const a = await newFile()
+    const b = await newFile()
+    const visits = [...Array.from({ length: 30 }, (_, i) => page(a.path, `${FIREFOX} a${i}`)), ...Array.from({ length: 12 }, (_, i) => page(b.path, `${FIREFOX} b${i}`))]
+    await Promise.all(visits)
+    expect(await views(a.id)).toBe(30)
+    expect(await views(b.id)).toBe(12)
+  })
+
+  test('a view is committed before its page is answered', async () => {
+    const file = await newFile()
+    await page(file.path)
+    // Read by a separate connection, as a crash-restarted server would.
+    const { createClient } = await import('@libsql/client')
+    const other = createClient({ url: server.config.databaseUrl })
+    try {
+      const result = await other.execute({ sql: 'SELECT views FROM files WHERE id = ?', args: [file.id] })
+      expect(Number(result.rows[0]![0])).toBe(1)
+    } finally {
+      other.close()
+    }
+  })
+})
+
+describe('GET /api/files/:id from the versioned cache', () => {
+  test('views counted after a read show on the next read; a foreign id stays 404 however often it is asked', async () => {
+    const file = await newFile()
+    expect(await views(file.id)).toBe(0)
+    expect(await views(file.id)).toBe(0)
+    await page(file.path)
+    expect(await views(file.id)).toBe(1)
+    const stranger = await server.user('stranger')
+    for (let i = 0; i < 2; i++) expect((await server.call('GET', `/api/files/${file.id}`, { token: stranger.token })).status).toBe(404)
+  })
+})
