@@ -1,55 +1,145 @@
 /**
- * `bun run bench`: the numbers the project tracks, measured against the compiled binary.
- * Targets (checked here, not in timed tests): a 100 MiB upload adds at most ~32 MiB to the server's peak RSS.
+ * `bun run bench`: pdfshare against the physical limit of the same machine, measured side by side in one
+ * run (absolute numbers drift on shared machines; ratios much less). Prints one table and writes it to
+ * BENCHMARKS.md with the machine's description. Loopback only; about four minutes. Installs what it needs
+ * (wrk, strace, chromium for the viewer rows) with apt-get when they are missing and it may.
  */
-import { statSync } from 'node:fs'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
+import { join } from 'node:path'
 import { coldStart } from './cold-start'
+import { downloads } from './download'
 import { floodImpact } from './flood'
 import { previewTimes, viewerLoad } from './share'
-import { ensureBinary, mib } from './support'
-import { uploadOf100MiB } from './upload'
+import { ensureBinary, mib, ROOT } from './support'
+import { throughput } from './throughput'
+import { chunkedOverCap, concurrentUploads } from './upload'
 
+/** `why`: what stands in the way when the target is missed (from the profiles), printed under the table. */
+type Row = { measure: string; against: string; result: string; target: string; ok?: boolean; why?: string }
+
+ensureTools({ wrk: 'wrk', strace: 'strace', chromium: 'chromium' })
 const binary = ensureBinary()
-const results: Record<string, string> = {}
-results['binary size'] = mib(statSync(binary).size)
+const rows: Row[] = []
+const started = performance.now()
+const pct = (ratio: number) => `${(ratio * 100).toFixed(1)} %`
+const ms = (value: number, digits = 0) => `${value.toFixed(digits)} ms`
+const times = (ratio: number) => `${ratio.toFixed(2)}×`
 
-const cold = await coldStart(binary)
-results['cold start → first 200, new data dir (median of 7)'] = `${cold.firstStartMs.toFixed(0)} ms`
-results['cold start → first 200, existing data dir (median of 7)'] = `${cold.warmDataMs.toFixed(0)} ms`
+const speed = await throughput(binary)
+rows.push(
+  { measure: 'authenticated `GET /api/files/:id`, one server core, 64 connections', against: `raw Bun.serve small JSON: ${speed.api.raw.toFixed(0)} req/s`, result: `${speed.api.ours.toFixed(0)} req/s = ${pct(speed.api.ratio)}`, target: '≥ 20 %', ok: speed.api.ratio >= 0.2 },
+  { measure: 'p99 latency of the same at 50 % of its max rate', against: `p50 ${ms(speed.apiP50AtHalf, 2)}`, result: ms(speed.apiP99AtHalf, 2), target: '≤ 5 ms', ok: speed.apiP99AtHalf <= 5 },
+  { measure: '`GET /s/:slug` page, every request a new counted visitor', against: `raw Bun.serve HTML: ${speed.page.raw.toFixed(0)} req/s`, result: `${speed.page.ours.toFixed(0)} req/s = ${pct(speed.page.ratio)}`, target: '≥ 10 %', ok: speed.page.ratio >= 0.1 },
+  { measure: 'views counted during the page runs', against: `${speed.pageRequests} completed requests`, result: `${speed.pageViews} (${speed.errors} errors)`, target: '= requests (+ in flight)', ok: speed.errors === 0 && speed.pageViews >= speed.pageRequests && speed.pageViews <= speed.pageRequests + 64 * 3 },
+)
 
-const upload = await uploadOf100MiB(binary)
-results['100 MiB upload: extra peak RSS'] = mib(upload.extraPeakBytes)
-results['100 MiB upload: server RSS before'] = mib(upload.baselineRss)
-results['100 MiB upload: wall time (curl, durable)'] = `${upload.seconds.toFixed(2)} s`
+const one = await concurrentUploads(binary, 1)
+rows.push(
+  { measure: 'one 100 MiB upload (curl), durable: wall time', against: `dd conv=fdatasync: ${ms(one.ddSeconds * 1000)}`, result: `${ms(one.seconds * 1000)} = ${times(one.seconds / one.ddSeconds)}`, target: '≤ 2×', ok: one.seconds <= one.ddSeconds * 2, why: 'curl → loopback → Bun alone takes about as long as dd; the server then parses the multipart body (busboy, ~25 ms per 100 MiB) and hashes it (SHA-256, ~55 ms) on its one JavaScript thread, and the final fsync waits for the last 16 MiB. Moving the hash to a worker thread would not help a 1-core VPS.' },
+  { measure: 'one 100 MiB upload: extra peak RSS, first after start', against: `bare Bun.serve draining it: ${mib(one.rawFirstExtraPeak)}`, result: mib(one.firstExtraPeak), target: '≤ 32 MiB', ok: one.firstExtraPeak <= 32 * 1024 * 1024 },
+  { measure: 'one 100 MiB upload: extra peak RSS, later uploads', against: `RSS before: ${mib(one.baselineRss)}`, result: mib(one.laterExtraPeak), target: '≤ 32 MiB', ok: one.laterExtraPeak <= 32 * 1024 * 1024 },
+)
+const eight = await concurrentUploads(binary, 8, 2)
+rows.push(
+  { measure: '8 concurrent 100 MiB uploads: wall time', against: `8 parallel dd: ${ms(eight.ddSeconds * 1000)}`, result: `${ms(eight.seconds * 1000)} = ${times(eight.seconds / eight.ddSeconds)}`, target: '≤ 2×', ok: eight.seconds <= eight.ddSeconds * 2 },
+  { measure: '8 concurrent 100 MiB uploads: extra peak RSS, first after start', against: `bare Bun.serve draining them: ${mib(eight.rawFirstExtraPeak)}`, result: mib(eight.firstExtraPeak), target: '≤ 96 MiB', ok: eight.firstExtraPeak <= 96 * 1024 * 1024, why: 'Bun grows its allocator pools once for the first large request bodies (a bare Bun.serve that only drains them grows by the amount beside it); the later round shows the cost per round of uploads.' },
+  { measure: '8 concurrent 100 MiB uploads: extra peak RSS, later round', against: '—', result: mib(eight.laterExtraPeak), target: '≤ 96 MiB', ok: eight.laterExtraPeak <= 96 * 1024 * 1024 },
+)
+
+const overCap = await chunkedOverCap(binary)
+rows.push({
+  measure: `over-cap chunked upload (cap ${mib(overCap.capBytes)}): bytes read before the ${overCap.status}`,
+  against: `bare Bun.serve stopping at the cap: cap + ${mib(overCap.rawReadBytes - overCap.capBytes)}`,
+  result: `cap + ${mib(overCap.readBytes - overCap.capBytes)}`,
+  target: '≤ cap + 1 MiB',
+  ok: overCap.status === 413 && overCap.readBytes <= overCap.capBytes + 1024 * 1024,
+  why: 'Bun.serve keeps receiving a request body into its own buffer up to a high-water mark of several MiB before it pauses the socket; the handler cannot read less than that. pdfshare stops at the first byte over the cap that reaches it.',
+})
+
+const download = await downloads(binary)
+rows.push(
+  { measure: '`/s/:slug/file` 100 MiB download (curl)', against: `cat > /dev/null: ${ms(download.catMs)}; raw Bun.file: ${ms(download.rawMs)}`, result: `${ms(download.oursMs)} = ${pct(download.catMs / download.oursMs)} of cat's speed, ${pct(download.rawMs / download.oursMs)} of raw`, target: '≥ 50 %', ok: download.catMs / download.oursMs >= 0.5, why: 'Loopback TCP into curl is the limit: a raw Bun.serve sending the same file with sendfile is as slow (the raw column).' },
+  { measure: '64 KiB range reads, 16 connections', against: `raw Bun.file + Range: ${download.rangeRaw.toFixed(0)} req/s`, result: `${download.rangeOurs.toFixed(0)} req/s = ${pct(download.rangeOurs / download.rangeRaw)}`, target: '≥ 50 %', ok: download.rangeOurs / download.rangeRaw >= 0.5 },
+)
 
 const flood = await floodImpact(binary)
-results['GET /api/files, 16 clients: alone'] = `${flood.alone.rps.toFixed(0)} req/s, p95 ${flood.alone.p95.toFixed(1)} ms`
-results[`GET /api/files during ${flood.slowConnections} slow clients`] = `${flood.flooded.rps.toFixed(0)} req/s, p95 ${flood.flooded.p95.toFixed(1)} ms, ${flood.flooded.failures} failed`
+rows.push({
+  measure: `\`GET /api/files\`, 16 clients, during ${flood.slowConnections} slow-header and slow-body clients`,
+  against: `alone: ${flood.alone.rps.toFixed(0)} req/s, p95 ${ms(flood.alone.p95, 1)}`,
+  result: `${flood.flooded.rps.toFixed(0)} req/s, p95 ${ms(flood.flooded.p95, 1)}, ${flood.flooded.failures} failed`,
+  target: 'reported',
+})
 
 const previews = await previewTimes(binary)
-results['preview render, first after start (cold)'] = `${previews.coldMs.toFixed(0)} ms`
-results['preview render, new small PDF (warm, median of 5)'] = `${previews.warmMs.toFixed(0)} ms`
-results['preview render, 60-page 16 MB PDF'] = `${previews.largeMs.toFixed(0)} ms`
-results['preview, cached (median of 20)'] = `${previews.cachedMs.toFixed(1)} ms`
+rows.push(
+  { measure: 'preview of page 1, small PDF, first render after start (cold)', against: '—', result: ms(previews.coldMs), target: '≤ 150 ms', ok: previews.coldMs <= 150, why: 'The first render compiles PDFium\'s 4 MB WebAssembly (~75 ms) and loads sharp. Doing that at start would cost ~19 MB of idle memory, whose target is tighter.' },
+  { measure: 'preview of page 1, new small PDF (median of 5)', against: '—', result: ms(previews.warmMs), target: '≤ 150 ms', ok: previews.warmMs <= 150 },
+  { measure: 'preview of page 1, new 60-page 16 MB PDF', against: '—', result: ms(previews.largeMs), target: '≤ 150 ms', ok: previews.largeMs <= 150, why: 'PDFium needs the whole 16 MB document in its memory before it opens page 1.' },
+  { measure: 'preview, cached (median of 20)', against: '—', result: ms(previews.cachedMs, 1), target: '≤ 5 ms', ok: previews.cachedMs <= 5 },
+)
+
+const cold = await coldStart(binary)
+rows.push(
+  { measure: 'compiled binary: exec → first 200, new data dir (median of 7)', against: `existing data dir: ${ms(cold.warmDataMs)}`, result: ms(cold.firstStartMs), target: '≤ 150 ms', ok: cold.firstStartMs <= 150 },
+  { measure: 'idle RSS after start', against: '—', result: mib(cold.idleRss), target: '≤ 80 MB', ok: cold.idleRss <= 80_000_000 },
+  { measure: 'binary size', against: '—', result: mib(statSync(binary).size), target: 'reported' },
+)
 
 if (existsSync('/usr/bin/chromium')) {
   const viewer = await viewerLoad(binary)
-  results['viewer: page 1 of 60-page 16 MB PDF after navigation (median of 5)'] = `${viewer.firstPageMs.toFixed(0)} ms`
-  results['viewer: PDF bytes fetched before page 1'] = `${(viewer.pdfBytes / 1024).toFixed(0)} KiB of ${mib(viewer.pdfSize)} (${((viewer.pdfBytes / viewer.pdfSize) * 100).toFixed(1)} %)`
   // The page's DevTools session does not see the worker's own script request; add its brotli size from the build.
-  const manifest = JSON.parse(await Bun.file('viewer/dist/manifest.json').text())
-  const workerBytes = Bun.file(`viewer/dist/${manifest.pdfjs}/pdf.worker.min.mjs.br`).size
-  results['viewer: transfer without the PDF (cold cache, brotli)'] = `${((viewer.viewerBytes + workerBytes) / 1024).toFixed(0)} KiB (page, script, style ${(viewer.viewerBytes / 1024).toFixed(0)} KiB + pdf.js worker ${(workerBytes / 1024).toFixed(0)} KiB)`
-} else {
-  results['viewer'] = 'skipped: no /usr/bin/chromium (apt-get install -y chromium)'
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'viewer', 'dist', 'manifest.json'), 'utf8'))
+  const workerBytes = Bun.file(join(ROOT, 'viewer', 'dist', manifest.pdfjs, 'pdf.worker.min.mjs.br')).size
+  rows.push(
+    { measure: 'viewer: page 1 of a 60-page 16 MB PDF after navigation (median of 5)', against: '—', result: ms(viewer.firstPageMs), target: 'reported' },
+    { measure: 'viewer: PDF bytes fetched before page 1', against: `PDF size ${mib(viewer.pdfSize)}`, result: `${(viewer.pdfBytes / 1024).toFixed(0)} KiB (${pct(viewer.pdfBytes / viewer.pdfSize)})`, target: 'reported' },
+    { measure: 'viewer: transfer without the PDF, cold cache, brotli', against: `pdf.js worker ${(workerBytes / 1024).toFixed(0)} KiB of it`, result: `${((viewer.viewerBytes + workerBytes) / 1024).toFixed(0)} KiB`, target: 'reported' },
+  )
 }
 
-const width = Math.max(...Object.keys(results).map((k) => k.length))
-for (const [name, value] of Object.entries(results)) console.log(`${name.padEnd(width)}  ${value}`)
+const table = [
+  '| Measure | Against (same run) | Result | Target | |',
+  '|---|---|---|---|---|',
+  ...rows.map((row) => `| ${row.measure} | ${row.against} | ${row.result} | ${row.target} | ${row.ok === undefined ? '' : row.ok ? 'ok' : '**missed**'} |`),
+].join('\n')
+const notes = rows.filter((row) => row.ok === false && row.why).map((row) => `- **${row.measure}**: ${row.why}`)
+const seconds = (performance.now() - started) / 1000
+console.log(table)
+if (notes.length > 0) console.log(`\nWhat stands in the way:\n${notes.join('\n')}`)
+console.log(`\n${rows.filter((row) => row.ok === false).length} of ${rows.filter((row) => row.ok !== undefined).length} targets missed; ${seconds.toFixed(0)} s`)
+writeFileSync(join(ROOT, 'BENCHMARKS.md'), benchmarksMarkdown(table, notes, seconds))
 
-const budget = 32 * 1024 * 1024
-if (upload.extraPeakBytes > budget) {
-  console.error(`FAIL: upload raised peak RSS by ${mib(upload.extraPeakBytes)} (budget ${mib(budget)})`)
-  process.exit(1)
+function benchmarksMarkdown(table: string, notes: string[], seconds: number): string {
+  const cpuModel = cpus()[0]?.model ?? 'unknown'
+  const kernel = readFileSync('/proc/sys/kernel/osrelease', 'utf8').trim()
+  const disk = Bun.spawnSync(['df', '-h', '--output=source,fstype', ROOT]).stdout.toString().trim().split('\n').at(-1)
+  return `# Benchmarks
+
+Written by \`bun run bench\` (scripts/bench/run.ts) on ${new Date().toISOString().slice(0, 10)} in ${seconds.toFixed(0)} s. Every
+ratio is measured against its reference in the same run, on the same machine: a raw \`Bun.serve\` doing the
+least work for the same kind of answer, \`dd\`, \`cat\`. Servers under load are pinned to core 0 and the load
+generator (wrk, one thread) to core 1. How each number is taken is written beside its function in
+scripts/bench/.
+
+Machine: ${cpus().length} × ${cpuModel}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Linux ${kernel}, disk ${disk}, Bun ${Bun.version}.
+
+${table}
+${notes.length > 0 ? `\nWhat stands in the way of the missed targets (from the profiles):\n\n${notes.join('\n')}\n` : ''}`
+}
+
+/** Installs missing tools with apt-get (as root, or with passwordless sudo); says so when it cannot. */
+function ensureTools(tools: Record<string, string>) {
+  const missing = Object.entries(tools).filter(([command]) => Bun.which(command) === null)
+  if (missing.length === 0) return
+  const packages = missing.map(([, name]) => name)
+  const asRoot = process.getuid?.() === 0 ? [] : ['sudo', '-n']
+  console.error(`installing ${packages.join(', ')} with apt-get…`)
+  const update = Bun.spawnSync([...asRoot, 'apt-get', 'update'], { stdout: 'ignore', stderr: 'inherit' })
+  const install = update.exitCode === 0 && Bun.spawnSync([...asRoot, 'apt-get', 'install', '-y', ...packages], { stdout: 'ignore', stderr: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+  const still = missing.filter(([command]) => Bun.which(command) === null).map(([command]) => command)
+  if (!install || still.length > 0) {
+    console.error(`bun run bench needs ${still.join(', ')}: install them (apt-get install -y ${packages.join(' ')}) and run again`)
+    process.exit(1)
+  }
 }

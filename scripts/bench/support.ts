@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -54,4 +54,23 @@ export async function serve(binary: string, dataDir: string, env: Record<string,
 /** `BENCH_SOURCE=1` runs the server from source (`bun src/main.ts`) for quick profiling rounds without a build. */
 export function commandOf(binary: string): string[] {
   return process.env.BENCH_SOURCE === '1' ? ['bun', join(ROOT, 'src', 'main.ts')] : [binary]
+}
+
+/** Starts the raw Bun.serve reference (raw-server.ts), optionally pinned to `cpu`, serving `file` at /file. */
+export async function serveRaw(file?: string, cpu?: number): Promise<{ proc: Bun.Subprocess<'ignore', 'pipe', 'inherit'>; url: string }> {
+  const pin = cpu === undefined ? [] : ['taskset', '-c', String(cpu)]
+  const proc = Bun.spawn([...pin, 'bun', join(ROOT, 'scripts', 'bench', 'raw-server.ts'), '0', ...(file ? [file] : [])], { stdout: 'pipe', stderr: 'inherit' })
+  let text = ''
+  const decoder = new TextDecoder()
+  for await (const chunk of proc.stdout) {
+    text += decoder.decode(chunk)
+    const match = /listening on (\d+)/.exec(text)
+    if (match) return { proc, url: `http://127.0.0.1:${match[1]}` }
+  }
+  throw new Error(`raw server did not start: ${text}`)
+}
+
+/** Resets a process's peak RSS (VmHWM) to its current RSS, so the next peak belongs to what follows. */
+export function resetPeak(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5')
 }

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { commandOf, freshDir, median, ROOT, serve } from './support'
+import { commandOf, freshDir, median, ROOT, serve, serveRaw } from './support'
 import { distinctVisitors, wrk, type WrkResult } from './wrk'
 
 /** Server on core 0, wrk on core 1: "one server core", with the load generator never competing for it. */
@@ -23,8 +23,7 @@ export type Throughput = { api: Ratio; page: Ratio; apiP99AtHalf: number; apiP50
  * the ratio is the median of the rounds, because a shared machine's speed drifts by ±20 % within a minute.
  */
 export async function throughput(binary: string): Promise<Throughput> {
-  const raw = Bun.spawn(['taskset', '-c', String(SERVER_CPU), 'bun', join(ROOT, 'scripts', 'bench', 'raw-server.ts'), '0'], { stdout: 'pipe', stderr: 'inherit' })
-  const rawUrl = await listeningUrl(raw.stdout)
+  const { proc: raw, url: rawUrl } = await serveRaw(undefined, SERVER_CPU)
   const dataDir = freshDir('throughput')
   const cli = (...args: string[]) => Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir]).stdout.toString().trim()
   cli('user', 'add', 'bench')
@@ -82,17 +81,6 @@ function ratioOf(pairs: [ours: number, raw: number][]): Ratio {
 async function viewsOf(apiUrl: string, headers: Record<string, string>): Promise<number> {
   const { data } = (await (await fetch(apiUrl, { headers })).json()) as { data: { views: number } }
   return data.views
-}
-
-async function listeningUrl(stdout: ReadableStream<Uint8Array>): Promise<string> {
-  let text = ''
-  const decoder = new TextDecoder()
-  for await (const chunk of stdout) {
-    text += decoder.decode(chunk)
-    const match = /listening on (\d+)/.exec(text)
-    if (match) return `http://127.0.0.1:${match[1]}`
-  }
-  throw new Error(`raw server did not start: ${text}`)
 }
 
 if (import.meta.main) console.log(JSON.stringify(await throughput(join(ROOT, 'dist', 'pdfshare')), null, 1))

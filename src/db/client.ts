@@ -1,6 +1,7 @@
 import { createClient, type Client } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import { openHotSql, type HotSql } from './hot-sql'
+import { trackWrites } from './write-tracking'
 import { BUSY_TIMEOUT_MS, EMBEDDED_PRAGMAS } from './pragmas'
 import * as schema from './schema'
 
@@ -21,10 +22,12 @@ export type Database = { db: Db; client: Client; hot: HotSql; close: () => void 
  */
 export async function openDb(url: string): Promise<Database> {
   const local = url.startsWith('file:')
-  const client = createClient(local ? { url, concurrency: 1, timeout: BUSY_TIMEOUT_MS } : { url })
-  for (const pragma of local ? EMBEDDED_PRAGMAS : ['PRAGMA foreign_keys = ON']) await client.execute(pragma)
+  const opened = createClient(local ? { url, concurrency: 1, timeout: BUSY_TIMEOUT_MS } : { url })
+  for (const pragma of local ? EMBEDDED_PRAGMAS : ['PRAGMA foreign_keys = ON']) await opened.execute(pragma)
+  // Every write through this client is counted, so the hot connection's caches see them at once.
+  const { client, writes } = trackWrites(opened)
   // Opened after the pragmas above: the second connection finds the file already in WAL mode.
-  const hot = openHotSql(url, client)
+  const hot = openHotSql(url, client, writes)
   return {
     db: drizzle(client, { schema }),
     client,

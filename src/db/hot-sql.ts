@@ -30,10 +30,11 @@ export type HotSql = {
    */
   runGroups(groups: SqlStatement[][], finalize?: (results: GroupResult[]) => SqlStatement[]): Promise<GroupResult[]>
   /**
-   * SQLite's `data_version` of the hot connection: it changes whenever another connection (the drizzle one,
-   * a CLI process) has committed since, and never for this connection's own writes (view counts). Lets a
-   * cache of rows those others write (tokens, users) know it is still exact, for ~3 µs instead of a lookup.
-   * `undefined` where there is no such signal (a remote database): cache nothing.
+   * A number that changes whenever another connection has committed: this process's drizzle connection
+   * (counted by write-tracking.ts the moment each write is over) or another process, such as the CLI (seen
+   * through SQLite's `data_version`, read at most once per FOREIGN_CHECK_MS). Never for this connection's
+   * own writes (view counts). Lets a cache of rows those others write (tokens, users, files) know it is
+   * still exact. `undefined` where there is no such signal (a remote database): cache nothing.
    */
   dataVersion(): Promise<number | undefined>
   /** How many times this connection has committed (view counts): the part of a change `dataVersion` cannot see. */
@@ -41,10 +42,20 @@ export type HotSql = {
   close(): void
 }
 
-/** Prepared statements on a second connection to the embedded file, or the client itself for a remote URL. */
-export function openHotSql(url: string, client: Client): HotSql {
+/**
+ * How old a reading of `data_version` may be. Reading it costs ~3 µs alone but up to ~9 µs under load, a
+ * quarter of a cached range request; other processes' commits (a CLI `token revoke`) are then seen within
+ * a millisecond, which is sooner than any client can learn that the command has finished.
+ */
+export const FOREIGN_CHECK_MS = 1
+
+/**
+ * Prepared statements on a second connection to the embedded file, or the client itself for a remote URL.
+ * `localWrites` counts the writes this process made through `client`.
+ */
+export function openHotSql(url: string, client: Client, localWrites: () => number = () => 0): HotSql {
   const path = embeddedPathOf(url)
-  return path === undefined ? clientHotSql(client) : nativeHotSql(path)
+  return path === undefined ? clientHotSql(client) : nativeHotSql(path, localWrites)
 }
 
 /** `file:/abs/path.db` → `/abs/path.db`; undefined for remote URLs and file URLs with options. */
@@ -56,7 +67,7 @@ function embeddedPathOf(url: string): string | undefined {
 /** What we use of libsql's better-sqlite3-style statement. */
 type PreparedStatement = { reader: boolean; raw(on: boolean): void; run(...args: SqlArg[]): { changes: number }; get(...args: SqlArg[]): unknown }
 
-function nativeHotSql(path: string): HotSql {
+function nativeHotSql(path: string, localWrites: () => number): HotSql {
   // The same native module as @libsql/client's, so both connections share SQLite's per-process lock
   // bookkeeping. Every call below is synchronous, so no transaction here ever spans an await.
   const db = new Database(path, { timeout: BUSY_TIMEOUT_MS })
@@ -113,9 +124,25 @@ function nativeHotSql(path: string): HotSql {
       return groups.map(runGuarded)
     }
   }
+  // Our own version number: bumped whenever the local write count or SQLite's data_version moved.
+  let current = 0
+  let seenForeign = -1
+  let seenLocal = -1
+  let foreignReadAt = -Infinity
+  const version = () => {
+    const now = performance.now()
+    if (now - foreignReadAt >= FOREIGN_CHECK_MS) {
+      foreignReadAt = now
+      const foreign = Number((prepared('PRAGMA data_version').get() as SqlRow)[0])
+      if (foreign !== seenForeign) [seenForeign, current] = [foreign, current + 1]
+    }
+    const local = localWrites()
+    if (local !== seenLocal) [seenLocal, current] = [local, current + 1]
+    return current
+  }
   return {
     get: async (sql, args) => (prepared(sql).get(...args) as SqlRow | undefined) ?? undefined,
-    dataVersion: async () => Number((prepared('PRAGMA data_version').get() as SqlRow)[0]),
+    dataVersion: async () => version(),
     ownCommits: () => commits,
     runGroups: async (groups, finalize) =>
       inOneTransaction(() => {

@@ -22,7 +22,7 @@ export const fileTooLarge = (maxBytes: number) =>
 /**
  * Streams one file part into a temp file while counting, hashing and checking the `%PDF-` signature.
  * Throws (and removes the temp file) the moment the signature fails or the size passes `maxBytes`,
- * so the caller can stop reading the request at once. Memory use is one chunk at a time.
+ * so the caller can stop reading the request at once. Memory use is bounded by the temp file's batches (about 2 MiB).
  */
 export async function writePdfPart(stream: Readable, temp: TempFile, maxBytes: number, clientFilename: string): Promise<ReceivedPdf> {
   const hash = createHash('sha256')

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDb } from '../../src/db/client'
-import { openHotSql, type HotSql } from '../../src/db/hot-sql'
+import { FOREIGN_CHECK_MS, openHotSql, type HotSql } from '../../src/db/hot-sql'
 import { migrate } from '../../src/db/migrate'
 import { rowReader } from '../../src/db/rows'
 import { files, users } from '../../src/db/schema'
@@ -96,7 +96,35 @@ describe('data_version and the versioned cache', () => {
     const other = createClient({ url })
     await other.execute("UPDATE files SET title = 'changed elsewhere' WHERE id = 'f1'")
     other.close()
+    // Not this process's drizzle connection: seen through SQLite's data_version, read at most every FOREIGN_CHECK_MS.
+    await Bun.sleep(FOREIGN_CHECK_MS + 1)
     expect(await database.hot.dataVersion()).not.toBe(afterOwnProcess)
+  })
+
+  test('this process’s drizzle writes move it at once, in every form; its reads do not', async () => {
+    let last = await database.hot.dataVersion()
+    const moved = async () => {
+      const now = await database.hot.dataVersion()
+      const changed = now !== last
+      last = now
+      return changed
+    }
+    await db.select().from(files).where(eq(files.id, 'f1'))
+    await database.client.execute({ sql: 'SELECT count(*) FROM files', args: [] })
+    expect(await moved()).toBe(false)
+    await database.client.execute({ sql: "UPDATE files SET description = 'a' WHERE id = ?", args: ['f1'] })
+    expect(await moved()).toBe(true)
+    await database.client.batch([{ sql: 'SELECT 1', args: [] }, { sql: "UPDATE files SET description = 'b' WHERE id = ?", args: ['f1'] }], 'write')
+    expect(await moved()).toBe(true)
+    await database.client.batch([{ sql: 'SELECT 1', args: [] }], 'read')
+    expect(await moved()).toBe(false)
+    const transaction = await database.client.transaction('write')
+    await transaction.execute({ sql: "UPDATE files SET description = 'c' WHERE id = ?", args: ['f1'] })
+    await transaction.commit()
+    expect(await moved()).toBe(true)
+    // A failed write counts too: it may have been undone, but a cache refill is cheap.
+    await expect(database.client.execute("UPDATE files SET owner_id = 'nobody' WHERE id = 'f1'")).rejects.toThrow()
+    expect(await moved()).toBe(true)
   })
 
   test('the cache serves a row until another connection commits, then reads it again', async () => {

@@ -95,6 +95,9 @@ describe('the viewer in Chromium, served by the compiled binary', () => {
     await page.locator('#zoom').selectOption('page-fit')
     await eventually(async () => expect(await page.locator('#zoom').inputValue()).toBe('page-fit'))
 
+    // Find starts at the current page: make that page 1 (after the zoom changes the view may rest on page 2).
+    await page.keyboard.press('Home')
+    await eventually(async () => expect(await page.locator('#page-number').inputValue()).toBe('1'))
     await page.keyboard.press('Control+f')
     await eventually(async () => expect(await page.locator('#find-bar').isVisible()).toBe(true))
     await page.locator('#find-input').fill('pdfshare')

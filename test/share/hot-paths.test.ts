@@ -87,3 +87,28 @@ describe('GET /api/files/:id from the versioned cache', () => {
     for (let i = 0; i < 2; i++) expect((await server.call('GET', `/api/files/${file.id}`, { token: stranger.token })).status).toBe(404)
   })
 })
+
+describe('file responses go out as built, with every common header', () => {
+  test('/s/:slug/file (200 and 206), /download and /api/files/:id/content carry the request id and the security headers', async () => {
+    const file = await newFile()
+    const responses = [
+      await server.call('GET', `${file.path}/file`),
+      await server.call('GET', `${file.path}/file`, { headers: { range: 'bytes=0-9' } }),
+      await server.call('GET', `${file.path}/download`),
+      await server.call('GET', `/api/files/${file.id}/content`, { token: owner.token, headers: { 'x-request-id': 'mine-1' } }),
+    ]
+    for (const response of responses) {
+      expect(response.headers.get('x-request-id')).toBeTruthy()
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer')
+      expect(response.headers.get('content-type')).toBe('application/pdf')
+    }
+    expect(responses[3]!.headers.get('x-request-id')).toBe('mine-1')
+    // The shared PDF's own policy wins over the API default.
+    for (const response of responses.slice(0, 3)) expect(response.headers.get('content-security-policy')).toBe('sandbox')
+    expect(responses[1]!.status).toBe(206)
+    expect(responses[1]!.headers.get('content-range')).toMatch(/^bytes 0-9\/\d+$/)
+    expect(responses[2]!.headers.get('content-disposition')).toStartWith('attachment;')
+    expect(responses[0]!.headers.get('content-disposition')).toStartWith('inline;')
+  })
+})

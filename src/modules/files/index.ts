@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../context'
 import { declaredLength, requireMediaType } from '../../http/request-body'
 import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
-import { etagOf, sendFile } from '../../http/send-file'
+import { contentDisposition, etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
 import { fileTooLarge } from '../../uploads/pdf-part-writer'
 import { assertDiskSpace } from '../../uploads/disk-space'
 import { readJsonBody } from '../../uploads/read-json-body'
@@ -119,14 +119,13 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
     })
     .get(
       '/:id/content',
-      async ({ request, caller, params }) => {
+      async ({ request, caller, params, set }) => {
         const row = await getOwnedFile(ctx, { ownerId: caller.userId, id: params.id })
         return sendFile(request, ctx.blobs.file(row.blobKey), {
           size: row.size,
           etag: etagOf(row.sha256),
-          disposition: 'attachment',
-          filename: row.filename,
-          headers: { 'cache-control': 'private, no-cache' },
+          disposition: contentDisposition(row.filename, 'attachment'),
+          headers: { ...takeSetHeaders(set), 'cache-control': 'private, no-cache' },
         })
       },
       {

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../context'
 import { clientIpOf } from '../../http/client-ip'
 import { applyRateLimit } from '../../http/rate-limit'
-import { etagOf, sendFile } from '../../http/send-file'
+import { contentDisposition, etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
 import { createRateLimiter } from '../../lib/rate-limiter'
 import { messagePage, viewerPage, type PageContext } from './pages'
 import { createPreviewService } from './previews/preview-service'
@@ -56,15 +56,30 @@ export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
     Object.assign(set.headers, PAGE_HEADERS, headers)
     return body
   }
-  // Opened directly, the PDF is a sandboxed document: no script of it can run on our origin.
-  const sendSharedPdf = (request: Request, row: SharedFile, disposition: 'inline' | 'attachment') =>
-    sendFile(request, ctx.blobs.file(row.blobKey), {
+  // A row stays the same object while the slug cache holds it, so its headers are built once per version.
+  const fileHeaders = new WeakMap<SharedFile, Record<'inline' | 'attachment', Record<string, string>>>()
+  const headersOf = (row: SharedFile, disposition: 'inline' | 'attachment') => {
+    let built = fileHeaders.get(row)
+    if (!built) {
+      // Opened directly, the PDF is a sandboxed document: no script of it can run on our origin.
+      const common = { 'cache-control': 'private, no-cache', 'content-security-policy': 'sandbox', ...robots(row.searchEngineVisible) }
+      built = {
+        inline: { ...common, 'content-disposition': contentDisposition(row.filename, 'inline') },
+        attachment: { ...common, 'content-disposition': contentDisposition(row.filename, 'attachment') },
+      }
+      fileHeaders.set(row, built)
+    }
+    return built[disposition]
+  }
+  const sendSharedPdf = (request: Request, set: ResponseSet, row: SharedFile, disposition: 'inline' | 'attachment') => {
+    const headers = headersOf(row, disposition)
+    return sendFile(request, ctx.blobs.file(row.blobKey), {
       size: row.size,
       etag: etagOf(row.sha256),
-      disposition,
-      filename: row.filename,
-      headers: { 'cache-control': 'private, no-cache', 'content-security-policy': 'sandbox', ...robots(row.searchEngineVisible) },
+      disposition: headers['content-disposition']!,
+      headers: { ...takeSetHeaders(set), ...headers },
     })
+  }
   const notFound = (set: ResponseSet) => html(set, 404, messagePage(page, 'Not found', 'This link does not lead to a document. It may have been deleted, or the address is mistyped.'), robots(false))
 
   return new Elysia()
@@ -91,7 +106,7 @@ export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
     })
     .get('/s/:slug/file', async ({ request, params, set }) => {
       const row = await findSharedFile(params.slug)
-      return row ? sendSharedPdf(request, row, 'inline') : notFound(set)
+      return row ? sendSharedPdf(request, set, row, 'inline') : notFound(set)
     })
     .get('/s/:slug/download', async ({ request, params, set }) => {
       const row = await findSharedFile(params.slug)
@@ -99,7 +114,7 @@ export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
       if (!row.allowDownload) {
         return html(set, 403, messagePage(page, 'Download turned off', 'The owner of this document does not offer it for download.'), robots(row.searchEngineVisible))
       }
-      return sendSharedPdf(request, row, 'attachment')
+      return sendSharedPdf(request, set, row, 'attachment')
     })
     .get('/s/:slug/preview.png', async ({ request, params, set }) => {
       const row = await findSharedFile(params.slug)
