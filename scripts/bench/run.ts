@@ -113,7 +113,7 @@ writeFileSync(join(ROOT, 'BENCHMARKS.md'), benchmarksMarkdown(table, notes, seco
 function benchmarksMarkdown(table: string, notes: string[], seconds: number): string {
   const cpuModel = cpus()[0]?.model ?? 'unknown'
   const kernel = readFileSync('/proc/sys/kernel/osrelease', 'utf8').trim()
-  const disk = Bun.spawnSync(['df', '-h', '--output=source,fstype', ROOT]).stdout.toString().trim().split('\n').at(-1)
+  const disk = Bun.spawnSync(['df', '-h', '--output=source,fstype', ROOT]).stdout.toString().trim().split('\n').at(-1)?.replace(/\s+/g, ' ')
   return `# Benchmarks
 
 Written by \`bun run bench\` (scripts/bench/run.ts) on ${new Date().toISOString().slice(0, 10)} in ${seconds.toFixed(0)} s. Every
