@@ -124,20 +124,25 @@ function nativeHotSql(path: string, localWrites: () => number): HotSql {
       return groups.map(runGuarded)
     }
   }
-  // Our own version number: bumped whenever the local write count or SQLite's data_version moved.
+  // Our own version number: bumped whenever the local write count or SQLite's data_version moved. After a
+  // local write data_version is read at once too, so that write moves the number once, not twice.
   let current = 0
   let seenForeign = -1
   let seenLocal = -1
   let foreignReadAt = -Infinity
   const version = () => {
     const now = performance.now()
-    if (now - foreignReadAt >= FOREIGN_CHECK_MS) {
-      foreignReadAt = now
-      const foreign = Number((prepared('PRAGMA data_version').get() as SqlRow)[0])
-      if (foreign !== seenForeign) [seenForeign, current] = [foreign, current + 1]
-    }
     const local = localWrites()
-    if (local !== seenLocal) [seenLocal, current] = [local, current + 1]
+    let foreign = seenForeign
+    if (local !== seenLocal || now - foreignReadAt >= FOREIGN_CHECK_MS) {
+      foreignReadAt = now
+      foreign = Number((prepared('PRAGMA data_version').get() as SqlRow)[0])
+    }
+    if (local !== seenLocal || foreign !== seenForeign) {
+      seenLocal = local
+      seenForeign = foreign
+      current++
+    }
     return current
   }
   return {
