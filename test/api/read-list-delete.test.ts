@@ -69,6 +69,44 @@ describe('GET /api/files', () => {
     expect(await json(await server.call('GET', '/api/files', { token: carol.token }))).toEqual({ success: true, data: [], nextCursor: null })
   })
 
+  test('?q= matches filename or title, ASCII case-insensitively, with % and _ taken literally; paged like the rest', async () => {
+    const erin = await server.user()
+    for (const title of ['Quarterly ZEBRA', 'zebra_2026', 'zebra 2026', 'minutes', '100% done']) await upload(erin.token, title)
+    const titles = async (query: string) => (await json(await server.call('GET', `/api/files?${query}`, { token: erin.token }))).data.map((f: { title: string }) => f.title)
+    expect(await titles('q=zebra')).toEqual(['zebra 2026', 'zebra_2026', 'Quarterly ZEBRA'])
+    expect(await titles('q=zebra_')).toEqual(['zebra_2026'])
+    expect(await titles('q=%25')).toEqual(['100% done'])
+    expect(await titles('q=nothing-like-this')).toEqual([])
+    // The filename matches too (every upload here is named after the test PDF's default name).
+    const named = await titles('q=.pdf')
+    expect(named).toHaveLength(5)
+    const first = await json(await server.call('GET', '/api/files?q=zebra&limit=2', { token: erin.token }))
+    const rest = await json(await server.call('GET', `/api/files?q=zebra&limit=2&cursor=${encodeURIComponent(first.nextCursor)}`, { token: erin.token }))
+    expect([...first.data, ...rest.data].map((f: { title: string }) => f.title)).toEqual(['zebra 2026', 'zebra_2026', 'Quarterly ZEBRA'])
+    expect(rest.nextCursor).toBeNull()
+    // Another user's files never match.
+    const frank = await server.user()
+    expect((await json(await server.call('GET', '/api/files?q=zebra', { token: frank.token }))).data).toEqual([])
+  })
+
+  test('?order=oldest pages from the first upload on', async () => {
+    const gina = await server.user()
+    for (const title of ['g1', 'g2', 'g3']) await upload(gina.token, title)
+    const first = await json(await server.call('GET', '/api/files?order=oldest&limit=2', { token: gina.token }))
+    expect(first.data.map((f: { title: string }) => f.title)).toEqual(['g1', 'g2'])
+    const rest = await json(await server.call('GET', `/api/files?order=oldest&limit=2&cursor=${encodeURIComponent(first.nextCursor)}`, { token: gina.token }))
+    expect(rest.data.map((f: { title: string }) => f.title)).toEqual(['g3'])
+  })
+
+  test('a bad q or order → 400 with the rule', async () => {
+    const hal = await server.user()
+    for (const [query, message] of [['?q=', 'q must be 1 to 200 characters'], [`?q=${'x'.repeat(201)}`, 'q must be 1 to 200 characters'], ['?order=sideways', 'order must be newest or oldest']]) {
+      const response = await server.call('GET', `/api/files${query}`, { token: hal.token })
+      expect(response.status).toBe(400)
+      expect((await json(response)).error).toBe(message!)
+    }
+  })
+
   test('limit outside 1–100 or not a number → 400; a forged cursor → 400', async () => {
     const dave = await server.user()
     for (const query of ['?limit=0', '?limit=101', '?limit=abc', '?limit=2.5', '?cursor=bm90LWEtY3Vyc29y', '?cursor=%%%']) {

@@ -68,14 +68,14 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
     .get(
       '',
       async ({ caller, query }) => {
-        const page = await listOwnedFiles(ctx, { ownerId: caller.userId, limit: query.limit ?? 20, cursor: query.cursor })
+        const page = await listOwnedFiles(ctx, { ownerId: caller.userId, limit: query.limit ?? 20, cursor: query.cursor, search: query.q, order: query.order })
         return { success: true as const, data: page.rows.map((row) => toFileDto(row, publicUrl)), nextCursor: page.nextCursor }
       },
       {
         auth: true,
         query: ListQuery,
         response: { 200: FileListEnvelope, 400: FailureSchema, ...authFailures },
-        detail: { summary: "List the caller's files, newest first", tags },
+        detail: { summary: "List the caller's files, newest (or oldest) first, optionally only those matching ?q=", tags },
       },
     )
     .get('/:id', async ({ caller, params }) => envelope(await readOwnedFile({ ownerId: caller.userId, id: params.id })), {

@@ -36,6 +36,8 @@ export const DeletedEnvelope = t.Object({ success: t.Literal(true), data: t.Obje
 export const ListQuery = t.Object({
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20, error: 'limit must be an integer from 1 to 100' })),
   cursor: t.Optional(t.String({ maxLength: 200, error: 'cursor must be a value of nextCursor' })),
+  q: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'Only files whose filename or title contains this (case-insensitive for ASCII letters)', error: 'q must be 1 to 200 characters' })),
+  order: t.Optional(t.Union([t.Literal('newest'), t.Literal('oldest')], { default: 'newest', error: 'order must be newest or oldest' })),
 })
 
 export const FileIdParams = t.Object({ id: t.String() })

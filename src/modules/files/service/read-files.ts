@@ -1,4 +1,4 @@
-import { and, desc, eq, lt } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../context'
 import { rowReader } from '../../../db/rows'
 import { versionedCache } from '../../../db/versioned-cache'
@@ -43,17 +43,34 @@ export function ownedFileReader(ctx: AppContext): (input: OwnedFileKey) => Promi
 
 export type FilePage = { rows: FileRow[]; nextCursor: string | null }
 
+export type ListInput = {
+  ownerId: string
+  limit: number
+  cursor?: string
+  /** Only files whose filename or title contains this (case-insensitive for ASCII letters). */
+  search?: string
+  order?: 'newest' | 'oldest'
+}
+
 /**
- * The owner's files, newest first, by keyset on the insertion sequence: a cursor names the last row seen,
- * so files uploaded while a client pages through neither shift nor repeat rows.
+ * The owner's files, newest (or oldest) first, by keyset on the insertion sequence: a cursor names the last
+ * row seen, so files uploaded while a client pages through neither shift nor repeat rows.
  */
-export async function listOwnedFiles(ctx: AppContext, input: { ownerId: string; limit: number; cursor?: string }): Promise<FilePage> {
+export async function listOwnedFiles(ctx: AppContext, input: ListInput): Promise<FilePage> {
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor)
+  const oldestFirst = input.order === 'oldest'
+  const pattern = input.search ? `%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined
   const rows = await ctx.db
     .select()
     .from(files)
-    .where(and(eq(files.ownerId, input.ownerId), after === undefined ? undefined : lt(files.seq, after)))
-    .orderBy(desc(files.seq))
+    .where(
+      and(
+        eq(files.ownerId, input.ownerId),
+        after === undefined ? undefined : oldestFirst ? gt(files.seq, after) : lt(files.seq, after),
+        pattern === undefined ? undefined : sql`(${files.filename} LIKE ${pattern} ESCAPE '\\' OR ${files.title} LIKE ${pattern} ESCAPE '\\')`,
+      ),
+    )
+    .orderBy(oldestFirst ? asc(files.seq) : desc(files.seq))
     .limit(input.limit + 1)
   const page = rows.slice(0, input.limit)
   const last = page[page.length - 1]
