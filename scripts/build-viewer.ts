@@ -1,5 +1,6 @@
 /**
- * Builds the share-page front end into viewer/dist: the viewer bundle (viewer/src → hashed .js and .css),
+ * Builds the front ends into viewer/dist: the share-page viewer (viewer/src) and the owner's dashboard
+ * (viewer/src/dashboard), each a hashed .js and .css,
  * the self-hosted pdf.js assets it needs (worker, cmaps, standard fonts, wasm decoders, ICC profiles), a
  * gzip and a brotli copy of everything that compresses, and manifest.json, which the server serves from
  * (and only from). `bun run build` embeds viewer/dist in the binary; `bun run start` builds it first.
@@ -33,20 +34,8 @@ export async function buildViewer(): Promise<ViewerManifest> {
   rmSync(VIEWER_DIST, { recursive: true, force: true })
   mkdirSync(VIEWER_DIST, { recursive: true })
 
-  const result = await Bun.build({
-    entrypoints: [join(root, 'viewer', 'src', 'main.ts')],
-    outdir: VIEWER_DIST,
-    target: 'browser',
-    format: 'esm',
-    minify: true,
-    sourcemap: 'none',
-    naming: { entry: 'viewer-[hash].[ext]', asset: 'viewer-assets/[name]-[hash].[ext]' },
-  })
-  if (!result.success) throw new AggregateError(result.logs, 'viewer build failed')
-  const outputs = result.outputs.map((output) => relative(VIEWER_DIST, output.path))
-  const script = outputs.find((path) => path.endsWith('.js'))
-  const style = outputs.find((path) => path.endsWith('.css'))
-  if (!script || !style) throw new Error(`viewer build produced no script or stylesheet: ${outputs.join(', ')}`)
+  const { script, style } = await bundle('viewer', join(root, 'viewer', 'src', 'main.ts'))
+  const dashboard = await bundle('dashboard', join(root, 'viewer', 'src', 'dashboard', 'main.tsx'))
 
   const faviconBytes = readFileSync(join(root, 'viewer', 'src', 'favicon.svg'))
   const favicon = `favicon-${new Bun.CryptoHasher('sha256').update(faviconBytes).digest('hex').slice(0, 8)}.svg`
@@ -80,9 +69,28 @@ export async function buildViewer(): Promise<ViewerManifest> {
     }
     files[name] = { type: TYPES[extname(name)] ?? 'application/octet-stream', size: bytes.length, encodings }
   }
-  const manifest: ViewerManifest = { script, style, favicon, pdfjs: pdfjsDir, files }
+  const manifest: ViewerManifest = { script, style, dashboard, favicon, pdfjs: pdfjsDir, files }
   writeFileSync(join(VIEWER_DIST, 'manifest.json'), JSON.stringify(manifest, null, 1))
   return manifest
+}
+
+/** One front end (the share-page viewer, the owner's dashboard) → a hashed script and stylesheet. */
+async function bundle(name: string, entry: string): Promise<{ script: string; style: string }> {
+  const result = await Bun.build({
+    entrypoints: [entry],
+    outdir: VIEWER_DIST,
+    target: 'browser',
+    format: 'esm',
+    minify: true,
+    sourcemap: 'none',
+    naming: { entry: `${name}-[hash].[ext]`, asset: `${name}-assets/[name]-[hash].[ext]` },
+  })
+  if (!result.success) throw new AggregateError(result.logs, `${name} build failed`)
+  const outputs = result.outputs.map((output) => relative(VIEWER_DIST, output.path))
+  const script = outputs.find((path) => path.endsWith('.js'))
+  const style = outputs.find((path) => path.endsWith('.css'))
+  if (!script || !style) throw new Error(`${name} build produced no script or stylesheet: ${outputs.join(', ')}`)
+  return { script, style }
 }
 
 function* walk(dir: string): Generator<string> {

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from './context'
 import { requestLifecycle } from './http/lifecycle'
 import { authPlugin, meRoutes } from './modules/auth'
+import { dashboardRoutes } from './modules/dashboard'
 import { filesRoutes } from './modules/files'
 import { shareRoutes } from './modules/share'
 import { loadViewerAssets, type ViewerAssets } from './modules/share/viewer-assets'
@@ -20,6 +21,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(meRoutes(ctx, auth))
     .use(filesRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets))
+    .use(dashboardRoutes(ctx, assets))
 }
 
 export type App = ReturnType<typeof createApp>

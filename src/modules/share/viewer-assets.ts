@@ -5,6 +5,8 @@ import { join } from 'node:path'
 export type ViewerManifest = {
   script: string
   style: string
+  /** The owner's dashboard at /app. */
+  dashboard: { script: string; style: string }
   favicon: string
   pdfjs: string
   files: Record<string, { type: string; size: number; encodings: ('br' | 'gzip')[] }>

@@ -1,0 +1,61 @@
+import { Elysia } from 'elysia'
+import type { AppContext } from '../../context'
+import { html } from '../../lib/html'
+import type { ViewerAssets } from '../share/viewer-assets'
+
+/**
+ * The dashboard's policy: its own scripts, styles and images only, requests to our API only, no inline
+ * script, no framing. The token is kept by the page in sessionStorage and sent as a bearer header; there
+ * are no cookies, so nothing for cross-site requests to ride on.
+ */
+const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+/**
+ * GET /app: the owner's dashboard, one page that is a client of the JSON API (no second way to change data).
+ * The page is the same for everyone; who is signed in lives only in the browser tab.
+ */
+export function dashboardRoutes(ctx: AppContext, assets: ViewerAssets) {
+  const basePath = new URL(ctx.config.publicUrl).pathname.replace(/\/$/, '')
+  const { manifest } = assets
+  const page = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="robots" content="noindex, nofollow">
+<title>pdfshare</title>
+<link rel="icon" href="${basePath}/assets/${manifest.favicon}" type="image/svg+xml">
+<link rel="stylesheet" href="${basePath}/assets/${manifest.dashboard.style}">
+<script type="module" src="${basePath}/assets/${manifest.dashboard.script}"></script>
+</head>
+<body>
+<div id="app" data-api="${basePath}/api"><noscript>The pdfshare dashboard needs JavaScript. The API works without it: see the README.</noscript></div>
+</body>
+</html>
+`.value
+  const headers = {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': DASHBOARD_CSP,
+    'cache-control': 'no-cache',
+    'x-robots-tag': 'noindex, nofollow',
+  }
+  return new Elysia()
+    .get('/app', ({ set }) => {
+      Object.assign(set.headers, headers)
+      return page
+    })
+    .get('/app/', ({ set }) => {
+      Object.assign(set.headers, headers)
+      return page
+    })
+}

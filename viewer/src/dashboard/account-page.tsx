@@ -1,0 +1,169 @@
+import { useEffect, useState } from 'preact/hooks'
+import { ApiError, call, type Me, type TokenInfo } from './api'
+import { formatBytes, formatDate } from './format'
+import { session } from './session'
+import { copyWithNotice, notify } from './ui'
+
+const LIFETIMES: [label: string, seconds: number | null][] = [
+  ['1 day', 86_400],
+  ['30 days', 30 * 86_400],
+  ['90 days', 90 * 86_400],
+  ['1 year', 365 * 86_400],
+  ['Never expires', null],
+]
+
+function Usage(props: { me: Me }) {
+  const { usage, limits } = props.me
+  return (
+    <section class="card" aria-labelledby="usage-heading">
+      <h2 id="usage-heading">Usage</h2>
+      <dl class="usage">
+        <dt>Storage</dt>
+        <dd>
+          {formatBytes(usage.bytes)} {limits.maxStorageBytes === null ? '(no limit)' : `of ${formatBytes(limits.maxStorageBytes)}`}
+          {limits.maxStorageBytes !== null && <meter min={0} max={limits.maxStorageBytes} value={usage.bytes} aria-label="Storage used" />}
+        </dd>
+        <dt>Files</dt>
+        <dd>
+          {usage.files} {limits.maxFiles === null ? '(no limit)' : `of ${limits.maxFiles}`}
+          {limits.maxFiles !== null && <meter min={0} max={limits.maxFiles} value={usage.files} aria-label="Files used" />}
+        </dd>
+        <dt>Largest PDF</dt>
+        <dd>{formatBytes(limits.maxFileSize)}</dd>
+      </dl>
+    </section>
+  )
+}
+
+/** Usage against the plan, and the user's API tokens: create (value shown once), list, revoke. */
+export function AccountPage() {
+  const [me, setMe] = useState<Me | null>(null)
+  const [tokens, setTokens] = useState<TokenInfo[] | null>(null)
+  const [label, setLabel] = useState('')
+  const [lifetime, setLifetime] = useState(1)
+  const [created, setCreated] = useState<{ label: string; token: string } | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const loadTokens = () =>
+    call<{ data: TokenInfo[] }>('GET', '/tokens')
+      .then(({ data }) => setTokens(data))
+      .catch((failure) => notify('error', failure instanceof ApiError ? failure.message : 'The tokens could not be loaded'))
+
+  useEffect(() => {
+    call<{ data: Me }>('GET', '/me')
+      .then(({ data }) => setMe(data))
+      .catch((failure) => notify('error', failure instanceof ApiError ? failure.message : 'Your account could not be loaded'))
+    void loadTokens()
+  }, [])
+
+  const create = async (event: Event) => {
+    event.preventDefault()
+    setBusy(true)
+    try {
+      const { data } = await call<{ data: { token: string; label: string } }>('POST', '/tokens', { label: label.trim(), ttl: LIFETIMES[lifetime]![1] })
+      setCreated({ label: data.label, token: data.token })
+      setLabel('')
+      notify('ok', `Token “${data.label}” created; copy it now, it is shown only once`)
+      void loadTokens()
+    } catch (failure) {
+      notify('error', failure instanceof ApiError ? failure.message : 'The token was not created')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const revoke = async (token: TokenInfo) => {
+    if (!confirm(`Revoke “${token.label}”? Scripts using it stop working at once.`)) return
+    try {
+      await call('DELETE', `/tokens/${token.id}`)
+      notify('ok', `“${token.label}” revoked`)
+      if (token.id === session.current()?.tokenId) return session.end()
+      void loadTokens()
+    } catch (failure) {
+      notify('error', failure instanceof ApiError ? failure.message : 'The token was not revoked')
+    }
+  }
+
+  return (
+    <main class="account">
+      <h1>Account{me ? `: ${me.name}` : ''}</h1>
+      {me ? <Usage me={me} /> : <p aria-busy="true">Loading…</p>}
+      <section class="card" aria-labelledby="tokens-heading">
+        <h2 id="tokens-heading">API tokens</h2>
+        <p>For scripts and curl: send one as <code>Authorization: Bearer …</code>.</p>
+        <form class="row wrap" onSubmit={create}>
+          <div class="field">
+            <label for="token-label">Label</label>
+            <input id="token-label" required maxLength={100} value={label} onInput={(event) => setLabel(event.currentTarget.value)} placeholder="e.g. CI upload job" />
+          </div>
+          <div class="field">
+            <label for="token-lifetime">Lifetime</label>
+            <select id="token-lifetime" value={String(lifetime)} onChange={(event) => setLifetime(Number(event.currentTarget.value))}>
+              {LIFETIMES.map(([name], index) => (
+                <option key={name} value={String(index)}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" class="primary" disabled={busy || !label.trim()}>
+            Create token
+          </button>
+        </form>
+        {created && (
+          <div class="created-token" role="alert">
+            <p>
+              <strong>{created.label}</strong>: copy this token now. It is not shown again.
+            </p>
+            <div class="row">
+              <input readOnly value={created.token} aria-label="The new token" onFocus={(event) => event.currentTarget.select()} />
+              <button type="button" onClick={() => copyWithNotice(created.token, 'Token')}>
+                Copy
+              </button>
+              <button type="button" class="link" onClick={() => setCreated(null)}>
+                Done
+              </button>
+            </div>
+          </div>
+        )}
+        {tokens === null ? (
+          <p aria-busy="true">Loading…</p>
+        ) : tokens.length === 0 ? (
+          <p>No tokens.</p>
+        ) : (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Label</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {tokens.map((token) => (
+                  <tr key={token.id}>
+                    <td data-label="Label">
+                      {token.label}
+                      {token.id === session.current()?.tokenId && <span class="badge">this session</span>}
+                    </td>
+                    <td data-label="Created">{formatDate(token.createdAt)}</td>
+                    <td data-label="Expires">{token.expiresAt ? formatDate(token.expiresAt) : 'never'}</td>
+                    <td>
+                      <button type="button" class="danger" onClick={() => revoke(token)} aria-label={`Revoke ${token.label}`}>
+                        Revoke
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </main>
+  )
+}

@@ -1,0 +1,86 @@
+import { useEffect, useState } from 'preact/hooks'
+import { AccountPage } from './account-page'
+import { call } from './api'
+import { FilePage } from './file-page'
+import { FilesPage } from './files-page'
+import { session, type Session } from './session'
+import { SignIn } from './sign-in'
+import { Notices, notify } from './ui'
+
+type Route = { page: 'files' } | { page: 'file'; id: string } | { page: 'account' }
+
+/** Hash routes (#/files, #/files/ID, #/account): the server serves one page at /app, nothing else to route. */
+function routeOf(hash: string): Route {
+  const file = /^#\/files\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
+  if (file) return { page: 'file', id: file[1]! }
+  if (hash === '#/account') return { page: 'account' }
+  return { page: 'files' }
+}
+
+export function App() {
+  const [current, setCurrent] = useState<Session | null>(session.current())
+  const [route, setRoute] = useState(routeOf(location.hash))
+  useEffect(() => session.subscribe(setCurrent), [])
+  useEffect(() => {
+    const onHash = () => {
+      setRoute(routeOf(location.hash))
+      document.getElementById('main-heading-target')?.focus()
+    }
+    addEventListener('hashchange', onHash)
+    return () => removeEventListener('hashchange', onHash)
+  }, [])
+  useEffect(() => {
+    document.title = `${route.page === 'account' ? 'Account' : 'Files'} · pdfshare`
+  }, [route])
+
+  if (!current) {
+    return (
+      <>
+        <SignIn />
+        <Notices />
+      </>
+    )
+  }
+
+  const signOut = async () => {
+    // A sign-in session's token is revoked, so a copy of it left anywhere is worthless. A pasted API token
+    // is left alone: scripts may use it too.
+    if (current.kind === 'login' && current.tokenId) {
+      await call('DELETE', `/tokens/${current.tokenId}`).catch(() => notify('error', 'The session could not be revoked on the server; it ends by itself when it expires'))
+    }
+    session.end()
+    notify('ok', 'Signed out')
+  }
+
+  return (
+    <>
+      <a class="skip" href="#content">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href="#/files">
+          pdfshare
+        </a>
+        <nav aria-label="Main">
+          <a href="#/files" aria-current={route.page !== 'account' ? 'page' : undefined}>
+            Files
+          </a>
+          <a href="#/account" aria-current={route.page === 'account' ? 'page' : undefined}>
+            Account
+          </a>
+        </nav>
+        <span class="who">{current.name}</span>
+        <button type="button" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <div id="content" tabIndex={-1}>
+        <span id="main-heading-target" tabIndex={-1} />
+        {route.page === 'files' && <FilesPage />}
+        {route.page === 'file' && <FilePage key={route.id} id={route.id} />}
+        {route.page === 'account' && <AccountPage />}
+      </div>
+      <Notices />
+    </>
+  )
+}

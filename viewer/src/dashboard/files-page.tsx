@@ -1,0 +1,174 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { ApiError, call, type FileDto, type FilePage } from './api'
+import { formatBytes, formatDate } from './format'
+import { UploadList, useDropZone, useUploadQueue } from './uploads'
+import { Empty, notify, Switch } from './ui'
+
+const PAGE_SIZE = 25
+
+/** The owner's files: search, order, paging through the API's cursor, upload, and the two switches. */
+export function FilesPage() {
+  const [files, setFiles] = useState<FileDto[]>([])
+  const [cursor, setCursor] = useState<string | null>(null)
+  const [search, setSearch] = useState('')
+  const [order, setOrder] = useState<'newest' | 'oldest'>('newest')
+  const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading')
+  const [loadingMore, setLoadingMore] = useState(false)
+  const picker = useRef<HTMLInputElement>(null)
+  const generation = useRef(0)
+
+  const query = (after: string | null) => {
+    const params = new URLSearchParams({ limit: String(PAGE_SIZE), order })
+    if (search.trim()) params.set('q', search.trim())
+    if (after) params.set('cursor', after)
+    return `/files?${params}`
+  }
+
+  const load = async () => {
+    const mine = ++generation.current
+    setState('loading')
+    try {
+      const page = await call<FilePage>('GET', query(null))
+      if (mine !== generation.current) return // a newer search already answered
+      setFiles(page.data)
+      setCursor(page.nextCursor)
+      setState('ready')
+    } catch (failure) {
+      if (mine !== generation.current) return
+      setState('failed')
+      notify('error', failure instanceof ApiError ? failure.message : 'The files could not be loaded')
+    }
+  }
+
+  useEffect(() => {
+    const timer = setTimeout(load, search ? 250 : 0)
+    return () => clearTimeout(timer)
+  }, [search, order])
+
+  const more = async () => {
+    setLoadingMore(true)
+    try {
+      const page = await call<FilePage>('GET', query(cursor))
+      setFiles((current) => [...current, ...page.data])
+      setCursor(page.nextCursor)
+    } catch (failure) {
+      notify('error', failure instanceof ApiError ? failure.message : 'More files could not be loaded')
+    } finally {
+      setLoadingMore(false)
+    }
+  }
+
+  const uploads = useUploadQueue((uploaded) => setFiles((current) => (order === 'newest' ? [uploaded, ...current] : [...current, uploaded])))
+  const drop = useDropZone(uploads.add)
+
+  const toggle = async (file: FileDto, field: 'allowDownload' | 'searchEngineVisible', value: boolean) => {
+    const replace = (next: FileDto) => setFiles((current) => current.map((f) => (f.id === next.id ? next : f)))
+    replace({ ...file, [field]: value })
+    try {
+      const { data } = await call<{ data: FileDto }>('PUT', `/files/${file.id}`, { [field]: value })
+      replace(data)
+      notify('ok', `${field === 'allowDownload' ? 'Download' : 'Search-engine visibility'} turned ${value ? 'on' : 'off'} for ${data.title || data.filename}`)
+    } catch (failure) {
+      replace(file)
+      notify('error', failure instanceof ApiError ? failure.message : 'The change was not saved')
+    }
+  }
+
+  return (
+    <main class={`files${drop.over ? ' drop-over' : ''}`} {...drop.handlers}>
+      <div class="page-head">
+        <h1>Files</h1>
+        <button type="button" class="primary" onClick={() => picker.current?.click()}>
+          Upload PDFs
+        </button>
+        <input
+          ref={picker}
+          type="file"
+          accept="application/pdf,.pdf"
+          multiple
+          hidden
+          aria-label="Choose PDFs to upload"
+          data-testid="upload-input"
+          onChange={(event) => {
+            const chosen = [...(event.currentTarget.files ?? [])]
+            event.currentTarget.value = ''
+            if (chosen.length > 0) uploads.add(chosen)
+          }}
+        />
+      </div>
+      <p class="hint drop-hint">Drop PDFs anywhere on this page to upload them.</p>
+      <UploadList items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clear} />
+      <div class="filters">
+        <div class="field">
+          <label for="search">Search by name or title</label>
+          <input id="search" type="search" value={search} onInput={(event) => setSearch(event.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="order">Order</label>
+          <select id="order" value={order} onChange={(event) => setOrder(event.currentTarget.value as 'newest' | 'oldest')}>
+            <option value="newest">Newest first</option>
+            <option value="oldest">Oldest first</option>
+          </select>
+        </div>
+      </div>
+      {state === 'loading' && files.length === 0 && <p aria-busy="true">Loading…</p>}
+      {state === 'failed' && (
+        <p class="form-error">
+          The files could not be loaded. <button type="button" class="link" onClick={load}>Try again</button>
+        </p>
+      )}
+      {state === 'ready' && files.length === 0 && (
+        search.trim() ? (
+          <Empty title="Nothing matches">
+            <p>No file has “{search.trim()}” in its name or title.</p>
+          </Empty>
+        ) : (
+          <Empty title="No PDFs yet">
+            <p>Upload a PDF with the button above, or drop one on this page. You get a link to share right away; who may download it and whether search engines may show it is up to you, per file.</p>
+          </Empty>
+        )
+      )}
+      {files.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Title / file</th>
+                <th scope="col">Size</th>
+                <th scope="col">Views</th>
+                <th scope="col">Updated</th>
+                <th scope="col">Download</th>
+                <th scope="col">Search engines</th>
+              </tr>
+            </thead>
+            <tbody>
+              {files.map((file) => (
+                <tr key={file.id}>
+                  <td data-label="File">
+                    <a href={`#/files/${file.id}`}>{file.title || file.filename}</a>
+                    {file.title && <span class="sub">{file.filename}</span>}
+                    <span class="sub">Created {formatDate(file.createdAt)}</span>
+                  </td>
+                  <td data-label="Size">{formatBytes(file.fileSize)}</td>
+                  <td data-label="Views">{file.views}</td>
+                  <td data-label="Updated">{formatDate(file.updatedAt)}</td>
+                  <td data-label="Download">
+                    <Switch compact label={`Allow download of ${file.title || file.filename}`} checked={file.allowDownload} onChange={(value) => toggle(file, 'allowDownload', value)} />
+                  </td>
+                  <td data-label="Search engines">
+                    <Switch compact label={`Let search engines index ${file.title || file.filename}`} checked={file.searchEngineVisible} onChange={(value) => toggle(file, 'searchEngineVisible', value)} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {cursor && (
+        <button type="button" onClick={more} disabled={loadingMore}>
+          {loadingMore ? 'Loading…' : 'Show more'}
+        </button>
+      )}
+    </main>
+  )
+}

@@ -1,0 +1,81 @@
+import { useState } from 'preact/hooks'
+import { ApiError, call } from './api'
+import { session, tokenIdOf } from './session'
+
+type LoginData = { token: string; tokenId?: string; user?: { name: string } }
+type MeData = { data: { name: string } }
+
+/** Username and password, or an API token pasted in (for users created without a password). */
+export function SignIn() {
+  const [mode, setMode] = useState<'password' | 'token'>('password')
+  const [username, setUsername] = useState('')
+  const [password, setPassword] = useState('')
+  const [pasted, setPasted] = useState('')
+  const [error, setError] = useState(session.takeExpiredNotice() ? 'Your session has ended. Sign in again.' : '')
+  const [busy, setBusy] = useState(false)
+
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    setBusy(true)
+    setError('')
+    try {
+      if (mode === 'password') {
+        const { data } = await call<{ data: LoginData }>('POST', '/auth/login', { username, password })
+        session.start({ token: data.token, tokenId: data.tokenId ?? tokenIdOf(data.token), name: data.user?.name ?? username, kind: 'login' })
+      } else {
+        const token = pasted.trim()
+        session.start({ token, tokenId: tokenIdOf(token), name: '', kind: 'pasted' })
+        const me = await call<MeData>('GET', '/me')
+        session.start({ token, tokenId: tokenIdOf(token), name: me.data.name, kind: 'pasted' })
+      }
+    } catch (failure) {
+      if (mode === 'token') session.end()
+      setError(failure instanceof ApiError ? failure.message : 'Signing in failed')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <main class="sign-in">
+      <h1>pdfshare</h1>
+      <form onSubmit={submit} aria-describedby={error ? 'sign-in-error' : undefined}>
+        <h2>{mode === 'password' ? 'Sign in' : 'Sign in with an API token'}</h2>
+        {mode === 'password' ? (
+          <>
+            <div class="field">
+              <label for="username">User name</label>
+              <input id="username" name="username" autocomplete="username" required value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
+            </div>
+            <div class="field">
+              <label for="password">Password</label>
+              <input id="password" name="password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+            </div>
+          </>
+        ) : (
+          <div class="field">
+            <label for="api-token">API token</label>
+            <textarea id="api-token" rows={4} required spellcheck={false} value={pasted} onInput={(e) => setPasted(e.currentTarget.value)} />
+            <p class="hint">
+              Made with <code>pdfshare token issue NAME</code>. It stays in this tab only.
+            </p>
+          </div>
+        )}
+        {error && (
+          <p id="sign-in-error" class="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        <button type="button" class="link" onClick={() => setMode(mode === 'password' ? 'token' : 'password')}>
+          {mode === 'password' ? 'Use an API token instead' : 'Use a user name and password instead'}
+        </button>
+        <p class="hint">
+          No password yet? On the server: <code>pdfshare user passwd NAME</code>
+        </p>
+      </form>
+    </main>
+  )
+}

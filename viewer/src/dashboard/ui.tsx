@@ -1,0 +1,102 @@
+import type { ComponentChildren } from 'preact'
+import { useEffect, useState } from 'preact/hooks'
+import { lengthOf } from './format'
+
+type Notice = { id: number; kind: 'ok' | 'error'; text: string }
+let nextId = 0
+const noticeListeners = new Set<(notices: Notice[]) => void>()
+let notices: Notice[] = []
+
+/** Every action says how it went: a short message in a live region that screen readers announce. */
+export function notify(kind: Notice['kind'], text: string) {
+  const notice = { id: nextId++, kind, text }
+  notices = [...notices.slice(-3), notice]
+  for (const listener of noticeListeners) listener(notices)
+  setTimeout(() => dismiss(notice.id), kind === 'error' ? 10_000 : 4_000)
+}
+
+function dismiss(id: number) {
+  notices = notices.filter((notice) => notice.id !== id)
+  for (const listener of noticeListeners) listener(notices)
+}
+
+export function Notices() {
+  const [current, setCurrent] = useState(notices)
+  useEffect(() => {
+    noticeListeners.add(setCurrent)
+    return () => void noticeListeners.delete(setCurrent)
+  }, [])
+  return (
+    <div class="notices" role="status" aria-live="polite">
+      {current.map((notice) => (
+        <div key={notice.id} class={`notice notice-${notice.kind}`}>
+          <span>{notice.text}</span>
+          <button type="button" class="link" onClick={() => dismiss(notice.id)} aria-label="Dismiss">
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  )
+}
+
+export function Switch(props: { label: string; checked: boolean; disabled?: boolean; onChange: (checked: boolean) => void; compact?: boolean }) {
+  return (
+    <label class={`switch${props.compact ? ' switch-compact' : ''}`}>
+      <input type="checkbox" role="switch" checked={props.checked} disabled={props.disabled} onChange={(event) => props.onChange(event.currentTarget.checked)} />
+      <span class="switch-track" aria-hidden="true" />
+      <span class={props.compact ? 'visually-hidden' : ''}>{props.label}</span>
+    </label>
+  )
+}
+
+/** A text field with its limit shown as a counter (in code points, as the server counts). */
+export function CountedField(props: { id: string; label: string; value: string; max: number; multiline?: boolean; onInput: (value: string) => void }) {
+  const used = lengthOf(props.value)
+  const over = used > props.max
+  const counterId = `${props.id}-count`
+  const common = { id: props.id, value: props.value, 'aria-describedby': counterId, 'aria-invalid': over, onInput: (event: Event) => props.onInput((event.currentTarget as HTMLInputElement).value) }
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      {props.multiline ? <textarea rows={4} {...common} /> : <input type="text" {...common} />}
+      <span id={counterId} class={`counter${over ? ' counter-over' : ''}`}>
+        {used} / {props.max}
+      </span>
+    </div>
+  )
+}
+
+export function Empty(props: { title: string; children: ComponentChildren }) {
+  return (
+    <div class="empty">
+      <h2>{props.title}</h2>
+      {props.children}
+    </div>
+  )
+}
+
+/** Copies text; falls back to a selected field where the Clipboard API is not allowed (plain http on a LAN). */
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text)
+    return true
+  } catch {
+    const area = document.createElement('textarea')
+    area.value = text
+    area.setAttribute('readonly', '')
+    area.style.position = 'fixed'
+    area.style.opacity = '0'
+    document.body.append(area)
+    area.select()
+    const copied = document.execCommand('copy')
+    area.remove()
+    return copied
+  }
+}
+
+/** Copies `text` and says so, or says how to copy it by hand. */
+export async function copyWithNotice(text: string, what: string) {
+  if (await copyText(text)) notify('ok', `${what} copied`)
+  else notify('error', `Copying is not allowed here; select the ${what.toLowerCase()} and copy it`)
+}
