@@ -49,13 +49,10 @@ export function dashboardRoutes(ctx: AppContext, assets: ViewerAssets) {
     'cache-control': 'no-cache',
     'x-robots-tag': 'noindex, nofollow',
   }
-  return new Elysia()
-    .get('/app', ({ set }) => {
-      Object.assign(set.headers, headers)
-      return page
-    })
-    .get('/app/', ({ set }) => {
-      Object.assign(set.headers, headers)
-      return page
-    })
+  const serve = ({ set }: { set: { headers: Record<string, string | number> } }) => {
+    Object.assign(set.headers, headers)
+    return page
+  }
+  // A page, not part of the API: kept out of the OpenAPI document.
+  return new Elysia().get('/app', serve, { detail: { hide: true } }).get('/app/', serve, { detail: { hide: true } })
 }
