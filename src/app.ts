@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from './context'
 import { requestLifecycle } from './http/lifecycle'
 import { authPlugin, meRoutes } from './modules/auth'
+import { accountRoutes } from './modules/auth/routes'
 import { dashboardRoutes } from './modules/dashboard'
 import { filesRoutes } from './modules/files'
 import { shareRoutes } from './modules/share'
@@ -19,6 +20,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(requestLifecycle(ctx.log))
     .use(systemRoutes())
     .use(meRoutes(ctx, auth))
+    .use(accountRoutes(ctx, auth))
     .use(filesRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets))
     .use(dashboardRoutes(ctx, assets))

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
+import { parseTtl } from './lib/durations'
 import { parseSize, formatSize } from './lib/sizes'
 
 /**
@@ -33,6 +34,10 @@ export type Config = {
   minFreeDisk: number
   /** Seconds in-flight requests get to finish after SIGTERM/SIGINT before connections are closed. */
   shutdownTimeout: number
+  /** Lifetime in seconds of the token a password sign-in issues. */
+  sessionTtl: number
+  /** Sign-in attempts per minute, per client IP and per user name; 0 turns the limit off. */
+  rateLimitLogin: number
 }
 
 /** The contract's hard cap: 100 MiB. A lower cap may be configured, never a higher one. */
@@ -52,7 +57,7 @@ const KNOWN_ENV = new Set([
   'PDFSHARE_PORT', 'PDFSHARE_HOST', 'PDFSHARE_DATA_DIR', 'PDFSHARE_PUBLIC_URL', 'PDFSHARE_DATABASE_URL',
   'PDFSHARE_JWT_SECRET', 'PDFSHARE_MAX_FILE_SIZE', 'PDFSHARE_RATE_LIMIT_API', 'PDFSHARE_RATE_LIMIT_SHARE',
   'PDFSHARE_IDLE_TIMEOUT', 'PDFSHARE_TRUST_PROXY', 'PDFSHARE_MAX_UPLOADS', 'PDFSHARE_MAX_UPLOADS_PER_USER',
-  'PDFSHARE_MIN_FREE_DISK', 'PDFSHARE_SHUTDOWN_TIMEOUT',
+  'PDFSHARE_MIN_FREE_DISK', 'PDFSHARE_SHUTDOWN_TIMEOUT', 'PDFSHARE_SESSION_TTL', 'PDFSHARE_RATE_LIMIT_LOGIN',
 ])
 
 /** PDFSHARE_* variables that are not settings, most likely typos; the CLI warns about them. */
@@ -94,14 +99,26 @@ export function loadConfig(flags: SettingFlags, env: Env, cwd = process.cwd()): 
   const maxUploadsPerUser = integerSetting(pick(undefined, 'PDFSHARE_MAX_UPLOADS_PER_USER'), 4, 1, 10_000, 'a number of concurrent uploads from 1')
   const minFreeDisk = sizeSetting(pick(undefined, 'PDFSHARE_MIN_FREE_DISK'), 128 * 1024 * 1024)
   const shutdownTimeout = integerSetting(pick(undefined, 'PDFSHARE_SHUTDOWN_TIMEOUT'), 30, 0, 3600, 'a number of seconds')
+  const sessionTtl = sessionTtlSetting(pick(undefined, 'PDFSHARE_SESSION_TTL'))
+  const rateLimitLogin = integerSetting(pick(undefined, 'PDFSHARE_RATE_LIMIT_LOGIN'), 10, 0, 100_000_000, 'a number of sign-in attempts per minute (0 turns the limit off)')
 
   return {
     port, host, dataDir, publicUrl, databaseUrl, jwtSecret: secret?.value, maxFileSize, rateLimitApi, rateLimitShare,
-    idleTimeout, trustProxyHops, maxUploads, maxUploadsPerUser, minFreeDisk, shutdownTimeout,
+    idleTimeout, trustProxyHops, maxUploads, maxUploadsPerUser, minFreeDisk, shutdownTimeout, sessionTtl, rateLimitLogin,
   }
 }
 
 type Picked = { value: string; source: string } | undefined
+
+/** A sign-in's token lifetime: 12 h unless set, at least 5 minutes, at most 30 days, never "never". */
+function sessionTtlSetting(picked: Picked): number {
+  if (!picked) return 12 * 3600
+  const seconds = parseTtl(picked.value)
+  if (typeof seconds !== 'number' || seconds < 300 || seconds > 30 * 86_400) {
+    throw new ConfigError(`invalid ${picked.source} ${JSON.stringify(picked.value)}: must be a lifetime from 5m to 30d, e.g. 12h`)
+  }
+  return seconds
+}
 
 function integerSetting(picked: Picked, fallback: number, min: number, max: number, expected: string): number {
   if (!picked) return fallback

@@ -21,7 +21,16 @@ describe('loadConfig', () => {
       maxUploadsPerUser: 4,
       minFreeDisk: 134217728,
       shutdownTimeout: 30,
+      sessionTtl: 43200,
+      rateLimitLogin: 10,
     })
+  })
+
+  test('sign-in settings: a session lifetime from 5m to 30d, attempts per minute', () => {
+    expect(load({}, { PDFSHARE_SESSION_TTL: '2h', PDFSHARE_RATE_LIMIT_LOGIN: '0' })).toMatchObject({ sessionTtl: 7200, rateLimitLogin: 0 })
+    for (const bad of ['never', '1m', '31d', 'soon']) {
+      expect(() => load({}, { PDFSHARE_SESSION_TTL: bad })).toThrow(`invalid PDFSHARE_SESSION_TTL ${JSON.stringify(bad)}: must be a lifetime from 5m to 30d, e.g. 12h`)
+    }
   })
 
   test('flags beat env, env beats defaults', () => {

@@ -15,6 +15,8 @@ const OPTIONS = {
   'max-files': { type: 'string' },
   'delete-files': { type: 'boolean' },
   repair: { type: 'boolean' },
+  password: { type: 'boolean' },
+  'password-stdin': { type: 'boolean' },
 } as const
 
 export type Flag = keyof typeof OPTIONS

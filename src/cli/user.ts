@@ -2,10 +2,15 @@ import type { AppContext } from '../context'
 import { AppError } from '../errors'
 import { formatSize, parseSize } from '../lib/sizes'
 import { addUser, findUserByName, listUsers, removeUser, setQuota } from '../modules/auth/users'
+import { setPassword } from '../modules/auth/passwords'
 import { allowOnly, stringFlag, type ParsedArgs } from './args'
+import { readNewPassword } from './password-input'
 import { CliFailure, commandHint, table, type CliIo } from './io'
 
-export const USER_USAGE = `user add NAME                 create a user
+export const USER_USAGE = `user add NAME [--password | --password-stdin]
+                                create a user; with a password they can also sign in to the dashboard
+  user passwd NAME [--password-stdin]
+                                set or change a user's password (typed twice, or one line from stdin)
   user list                     users with their usage and limits
   user remove NAME [--delete-files]
                                 remove a user and their tokens (and files, with --delete-files)
@@ -21,10 +26,21 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
   }
   switch (action) {
     case 'add': {
-      allowOnly(args, 'user add', [])
+      allowOnly(args, 'user add', ['password', 'password-stdin'])
+      const wantsPassword = args.flags.password === true || args.flags['password-stdin'] === true
+      // Asked before the user exists, so a mistyped password leaves nothing half made.
+      const password = wantsPassword ? await readNewPassword(args.flags['password-stdin'] === true) : undefined
       const user = await addUser(ctx, { name: needName() })
-      io.out(`created user ${user.name}`)
+      if (password !== undefined) await setPassword(ctx, { name: user.name, password })
+      io.out(`created user ${user.name}${password !== undefined ? ' with a password' : ''}`)
       io.err(`next: TOKEN=$(${commandHint(ctx.config.dataDir, `token issue ${user.name}`)})`)
+      return
+    }
+    case 'passwd': {
+      allowOnly(args, 'user passwd', ['password-stdin'])
+      const user = await findUserByName(ctx, needName())
+      await setPassword(ctx, { name: user.name, password: await readNewPassword(args.flags['password-stdin'] === true) })
+      io.out(`password of ${user.name} set; they can sign in at /app`)
       return
     }
     case 'list': {
@@ -63,7 +79,7 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
       return
     }
     default:
-      throw new CliFailure(action ? `unknown command "user ${action}"` : 'user needs a subcommand: add, list, remove or quota', 2)
+      throw new CliFailure(action ? `unknown command "user ${action}"` : 'user needs a subcommand: add, passwd, list, remove or quota', 2)
   }
 }
 

@@ -10,6 +10,8 @@ export const users = sqliteTable('users', {
   /** Plan limits; NULL = unlimited. */
   maxBytes: integer('max_bytes'),
   maxFiles: integer('max_files'),
+  /** argon2id (Bun.password) PHC string; NULL: no password, the user signs in with API tokens only. */
+  passwordHash: text('password_hash'),
 })
 
 export const tokens = sqliteTable(

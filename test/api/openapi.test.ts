@@ -18,6 +18,7 @@ test('GET /api/openapi.json is an OpenAPI 3 document of every API route, without
     [
       'GET /api/health', 'GET /api/me', 'POST /api/files/upload', 'GET /api/files', 'GET /api/files/{id}',
       'PUT /api/files/{id}', 'DELETE /api/files/{id}', 'GET /api/files/{id}/content',
+      'POST /api/auth/login', 'POST /api/auth/logout', 'GET /api/tokens', 'POST /api/tokens', 'DELETE /api/tokens/{id}',
     ].sort(),
   )
 })

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createClient } from '@libsql/client'
 import { run, startServer } from '../support/process'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-cli-'))
@@ -31,6 +32,33 @@ describe('CLI', () => {
     expect(list.stdout).toMatch(/alice\s+0\s+0 bytes\s+5 GB\s+1000/)
     expect((await cli('user', 'quota', 'alice', '--max-storage', 'unlimited')).stdout).toContain('max storage unlimited, max files 1000')
     expect((await cli('user', 'quota', 'alice', '--max-files', 'lots')).code).toBe(2)
+  })
+
+  test('passwords: user add --password-stdin and user passwd, checked before anything is stored, argon2id', async () => {
+    const withPassword = (stdin: string, ...args: string[]) => run([...args, '--data', dataDir], { stdin })
+    const tooShort = await withPassword('short\n', 'user', 'add', 'pat', '--password-stdin')
+    expect(tooShort.code).toBe(1)
+    expect(tooShort.stderr).toContain('at least 8 characters; nothing was changed')
+    expect((await cli('user', 'list')).stdout).not.toContain('pat')
+    const added = await withPassword('first password\n', 'user', 'add', 'pat', '--password-stdin')
+    expect(added.code).toBe(0)
+    expect(added.stdout).toContain('created user pat with a password')
+    expect((await withPassword('second password\nignored line\n', 'user', 'passwd', 'pat', '--password-stdin')).code).toBe(0)
+    // Without a terminal and without --password-stdin there is nothing to read a password from.
+    const noTerminal = await cli('user', 'passwd', 'pat')
+    expect(noTerminal.code).toBe(2)
+    expect(noTerminal.stderr).toContain('--password-stdin')
+    expect((await withPassword('whatever it is\n', 'user', 'passwd', 'nobody', '--password-stdin')).code).toBe(1)
+    // Stored as an argon2id PHC string, and only the second password matches.
+    const db = createClient({ url: `file:${join(dataDir, 'pdfshare.db')}` })
+    try {
+      const hash = String((await db.execute("SELECT password_hash FROM users WHERE name = 'pat'")).rows[0]![0])
+      expect(hash).toStartWith('$argon2id$')
+      expect(await Bun.password.verify('second password', hash)).toBe(true)
+      expect(await Bun.password.verify('first password', hash)).toBe(false)
+    } finally {
+      db.close()
+    }
   })
 
   test('token issue prints only the JWT on stdout; list and revoke', async () => {

@@ -6,9 +6,10 @@ export const SOURCE_ENTRY = ['bun', join(ROOT, 'src', 'main.ts')]
 export type RunResult = { code: number; stdout: string; stderr: string }
 
 /** Runs pdfshare (from source unless `program` says otherwise) to completion. */
-export async function run(args: string[], options: { env?: Record<string, string>; cwd?: string; program?: string[] } = {}): Promise<RunResult> {
+export async function run(args: string[], options: { env?: Record<string, string>; cwd?: string; program?: string[]; stdin?: string } = {}): Promise<RunResult> {
   const proc = Bun.spawn([...(options.program ?? SOURCE_ENTRY), ...args], {
     cwd: options.cwd ?? ROOT,
+    stdin: options.stdin === undefined ? 'ignore' : new TextEncoder().encode(options.stdin),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
     stdout: 'pipe',
     stderr: 'pipe',

@@ -26,8 +26,8 @@ export type Authenticate = (authorization: string | null) => Promise<Caller | un
  * single cost left in the profile). Both caches are keyed by the exact token string and keep successes only:
  * - the verified claims, bounded, with expiry checked again on every use;
  * - the caller, in a versioned cache: every revocation, user removal or new token is a commit by another
- *   connection (the API's, or a CLI process), which empties it, so a revoked token is refused on the very
- *   next request, as without a cache.
+ *   connection (the API's own writes are seen at once, a CLI process's within FOREIGN_CHECK_MS), which
+ *   empties it, so a revoked token is refused on the next request, as without a cache.
  */
 export function createAuthenticator(ctx: AppContext): Authenticate {
   const verified = new Map<string, VerifiedClaims>()

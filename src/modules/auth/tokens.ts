@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, or } from 'drizzle-orm'
 import type { AppContext } from '../../context'
 import { tokens, users, type TokenRow } from '../../db/schema'
 import { AppError } from '../../errors'
@@ -50,4 +50,27 @@ export async function revokeToken(ctx: AppContext, input: { tokenIdOrJwt: string
     .where(and(eq(tokens.id, existing.id), isNull(tokens.revokedAt)))
     .returning()
   return revoked ?? existing
+}
+
+/** A user's tokens that still work (not revoked, not expired), newest first. */
+export async function listActiveTokens(ctx: AppContext, userId: string): Promise<TokenRow[]> {
+  return ctx.db
+    .select()
+    .from(tokens)
+    .where(and(eq(tokens.userId, userId), isNull(tokens.revokedAt), or(isNull(tokens.expiresAt), gt(tokens.expiresAt, ctx.now()))))
+    .orderBy(desc(tokens.createdAt), desc(tokens.id))
+}
+
+/**
+ * Revokes one of the caller's own tokens. The owner is part of the statement, so another user's token id
+ * is "not found" exactly like an unknown or already revoked one.
+ */
+export async function revokeOwnToken(ctx: AppContext, input: { userId: string; id: string }): Promise<TokenRow> {
+  const [revoked] = await ctx.db
+    .update(tokens)
+    .set({ revokedAt: ctx.now() })
+    .where(and(eq(tokens.id, input.id), eq(tokens.userId, input.userId), isNull(tokens.revokedAt)))
+    .returning()
+  if (!revoked) throw new AppError(404, 'not_found', 'Token not found')
+  return revoked
 }

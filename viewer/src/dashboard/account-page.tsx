@@ -4,12 +4,13 @@ import { formatBytes, formatDate } from './format'
 import { session } from './session'
 import { copyWithNotice, notify } from './ui'
 
-const LIFETIMES: [label: string, seconds: number | null][] = [
-  ['1 day', 86_400],
-  ['30 days', 30 * 86_400],
-  ['90 days', 90 * 86_400],
-  ['1 year', 365 * 86_400],
-  ['Never expires', null],
+/** Lifetimes as the API (and the CLI's --ttl) spell them. */
+const LIFETIMES: [label: string, ttl: string][] = [
+  ['1 day', '1d'],
+  ['30 days', '30d'],
+  ['90 days', '90d'],
+  ['1 year', '1y'],
+  ['Never expires', 'never'],
 ]
 
 function Usage(props: { me: Me }) {
@@ -40,7 +41,7 @@ export function AccountPage() {
   const [me, setMe] = useState<Me | null>(null)
   const [tokens, setTokens] = useState<TokenInfo[] | null>(null)
   const [label, setLabel] = useState('')
-  const [lifetime, setLifetime] = useState(1)
+  const [lifetime, setLifetime] = useState(2)
   const [created, setCreated] = useState<{ label: string; token: string } | null>(null)
   const [busy, setBusy] = useState(false)
 

@@ -1,0 +1,19 @@
+import { eq } from 'drizzle-orm'
+import type { AppContext } from '../../context'
+import { users } from '../../db/schema'
+import { invalidCredentials, passwordMatches } from './passwords'
+import { issueToken, type IssuedToken } from './tokens'
+
+/** The label of the tokens a password sign-in issues; the dashboard and `GET /api/tokens` show it. */
+export const SESSION_LABEL = 'dashboard session'
+
+/**
+ * A password sign-in: the same refusal for an unknown user, a user without a password and a wrong password.
+ * Success issues an ordinary token (revocable, listed with the others) that lives `config.sessionTtl`.
+ */
+export async function logIn(ctx: AppContext, input: { username: string; password: string }): Promise<IssuedToken & { user: { id: string; name: string } }> {
+  const [user] = await ctx.db.select({ id: users.id, name: users.name, passwordHash: users.passwordHash }).from(users).where(eq(users.name, input.username))
+  if (!(await passwordMatches(input.password, user?.passwordHash)) || !user) throw invalidCredentials()
+  const issued = await issueToken(ctx, { userName: user.name, label: SESSION_LABEL, ttlSeconds: ctx.config.sessionTtl })
+  return { ...issued, user: { id: user.id, name: user.name } }
+}

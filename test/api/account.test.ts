@@ -1,0 +1,143 @@
+import { describe, expect, test } from 'bun:test'
+import { setPassword } from '../../src/modules/auth/passwords'
+import { json, startTestApp } from '../support/harness'
+
+// Password sign-in and token self-service (issue 6). X-Forwarded-For is trusted for one hop here, so tests
+// can stand for clients at different addresses.
+const server = await startTestApp({ PDFSHARE_RATE_LIMIT_LOGIN: '4', PDFSHARE_TRUST_PROXY: '1' })
+let address = 0
+const post = (path: string, body: unknown, init: { token?: string; ip?: string } = {}) =>
+  server.call('POST', path, {
+    token: init.token,
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': init.ip ?? `10.0.0.${++address}` },
+  })
+const status = async (token: string) => (await server.call('GET', '/api/me', { token })).status
+
+async function userWithPassword(password = 'correct horse battery') {
+  const user = await server.user()
+  await setPassword(server.ctx, { name: user.name, password })
+  return { ...user, password }
+}
+
+describe('POST /api/auth/login', () => {
+  test('the right password gives a 12 h session token that works, labelled and revocable', async () => {
+    const user = await userWithPassword()
+    const response = await post('/api/auth/login', { username: user.name, password: user.password })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('set-cookie')).toBeNull()
+    const { data } = await json(response)
+    expect(data.user).toEqual({ id: user.id, name: user.name })
+    expect(data.label).toBe('dashboard session')
+    expect(Date.parse(data.expiresAt) - Date.now()).toBeGreaterThan(12 * 3600_000 - 60_000)
+    expect(Date.parse(data.expiresAt) - Date.now()).toBeLessThanOrEqual(12 * 3600_000)
+    expect(await status(data.token)).toBe(200)
+    expect((await post('/api/auth/logout', {}, { token: data.token })).status).toBe(200)
+    expect(await status(data.token)).toBe(401)
+  })
+
+  test('a wrong password, an unknown user and a user without a password get the same 401', async () => {
+    const user = await userWithPassword()
+    const noPassword = await server.user()
+    const answers = []
+    for (const attempt of [
+      { username: user.name, password: 'wrong password' },
+      { username: 'nobody-by-this-name', password: user.password },
+      { username: noPassword.name, password: 'whatever it is' },
+    ]) {
+      const response = await post('/api/auth/login', attempt)
+      expect(response.status).toBe(401)
+      answers.push(await json(response))
+    }
+    expect(answers).toEqual(Array(3).fill({ success: false, error: 'Wrong user name or password', code: 'unauthorized' }))
+  })
+
+  test('malformed bodies are a 400 that says what is wrong', async () => {
+    for (const [body, message] of [
+      [{ username: 'a' }, 'password must be a string'],
+      [{ username: 'a', password: '' }, 'password must be 1 to 1024 characters'],
+      [[1, 2], 'The body must be a JSON object'],
+    ] as const) {
+      const response = await post('/api/auth/login', body)
+      expect(response.status).toBe(400)
+      expect((await json(response)).error).toBe(message)
+    }
+  })
+
+  test('attempts are limited per address and per user name, before the password is checked', async () => {
+    const user = await userWithPassword()
+    // One address, many names: the fifth attempt is refused, even with the right password.
+    for (let i = 0; i < 4; i++) expect((await post('/api/auth/login', { username: `guess${i}`, password: 'x' }, { ip: '192.0.2.1' })).status).toBe(401)
+    const limited = await post('/api/auth/login', { username: user.name, password: user.password }, { ip: '192.0.2.1' })
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+    // One name from many addresses: the same.
+    const target = await userWithPassword()
+    for (let i = 0; i < 4; i++) expect((await post('/api/auth/login', { username: target.name, password: 'wrong guess' })).status).toBe(401)
+    expect((await post('/api/auth/login', { username: target.name, password: target.password })).status).toBe(429)
+  })
+})
+
+describe('/api/tokens: a user sees and revokes only their own tokens', () => {
+  test('create (value shown once, working), list without values, revoke → refused on the next request', async () => {
+    const user = await server.user()
+    const created = await post('/api/tokens', { label: 'ci job', ttl: '30d' }, { token: user.token })
+    expect(created.status).toBe(201)
+    const { data } = await json(created)
+    expect(data.label).toBe('ci job')
+    expect(Math.round((Date.parse(data.expiresAt) - Date.now()) / 86_400_000)).toBe(30)
+    expect(await status(data.token)).toBe(200)
+
+    const listed = await json(await server.call('GET', '/api/tokens', { token: user.token }))
+    expect(listed.data.map((row: { id: string }) => row.id)).toEqual([data.id, user.tokenId])
+    expect(listed.data.find((row: { id: string }) => row.id === user.tokenId).current).toBe(true)
+    expect(JSON.stringify(listed)).not.toContain(data.token)
+    expect(JSON.stringify(listed)).not.toContain(user.token)
+
+    expect((await server.call('DELETE', `/api/tokens/${data.id}`, { token: user.token })).status).toBe(200)
+    expect(await status(data.token)).toBe(401)
+    expect((await json(await server.call('GET', '/api/tokens', { token: user.token }))).data.map((row: { id: string }) => row.id)).toEqual([user.tokenId])
+    // Revoking it again: it is no longer an active token.
+    expect((await server.call('DELETE', `/api/tokens/${data.id}`, { token: user.token })).status).toBe(404)
+  })
+
+  test('"never" makes a token without expiry; bad labels and lifetimes are 400s', async () => {
+    const user = await server.user()
+    const { data } = await json(await post('/api/tokens', { label: 'forever', ttl: 'never' }, { token: user.token }))
+    expect(data.expiresAt).toBeNull()
+    for (const [body, message] of [
+      [{ label: '' }, 'label must be 1 to 100 characters'],
+      [{ label: '   ' }, 'label must not be blank'],
+      [{ label: 'x'.repeat(101) }, 'label must be 1 to 100 characters'],
+      [{ label: 'ok', ttl: 'soon' }, 'ttl must be a lifetime such as 90d, 12h, 30m, 2w, 1y, or "never"'],
+      [{ label: 'ok', ttl: 30 }, 'ttl must be a lifetime such as 90d, 12h, 30m, 2w, 1y, or "never"'],
+    ] as const) {
+      const response = await post('/api/tokens', body, { token: user.token })
+      expect(response.status).toBe(400)
+      expect((await json(response)).error).toBe(message)
+    }
+  })
+
+  test('another user can neither list nor revoke them: 404 exactly like an unknown id', async () => {
+    const alice = await server.user()
+    const bob = await server.user()
+    const bobsList = await json(await server.call('GET', '/api/tokens', { token: bob.token }))
+    expect(bobsList.data.map((row: { id: string }) => row.id)).toEqual([bob.tokenId])
+    const foreign = await server.call('DELETE', `/api/tokens/${alice.tokenId}`, { token: bob.token })
+    const unknown = await server.call('DELETE', '/api/tokens/AAAAAAAAAAAAAAAAAAAAAA', { token: bob.token })
+    expect(foreign.status).toBe(404)
+    expect(await json(foreign)).toEqual(await json(unknown))
+    expect(await status(alice.token)).toBe(200)
+  })
+
+  test('expired and revoked tokens are not listed; every route needs a token', async () => {
+    const user = await server.user()
+    const short = await json(await post('/api/tokens', { label: 'short', ttl: '1s' }, { token: user.token }))
+    await Bun.sleep(1100)
+    const ids = (await json(await server.call('GET', '/api/tokens', { token: user.token }))).data.map((row: { id: string }) => row.id)
+    expect(ids).not.toContain(short.data.id)
+    for (const [method, path] of [['GET', '/api/tokens'], ['POST', '/api/tokens'], ['DELETE', `/api/tokens/${user.tokenId}`], ['POST', '/api/auth/logout']] as const) {
+      expect((await server.call(method, path)).status).toBe(401)
+    }
+  })
+})

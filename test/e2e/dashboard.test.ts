@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { makePdf } from '../support/pdf'
+import { ROOT, run, startServer, type RunningServer } from '../support/process'
+import { eventually, firstPageInk, launchChromium, SCREENSHOTS, watchedPage, type Watched } from './browser'
+
+// The owner's dashboard in Chromium, served by the compiled binary: the main journey a new user takes.
+const binarySource = join(ROOT, 'dist', 'pdfshare')
+const dir = mkdtempSync(join(tmpdir(), 'pdfshare-e2e-dashboard-'))
+let server: RunningServer
+let browser: Browser
+let apiToken: string
+const PASSWORD = 'a long enough password'
+const pdfs = {
+  first: join(dir, 'first.pdf'),
+  second: join(dir, 'second.pdf'),
+  third: join(dir, 'third.pdf'),
+  notPdf: join(dir, 'notes.pdf'),
+  replacement: join(dir, 'replacement.pdf'),
+}
+
+const api = (path: string, token: string, init: RequestInit = {}) => fetch(`${server.url}/api${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } })
+
+beforeAll(async () => {
+  if (!existsSync(binarySource)) throw new Error('dist/pdfshare is missing: run `bun run build` (bun run test does)')
+  const binary = join(dir, 'pdfshare')
+  copyFileSync(binarySource, binary)
+  await run(['user', 'add', 'dana', '--password-stdin'], { cwd: dir, program: [binary], stdin: `${PASSWORD}\n` })
+  // Two files at most, so the third upload shows the API's quota message.
+  await run(['user', 'quota', 'dana', '--max-files', '2'], { cwd: dir, program: [binary] })
+  apiToken = (await run(['token', 'issue', 'dana', '--label', 'laptop'], { cwd: dir, program: [binary] })).stdout.trim()
+  writeFileSync(pdfs.first, makePdf({ pages: 2, text: (p) => `First document, page ${p}` }))
+  // Big enough that its progress can be watched while the browser's upload is throttled.
+  writeFileSync(pdfs.second, makePdf({ pages: 8, imageBytesPerPage: 250_000, text: (p) => `Second document, page ${p}` }))
+  writeFileSync(pdfs.third, makePdf({ pages: 1, text: () => 'One too many' }))
+  writeFileSync(pdfs.notPdf, 'These are plain-text notes, not a PDF.\n')
+  writeFileSync(pdfs.replacement, makePdf({ pages: 3, text: (p) => `Replacement edition, page ${p}` }))
+  server = await startServer([], { cwd: dir, program: [binary], env: { PDFSHARE_RATE_LIMIT_SHARE: '0' } })
+  browser = await launchChromium()
+  console.log(`browser screenshots: ${SCREENSHOTS}`)
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** Resource errors the journey provokes on purpose: a wrong password, a non-PDF and an over-quota upload. */
+const EXPECTED = [/status of 415/, /status of 403/, /status of 401/]
+const unexpected = (watched: Watched) => watched.consoleErrors.filter((line) => !EXPECTED.some((pattern) => pattern.test(line)))
+
+async function shoot(page: Page, name: string) {
+  await page.screenshot({ path: join(SCREENSHOTS, `dashboard-${name}.png`), fullPage: true })
+}
+
+describe('the dashboard in Chromium, served by the compiled binary', () => {
+  test('sign in → upload two PDFs with progress → refusals → edit → copy link → viewer → replace → tokens → sign out', async () => {
+    const watched = await watchedPage(browser, { width: 1280, height: 860 })
+    const { page } = watched
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
+    await page.goto(`${server.url}/app`)
+    await shoot(page, 'sign-in-desktop')
+
+    // A wrong password is refused with the API's message; the right one signs in.
+    await page.getByLabel('User name').fill('dana')
+    await page.getByLabel('Password').fill('not the password')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await eventually(async () => expect(await page.getByRole('alert').textContent()).toBe('Wrong user name or password'))
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'No PDFs yet' }).waitFor()
+    const sessionToken: string = await page.evaluate(() => JSON.parse(sessionStorage.getItem('pdfshare.session')!).token)
+    expect((await api('/me', sessionToken)).status).toBe(200)
+    await shoot(page, 'files-empty-desktop')
+
+    // Two uploads; the second is throttled so its progress bar is seen between 0 and 100 %.
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Network.enable')
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1_000_000 })
+    // Several files queued at once; the one that is not a PDF gets the API's own message.
+    await page.getByTestId('upload-input').setInputFiles([pdfs.first, pdfs.notPdf, pdfs.second])
+    const second = page.locator('.upload', { hasText: 'second.pdf' })
+    const seen = new Set<number>()
+    await eventually(async () => {
+      const value = Number(await second.locator('progress').getAttribute('value'))
+      seen.add(value)
+      expect(value > 0 && value < 100).toBe(true)
+    }, 20_000)
+    expect(await second.locator('.upload-status').textContent()).toMatch(/ of .*%/)
+    await eventually(async () => expect(await second.locator('.upload-status').textContent()).toBe('Uploaded'), 30_000)
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+    expect(await page.locator('.upload', { hasText: 'first.pdf' }).locator('.upload-status').textContent()).toBe('Uploaded')
+    await eventually(async () => expect(await page.locator('tbody tr').count()).toBe(2))
+
+    expect(await page.locator('.upload', { hasText: 'notes.pdf' }).locator('.upload-status').textContent()).toContain('is not a PDF')
+    // And for one over the quota.
+    await page.getByTestId('upload-input').setInputFiles([pdfs.third])
+    await eventually(async () => expect(await page.locator('.upload', { hasText: 'third.pdf' }).locator('.upload-status').textContent()).toMatch(/limit|quota/i))
+    await shoot(page, 'files-desktop')
+    expect(await page.locator('tbody tr').count()).toBe(2)
+
+    // A file's page: title and both switches.
+    await page.getByRole('link', { name: 'first.pdf' }).click()
+    await page.getByRole('heading', { name: 'Share' }).waitFor()
+    await page.getByLabel(/^Title/).fill('Field notes, spring')
+    expect(await page.locator('#title-count').textContent()).toBe('19 / 160')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('heading', { name: 'Field notes, spring' }).waitFor()
+    await page.getByRole('switch', { name: 'Readers may download the PDF' }).click({ force: true })
+    await page.getByRole('switch', { name: 'Search engines may index the page' }).click({ force: true })
+    const fileId = new URL(page.url()).hash.split('/').at(-1)!
+    await eventually(async () => {
+      const { data } = await (await api(`/files/${fileId}`, apiToken)).json()
+      expect([data.title, data.allowDownload, data.searchEngineVisible]).toEqual(['Field notes, spring', false, true])
+    })
+    const shareUrl: string = (await (await api(`/files/${fileId}`, apiToken)).json()).data.shareUrl
+
+    // Copy the link; the QR code and the link preview are there.
+    await page.getByRole('button', { name: 'Copy link' }).click()
+    await eventually(async () => expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shareUrl))
+    expect(await page.getByRole('img', { name: /QR code/ }).count()).toBe(1)
+    await eventually(async () => expect(await page.locator('figure img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200))
+    await shoot(page, 'file-desktop')
+
+    // The viewer opens in a new tab at the same address (the binary's public URL is localhost).
+    const viewerUrl = `${server.url}${new URL(shareUrl).pathname}`
+    const [viewer] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('link', { name: 'Open the viewer' }).click()])
+    expect(new URL(viewer.url()).pathname).toBe(new URL(shareUrl).pathname)
+    await viewer.goto(viewerUrl)
+    expect(await firstPageInk(viewer)).toBeGreaterThan(0)
+    await eventually(async () => expect(await viewer.locator('.textLayer').first().textContent()).toContain('First document, page 1'))
+
+    // Replace the PDF: same link, new pages.
+    await page.getByTestId('replace-input').setInputFiles(pdfs.replacement)
+    await eventually(async () => expect(await page.locator('.notice').last().textContent()).toContain('replaced with replacement.pdf'))
+    await viewer.reload()
+    expect(await firstPageInk(viewer)).toBeGreaterThan(0)
+    await eventually(async () => expect(await viewer.locator('.textLayer').first().textContent()).toContain('Replacement edition, page 1'))
+    await viewer.close()
+
+    // Account: usage, a new token shown once and working, then revoked.
+    await page.getByRole('link', { name: 'Account' }).click()
+    await page.getByRole('heading', { name: 'Usage' }).waitFor()
+    await page.getByLabel('Label').fill('ci job')
+    await page.getByRole('button', { name: 'Create token' }).click()
+    const created = await page.getByLabel('The new token').inputValue()
+    expect((await api('/me', created)).status).toBe(200)
+    await shoot(page, 'account-desktop')
+    page.once('dialog', (dialog) => dialog.accept())
+    await page.getByRole('button', { name: 'Revoke ci job' }).click()
+    await eventually(async () => expect(await page.getByRole('button', { name: 'Revoke ci job' }).count()).toBe(0))
+    expect((await api('/me', created)).status).toBe(401)
+
+    // Phone size.
+    await page.setViewportSize({ width: 360, height: 740 })
+    await page.getByRole('link', { name: 'Files' }).click()
+    await page.locator('tbody tr').first().waitFor()
+    await shoot(page, 'files-phone')
+    await page.getByRole('link', { name: 'Field notes, spring' }).click()
+    await page.getByRole('heading', { name: 'Share' }).waitFor()
+    await shoot(page, 'file-phone')
+
+    // Sign out: back to the sign-in page, and the session's token no longer works anywhere.
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor()
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+    expect((await api('/me', sessionToken)).status).toBe(401)
+
+    expect(unexpected(watched)).toEqual([])
+    expect(await watched.cspViolations()).toEqual([])
+    await page.context().close()
+  }, 120_000)
+
+  test('a pasted API token signs in too; signing out leaves it working for scripts', async () => {
+    const watched = await watchedPage(browser, { width: 360, height: 740, colorScheme: 'dark' })
+    const { page } = watched
+    await page.goto(`${server.url}/app`)
+    await page.getByRole('button', { name: 'Use an API token instead' }).click()
+    await page.getByLabel('API token').fill(apiToken)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.locator('tbody tr').first().waitFor()
+    expect(await page.locator('.who').textContent()).toBe('dana')
+    await shoot(page, 'files-phone-dark')
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor()
+    expect((await api('/me', apiToken)).status).toBe(200)
+    expect(watched.consoleErrors).toEqual([])
+    expect(await watched.cspViolations()).toEqual([])
+    await page.context().close()
+  })
+})
