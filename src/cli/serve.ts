@@ -64,10 +64,13 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
         `  ${commandHint(config.dataDir, 'user add alice')}`,
         `  TOKEN=$(${commandHint(config.dataDir, 'token issue alice')})`,
         `  curl -H "Authorization: Bearer $TOKEN" -F file=@report.pdf ${config.publicUrl}/api/files/upload`,
+        'Or give them a password and use the dashboard in a browser:',
+        `  ${commandHint(config.dataDir, 'user passwd alice')}`,
+        `  ${config.publicUrl}/app`,
       ].join('\n'),
     )
   }
-  io.err(`pdfshare ${VERSION} listening on http://${config.host}:${config.port} (share links: ${config.publicUrl}, data: ${config.dataDir})`)
+  io.err(`pdfshare ${VERSION} listening on http://${config.host}:${config.port} (share links: ${config.publicUrl}, dashboard: ${config.publicUrl}/app, data: ${config.dataDir})`)
   await stopped
 }
 

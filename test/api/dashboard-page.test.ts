@@ -26,4 +26,10 @@ describe('GET /app, the dashboard page', () => {
       for (const asset of assets) expect(`${asset} ${(await server.call('GET', asset)).status}`).toBe(`${asset} 200`)
     }
   })
+
+  test('the bare address leads to the dashboard', async () => {
+    const response = await server.call('GET', '/')
+    expect(response.status).toBe(302)
+    expect(response.headers.get('location')).toBe('/base/app')
+  })
 })

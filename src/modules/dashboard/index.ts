@@ -53,6 +53,10 @@ export function dashboardRoutes(ctx: AppContext, assets: ViewerAssets) {
     Object.assign(set.headers, headers)
     return page
   }
-  // A page, not part of the API: kept out of the OpenAPI document.
-  return new Elysia().get('/app', serve, { detail: { hide: true } }).get('/app/', serve, { detail: { hide: true } })
+  // Pages, not part of the API: kept out of the OpenAPI document. The bare address leads to the dashboard.
+  const hidden = { detail: { hide: true } }
+  return new Elysia()
+    .get('/', ({ redirect }) => redirect(`${basePath}/app`, 302), hidden)
+    .get('/app', serve, hidden)
+    .get('/app/', serve, hidden)
 }
