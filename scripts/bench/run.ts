@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { coldStart } from './cold-start'
 import { downloads } from './download'
 import { floodImpact } from './flood'
-import { previewTimes, viewerLoad } from './share'
+import { dashboardLoad, previewTimes, viewerLoad } from './share'
 import { ensureBinary, mib, ROOT } from './support'
 import { throughput } from './throughput'
 import { chunkedOverCap, concurrentUploads } from './upload'
@@ -96,6 +96,8 @@ if (existsSync('/usr/bin/chromium')) {
     { measure: 'viewer: PDF bytes fetched before page 1', against: `PDF size ${mib(viewer.pdfSize)}`, result: `${(viewer.pdfBytes / 1024).toFixed(0)} KiB (${pct(viewer.pdfBytes / viewer.pdfSize)})`, target: 'reported' },
     { measure: 'viewer: transfer without the PDF, cold cache, brotli', against: `pdf.js worker ${(workerBytes / 1024).toFixed(0)} KiB of it`, result: `${((viewer.viewerBytes + workerBytes) / 1024).toFixed(0)} KiB`, target: 'reported' },
   )
+  const dashboard = await dashboardLoad(binary)
+  rows.push({ measure: 'dashboard: cold load, navigation → sign-in form usable (median of 5)', against: '—', result: `${ms(dashboard.interactiveMs)}, ${(dashboard.bytes / 1024).toFixed(0)} KiB transferred`, target: 'reported' })
 }
 
 const table = [
