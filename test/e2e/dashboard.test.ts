@@ -230,7 +230,7 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     }
   }, 60_000)
 
-  test('an upload can be cancelled, and a file deleted after confirming', async () => {
+  test('a file deleted after confirming, an upload cancelled, a PDF dropped on the page', async () => {
     const watched = await watchedPage(browser)
     const { page } = watched
     await page.goto(`${server.url}/app`)
@@ -260,6 +260,20 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     await eventually(async () => expect(await row.locator('.upload-status').textContent()).toBe('Cancelled'))
     await Bun.sleep(300)
     expect((await (await api('/files', apiToken)).json()).data.length).toBe(before - 1)
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+
+    // Dropped on the page, a PDF is uploaded like a picked one.
+    const dropped = await page.evaluateHandle(() => {
+      const transfer = new DataTransfer()
+      transfer.items.add(new File(['%PDF-1.4\n%%EOF\n'], 'dropped.pdf', { type: 'application/pdf' }))
+      return transfer
+    })
+    await page.dispatchEvent('main', 'dragover', { dataTransfer: dropped })
+    expect(await page.locator('main.drop-over').count()).toBe(1)
+    await page.dispatchEvent('main', 'drop', { dataTransfer: dropped })
+    await eventually(async () => expect(await page.locator('.upload', { hasText: 'dropped.pdf' }).locator('.upload-status').textContent()).toBe('Uploaded'))
+    await eventually(async () => expect(await page.getByRole('link', { name: 'dropped.pdf' }).count()).toBe(1))
+    expect((await (await api('/files', apiToken)).json()).data.length).toBe(before)
     expect(watched.consoleErrors.filter((line) => !/ERR_|net::/.test(line))).toEqual([])
     await page.context().close()
   }, 60_000)
