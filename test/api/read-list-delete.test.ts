@@ -98,9 +98,53 @@ describe('GET /api/files', () => {
     expect(rest.data.map((f: { title: string }) => f.title)).toEqual(['g3'])
   })
 
+  test('?order=name, views and size page by keyset through every file once, ties in upload order', async () => {
+    const ivy = await server.user()
+    const spec = [
+      { title: 'banana', size: 3 },
+      { title: '', size: 1 }, // sorts by its filename, report.pdf
+      { title: 'Apple', size: 2 },
+      { title: 'cherry', size: 2 },
+      { title: 'apple', size: 1 },
+    ]
+    const ids: Record<string, string> = {}
+    for (const [i, file] of spec.entries()) {
+      const response = await server.call('POST', '/api/files/upload', { token: ivy.token, body: form({ bytes: makePdf({ pages: file.size }) }, { title: file.title }) })
+      ids[file.title || `untitled${i}`] = (await json(response)).data.id
+    }
+    // Views: 2 for cherry, 1 for banana, none for the rest.
+    for (const [name, count] of [['cherry', 2], ['banana', 1]] as const) {
+      const { data } = await json(await server.call('GET', `/api/files/${ids[name]}`, { token: ivy.token }))
+      const path = new URL(data.shareUrl).pathname.replace(/^\/base/, '')
+      for (let v = 0; v < count; v++) await server.call('GET', path, { headers: { 'user-agent': `Mozilla/5.0 Firefox/${name}${v}` } })
+    }
+    const all = async (order: string) => {
+      const titles: string[] = []
+      let cursor: string | null = null
+      do {
+        const query: string = `order=${order}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`
+        const body: { data: { title: string; filename: string }[]; nextCursor: string | null } = await json(await server.call('GET', `/api/files?${query}`, { token: ivy.token }))
+        titles.push(...body.data.map((f) => f.title || f.filename))
+        cursor = body.nextCursor
+      } while (cursor)
+      return titles
+    }
+    expect(await all('name')).toEqual(['Apple', 'apple', 'banana', 'cherry', 'report.pdf'])
+    // Most views first; files with as many views as each other, newest upload first.
+    expect(await all('views')).toEqual(['cherry', 'banana', 'apple', 'Apple', 'report.pdf'])
+    const bySize = await all('size')
+    expect(bySize[0]).toBe('banana')
+    expect(bySize).toHaveLength(5)
+    expect(new Set(bySize).size).toBe(5)
+    // A cursor of one order is refused by another.
+    const { nextCursor } = await json(await server.call('GET', '/api/files?order=name&limit=1', { token: ivy.token }))
+    const mixed = await server.call('GET', `/api/files?order=size&cursor=${encodeURIComponent(nextCursor)}`, { token: ivy.token })
+    expect(mixed.status).toBe(400)
+  })
+
   test('a bad q or order → 400 with the rule', async () => {
     const hal = await server.user()
-    for (const [query, message] of [['?q=', 'q must be 1 to 200 characters'], [`?q=${'x'.repeat(201)}`, 'q must be 1 to 200 characters'], ['?order=sideways', 'order must be newest or oldest']]) {
+    for (const [query, message] of [['?q=', 'q must be 1 to 200 characters'], [`?q=${'x'.repeat(201)}`, 'q must be 1 to 200 characters'], ['?order=sideways', 'order must be newest, oldest, name, views or size']]) {
       const response = await server.call('GET', `/api/files${query}`, { token: hal.token })
       expect(response.status).toBe(400)
       expect((await json(response)).error).toBe(message!)

@@ -37,7 +37,13 @@ export const ListQuery = t.Object({
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20, error: 'limit must be an integer from 1 to 100' })),
   cursor: t.Optional(t.String({ maxLength: 200, error: 'cursor must be a value of nextCursor' })),
   q: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'Only files whose filename or title contains this (case-insensitive for ASCII letters)', error: 'q must be 1 to 200 characters' })),
-  order: t.Optional(t.Union([t.Literal('newest'), t.Literal('oldest')], { default: 'newest', error: 'order must be newest or oldest' })),
+  order: t.Optional(
+    t.Union([t.Literal('newest'), t.Literal('oldest'), t.Literal('name'), t.Literal('views'), t.Literal('size')], {
+      default: 'newest',
+      description: 'newest or oldest upload first, name A–Z (title, or filename without one), most views, largest',
+      error: 'order must be newest, oldest, name, views or size',
+    }),
+  ),
 })
 
 export const FileIdParams = t.Object({ id: t.String() })

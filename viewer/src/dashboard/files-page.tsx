@@ -5,13 +5,15 @@ import { UploadList, useDropZone, useUploadQueue } from './uploads'
 import { Empty, notify, Switch } from './ui'
 
 const PAGE_SIZE = 25
+const ORDERS = { newest: 'Newest first', oldest: 'Oldest first', name: 'Name, A–Z', views: 'Most viewed', size: 'Largest' } as const
+type Order = keyof typeof ORDERS
 
 /** The owner's files: search, order, paging through the API's cursor, upload, and the two switches. */
 export function FilesPage() {
   const [files, setFiles] = useState<FileDto[]>([])
   const [cursor, setCursor] = useState<string | null>(null)
   const [search, setSearch] = useState('')
-  const [order, setOrder] = useState<'newest' | 'oldest'>('newest')
+  const [order, setOrder] = useState<Order>('newest')
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading')
   const [loadingMore, setLoadingMore] = useState(false)
   const picker = useRef<HTMLInputElement>(null)
@@ -58,7 +60,8 @@ export function FilesPage() {
     }
   }
 
-  const uploads = useUploadQueue((uploaded) => setFiles((current) => (order === 'newest' ? [uploaded, ...current] : [...current, uploaded])))
+  // A new upload shows at the top until the list is sorted again (its place in another order is the server's call).
+  const uploads = useUploadQueue((uploaded) => setFiles((current) => [uploaded, ...current]))
   const drop = useDropZone(uploads.add)
 
   const toggle = async (file: FileDto, field: 'allowDownload' | 'searchEngineVisible', value: boolean) => {
@@ -104,10 +107,13 @@ export function FilesPage() {
           <input id="search" type="search" value={search} onInput={(event) => setSearch(event.currentTarget.value)} />
         </div>
         <div class="field">
-          <label for="order">Order</label>
-          <select id="order" value={order} onChange={(event) => setOrder(event.currentTarget.value as 'newest' | 'oldest')}>
-            <option value="newest">Newest first</option>
-            <option value="oldest">Oldest first</option>
+          <label for="order">Sort</label>
+          <select id="order" value={order} onChange={(event) => setOrder(event.currentTarget.value as Order)}>
+            {Object.entries(ORDERS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
           </select>
         </div>
       </div>

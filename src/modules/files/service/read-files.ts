@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { AppContext } from '../../../context'
 import { rowReader } from '../../../db/rows'
 import { versionedCache } from '../../../db/versioned-cache'
@@ -43,47 +43,94 @@ export function ownedFileReader(ctx: AppContext): (input: OwnedFileKey) => Promi
 
 export type FilePage = { rows: FileRow[]; nextCursor: string | null }
 
+/** How a list can be ordered; every order pages by keyset, with the upload sequence breaking ties. */
+export const LIST_ORDERS = ['newest', 'oldest', 'name', 'views', 'size'] as const
+export type ListOrder = (typeof LIST_ORDERS)[number]
+
 export type ListInput = {
   ownerId: string
   limit: number
   cursor?: string
   /** Only files whose filename or title contains this (case-insensitive for ASCII letters). */
   search?: string
-  order?: 'newest' | 'oldest'
+  order?: ListOrder
 }
 
 /**
- * The owner's files, newest (or oldest) first, by keyset on the insertion sequence: a cursor names the last
- * row seen, so files uploaded while a client pages through neither shift nor repeat rows.
+ * Each order's sort key and direction. Name is the title readers see (the filename when the title is
+ * empty), A to Z without regard to ASCII case; views and size go from the most to the least.
+ */
+const ORDERS: Record<ListOrder, { key: SQL | undefined; ascending: boolean }> = {
+  newest: { key: undefined, ascending: false },
+  oldest: { key: undefined, ascending: true },
+  name: { key: sql`coalesce(nullif(${files.title}, ''), ${files.filename}) COLLATE NOCASE`, ascending: true },
+  views: { key: sql`${files.views}`, ascending: false },
+  size: { key: sql`${files.size}`, ascending: false },
+}
+
+type Cursor = { key: string | number | undefined; seq: number }
+
+/**
+ * The owner's files in the chosen order, by keyset: a cursor names the last row seen (its sort key and
+ * sequence), so files uploaded while a client pages through neither shift nor repeat rows. (Under `views`
+ * a file whose count changes meanwhile may move between pages: that order is live.)
  */
 export async function listOwnedFiles(ctx: AppContext, input: ListInput): Promise<FilePage> {
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor)
-  const oldestFirst = input.order === 'oldest'
+  const order = input.order ?? 'newest'
+  const { key, ascending } = ORDERS[order]
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, order)
   const pattern = input.search ? `%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined
+  const beyond = (left: SQL | typeof files.seq, right: unknown) => (ascending ? sql`${left} > ${right}` : sql`${left} < ${right}`)
+  const keyset =
+    after === undefined
+      ? undefined
+      : key === undefined
+        ? beyond(files.seq, after.seq)
+        : sql`(${beyond(key, after.key)} OR (${key} = ${after.key} AND ${beyond(files.seq, after.seq)}))`
+  const direction = ascending ? asc : desc
   const rows = await ctx.db
-    .select()
+    .select({ file: files, sortKey: key ?? sql`NULL` })
     .from(files)
     .where(
       and(
         eq(files.ownerId, input.ownerId),
-        after === undefined ? undefined : oldestFirst ? gt(files.seq, after) : lt(files.seq, after),
+        keyset,
         pattern === undefined ? undefined : sql`(${files.filename} LIKE ${pattern} ESCAPE '\\' OR ${files.title} LIKE ${pattern} ESCAPE '\\')`,
       ),
     )
-    .orderBy(oldestFirst ? asc(files.seq) : desc(files.seq))
+    .orderBy(...(key === undefined ? [] : [direction(key)]), direction(files.seq))
     .limit(input.limit + 1)
   const page = rows.slice(0, input.limit)
   const last = page[page.length - 1]
-  return { rows: page, nextCursor: rows.length > input.limit && last ? encodeCursor(last.seq) : null }
+  return {
+    rows: page.map((row) => row.file),
+    nextCursor: rows.length > input.limit && last ? encodeCursor(order, { key: (last.sortKey ?? undefined) as Cursor['key'], seq: last.file.seq }) : null,
+  }
 }
 
-// The cursor is opaque to clients; inside it is the sequence number of the last row of the page.
-function encodeCursor(seq: number): string {
-  return Buffer.from(`seq:${seq}`).toString('base64url')
+// The cursor is opaque to clients: the order it belongs to, the last row's sort key and its sequence.
+// Newest and oldest keep their first format, "seq:N", so cursors handed out before stay valid.
+function encodeCursor(order: ListOrder, cursor: Cursor): string {
+  const text = cursor.key === undefined ? `seq:${cursor.seq}` : JSON.stringify([order, cursor.key, cursor.seq])
+  return Buffer.from(text).toString('base64url')
 }
 
-function decodeCursor(cursor: string): number {
-  const match = /^seq:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'))
-  if (!match) throw badRequest('cursor is not valid; pass the nextCursor value of the previous page')
-  return Number(match[1])
+function decodeCursor(text: string, order: ListOrder): Cursor {
+  const invalid = () => badRequest('cursor is not valid; pass the nextCursor value of the previous page, with the same order')
+  const decoded = Buffer.from(text, 'base64url').toString('utf8')
+  const bySeq = /^seq:(\d{1,15})$/.exec(decoded)
+  if (bySeq) {
+    if (ORDERS[order].key !== undefined) throw invalid()
+    return { key: undefined, seq: Number(bySeq[1]) }
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(decoded)
+  } catch {
+    throw invalid()
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== order || ORDERS[order].key === undefined) throw invalid()
+  const [, key, seq] = parsed as [unknown, unknown, unknown]
+  if ((typeof key !== 'string' && typeof key !== 'number') || !Number.isSafeInteger(seq)) throw invalid()
+  return { key, seq: seq as number }
 }
