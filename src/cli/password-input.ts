@@ -37,8 +37,15 @@ function readHidden(prompt: string): Promise<string> {
       outcome()
     }
     const onData = (chunk: Buffer) => {
-      for (const char of chunk.toString('utf8')) {
-        if (char === '\r' || char === '\n') return finish(() => resolve(typed))
+      const chars = [...chunk.toString('utf8')]
+      for (const [index, char] of chars.entries()) {
+        if (char === '\r' || char === '\n') {
+          // Whatever came after Enter (a pasted second line) belongs to the next question.
+          const rest = chars.slice(index + 1).join('').replace(/^\n/, '')
+          finish(() => resolve(typed))
+          if (rest) stdin.unshift(Buffer.from(rest))
+          return
+        }
         if (char === '\u0003') return finish(() => reject(new CliFailure('cancelled; nothing was changed', 1)))
         if (char === '\u007f' || char === '\b') typed = [...typed].slice(0, -1).join('')
         else if (char >= ' ') typed += char

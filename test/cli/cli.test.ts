@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
-import { run, startServer } from '../support/process'
+import { run, SOURCE_ENTRY, startServer } from '../support/process'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-cli-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
@@ -56,6 +56,27 @@ describe('CLI', () => {
       expect(hash).toStartWith('$argon2id$')
       expect(await Bun.password.verify('second password', hash)).toBe(true)
       expect(await Bun.password.verify('first password', hash)).toBe(false)
+    } finally {
+      db.close()
+    }
+  })
+
+  test('on a terminal the password is typed twice without being shown; two different ones change nothing', async () => {
+    // `script` (util-linux, always on Debian) gives the command a real terminal and types what stdin holds.
+    const onTerminal = (keys: string, ...args: string[]) =>
+      run(['-qec', [...SOURCE_ENTRY, ...args, '--data', dataDir].join(' '), '/dev/null'], { program: ['script'], stdin: keys })
+    expect((await cli('user', 'add', 'terry')).code).toBe(0)
+    const typed = await onTerminal('typed password\rtyped password\r', 'user', 'passwd', 'terry')
+    expect(typed.code).toBe(0)
+    expect(typed.stdout).toContain('New password:')
+    expect(typed.stdout).toContain('Repeat it:')
+    const differ = await onTerminal('typed password\rother password\r', 'user', 'passwd', 'terry')
+    expect(differ.code).toBe(1)
+    expect(differ.stdout).toContain('the two passwords differ; nothing was changed')
+    const db = createClient({ url: `file:${join(dataDir, 'pdfshare.db')}` })
+    try {
+      const hash = String((await db.execute("SELECT password_hash FROM users WHERE name = 'terry'")).rows[0]![0])
+      expect(await Bun.password.verify('typed password', hash)).toBe(true)
     } finally {
       db.close()
     }
