@@ -54,6 +54,7 @@ describe('CLI', () => {
     try {
       const hash = String((await db.execute("SELECT password_hash FROM users WHERE name = 'pat'")).rows[0]![0])
       expect(hash).toStartWith('$argon2id$')
+      expect(hash).toContain('$m=19456,t=2,') // OWASP's minimum, not Bun's 64 MiB default
       expect(await Bun.password.verify('second password', hash)).toBe(true)
       expect(await Bun.password.verify('first password', hash)).toBe(false)
     } finally {

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../context'
 import { users } from '../../db/schema'
 import { AppError, badRequest } from '../../errors'
+import { createLimiter } from '../../lib/concurrency'
 import { randomId } from '../../lib/ids'
 import { findUserByName } from './users'
 
@@ -16,8 +17,16 @@ export function passwordProblem(password: string): string | undefined {
   return undefined
 }
 
-/** argon2id with Bun's defaults (64 MiB, 2 passes): a PHC string that carries its own parameters and salt. */
-const hash = (password: string) => Bun.password.hash(password, { algorithm: 'argon2id' })
+/**
+ * argon2id with OWASP's recommended minimum (19 MiB, 2 passes) rather than Bun's default 64 MiB: a NAS with
+ * 1 GB of RAM must survive a burst of sign-ins. At most two hashes or checks run at once (each holds its
+ * memory while it runs); the rest wait their turn. The PHC string carries its own parameters and salt, so
+ * they can be raised later without breaking stored passwords.
+ */
+const ARGON2 = { algorithm: 'argon2id', memoryCost: 19_456, timeCost: 2 } as const
+const oneAtATime = createLimiter(2)
+const hash = (password: string) => oneAtATime(() => Bun.password.hash(password, ARGON2))
+const verify = (password: string, stored: string) => oneAtATime(() => Bun.password.verify(password, stored)).catch(() => false)
 
 export async function setPassword(ctx: AppContext, input: { name: string; password: string }): Promise<void> {
   const problem = passwordProblem(input.password)
@@ -37,10 +46,10 @@ export async function passwordMatches(password: string, storedHash: string | nul
   if (Buffer.byteLength(password) > PASSWORD_MAX_BYTES) return false
   if (!storedHash) {
     decoy ??= hash(randomId())
-    await Bun.password.verify(password, await decoy).catch(() => false)
+    await verify(password, await decoy)
     return false
   }
-  return Bun.password.verify(password, storedHash).catch(() => false)
+  return verify(password, storedHash)
 }
 
 /** One answer for every failed sign-in, whatever the reason. */
