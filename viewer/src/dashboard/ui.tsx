@@ -10,7 +10,7 @@ let notices: Notice[] = []
 /** Every action says how it went: a short message in a live region that screen readers announce. */
 export function notify(kind: Notice['kind'], text: string) {
   const notice = { id: nextId++, kind, text }
-  notices = [...notices.slice(-3), notice]
+  notices = [...notices.slice(-2), notice]
   for (const listener of noticeListeners) listener(notices)
   setTimeout(() => dismiss(notice.id), kind === 'error' ? 10_000 : 4_000)
 }
