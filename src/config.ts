@@ -38,6 +38,10 @@ export type Config = {
   sessionTtl: number
   /** Sign-in attempts per minute, per client IP and per user name; 0 turns the limit off. */
   rateLimitLogin: number
+  /** Seconds one share-page preview may take to render before its renderer process is killed. */
+  previewTimeout: number
+  /** Resident memory in bytes one preview renderer process may use before it is killed. */
+  previewMemory: number
 }
 
 /** The contract's hard cap: 100 MiB. A lower cap may be configured, never a higher one. */
@@ -58,6 +62,7 @@ const KNOWN_ENV = new Set([
   'PDFSHARE_JWT_SECRET', 'PDFSHARE_MAX_FILE_SIZE', 'PDFSHARE_RATE_LIMIT_API', 'PDFSHARE_RATE_LIMIT_SHARE',
   'PDFSHARE_IDLE_TIMEOUT', 'PDFSHARE_TRUST_PROXY', 'PDFSHARE_MAX_UPLOADS', 'PDFSHARE_MAX_UPLOADS_PER_USER',
   'PDFSHARE_MIN_FREE_DISK', 'PDFSHARE_SHUTDOWN_TIMEOUT', 'PDFSHARE_SESSION_TTL', 'PDFSHARE_RATE_LIMIT_LOGIN',
+  'PDFSHARE_PREVIEW_TIMEOUT', 'PDFSHARE_PREVIEW_MEMORY',
 ])
 
 /** PDFSHARE_* variables that are not settings, most likely typos; the CLI warns about them. */
@@ -102,10 +107,24 @@ export function loadConfig(flags: SettingFlags, env: Env, cwd = process.cwd()): 
   const sessionTtl = sessionTtlSetting(pick(undefined, 'PDFSHARE_SESSION_TTL'))
   const rateLimitLogin = integerSetting(pick(undefined, 'PDFSHARE_RATE_LIMIT_LOGIN'), 10, 0, 100_000_000, 'a number of sign-in attempts per minute (0 turns the limit off)')
 
+  const previewTimeout = integerSetting(pick(undefined, 'PDFSHARE_PREVIEW_TIMEOUT'), 5, 1, 300, 'a number of seconds from 1 to 300')
+  const previewMemory = previewMemorySetting(pick(undefined, 'PDFSHARE_PREVIEW_MEMORY'))
+
   return {
     port, host, dataDir, publicUrl, databaseUrl, jwtSecret: secret?.value, maxFileSize, rateLimitApi, rateLimitShare,
     idleTimeout, trustProxyHops, maxUploads, maxUploadsPerUser, minFreeDisk, shutdownTimeout, sessionTtl, rateLimitLogin,
+    previewTimeout, previewMemory,
   }
+}
+
+/** The preview renderer's memory cap: 512 MiB unless set; below 128 MiB not even a small PDF renders. */
+function previewMemorySetting(picked: Picked): number {
+  if (!picked) return 512 * 1024 * 1024
+  const bytes = parseSize(picked.value)
+  if (bytes === undefined || bytes < 128 * 1024 * 1024 || bytes > 64 * 1024 * 1024 * 1024) {
+    throw new ConfigError(`invalid ${picked.source} ${JSON.stringify(picked.value)}: must be a size from 128MB to 64GB (e.g. 512MB)`)
+  }
+  return bytes
 }
 
 type Picked = { value: string; source: string } | undefined

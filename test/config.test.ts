@@ -23,7 +23,19 @@ describe('loadConfig', () => {
       shutdownTimeout: 30,
       sessionTtl: 43200,
       rateLimitLogin: 10,
+      previewTimeout: 5,
+      previewMemory: 536870912,
     })
+  })
+
+  test('preview settings: a render time limit in seconds, a renderer memory cap from 128MB', () => {
+    expect(load({}, { PDFSHARE_PREVIEW_TIMEOUT: '2', PDFSHARE_PREVIEW_MEMORY: '1GB' })).toMatchObject({ previewTimeout: 2, previewMemory: 1024 ** 3 })
+    for (const bad of ['0', '301', '1.5', 'soon']) {
+      expect(() => load({}, { PDFSHARE_PREVIEW_TIMEOUT: bad })).toThrow(`invalid PDFSHARE_PREVIEW_TIMEOUT ${JSON.stringify(bad)}: must be a number of seconds from 1 to 300`)
+    }
+    for (const bad of ['64MB', '65GB', 'lots']) {
+      expect(() => load({}, { PDFSHARE_PREVIEW_MEMORY: bad })).toThrow(`invalid PDFSHARE_PREVIEW_MEMORY ${JSON.stringify(bad)}: must be a size from 128MB to 64GB (e.g. 512MB)`)
+    }
   })
 
   test('sign-in settings: a session lifetime from 5m to 30d, attempts per minute', () => {

@@ -216,7 +216,7 @@ describe('GET /s/:slug/preview.png', () => {
     const info = await sharp(Buffer.from(await response.arrayBuffer())).metadata()
     expect([info.width, info.height]).toEqual([1200, 630])
     expect(readdirSync(join(server.dataDir, 'previews')).some((name) => name.endsWith('.failed'))).toBe(true)
-    expect(server.log.lines.some((line) => line.includes(`preview of file ${file.id}: PDFium cannot render it`))).toBe(true)
+    expect(server.log.lines.some((line) => line.startsWith(`preview of file ${file.id}: PDFium cannot open it`))).toBe(true)
   })
 
   test('deleting the file removes its cached preview', async () => {

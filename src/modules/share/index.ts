@@ -83,6 +83,7 @@ export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
   const notFound = (set: ResponseSet) => html(set, 404, messagePage(page, 'Not found', 'This link does not lead to a document. It may have been deleted, or the address is mistyped.'), robots(false))
 
   return new Elysia()
+    .onStop(() => previews.close())
     .onBeforeHandle(({ request, server, path, set }) => {
       if (path.startsWith('/s/')) applyRateLimit(limiter, clientIpOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
     })
@@ -121,7 +122,8 @@ export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
       if (!row) return notFound(set)
       const preview = await previews.previewOf(row)
       const etag = `"p-${row.sha256.slice(0, 24)}${preview.kind === 'placeholder' ? '-0' : ''}"`
-      const headers = { 'content-type': 'image/png', 'cache-control': 'public, max-age=3600', etag, 'x-content-type-options': 'nosniff', ...robots(row.searchEngineVisible) }
+      // Revalidated on every use: a shared cache must not show page 1 after the file is deleted or replaced.
+      const headers = { 'content-type': 'image/png', 'cache-control': 'public, no-cache', etag, 'x-content-type-options': 'nosniff', ...robots(row.searchEngineVisible) }
       if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers })
       return new Response(Bun.file(preview.path), { headers })
     })

@@ -1,54 +1,72 @@
-import { rename, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
+import { rm, writeFile } from 'node:fs/promises'
 import type { AppContext } from '../../../context'
 import { previewPathOf } from '../../../data-dir'
+import { createSingleFlight } from '../../../lib/concurrency'
 import type { SharedFile } from '../service/find-shared-file'
-import { createLimiter, createSingleFlight, QueueFullError } from '../../../lib/concurrency'
-import { randomId } from '../../../lib/ids'
 import placeholderPath from './placeholder.png' with { type: 'file' }
-import { renderFirstPage, UnrenderablePdfError } from './render-first-page'
+import { createRendererPool, RenderFailed, type RendererPool } from './renderer-pool'
+import { rendererCommand } from './renderer-protocol'
 
-/** How many previews render at once: each holds a whole PDF in wasm memory while it renders. */
+/** How many previews render at once, each in its own process. */
 export const MAX_CONCURRENT_RENDERS = 2
+/** Preview requests that may wait for a renderer; beyond that the placeholder is answered at once. */
+const MAX_QUEUED_RENDERS = 32
+/** A renderer left without work for this long is stopped. */
+const RENDERER_IDLE_MS = 60_000
+/** A failure to start a renderer is logged at most this often. */
+const UNAVAILABLE_LOG_MS = 60_000
 
 /** A cached render on disk, or the neutral placeholder card (a file in the build, independent of sharp). */
 export type Preview = { kind: 'rendered' | 'placeholder'; path: string }
 
-export type PreviewService = { previewOf(row: SharedFile): Promise<Preview> }
+export type PreviewService = { previewOf(row: SharedFile): Promise<Preview>; close(): void }
 
 /**
  * Previews are cached in the data dir by blob key, so a replacement (which writes a new blob) gets a new
- * preview, and the old one goes with the old blob. Concurrent requests for one blob share one render;
- * at most MAX_CONCURRENT_RENDERS run at a time. A PDF that cannot be rendered gets the placeholder, and the
- * failure is remembered so it is not retried on every request.
+ * preview, and the old one goes with the old blob. Concurrent requests for one blob share one render.
+ * Renders run in killable renderer processes (renderer-pool.ts). Any failure of a render — too slow, too
+ * large, PDFium's error, an empty bitmap — is remembered for that PDF version (a `.failed` file beside the
+ * previews, holding the reason): it is logged once, and every later request gets the placeholder at once.
+ * Only our own trouble (no renderer could start, too many renders waiting) is not remembered.
  */
-export function createPreviewService(ctx: AppContext): PreviewService {
-  const limit = createLimiter(MAX_CONCURRENT_RENDERS)
+export function createPreviewService(ctx: AppContext, pool: RendererPool = defaultPool(ctx)): PreviewService {
   const once = createSingleFlight<Preview>()
   const placeholder: Preview = { kind: 'placeholder', path: placeholderPath }
+  let unavailableLoggedAt = -Infinity
 
   const render = async (row: SharedFile): Promise<Preview> => {
     const path = previewPathOf(ctx.layout, row.blobKey)
     if (existsSync(path)) return { kind: 'rendered', path }
-    if (existsSync(previewPathOf(ctx.layout, row.blobKey, 'failed'))) return placeholder
+    const failedMarker = previewPathOf(ctx.layout, row.blobKey, 'failed')
+    if (existsSync(failedMarker)) return placeholder
     try {
-      const png = await limit(async () => renderFirstPage(await ctx.blobs.file(row.blobKey).bytes()))
-      const temp = `${path}.${randomId(6)}.tmp`
-      await writeFile(temp, png)
-      await rename(temp, path) // readers never see a half-written preview
+      await pool.render(ctx.blobs.file(row.blobKey).name!, path)
       return { kind: 'rendered', path }
     } catch (error) {
-      if (error instanceof UnrenderablePdfError) {
-        // The file itself cannot be rendered: remember it, so it is not retried on every request.
-        ctx.log.info(`preview of file ${row.id}: PDFium cannot render it (${error.message}); serving the placeholder`)
-        await writeFile(previewPathOf(ctx.layout, row.blobKey, 'failed'), '').catch(() => {})
-      } else if (!(error instanceof QueueFullError)) {
-        // Our side failed (e.g. the image encoder): serve the placeholder now and try again next time.
-        ctx.log.error(`preview of file ${row.id} failed`, error)
+      await rm(`${path}.tmp`, { force: true }).catch(() => {})
+      const reason = error instanceof Error ? error.message : String(error)
+      if (error instanceof RenderFailed) {
+        ctx.log.info(`preview of file ${row.id}: ${reason}; serving the placeholder for this version of the PDF`)
+        await writeFile(failedMarker, `${reason}\n`).catch(() => {})
+      } else if (ctx.now() - unavailableLoggedAt >= UNAVAILABLE_LOG_MS) {
+        unavailableLoggedAt = ctx.now()
+        ctx.log.error(`preview of file ${row.id}: ${reason}; serving the placeholder for now`)
       }
       return placeholder
     }
   }
 
-  return { previewOf: (row) => once(row.blobKey, () => render(row)) }
+  return { previewOf: (row) => once(row.blobKey, () => render(row)), close: () => pool.close() }
+}
+
+function defaultPool(ctx: AppContext): RendererPool {
+  return createRendererPool({
+    timeoutMs: ctx.config.previewTimeout * 1000,
+    memoryBytes: ctx.config.previewMemory,
+    concurrency: MAX_CONCURRENT_RENDERS,
+    maxQueued: MAX_QUEUED_RENDERS,
+    idleMs: RENDERER_IDLE_MS,
+    command: rendererCommand(),
+  })
 }

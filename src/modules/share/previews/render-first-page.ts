@@ -1,5 +1,7 @@
 import { PDFiumLibrary } from '@hyzyla/pdfium'
 import wasmPath from '@hyzyla/pdfium/pdfium.wasm' with { type: 'file' }
+import { formatSize } from '../../../lib/sizes'
+import { cardWindow, type Bitmap } from './card-window'
 
 /** The link-card size Open Graph and Twitter recommend. */
 export const PREVIEW_WIDTH = 1200
@@ -8,53 +10,100 @@ export const PREVIEW_HEIGHT = 630
 let compiled: Promise<WebAssembly.Module> | undefined
 let sharpModule: Promise<typeof import('sharp')['default']> | undefined
 
+/** Compiles PDFium's wasm and loads sharp ahead of the first render (the renderer process does this at start). */
+export async function warmUp(): Promise<void> {
+  compiled ??= Bun.file(wasmPath).arrayBuffer().then((bytes) => WebAssembly.compile(bytes))
+  sharpModule ??= import('sharp').then((m) => m.default)
+  await Promise.all([compiled, sharpModule])
+}
+
 /**
  * Renders page 1 of a PDF with PDFium (WebAssembly) and encodes a 1200×630 PNG with sharp: the page scaled to
- * the card's width, showing its top (where titles are). The wasm is compiled once; every render gets a fresh
- * instance, so the memory a large PDF needed is released afterwards (a wasm memory never shrinks).
+ * the card's width, annotations and form fields drawn as a reader shows them, cropped to where the page's
+ * content is (card-window.ts). Every render gets a fresh wasm instance, so the memory a large PDF needed is
+ * released afterwards (a wasm memory never shrinks), and `heapLimit` caps what that instance may grow to:
+ * past it PDFium's allocations fail and the render stops instead of taking the machine's memory.
+ *
+ * Runs in the renderer process only (renderer-process.ts): a hostile PDF can make PDFium loop forever, and
+ * only a process can be killed.
  */
-export async function renderFirstPage(pdf: Uint8Array): Promise<Buffer> {
-  compiled ??= Bun.file(wasmPath).arrayBuffer().then((bytes) => WebAssembly.compile(bytes))
-  const module = await compiled
+export async function renderFirstPage(pdf: Uint8Array, heapLimit: number): Promise<Buffer> {
+  await warmUp()
+  const module = await compiled!
+  const heap = { refused: false }
   const library = await PDFiumLibrary.init({
     instantiateWasm: (imports, done) => {
+      capHeapGrowth(imports, heapLimit, heap)
       void WebAssembly.instantiate(module, imports).then((instance) => (done as unknown as (i: WebAssembly.Instance) => void)(instance))
       return {}
     },
   })
-  let bitmap: { width: number; height: number; data: Uint8Array }
+  let bitmap: Bitmap
   try {
-    const document = await library.loadDocument(pdf).catch((error: Error) => {
-      throw new UnrenderablePdfError(error.message)
-    })
-    try {
-      const page = document.getPage(0)
-      const { originalWidth, originalHeight } = page.getOriginalSize()
-      // Scale so the page is as wide as the card, but never render more than a generous height.
-      const scale = Math.min(PREVIEW_WIDTH / originalWidth, (PREVIEW_HEIGHT * 4) / originalHeight)
-      bitmap = await page.render({ scale, render: 'bitmap' }).catch((error: Error) => {
-        throw new UnrenderablePdfError(error.message)
-      })
-    } finally {
-      document.destroy()
-    }
+    bitmap = await renderPageOne(library, pdf)
+  } catch (error) {
+    // Once its heap is full PDFium aborts, and every later call into it aborts again: name the cause.
+    if (heap.refused) throw new Error(`PDFium needed more than ${formatSize(heapLimit)} of memory`)
+    throw error
   } finally {
-    library.destroy()
+    try {
+      library.destroy()
+    } catch {
+      // an aborted instance cannot be torn down; it is garbage once this returns
+    }
   }
+  if (bitmap.width < 1 || bitmap.height < 1 || bitmap.data.length < bitmap.width * bitmap.height * 4) throw new Error('PDFium returned an empty bitmap')
+  return encodeCard(bitmap)
+}
 
-  sharpModule ??= import('sharp').then((m) => m.default)
-  const sharp = await sharpModule
-  return sharp(Buffer.from(bitmap.data.buffer, bitmap.data.byteOffset, bitmap.data.byteLength), {
+async function renderPageOne(library: PDFiumLibrary, pdf: Uint8Array): Promise<Bitmap> {
+  const document = await library.loadDocument(pdf).catch((error: Error) => {
+    throw new Error(`PDFium cannot open it (${error.message})`)
+  })
+  try {
+    if (document.getPageCount() < 1) throw new Error('the document has no pages')
+    const page = document.getPage(0)
+    const { originalWidth, originalHeight } = page.getOriginalSize()
+    if (!(originalWidth > 0 && originalHeight > 0)) throw new Error('page 1 has no size')
+    // Scale so the page is as wide as the card, but never render more than a generous height.
+    const scale = Math.min(PREVIEW_WIDTH / originalWidth, (PREVIEW_HEIGHT * 4) / originalHeight)
+    // renderFormFields draws the fields' values over the page as viewers do; annotations are drawn either way.
+    return await page.render({ scale, render: 'bitmap', renderFormFields: true }).catch((error: Error) => {
+      throw new Error(`PDFium cannot render page 1 (${error.message})`)
+    })
+  } finally {
+    document.destroy()
+  }
+}
+
+async function encodeCard(bitmap: Bitmap): Promise<Buffer> {
+  const sharp = await sharpModule!
+  const window = cardWindow(bitmap, PREVIEW_WIDTH / PREVIEW_HEIGHT)
+  const image = sharp(Buffer.from(bitmap.data.buffer, bitmap.data.byteOffset, bitmap.data.byteLength), {
     raw: { width: bitmap.width, height: bitmap.height, channels: 4 },
   })
     .recomb([[0, 0, 1], [0, 1, 0], [1, 0, 0]]) // PDFium writes BGRA; sharp reads RGBA
     .flatten({ background: '#ffffff' })
-    .resize({ width: PREVIEW_WIDTH, height: PREVIEW_HEIGHT, fit: 'cover', position: 'top', background: '#ffffff' })
+  // A page less high than the card is shown whole, centred on white.
+  if (window) image.extract(window)
+  return image
+    .resize({ width: PREVIEW_WIDTH, height: PREVIEW_HEIGHT, fit: window ? 'fill' : 'contain', background: '#ffffff' })
     .png({ compressionLevel: 9, palette: false })
     .toBuffer()
 }
 
-/** PDFium could not open or render the document: a property of the file, worth remembering. */
-export class UnrenderablePdfError extends Error {
-  override name = 'UnrenderablePdfError'
+/**
+ * Emscripten grows the wasm heap through one import; refusing to grow past the limit makes PDFium's
+ * allocation fail (and the render abort) well before the process reaches the memory cap that the server
+ * enforces by killing it.
+ */
+function capHeapGrowth(imports: WebAssembly.Imports, heapLimit: number, heap: { refused: boolean }): void {
+  const env = imports.env as Record<string, unknown> | undefined
+  const grow = env?.emscripten_resize_heap
+  if (!env || typeof grow !== 'function') return
+  env.emscripten_resize_heap = (requested: number) => {
+    if (requested >>> 0 <= heapLimit) return grow(requested)
+    heap.refused = true
+    return 0
+  }
 }

@@ -1,0 +1,196 @@
+import { readFileSync } from 'node:fs'
+import { setPriority } from 'node:os'
+import type { Subprocess } from 'bun'
+import { createLimiter } from '../../../lib/concurrency'
+import { formatSize } from '../../../lib/sizes'
+import type { RendererMessage, RenderJob } from './renderer-protocol'
+
+export type RendererLimits = {
+  /** Wall-clock time one render may take before its process is killed. */
+  timeoutMs: number
+  /** Resident memory one renderer process may reach before it is killed. */
+  memoryBytes: number
+  /** Renderer processes at once; each renders one PDF at a time. */
+  concurrency: number
+  /** Renders that may wait for a free renderer; more are refused at once (RendererBusy). */
+  maxQueued: number
+  /** A renderer with nothing to do for this long is stopped, so an idle server holds no renderer memory. */
+  idleMs: number
+  /** The command line that starts a renderer (renderer-protocol.ts). */
+  command: string[]
+}
+
+/** The render of this PDF failed (timeout, memory cap, PDFium error, crash): a property of the PDF. */
+export class RenderFailed extends Error {
+  override name = 'RenderFailed'
+}
+
+/** No renderer could be started, or all are busy with a full queue: our side, worth retrying later. */
+export class RendererUnavailable extends Error {
+  override name = 'RendererUnavailable'
+}
+
+/** How often a renderer's resident memory is read while it renders. */
+const MEMORY_POLL_MS = 20
+/** A renderer that keeps more than this share of the cap after a render is replaced by a fresh one. */
+const RECYCLE_SHARE = 0.5
+const START_TIMEOUT_MS = 15_000
+
+type Renderer = {
+  proc: Subprocess
+  ready: Promise<void>
+  onMessage?: (message: RendererMessage) => void
+  onExit?: (reason: string) => void
+  idleTimer?: Timer
+  exited: boolean
+}
+
+export type RendererPool = {
+  /** Renders page 1 of the PDF at `pdfPath` into `outPath` (a PNG), in a renderer process. */
+  render(pdfPath: string, outPath: string): Promise<void>
+  /** Stops every renderer (the server is stopping). */
+  close(): void
+}
+
+/**
+ * Previews render in child processes, never on the server's event loop: a hostile PDF can make PDFium loop
+ * forever or grow its memory by gigabytes, and only a process can be stopped at any instant. Each render
+ * runs under a wall-clock limit and a memory cap (resident memory read every 20 ms; PDFium's own heap is
+ * also capped inside the renderer, so most bombs fail cleanly before the cap is reached); on overrun the
+ * process is killed, and the next render starts a fresh one. Renderers run at a lower CPU priority than
+ * the server, so page views and API calls keep answering while they work.
+ */
+export function createRendererPool(limits: RendererLimits): RendererPool {
+  const limit = createLimiter(limits.concurrency, limits.maxQueued)
+  const idle: Renderer[] = []
+  const all = new Set<Renderer>()
+  let nextJob = 1
+  let closed = false
+
+  const stop = (renderer: Renderer) => {
+    clearTimeout(renderer.idleTimer)
+    if (!renderer.exited) renderer.proc.kill('SIGKILL')
+  }
+
+  const start = (): Renderer => {
+    let stderr = ''
+    const renderer: Renderer = { exited: false } as Renderer
+    renderer.proc = Bun.spawn(limits.command, {
+      env: rendererEnv(),
+      stdin: 'ignore',
+      stdout: 'ignore',
+      stderr: 'pipe',
+      serialization: 'json',
+      ipc: (message: RendererMessage) => renderer.onMessage?.(message),
+      onExit: (_proc, code, signal) => {
+        renderer.exited = true
+        all.delete(renderer)
+        const at = idle.indexOf(renderer)
+        if (at >= 0) idle.splice(at, 1)
+        clearTimeout(renderer.idleTimer)
+        renderer.onExit?.(signal ? `signal ${signal}` : `exit code ${code}`)
+      },
+    })
+    renderer.proc.unref() // an idle renderer never keeps the server process alive
+    all.add(renderer)
+    // Keep the last lines a renderer printed, to explain a failed start; the rest (emscripten's notes) is dropped.
+    void (async () => {
+      const decoder = new TextDecoder()
+      for await (const chunk of renderer.proc.stderr as ReadableStream<Uint8Array>) stderr = (stderr + decoder.decode(chunk)).slice(-600)
+    })().catch(() => {})
+    try {
+      setPriority(renderer.proc.pid, 10)
+    } catch {
+      // not permitted here: the renderer runs at the server's priority
+    }
+    renderer.ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => (stop(renderer), reject(new RendererUnavailable('the preview renderer did not start in time'))), START_TIMEOUT_MS)
+      renderer.onMessage = (message) => {
+        if ('ready' in message) clearTimeout(timer), resolve()
+      }
+      renderer.onExit = (reason) => {
+        clearTimeout(timer)
+        const said = stderr.trim().split('\n').pop()
+        reject(new RendererUnavailable(`the preview renderer could not start (${reason}${said ? `: ${said}` : ''})`))
+      }
+    })
+    renderer.ready.catch(() => {}) // awaited by the render that started it
+    return renderer
+  }
+
+  const release = (renderer: Renderer) => {
+    renderer.onMessage = renderer.onExit = undefined
+    if (closed || renderer.exited || residentBytes(renderer.proc.pid) > limits.memoryBytes * RECYCLE_SHARE) return stop(renderer)
+    renderer.idleTimer = setTimeout(() => stop(renderer), limits.idleMs)
+    renderer.idleTimer.unref()
+    idle.push(renderer)
+  }
+
+  const renderOn = (renderer: Renderer, job: RenderJob) =>
+    new Promise<void>((resolve, reject) => {
+      let killedFor: string | undefined
+      const kill = (reason: string) => {
+        killedFor ??= reason
+        stop(renderer)
+      }
+      const deadline = setTimeout(() => kill(`took longer than ${limits.timeoutMs / 1000} s`), limits.timeoutMs)
+      const watch = setInterval(() => {
+        if (residentBytes(renderer.proc.pid) > limits.memoryBytes) kill(`needed more than ${formatSize(limits.memoryBytes)} of memory`)
+      }, MEMORY_POLL_MS)
+      const settle = () => (clearTimeout(deadline), clearInterval(watch))
+      renderer.onMessage = (message) => {
+        if (!('id' in message) || message.id !== job.id) return
+        settle()
+        if (message.ok) resolve()
+        else reject(new RenderFailed(message.reason))
+      }
+      renderer.onExit = (reason) => {
+        settle()
+        reject(new RenderFailed(killedFor ?? `the renderer stopped (${reason})`))
+      }
+      renderer.proc.send(job)
+    })
+
+  return {
+    render: (pdfPath, outPath) =>
+      limit(async () => {
+        if (closed) throw new RendererUnavailable('the server is stopping')
+        const renderer = idle.pop() ?? start()
+        clearTimeout(renderer.idleTimer)
+        await renderer.ready
+        try {
+          await renderOn(renderer, { id: nextJob++, pdfPath, outPath, memoryLimit: limits.memoryBytes })
+        } catch (error) {
+          stop(renderer) // whatever state a failed render left behind goes with its process
+          throw error
+        }
+        release(renderer)
+      }).catch((error: unknown) => {
+        if (error instanceof RenderFailed || error instanceof RendererUnavailable) throw error
+        throw new RendererUnavailable(error instanceof Error ? error.message : String(error))
+      }),
+    close() {
+      closed = true
+      for (const renderer of all) stop(renderer)
+    },
+  }
+}
+
+/** Resident memory of a process in bytes (Linux /proc); 0 where that cannot be read. */
+function residentBytes(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match ? Number(match[1]) * 1024 : 0
+  } catch {
+    return 0
+  }
+}
+
+/** The renderer needs no secret: it gets the environment without pdfshare's own settings. */
+function rendererEnv(): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !name.startsWith('PDFSHARE_')) env[name] = value
+  }
+  return env
+}

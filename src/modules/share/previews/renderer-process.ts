@@ -1,0 +1,47 @@
+import { rename, writeFile } from 'node:fs/promises'
+import { renderFirstPage, warmUp } from './render-first-page'
+import type { RenderJob, RendererMessage } from './renderer-protocol'
+
+/** Room left for sharp and the copied bitmap beside the wasm heap (a 1200×2520 BGRA bitmap is 12 MiB). */
+const HEADROOM = 64 * 1024 * 1024
+const MIN_HEAP = 32 * 1024 * 1024
+
+/**
+ * The preview renderer: a child process of the server (`pdfshare __preview-renderer`) that renders one job
+ * at a time and answers over Bun's IPC channel. It holds no state worth keeping, so the server kills it
+ * whenever a render runs too long or too large, and starts a fresh one for the next job. It exits when the
+ * server goes away (the channel closes).
+ */
+export async function runPreviewRenderer(): Promise<void> {
+  const send = (message: RendererMessage) => process.send!(message)
+  if (!process.send) throw new Error('the preview renderer must be started by the server, with an IPC channel')
+  await warmUp()
+  const done = new Promise<void>((resolve) => process.once('disconnect', resolve))
+  let busy = Promise.resolve()
+  process.on('message', (job: RenderJob) => {
+    busy = busy.then(async () => {
+      try {
+        const pdf = await Bun.file(job.pdfPath).bytes()
+        // The wasm heap gets what the memory cap leaves once this process and the PDF's bytes are counted.
+        const heapLimit = Math.max(MIN_HEAP, job.memoryLimit - process.memoryUsage.rss() - HEADROOM)
+        const png = await renderFirstPage(pdf, heapLimit)
+        const temp = `${job.outPath}.tmp`
+        await writeFile(temp, png)
+        await rename(temp, job.outPath) // readers never see a half-written preview
+        send({ id: job.id, ok: true })
+      } catch (error) {
+        send({ id: job.id, ok: false, reason: reasonOf(error) })
+      }
+      Bun.gc(true) // the last render's wasm memory goes back before the server measures this process again
+    })
+  })
+  send({ ready: true })
+  await done
+  process.exit(0)
+}
+
+/** One short line: PDFium's and emscripten's messages are useful, their stacks are not. */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return message.split('\n')[0]!.slice(0, 200) || 'unknown error'
+}

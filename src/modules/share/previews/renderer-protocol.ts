@@ -1,0 +1,17 @@
+import { join } from 'node:path'
+
+/** The argument that makes the pdfshare executable (or src/main.ts) run as a preview renderer. */
+export const RENDERER_ARGUMENT = '__preview-renderer'
+
+/** Server → renderer: render page 1 of the PDF at `pdfPath` into a PNG at `outPath`. */
+export type RenderJob = { id: number; pdfPath: string; outPath: string; memoryLimit: number }
+
+/** Renderer → server: once when it is ready, then one answer per job. */
+export type RendererMessage = { ready: true } | { id: number; ok: true } | { id: number; ok: false; reason: string }
+
+/** How to start a renderer: the binary runs itself; from source, Bun runs the same entry point. */
+export function rendererCommand(): string[] {
+  return Bun.isStandaloneExecutable
+    ? [process.execPath, RENDERER_ARGUMENT]
+    : [process.execPath, join(import.meta.dir, '..', '..', '..', 'main.ts'), RENDERER_ARGUMENT]
+}

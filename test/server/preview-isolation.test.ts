@@ -1,0 +1,70 @@
+import { afterAll, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { form } from '../support/harness'
+import { contentStreamBomb, formPatternCycle, hugeImagePage, selfDrawingForm } from '../support/hostile-pdfs'
+import { run, startServer } from '../support/process'
+
+// The real server process, with hostile previews rendering: its own memory stays put (the renderers are
+// other processes, each under the cap), and its other requests keep answering.
+const MEMORY_CAP = 256 * 1024 * 1024
+const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-previews-'))
+await run(['user', 'add', 'alice', '--data', dataDir])
+const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
+const server = await startServer(['--data', dataDir], { env: { PDFSHARE_PREVIEW_TIMEOUT: '3', PDFSHARE_PREVIEW_MEMORY: '256MB', PDFSHARE_RATE_LIMIT_SHARE: '0' } })
+afterAll(async () => {
+  await server.stop()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+/** Resident memory of a process, and of each of its children, from /proc. */
+const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024
+const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+
+test('hostile previews render in capped child processes: the server keeps its memory and answers /api/health throughout', async () => {
+  const links: string[] = []
+  for (const pdf of [selfDrawingForm(), formPatternCycle(), contentStreamBomb(256), hugeImagePage(), formPatternCycle()]) {
+    const response = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes: pdf }) })
+    expect(response.status).toBe(201)
+    links.push((await response.json()).data.shareUrl.replace(/^http:\/\/localhost:\d+/, server.url))
+  }
+  const pid = server.proc.pid
+  const baseline = rssOf(pid)
+  let serverPeak = baseline
+  let rendererPeak = 0
+  let rendererCount = 0
+  const healthMs: number[] = []
+
+  let previewsDone = false
+  const previews = Promise.all(links.map((link) => fetch(`${link}/preview.png`, { headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0' } }))).finally(() => (previewsDone = true))
+  while (!previewsDone) {
+    const started = performance.now()
+    const health = await fetch(`${server.url}/api/health`)
+    healthMs.push(performance.now() - started)
+    expect(health.status).toBe(200)
+    serverPeak = Math.max(serverPeak, rssOf(pid))
+    for (const child of childrenOf(pid)) {
+      try {
+        rendererPeak = Math.max(rendererPeak, rssOf(child))
+        rendererCount++
+      } catch {
+        // it was killed between the listing and the read
+      }
+    }
+    await Bun.sleep(10)
+  }
+  const responses = await previews
+  for (const response of responses) expect(response.status).toBe(200)
+  healthMs.sort((a, b) => a - b)
+  const p99 = healthMs[Math.floor(healthMs.length * 0.99)]!
+  console.log(
+    `5 hostile previews: ${healthMs.length} health checks meanwhile, p99 ${p99.toFixed(1)} ms, max ${healthMs.at(-1)!.toFixed(1)} ms; ` +
+      `server RSS ${(baseline / 2 ** 20).toFixed(0)} → peak ${(serverPeak / 2 ** 20).toFixed(0)} MiB; renderer peak ${(rendererPeak / 2 ** 20).toFixed(0)} MiB`,
+  )
+  expect(rendererCount).toBeGreaterThan(0) // the renders really ran in children
+  expect(healthMs.at(-1)!).toBeLessThan(1000) // never held up by a render (in-process, the cycle blocked it for good)
+  expect(serverPeak - baseline).toBeLessThan(128 * 1024 * 1024) // in-process, the self-drawing form alone took 2 GiB
+  // A renderer is killed once it passes the cap; between two reads (20 ms) it can grow a little beyond it.
+  expect(rendererPeak).toBeLessThan(MEMORY_CAP + 64 * 1024 * 1024)
+})

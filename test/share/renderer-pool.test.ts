@@ -1,0 +1,122 @@
+import { describe, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createRendererPool, RenderFailed, RendererUnavailable, type RendererLimits } from '../../src/modules/share/previews/renderer-pool'
+
+// The pool's promises, proven with a renderer that misbehaves on purpose (test/support/fake-renderer.ts:
+// an output named hang-…, hog-… or crash-… makes it do that; any other name renders).
+const dir = mkdtempSync(join(tmpdir(), 'pdfshare-pool-'))
+const fakeRenderer = join(import.meta.dir, '..', 'support', 'fake-renderer.ts')
+const poolOf = (limits: Partial<RendererLimits> = {}) =>
+  createRendererPool({ timeoutMs: 1000, memoryBytes: 256 * 1024 * 1024, concurrency: 2, maxQueued: 4, idleMs: 60_000, command: ['bun', fakeRenderer], ...limits })
+let outputs = 0
+const out = (kind = 'ok') => join(dir, `${kind}-${++outputs}.png`)
+/** Renders and returns the pid of the renderer process that did it. */
+const renderedBy = async (pool: ReturnType<typeof poolOf>) => {
+  const path = out()
+  await pool.render('/dev/null', path)
+  return Number(readFileSync(path, 'utf8').replace('rendered by ', ''))
+}
+const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: Error) => error)
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+/** This process's children, read from /proc. */
+const children = () => new Set(readFileSync(`/proc/self/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
+
+describe('preview renderer processes', () => {
+  test('a render runs in a child process, which is kept for the next render', async () => {
+    const pool = poolOf()
+    try {
+      const first = await renderedBy(pool)
+      expect(first).not.toBe(process.pid)
+      expect(children().has(first)).toBe(true)
+      expect(await renderedBy(pool)).toBe(first)
+    } finally {
+      pool.close()
+    }
+  })
+
+  test('past the time limit the renderer is killed and the render fails with the reason; a fresh renderer serves the next', async () => {
+    const pool = poolOf({ timeoutMs: 500, concurrency: 1 })
+    try {
+      const before = await renderedBy(pool)
+      const failure = await failureOf(pool.render('/dev/null', out('hang')))
+      expect(failure).toBeInstanceOf(RenderFailed)
+      expect(failure?.message).toBe('took longer than 0.5 s')
+      await Bun.sleep(50)
+      expect(alive(before)).toBe(false) // the spinning process is gone, not merely abandoned
+      const after = await renderedBy(pool)
+      expect(after).not.toBe(before)
+    } finally {
+      pool.close()
+    }
+  })
+
+  test('past the memory cap the renderer is killed and the render fails', async () => {
+    const pool = poolOf({ memoryBytes: 128 * 1024 * 1024, timeoutMs: 30_000 })
+    try {
+      const failure = await failureOf(pool.render('/dev/null', out('hog')))
+      expect(failure).toBeInstanceOf(RenderFailed)
+      expect(failure?.message).toBe('needed more than 128 MB of memory')
+      expect(await renderedBy(pool)).toBeGreaterThan(0)
+    } finally {
+      pool.close()
+    }
+  })
+
+  test('a renderer that dies mid-render fails that render only; the next render starts a new one', async () => {
+    const pool = poolOf({ concurrency: 1 })
+    try {
+      const before = await renderedBy(pool)
+      const failure = await failureOf(pool.render('/dev/null', out('crash')))
+      expect(failure).toBeInstanceOf(RenderFailed)
+      expect(failure?.message).toBe('the renderer stopped (exit code 7)')
+      expect(await renderedBy(pool)).not.toBe(before)
+    } finally {
+      pool.close()
+    }
+  })
+
+  test('a renderer that cannot start is our trouble, not the PDF’s: RendererUnavailable with what it said', async () => {
+    const pool = poolOf({ command: ['bun', fakeRenderer, 'no-start'] })
+    try {
+      const failure = await failureOf(pool.render('/dev/null', out()))
+      expect(failure).toBeInstanceOf(RendererUnavailable)
+      expect(failure?.message).toBe('the preview renderer could not start (exit code 3: cannot load the renderer: libvips is missing)')
+    } finally {
+      pool.close()
+    }
+  })
+
+  test('at most `concurrency` renders run and `maxQueued` wait; the rest are refused at once', async () => {
+    const pool = poolOf({ timeoutMs: 800, concurrency: 1, maxQueued: 1 })
+    try {
+      const results = await Promise.all([0, 1, 2].map(() => failureOf(pool.render('/dev/null', out('hang')))))
+      expect(results.map((r) => r?.constructor)).toEqual([RenderFailed, RenderFailed, RendererUnavailable])
+    } finally {
+      pool.close()
+    }
+  })
+
+  test('an idle renderer is stopped after idleMs; close() stops every renderer', async () => {
+    const idling = poolOf({ idleMs: 100 })
+    const idle = await renderedBy(idling)
+    await Bun.sleep(400)
+    expect(alive(idle)).toBe(false)
+    idling.close()
+
+    const pool = poolOf()
+    const pid = await renderedBy(pool)
+    expect(alive(pid)).toBe(true)
+    pool.close()
+    await Bun.sleep(100)
+    expect(alive(pid)).toBe(false)
+  })
+})
