@@ -45,21 +45,32 @@ export function sharpNativeAddon(): BunPlugin {
         if (!addon || !vips || !existsSync(join(addonDir, addon))) throw new Error(`sharp's native files for ${platform} are not installed`)
         const contents = `
 import { createRequire } from 'node:module'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import addonFile from ${JSON.stringify(join(addonDir, addon))} with { type: 'file' }
 import vipsFile from ${JSON.stringify(join(vipsDir, vips))} with { type: 'file' }
 
-const base = mkdtempSync(join(tmpdir(), 'pdfshare-sharp-'))
-process.once('exit', () => rmSync(base, { recursive: true, force: true }))
+// The server hands its preview renderers one private folder (PDFSHARE_SHARP_DIR): a renderer may be killed at
+// any moment, and a folder of its own would then stay behind in the temp dir. Anything else extracts into a
+// folder of its own and removes it at exit.
+const shared = process.env.PDFSHARE_SHARP_DIR
+const base = shared || mkdtempSync(join(tmpdir(), 'pdfshare-sharp-'))
+if (!shared) process.once('exit', () => rmSync(base, { recursive: true, force: true }))
 const addonTarget = join(base, '@img', ${JSON.stringify(`sharp-${platform}`)}, 'lib')
 const vipsTarget = join(base, '@img', ${JSON.stringify(`sharp-libvips-${platform}`)}, 'lib')
-mkdirSync(addonTarget, { recursive: true })
-mkdirSync(vipsTarget, { recursive: true })
+mkdirSync(addonTarget, { recursive: true, mode: 0o700 })
+mkdirSync(vipsTarget, { recursive: true, mode: 0o700 })
 // Embedded files are read through Bun's virtual filesystem (copyFile cannot reach it); mode 0700 dir, 0600 files.
-writeFileSync(join(vipsTarget, ${JSON.stringify(vips)}), readFileSync(vipsFile), { mode: 0o600 })
-writeFileSync(join(addonTarget, ${JSON.stringify(addon)}), readFileSync(addonFile), { mode: 0o600 })
+// Written under a temporary name and renamed, so a renderer never loads a half-written library of another.
+const place = (target, embedded) => {
+  if (existsSync(target)) return
+  const temp = target + '.' + process.pid + '.tmp'
+  writeFileSync(temp, readFileSync(embedded), { mode: 0o600 })
+  renameSync(temp, target)
+}
+place(join(vipsTarget, ${JSON.stringify(vips)}), vipsFile)
+place(join(addonTarget, ${JSON.stringify(addon)}), addonFile)
 const sharp = createRequire(import.meta.url)(join(addonTarget, ${JSON.stringify(addon)}))
 export default sharp
 `

@@ -1,8 +1,9 @@
 import { afterAll, expect, test } from 'bun:test'
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { form } from '../support/harness'
+import { formPatternCycle } from '../support/hostile-pdfs'
 import { makePdf } from '../support/pdf'
 import { ROOT, run, startServer } from '../support/process'
 
@@ -35,7 +36,9 @@ test('the binary runs the CLI and a real upload/get/put/list/delete from an empt
   expect(token.split('.')).toHaveLength(3)
   expect((await run(['serve', '--port', 'nope'], { cwd: dir, program })).code).toBe(2)
 
-  const server = await startServer([], { cwd: dir, program })
+  // Its own temp dir, to see what the binary leaves there (native libraries are extracted at run time).
+  const temp = mkdtempSync(join(tmpdir(), 'pdfshare-binary-tmp-'))
+  const server = await startServer([], { cwd: dir, program, env: { TMPDIR: temp, PDFSHARE_PREVIEW_TIMEOUT: '3' } })
   try {
     expect(existsSync(join(dir, 'data', 'pdfshare.db'))).toBe(true)
     const auth = { authorization: `Bearer ${token}` }
@@ -69,6 +72,15 @@ test('the binary runs the CLI and a real upload/get/put/list/delete from an empt
     expect(await sharp(png).metadata()).toMatchObject({ format: 'png', width: 1200, height: 630 })
     expect((await sharp(png).stats()).channels[0]!.min).toBeLessThan(100) // page 1's text, not the placeholder
     expect(readdirSync(join(dir, 'data', 'previews')).filter((name) => name.endsWith('.png'))).toHaveLength(1)
+    // …rendered by the binary itself, started as a child preview renderer (it stays for the next render).
+    const children = readFileSync(`/proc/${server.proc.pid}/task/${server.proc.pid}/children`, 'utf8').trim().split(/\s+/).map(Number)
+    const commandLines = children.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean))
+    expect(commandLines).toEqual([[binary, '__preview-renderer']])
+    // A PDF that never finishes rendering: its renderer is killed, and the placeholder is answered.
+    const hostile = (await (await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: auth, body: form({ bytes: formPatternCycle() }) })).json()).data
+    const hostilePreview = await fetch(`${server.url}${new URL(hostile.shareUrl).pathname}/preview.png`)
+    expect(hostilePreview.headers.get('etag')).toEndWith('-0"')
+    expect((await fetch(`${server.url}/api/files/${hostile.id}`, { method: 'DELETE', headers: auth })).status).toBe(200)
 
     const list = await (await fetch(`${server.url}/api/files`, { headers: auth })).json()
     expect(list.data.map((f: { id: string }) => f.id)).toEqual([file.id])
@@ -83,4 +95,7 @@ test('the binary runs the CLI and a real upload/get/put/list/delete from an empt
     expect(await server.stop()).toBe(0)
   }
   expect(existsSync(join(dir, 'data', 'server.pid'))).toBe(false)
+  // Killed renderers leave nothing behind: the only thing left is Bun's own cached copy of the libSQL addon.
+  expect(readdirSync(temp).filter((name) => !/^\.bun-.*\.node$/.test(name))).toEqual([])
+  rmSync(temp, { recursive: true, force: true })
 })

@@ -1,5 +1,5 @@
-import { describe, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { afterAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRendererPool, RenderFailed, RendererUnavailable, type RendererLimits } from '../../src/modules/share/previews/renderer-pool'
@@ -7,6 +7,7 @@ import { createRendererPool, RenderFailed, RendererUnavailable, type RendererLim
 // The pool's promises, proven with a renderer that misbehaves on purpose (test/support/fake-renderer.ts:
 // an output named hang-…, hog-… or crash-… makes it do that; any other name renders).
 const dir = mkdtempSync(join(tmpdir(), 'pdfshare-pool-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const fakeRenderer = join(import.meta.dir, '..', 'support', 'fake-renderer.ts')
 const poolOf = (limits: Partial<RendererLimits> = {}) =>
   createRendererPool({ timeoutMs: 1000, memoryBytes: 256 * 1024 * 1024, concurrency: 2, maxQueued: 4, idleMs: 60_000, command: ['bun', fakeRenderer], ...limits })
@@ -54,6 +55,17 @@ describe('preview renderer processes', () => {
       expect(alive(before)).toBe(false) // the spinning process is gone, not merely abandoned
       const after = await renderedBy(pool)
       expect(after).not.toBe(before)
+    } finally {
+      pool.close()
+    }
+  })
+
+  test('a render that ran out of time without getting the CPU is not blamed on the PDF', async () => {
+    const pool = poolOf({ timeoutMs: 500 })
+    try {
+      const failure = await failureOf(pool.render('/dev/null', out('sleep')))
+      expect(failure).toBeInstanceOf(RendererUnavailable)
+      expect(failure?.message).toBe('took longer than 0.5 s while the machine was busy (0.0 s on the CPU)')
     } finally {
       pool.close()
     }

@@ -2,6 +2,7 @@
  * A stand-in for the preview renderer process, for testing the pool that runs renderers: it speaks the
  * same IPC protocol and misbehaves as the job's output name asks:
  *   hang-…    never answers (spins on the CPU)
+ *   sleep-…   never answers (and uses no CPU, like a renderer starved by a busy machine)
  *   hog-…     allocates memory until it is stopped
  *   crash-…   exits in the middle of the job
  *   otherwise writes "rendered by <pid>" to the output and answers ok.
@@ -20,6 +21,8 @@ process.on('message', (job: RenderJob) => {
   const mode = basename(job.outPath).split('-')[0]
   if (mode === 'hang') {
     for (;;);
+  } else if (mode === 'sleep') {
+    setInterval(() => {}, 60_000)
   } else if (mode === 'hog') {
     const kept: Uint8Array[] = []
     setInterval(() => kept.push(new Uint8Array(16 * 1024 * 1024).fill(1)), 5)

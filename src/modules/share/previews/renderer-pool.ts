@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { setPriority } from 'node:os'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { setPriority, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 import { createLimiter } from '../../../lib/concurrency'
 import { formatSize } from '../../../lib/sizes'
@@ -66,6 +67,7 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
   const all = new Set<Renderer>()
   let nextJob = 1
   let closed = false
+  let scratch: string | undefined
 
   const stop = (renderer: Renderer) => {
     clearTimeout(renderer.idleTimer)
@@ -75,8 +77,9 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
   const start = (): Renderer => {
     let stderr = ''
     const renderer: Renderer = { exited: false } as Renderer
+    scratch ??= createScratchDir()
     renderer.proc = Bun.spawn(limits.command, {
-      env: rendererEnv(),
+      env: rendererEnv(scratch),
       stdin: 'ignore',
       stdout: 'ignore',
       stderr: 'pipe',
@@ -128,14 +131,22 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
 
   const renderOn = (renderer: Renderer, job: RenderJob) =>
     new Promise<void>((resolve, reject) => {
-      let killedFor: string | undefined
-      const kill = (reason: string) => {
-        killedFor ??= reason
+      const pid = renderer.proc.pid
+      const cpuAtStart = cpuMillisOf(pid)
+      let killedFor: Error | undefined
+      const kill = (failure: Error) => {
+        killedFor ??= failure
         stop(renderer)
       }
-      const deadline = setTimeout(() => kill(`took longer than ${limits.timeoutMs / 1000} s`), limits.timeoutMs)
+      const deadline = setTimeout(() => {
+        // Too slow is the PDF's fault only if the renderer had the CPU: on a machine too busy to give it half
+        // of the time, the same PDF may well render next time, so that is not remembered.
+        const cpuMs = cpuMillisOf(pid) - cpuAtStart
+        const slow = `took longer than ${limits.timeoutMs / 1000} s`
+        kill(Number.isFinite(cpuMs) && cpuMs < limits.timeoutMs / 2 ? new RendererUnavailable(`${slow} while the machine was busy (${(cpuMs / 1000).toFixed(1)} s on the CPU)`) : new RenderFailed(slow))
+      }, limits.timeoutMs)
       const watch = setInterval(() => {
-        if (residentBytes(renderer.proc.pid) > limits.memoryBytes) kill(`needed more than ${formatSize(limits.memoryBytes)} of memory`)
+        if (residentBytes(pid) > limits.memoryBytes) kill(new RenderFailed(`needed more than ${formatSize(limits.memoryBytes)} of memory`))
       }, MEMORY_POLL_MS)
       const settle = () => (clearTimeout(deadline), clearInterval(watch))
       renderer.onMessage = (message) => {
@@ -146,7 +157,7 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
       }
       renderer.onExit = (reason) => {
         settle()
-        reject(new RenderFailed(killedFor ?? `the renderer stopped (${reason})`))
+        reject(killedFor ?? new RenderFailed(`the renderer stopped (${reason})`))
       }
       renderer.proc.send(job)
     })
@@ -172,7 +183,20 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
     close() {
       closed = true
       for (const renderer of all) stop(renderer)
+      if (scratch) removeScratchDir(scratch)
     },
+  }
+}
+
+/** CPU time (user + system) a process has used, in ms (Linux /proc, in ticks of 10 ms); NaN where unknown. */
+function cpuMillisOf(pid: number): number {
+  try {
+    // Fields after the command name, which is in parentheses and may contain spaces: utime is the 12th, stime the 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return Number.NaN
   }
 }
 
@@ -186,11 +210,30 @@ function residentBytes(pid: number): number {
   }
 }
 
-/** The renderer needs no secret: it gets the environment without pdfshare's own settings. */
-function rendererEnv(): Record<string, string> {
+/**
+ * The renderer needs no secret: it gets the environment without pdfshare's own settings, plus a private
+ * folder where the binary's renderers share sharp's native libraries (scripts/native-plugins.ts). A renderer
+ * killed mid-render could not remove a folder of its own; the server removes this one when it stops.
+ */
+function rendererEnv(scratch: string): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !name.startsWith('PDFSHARE_')) env[name] = value
   }
+  env.PDFSHARE_SHARP_DIR = scratch
   return env
+}
+
+const scratchDirs = new Set<string>()
+
+function createScratchDir(): string {
+  if (scratchDirs.size === 0) process.once('exit', () => scratchDirs.forEach(removeScratchDir))
+  const dir = mkdtempSync(join(tmpdir(), 'pdfshare-renderers-'))
+  scratchDirs.add(dir)
+  return dir
+}
+
+function removeScratchDir(dir: string): void {
+  scratchDirs.delete(dir)
+  rmSync(dir, { recursive: true, force: true })
 }
