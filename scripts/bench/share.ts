@@ -5,7 +5,7 @@ import { freshDir, median, serve } from './support'
 
 type Shared = { url: string; shareUrl: string; token: string; stop: () => Promise<void>; upload: (bytes: Uint8Array<ArrayBuffer>) => Promise<string> }
 
-async function sharedServer(binary: string): Promise<Shared> {
+export async function sharedServer(binary: string): Promise<Shared & { pid: number }> {
   const dataDir = freshDir('share')
   const cli = (...args: string[]) => Bun.spawnSync([binary, ...args, '--data', dataDir]).stdout.toString().trim()
   cli('user', 'add', 'bench')
@@ -18,7 +18,7 @@ async function sharedServer(binary: string): Promise<Shared> {
     return `${url}${new URL(data.shareUrl).pathname}`
   }
   return {
-    url, shareUrl: '', token, upload,
+    url, shareUrl: '', token, upload, pid: proc.pid,
     stop: async () => {
       proc.kill('SIGTERM')
       await proc.exited
