@@ -1,4 +1,5 @@
 #!/usr/bin/env bun
+import './owner-only-umask' // first: before anything can create a file
 import { runCli } from './cli'
 import { processIo } from './cli/io'
 

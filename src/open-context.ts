@@ -1,6 +1,6 @@
 import type { Config } from './config'
 import type { AppContext } from './context'
-import { layoutOf, loadSigningSecret, prepareDataDir } from './data-dir'
+import { layoutOf, loadSigningSecret, prepareDataDir, restrictDatabaseFiles } from './data-dir'
 import { openDb } from './db/client'
 import { migrate } from './db/migrate'
 import { consoleLogger, type Logger } from './log'
@@ -11,16 +11,19 @@ import { createLocalTempFiles } from './storage/temp-files'
 export type OpenedContext = AppContext & {
   /** True when this call created the signing secret, i.e. the data dir is new. */
   firstStart: boolean
+  /** Lines for the operator about what opening changed (e.g. a data dir that was open to other users). */
+  notices: string[]
   close: () => void
 }
 
 /** Prepares the data dir (folders, migrations, secret) and opens everything a command needs. */
 export async function openContext(config: Config, log: Logger = consoleLogger): Promise<OpenedContext> {
   const layout = layoutOf(config.dataDir)
-  await prepareDataDir(layout)
+  const notices = await prepareDataDir(layout)
   const database = await openDb(config.databaseUrl)
   try {
     await migrate(database.client)
+    await restrictDatabaseFiles(config.databaseUrl)
     const { secret, created } = await loadSigningSecret(layout, config.jwtSecret)
     return {
       config,
@@ -33,6 +36,7 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
       log,
       now: Date.now,
       firstStart: created,
+      notices,
       close: database.close,
     }
   } catch (error) {
