@@ -13,6 +13,10 @@ export type DataDirLayout = {
   previews: string
   /** The generated HS256 secret when PDFSHARE_JWT_SECRET is not set (mode 0600). */
   secretFile: string
+  /** The id this data dir shares with its database (see data-dir-id.ts). */
+  idFile: string
+  /** Blobs no row pointed at, moved aside by the start-up sweep instead of being deleted. */
+  orphans: string
 }
 
 export function layoutOf(root: string): DataDirLayout {
@@ -22,6 +26,8 @@ export function layoutOf(root: string): DataDirLayout {
     tmp: join(root, 'tmp'),
     previews: join(root, 'previews'),
     secretFile: join(root, 'jwt-secret'),
+    idFile: join(root, 'data-dir-id'),
+    orphans: join(root, 'orphans'),
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Config } from './config'
 import type { AppContext } from './context'
+import { pairDatabaseWithDataDir } from './data-dir-id'
 import { layoutOf, loadSigningSecret, prepareDataDir, restrictDatabaseFiles } from './data-dir'
 import { openDb } from './db/client'
 import { migrate } from './db/migrate'
@@ -16,7 +17,10 @@ export type OpenedContext = AppContext & {
   close: () => void
 }
 
-/** Prepares the data dir (folders, migrations, secret) and opens everything a command needs. */
+/**
+ * Prepares the data dir (folders, migrations, pairing with the database, secret) and opens everything a
+ * command needs.
+ */
 export async function openContext(config: Config, log: Logger = consoleLogger): Promise<OpenedContext> {
   const layout = layoutOf(config.dataDir)
   const notices = await prepareDataDir(layout)
@@ -24,13 +28,16 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
   try {
     await migrate(database.client)
     await restrictDatabaseFiles(config.databaseUrl)
+    const blobs = createLocalBlobStore(layout.blobs)
+    // Before anything is written into the data dir: a wrong database or data dir stops here.
+    await pairDatabaseWithDataDir({ client: database.client, layout, blobs, databaseUrl: config.databaseUrl })
     const { secret, created } = await loadSigningSecret(layout, config.jwtSecret)
     return {
       config,
       layout,
       db: database.db,
       sql: database.hot,
-      blobs: createLocalBlobStore(layout.blobs),
+      blobs,
       tempFiles: createLocalTempFiles(layout.tmp),
       signingKey: signingKey(secret),
       log,

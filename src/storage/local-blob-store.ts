@@ -30,6 +30,11 @@ export function createLocalBlobStore(root: string): BlobStore {
     async delete(key) {
       await rm(pathOf(key), { force: true })
     },
+    async moveAside(key, folder) {
+      await mkdir(folder, { recursive: true, mode: 0o700 })
+      await rename(pathOf(key), join(folder, `${key}.pdf`))
+      await fsyncPath(folder)
+    },
     async *keys() {
       const shards = await readdir(root, { withFileTypes: true }).catch(() => [])
       for (const shard of shards) {

@@ -1,9 +1,11 @@
+import { createClient } from '@libsql/client'
 import { chmod, copyFile, mkdir, readFile, rename, rm, rmdir } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { AppError } from '../../errors'
 import { randomId } from '../../lib/ids'
 import { layoutOf } from '../../data-dir'
+import { storedId, writeDataDirId } from '../../data-dir-id'
 import { createLocalBlobStore, fsyncPath } from '../../storage/local-blob-store'
 import { assertEmptyDir, BACKUP_DATABASE, BACKUP_MANIFEST, rowsOf, type BackupManifest } from './backup'
 
@@ -45,6 +47,10 @@ export async function restoreFrom(source: string, dataDir: string): Promise<Back
     }
     await copyFile(join(source, BACKUP_DATABASE), join(staging, 'pdfshare.db'))
     await fsyncPath(join(staging, 'pdfshare.db'))
+    // The restored data dir is the backed-up one again: same id on both sides, so it starts. A backup from
+    // before ids has none; its first start adopts it.
+    const id = await idOf(join(staging, 'pdfshare.db'))
+    if (id) await writeDataDirId(layout, id)
     if (existsSync(join(source, 'jwt-secret'))) {
       await copyFile(join(source, 'jwt-secret'), layout.secretFile)
       await chmod(layout.secretFile, 0o600)
@@ -57,5 +63,14 @@ export async function restoreFrom(source: string, dataDir: string): Promise<Back
   } catch (error) {
     await rm(staging, { recursive: true, force: true })
     throw error
+  }
+}
+
+async function idOf(databasePath: string): Promise<string | undefined> {
+  const client = createClient({ url: `file:${databasePath}` })
+  try {
+    return await storedId(client)
+  } finally {
+    client.close()
   }
 }
