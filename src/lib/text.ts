@@ -15,6 +15,14 @@ export type TextCheck = { ok: true; value: string } | { ok: false; problem: stri
 const CONTROL = /[\u0000-\u001F\u007F]/u
 const CONTROL_EXCEPT_TAB_LF = /[\u0000-\u0008\u000B-\u001F\u007F]/u
 
+/**
+ * Characters that change how the text around them is shown rather than being shown: C1 controls, the line
+ * and paragraph separators, and the bidirectional embeddings, overrides and isolates. "invoice\u202Efdp.exe"
+ * displays as "invoiceexe.pdf". Left-to-right and right-to-left marks (U+200E, U+200F) stay allowed: they
+ * only nudge neutral characters, and right-to-left text needs them.
+ */
+export const DISPLAY_TRICKS = /[\u0080-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u
+
 export function codePointLength(value: string): number {
   let count = 0
   for (const _ of value) count++

@@ -5,6 +5,7 @@ import { parseTtl } from '../../src/lib/durations'
 import { isWellFormedId, randomId } from '../../src/lib/ids'
 import { createRateLimiter, rateLimitHeaders } from '../../src/lib/rate-limiter'
 import { formatSize, parseSize } from '../../src/lib/sizes'
+import { asciiFallback, downloadName } from '../../src/lib/download-name'
 import { basename, checkText, codePointLength } from '../../src/lib/text'
 
 describe('booleans', () => {
@@ -53,6 +54,24 @@ describe('text rules', () => {
     expect(basename('a/b\\c.pdf')).toBe('c.pdf')
     expect(basename('c.pdf')).toBe('c.pdf')
     expect(basename('dir/')).toBe('')
+  })
+})
+
+describe('download names', () => {
+  test('whatever was stored, the name ends in .pdf and shows no control or direction-changing character', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.integer({ min: 0, max: 0x206f }).map((c) => String.fromCharCode(c)), maxLength: 40 }), (stored) => {
+        const name = downloadName(stored)
+        expect(name).toMatch(/\.pdf$/i)
+        expect(name).not.toMatch(/[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/)
+        expect(asciiFallback(name)).toMatch(/^[A-Za-z0-9 !#$&()+,.@[\]^_{}~-]*\.pdf$/i)
+      }),
+    )
+  })
+  test('a disguised name stored before such characters were refused is shown as it really is', () => {
+    expect(downloadName('invoice\u202Efdp.exe')).toBe('invoicefdp.pdf')
+    expect(downloadName('a.tar.gz')).toBe('a.tar.pdf')
+    expect(downloadName('.html')).toBe('document.pdf')
   })
 })
 
