@@ -1,6 +1,7 @@
 /**
  * Text rules shared by every text field (contract §3): NFC first, then length in Unicode code points,
- * and no control characters except the ones a field explicitly allows.
+ * no control characters except the ones a field explicitly allows, and nothing that disguises the text
+ * around it (DISPLAY_TRICKS).
  */
 export type TextRule = {
   /** Maximum length in code points after NFC normalisation. */
@@ -39,6 +40,11 @@ export function checkText(raw: string, rule: TextRule): TextCheck {
   if (forbidden.test(value)) {
     const allowed = rule.multiline ? ' (tab and line feed are allowed)' : ''
     return { ok: false, problem: `must not contain control characters${allowed}` }
+  }
+  const trick = DISPLAY_TRICKS.exec(value)?.[0]
+  if (trick) {
+    const code = trick.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
+    return { ok: false, problem: `must not contain U+${code} (control, line separator or bidirectional formatting characters)` }
   }
   if (codePointLength(value) > rule.max) {
     return { ok: false, problem: `must be at most ${rule.max} characters` }
