@@ -18,7 +18,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
   // No schema uses t.Transform, so encoding responses through the schema would only cost time (profiled).
   return new Elysia({ encodeSchema: false })
     .use(requestLifecycle(ctx.log))
-    .use(systemRoutes())
+    .use(systemRoutes(ctx.config.publicUrl))
     .use(meRoutes(ctx, auth))
     .use(accountRoutes(ctx, auth))
     .use(filesRoutes(ctx, auth))

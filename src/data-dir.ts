@@ -13,6 +13,10 @@ export type DataDirLayout = {
   previews: string
   /** The generated HS256 secret when PDFSHARE_JWT_SECRET is not set (mode 0600). */
   secretFile: string
+  /** The id this data dir shares with its database (see data-dir-id.ts). */
+  idFile: string
+  /** Blobs no row pointed at, moved aside by the start-up sweep instead of being deleted. */
+  orphans: string
 }
 
 export function layoutOf(root: string): DataDirLayout {
@@ -22,6 +26,8 @@ export function layoutOf(root: string): DataDirLayout {
     tmp: join(root, 'tmp'),
     previews: join(root, 'previews'),
     secretFile: join(root, 'jwt-secret'),
+    idFile: join(root, 'data-dir-id'),
+    orphans: join(root, 'orphans'),
   }
 }
 
@@ -36,10 +42,38 @@ export async function discardPreview(layout: DataDirLayout, blobKey: string): Pr
   await rm(previewPathOf(layout, blobKey, 'failed'), { force: true })
 }
 
-/** Creates the data dir and its folders (owner-only, since they hold everyone's PDFs). */
-export async function prepareDataDir(layout: DataDirLayout): Promise<void> {
+/**
+ * Creates the data dir and its folders (owner-only, since they hold everyone's PDFs and the password hashes).
+ * A data dir that already exists open to other users (`mkdir -p` under umask 022, a Docker volume, systemd's
+ * StateDirectory default 0755) is tightened to 0700: nothing in it is meant for anyone else. Returns the
+ * lines to tell the operator.
+ */
+export async function prepareDataDir(layout: DataDirLayout): Promise<string[]> {
   for (const dir of [layout.root, layout.blobs, layout.tmp, layout.previews]) {
     await mkdir(dir, { recursive: true, mode: 0o700 })
+  }
+  const mode = (await stat(layout.root)).mode & 0o777
+  if ((mode & 0o077) === 0) return []
+  const was = `mode 0${mode.toString(8)}`
+  try {
+    await chmod(layout.root, 0o700)
+    return [`the data dir ${layout.root} was open to other users (${was}); changed it to 0700`]
+  } catch (error) {
+    // Not ours to change (e.g. owned by root): the files inside are still created 0600.
+    return [`warning: the data dir ${layout.root} is open to other users (${was}) and could not be changed to 0700 (${(error as NodeJS.ErrnoException).code}); files in it are created 0600`]
+  }
+}
+
+/**
+ * The embedded database and its WAL and shared-memory files, owner-only. New ones are already (umask 077 in
+ * main.ts); this covers files created by an earlier version or another tool, and in-process callers.
+ */
+export async function restrictDatabaseFiles(databaseUrl: string): Promise<void> {
+  if (!databaseUrl.startsWith('file:')) return
+  const path = databaseUrl.slice('file:'.length).replace(/\?.*$/, '')
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    const mode = await stat(file).then((info) => info.mode & 0o777, () => undefined)
+    if (mode !== undefined && mode & 0o077) await chmod(file, 0o600)
   }
 }
 

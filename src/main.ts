@@ -1,4 +1,5 @@
 #!/usr/bin/env bun
+import './owner-only-umask' // first: before anything can create a file
 import { RENDERER_ARGUMENT } from './modules/share/previews/renderer-protocol'
 
 // The entry point of the binary and of `bun run src/main.ts`: argv → command (default: serve).

@@ -1,6 +1,7 @@
 import type { Config } from './config'
 import type { AppContext } from './context'
-import { layoutOf, loadSigningSecret, prepareDataDir } from './data-dir'
+import { pairDatabaseWithDataDir } from './data-dir-id'
+import { layoutOf, loadSigningSecret, prepareDataDir, restrictDatabaseFiles } from './data-dir'
 import { openDb } from './db/client'
 import { migrate } from './db/migrate'
 import { consoleLogger, type Logger } from './log'
@@ -11,28 +12,38 @@ import { createLocalTempFiles } from './storage/temp-files'
 export type OpenedContext = AppContext & {
   /** True when this call created the signing secret, i.e. the data dir is new. */
   firstStart: boolean
+  /** Lines for the operator about what opening changed (e.g. a data dir that was open to other users). */
+  notices: string[]
   close: () => void
 }
 
-/** Prepares the data dir (folders, migrations, secret) and opens everything a command needs. */
+/**
+ * Prepares the data dir (folders, migrations, pairing with the database, secret) and opens everything a
+ * command needs.
+ */
 export async function openContext(config: Config, log: Logger = consoleLogger): Promise<OpenedContext> {
   const layout = layoutOf(config.dataDir)
-  await prepareDataDir(layout)
+  const notices = await prepareDataDir(layout)
   const database = await openDb(config.databaseUrl)
   try {
     await migrate(database.client)
+    await restrictDatabaseFiles(config.databaseUrl)
+    const blobs = createLocalBlobStore(layout.blobs)
+    // Before anything is written into the data dir: a wrong database or data dir stops here.
+    await pairDatabaseWithDataDir({ client: database.client, layout, blobs, databaseUrl: config.databaseUrl })
     const { secret, created } = await loadSigningSecret(layout, config.jwtSecret)
     return {
       config,
       layout,
       db: database.db,
       sql: database.hot,
-      blobs: createLocalBlobStore(layout.blobs),
+      blobs,
       tempFiles: createLocalTempFiles(layout.tmp),
       signingKey: signingKey(secret),
       log,
       now: Date.now,
       firstStart: created,
+      notices,
       close: database.close,
     }
   } catch (error) {

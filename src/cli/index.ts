@@ -43,6 +43,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     for (const name of unknownEnvSettings(env)) io.err(`warning: ${name} is not a pdfshare setting and is ignored`)
     if (command === 'restore') return await restoreCommand(config, args, io), 0
     const ctx = await openContext(config)
+    for (const notice of ctx.notices) io.err(notice)
     if (command === 'serve') return await serveCommand(ctx, args, io), 0
     try {
       if (command === 'verify') return (await verifyCommand(ctx, args, io)) ? 0 : 1

@@ -20,8 +20,11 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
   allowOnly(args, 'serve', ['port', 'host', 'public-url'])
   const releaseLock = await acquireServerLock(opened.config.dataDir)
   const leftovers = await sweepTemporaryFiles(opened.layout)
+  if (leftovers > 0) io.err(`removed ${leftovers} interrupted upload(s) from ${opened.layout.tmp}`)
   const orphans = await sweepUnreferencedBlobs(opened)
-  if (leftovers + orphans > 0) io.err(`cleaned up ${leftovers} interrupted upload(s) and ${orphans} unreferenced blob(s)`)
+  if (orphans > 0) {
+    io.err(`moved ${orphans} unreferenced blob(s) to ${opened.layout.orphans} (PDFs no file points at, e.g. left by a crash; delete them when you do not need them)`)
+  }
 
   const ctx = withActualPort(opened)
   const { config } = ctx

@@ -72,3 +72,13 @@ export const viewMarks = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.fileId, table.visitor] }), index('view_marks_seen_idx').on(table.seenAt)],
 )
+
+/**
+ * Facts about the installation itself, one row per key. `data_dir_id` pairs this database with its data dir
+ * (the same id is in `<data>/data-dir-id`): a start with a database and a blob store that do not belong
+ * together is refused (src/data-dir-id.ts).
+ */
+export const meta = sqliteTable('meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+})

@@ -1,5 +1,6 @@
 import type { BunFile } from 'bun'
-import { create, encodeExtended } from 'content-disposition'
+import { encodeExtended } from 'content-disposition'
+import { asciiFallback, downloadName } from '../lib/download-name'
 import parseRange from 'range-parser'
 
 export type SendFileOptions = {
@@ -61,12 +62,13 @@ export function sendFile(request: Request, file: BunFile, options: SendFileOptio
 }
 
 /**
- * RFC 6266: a quoted ASCII fallback for old clients and, always, the exact name as `filename*` (the library
- * adds `filename*` only for non-ASCII names; clients are simpler when it is always there).
+ * RFC 6266, always in one shape: `type; filename="<ASCII fallback>"; filename*=UTF-8''<the name>`. Both
+ * parameters are pdfshare's own, built from the stored name by rules that leave it no way to end a value or
+ * add a parameter; the name always ends in .pdf (lib/download-name.ts).
  */
 export function contentDisposition(filename: string, type: 'inline' | 'attachment'): string {
-  const header = create(filename, { type })
-  return header.includes('filename*=') ? header : `${header}; filename*=${encodeExtended(filename)}`
+  const name = downloadName(filename)
+  return `${type}; filename="${asciiFallback(name)}"; filename*=${encodeExtended(name)}`
 }
 
 function matchesEtag(header: string | null, etag: string): boolean {

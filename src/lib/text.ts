@@ -1,6 +1,7 @@
 /**
  * Text rules shared by every text field (contract §3): NFC first, then length in Unicode code points,
- * and no control characters except the ones a field explicitly allows.
+ * no control characters except the ones a field explicitly allows, and nothing that disguises the text
+ * around it (DISPLAY_TRICKS).
  */
 export type TextRule = {
   /** Maximum length in code points after NFC normalisation. */
@@ -14,6 +15,14 @@ export type TextCheck = { ok: true; value: string } | { ok: false; problem: stri
 // C0 controls and DEL; TAB (\t) and LF (\n) are tested separately for multi-line fields.
 const CONTROL = /[\u0000-\u001F\u007F]/u
 const CONTROL_EXCEPT_TAB_LF = /[\u0000-\u0008\u000B-\u001F\u007F]/u
+
+/**
+ * Characters that change how the text around them is shown rather than being shown: C1 controls, the line
+ * and paragraph separators, and the bidirectional embeddings, overrides and isolates. "invoice\u202Efdp.exe"
+ * displays as "invoiceexe.pdf". Left-to-right and right-to-left marks (U+200E, U+200F) stay allowed: they
+ * only nudge neutral characters, and right-to-left text needs them.
+ */
+export const DISPLAY_TRICKS = /[\u0080-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u
 
 export function codePointLength(value: string): number {
   let count = 0
@@ -31,6 +40,11 @@ export function checkText(raw: string, rule: TextRule): TextCheck {
   if (forbidden.test(value)) {
     const allowed = rule.multiline ? ' (tab and line feed are allowed)' : ''
     return { ok: false, problem: `must not contain control characters${allowed}` }
+  }
+  const trick = DISPLAY_TRICKS.exec(value)?.[0]
+  if (trick) {
+    const code = trick.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
+    return { ok: false, problem: `must not contain U+${code} (control, line separator or bidirectional formatting characters)` }
   }
   if (codePointLength(value) > rule.max) {
     return { ok: false, problem: `must be at most ${rule.max} characters` }

@@ -16,4 +16,9 @@ export interface BlobStore {
   delete(key: string): Promise<void>
   /** Every key present, for the start-up sweep of unreferenced blobs. */
   keys(): AsyncIterable<string>
+  /**
+   * Takes a blob out of the store without destroying it: moves it to `<folder>/<key>.pdf`, a local folder
+   * (the start-up sweep's `orphans/`), so a blob wrongly taken for a leftover can still be put back.
+   */
+  moveAside(key: string, folder: string): Promise<void>
 }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { parse } from 'content-disposition'
 import { form, json, startTestApp } from '../support/harness'
 import { makePdf } from '../support/pdf'
 
@@ -64,5 +65,48 @@ describe('GET /api/files/:id/content', () => {
   test('If-Range with a stale validator → the whole file', async () => {
     const response = await fetchContent({ range: 'bytes=0-9', 'if-range': '"stale"' })
     expect(response.status).toBe(200)
+  })
+})
+
+/**
+ * The one shape every PDF response's Content-Disposition has: pdfshare's own two parameters, in this order,
+ * with nothing from the stored name able to open a third. Returns the name a client ends up with.
+ */
+export function downloadNameOf(header: string, type: 'attachment' | 'inline'): { name: string; fallback: string } {
+  const shape = new RegExp(`^${type}; filename="([\\x20-\\x7e]*)"; filename\\*=UTF-8''([A-Za-z0-9!#$&+.^_\`|~%-]*)$`)
+  const match = shape.exec(header)
+  expect(match, header).not.toBeNull()
+  expect(match![1]).not.toMatch(/["\\;*='%]/) // nothing a lax parser could take for the end of the value or a parameter
+  expect(header.split('filename*=')).toHaveLength(2)
+  expect(parse(header).parameters.filename).toBe(decodeURIComponent(match![2]!)) // what a real parser takes
+  return { name: decodeURIComponent(match![2]!), fallback: match![1]! }
+}
+
+describe('the download name', () => {
+  const cases: [stored: string, name: string, fallback: string][] = [
+    ['page.html', 'page.pdf', 'page.pdf'],
+    ['logo.SVG', 'logo.pdf', 'logo.pdf'],
+    ['setup.exe', 'setup.pdf', 'setup.pdf'],
+    ['notes', 'notes.pdf', 'notes.pdf'],
+    ['release v1.2', 'release v1.2.pdf', 'release v1.2.pdf'],
+    ['Report.PDF', 'Report.PDF', 'Report.PDF'],
+    ['trailing.pdf. . ', 'trailing.pdf', 'trailing.pdf'],
+    ['Résumé “final”.html', 'Résumé “final”.pdf', 'Resume _final_.pdf'],
+    [`x filename*=UTF-8''evil.html`, `x filename*=UTF-8''evil.pdf`, 'x filename__UTF-8__evil.pdf'],
+    ['a"; filename="evil.html', 'a"; filename="evil.pdf', 'a__ filename__evil.pdf'],
+    ['...', 'document.pdf', 'document.pdf'],
+  ]
+  test.each(cases)('stored %p → downloaded as %p (ASCII fallback %p), for the owner and on the share link', async (stored, name, fallback) => {
+    const bob = await server.user()
+    const uploaded = (await json(await server.call('POST', '/api/files/upload', { token: bob.token, body: form({ bytes: pdf }) }))).data
+    const renamed = await server.call('PUT', `/api/files/${uploaded.id}`, { token: bob.token, body: JSON.stringify({ filename: stored }), headers: { 'content-type': 'application/json' } })
+    expect(renamed.status).toBe(200)
+    const owner = await server.call('GET', `/api/files/${uploaded.id}/content`, { token: bob.token })
+    expect(downloadNameOf(owner.headers.get('content-disposition')!, 'attachment')).toEqual({ name, fallback })
+    const sharePath = new URL(uploaded.shareUrl).pathname.replace(/^\/base/, '')
+    for (const [suffix, type] of [['download', 'attachment'], ['file', 'inline']] as const) {
+      const shared = await server.call('GET', `${sharePath}/${suffix}`)
+      expect(downloadNameOf(shared.headers.get('content-disposition')!, type)).toEqual({ name, fallback })
+    }
   })
 })

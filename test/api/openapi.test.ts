@@ -1,7 +1,11 @@
 import { expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { FileSchema } from '../../src/modules/files/model'
 import { VERSION } from '../../src/version'
 import { json, startTestApp } from '../support/harness'
+import { ROOT } from '../support/process'
 
 const server = await startTestApp()
 
@@ -34,4 +38,30 @@ test('the File schema in the document is the one the routes validate their respo
   const put = doc.paths['/api/files/{id}'].put
   expect(Object.keys(put.requestBody.content).sort()).toEqual(['application/json', 'multipart/form-data'])
   for (const status of ['400', '404', '413', '415', '401']) expect(put.responses[status]).toBeDefined()
+})
+
+test('the document passes `redocly lint` with the recommended rules without an error, and names the server', async () => {
+  const text = await (await server.call('GET', '/api/openapi.json')).text()
+  const dir = mkdtempSync(join(tmpdir(), 'pdfshare-openapi-')) // no redocly.yaml around: the recommended rules only
+  try {
+    writeFileSync(join(dir, 'openapi.json'), text)
+    // The real CLI (devDependency @redocly/cli), run by Bun so the Node version on the machine does not matter.
+    const cli = join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js')
+    const lint = Bun.spawn([process.execPath, cli, 'lint', 'openapi.json', '--extends=recommended', '--format=json'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: dir, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    const [stdout, stderr, code] = await Promise.all([new Response(lint.stdout).text(), new Response(lint.stderr).text(), lint.exited])
+    const report = JSON.parse(stdout || '{}') as { totals?: { errors: number }; problems?: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] }
+    const errors = (report.problems ?? []).filter((problem) => problem.severity === 'error').map((problem) => `${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`)
+    expect(errors).toEqual([])
+    expect(report.totals?.errors, stderr).toBe(0)
+    expect(code).toBe(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  // Paths are relative to the public URL, which may carry a prefix (here /base) for a reverse proxy.
+  expect(JSON.parse(text).servers).toEqual([{ url: server.config.publicUrl, description: 'This pdfshare server (its public URL)' }])
 })

@@ -114,6 +114,25 @@ describe('POST /api/files/upload', () => {
       expect(ok.status).toBe(201)
       expect((await json(ok)).data.desc).toBe('a\tb\nc')
     })
+    test('characters that disguise text are refused in every text field, naming it: bidi overrides and isolates, C1 controls, line and paragraph separators', async () => {
+      const hex = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+      for (const char of ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u0080', '\u0085', '\u009F', '\u2028', '\u2029']) {
+        for (const field of ['filename', 'title', 'desc', 'description']) {
+          const response = await upload(form({ bytes: pdf }, { [field]: `invoice${char}fdp.pdf` }))
+          expect(`${field} ${hex(char)} ${response.status}`).toBe(`${field} ${hex(char)} 400`)
+          expect((await json(response)).error).toBe(`${field} must not contain ${hex(char)} (control, line separator or bidirectional formatting characters)`)
+        }
+        const part = await upload(form({ bytes: pdf, name: `invoice${char}fdp.pdf` }))
+        expect(`part ${hex(char)} ${part.status}`).toBe(`part ${hex(char)} 400`)
+        expect((await json(part)).error).toStartWith('the uploaded file name must not contain')
+      }
+      const file = (await json(await upload(form({ bytes: pdf })))).data
+      const renamed = await server.call('PUT', `/api/files/${file.id}`, { token: alice.token, body: JSON.stringify({ filename: 'invoice\u202Efdp.exe' }), headers: { 'content-type': 'application/json' } })
+      expect(renamed.status).toBe(400)
+      expect((await json(renamed)).error).toStartWith('filename must not contain U+202E')
+      // Right-to-left text needs the plain direction marks; they stay allowed.
+      expect((await upload(form({ bytes: pdf }, { title: 'שלום\u200F (2026)' }))).status).toBe(201)
+    })
     test('CRLF from a browser textarea is stored as LF', async () => {
       const { data } = await json(await upload(form({ bytes: pdf }, { desc: 'one\r\ntwo' })))
       expect(data.desc).toBe('one\ntwo')

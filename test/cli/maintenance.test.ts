@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
+import { createClient } from '@libsql/client'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { form } from '../support/harness'
@@ -140,5 +141,59 @@ describe('pdfshare backup and restore', () => {
     expect(readdirSync(root).filter((name) => name.includes('restoring'))).toEqual([])
 
     expect((await run(['restore', freshDir('nothing'), '--data', freshDir('x')])).stderr).toContain('not a complete pdfshare backup')
+  })
+
+  test('restore copies regular files only (a symlinked secret, database or PDF is refused) and names every bad PDF in one message', async () => {
+    const { dataDir, server } = await populated(4)
+    const backupDir = freshDir('backup')
+    expect((await run(['backup', backupDir, '--data', dataDir])).code).toBe(0)
+    await server.stop()
+    const restoreInto = async () => {
+      const target = freshDir('restored')
+      const result = await run(['restore', backupDir, '--data', target])
+      expect(existsSync(target)).toBe(false)
+      expect(readdirSync(root).filter((name) => name.includes('restoring'))).toEqual([])
+      return result
+    }
+    const swapForSymlink = (path: string, outside: string) => {
+      copyFileSync(path, outside)
+      rmSync(path)
+      symlinkSync(outside, path)
+    }
+
+    // A secret that only root may read, linked from a backup someone else prepared: never copied in.
+    const secret = join(backupDir, 'jwt-secret')
+    swapForSymlink(secret, join(root, `root-only-${++counter}`))
+    const linkedSecret = await restoreInto()
+    expect(linkedSecret.code).toBe(1)
+    expect(linkedSecret.stderr).toContain('jwt-secret is not a regular file (a symbolic link)')
+    rmSync(secret)
+    writeFileSync(secret, 's'.repeat(64))
+
+    const database = join(backupDir, 'pdfshare.db')
+    const databaseCopy = join(root, `db-${++counter}`)
+    swapForSymlink(database, databaseCopy)
+    const linkedDatabase = await restoreInto()
+    expect(linkedDatabase.code).toBe(1)
+    expect(linkedDatabase.stderr).toContain('pdfshare.db is not a regular file (a symbolic link)')
+    rmSync(database)
+    copyFileSync(databaseCopy, database)
+
+    // Three bad PDFs of four: a symlink to an exact copy (right size and SHA-256), one too long, one missing.
+    const client = createClient({ url: `file:${database}` })
+    const fileOfBlob = new Map((await client.execute('SELECT id, blob_key FROM files')).rows.map((row) => [`${row.blob_key}.pdf`, String(row.id)]))
+    client.close()
+    const [linked, grown, missing] = blobPaths(backupDir)
+    swapForSymlink(linked!, join(root, `pdf-${++counter}`))
+    appendFileSync(grown!, 'x')
+    rmSync(missing!)
+    const damaged = await restoreInto()
+    expect(damaged.code).toBe(1)
+    expect(damaged.stderr.trim().split('\n')).toHaveLength(1)
+    expect(damaged.stderr).toContain('the backup is damaged: 3 of 4 PDF(s)')
+    const idOf = (path: string) => fileOfBlob.get(path.split('/').pop()!)!
+    expect(damaged.stderr).toContain(`file ${idOf(linked!)}: its PDF is not a regular file (a symbolic link)`)
+    expect(damaged.stderr).toMatch(new RegExp(`file ${idOf(grown!)}: its PDF has (\\d+) bytes, \\d+ recorded`))
+    expect(damaged.stderr).toContain(`file ${idOf(missing!)}: its PDF is missing`)
   })
 })

@@ -5,6 +5,7 @@ import { parseTtl } from '../../src/lib/durations'
 import { isWellFormedId, randomId } from '../../src/lib/ids'
 import { createRateLimiter, rateLimitHeaders } from '../../src/lib/rate-limiter'
 import { formatSize, parseSize } from '../../src/lib/sizes'
+import { asciiFallback, downloadName } from '../../src/lib/download-name'
 import { basename, checkText, codePointLength } from '../../src/lib/text'
 
 describe('booleans', () => {
@@ -40,11 +41,14 @@ describe('text rules', () => {
       }),
     )
   })
-  test('a value is accepted exactly when it has at most max code points and no forbidden controls', () => {
+  test('a value is accepted exactly when it has at most max code points, no forbidden controls and nothing that disguises text', () => {
+    // Besides any UTF-16 unit, the edges of every refused range, so each comes up in a run.
+    const edges = fc.constantFrom('\u001F', '\u0020', '\u007E', '\u007F', '\u009F', '\u00A0', '\u2027', '\u2028', '\u2029', '\u202A', '\u202E', '\u202F', '\u2065', '\u2066', '\u2069', '\u206A')
+    const unit = fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), edges)
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 30 })), fc.integer({ min: 0, max: 30 }), (value, max) => {
+      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.string({ unit, maxLength: 30 })), fc.integer({ min: 0, max: 30 }), (value, max) => {
         const normalized = value.normalize('NFC')
-        const expected = value.isWellFormed() && [...normalized].length <= max && !/[\u0000-\u001F\u007F]/.test(normalized)
+        const expected = value.isWellFormed() && [...normalized].length <= max && !/[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/.test(normalized)
         expect(checkText(value, { max }).ok).toBe(expected)
       }),
     )
@@ -53,6 +57,24 @@ describe('text rules', () => {
     expect(basename('a/b\\c.pdf')).toBe('c.pdf')
     expect(basename('c.pdf')).toBe('c.pdf')
     expect(basename('dir/')).toBe('')
+  })
+})
+
+describe('download names', () => {
+  test('whatever was stored, the name ends in .pdf and shows no control or direction-changing character', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.integer({ min: 0, max: 0x206f }).map((c) => String.fromCharCode(c)), maxLength: 40 }), (stored) => {
+        const name = downloadName(stored)
+        expect(name).toMatch(/\.pdf$/i)
+        expect(name).not.toMatch(/[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/)
+        expect(asciiFallback(name)).toMatch(/^[A-Za-z0-9 !#$&()+,.@[\]^_{}~-]*\.pdf$/i)
+      }),
+    )
+  })
+  test('a disguised name stored before such characters were refused is shown as it really is', () => {
+    expect(downloadName('invoice\u202Efdp.exe')).toBe('invoicefdp.pdf')
+    expect(downloadName('a.tar.gz')).toBe('a.tar.pdf')
+    expect(downloadName('.html')).toBe('document.pdf')
   })
 })
 

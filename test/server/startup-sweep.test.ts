@@ -1,12 +1,12 @@
 import { expect, test } from 'bun:test'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { form } from '../support/harness'
 import { makePdf } from '../support/pdf'
 import { run, startServer } from '../support/process'
 
-test('at start the server removes leftover temp files and unreferenced blobs, and keeps every committed file', async () => {
+test('at start the server removes leftover temp files, moves unreferenced blobs aside (never deletes them), and keeps every committed file', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-sweep-'))
   try {
     await run(['user', 'add', 'alice', '--data', dataDir])
@@ -24,9 +24,11 @@ test('at start the server removes leftover temp files and unreferenced blobs, an
 
     server = await startServer(['--data', dataDir])
     try {
-      expect(server.stderr()).toContain('cleaned up 1 interrupted upload(s) and 1 unreferenced blob(s)')
+      expect(server.stderr()).toContain('removed 1 interrupted upload(s)')
+      expect(server.stderr()).toContain(`moved 1 unreferenced blob(s) to ${join(dataDir, 'orphans')}`)
       expect(existsSync(join(dataDir, 'tmp', 'upload-interrupted.part'))).toBe(false)
       expect(existsSync(orphan)).toBe(false)
+      expect(readFileSync(join(dataDir, 'orphans', 'zzOrphanBlobKey000000.pdf'), 'utf8')).toBe('%PDF-1.7 orphan')
       const content = await fetch(`${server.url}/api/files/${data.id}/content`, { headers: { authorization: `Bearer ${token}` } })
       expect(new Uint8Array(await content.arrayBuffer())).toEqual(pdf)
     } finally {

@@ -105,7 +105,7 @@ describe('file responses go out as built, with every common header', () => {
     }
     expect(responses[3]!.headers.get('x-request-id')).toBe('mine-1')
     // The shared PDF's own policy wins over the API default.
-    for (const response of responses.slice(0, 3)) expect(response.headers.get('content-security-policy')).toBe('sandbox')
+    for (const response of responses.slice(0, 3)) expect(response.headers.get('content-security-policy')).toBe("sandbox; frame-ancestors 'self'")
     expect(responses[1]!.status).toBe(206)
     expect(responses[1]!.headers.get('content-range')).toMatch(/^bytes 0-9\/\d+$/)
     expect(responses[2]!.headers.get('content-disposition')).toStartWith('attachment;')

@@ -130,7 +130,9 @@ describe('GET /s/:slug/file', () => {
     expect(response.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/)
     expect(response.headers.get('cache-control')).toBe('private, no-cache')
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
-    expect(response.headers.get('content-security-policy')).toBe('sandbox')
+    // Sandboxed when opened directly, and never framed by another site (where the browser's own PDF viewer
+    // would run the PDF's scripts inside someone else's page).
+    expect(response.headers.get('content-security-policy')).toBe("sandbox; frame-ancestors 'self'")
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(pdf)
   })
 
@@ -162,7 +164,12 @@ describe('GET /s/:slug/download', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('content-disposition')).toStartWith('attachment;')
     expect(response.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('Überblick 2026.pdf')}`)
+    expect(response.headers.get('content-security-policy')).toBe("sandbox; frame-ancestors 'self'")
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(pdf)
+    for (const range of ['bytes=0-99', 'bytes=999999-']) {
+      // Partial and refused answers carry the same policy.
+      expect((await visit(`${allowed.path}/download`, { range })).headers.get('content-security-policy')).toBe("sandbox; frame-ancestors 'self'")
+    }
 
     const denied = await share({ allowDownload: 'off' })
     const refused = await visit(`${denied.path}/download`)

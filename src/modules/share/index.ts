@@ -30,6 +30,9 @@ const PAGE_CSP = [
   "frame-ancestors 'self'",
 ].join('; ')
 
+/** The raw PDF (/file, /download): sandboxed, and framed by our own pages only. */
+const FILE_CSP = "sandbox; frame-ancestors 'self'"
+
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': PAGE_CSP,
@@ -61,8 +64,9 @@ export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
   const headersOf = (row: SharedFile, disposition: 'inline' | 'attachment') => {
     let built = fileHeaders.get(row)
     if (!built) {
-      // Opened directly, the PDF is a sandboxed document: no script of it can run on our origin.
-      const common = { 'cache-control': 'private, no-cache', 'content-security-policy': 'sandbox', ...robots(row.searchEngineVisible) }
+      // Opened directly, the PDF is a sandboxed document: no script of it can run on our origin. No other
+      // site may frame it: there the browser's own PDF viewer would run the PDF's scripts inside their page.
+      const common = { 'cache-control': 'private, no-cache', 'content-security-policy': FILE_CSP, ...robots(row.searchEngineVisible) }
       built = {
         inline: { ...common, 'content-disposition': contentDisposition(row.filename, 'inline') },
         attachment: { ...common, 'content-disposition': contentDisposition(row.filename, 'attachment') },

@@ -4,8 +4,11 @@ import { VERSION } from '../../version'
 
 const HealthSchema = t.Object({ success: t.Literal(true), data: t.Object({ status: t.Literal('ok'), version: t.String() }) })
 
-/** Unauthenticated routes: the health probe and the OpenAPI document (generated from the route schemas). */
-export function systemRoutes() {
+/**
+ * Unauthenticated routes: the health probe and the OpenAPI document (generated from the route schemas).
+ * `publicUrl` is the document's one server: its paths (/api/…) are relative to it, prefix included.
+ */
+export function systemRoutes(publicUrl: string) {
   return new Elysia()
     .use(
       openapi({
@@ -20,6 +23,7 @@ export function systemRoutes() {
               'Upload PDFs, manage their metadata and share links. Every route except /api/health and /api/openapi.json ' +
               'needs `Authorization: Bearer <token>` (issue one with `pdfshare token issue NAME`).',
           },
+          servers: [{ url: publicUrl, description: 'This pdfshare server (its public URL)' }],
           components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
           security: [{ bearer: [] }],
         },

@@ -4,13 +4,13 @@ import { discardPreview } from '../../../data-dir'
 /**
  * Removes a blob that no row points at any more, together with its cached preview. Called after the row
  * change has committed, so a failure here must not fail the request: the blob is only unreferenced, and
- * the start-up sweep (or `verify --repair`) removes it later.
+ * the start-up sweep moves it to orphans/ (or `verify --repair` removes it) later.
  */
 export async function discardBlob(ctx: AppContext, blobKey: string): Promise<void> {
   try {
     await ctx.blobs.delete(blobKey)
     await discardPreview(ctx.layout, blobKey)
   } catch (error) {
-    ctx.log.error(`could not remove unreferenced blob ${blobKey}; the next start removes it`, error)
+    ctx.log.error(`could not remove unreferenced blob ${blobKey}; the next start moves it to orphans/`, error)
   }
 }

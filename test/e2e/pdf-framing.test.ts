@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { form } from '../support/harness'
+import { run, startServer, type RunningServer } from '../support/process'
+import { eventually, launchChromium } from './browser'
+
+// What Chromium's own PDF viewer does with a PDF's JavaScript, against the server run from source (the
+// headers are the same in the binary; this needs no build).
+
+/** A one-page PDF whose OpenAction runs JavaScript: app.alert shows up as a dialog the test can see. */
+function pdfWithScript(message: string): Uint8Array<ArrayBuffer> {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
+    `<< /S /JavaScript /JS (app.alert\\('${message}'\\);) >>`,
+  ]
+  let text = '%PDF-1.7\n'
+  const offsets: number[] = []
+  objects.forEach((body, i) => {
+    offsets.push(text.length)
+    text += `${i + 1} 0 obj\n${body}\nendobj\n`
+  })
+  const xref = text.length
+  text += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`
+  text += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
+  return new Uint8Array(new TextEncoder().encode(text))
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'pdfshare-framing-'))
+let server: RunningServer
+let browser: Browser
+let fileUrl: string
+// Another site: a different origin (port) that embeds pdfshare's raw PDF in a frame.
+const otherSite = Bun.serve({
+  port: 0,
+  hostname: '127.0.0.1',
+  fetch: (request) => new Response(`<!doctype html><title>elsewhere</title><iframe src="${new URL(request.url).searchParams.get('src')}" width="400" height="400"></iframe>`, { headers: { 'content-type': 'text/html' } }),
+})
+
+beforeAll(async () => {
+  await run(['user', 'add', 'framer', '--data', dir])
+  const token = (await run(['token', 'issue', 'framer', '--data', dir])).stdout.trim()
+  server = await startServer(['--data', dir], { env: { PDFSHARE_RATE_LIMIT_SHARE: '0' } })
+  const response = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes: pdfWithScript('pdf-script-ran') }) })
+  fileUrl = `${server.url}${new URL((await response.json()).data.shareUrl).pathname}/file`
+  browser = await launchChromium()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  otherSite.stop(true)
+  rmSync(dir, { recursive: true, force: true })
+})
+
+async function open(url: string): Promise<{ dialogs: string[]; frames: string[] }> {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const dialogs: string[] = []
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message())
+    void dialog.dismiss()
+  })
+  await page.goto(url)
+  await page.waitForTimeout(2000) // the viewer loads and runs the OpenAction within this on these machines
+  const frames = page.frames().map((frame) => frame.url())
+  await context.close()
+  return { dialogs, frames }
+}
+
+test("opened directly, Chromium's PDF viewer runs the PDF's script (pdfshare cannot stop that; this shows the test can see it)", async () => {
+  await eventually(async () => expect((await open(fileUrl)).dialogs).toContain('pdf-script-ran'), 20_000)
+})
+
+test('another site cannot frame the raw PDF, so its script never runs inside their page', async () => {
+  const { dialogs, frames } = await open(`http://127.0.0.1:${otherSite.port}/?src=${encodeURIComponent(fileUrl)}`)
+  expect(dialogs).toEqual([])
+  expect(frames.some((url) => url.startsWith('chrome-extension://'))).toBe(false) // no PDF viewer was started
+  expect(frames).toContain('chrome-error://chromewebdata/')
+})
