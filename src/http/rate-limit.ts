@@ -1,5 +1,6 @@
 import { AppError } from '../errors'
-import { rateLimitHeaders, type RateLimiter } from '../lib/rate-limiter'
+import type { Logger } from '../log'
+import { createRateLimiter, MAX_TRACKED_KEYS, OVERFLOW_COUNTERS, rateLimitHeaders, type RateLimiter } from '../lib/rate-limiter'
 
 /**
  * Counts a request against `limiter` under `key`: adds the RateLimit-* headers to the response, or throws
@@ -13,4 +14,13 @@ export function applyRateLimit(limiter: RateLimiter, key: string, nowMs: number,
     throw new AppError(429, 'rate_limited', `Too many requests; retry in ${decision.resetSeconds} s`, headers)
   }
   Object.assign(responseHeaders, headers)
+}
+
+/** A limiter whose overflow (see rate-limiter.ts) is written to the log, once per minute at most. */
+export function loggedRateLimiter(name: string, perMinute: number, log: Logger): RateLimiter {
+  return createRateLimiter({
+    perMinute,
+    onOverflow: () =>
+      log.error(`rate limit ${name}: more than ${MAX_TRACKED_KEYS.toLocaleString('en')} clients this minute; the others share ${OVERFLOW_COUNTERS.toLocaleString('en')} counters until it ends and may be refused early`),
+  })
 }

@@ -36,4 +36,13 @@ describe('the client address behind a reverse proxy', () => {
     expect([(await hit('203.0.113.9')).status, (await hit('203.0.113.9')).status, (await hit('203.0.113.9')).status]).toEqual([404, 404, 429])
     expect((await hit('203.0.113.10')).status).toBe(404)
   })
+
+  test('IPv6 clients are limited by their /64: rotating through one network\'s addresses does not reset the count', async () => {
+    const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_RATE_LIMIT_SHARE: '2' })
+    const hit = (ip: string) => server.call('GET', '/s/AAAAAAAAAAAAAAAAAAAAAA', { headers: { 'x-forwarded-for': ip } })
+    const statuses = []
+    for (const ip of ['2001:db8:5:6::1', '2001:db8:5:6:ffff::2', '2001:db8:5:6:1234:5678:9abc:def0']) statuses.push((await hit(ip)).status)
+    expect(statuses).toEqual([404, 404, 429])
+    expect((await hit('2001:db8:5:7::1')).status).toBe(404) // the next /64 is someone else
+  })
 })

@@ -2,8 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../context'
 import { unauthorized } from '../../errors'
 import { noteCaller } from '../../http/lifecycle'
-import { applyRateLimit } from '../../http/rate-limit'
-import { createRateLimiter } from '../../lib/rate-limiter'
+import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
 import { FailureSchema } from '../../http/schemas'
 import { createAuthenticator } from './service'
 import { findUserById, limitsOf, usageOf } from './users'
@@ -14,7 +13,7 @@ import { findUserById, limitsOf, usageOf } from './users'
  * of its body is read (contract §2). Also applies the per-token rate limit.
  */
 export function authPlugin(ctx: AppContext) {
-  const limiter = createRateLimiter({ perMinute: ctx.config.rateLimitApi })
+  const limiter = loggedRateLimiter('per token on /api', ctx.config.rateLimitApi, ctx.log)
   const authenticate = createAuthenticator(ctx)
   return new Elysia().macro({
     auth: {

@@ -1,11 +1,10 @@
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../context'
 import { badRequest } from '../../errors'
-import { clientIpOf } from '../../http/client-ip'
-import { applyRateLimit } from '../../http/rate-limit'
+import { clientGroupOf } from '../../http/client-ip'
+import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
 import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
 import { parseTtl } from '../../lib/durations'
-import { createRateLimiter } from '../../lib/rate-limiter'
 import { readJsonBody } from '../../uploads/read-json-body'
 import type { TokenRow } from '../../db/schema'
 import type { AuthPlugin } from '.'
@@ -54,8 +53,8 @@ function stringField(body: Record<string, unknown>, name: string, rule: { min?: 
  */
 export function accountRoutes(ctx: AppContext, auth: AuthPlugin) {
   // Attempts are counted per client address and per user name (so spreading over addresses does not help).
-  const perIp = createRateLimiter({ perMinute: ctx.config.rateLimitLogin })
-  const perName = createRateLimiter({ perMinute: ctx.config.rateLimitLogin })
+  const perIp = loggedRateLimiter('of sign-ins per address', ctx.config.rateLimitLogin, ctx.log)
+  const perName = loggedRateLimiter('of sign-ins per user name', ctx.config.rateLimitLogin, ctx.log)
   const tokenDto = (row: TokenRow, currentId: string) => ({ id: row.id, label: row.label, createdAt: iso(row.createdAt)!, expiresAt: iso(row.expiresAt), current: row.id === currentId })
 
   return new Elysia({ prefix: '/api' })
@@ -66,7 +65,7 @@ export function accountRoutes(ctx: AppContext, auth: AuthPlugin) {
         const username = stringField(body, 'username', { min: 1, max: 64 })
         const password = stringField(body, 'password', { min: 1, max: 1024 })
         const now = ctx.now()
-        applyRateLimit(perIp, clientIpOf(request, server, ctx.config.trustProxyHops), now, set.headers)
+        applyRateLimit(perIp, clientGroupOf(request, server, ctx.config.trustProxyHops), now, set.headers)
         applyRateLimit(perName, username.toLowerCase(), now, set.headers)
         const session = await logIn(ctx, { username, password })
         return {
