@@ -38,6 +38,8 @@ export type Config = {
   sessionTtl: number
   /** Sign-in attempts per minute, per client IP and per user name; 0 turns the limit off. */
   rateLimitLogin: number
+  /** Active (unrevoked, unexpired) tokens a user may have, however they were issued. */
+  maxTokensPerUser: number
 }
 
 /** The contract's hard cap: 100 MiB. A lower cap may be configured, never a higher one. */
@@ -58,6 +60,7 @@ const KNOWN_ENV = new Set([
   'PDFSHARE_JWT_SECRET', 'PDFSHARE_MAX_FILE_SIZE', 'PDFSHARE_RATE_LIMIT_API', 'PDFSHARE_RATE_LIMIT_SHARE',
   'PDFSHARE_IDLE_TIMEOUT', 'PDFSHARE_TRUST_PROXY', 'PDFSHARE_MAX_UPLOADS', 'PDFSHARE_MAX_UPLOADS_PER_USER',
   'PDFSHARE_MIN_FREE_DISK', 'PDFSHARE_SHUTDOWN_TIMEOUT', 'PDFSHARE_SESSION_TTL', 'PDFSHARE_RATE_LIMIT_LOGIN',
+  'PDFSHARE_MAX_TOKENS_PER_USER',
 ])
 
 /** PDFSHARE_* variables that are not settings, most likely typos; the CLI warns about them. */
@@ -101,10 +104,12 @@ export function loadConfig(flags: SettingFlags, env: Env, cwd = process.cwd()): 
   const shutdownTimeout = integerSetting(pick(undefined, 'PDFSHARE_SHUTDOWN_TIMEOUT'), 30, 0, 3600, 'a number of seconds')
   const sessionTtl = sessionTtlSetting(pick(undefined, 'PDFSHARE_SESSION_TTL'))
   const rateLimitLogin = integerSetting(pick(undefined, 'PDFSHARE_RATE_LIMIT_LOGIN'), 10, 0, 100_000_000, 'a number of sign-in attempts per minute (0 turns the limit off)')
+  const maxTokensPerUser = integerSetting(pick(undefined, 'PDFSHARE_MAX_TOKENS_PER_USER'), 100, 1, 1_000_000, 'a number of tokens from 1')
 
   return {
     port, host, dataDir, publicUrl, databaseUrl, jwtSecret: secret?.value, maxFileSize, rateLimitApi, rateLimitShare,
     idleTimeout, trustProxyHops, maxUploads, maxUploadsPerUser, minFreeDisk, shutdownTimeout, sessionTtl, rateLimitLogin,
+    maxTokensPerUser,
   }
 }
 

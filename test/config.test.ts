@@ -23,7 +23,19 @@ describe('loadConfig', () => {
       shutdownTimeout: 30,
       sessionTtl: 43200,
       rateLimitLogin: 10,
+      maxTokensPerUser: 100,
     })
+  })
+
+  test('limits of issue 11: tokens per user', () => {
+    expect(load({}, { PDFSHARE_MAX_TOKENS_PER_USER: '5' })).toMatchObject({ maxTokensPerUser: 5 })
+    for (const [name, value] of [
+      ['PDFSHARE_MAX_TOKENS_PER_USER', '0'],
+      ['PDFSHARE_MAX_TOKENS_PER_USER', 'many'],
+    ] as const) {
+      expect(() => load({}, { [name]: value })).toThrow(`invalid ${name} ${JSON.stringify(value)}: must be`)
+    }
+    expect(unknownEnvSettings({ PDFSHARE_MAX_TOKENS_PER_USER: '1' })).toEqual([])
   })
 
   test('sign-in settings: a session lifetime from 5m to 30d, attempts per minute', () => {

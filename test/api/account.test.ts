@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { setPassword } from '../../src/modules/auth/passwords'
-import { json, startTestApp } from '../support/harness'
+import { createApp } from '../../src/app'
+import { BASE, json, startTestApp } from '../support/harness'
 
 // Password sign-in and token self-service (issue 6). X-Forwarded-For is trusted for one hop here, so tests
 // can stand for clients at different addresses.
@@ -75,6 +76,52 @@ describe('POST /api/auth/login', () => {
     const target = await userWithPassword()
     for (let i = 0; i < 4; i++) expect((await post('/api/auth/login', { username: target.name, password: 'wrong guess' })).status).toBe(401)
     expect((await post('/api/auth/login', { username: target.name, password: target.password })).status).toBe(429)
+  })
+})
+
+describe("a user's active tokens are capped (PDFSHARE_MAX_TOKENS_PER_USER)", () => {
+  test('creating one past the cap → 403 quota_exceeded; revoked and expired tokens do not count', async () => {
+    const capped = await startTestApp({ PDFSHARE_MAX_TOKENS_PER_USER: '3' })
+    const user = await capped.user() // its first token
+    let now = Date.now()
+    const app = createApp({ ...capped.ctx, now: () => now })
+    const create = (label: string, ttl = '30d') =>
+      app.handle(new Request(`${BASE}/api/tokens`, { method: 'POST', body: JSON.stringify({ label, ttl }), headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' } }))
+    expect((await create('short', '1m')).status).toBe(201)
+    expect((await create('second')).status).toBe(201)
+    const refused = await create('fourth')
+    expect(refused.status).toBe(403)
+    expect(await json(refused)).toEqual({ success: false, error: expect.stringContaining('at most 3'), code: 'quota_exceeded' })
+    // Two minutes later the short-lived token has expired: it no longer counts.
+    now += 2 * 60_000
+    const third = await create('third')
+    expect(third.status).toBe(201)
+    expect((await create('fifth')).status).toBe(403)
+    // Revoking one frees its place.
+    expect((await capped.call('DELETE', `/api/tokens/${(await json(third)).data.id}`, { token: user.token })).status).toBe(200)
+    expect((await create('sixth')).status).toBe(201)
+  })
+
+  test('a sign-in at the cap replaces the oldest sign-in session; with only API tokens it is refused', async () => {
+    const capped = await startTestApp({ PDFSHARE_MAX_TOKENS_PER_USER: '2', PDFSHARE_TRUST_PROXY: '1' })
+    const user = await capped.user() // one API token
+    await setPassword(capped.ctx, { name: user.name, password: 'correct horse battery' })
+    const signIn = () =>
+      capped.call('POST', '/api/auth/login', { body: JSON.stringify({ username: user.name, password: 'correct horse battery' }), headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.9' } })
+    const first = await json(await signIn())
+    const second = await json(await signIn())
+    expect(second.success).toBe(true)
+    // The first session made room for the second; the API token was left alone.
+    expect((await capped.call('GET', '/api/me', { token: first.data.token })).status).toBe(401)
+    expect((await capped.call('GET', '/api/me', { token: second.data.token })).status).toBe(200)
+    expect((await capped.call('GET', '/api/me', { token: user.token })).status).toBe(200)
+    // Two API tokens and no session: nothing may be replaced, the sign-in is refused and says why.
+    await capped.call('POST', '/api/auth/logout', { token: second.data.token })
+    const created = await capped.call('POST', '/api/tokens', { token: user.token, body: JSON.stringify({ label: 'ci' }), headers: { 'content-type': 'application/json' } })
+    expect(created.status).toBe(201)
+    const refused = await signIn()
+    expect(refused.status).toBe(403)
+    expect((await json(refused)).code).toBe('quota_exceeded')
   })
 })
 

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { issueToken } from '../../src/modules/auth/tokens'
 import { setQuota } from '../../src/modules/auth/users'
 import { createApp } from '../../src/app'
 import { BASE, form, json, startTestApp } from '../support/harness'
@@ -73,7 +74,7 @@ describe('plan limits', () => {
 })
 
 describe('rate limit', () => {
-  test('over the per-token limit → 429 with Retry-After; other tokens are unaffected', async () => {
+  test('over the per-user limit → 429 with Retry-After; other users are unaffected', async () => {
     const server = await startTestApp({ PDFSHARE_RATE_LIMIT_API: '5' })
     const erin = await server.user('erin')
     const frank = await server.user('frank')
@@ -93,6 +94,18 @@ describe('rate limit', () => {
     const fresh = await call(frank.token)
     expect([fresh.headers.get('ratelimit-limit'), fresh.headers.get('ratelimit-remaining'), fresh.headers.get('ratelimit-reset')]).toEqual(['5', '4', '45'])
     expect(fresh.status).toBe(200)
+  })
+
+  test("one user's tokens share one budget: minting more tokens buys no more requests", async () => {
+    const server = await startTestApp({ PDFSHARE_RATE_LIMIT_API: '5' })
+    const gail = await server.user('gail')
+    const more = await issueToken(server.ctx, { userName: 'gail', label: 'second', ttlSeconds: 3600 })
+    const app = createApp({ ...server.ctx, now: () => Date.UTC(2026, 10, 22, 12, 0, 15) })
+    const call = (token: string) => app.handle(new Request(`${BASE}/api/files`, { headers: { authorization: `Bearer ${token}` } }))
+    const statuses = []
+    for (let i = 0; i < 3; i++) statuses.push((await call(gail.token)).status)
+    for (let i = 0; i < 3; i++) statuses.push((await call(more.jwt)).status)
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
   })
 })
 

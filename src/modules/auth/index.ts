@@ -10,10 +10,11 @@ import { findUserById, limitsOf, usageOf } from './users'
 /**
  * The `auth: true` macro: resolves the caller from the bearer token before the handler runs. Routes with a
  * body use `parse: 'none'` and read it in the handler, so a request is authenticated before a single byte
- * of its body is read (contract §2). Also applies the per-token rate limit.
+ * of its body is read (contract §2). Also applies the rate limit, per user: all of a user's tokens share one
+ * budget, so minting tokens buys no more requests.
  */
 export function authPlugin(ctx: AppContext) {
-  const limiter = loggedRateLimiter('per token on /api', ctx.config.rateLimitApi, ctx.log)
+  const limiter = loggedRateLimiter('per user on /api', ctx.config.rateLimitApi, ctx.log)
   const authenticate = createAuthenticator(ctx)
   return new Elysia().macro({
     auth: {
@@ -21,7 +22,7 @@ export function authPlugin(ctx: AppContext) {
         const caller = await authenticate(request.headers.get('authorization'))
         if (!caller) throw unauthorized()
         noteCaller(request, caller.userName)
-        applyRateLimit(limiter, caller.tokenId, ctx.now(), set.headers)
+        applyRateLimit(limiter, caller.userId, ctx.now(), set.headers)
         return { caller }
       },
     },
