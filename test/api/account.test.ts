@@ -65,17 +65,53 @@ describe('POST /api/auth/login', () => {
     }
   })
 
-  test('attempts are limited per address and per user name, before the password is checked', async () => {
+  test('sign-in takes application/json only: a text/plain body (a CORS-simple request) is a 415', async () => {
     const user = await userWithPassword()
-    // One address, many names: the fifth attempt is refused, even with the right password.
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '']) {
+      const response = await server.call('POST', '/api/auth/login', {
+        body: JSON.stringify({ username: user.name, password: user.password }),
+        headers: type ? { 'content-type': type, 'x-forwarded-for': `10.1.0.${++address}` } : { 'x-forwarded-for': `10.1.0.${++address}` },
+      })
+      expect(response.status).toBe(415)
+      expect((await json(response)).code).toBe('unsupported_media_type')
+    }
+  })
+
+  test('only failures count: the right password keeps working however often it is used', async () => {
+    const user = await userWithPassword()
+    for (let i = 0; i < 6; i++) expect((await post('/api/auth/login', { username: user.name, password: user.password }, { ip: '192.0.2.50' })).status).toBe(200)
+  })
+
+  test('an address with too many failures is refused, also with the right password, until the minute is over', async () => {
+    const user = await userWithPassword()
+    // One address, many names: after four failures the fifth attempt is refused before any password is checked.
     for (let i = 0; i < 4; i++) expect((await post('/api/auth/login', { username: `guess${i}`, password: 'x' }, { ip: '192.0.2.1' })).status).toBe(401)
     const limited = await post('/api/auth/login', { username: user.name, password: user.password }, { ip: '192.0.2.1' })
     expect(limited.status).toBe(429)
+    expect((await json(limited)).code).toBe('rate_limited')
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
-    // One name from many addresses: the same.
+  })
+
+  test('failures against a name lock it only for addresses that failed: the owner at a clean address still gets in', async () => {
     const target = await userWithPassword()
-    for (let i = 0; i < 4; i++) expect((await post('/api/auth/login', { username: target.name, password: 'wrong guess' })).status).toBe(401)
-    expect((await post('/api/auth/login', { username: target.name, password: target.password })).status).toBe(429)
+    // Four addresses guess the name: the name's failure budget is used up.
+    for (let i = 1; i <= 4; i++) expect((await post('/api/auth/login', { username: target.name, password: 'wrong guess' }, { ip: `198.51.100.${i}` })).status).toBe(401)
+    // An address that failed may not try that name again this minute, even with the right password.
+    const again = await post('/api/auth/login', { username: target.name, password: target.password }, { ip: '198.51.100.1' })
+    expect(again.status).toBe(429)
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0)
+    // The owner, at an address without failures, signs in.
+    expect((await post('/api/auth/login', { username: target.name, password: target.password }, { ip: '198.51.100.200' })).status).toBe(200)
+    // A fresh address gets one guess at the locked name; after it fails, that address is refused too.
+    expect((await post('/api/auth/login', { username: target.name, password: 'another guess' }, { ip: '198.51.100.201' })).status).toBe(401)
+    expect((await post('/api/auth/login', { username: target.name, password: 'third guess' }, { ip: '198.51.100.201' })).status).toBe(429)
+  })
+
+  test('attempts being checked count as failures: parallel guesses from one address get no more than the limit', async () => {
+    const user = await userWithPassword()
+    const statuses = await Promise.all(Array.from({ length: 10 }, () => post('/api/auth/login', { username: user.name, password: 'parallel guess' }, { ip: '192.0.2.77' }).then((r) => r.status)))
+    expect(statuses.filter((s) => s === 401)).toHaveLength(4)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(6)
   })
 })
 
