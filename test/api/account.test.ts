@@ -115,6 +115,28 @@ describe('POST /api/auth/login', () => {
   })
 })
 
+describe('sign-in under load', () => {
+  test('more sign-ins than the password checker queues → 503 server_busy with Retry-After, never a 500; nothing is locked afterwards', async () => {
+    const busy = await startTestApp({ PDFSHARE_RATE_LIMIT_LOGIN: '0' })
+    const user = await busy.user()
+    await setPassword(busy.ctx, { name: user.name, password: 'correct horse battery' })
+    const attempt = (username: string, password: string) =>
+      busy.call('POST', '/api/auth/login', { body: JSON.stringify({ username, password }), headers: { 'content-type': 'application/json' } })
+    // Known and unknown names (the decoy hash) at once, far more than two running plus the queue.
+    const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => attempt(i % 2 ? user.name : `nobody${i}`, 'wrong password')))
+    const statuses = responses.map((r) => r.status)
+    expect(statuses).not.toContain(500)
+    expect(statuses.filter((s) => s !== 401 && s !== 503)).toEqual([])
+    const refused = responses.filter((r) => r.status === 503)
+    expect(refused.length).toBeGreaterThan(0)
+    expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(await json(refused[0]!)).toEqual({ success: false, error: expect.stringContaining('retry'), code: 'server_busy' })
+    // Afterwards: the right password works and an unknown name is the usual 401.
+    expect((await attempt(user.name, 'correct horse battery')).status).toBe(200)
+    expect((await attempt('nobody-at-all', 'whatever it is')).status).toBe(401)
+  })
+})
+
 describe("a user's active tokens are capped (PDFSHARE_MAX_TOKENS_PER_USER)", () => {
   test('creating one past the cap → 403 quota_exceeded; revoked and expired tokens do not count', async () => {
     const capped = await startTestApp({ PDFSHARE_MAX_TOKENS_PER_USER: '3' })
