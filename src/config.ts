@@ -40,6 +40,10 @@ export type Config = {
   rateLimitLogin: number
   /** Active (unrevoked, unexpired) tokens a user may have, however they were issued. */
   maxTokensPerUser: number
+  /** Average bytes per second an upload's body must reach after its first 20 s; 0 = no minimum. */
+  uploadMinRate: number
+  /** Seconds an upload's body may take in all. */
+  uploadTimeout: number
 }
 
 /** The contract's hard cap: 100 MiB. A lower cap may be configured, never a higher one. */
@@ -60,7 +64,7 @@ const KNOWN_ENV = new Set([
   'PDFSHARE_JWT_SECRET', 'PDFSHARE_MAX_FILE_SIZE', 'PDFSHARE_RATE_LIMIT_API', 'PDFSHARE_RATE_LIMIT_SHARE',
   'PDFSHARE_IDLE_TIMEOUT', 'PDFSHARE_TRUST_PROXY', 'PDFSHARE_MAX_UPLOADS', 'PDFSHARE_MAX_UPLOADS_PER_USER',
   'PDFSHARE_MIN_FREE_DISK', 'PDFSHARE_SHUTDOWN_TIMEOUT', 'PDFSHARE_SESSION_TTL', 'PDFSHARE_RATE_LIMIT_LOGIN',
-  'PDFSHARE_MAX_TOKENS_PER_USER',
+  'PDFSHARE_MAX_TOKENS_PER_USER', 'PDFSHARE_UPLOAD_MIN_RATE', 'PDFSHARE_UPLOAD_TIMEOUT',
 ])
 
 /** PDFSHARE_* variables that are not settings, most likely typos; the CLI warns about them. */
@@ -105,11 +109,13 @@ export function loadConfig(flags: SettingFlags, env: Env, cwd = process.cwd()): 
   const sessionTtl = sessionTtlSetting(pick(undefined, 'PDFSHARE_SESSION_TTL'))
   const rateLimitLogin = integerSetting(pick(undefined, 'PDFSHARE_RATE_LIMIT_LOGIN'), 10, 0, 100_000_000, 'a number of sign-in attempts per minute (0 turns the limit off)')
   const maxTokensPerUser = integerSetting(pick(undefined, 'PDFSHARE_MAX_TOKENS_PER_USER'), 100, 1, 1_000_000, 'a number of tokens from 1')
+  const uploadMinRate = uploadMinRateSetting(pick(undefined, 'PDFSHARE_UPLOAD_MIN_RATE'))
+  const uploadTimeout = integerSetting(pick(undefined, 'PDFSHARE_UPLOAD_TIMEOUT'), 3600, 1, 86_400, 'a number of seconds from 1 to 86400')
 
   return {
     port, host, dataDir, publicUrl, databaseUrl, jwtSecret: secret?.value, maxFileSize, rateLimitApi, rateLimitShare,
     idleTimeout, trustProxyHops, maxUploads, maxUploadsPerUser, minFreeDisk, shutdownTimeout, sessionTtl, rateLimitLogin,
-    maxTokensPerUser,
+    maxTokensPerUser, uploadMinRate, uploadTimeout,
   }
 }
 
@@ -165,6 +171,16 @@ function sizeSetting(picked: Picked, fallback: number): number {
   if (!picked) return fallback
   const bytes = parseSize(picked.value)
   if (bytes === undefined) throw new ConfigError(`invalid ${picked.source} ${JSON.stringify(picked.value)}: must be a size such as 512MB or 2GB`)
+  return bytes
+}
+
+/** Bytes per second, typed as a size ("16KB" = 16 KiB/s); 0 turns the minimum off. */
+function uploadMinRateSetting(picked: Picked): number {
+  if (!picked) return 16 * 1024
+  const bytes = parseSize(picked.value)
+  if (bytes === undefined || bytes > HARD_MAX_FILE_SIZE) {
+    throw new ConfigError(`invalid ${picked.source} ${JSON.stringify(picked.value)}: must be a size per second up to ${formatSize(HARD_MAX_FILE_SIZE)}, e.g. 16KB (0 turns the minimum off)`)
+  }
   return bytes
 }
 

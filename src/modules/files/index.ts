@@ -41,7 +41,12 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
     })
     // Without a Content-Length the upload may be as large as the cap.
     await assertDiskSpace(ctx.layout.tmp, declared ?? ctx.config.maxFileSize, ctx.config.minFreeDisk)
-    return receiveMultipart(request, { tempFiles: ctx.tempFiles, maxFileBytes: ctx.config.maxFileSize, fileField: 'file' })
+    return receiveMultipart(request, {
+      tempFiles: ctx.tempFiles,
+      maxFileBytes: ctx.config.maxFileSize,
+      fileField: 'file',
+      pace: { now: ctx.now, minBytesPerSecond: ctx.config.uploadMinRate, timeoutMs: ctx.config.uploadTimeout * 1000 },
+    })
   }
 
   return new Elysia({ prefix: '/api/files' })
