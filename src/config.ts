@@ -44,6 +44,8 @@ export type Config = {
   uploadMinRate: number
   /** Seconds an upload's body may take in all. */
   uploadTimeout: number
+  /** Views one client address (IPv6: one /64) may add to one file per 30 minutes; 0 = no bound. */
+  maxViewsPerAddress: number
 }
 
 /** The contract's hard cap: 100 MiB. A lower cap may be configured, never a higher one. */
@@ -65,6 +67,7 @@ const KNOWN_ENV = new Set([
   'PDFSHARE_IDLE_TIMEOUT', 'PDFSHARE_TRUST_PROXY', 'PDFSHARE_MAX_UPLOADS', 'PDFSHARE_MAX_UPLOADS_PER_USER',
   'PDFSHARE_MIN_FREE_DISK', 'PDFSHARE_SHUTDOWN_TIMEOUT', 'PDFSHARE_SESSION_TTL', 'PDFSHARE_RATE_LIMIT_LOGIN',
   'PDFSHARE_MAX_TOKENS_PER_USER', 'PDFSHARE_UPLOAD_MIN_RATE', 'PDFSHARE_UPLOAD_TIMEOUT',
+  'PDFSHARE_MAX_VIEWS_PER_ADDRESS',
 ])
 
 /** PDFSHARE_* variables that are not settings, most likely typos; the CLI warns about them. */
@@ -111,11 +114,12 @@ export function loadConfig(flags: SettingFlags, env: Env, cwd = process.cwd()): 
   const maxTokensPerUser = integerSetting(pick(undefined, 'PDFSHARE_MAX_TOKENS_PER_USER'), 100, 1, 1_000_000, 'a number of tokens from 1')
   const uploadMinRate = uploadMinRateSetting(pick(undefined, 'PDFSHARE_UPLOAD_MIN_RATE'))
   const uploadTimeout = integerSetting(pick(undefined, 'PDFSHARE_UPLOAD_TIMEOUT'), 3600, 1, 86_400, 'a number of seconds from 1 to 86400')
+  const maxViewsPerAddress = integerSetting(pick(undefined, 'PDFSHARE_MAX_VIEWS_PER_ADDRESS'), 20, 0, 1_000_000, 'a number of views (0 turns the bound off)')
 
   return {
     port, host, dataDir, publicUrl, databaseUrl, jwtSecret: secret?.value, maxFileSize, rateLimitApi, rateLimitShare,
     idleTimeout, trustProxyHops, maxUploads, maxUploadsPerUser, minFreeDisk, shutdownTimeout, sessionTtl, rateLimitLogin,
-    maxTokensPerUser, uploadMinRate, uploadTimeout,
+    maxTokensPerUser, uploadMinRate, uploadTimeout, maxViewsPerAddress,
   }
 }
 

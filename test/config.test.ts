@@ -26,15 +26,14 @@ describe('loadConfig', () => {
       maxTokensPerUser: 100,
       uploadMinRate: 16 * 1024,
       uploadTimeout: 3600,
+      maxViewsPerAddress: 20,
     })
   })
 
-  test('limits of issue 11: tokens per user, upload pace', () => {
-    expect(load({}, { PDFSHARE_MAX_TOKENS_PER_USER: '5', PDFSHARE_UPLOAD_MIN_RATE: '1KB', PDFSHARE_UPLOAD_TIMEOUT: '120' })).toMatchObject({
-      maxTokensPerUser: 5,
-      uploadMinRate: 1024,
-      uploadTimeout: 120,
-    })
+  test('limits of issue 11: tokens per user, upload pace, views per address', () => {
+    expect(
+      load({}, { PDFSHARE_MAX_TOKENS_PER_USER: '5', PDFSHARE_UPLOAD_MIN_RATE: '1KB', PDFSHARE_UPLOAD_TIMEOUT: '120', PDFSHARE_MAX_VIEWS_PER_ADDRESS: '0' }),
+    ).toMatchObject({ maxTokensPerUser: 5, uploadMinRate: 1024, uploadTimeout: 120, maxViewsPerAddress: 0 })
     expect(load({}, { PDFSHARE_UPLOAD_MIN_RATE: '0' }).uploadMinRate).toBe(0)
     for (const [name, value] of [
       ['PDFSHARE_MAX_TOKENS_PER_USER', '0'],
@@ -43,10 +42,18 @@ describe('loadConfig', () => {
       ['PDFSHARE_UPLOAD_MIN_RATE', '2GB'],
       ['PDFSHARE_UPLOAD_TIMEOUT', '0'],
       ['PDFSHARE_UPLOAD_TIMEOUT', '1h'],
+      ['PDFSHARE_MAX_VIEWS_PER_ADDRESS', '-1'],
     ] as const) {
       expect(() => load({}, { [name]: value })).toThrow(`invalid ${name} ${JSON.stringify(value)}: must be`)
     }
-    expect(unknownEnvSettings({ PDFSHARE_MAX_TOKENS_PER_USER: '1', PDFSHARE_UPLOAD_MIN_RATE: '1', PDFSHARE_UPLOAD_TIMEOUT: '1' })).toEqual([])
+    expect(unknownEnvSettings({ PDFSHARE_MAX_TOKENS_PER_USER: '1', PDFSHARE_UPLOAD_MIN_RATE: '1', PDFSHARE_UPLOAD_TIMEOUT: '1', PDFSHARE_MAX_VIEWS_PER_ADDRESS: '1' })).toEqual([])
+  })
+
+  test('sign-in settings: a session lifetime from 5m to 30d, attempts per minute', () => {
+    expect(load({}, { PDFSHARE_SESSION_TTL: '2h', PDFSHARE_RATE_LIMIT_LOGIN: '0' })).toMatchObject({ sessionTtl: 7200, rateLimitLogin: 0 })
+    for (const bad of ['never', '1m', '31d', 'soon']) {
+      expect(() => load({}, { PDFSHARE_SESSION_TTL: bad })).toThrow(`invalid PDFSHARE_SESSION_TTL ${JSON.stringify(bad)}: must be a lifetime from 5m to 30d, e.g. 12h`)
+    }
   })
 
   test('flags beat env, env beats defaults', () => {
