@@ -19,9 +19,9 @@ export type Config = {
   jwtSecret: string | undefined
   /** Largest accepted PDF in bytes (hard cap 100 MiB, may be lowered). */
   maxFileSize: number
-  /** Requests per minute per API token; 0 turns the limit off. */
+  /** Requests per minute per user (all of a user's tokens together); 0 turns the limit off. */
   rateLimitApi: number
-  /** Requests per minute per client IP on /s/*; 0 turns the limit off. */
+  /** Requests per minute per client address (IPv6: per /64) on /s/*; 0 turns the limit off. */
   rateLimitShare: number
   /** Seconds a connection may stay silent before the server drops it. */
   idleTimeout: number
@@ -36,7 +36,7 @@ export type Config = {
   shutdownTimeout: number
   /** Lifetime in seconds of the token a password sign-in issues. */
   sessionTtl: number
-  /** Sign-in attempts per minute, per client IP and per user name; 0 turns the limit off. */
+  /** Failed sign-ins per minute, per client address and per user name; 0 turns the limit off. */
   rateLimitLogin: number
   /** Active (unrevoked, unexpired) tokens a user may have, however they were issued. */
   maxTokensPerUser: number

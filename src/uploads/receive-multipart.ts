@@ -35,8 +35,8 @@ const LIMITS = { fieldSize: 16 * 1024, fieldNameSize: 200, fields: 32, files: 1,
  * Reads a multipart/form-data request with busboy, straight from `request.body`, with backpressure:
  * text fields are collected, the single file part is streamed to a temp file by `writePdfPart`.
  *
- * The first problem found (bad part headers, signature, size, a malformed body, a client that goes away)
- * stops the read at once: the request body is cancelled, busboy destroyed, the temp file removed, and the
+ * The first problem found (bad part headers, signature, size, a malformed body, a client that goes away or
+ * sends too slowly) stops the read at once: the request body is cancelled, busboy destroyed, the temp file removed, and the
  * problem thrown as an AppError. Fields may come before or after the file part.
  */
 export async function receiveMultipart(request: Request, options: MultipartOptions): Promise<MultipartBody> {

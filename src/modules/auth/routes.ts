@@ -78,8 +78,10 @@ export function accountRoutes(ctx: AppContext, auth: AuthPlugin) {
           200: t.Object({ success: t.Literal(true), data: t.Object({ token: t.String(), tokenId: t.String(), label: t.String(), expiresAt: t.Union([t.String(), t.Null()]), user: t.Object({ id: t.String(), name: t.String() }) }) }),
           400: FailureSchema,
           401: FailureSchema,
+          403: FailureSchema,
           415: FailureSchema,
           429: FailureSchema,
+          503: FailureSchema,
         },
         detail: {
           summary: 'Sign in with a user name and password: a session token (default 12 h), revocable like any token',
@@ -124,7 +126,7 @@ export function accountRoutes(ctx: AppContext, auth: AuthPlugin) {
       {
         auth: true,
         parse: 'none',
-        response: { 201: t.Object({ success: t.Literal(true), data: IssuedSchema }), 400: FailureSchema, ...authFailures },
+        response: { 201: t.Object({ success: t.Literal(true), data: IssuedSchema }), 400: FailureSchema, 403: FailureSchema, ...authFailures },
         detail: {
           summary: 'Create an API token for the caller; its value is in this answer only',
           tags,

@@ -62,7 +62,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
       {
         auth: true,
         parse: 'none',
-        response: { 201: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 413: FailureSchema, 415: FailureSchema, 503: FailureSchema, 507: FailureSchema, ...authFailures },
+        response: { 201: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 408: FailureSchema, 413: FailureSchema, 415: FailureSchema, 503: FailureSchema, 507: FailureSchema, ...authFailures },
         detail: {
           summary: 'Upload a PDF',
           tags,
@@ -104,7 +104,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
         auth: true,
         parse: 'none',
         params: FileIdParams,
-        response: { 200: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 404: FailureSchema, 413: FailureSchema, 415: FailureSchema, 503: FailureSchema, 507: FailureSchema, ...authFailures },
+        response: { 200: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 404: FailureSchema, 408: FailureSchema, 413: FailureSchema, 415: FailureSchema, 503: FailureSchema, 507: FailureSchema, ...authFailures },
         detail: {
           summary: 'Update metadata, or replace the PDF together with metadata',
           description: 'Omitted fields stay unchanged; "" clears title and desc. All or nothing.',

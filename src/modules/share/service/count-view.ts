@@ -37,7 +37,7 @@ const SWEEP_INTERVAL_MS = 10 * 60 * 1000
 const MARK = `INSERT INTO view_marks (file_id, visitor, seen_at) VALUES (?, ?, ?)
   ON CONFLICT (file_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
 /**
- * The same, unless the visitor's address already has `max` live marks on this file. A visitor id starts with
+ * The same, unless the visitor's address already has `maxViewsPerAddress` live marks on this file. A visitor id starts with
  * a tag of its address (`tag.`), so the marks of one address are a range of the primary key (file, visitor).
  * A live mark is a view counted within the window, so this bounds the views one address adds to one file in
  * any window, also when it changes its User-Agent for every request.
