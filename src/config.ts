@@ -19,9 +19,9 @@ export type Config = {
   jwtSecret: string | undefined
   /** Largest accepted PDF in bytes (hard cap 100 MiB, may be lowered). */
   maxFileSize: number
-  /** Requests per minute per API token; 0 turns the limit off. */
+  /** Requests per minute per user (all of a user's tokens together); 0 turns the limit off. */
   rateLimitApi: number
-  /** Requests per minute per client IP on /s/*; 0 turns the limit off. */
+  /** Requests per minute per client address (IPv6: per /64) on /s/*; 0 turns the limit off. */
   rateLimitShare: number
   /** Seconds a connection may stay silent before the server drops it. */
   idleTimeout: number
@@ -36,12 +36,20 @@ export type Config = {
   shutdownTimeout: number
   /** Lifetime in seconds of the token a password sign-in issues. */
   sessionTtl: number
-  /** Sign-in attempts per minute, per client IP and per user name; 0 turns the limit off. */
+  /** Failed sign-ins per minute, per client address and per user name; 0 turns the limit off. */
   rateLimitLogin: number
   /** Seconds one share-page preview may take to render before its renderer process is killed. */
   previewTimeout: number
   /** Resident memory in bytes one preview renderer process may use before it is killed. */
   previewMemory: number
+  /** Active (unrevoked, unexpired) tokens a user may have, however they were issued. */
+  maxTokensPerUser: number
+  /** Average bytes per second an upload's body must reach after its first 20 s; 0 = no minimum. */
+  uploadMinRate: number
+  /** Seconds an upload's body may take in all. */
+  uploadTimeout: number
+  /** Views one client address (IPv6: one /64) may add to one file per 30 minutes; 0 = no bound. */
+  maxViewsPerAddress: number
 }
 
 /** The contract's hard cap: 100 MiB. A lower cap may be configured, never a higher one. */
@@ -63,6 +71,8 @@ const KNOWN_ENV = new Set([
   'PDFSHARE_IDLE_TIMEOUT', 'PDFSHARE_TRUST_PROXY', 'PDFSHARE_MAX_UPLOADS', 'PDFSHARE_MAX_UPLOADS_PER_USER',
   'PDFSHARE_MIN_FREE_DISK', 'PDFSHARE_SHUTDOWN_TIMEOUT', 'PDFSHARE_SESSION_TTL', 'PDFSHARE_RATE_LIMIT_LOGIN',
   'PDFSHARE_PREVIEW_TIMEOUT', 'PDFSHARE_PREVIEW_MEMORY',
+  'PDFSHARE_MAX_TOKENS_PER_USER', 'PDFSHARE_UPLOAD_MIN_RATE', 'PDFSHARE_UPLOAD_TIMEOUT',
+  'PDFSHARE_MAX_VIEWS_PER_ADDRESS',
 ])
 
 /** PDFSHARE_* variables that are not settings, most likely typos; the CLI warns about them. */
@@ -106,6 +116,10 @@ export function loadConfig(flags: SettingFlags, env: Env, cwd = process.cwd()): 
   const shutdownTimeout = integerSetting(pick(undefined, 'PDFSHARE_SHUTDOWN_TIMEOUT'), 30, 0, 3600, 'a number of seconds')
   const sessionTtl = sessionTtlSetting(pick(undefined, 'PDFSHARE_SESSION_TTL'))
   const rateLimitLogin = integerSetting(pick(undefined, 'PDFSHARE_RATE_LIMIT_LOGIN'), 10, 0, 100_000_000, 'a number of sign-in attempts per minute (0 turns the limit off)')
+  const maxTokensPerUser = integerSetting(pick(undefined, 'PDFSHARE_MAX_TOKENS_PER_USER'), 100, 1, 1_000_000, 'a number of tokens from 1')
+  const uploadMinRate = uploadMinRateSetting(pick(undefined, 'PDFSHARE_UPLOAD_MIN_RATE'))
+  const uploadTimeout = integerSetting(pick(undefined, 'PDFSHARE_UPLOAD_TIMEOUT'), 3600, 1, 86_400, 'a number of seconds from 1 to 86400')
+  const maxViewsPerAddress = integerSetting(pick(undefined, 'PDFSHARE_MAX_VIEWS_PER_ADDRESS'), 20, 0, 1_000_000, 'a number of views (0 turns the bound off)')
 
   const previewTimeout = integerSetting(pick(undefined, 'PDFSHARE_PREVIEW_TIMEOUT'), 5, 1, 300, 'a number of seconds from 1 to 300')
   const previewMemory = previewMemorySetting(pick(undefined, 'PDFSHARE_PREVIEW_MEMORY'))
@@ -114,6 +128,7 @@ export function loadConfig(flags: SettingFlags, env: Env, cwd = process.cwd()): 
     port, host, dataDir, publicUrl, databaseUrl, jwtSecret: secret?.value, maxFileSize, rateLimitApi, rateLimitShare,
     idleTimeout, trustProxyHops, maxUploads, maxUploadsPerUser, minFreeDisk, shutdownTimeout, sessionTtl, rateLimitLogin,
     previewTimeout, previewMemory,
+    maxTokensPerUser, uploadMinRate, uploadTimeout, maxViewsPerAddress,
   }
 }
 
@@ -179,6 +194,16 @@ function sizeSetting(picked: Picked, fallback: number): number {
   if (!picked) return fallback
   const bytes = parseSize(picked.value)
   if (bytes === undefined) throw new ConfigError(`invalid ${picked.source} ${JSON.stringify(picked.value)}: must be a size such as 512MB or 2GB`)
+  return bytes
+}
+
+/** Bytes per second, typed as a size ("16KB" = 16 KiB/s); 0 turns the minimum off. */
+function uploadMinRateSetting(picked: Picked): number {
+  if (!picked) return 16 * 1024
+  const bytes = parseSize(picked.value)
+  if (bytes === undefined || bytes > HARD_MAX_FILE_SIZE) {
+    throw new ConfigError(`invalid ${picked.source} ${JSON.stringify(picked.value)}: must be a size per second up to ${formatSize(HARD_MAX_FILE_SIZE)}, e.g. 16KB (0 turns the minimum off)`)
+  }
   return bytes
 }
 

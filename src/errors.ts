@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'body_too_large'
   | 'not_pdf'
   | 'unsupported_media_type'
+  | 'request_timeout'
   | 'rate_limited'
   | 'server_busy'
   | 'insufficient_storage'

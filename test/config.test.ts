@@ -25,6 +25,10 @@ describe('loadConfig', () => {
       rateLimitLogin: 10,
       previewTimeout: 5,
       previewMemory: 536870912,
+      maxTokensPerUser: 100,
+      uploadMinRate: 16 * 1024,
+      uploadTimeout: 3600,
+      maxViewsPerAddress: 20,
     })
   })
 
@@ -36,6 +40,25 @@ describe('loadConfig', () => {
     for (const bad of ['64MB', '65GB', 'lots']) {
       expect(() => load({}, { PDFSHARE_PREVIEW_MEMORY: bad })).toThrow(`invalid PDFSHARE_PREVIEW_MEMORY ${JSON.stringify(bad)}: must be a size from 128MB to 64GB (e.g. 512MB)`)
     }
+  })
+
+  test('limits of issue 11: tokens per user, upload pace, views per address', () => {
+    expect(
+      load({}, { PDFSHARE_MAX_TOKENS_PER_USER: '5', PDFSHARE_UPLOAD_MIN_RATE: '1KB', PDFSHARE_UPLOAD_TIMEOUT: '120', PDFSHARE_MAX_VIEWS_PER_ADDRESS: '0' }),
+    ).toMatchObject({ maxTokensPerUser: 5, uploadMinRate: 1024, uploadTimeout: 120, maxViewsPerAddress: 0 })
+    expect(load({}, { PDFSHARE_UPLOAD_MIN_RATE: '0' }).uploadMinRate).toBe(0)
+    for (const [name, value] of [
+      ['PDFSHARE_MAX_TOKENS_PER_USER', '0'],
+      ['PDFSHARE_MAX_TOKENS_PER_USER', 'many'],
+      ['PDFSHARE_UPLOAD_MIN_RATE', 'fast'],
+      ['PDFSHARE_UPLOAD_MIN_RATE', '2GB'],
+      ['PDFSHARE_UPLOAD_TIMEOUT', '0'],
+      ['PDFSHARE_UPLOAD_TIMEOUT', '1h'],
+      ['PDFSHARE_MAX_VIEWS_PER_ADDRESS', '-1'],
+    ] as const) {
+      expect(() => load({}, { [name]: value })).toThrow(`invalid ${name} ${JSON.stringify(value)}: must be`)
+    }
+    expect(unknownEnvSettings({ PDFSHARE_MAX_TOKENS_PER_USER: '1', PDFSHARE_UPLOAD_MIN_RATE: '1', PDFSHARE_UPLOAD_TIMEOUT: '1', PDFSHARE_MAX_VIEWS_PER_ADDRESS: '1' })).toEqual([])
   })
 
   test('sign-in settings: a session lifetime from 5m to 30d, attempts per minute', () => {

@@ -28,7 +28,7 @@ export async function throughput(binary: string): Promise<Throughput> {
   const cli = (...args: string[]) => Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir]).stdout.toString().trim()
   cli('user', 'add', 'bench')
   const token = cli('token', 'issue', 'bench')
-  const { proc, url } = await serve(binary, dataDir, { PDFSHARE_RATE_LIMIT_API: LIMITER_ON, PDFSHARE_RATE_LIMIT_SHARE: LIMITER_ON }, SERVER_CPU)
+  const { proc, url } = await serve(binary, dataDir, { PDFSHARE_RATE_LIMIT_API: LIMITER_ON, PDFSHARE_RATE_LIMIT_SHARE: LIMITER_ON, PDFSHARE_TRUST_PROXY: '1' }, SERVER_CPU)
   try {
     const body = new FormData()
     body.append('file', new File([new TextEncoder().encode('%PDF-1.4\n%%EOF\n')], 'bench.pdf', { type: 'application/pdf' }))

@@ -1,4 +1,5 @@
 import type { Server } from 'bun'
+import { addressGroup } from '../lib/address-group'
 
 /**
  * The client's address. Behind `hops` trusted reverse proxies it is the entry that many places from the end
@@ -12,4 +13,9 @@ export function clientIpOf(request: Request, server: Server<unknown> | null, hop
     if (entry) return entry
   }
   return server?.requestIP(request)?.address ?? ''
+}
+
+/** The client as the limits count it: its address, IPv6 by its /64 (see addressGroup). */
+export function clientGroupOf(request: Request, server: Server<unknown> | null, hops: number): string {
+  return addressGroup(clientIpOf(request, server, hops))
 }

@@ -1,5 +1,6 @@
 import { AppError } from '../errors'
-import { rateLimitHeaders, type RateLimiter } from '../lib/rate-limiter'
+import type { Logger } from '../log'
+import { createRateLimiter, MAX_TRACKED_KEYS, OVERFLOW_COUNTERS, rateLimitHeaders, type RateDecision, type RateLimiter } from '../lib/rate-limiter'
 
 /**
  * Counts a request against `limiter` under `key`: adds the RateLimit-* headers to the response, or throws
@@ -8,9 +9,20 @@ import { rateLimitHeaders, type RateLimiter } from '../lib/rate-limiter'
 export function applyRateLimit(limiter: RateLimiter, key: string, nowMs: number, responseHeaders: Record<string, unknown>): void {
   const decision = limiter.hit(key, nowMs)
   if (!decision) return
-  const headers = rateLimitHeaders(decision)
-  if (!decision.allowed) {
-    throw new AppError(429, 'rate_limited', `Too many requests; retry in ${decision.resetSeconds} s`, headers)
-  }
-  Object.assign(responseHeaders, headers)
+  if (!decision.allowed) throw rateLimited(decision)
+  Object.assign(responseHeaders, rateLimitHeaders(decision))
+}
+
+/** The 429 for a refused decision, with its RateLimit-* headers and Retry-After. */
+export function rateLimited(decision: RateDecision): AppError {
+  return new AppError(429, 'rate_limited', `Too many requests; retry in ${decision.resetSeconds} s`, rateLimitHeaders(decision))
+}
+
+/** A limiter whose overflow (see rate-limiter.ts) is written to the log, once per minute at most. */
+export function loggedRateLimiter(name: string, perMinute: number, log: Logger): RateLimiter {
+  return createRateLimiter({
+    perMinute,
+    onOverflow: () =>
+      log.error(`rate limit ${name}: more than ${MAX_TRACKED_KEYS.toLocaleString('en')} clients this minute; the others share ${OVERFLOW_COUNTERS.toLocaleString('en')} counters until it ends and may be refused early`),
+  })
 }

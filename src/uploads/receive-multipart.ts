@@ -7,6 +7,7 @@ import { basename } from '../lib/text'
 import type { TempFiles } from '../storage/temp-files'
 import { insufficientStorage, isDiskFull } from './disk-space'
 import { writePdfPart, type ReceivedPdf } from './pdf-part-writer'
+import { uploadPaceCheck, type UploadPace } from './upload-pace'
 
 export type MultipartBody = {
   /** Every text field by name (each name at most once). */
@@ -21,6 +22,8 @@ export type MultipartOptions = {
   maxFileBytes: number
   /** The name of the one file part ("file"). */
   fileField: string
+  /** How slow and how long the body may be. */
+  pace: UploadPace
 }
 
 const ACCEPTED_PDF_TYPES = new Set(['application/pdf', 'application/x-pdf'])
@@ -32,8 +35,8 @@ const LIMITS = { fieldSize: 16 * 1024, fieldNameSize: 200, fields: 32, files: 1,
  * Reads a multipart/form-data request with busboy, straight from `request.body`, with backpressure:
  * text fields are collected, the single file part is streamed to a temp file by `writePdfPart`.
  *
- * The first problem found (bad part headers, signature, size, a malformed body, a client that goes away)
- * stops the read at once: the request body is cancelled, busboy destroyed, the temp file removed, and the
+ * The first problem found (bad part headers, signature, size, a malformed body, a client that goes away or
+ * sends too slowly) stops the read at once: the request body is cancelled, busboy destroyed, the temp file removed, and the
  * problem thrown as an AppError. Fields may come before or after the file part.
  */
 export async function receiveMultipart(request: Request, options: MultipartOptions): Promise<MultipartBody> {
@@ -98,8 +101,8 @@ export async function receiveMultipart(request: Request, options: MultipartOptio
   parser.on('partsLimit', () => fail(badRequest(`Too many form parts (at most ${LIMITS.parts})`)))
   parser.on('error', (error: Error) => fail(badRequest(`Malformed multipart/form-data body: ${error.message}`)))
 
-  const pumping = pump(request, parser, () => failure !== undefined, failed).catch(() =>
-    fail(badRequest('The upload was interrupted before it finished')),
+  const pumping = pump(request, parser, uploadPaceCheck(options.pace), () => failure !== undefined, failed).catch((error: unknown) =>
+    fail(error instanceof AppError ? error : badRequest('The upload was interrupted before it finished')),
   )
 
   try {
@@ -116,21 +119,31 @@ export async function receiveMultipart(request: Request, options: MultipartOptio
   }
 }
 
-/** Feeds the request body into busboy, honouring its backpressure, until the end or the first failure. */
-async function pump(request: Request, parser: busboy.Busboy, stopped: () => boolean, failed: Promise<never>): Promise<void> {
+/**
+ * Feeds the request body into busboy, honouring its backpressure, until the end or the first failure.
+ * `checkPace` sees the bytes received after each chunk and throws when the client is too slow.
+ */
+async function pump(request: Request, parser: busboy.Busboy, checkPace: (received: number) => void, stopped: () => boolean, failed: Promise<never>): Promise<void> {
   const reader = request.body?.getReader()
   if (!reader) return void parser.end()
+  let received = 0
+  let finished = false
   try {
     while (!stopped()) {
       const { done, value } = await reader.read()
-      if (done) return void parser.end()
+      if (done) {
+        finished = true
+        return void parser.end()
+      }
+      received += value.byteLength
+      checkPace(received)
       if (!parser.write(value)) {
         await Promise.race([new Promise((resolve) => parser.once('drain', resolve)), failed]).catch(() => {})
       }
     }
   } finally {
     // Stop receiving: whatever the client still sends is not read.
-    if (stopped()) reader.cancel().catch(() => {})
+    if (!finished) reader.cancel().catch(() => {})
   }
 }
 

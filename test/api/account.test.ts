@@ -1,17 +1,20 @@
 import { describe, expect, test } from 'bun:test'
 import { setPassword } from '../../src/modules/auth/passwords'
-import { json, startTestApp } from '../support/harness'
+import { createApp } from '../../src/app'
+import { BASE, json, startTestApp } from '../support/harness'
 
 // Password sign-in and token self-service (issue 6). X-Forwarded-For is trusted for one hop here, so tests
 // can stand for clients at different addresses.
 const server = await startTestApp({ PDFSHARE_RATE_LIMIT_LOGIN: '4', PDFSHARE_TRUST_PROXY: '1' })
+// Sign-in limits count per minute: for sign-ins the clock stands still, so no test can straddle two windows.
+const STARTED = Date.now()
+const signInApp = createApp({ ...server.ctx, now: () => STARTED })
 let address = 0
-const post = (path: string, body: unknown, init: { token?: string; ip?: string } = {}) =>
-  server.call('POST', path, {
-    token: init.token,
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': init.ip ?? `10.0.0.${++address}` },
-  })
+const post = (path: string, body: unknown, init: { token?: string; ip?: string } = {}) => {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': init.ip ?? `10.0.0.${++address}` }
+  if (init.token) headers.authorization = `Bearer ${init.token}`
+  return (path === '/api/auth/login' ? signInApp : server.app).handle(new Request(`${BASE}${path}`, { method: 'POST', body: JSON.stringify(body), headers }))
+}
 const status = async (token: string) => (await server.call('GET', '/api/me', { token })).status
 
 async function userWithPassword(password = 'correct horse battery') {
@@ -64,17 +67,120 @@ describe('POST /api/auth/login', () => {
     }
   })
 
-  test('attempts are limited per address and per user name, before the password is checked', async () => {
+  test('sign-in takes application/json only: a text/plain body (a CORS-simple request) is a 415', async () => {
     const user = await userWithPassword()
-    // One address, many names: the fifth attempt is refused, even with the right password.
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '']) {
+      const headers: Record<string, string> = { 'x-forwarded-for': `10.1.0.${++address}` }
+      if (type) headers['content-type'] = type
+      const response = await signInApp.handle(new Request(`${BASE}/api/auth/login`, { method: 'POST', body: JSON.stringify({ username: user.name, password: user.password }), headers }))
+      expect(response.status).toBe(415)
+      expect((await json(response)).code).toBe('unsupported_media_type')
+    }
+  })
+
+  test('only failures count: the right password keeps working however often it is used', async () => {
+    const user = await userWithPassword()
+    for (let i = 0; i < 6; i++) expect((await post('/api/auth/login', { username: user.name, password: user.password }, { ip: '192.0.2.50' })).status).toBe(200)
+  })
+
+  test('an address with too many failures is refused, also with the right password, until the minute is over', async () => {
+    const user = await userWithPassword()
+    // One address, many names: after four failures the fifth attempt is refused before any password is checked.
     for (let i = 0; i < 4; i++) expect((await post('/api/auth/login', { username: `guess${i}`, password: 'x' }, { ip: '192.0.2.1' })).status).toBe(401)
     const limited = await post('/api/auth/login', { username: user.name, password: user.password }, { ip: '192.0.2.1' })
     expect(limited.status).toBe(429)
+    expect((await json(limited)).code).toBe('rate_limited')
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
-    // One name from many addresses: the same.
+  })
+
+  test('failures against a name lock it only for addresses that failed: the owner at a clean address still gets in', async () => {
     const target = await userWithPassword()
-    for (let i = 0; i < 4; i++) expect((await post('/api/auth/login', { username: target.name, password: 'wrong guess' })).status).toBe(401)
-    expect((await post('/api/auth/login', { username: target.name, password: target.password })).status).toBe(429)
+    // Four addresses guess the name: the name's failure budget is used up.
+    for (let i = 1; i <= 4; i++) expect((await post('/api/auth/login', { username: target.name, password: 'wrong guess' }, { ip: `198.51.100.${i}` })).status).toBe(401)
+    // An address that failed may not try that name again this minute, even with the right password.
+    const again = await post('/api/auth/login', { username: target.name, password: target.password }, { ip: '198.51.100.1' })
+    expect(again.status).toBe(429)
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0)
+    // The owner, at an address without failures, signs in.
+    expect((await post('/api/auth/login', { username: target.name, password: target.password }, { ip: '198.51.100.200' })).status).toBe(200)
+    // A fresh address gets one guess at the locked name; after it fails, that address is refused too.
+    expect((await post('/api/auth/login', { username: target.name, password: 'another guess' }, { ip: '198.51.100.201' })).status).toBe(401)
+    expect((await post('/api/auth/login', { username: target.name, password: 'third guess' }, { ip: '198.51.100.201' })).status).toBe(429)
+  })
+
+  test('attempts being checked count as failures: parallel guesses from one address get no more than the limit', async () => {
+    const user = await userWithPassword()
+    const statuses = await Promise.all(Array.from({ length: 10 }, () => post('/api/auth/login', { username: user.name, password: 'parallel guess' }, { ip: '192.0.2.77' }).then((r) => r.status)))
+    expect(statuses.filter((s) => s === 401)).toHaveLength(4)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(6)
+  })
+})
+
+describe('sign-in under load', () => {
+  test('more sign-ins than the password checker queues → 503 server_busy with Retry-After, never a 500; nothing is locked afterwards', async () => {
+    const busy = await startTestApp({ PDFSHARE_RATE_LIMIT_LOGIN: '0' })
+    const user = await busy.user()
+    await setPassword(busy.ctx, { name: user.name, password: 'correct horse battery' })
+    const attempt = (username: string, password: string) =>
+      busy.call('POST', '/api/auth/login', { body: JSON.stringify({ username, password }), headers: { 'content-type': 'application/json' } })
+    // Known and unknown names (the decoy hash) at once, far more than two running plus the queue.
+    const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => attempt(i % 2 ? user.name : `nobody${i}`, 'wrong password')))
+    const statuses = responses.map((r) => r.status)
+    expect(statuses).not.toContain(500)
+    expect(statuses.filter((s) => s !== 401 && s !== 503)).toEqual([])
+    const refused = responses.filter((r) => r.status === 503)
+    expect(refused.length).toBeGreaterThan(0)
+    expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(await json(refused[0]!)).toEqual({ success: false, error: expect.stringContaining('retry'), code: 'server_busy' })
+    // Afterwards: the right password works and an unknown name is the usual 401.
+    expect((await attempt(user.name, 'correct horse battery')).status).toBe(200)
+    expect((await attempt('nobody-at-all', 'whatever it is')).status).toBe(401)
+  })
+})
+
+describe("a user's active tokens are capped (PDFSHARE_MAX_TOKENS_PER_USER)", () => {
+  test('creating one past the cap → 403 quota_exceeded; revoked and expired tokens do not count', async () => {
+    const capped = await startTestApp({ PDFSHARE_MAX_TOKENS_PER_USER: '3' })
+    const user = await capped.user() // its first token
+    let now = Date.now()
+    const app = createApp({ ...capped.ctx, now: () => now })
+    const create = (label: string, ttl = '30d') =>
+      app.handle(new Request(`${BASE}/api/tokens`, { method: 'POST', body: JSON.stringify({ label, ttl }), headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' } }))
+    expect((await create('short', '1m')).status).toBe(201)
+    expect((await create('second')).status).toBe(201)
+    const refused = await create('fourth')
+    expect(refused.status).toBe(403)
+    expect(await json(refused)).toEqual({ success: false, error: expect.stringContaining('at most 3'), code: 'quota_exceeded' })
+    // Two minutes later the short-lived token has expired: it no longer counts.
+    now += 2 * 60_000
+    const third = await create('third')
+    expect(third.status).toBe(201)
+    expect((await create('fifth')).status).toBe(403)
+    // Revoking one frees its place.
+    expect((await capped.call('DELETE', `/api/tokens/${(await json(third)).data.id}`, { token: user.token })).status).toBe(200)
+    expect((await create('sixth')).status).toBe(201)
+  })
+
+  test('a sign-in at the cap replaces the oldest sign-in session; with only API tokens it is refused', async () => {
+    const capped = await startTestApp({ PDFSHARE_MAX_TOKENS_PER_USER: '2', PDFSHARE_TRUST_PROXY: '1' })
+    const user = await capped.user() // one API token
+    await setPassword(capped.ctx, { name: user.name, password: 'correct horse battery' })
+    const signIn = () =>
+      capped.call('POST', '/api/auth/login', { body: JSON.stringify({ username: user.name, password: 'correct horse battery' }), headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.9' } })
+    const first = await json(await signIn())
+    const second = await json(await signIn())
+    expect(second.success).toBe(true)
+    // The first session made room for the second; the API token was left alone.
+    expect((await capped.call('GET', '/api/me', { token: first.data.token })).status).toBe(401)
+    expect((await capped.call('GET', '/api/me', { token: second.data.token })).status).toBe(200)
+    expect((await capped.call('GET', '/api/me', { token: user.token })).status).toBe(200)
+    // Two API tokens and no session: nothing may be replaced, the sign-in is refused and says why.
+    await capped.call('POST', '/api/auth/logout', { token: second.data.token })
+    const created = await capped.call('POST', '/api/tokens', { token: user.token, body: JSON.stringify({ label: 'ci' }), headers: { 'content-type': 'application/json' } })
+    expect(created.status).toBe(201)
+    const refused = await signIn()
+    expect(refused.status).toBe(403)
+    expect((await json(refused)).code).toBe('quota_exceeded')
   })
 })
 

@@ -1,7 +1,10 @@
 import { describe, expect, test } from 'bun:test'
+import { issueToken } from '../../src/modules/auth/tokens'
 import { setQuota } from '../../src/modules/auth/users'
 import { createApp } from '../../src/app'
-import { BASE, form, json, startTestApp } from '../support/harness'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { BASE, form, json, rawMultipart, startTestApp } from '../support/harness'
 import { makePdf, pdfOfSize } from '../support/pdf'
 
 describe('plan limits', () => {
@@ -73,7 +76,7 @@ describe('plan limits', () => {
 })
 
 describe('rate limit', () => {
-  test('over the per-token limit → 429 with Retry-After; other tokens are unaffected', async () => {
+  test('over the per-user limit → 429 with Retry-After; other users are unaffected', async () => {
     const server = await startTestApp({ PDFSHARE_RATE_LIMIT_API: '5' })
     const erin = await server.user('erin')
     const frank = await server.user('frank')
@@ -93,6 +96,18 @@ describe('rate limit', () => {
     const fresh = await call(frank.token)
     expect([fresh.headers.get('ratelimit-limit'), fresh.headers.get('ratelimit-remaining'), fresh.headers.get('ratelimit-reset')]).toEqual(['5', '4', '45'])
     expect(fresh.status).toBe(200)
+  })
+
+  test("one user's tokens share one budget: minting more tokens buys no more requests", async () => {
+    const server = await startTestApp({ PDFSHARE_RATE_LIMIT_API: '5' })
+    const gail = await server.user('gail')
+    const more = await issueToken(server.ctx, { userName: 'gail', label: 'second', ttlSeconds: 3600 })
+    const app = createApp({ ...server.ctx, now: () => Date.UTC(2026, 10, 22, 12, 0, 15) })
+    const call = (token: string) => app.handle(new Request(`${BASE}/api/files`, { headers: { authorization: `Bearer ${token}` } }))
+    const statuses = []
+    for (let i = 0; i < 3; i++) statuses.push((await call(gail.token)).status)
+    for (let i = 0; i < 3; i++) statuses.push((await call(more.jwt)).status)
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
   })
 })
 
@@ -147,5 +162,89 @@ describe('bounded uploads', () => {
     expect(body.code).toBe('insufficient_storage')
     expect(body.error).toContain('Not enough disk space')
     expect((await json(await server.call('GET', '/api/files', { token: ivy.token }))).data).toEqual([])
+  })
+})
+
+describe('slow uploads', () => {
+  const T0 = Date.UTC(2026, 10, 22, 12, 0, 0)
+  /**
+   * An upload body handed out one chunk per read, the test's clock moving on by `stepMs` before every chunk
+   * after the first: the server sees exactly the pace the test describes, without waiting for it.
+   */
+  function pacedUpload(clock: { now: number }, options: { size: number; chunkBytes: number; stepMs: number }) {
+    const { body, contentType } = rawMultipart([{ name: 'file', filename: 'slow.pdf', type: 'application/pdf', body: pdfOfSize(options.size) }])
+    let offset = 0
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (offset >= body.length) return controller.close()
+          if (offset > 0) clock.now += options.stepMs
+          const end = offset === 0 ? 400 : offset + options.chunkBytes
+          controller.enqueue(body.slice(offset, end))
+          offset = end
+        },
+      },
+      { highWaterMark: 0 },
+    )
+    return { stream, contentType, sent: () => Math.min(offset, body.length) }
+  }
+
+  async function slowServer(env: Record<string, string>) {
+    const server = await startTestApp({ PDFSHARE_MAX_UPLOADS_PER_USER: '1', ...env })
+    const user = await server.user()
+    const clock = { now: T0 }
+    const app = createApp({ ...server.ctx, now: () => clock.now })
+    const upload = (body: BodyInit, contentType: string) =>
+      app.handle(new Request(`${BASE}/api/files/upload`, { method: 'POST', body, headers: { authorization: `Bearer ${user.token}`, 'content-type': contentType } }))
+    return { server, clock, upload, tmp: () => readdirSync(join(server.dataDir, 'tmp')) }
+  }
+
+  test('below PDFSHARE_UPLOAD_MIN_RATE after the grace period → 408, the temp file removed, the slot free again', async () => {
+    const { clock, upload, tmp } = await slowServer({ PDFSHARE_UPLOAD_MIN_RATE: '1KB' })
+    // 100 bytes every 5 s: 20 B/s, against a minimum of 1 KiB/s.
+    const slow = pacedUpload(clock, { size: 1_000_000, chunkBytes: 100, stepMs: 5000 })
+    const response = await upload(slow.stream, slow.contentType)
+    expect(response.status).toBe(408)
+    const body = await json(response)
+    expect(body.code).toBe('request_timeout')
+    expect(body.error).toContain('1 KB/s')
+    expect(slow.sent()).toBeLessThan(10_000) // stopped soon after the grace period, not read to the end
+    expect(tmp()).toEqual([])
+    // The user's only upload slot is free again.
+    const normal = rawMultipart([{ name: 'file', filename: 'a.pdf', type: 'application/pdf', body: makePdf() }])
+    expect((await upload(normal.body, normal.contentType)).status).toBe(201)
+  })
+
+  test('longer than PDFSHARE_UPLOAD_TIMEOUT → 408 even at a good rate', async () => {
+    const { clock, upload, tmp } = await slowServer({ PDFSHARE_UPLOAD_MIN_RATE: '1KB', PDFSHARE_UPLOAD_TIMEOUT: '60' })
+    // 10 KiB a second, ten times the minimum rate, but 1 MB takes 100 s.
+    const steady = pacedUpload(clock, { size: 1_000_000, chunkBytes: 10 * 1024, stepMs: 1000 })
+    const response = await upload(steady.stream, steady.contentType)
+    expect(response.status).toBe(408)
+    const body = await json(response)
+    expect(body.code).toBe('request_timeout')
+    expect(body.error).toContain('60 s')
+    expect(clock.now - T0).toBeLessThanOrEqual(62_000)
+    expect(tmp()).toEqual([])
+  })
+
+  test('a slow but steady upload above the minimum rate and within the time limit succeeds', async () => {
+    const { clock, upload, tmp } = await slowServer({ PDFSHARE_UPLOAD_MIN_RATE: '1KB', PDFSHARE_UPLOAD_TIMEOUT: '600' })
+    // 2 KiB a second for about 50 s, with a 15-second stall in the middle.
+    let chunks = 0
+    const steady = pacedUpload(clock, { size: 100_000, chunkBytes: 2048, stepMs: 1000 })
+    const reader = steady.stream.getReader()
+    const stalled = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (++chunks === 25) clock.now += 15_000
+        const { done, value } = await reader.read()
+        if (done) controller.close()
+        else controller.enqueue(value)
+      },
+    }, { highWaterMark: 0 })
+    const response = await upload(stalled, steady.contentType)
+    expect(response.status).toBe(201)
+    expect(clock.now - T0).toBeGreaterThan(60_000)
+    expect(tmp()).toEqual([])
   })
 })

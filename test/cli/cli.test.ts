@@ -100,6 +100,17 @@ describe('CLI', () => {
     expect((await cli('token', 'issue', 'alice', '--ttl', 'forever')).code).toBe(2)
   })
 
+  test('token issue refuses a token past PDFSHARE_MAX_TOKENS_PER_USER with the reason, exit code 1', async () => {
+    const env = { PDFSHARE_MAX_TOKENS_PER_USER: '2' }
+    expect((await run(['user', 'add', 'capped', '--data', dataDir], { env })).code).toBe(0)
+    for (let i = 0; i < 2; i++) expect((await run(['token', 'issue', 'capped', '--data', dataDir], { env })).code).toBe(0)
+    const refused = await run(['token', 'issue', 'capped', '--data', dataDir], { env })
+    expect(refused.code).toBe(1)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr).toContain('at most 2')
+    expect(refused.stderr).toContain('token revoke')
+  })
+
   test('user remove refuses to drop files silently', async () => {
     expect((await cli('user', 'add', 'temp')).code).toBe(0)
     expect((await cli('user', 'remove', 'temp')).code).toBe(0)

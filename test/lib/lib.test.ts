@@ -132,6 +132,56 @@ describe('rate limiter', () => {
     bounded.hit('c', 0) // not tracked: the table is full
     expect(bounded.hit('a', 0)!.allowed).toBe(false)
   })
+  test('never fails open: with the table full, further keys share a few counters and are limited all the same', () => {
+    const warnings: number[] = []
+    const limiter = createRateLimiter({ perMinute: 2, maxKeys: 100, onOverflow: () => warnings.push(1) })
+    for (let i = 0; i < 100; i++) expect(limiter.hit(`early${i}`, 0)!.allowed).toBe(true)
+    // A flood of 10,000 new keys in the same minute: none of them gets a third request.
+    for (let i = 0; i < 10_000; i++) {
+      const allowed = [0, 1, 2].map(() => limiter.hit(`flood${i}`, 0)!.allowed)
+      expect(allowed[2]).toBe(false)
+    }
+    // The keys tracked before the table filled keep their exact count; memory stays bounded.
+    expect(limiter.hit('early0', 0)!.allowed).toBe(true)
+    expect(limiter.hit('early0', 0)!.allowed).toBe(false)
+    expect(limiter.trackedKeys()).toBeLessThanOrEqual(100)
+    expect(warnings).toHaveLength(1) // said once per window
+    // The next minute starts empty.
+    expect(limiter.hit('flood1', 60_000)!.allowed).toBe(true)
+    expect(limiter.trackedKeys()).toBe(1)
+  })
+  test('a counted request can be taken back within its window, never below zero and never in a later one', () => {
+    const limiter = createRateLimiter({ perMinute: 1 })
+    limiter.hit('a', 1000)
+    limiter.undo('a', 1000)
+    limiter.undo('a', 1000)
+    expect(limiter.hit('a', 2000)!.allowed).toBe(true)
+    expect(limiter.hit('a', 2000)!.allowed).toBe(false)
+    limiter.hit('b', 59_000)
+    limiter.hit('b', 60_500) // a new window
+    limiter.undo('b', 59_000) // from the old window: changes nothing now
+    expect(limiter.hit('b', 61_000)!.allowed).toBe(false)
+  })
+  test('client addresses are grouped for limits: IPv4 as it is, IPv6 by its /64, IPv4-mapped IPv6 as IPv4', async () => {
+    const { addressGroup } = await import('../../src/lib/address-group')
+    expect(addressGroup('203.0.113.9')).toBe('203.0.113.9')
+    expect(addressGroup('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64')
+    expect(addressGroup('2001:0DB8:0001:0002::1')).toBe('2001:db8:1:2::/64')
+    expect(addressGroup('2001:db8::1')).toBe('2001:db8:0:0::/64')
+    expect(addressGroup('::1')).toBe('0:0:0:0::/64')
+    expect(addressGroup('::ffff:192.0.2.1')).toBe('192.0.2.1')
+    expect(addressGroup('fe80::1%eth0')).toBe('fe80:0:0:0::/64')
+    expect(addressGroup('2001:db8:1:2::192.0.2.1')).toBe('2001:db8:1:2::/64')
+    expect(addressGroup('')).toBe('')
+    expect(addressGroup('x'.repeat(500)).length).toBeLessThanOrEqual(64)
+    const group = fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: 1, maxLength: 4 })
+    fc.assert(
+      fc.property(fc.array(group, { minLength: 8, maxLength: 8 }), fc.array(group, { minLength: 4, maxLength: 4 }), (address, otherHost) => {
+        const sameNetwork = [...address.slice(0, 4), ...otherHost]
+        expect(addressGroup(address.join(':'))).toBe(addressGroup(sameNetwork.join(':')))
+      }),
+    )
+  })
   test('headers: RateLimit-Limit/Remaining/Reset, and Retry-After only when refused', () => {
     expect(rateLimitHeaders({ allowed: true, limit: 600, remaining: 12, resetSeconds: 7 })).toEqual({ 'ratelimit-limit': '600', 'ratelimit-remaining': '12', 'ratelimit-reset': '7' })
     expect(rateLimitHeaders({ allowed: false, limit: 600, remaining: 0, resetSeconds: 7 })['retry-after']).toBe('7')

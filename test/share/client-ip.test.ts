@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { form, json, startTestApp } from '../support/harness'
+import { createApp } from '../../src/app'
+import { BASE, form, json, startTestApp } from '../support/harness'
 import { makePdf } from '../support/pdf'
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
@@ -35,5 +36,15 @@ describe('the client address behind a reverse proxy', () => {
     const hit = (ip: string) => server.call('GET', '/s/AAAAAAAAAAAAAAAAAAAAAA', { headers: { 'x-forwarded-for': ip } })
     expect([(await hit('203.0.113.9')).status, (await hit('203.0.113.9')).status, (await hit('203.0.113.9')).status]).toEqual([404, 404, 429])
     expect((await hit('203.0.113.10')).status).toBe(404)
+  })
+
+  test('IPv6 clients are limited by their /64: rotating through one network\'s addresses does not reset the count', async () => {
+    const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_RATE_LIMIT_SHARE: '2' })
+    const app = createApp({ ...server.ctx, now: () => Date.UTC(2026, 10, 22, 12, 0, 15) }) // one window for the whole test
+    const hit = (ip: string) => app.handle(new Request(`${BASE}/s/AAAAAAAAAAAAAAAAAAAAAA`, { headers: { 'x-forwarded-for': ip } }))
+    const statuses = []
+    for (const ip of ['2001:db8:5:6::1', '2001:db8:5:6:ffff::2', '2001:db8:5:6:1234:5678:9abc:def0']) statuses.push((await hit(ip)).status)
+    expect(statuses).toEqual([404, 404, 429])
+    expect((await hit('2001:db8:5:7::1')).status).toBe(404) // the next /64 is someone else
   })
 })

@@ -4,7 +4,8 @@ import { makePdf } from '../support/pdf'
 
 // Share lookups are cached while the database is unchanged and views are written in group commits
 // (issue 5); what a visitor sees must never lag behind what the owner did.
-const server = await startTestApp()
+// X-Forwarded-For is trusted for one hop, so tests can stand for visitors at different addresses.
+const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1' })
 const owner = await server.user('owner')
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
 
@@ -12,7 +13,7 @@ async function newFile() {
   const { data } = await json(await server.call('POST', '/api/files/upload', { token: owner.token, body: form({ bytes: makePdf() }) }))
   return { id: data.id as string, path: new URL(data.shareUrl).pathname.replace(/^\/base/, '') }
 }
-const page = (path: string, ua = FIREFOX) => server.call('GET', path, { headers: { 'user-agent': ua } })
+const page = (path: string, ua = FIREFOX, ip?: string) => server.call('GET', path, { headers: { 'user-agent': ua, ...(ip && { 'x-forwarded-for': ip }) } })
 const views = async (id: string) => (await json(await server.call('GET', `/api/files/${id}`, { token: owner.token }))).data.views as number
 
 describe('cached share lookups follow every change at once', () => {
@@ -55,7 +56,7 @@ describe('views in group commits', () => {
   test('distinct visitors to several files in one group: each file gets exactly its own', async () => {
     const a = await newFile()
     const b = await newFile()
-    const visits = [...Array.from({ length: 30 }, (_, i) => page(a.path, `${FIREFOX} a${i}`)), ...Array.from({ length: 12 }, (_, i) => page(b.path, `${FIREFOX} b${i}`))]
+    const visits = [...Array.from({ length: 30 }, (_, i) => page(a.path, `${FIREFOX} a${i}`, `198.51.100.${i}`)), ...Array.from({ length: 12 }, (_, i) => page(b.path, `${FIREFOX} b${i}`, `203.0.113.${i}`))]
     await Promise.all(visits)
     expect(await views(a.id)).toBe(30)
     expect(await views(b.id)).toBe(12)

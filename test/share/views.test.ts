@@ -3,7 +3,8 @@ import { createApp } from '../../src/app'
 import { BASE, form, json, startTestApp } from '../support/harness'
 import { makePdf } from '../support/pdf'
 
-const server = await startTestApp()
+// X-Forwarded-For is trusted for one hop, so tests can stand for visitors at different addresses.
+const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1' })
 const owner = await server.user('owner')
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
 const SAFARI_PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 19_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/19.0 Mobile/15E148 Safari/604.1'
@@ -119,9 +120,42 @@ describe('views', () => {
     const file = await newFile()
     const n = 60
     const responses = await Promise.all(
-      Array.from({ length: n }, (_, i) => visit(file.path, { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Firefox/140.${i}` })),
+      Array.from({ length: n }, (_, i) => visit(file.path, { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Firefox/140.${i}`, 'x-forwarded-for': `198.51.100.${i}` })),
     )
     expect(responses.every((r) => r.status === 200)).toBe(true)
     expect(await views(file.id)).toBe(n)
+  })
+
+  test('one address rotating User-Agents adds at most PDFSHARE_MAX_VIEWS_PER_ADDRESS views to a file per 30 minutes', async () => {
+    const capped = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_MAX_VIEWS_PER_ADDRESS: '5' })
+    const owner = await capped.user()
+    const upload = async () => {
+      const { data } = await json(await capped.call('POST', '/api/files/upload', { token: owner.token, body: form({ bytes: makePdf() }) }))
+      return { id: data.id as string, path: new URL(data.shareUrl).pathname.replace(/^\/base/, '') }
+    }
+    const viewsOf = async (id: string) => (await json(await capped.call('GET', `/api/files/${id}`, { token: owner.token }))).data.views as number
+    let now = Date.UTC(2026, 10, 22, 12, 0, 0)
+    const app = createApp({ ...capped.ctx, now: () => now })
+    const visitAs = (path: string, ip: string, browser: number) =>
+      app.handle(new Request(`${BASE}${path}`, { headers: { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Firefox/140.${browser}`, 'x-forwarded-for': ip } }))
+    const [a, b, c] = [await upload(), await upload(), await upload()]
+
+    for (let i = 0; i < 20; i++) expect((await visitAs(a.path, '203.0.113.5', i)).status).toBe(200)
+    expect(await viewsOf(a.id)).toBe(5)
+    // IPv6: one /64 is one address, whichever of its addresses is used.
+    for (let i = 0; i < 20; i++) await visitAs(a.path, `2001:db8:9:9::${(i + 1).toString(16)}`, i)
+    expect(await viewsOf(a.id)).toBe(10)
+    // Another address, and another file from the same address, are not affected.
+    await visitAs(a.path, '203.0.113.6', 0)
+    await visitAs(b.path, '203.0.113.5', 99)
+    expect([await viewsOf(a.id), await viewsOf(b.id)]).toEqual([11, 1])
+    // Concurrent visits in one group commit respect the bound too.
+    const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => visitAs(c.path, '192.0.2.44', i).then((r) => r.status)))
+    expect(statuses.every((status) => status === 200)).toBe(true)
+    expect(await viewsOf(c.id)).toBe(5)
+    // The window slides: 30 minutes after its first counted views the address may add views again.
+    now += 31 * 60 * 1000
+    await visitAs(a.path, '203.0.113.5', 50)
+    expect(await viewsOf(a.id)).toBe(12)
   })
 })

@@ -2,8 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../context'
 import { unauthorized } from '../../errors'
 import { noteCaller } from '../../http/lifecycle'
-import { applyRateLimit } from '../../http/rate-limit'
-import { createRateLimiter } from '../../lib/rate-limiter'
+import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
 import { FailureSchema } from '../../http/schemas'
 import { createAuthenticator } from './service'
 import { findUserById, limitsOf, usageOf } from './users'
@@ -11,10 +10,11 @@ import { findUserById, limitsOf, usageOf } from './users'
 /**
  * The `auth: true` macro: resolves the caller from the bearer token before the handler runs. Routes with a
  * body use `parse: 'none'` and read it in the handler, so a request is authenticated before a single byte
- * of its body is read (contract §2). Also applies the per-token rate limit.
+ * of its body is read (contract §2). Also applies the rate limit, per user: all of a user's tokens share one
+ * budget, so minting tokens buys no more requests.
  */
 export function authPlugin(ctx: AppContext) {
-  const limiter = createRateLimiter({ perMinute: ctx.config.rateLimitApi })
+  const limiter = loggedRateLimiter('per user on /api', ctx.config.rateLimitApi, ctx.log)
   const authenticate = createAuthenticator(ctx)
   return new Elysia().macro({
     auth: {
@@ -22,7 +22,7 @@ export function authPlugin(ctx: AppContext) {
         const caller = await authenticate(request.headers.get('authorization'))
         if (!caller) throw unauthorized()
         noteCaller(request, caller.userName)
-        applyRateLimit(limiter, caller.tokenId, ctx.now(), set.headers)
+        applyRateLimit(limiter, caller.userId, ctx.now(), set.headers)
         return { caller }
       },
     },

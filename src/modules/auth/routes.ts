@@ -1,15 +1,15 @@
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../context'
 import { badRequest } from '../../errors'
-import { clientIpOf } from '../../http/client-ip'
-import { applyRateLimit } from '../../http/rate-limit'
+import { clientGroupOf } from '../../http/client-ip'
+import { requireMediaType } from '../../http/request-body'
 import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
 import { parseTtl } from '../../lib/durations'
-import { createRateLimiter } from '../../lib/rate-limiter'
 import { readJsonBody } from '../../uploads/read-json-body'
 import type { TokenRow } from '../../db/schema'
 import type { AuthPlugin } from '.'
 import { logIn } from './login'
+import { signInLimits } from './sign-in-limits'
 import { issueToken, listActiveTokens, revokeOwnToken } from './tokens'
 import { findUserById } from './users'
 
@@ -53,22 +53,20 @@ function stringField(body: Record<string, unknown>, name: string, rule: { min?: 
  * tokens: GET/POST /api/tokens, DELETE /api/tokens/:id. Bearer tokens only: no cookie is ever set.
  */
 export function accountRoutes(ctx: AppContext, auth: AuthPlugin) {
-  // Attempts are counted per client address and per user name (so spreading over addresses does not help).
-  const perIp = createRateLimiter({ perMinute: ctx.config.rateLimitLogin })
-  const perName = createRateLimiter({ perMinute: ctx.config.rateLimitLogin })
+  const attempt = signInLimits(ctx)
   const tokenDto = (row: TokenRow, currentId: string) => ({ id: row.id, label: row.label, createdAt: iso(row.createdAt)!, expiresAt: iso(row.expiresAt), current: row.id === currentId })
 
   return new Elysia({ prefix: '/api' })
     .post(
       '/auth/login',
-      async ({ request, server, set }) => {
+      async ({ request, server }) => {
+        // JSON only: a text/plain or form body would make this a CORS-simple request any web page can send.
+        requireMediaType(request, ['application/json'])
         const body = objectBody(await readJsonBody(request))
         const username = stringField(body, 'username', { min: 1, max: 64 })
         const password = stringField(body, 'password', { min: 1, max: 1024 })
-        const now = ctx.now()
-        applyRateLimit(perIp, clientIpOf(request, server, ctx.config.trustProxyHops), now, set.headers)
-        applyRateLimit(perName, username.toLowerCase(), now, set.headers)
-        const session = await logIn(ctx, { username, password })
+        const who = { address: clientGroupOf(request, server, ctx.config.trustProxyHops), name: username.toLowerCase() }
+        const session = await attempt(who, () => logIn(ctx, { username, password }))
         return {
           success: true as const,
           data: { token: session.jwt, tokenId: session.token.id, label: session.token.label, expiresAt: iso(session.token.expiresAt), user: session.user },
@@ -80,7 +78,10 @@ export function accountRoutes(ctx: AppContext, auth: AuthPlugin) {
           200: t.Object({ success: t.Literal(true), data: t.Object({ token: t.String(), tokenId: t.String(), label: t.String(), expiresAt: t.Union([t.String(), t.Null()]), user: t.Object({ id: t.String(), name: t.String() }) }) }),
           400: FailureSchema,
           401: FailureSchema,
+          403: FailureSchema,
+          415: FailureSchema,
           429: FailureSchema,
+          503: FailureSchema,
         },
         detail: {
           summary: 'Sign in with a user name and password: a session token (default 12 h), revocable like any token',
@@ -125,7 +126,7 @@ export function accountRoutes(ctx: AppContext, auth: AuthPlugin) {
       {
         auth: true,
         parse: 'none',
-        response: { 201: t.Object({ success: t.Literal(true), data: IssuedSchema }), 400: FailureSchema, ...authFailures },
+        response: { 201: t.Object({ success: t.Literal(true), data: IssuedSchema }), 400: FailureSchema, 403: FailureSchema, ...authFailures },
         detail: {
           summary: 'Create an API token for the caller; its value is in this answer only',
           tags,

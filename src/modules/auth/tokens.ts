@@ -1,15 +1,23 @@
-import { and, desc, eq, gt, isNull, or } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm'
 import type { AppContext } from '../../context'
 import { tokens, users, type TokenRow } from '../../db/schema'
-import { AppError } from '../../errors'
+import { AppError, quotaExceeded } from '../../errors'
 import { randomId } from '../../lib/ids'
 import { signToken, unverifiedTokenId } from './jwt'
 import { findUserByName } from './users'
 
 export type IssuedToken = { jwt: string; token: TokenRow }
 
-/** Creates a token row and signs the JWT for it. `ttlSeconds: null` issues a token without `exp`. */
-export async function issueToken(ctx: AppContext, input: { userName: string; label: string; ttlSeconds: number | null }): Promise<IssuedToken> {
+/**
+ * Creates a token row and signs the JWT for it. `ttlSeconds: null` issues a token without `exp`.
+ *
+ * A user has at most `config.maxTokensPerUser` active tokens (not revoked, not expired), whoever issues them:
+ * the API, a sign-in or the CLI. Minting tokens must not buy more of anything, and each one is a row and a
+ * cache entry. The count is part of the INSERT, so concurrent requests cannot slip past it together. With
+ * `replaceOldest`, the oldest active token with that label is revoked in the same transaction to make room
+ * (sign-in sessions: a forgotten one must not lock its owner out); otherwise one past the cap is a 403.
+ */
+export async function issueToken(ctx: AppContext, input: { userName: string; label: string; ttlSeconds: number | null; replaceOldest?: string }): Promise<IssuedToken> {
   const user = await findUserByName(ctx, input.userName)
   const nowMs = ctx.now()
   const iat = Math.floor(nowMs / 1000)
@@ -22,10 +30,32 @@ export async function issueToken(ctx: AppContext, input: { userName: string; lab
     expiresAt: exp === undefined ? null : exp * 1000,
     revokedAt: null,
   }
-  await ctx.db.insert(tokens).values(token)
+  const cap = ctx.config.maxTokensPerUser
+  const activeCount = sql`(SELECT count(*) FROM ${tokens} WHERE ${isActiveTokenOf(user.id, nowMs)})`
+  const insert = ctx.db.run(sql`
+    INSERT INTO ${tokens} (id, user_id, label, created_at, expires_at, revoked_at)
+    SELECT ${token.id}, ${token.userId}, ${token.label}, ${token.createdAt}, ${token.expiresAt}, NULL
+    WHERE ${activeCount} < ${cap}`)
+  let inserted
+  if (input.replaceOldest === undefined) inserted = await insert
+  else {
+    const oldest = sql`(SELECT ${tokens.id} FROM ${tokens} WHERE ${isActiveTokenOf(user.id, nowMs)} AND ${tokens.label} = ${input.replaceOldest}
+      ORDER BY ${tokens.createdAt}, ${tokens.id} LIMIT 1)`
+    const makeRoom = ctx.db.update(tokens).set({ revokedAt: nowMs }).where(and(eq(tokens.id, oldest), sql`${activeCount} >= ${cap}`))
+    ;[, inserted] = await ctx.db.batch([makeRoom, insert])
+  }
+  if (inserted.rowsAffected === 0) throw tooManyTokens(cap)
   const jwt = await signToken(ctx.signingKey, { sub: user.id, jti: token.id, iat, ...(exp !== undefined && { exp }) })
   return { jwt, token }
 }
+
+/** SQL condition: a token of `userId` that still works at `nowMs`. */
+function isActiveTokenOf(userId: string, nowMs: number) {
+  return and(eq(tokens.userId, userId), isNull(tokens.revokedAt), or(isNull(tokens.expiresAt), gt(tokens.expiresAt, nowMs)))!
+}
+
+const tooManyTokens = (cap: number) =>
+  quotaExceeded(`A user may have at most ${cap} active tokens; revoke one first (DELETE /api/tokens/ID, or pdfshare token revoke ID)`)
 
 export async function listTokens(ctx: AppContext, input: { userName?: string }): Promise<(TokenRow & { userName: string })[]> {
   const userFilter = input.userName === undefined ? undefined : eq(users.id, (await findUserByName(ctx, input.userName)).id)
@@ -57,7 +87,7 @@ export async function listActiveTokens(ctx: AppContext, userId: string): Promise
   return ctx.db
     .select()
     .from(tokens)
-    .where(and(eq(tokens.userId, userId), isNull(tokens.revokedAt), or(isNull(tokens.expiresAt), gt(tokens.expiresAt, ctx.now()))))
+    .where(isActiveTokenOf(userId, ctx.now()))
     .orderBy(desc(tokens.createdAt), desc(tokens.id))
 }
 

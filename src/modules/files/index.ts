@@ -41,7 +41,12 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
     })
     // Without a Content-Length the upload may be as large as the cap.
     await assertDiskSpace(ctx.layout.tmp, declared ?? ctx.config.maxFileSize, ctx.config.minFreeDisk)
-    return receiveMultipart(request, { tempFiles: ctx.tempFiles, maxFileBytes: ctx.config.maxFileSize, fileField: 'file' })
+    return receiveMultipart(request, {
+      tempFiles: ctx.tempFiles,
+      maxFileBytes: ctx.config.maxFileSize,
+      fileField: 'file',
+      pace: { now: ctx.now, minBytesPerSecond: ctx.config.uploadMinRate, timeoutMs: ctx.config.uploadTimeout * 1000 },
+    })
   }
 
   return new Elysia({ prefix: '/api/files' })
@@ -57,7 +62,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
       {
         auth: true,
         parse: 'none',
-        response: { 201: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 413: FailureSchema, 415: FailureSchema, 503: FailureSchema, 507: FailureSchema, ...authFailures },
+        response: { 201: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 408: FailureSchema, 413: FailureSchema, 415: FailureSchema, 503: FailureSchema, 507: FailureSchema, ...authFailures },
         detail: {
           summary: 'Upload a PDF',
           tags,
@@ -99,7 +104,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
         auth: true,
         parse: 'none',
         params: FileIdParams,
-        response: { 200: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 404: FailureSchema, 413: FailureSchema, 415: FailureSchema, 503: FailureSchema, 507: FailureSchema, ...authFailures },
+        response: { 200: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 404: FailureSchema, 408: FailureSchema, 413: FailureSchema, 415: FailureSchema, 503: FailureSchema, 507: FailureSchema, ...authFailures },
         detail: {
           summary: 'Update metadata, or replace the PDF together with metadata',
           description: 'Omitted fields stay unchanged; "" clears title and desc. All or nothing.',

@@ -1,9 +1,8 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context'
-import { clientIpOf } from '../../http/client-ip'
-import { applyRateLimit } from '../../http/rate-limit'
+import { clientGroupOf, clientIpOf } from '../../http/client-ip'
+import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
 import { contentDisposition, etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
-import { createRateLimiter } from '../../lib/rate-limiter'
 import { messagePage, viewerPage, type PageContext } from './pages'
 import { createPreviewService } from './previews/preview-service'
 import { createViewCounter } from './service/count-view'
@@ -50,7 +49,7 @@ export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
   const previews = createPreviewService(ctx)
   const countView = createViewCounter(ctx)
   const findSharedFile = sharedFileFinder(ctx)
-  const limiter = createRateLimiter({ perMinute: config.rateLimitShare })
+  const limiter = loggedRateLimiter('per address on /s/*', config.rateLimitShare, ctx.log)
   const robots = (visible: boolean): Record<string, string> => (visible ? {} : { 'x-robots-tag': 'noindex, nofollow' })
   // Pages are returned as strings with their headers on `set`: a Response built here would be copied again
   // by Elysia to merge the common headers in, which was a third of a page's CPU time in the profile.
@@ -89,7 +88,7 @@ export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
   return new Elysia()
     .onStop(() => previews.close())
     .onBeforeHandle(({ request, server, path, set }) => {
-      if (path.startsWith('/s/')) applyRateLimit(limiter, clientIpOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
+      if (path.startsWith('/s/')) applyRateLimit(limiter, clientGroupOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
     })
     .get('/s/:slug', async ({ request, params, server, set }) => {
       const row = await findSharedFile(params.slug)

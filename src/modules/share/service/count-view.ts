@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto'
 import { isbot } from 'isbot'
 import type { AppContext } from '../../../context'
 import type { GroupResult, SqlStatement } from '../../../db/hot-sql'
+import { addressGroup } from '../../../lib/address-group'
 import { errorCodes } from '../../../lib/error-codes'
 
 /** A repeat visit by the same visitor within this window is not counted again (contract §6). */
@@ -35,6 +36,15 @@ const SWEEP_INTERVAL_MS = 10 * 60 * 1000
 
 const MARK = `INSERT INTO view_marks (file_id, visitor, seen_at) VALUES (?, ?, ?)
   ON CONFLICT (file_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
+/**
+ * The same, unless the visitor's address already has `maxViewsPerAddress` live marks on this file. A visitor id starts with
+ * a tag of its address (`tag.`), so the marks of one address are a range of the primary key (file, visitor).
+ * A live mark is a view counted within the window, so this bounds the views one address adds to one file in
+ * any window, also when it changes its User-Agent for every request.
+ */
+const MARK_WITHIN_ADDRESS_BOUND = `INSERT INTO view_marks (file_id, visitor, seen_at)
+  SELECT ?, ?, ? WHERE (SELECT count(*) FROM view_marks WHERE file_id = ? AND visitor > ? AND visitor < ? AND seen_at > ?) < ?
+  ON CONFLICT (file_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
 const ADD_VIEWS = 'UPDATE files SET views = views + ? WHERE id = ?'
 const SWEEP = 'DELETE FROM view_marks WHERE seen_at <= ?'
 
@@ -46,6 +56,8 @@ type Pending = { fileId: string; group: SqlStatement[]; resolve: (counted: boole
  * Counts one view if this is a human visit that is not a repeat, and resolves once the count is committed
  * (the page is sent after that, so a served page is a counted page, even across a kill -9). A visitor with
  * our cookie is a repeat; one without it is recognised by an HMAC of IP and User-Agent kept for the window.
+ * One address (IPv6: one /64) adds at most `config.maxViewsPerAddress` views to a file per window, however
+ * many User-Agents it claims.
  *
  * Group commit: the visits that arrive in one turn of the event loop are written together in one transaction
  * and one fsync: a mark per visit (new or expired → it counts), then one `views = views + n` per file for
@@ -54,6 +66,7 @@ type Pending = { fileId: string; group: SqlStatement[]; resolve: (counted: boole
  * repeat, and the marks and the counts commit together or not at all.
  */
 export function createViewCounter(ctx: AppContext): CountView {
+  const perAddress = ctx.config.maxViewsPerAddress
   let queue: Pending[] = []
   let lastSweep = 0
   const flush = async () => {
@@ -87,8 +100,14 @@ export function createViewCounter(ctx: AppContext): CountView {
   return ({ fileId, visit }) => {
     if (!isHumanVisit(visit) || visit.seenCookie) return Promise.resolve(false)
     const now = ctx.now()
-    const visitor = createHmac('sha256', ctx.signingKey).update(`${visit.clientIp}\n${visit.userAgent}`).digest('base64url')
-    const group = [{ sql: MARK, args: [fileId, visitor, now, now - REPEAT_WINDOW_MS] }]
+    const since = now - REPEAT_WINDOW_MS
+    // base64url has no '.' or '/': every id of one address sorts between `tag.` and `tag/`.
+    const tag = hmac(ctx.signingKey, `address\n${addressGroup(visit.clientIp)}`).slice(0, 16)
+    const visitor = `${tag}.${hmac(ctx.signingKey, `${visit.clientIp}\n${visit.userAgent}`)}`
+    const mark = perAddress > 0
+      ? { sql: MARK_WITHIN_ADDRESS_BOUND, args: [fileId, visitor, now, fileId, `${tag}.`, `${tag}/`, since, perAddress, since] }
+      : { sql: MARK, args: [fileId, visitor, now, since] }
+    const group = [mark]
     return new Promise<boolean>((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush)
       queue.push({ fileId, group, resolve, reject })
@@ -97,3 +116,4 @@ export function createViewCounter(ctx: AppContext): CountView {
 }
 
 const isConstraintFailure = (error: Error) => errorCodes(error).some((code) => code.startsWith('SQLITE_CONSTRAINT'))
+const hmac = (key: Uint8Array, text: string) => createHmac('sha256', key).update(text).digest('base64url')

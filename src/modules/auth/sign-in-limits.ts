@@ -1,0 +1,48 @@
+import type { AppContext } from '../../context'
+import { AppError } from '../../errors'
+import { loggedRateLimiter, rateLimited } from '../../http/rate-limit'
+
+export type SignInAttempt = <T>(who: { address: string; name: string }, signIn: () => Promise<T>) => Promise<T>
+
+/**
+ * Failed sign-ins, limited per client address and per user name (`PDFSHARE_RATE_LIMIT_LOGIN` a minute each).
+ *
+ * Only failures count: a right password never uses up anything, so nobody can lock a user out by guessing.
+ * An attempt counts as a failure while its password is checked (so parallel guesses cannot overtake the
+ * count) and is taken back if it succeeds, or if it ends without an answer about the password (503, 500).
+ *
+ * - An address over its budget is refused whatever it sends, until the minute is over.
+ * - A name over its budget is refused only to addresses that have failed (or are trying) this minute. The
+ *   owner at an address without failures still gets in; a guessing address loses its turn after one failure.
+ *   The price: while a name is locked, each fresh address may still make one guess at it per minute.
+ */
+export function signInLimits(ctx: AppContext): SignInAttempt {
+  const perMinute = ctx.config.rateLimitLogin
+  const byAddress = loggedRateLimiter('of failed sign-ins per address', perMinute, ctx.log)
+  const byName = loggedRateLimiter('of failed sign-ins per user name', perMinute, ctx.log)
+  return async (who, signIn) => {
+    const now = ctx.now()
+    const address = byAddress.hit(who.address, now)
+    const name = byName.hit(who.name, now)
+    if (!address || !name) return signIn() // the limit is off
+    const takeBack = () => {
+      byAddress.undo(who.address, now)
+      byName.undo(who.name, now)
+    }
+    const addressHasFailed = address.limit - address.remaining > 1 // this attempt is not the address's first
+    const refusal = !address.allowed ? address : !name.allowed && addressHasFailed ? name : undefined
+    if (refusal) {
+      takeBack() // refused before any password was checked: not a failure
+      throw rateLimited(refusal)
+    }
+    let failed = false
+    try {
+      return await signIn()
+    } catch (error) {
+      failed = error instanceof AppError && error.status === 401
+      throw error
+    } finally {
+      if (!failed) takeBack()
+    }
+  }
+}
