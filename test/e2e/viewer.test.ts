@@ -7,6 +7,7 @@ import { form } from '../support/harness'
 import { makePdf } from '../support/pdf'
 import { ROOT, run, startServer, type RunningServer } from '../support/process'
 import { eventually, firstPageInk, launchChromium, SCREENSHOTS, watchedPage } from './browser'
+import { stickyNotes } from './viewer-pdfs'
 
 // The share page in a real browser (Debian's Chromium via playwright-core), served by the compiled binary.
 const binarySource = join(ROOT, 'dist', 'pdfshare')
@@ -34,6 +35,7 @@ beforeAll(async () => {
   await upload('noDownload', makePdf({ pages: 1, text: () => 'Read only document' }), { allowDownload: 'false' })
   await upload('large', makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'grouped', text: (p) => `Large document, page ${p}` }), { title: 'Sixty pages' })
   await upload('scattered', makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'interleaved', text: (p) => `Scattered document, page ${p}` }))
+  await upload('stickyNotes', stickyNotes())
   await upload('broken', new Uint8Array(new TextEncoder().encode('%PDF-1.7\nnot really a pdf\n%%EOF\n')), { title: 'Broken' })
   browser = await launchChromium()
   console.log(`browser screenshots: ${SCREENSHOTS}`)
@@ -190,5 +192,30 @@ describe('the viewer in Chromium, served by the compiled binary', () => {
     await page.reload()
     const views = async () => (await (await fetch(`${server.url}/api/files/${shared.noDownload!.id}`, { headers: { authorization: `Bearer ${token}` } })).json()).data.views
     expect(await views()).toBe(1)
+  })
+})
+
+describe('sticky notes and other annotations', () => {
+  test("pdf.js's annotation icons load: no request of the viewer fails", async () => {
+    const { page, consoleErrors, cspViolations } = await watchedPage(browser)
+    const failed: string[] = []
+    page.on('response', (response) => void (response.status() >= 400 && failed.push(`${response.status()} ${response.url()}`)))
+    page.on('requestfailed', (request) => void failed.push(`failed ${request.url()}`))
+    await page.goto(shared.stickyNotes!.url)
+    expect(await firstPageInk(page)).toBeGreaterThan(0)
+    const icons = page.locator('.page[data-page-number="1"] .annotationLayer img')
+    await eventually(async () => expect(await icons.count()).toBe(4), 20_000)
+    // Every icon was fetched and decoded (a 404 leaves an <img> with no natural size).
+    await eventually(async () => expect(await icons.evaluateAll((images) => images.map((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth > 0))).toEqual([true, true, true, true]))
+    expect(await icons.evaluateAll((images) => images.map((image) => new URL((image as HTMLImageElement).src).pathname.replace(/^.*\/images\//, '')))).toEqual([
+      'annotation-note.svg',
+      'annotation-comment.svg',
+      'annotation-circle.svg',
+      'annotation-paperclip.svg',
+    ])
+    await page.locator('.page[data-page-number="1"]').screenshot({ path: join(SCREENSHOTS, 'sticky-notes.png') })
+    expect(failed).toEqual([])
+    expect(consoleErrors).toEqual([])
+    expect(await cspViolations()).toEqual([])
   })
 })

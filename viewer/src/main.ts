@@ -28,6 +28,8 @@ const viewer = new PDFViewer({
   findController,
   // Links work and form fields are shown read-only; no JavaScript from the PDF ever runs (no scripting manager).
   annotationMode: AnnotationMode.ENABLE,
+  // Sticky notes and file attachments show pdf.js's icons, served with its other assets.
+  imageResourcesPath: `${config.pdfjsBase}images/`,
   textLayerMode: 1,
   removePageBorders: false,
 })
