@@ -1,7 +1,7 @@
 /**
  * Builds the front ends into viewer/dist: the share-page viewer (viewer/src) and the owner's dashboard
  * (viewer/src/dashboard), each a hashed .js and .css,
- * the self-hosted pdf.js assets it needs (worker, cmaps, standard fonts, wasm decoders, ICC profiles), a
+ * the self-hosted pdf.js assets it needs (worker, cmaps, standard fonts, wasm decoders, ICC profiles, annotation icons), a
  * gzip and a brotli copy of everything that compresses, and manifest.json, which the server serves from
  * (and only from). `bun run build` embeds viewer/dist in the binary; `bun run start` builds it first.
  */
@@ -50,6 +50,9 @@ export async function buildViewer(): Promise<ViewerManifest> {
   copy('standard_fonts', 'standard_fonts')
   copy('iccs', 'iccs')
   copy('wasm', 'wasm', (source) => !/quickjs/.test(source))
+  // The icons pdf.js's annotation layer puts in <img> tags (sticky notes, file attachments), requested from the
+  // viewer's imageResourcesPath; the images of pdf_viewer.css are inlined into the stylesheet by the bundler.
+  copy('web/images', 'images', (source) => !/\.\w+$/.test(source) || /\/annotation-[\w-]+\.svg$/.test(source))
 
   const files: ViewerManifest['files'] = {}
   for (const path of walk(VIEWER_DIST)) {

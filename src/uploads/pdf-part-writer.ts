@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto'
 import type { Readable } from 'node:stream'
-import { AppError, notPdf } from '../errors'
+import { AppError } from '../errors'
 import { formatSize } from '../lib/sizes'
 import type { TempFile } from '../storage/temp-files'
 import { insufficientStorage, isDiskFull } from './disk-space'
-
-export const PDF_SIGNATURE = '%PDF-'
+import { createSignatureCheck } from './pdf-signature'
 
 /** A PDF that has fully arrived in a temporary file, fsync'd, with its size and SHA-256. */
 export type ReceivedPdf = {
@@ -20,27 +19,24 @@ export const fileTooLarge = (maxBytes: number) =>
   new AppError(413, 'file_too_large', `File exceeds the ${formatSize(maxBytes)} limit`)
 
 /**
- * Streams one file part into a temp file while counting, hashing and checking the `%PDF-` signature.
- * Throws (and removes the temp file) the moment the signature fails or the size passes `maxBytes`,
+ * Streams one file part into a temp file while counting, hashing and checking for the `%PDF-` signature in
+ * its first 1,024 bytes. The bytes are stored exactly as they came (anything before the signature included).
+ * Throws (and removes the temp file) the moment the signature check fails or the size passes `maxBytes`,
  * so the caller can stop reading the request at once. Memory use is bounded by the temp file's batches (about 2 MiB).
  */
 export async function writePdfPart(stream: Readable, temp: TempFile, maxBytes: number, clientFilename: string): Promise<ReceivedPdf> {
   const hash = createHash('sha256')
+  const signature = createSignatureCheck()
   let size = 0
-  let head = Buffer.alloc(0)
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (head.length < PDF_SIGNATURE.length) {
-        head = Buffer.concat([head, chunk]).subarray(0, PDF_SIGNATURE.length)
-        if (head.length === PDF_SIGNATURE.length) assertSignature(head)
-      }
+      signature.push(chunk)
       size += chunk.length
       if (size > maxBytes) throw fileTooLarge(maxBytes)
       hash.update(chunk)
       await temp.write(chunk)
     }
-    if (size === 0) throw notPdf('Uploaded file is empty; it must be a PDF starting with %PDF-')
-    if (head.length < PDF_SIGNATURE.length) assertSignature(head)
+    signature.finish()
     await temp.sync()
     await temp.close()
   } catch (error) {
@@ -48,10 +44,4 @@ export async function writePdfPart(stream: Readable, temp: TempFile, maxBytes: n
     throw isDiskFull(error) ? insufficientStorage('the disk filled up while it was being written') : error
   }
   return { tempPath: temp.path, size, sha256: hash.digest('hex'), clientFilename }
-}
-
-function assertSignature(head: Buffer): void {
-  if (head.toString('latin1') !== PDF_SIGNATURE) {
-    throw notPdf(`Uploaded file is not a PDF: it must start with ${PDF_SIGNATURE} (got ${JSON.stringify(head.toString('latin1'))})`)
-  }
 }

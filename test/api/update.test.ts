@@ -151,6 +151,15 @@ describe('PUT /api/files/:id with multipart', () => {
     expect(await content(file.id)).toEqual(replacement)
   })
 
+  test('a replacement with junk before its %PDF- (within the first 1,024 bytes) is accepted and stored exactly', async () => {
+    const file = await uploaded()
+    const sent = new Uint8Array(Buffer.concat([new Uint8Array([0xef, 0xbb, 0xbf]), new TextEncoder().encode('\r\njunk\r\n'), replacement]))
+    const response = await putForm(file.id, form({ bytes: sent }))
+    expect(response.status).toBe(200)
+    expect((await json(response)).data.fileSize).toBe(sent.length)
+    expect(await content(file.id)).toEqual(sent)
+  })
+
   test('replacement with a filename field renames too', async () => {
     const file = await uploaded()
     const { data } = await json(await putForm(file.id, form({ bytes: replacement }, { filename: 'v2.pdf' })))
@@ -169,6 +178,7 @@ describe('PUT /api/files/:id with multipart', () => {
   describe('a refused replacement changes nothing, metadata included', () => {
     const cases: [string, () => FormData, number][] = [
       ['not a PDF', () => form({ bytes: new TextEncoder().encode('hello'), name: 'x.pdf' }, { title: 'Changed' }), 415],
+      ['%PDF- only after the first 1,024 bytes', () => form({ bytes: new Uint8Array(Buffer.concat([new Uint8Array(1020).fill(0x20), replacement])) }, { title: 'Changed' }), 415],
       ['wrong extension', () => form({ bytes: replacement, name: 'x.doc' }, { title: 'Changed' }), 415],
       ['over the configured cap', () => form({ bytes: pdfOfSize(1024 * 1024 + 1) }, { title: 'Changed' }), 413],
       ['a bad field after the file', () => form({ bytes: replacement }, { title: 'Changed', allowDownload: 'sometimes' }, true), 400],

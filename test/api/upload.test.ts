@@ -205,7 +205,7 @@ describe('POST /api/files/upload', () => {
       expect(response.status).toBe(415)
       const body = await json(response)
       expect(body.code).toBe('not_pdf')
-      expect(body.error).toContain('%PDF-')
+      expect(body.error).toBe('Uploaded file is not a PDF: %PDF- must appear in its first 1,024 bytes (got "PK\\u0003\\u0004 not a pdf a…")')
     })
     test('a file shorter than the signature', async () => {
       const response = await upload(form({ bytes: new TextEncoder().encode('%PD') }))
@@ -215,6 +215,62 @@ describe('POST /api/files/upload', () => {
       const response = await upload(form({ bytes: new Uint8Array(0) }))
       expect(response.status).toBe(415)
       expect((await json(response)).code).toBe('not_pdf')
+    })
+  })
+
+  describe('the %PDF- signature may be anywhere in the first 1,024 bytes, as PDF readers accept it', () => {
+    const bytes = (text: string) => new TextEncoder().encode(text)
+    const after = (prefix: Uint8Array) => new Uint8Array(Buffer.concat([prefix, pdf]))
+    const accepted: [string, Uint8Array][] = [
+      ['a UTF-8 byte-order mark', new Uint8Array([0xef, 0xbb, 0xbf])],
+      ['a CRLF', bytes('\r\n')],
+      ['junk a mail gateway put before it', bytes('X-Scanned-By: gateway 4.2\r\nContent-Type: application/pdf\r\n\r\n')],
+      ['1,019 bytes, so that the signature ends on byte 1,024', bytes('j'.repeat(1019))],
+    ]
+    for (const [name, prefix] of accepted) {
+      test(`after ${name}: accepted, and stored exactly as uploaded`, async () => {
+        const sent = after(prefix)
+        const response = await upload(form({ bytes: sent }))
+        expect(response.status).toBe(201)
+        const { data } = await json(response)
+        expect(data.fileSize).toBe(sent.length)
+        expect(data.sha256).toBe(new Bun.CryptoHasher('sha256').update(sent).digest('hex'))
+        const content = await server.call('GET', `/api/files/${data.id}/content`, { token: alice.token })
+        expect(new Uint8Array(await content.arrayBuffer())).toEqual(sent)
+      })
+    }
+    test('a file shorter than 1,024 bytes with the signature after some junk is accepted', async () => {
+      const short = bytes('\uFEFF\r\n%PDF-1.4\n%%EOF\n')
+      expect(short.length).toBeLessThan(1024)
+      expect((await upload(form({ bytes: short }))).status).toBe(201)
+    })
+    test('a signature that ends after byte 1,024 is refused like a missing one', async () => {
+      const response = await upload(form({ bytes: after(bytes('j'.repeat(1020))) }))
+      expect(response.status).toBe(415)
+      expect(await json(response)).toEqual({ success: false, code: 'not_pdf', error: 'Uploaded file is not a PDF: %PDF- must appear in its first 1,024 bytes (got "jjjjjjjjjjjjjjjj…")' })
+      expect(tempFiles()).toEqual([])
+    })
+    test('a short file without the signature names what it got', async () => {
+      const response = await upload(form({ bytes: bytes('%PDX-1.4') }))
+      expect(response.status).toBe(415)
+      expect((await json(response)).error).toBe('Uploaded file is not a PDF: %PDF- must appear in its first 1,024 bytes (got "%PDX-1.4")')
+    })
+    test('a non-PDF is refused after its first KiB: the rest of the body is never read', async () => {
+      const head = bytes('--b\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n')
+      const total = 64 * 1024 * 1024
+      let sent = 0
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const chunk = sent === 0 ? head : new Uint8Array(16 * 1024).fill(0x6a)
+          sent += chunk.length
+          if (sent >= total) controller.close()
+          else controller.enqueue(chunk)
+        },
+      })
+      const response = await upload(body, { 'content-type': 'multipart/form-data; boundary=b' })
+      expect(response.status).toBe(415)
+      expect(sent).toBeLessThan(1024 * 1024)
+      expect(tempFiles()).toEqual([])
     })
   })
 

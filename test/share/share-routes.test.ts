@@ -257,6 +257,35 @@ describe('viewer assets', () => {
   })
 })
 
+describe("pdf.js's annotation icons", () => {
+  test('served where the viewer asks for them, as SVG cached for a year; an icon pdf.js does not ship is the Note icon', async () => {
+    const page = await (await visit((await share()).path)).text()
+    const images = `/assets/${/data-pdfjs="\/base\/assets\/([^"]+)"/.exec(page)![1]}images`
+    const note = await server.call('GET', `${images}/annotation-note.svg`)
+    expect(note.status).toBe(200)
+    expect(note.headers.get('content-type')).toBe('image/svg+xml')
+    expect(note.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    expect(note.headers.get('x-content-type-options')).toBe('nosniff')
+    const noteSvg = await note.text()
+    expect(noteSvg).toContain('<svg')
+    for (const name of ['comment', 'help', 'insert', 'key', 'newparagraph', 'paragraph', 'noicon', 'check', 'paperclip', 'pushpin']) {
+      const icon = await server.call('GET', `${images}/annotation-${name}.svg`)
+      expect(icon.status).toBe(200)
+      expect(await icon.text()).not.toBe(noteSvg)
+    }
+    // Acrobat's non-standard names and made-up ones: the Note icon, not a 404.
+    for (const name of ['circle', 'star', 'my%20own%20icon']) {
+      const icon = await server.call('GET', `${images}/annotation-${name}.svg`)
+      expect(icon.status).toBe(200)
+      expect(await icon.text()).toBe(noteSvg)
+    }
+    // Nothing else of the folder, and nothing outside it, is served that way.
+    for (const path of [`${images}/annotation-note.png`, `${images}/toolbarButton-print.svg`, `${images}/annotation-a/b.svg`, '/assets/images/annotation-note.svg']) {
+      expect((await server.call('GET', path)).status).toBe(404)
+    }
+  })
+})
+
 describe('rate limit on /s/*', () => {
   test('per client IP: 429 with Retry-After over the limit', async () => {
     const limited = await startTestApp({ PDFSHARE_RATE_LIMIT_SHARE: '3' })

@@ -1,5 +1,5 @@
 import './pdfjs-global' // must come before pdf_viewer.mjs
-import { GlobalWorkerOptions, getDocument, AnnotationMode } from 'pdfjs-dist'
+import { GlobalWorkerOptions, getDocument, AnnotationMode, PasswordResponses } from 'pdfjs-dist'
 import { EventBus, LinkTarget, PDFFindController, PDFLinkService, PDFViewer } from 'pdfjs-dist/web/pdf_viewer.mjs'
 import 'pdfjs-dist/web/pdf_viewer.css'
 import './viewer.css'
@@ -7,12 +7,15 @@ import { readConfig } from './config'
 import { HttpRangeTransport } from './range-transport'
 import { createFindBar } from './find-bar'
 import { bindKeyboard } from './keyboard'
+import { guardPages, type GuardedDocument } from './page-guard'
+import { pageError } from './page-error'
 import { createStatus } from './status'
 import { createToolbar } from './toolbar'
+import { startWatchdog, WATCHDOG_MS } from './watchdog'
 
 const app = document.getElementById('app') as HTMLElement
 const config = readConfig(app)
-const status = createStatus(document.getElementById('status') as HTMLElement)
+const status = createStatus(document.getElementById('status') as HTMLElement, config.downloadUrl)
 status.loading()
 
 GlobalWorkerOptions.workerSrc = `${config.pdfjsBase}pdf.worker.min.mjs`
@@ -28,6 +31,8 @@ const viewer = new PDFViewer({
   findController,
   // Links work and form fields are shown read-only; no JavaScript from the PDF ever runs (no scripting manager).
   annotationMode: AnnotationMode.ENABLE,
+  // Sticky notes and file attachments show pdf.js's icons, served with its other assets.
+  imageResourcesPath: `${config.pdfjsBase}images/`,
   textLayerMode: 1,
   removePageBorders: false,
 })
@@ -37,20 +42,50 @@ const toolbar = createToolbar(viewer)
 const find = createFindBar(eventBus)
 bindKeyboard(viewer, toolbar, find)
 
+let documentShown = false
+let guarded: GuardedDocument | undefined
 eventBus.on('pagesinit', () => {
+  guarded?.laidOut(viewer)
   viewer.currentScaleValue = window.innerWidth < 700 ? 'page-width' : 'auto'
   toolbar.enable()
   toolbar.sync()
+  documentShown = true
   status.ready()
 })
 eventBus.on('pagechanging', toolbar.sync)
 // For tests and measurements: when page 1 was first drawn, in ms since navigation started.
-eventBus.on('pagerendered', ({ pageNumber }: { pageNumber: number }) => {
+eventBus.on('pagerendered', ({ pageNumber, error }: { pageNumber: number; error?: unknown }) => {
+  if (error) return markBrokenPage(pageNumber)
   if (pageNumber === 1 && !app.dataset.firstPageMs) app.dataset.firstPageMs = String(Math.round(performance.now()))
 })
 eventBus.on('scalechanging', toolbar.sync)
 
-const transport = new HttpRangeTransport(config.fileUrl, config.fileSize, config.etag, (message) => status.error(message, config.downloadUrl))
+/** A page pdf.js cannot read or draw shows why in its own place; the other pages stay usable. */
+function markBrokenPage(pageNumber: number): void {
+  const div = viewer.getPageView(pageNumber - 1)?.div
+  if (div && !div.querySelector('.page-error')) div.append(pageError(pageNumber, config.downloadUrl))
+}
+
+/** Back to where the reader was before a network problem: the document, or still loading it. */
+const resume = () => (documentShown ? status.ready() : status.loading())
+const transport = new HttpRangeTransport(config.fileUrl, config.fileSize, config.etag, {
+  onNetworkError: () => {
+    if (status.state !== 'error') status.problem({ kind: 'network', retry })
+  },
+  onReplaced: () => status.problem({ kind: 'replaced' }),
+})
+function retry(): void {
+  resume()
+  watchdog.restart()
+  transport.retry(WATCHDOG_MS)
+}
+const watchdog = startWatchdog({
+  status,
+  transport,
+  onStalled: () => status.problem({ kind: 'stalled', seconds: WATCHDOG_MS / 1000, retry }),
+  onSlow: () => status.problem({ kind: 'slow', seconds: WATCHDOG_MS / 1000 }),
+})
+
 const loadingTask = getDocument({
   // Fetch only what is needed, in 64 KiB ranges: page 1 of a large PDF appears long before the whole file arrives.
   range: transport,
@@ -65,20 +100,44 @@ const loadingTask = getDocument({
   // pdf.js ≥ 4.2.67 no longer evaluates font programs; said explicitly all the same.
   ...({ isEvalSupported: false } as object),
 })
-loadingTask.onPassword = () => {
-  status.error('This PDF is protected with a password, which this viewer does not ask for.', config.downloadUrl)
-  void loadingTask.destroy()
+// pdf.js asks again after a wrong password; the password is checked and used in the browser only.
+loadingTask.onPassword = (updatePassword: (password: string) => void, reason: number) => {
+  status.problem({
+    kind: 'password',
+    incorrect: reason === PasswordResponses.INCORRECT_PASSWORD,
+    submit: (password) => {
+      status.loading()
+      watchdog.restart()
+      updatePassword(password)
+    },
+  })
 }
 
-try {
+async function open(): Promise<void> {
   const pdf = await loadingTask.promise
-  viewer.setDocument(pdf)
-  linkService.setDocument(pdf, null)
   app.dataset.pages = String(pdf.numPages)
-} catch (error) {
-  const name = (error as { name?: string }).name
-  if (name !== 'PasswordException') {
-    const message = name === 'InvalidPDFException' ? 'The file is damaged or is not a valid PDF.' : 'The file could not be loaded. Check your connection and reload the page.'
-    status.error(message, config.downloadUrl)
-  }
+  if (pdf.numPages === 0) return status.problem({ kind: 'no-pages' })
+  guarded = await guardPages(pdf, markBrokenPage)
+  if (!guarded) return status.problem({ kind: 'unreadable' })
+  guarded.show(viewer)
+  linkService.setDocument(guarded.document, null)
 }
+
+open().catch((error: unknown) => {
+  switch ((error as { name?: string }).name) {
+    case 'AbortException':
+      return
+    // The file's fault: pdf.js could not parse it (errors of its worker arrive as UnknownErrorException).
+    case 'InvalidPDFException':
+    case 'UnknownErrorException':
+    case 'FormatError':
+      return status.problem({ kind: 'unreadable' })
+    // pdf.js's own network layer (not used for the PDF's bytes, which come through the transport).
+    case 'ResponseException':
+      return status.problem({ kind: 'network', retry: () => location.reload() })
+    // A plain Error from the main thread: the worker could not be set up.
+    default:
+      console.error('the viewer could not start', error)
+      return status.problem({ kind: 'no-viewer' })
+  }
+})

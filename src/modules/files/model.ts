@@ -74,7 +74,7 @@ const booleanInput = (description: string) =>
 
 /** Documentation of the multipart upload body; the fields are checked by modules/files/input.ts. */
 export const UploadForm = t.Object({
-  file: t.File({ description: 'The PDF (.pdf name, application/pdf part type, %PDF- signature), at most 100 MB' }),
+  file: t.File({ description: 'The PDF (.pdf name, application/pdf part type, %PDF- within its first 1,024 bytes), at most 100 MB' }),
   filename: t.Optional(t.String({ maxLength: TEXT_LIMITS.filename, description: 'Defaults to the uploaded file name' })),
   title: t.Optional(t.String({ maxLength: TEXT_LIMITS.title })),
   desc: t.Optional(t.String({ maxLength: TEXT_LIMITS.desc, description: '"description" is accepted in its place' })),

@@ -27,6 +27,13 @@ export function viewerDistDir(): string {
   return Bun.isStandaloneExecutable ? join(import.meta.dir, 'dist') : join(import.meta.dir, '..', '..', '..', 'viewer', 'dist')
 }
 
+/**
+ * pdf.js names a sticky note's icon after the note's /Name, which a PDF may set to anything (Acrobat's own
+ * Circle, Star, Cross…, or made-up names); it only ships icons for the standard names. An icon it does not
+ * have is answered with the Note icon, as PDF readers draw unknown names, instead of a 404.
+ */
+const ANNOTATION_ICON = /^(pdfjs-[^/]+\/images\/)annotation-[^/]+\.svg$/
+
 export function loadViewerAssets(dir = viewerDistDir()): ViewerAssets {
   const manifestPath = join(dir, 'manifest.json')
   if (!existsSync(manifestPath)) {
@@ -38,7 +45,12 @@ export function loadViewerAssets(dir = viewerDistDir()): ViewerAssets {
     manifest,
     serve(request, path) {
       // Only names listed in the manifest are served: no path from a request ever reaches the filesystem.
-      const entry = Object.hasOwn(manifest.files, path) ? manifest.files[path] : undefined
+      if (!Object.hasOwn(manifest.files, path)) {
+        const icon = ANNOTATION_ICON.exec(path)
+        if (!icon) return undefined
+        path = `${icon[1]}annotation-note.svg`
+      }
+      const entry = manifest.files[path]
       if (!entry) return undefined
       const accepted = request.headers.get('accept-encoding') ?? ''
       const encoding = entry.encodings.find((candidate) => new RegExp(`\\b${candidate}\\b`).test(accepted))
