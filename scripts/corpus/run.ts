@@ -73,8 +73,10 @@ if (viewer) {
           () => {
             const status = document.querySelector<HTMLElement>('[data-state]')
             const state = status?.dataset.state
-            if (state === 'error') return `error: ${status!.innerText.replace(/\s+/g, ' ').trim()}`
-            if (state === 'ready' && document.querySelector('.page canvas')) return 'rendered'
+            if (state === 'error') return `error (${status!.dataset.problem}): ${status!.querySelector('.status-title')?.textContent ?? ''}`
+            const firstPage = document.querySelector('.page')
+            if (state === 'ready' && firstPage?.querySelector('.page-error')) return 'page 1 shown as an error, the rest readable'
+            if (state === 'ready' && firstPage?.querySelector('canvas')) return 'rendered'
             return false
           },
           undefined,
@@ -110,7 +112,7 @@ const summary = {
   uploaded: count((r) => r.upload === 201),
   refused: Object.fromEntries([...new Set(results.filter((r) => r.upload !== 201).map((r) => `${r.upload} ${r.error}`))].map((k) => [k, count((r) => `${r.upload} ${r.error}` === k)])),
   previews: { rendered: count((r) => r.preview === 'rendered'), placeholder: count((r) => r.preview === 'placeholder'), p50Ms: Math.round(previewTimes[Math.floor(previewTimes.length / 2)] ?? 0), maxMs: Math.round(previewTimes.at(-1) ?? 0), failures: Object.fromEntries(failedReasons) },
-  viewer: viewer ? Object.fromEntries([...new Set(results.flatMap((r) => (r.viewer ? [r.viewer.replace(/^(error: [^.]*).*/, '$1')] : [])))].map((k) => [k, count((r) => (r.viewer ?? '').startsWith(k))])) : 'not run (--viewer)',
+  viewer: viewer ? Object.fromEntries([...new Set(results.flatMap((r) => (r.viewer ? [r.viewer] : [])))].map((k) => [k, count((r) => r.viewer === k)])) : 'not run (--viewer)',
   health: { checks: healthMs.length, p99Ms: Number((healthMs[Math.floor(healthMs.length * 0.99)] ?? 0).toFixed(1)), maxMs: Number((healthMs.at(-1) ?? 0).toFixed(1)) },
   serverPeakRssMiB: Math.round(serverPeak / 2 ** 20),
   uploadAndPreviewSeconds: Math.round(uploadSeconds),
