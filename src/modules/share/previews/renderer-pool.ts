@@ -139,11 +139,12 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
         stop(renderer)
       }
       const deadline = setTimeout(() => {
-        // Too slow is the PDF's fault only if the renderer had the CPU: on a machine too busy to give it half
-        // of the time, the same PDF may well render next time, so that is not remembered.
+        // Too slow is the PDF's fault only if the renderer had the CPU. Two renderers sharing one core still get
+        // half of it each; one that got less than a quarter of its time was starved by a busy machine, and the
+        // same PDF may well render next time, so that is not remembered.
         const cpuMs = cpuMillisOf(pid) - cpuAtStart
         const slow = `took longer than ${limits.timeoutMs / 1000} s`
-        kill(Number.isFinite(cpuMs) && cpuMs < limits.timeoutMs / 2 ? new RendererUnavailable(`${slow} while the machine was busy (${(cpuMs / 1000).toFixed(1)} s on the CPU)`) : new RenderFailed(slow))
+        kill(Number.isFinite(cpuMs) && cpuMs < limits.timeoutMs / 4 ? new RendererUnavailable(`${slow} while the machine was busy (${(cpuMs / 1000).toFixed(1)} s on the CPU)`) : new RenderFailed(slow))
       }, limits.timeoutMs)
       const watch = setInterval(() => {
         if (residentBytes(pid) > limits.memoryBytes) kill(new RenderFailed(`needed more than ${formatSize(limits.memoryBytes)} of memory`))
