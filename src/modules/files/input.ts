@@ -1,7 +1,7 @@
 import { badRequest } from '../../errors'
 import { ACCEPTED_BOOLEANS, parseFormBoolean, parseJsonBoolean } from '../../lib/booleans'
 import { checkText } from '../../lib/text'
-import { TEXT_LIMITS } from './model'
+import { TEXT_LIMITS } from '../../shared/file-shapes'
 
 /** Metadata sent by a client, after every rule of contract §3. Absent keys were not sent. */
 export type MetadataInput = {

@@ -1,4 +1,5 @@
 import { t, type Static } from 'elysia'
+import { LIST_ORDERS, TEXT_LIMITS } from '../../shared/file-shapes'
 
 /**
  * The File resource (interface.md §2 with the contract's decisions). Written once: the routes' response
@@ -7,9 +8,9 @@ import { t, type Static } from 'elysia'
 export const FileSchema = t.Object(
   {
     id: t.String({ description: 'Opaque, URL-safe, at most 64 characters' }),
-    filename: t.String({ description: 'Display filename, at most 255 characters' }),
-    title: t.String({ description: 'Public page title, at most 160 characters; "" when not set' }),
-    desc: t.String({ description: 'Public page description, at most 500 characters; "" when not set' }),
+    filename: t.String({ description: `Display filename, at most ${TEXT_LIMITS.filename} characters` }),
+    title: t.String({ description: `Public page title, at most ${TEXT_LIMITS.title} characters; "" when not set` }),
+    desc: t.String({ description: `Public page description, at most ${TEXT_LIMITS.desc} characters; "" when not set` }),
     description: t.String({ description: 'Always equal to desc' }),
     fileSize: t.Integer({ description: 'Size of the stored PDF in bytes' }),
     contentType: t.Literal('application/pdf'),
@@ -38,7 +39,7 @@ export const LIST_QUERY_ERRORS = {
   limit: 'limit must be an integer from 1 to 100',
   cursor: 'cursor must be a value of nextCursor',
   q: 'q must be 1 to 200 characters',
-  order: 'order must be newest, oldest, name, views or size',
+  order: `order must be ${LIST_ORDERS.slice(0, -1).join(', ')} or ${LIST_ORDERS.at(-1)}`,
 } as const
 
 /**
@@ -54,8 +55,8 @@ export const ListQuery = t.Object({
   cursor: t.Optional(t.String({ maxLength: 200, description: 'nextCursor of the previous page', ...failsWith('cursor') })),
   q: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'Only files whose filename or title contains this (case-insensitive for ASCII letters)', ...failsWith('q') })),
   order: t.Optional(
-    t.Union([t.Literal('newest'), t.Literal('oldest'), t.Literal('name'), t.Literal('views'), t.Literal('size')], {
-      default: 'newest',
+    t.Union(LIST_ORDERS.map((order) => t.Literal(order)), {
+      default: LIST_ORDERS[0],
       description: 'newest or oldest upload first, name A–Z (title, or filename without one), most views, largest',
       ...failsWith('order'),
     }),
@@ -63,9 +64,6 @@ export const ListQuery = t.Object({
 })
 
 export const FileIdParams = t.Object({ id: t.String() })
-
-/** Text limits in code points after NFC (interface.md §8). */
-export const TEXT_LIMITS = { filename: 255, title: 160, desc: 500 } as const
 
 const booleanInput = (description: string) =>
   t.Union([t.Boolean(), t.Literal(0), t.Literal(1), t.String()], {

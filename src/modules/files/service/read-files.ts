@@ -5,6 +5,7 @@ import { versionedCache } from '../../../db/versioned-cache'
 import { files, type FileRow } from '../../../db/schema'
 import { badRequest, notFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
+import type { ListOrder } from '../../../shared/file-shapes'
 
 export const fileRows = rowReader(files)
 const OWNED_FILE = `SELECT ${fileRows.columns} FROM ${fileRows.table} WHERE "id" = ? AND "owner_id" = ?`
@@ -43,10 +44,6 @@ export function ownedFileReader(ctx: AppContext): (input: OwnedFileKey) => Promi
 
 export type FilePage = { rows: FileRow[]; nextCursor: string | null }
 
-/** How a list can be ordered; every order pages by keyset, with the upload sequence breaking ties. */
-export const LIST_ORDERS = ['newest', 'oldest', 'name', 'views', 'size'] as const
-export type ListOrder = (typeof LIST_ORDERS)[number]
-
 export type ListInput = {
   ownerId: string
   limit: number
@@ -57,7 +54,7 @@ export type ListInput = {
 }
 
 /**
- * Each order's sort key and direction. Name is the title readers see (the filename when the title is
+ * Each order's sort key and direction; every order pages by keyset, with the upload sequence breaking ties. Name is the title readers see (the filename when the title is
  * empty), A to Z without regard to ASCII case; views and size go from the most to the least.
  */
 const ORDERS: Record<ListOrder, { key: SQL | undefined; ascending: boolean }> = {
