@@ -2,10 +2,11 @@ import { expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expectTypeOf } from 'expect-type'
-import type { FileDto as ServerFileDto } from '../../src/modules/files/model'
-import type { FileDto, ListOrder } from '../../src/shared/file-shapes'
-import type { ListQuery } from '../../src/modules/files/model'
 import type { Static } from 'elysia'
+import type * as AuthModel from '../../src/modules/auth/model'
+import type { FileDto as ServerFileDto, ListQuery } from '../../src/modules/files/model'
+import type { IssuedTokenDto, MeDto, SignInDto, TokenDto } from '../../src/shared/account-shapes'
+import type { FileDto, ListOrder } from '../../src/shared/file-shapes'
 
 const SHARED = join(import.meta.dir, '..', '..', 'src', 'shared')
 
@@ -24,4 +25,8 @@ test('src/shared is safe to bundle into the dashboard: it imports only its own f
 test('the shared types are the types of the server schemas', () => {
   expectTypeOf<FileDto>().toEqualTypeOf<ServerFileDto>()
   expectTypeOf<NonNullable<Static<typeof ListQuery>['order']>>().toEqualTypeOf<ListOrder>()
+  expectTypeOf<MeDto>().toEqualTypeOf<AuthModel.MeDto>()
+  expectTypeOf<TokenDto>().toEqualTypeOf<AuthModel.TokenDto>()
+  expectTypeOf<IssuedTokenDto>().toEqualTypeOf<AuthModel.IssuedTokenDto>()
+  expectTypeOf<SignInDto>().toEqualTypeOf<AuthModel.SignInDto>()
 })
