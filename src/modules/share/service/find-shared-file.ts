@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context'
 import { versionedCache } from '../../../db/versioned-cache'
 import { isWellFormedId } from '../../../lib/ids'
-import { fileRows } from '../../files/service/read-files'
+import { fileRows } from '../../files/service/get-file'
 import type { SharedFile } from '../model'
 
 const BY_SLUG = `SELECT ${fileRows.columns} FROM ${fileRows.table} WHERE "slug" = ?`
