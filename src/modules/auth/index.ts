@@ -71,7 +71,15 @@ export function authRoutes(ctx: AppContext, auth: AuthPlugin) {
       },
       {
         parse: 'none',
-        response: { 200: SignInEnvelope, 400: FailureSchema, 401: FailureSchema, 403: FailureSchema, 415: FailureSchema, 429: FailureSchema, 503: FailureSchema },
+        response: {
+          200: SignInEnvelope,
+          400: FailureSchema,
+          401: FailureSchema,
+          403: FailureSchema,
+          415: FailureSchema,
+          429: FailureSchema,
+          503: FailureSchema,
+        },
         detail: {
           summary: 'Sign in with a user name and password: a session token (default 12 h), revocable like any token',
           tags,
@@ -81,18 +89,28 @@ export function authRoutes(ctx: AppContext, auth: AuthPlugin) {
     )
     .post(
       '/auth/logout',
-      async ({ caller }) => ({ success: true as const, data: { id: (await revokeOwnToken(ctx, { userId: caller.userId, id: caller.tokenId })).id } }),
+      async ({ caller }) => {
+        const revoked = await revokeOwnToken(ctx, { userId: caller.userId, id: caller.tokenId })
+        return { success: true as const, data: { id: revoked.id } }
+      },
       {
         auth: true,
         response: { 200: RevokedEnvelope, ...authFailures },
         detail: { summary: 'Revoke the token this request was made with (sign out)', tags },
       },
     )
-    .get('/tokens', async ({ caller }) => ({ success: true as const, data: (await listActiveTokens(ctx, caller.userId)).map((row) => toTokenDto(row, caller.tokenId)) }), {
-      auth: true,
-      response: { 200: TokenListEnvelope, ...authFailures },
-      detail: { summary: "The caller's tokens that still work, newest first (never their values)", tags },
-    })
+    .get(
+      '/tokens',
+      async ({ caller }) => {
+        const rows = await listActiveTokens(ctx, caller.userId)
+        return { success: true as const, data: rows.map((row) => toTokenDto(row, caller.tokenId)) }
+      },
+      {
+        auth: true,
+        response: { 200: TokenListEnvelope, ...authFailures },
+        detail: { summary: "The caller's tokens that still work, newest first (never their values)", tags },
+      },
+    )
     .post(
       '/tokens',
       async ({ request, caller, set }) => {
@@ -113,10 +131,17 @@ export function authRoutes(ctx: AppContext, auth: AuthPlugin) {
         },
       },
     )
-    .delete('/tokens/:id', async ({ caller, params }) => ({ success: true as const, data: { id: (await revokeOwnToken(ctx, { userId: caller.userId, id: params.id })).id } }), {
-      auth: true,
-      params: TokenIdParams,
-      response: { 200: RevokedEnvelope, 404: FailureSchema, ...authFailures },
-      detail: { summary: "Revoke one of the caller's tokens (another user's is 404, like an unknown one)", tags },
-    })
+    .delete(
+      '/tokens/:id',
+      async ({ caller, params }) => {
+        const revoked = await revokeOwnToken(ctx, { userId: caller.userId, id: params.id })
+        return { success: true as const, data: { id: revoked.id } }
+      },
+      {
+        auth: true,
+        params: TokenIdParams,
+        response: { 200: RevokedEnvelope, 404: FailureSchema, ...authFailures },
+        detail: { summary: "Revoke one of the caller's tokens (another user's is 404, like an unknown one)", tags },
+      },
+    )
 }

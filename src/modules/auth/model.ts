@@ -30,7 +30,8 @@ export const LoginBody = t.Object({ username: codePoints('username', 1, 64), pas
 
 const labelLength = codePointsRule('label', 1, TOKEN_LABEL_MAX)
 const labelRule: Rule = (value) => labelLength(value) ?? (String(value).trim() === '' ? 'label must not be blank' : undefined)
-const ttlRule: Rule = (value) => (typeof value === 'string' && parseTtl(value) !== undefined ? undefined : 'ttl must be a lifetime such as 90d, 12h, 30m, 2w, 1y, or "never"')
+const ttlRule: Rule = (value) =>
+  typeof value === 'string' && parseTtl(value) !== undefined ? undefined : 'ttl must be a lifetime such as 90d, 12h, 30m, 2w, 1y, or "never"'
 
 export const NewTokenBody = t.Object(
   {
