@@ -8,7 +8,10 @@
 /** The longest filename, title and description, counted by `textLength`. */
 export const TEXT_LIMITS = { filename: 255, title: 160, desc: 500 } as const
 
-/** How the text limits count: Unicode code points after NFC, so "é" is 1 however it was typed, and "😀" is 1. */
+/**
+ * How the text limits count: Unicode code points after NFC, so "é" is 1 however it was typed, and "😀" is 1.
+ * The dashboard's counters and the server's text rule (lib/text.ts) both count with this.
+ */
 export function textLength(text: string): number {
   let count = 0
   for (const _ of text.normalize('NFC')) count++

@@ -23,8 +23,7 @@ const codePointsRule =
     const length = codePointLength(value)
     return length < min || length > max ? `${name} must be ${min} to ${max} characters` : undefined
   }
-const codePoints = (name: string, min: number, max: number, options: { description?: string } = {}) =>
-  withRule(t.String({ minLength: min, maxLength: max, ...options }), codePointsRule(name, min, max))
+const codePoints = (name: string, min: number, max: number) => withRule(t.String({ minLength: min, maxLength: max }), codePointsRule(name, min, max))
 
 export const LoginBody = t.Object({ username: codePoints('username', 1, 64), password: codePoints('password', 1, 1024) }, NOT_AN_OBJECT)
 
