@@ -1,8 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from './context'
 import { requestLifecycle } from './http/lifecycle'
-import { authPlugin, meRoutes } from './modules/auth'
-import { accountRoutes } from './modules/auth/routes'
+import { authPlugin, authRoutes } from './modules/auth'
 import { dashboardRoutes } from './modules/dashboard'
 import { filesRoutes } from './modules/files'
 import { shareRoutes } from './modules/share'
@@ -19,8 +18,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
   return new Elysia({ encodeSchema: false })
     .use(requestLifecycle(ctx.log))
     .use(systemRoutes(ctx.config.publicUrl))
-    .use(meRoutes(ctx, auth))
-    .use(accountRoutes(ctx, auth))
+    .use(authRoutes(ctx, auth))
     .use(filesRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets))
     .use(dashboardRoutes(ctx, assets))

@@ -1,6 +1,9 @@
 import type { AppContext } from '../context'
 import { parseTtl } from '../lib/durations'
-import { issueToken, listTokens, revokeToken } from '../modules/auth/tokens'
+import { DEFAULT_TOKEN_TTL } from '../modules/auth/model'
+import { issueToken } from '../modules/auth/service/issue-token'
+import { listTokens } from '../modules/auth/service/list-tokens'
+import { revokeToken } from '../modules/auth/service/revoke-token'
 import { allowOnly, stringFlag, type ParsedArgs } from './args'
 import { CliFailure, table, type CliIo } from './io'
 
@@ -9,8 +12,6 @@ export const TOKEN_USAGE = `token issue NAME [--label TEXT] [--ttl 90d|12h|30m|2
   token list [NAME]             tokens, newest first
   token revoke TOKEN_ID|JWT     revoke a token at once`
 
-const DEFAULT_TTL = '90d'
-
 export async function tokenCommand(ctx: AppContext, args: ParsedArgs, io: CliIo): Promise<void> {
   const [, action, subject, ...extra] = args.positionals
   if (extra.length > 0) throw new CliFailure(`unexpected argument ${JSON.stringify(extra[0])}`, 2)
@@ -18,7 +19,7 @@ export async function tokenCommand(ctx: AppContext, args: ParsedArgs, io: CliIo)
     case 'issue': {
       allowOnly(args, 'token issue', ['label', 'ttl'])
       if (!subject) throw new CliFailure('token issue needs a user NAME', 2)
-      const ttlText = stringFlag(args, 'ttl') ?? DEFAULT_TTL
+      const ttlText = stringFlag(args, 'ttl') ?? DEFAULT_TOKEN_TTL
       const ttlSeconds = parseTtl(ttlText)
       if (ttlSeconds === undefined) throw new CliFailure(`invalid --ttl ${JSON.stringify(ttlText)}: use a number with s, m, h, d, w or y (e.g. 90d, 12h), or "never"`, 2)
       const label = stringFlag(args, 'label') ?? ''

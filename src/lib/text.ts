@@ -1,3 +1,5 @@
+import { textLength } from '../shared/file-shapes'
+
 /**
  * Text rules shared by every text field (contract §3): NFC first, then length in Unicode code points,
  * no control characters except the ones a field explicitly allows, and nothing that disguises the text
@@ -46,7 +48,7 @@ export function checkText(raw: string, rule: TextRule): TextCheck {
     const code = trick.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
     return { ok: false, problem: `must not contain U+${code} (control, line separator or bidirectional formatting characters)` }
   }
-  if (codePointLength(value) > rule.max) {
+  if (textLength(value) > rule.max) {
     return { ok: false, problem: `must be at most ${rule.max} characters` }
   }
   return { ok: true, value }

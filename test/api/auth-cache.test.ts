@@ -2,7 +2,7 @@ import { describe, expect, setSystemTime, test } from 'bun:test'
 import { createClient } from '@libsql/client'
 import { SignJWT } from 'jose'
 import { FOREIGN_CHECK_MS } from '../../src/db/hot-sql'
-import { revokeToken } from '../../src/modules/auth/tokens'
+import { revokeToken } from '../../src/modules/auth/service/revoke-token'
 import { startTestApp } from '../support/harness'
 
 // The authenticator remembers verified tokens and their callers (issue 5); none of that may delay a refusal.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { SignJWT, UnsecuredJWT } from 'jose'
-import { revokeToken } from '../../src/modules/auth/tokens'
+import { revokeToken } from '../../src/modules/auth/service/revoke-token'
 import { removeUser } from '../../src/modules/auth/users'
 import { UNAUTHORIZED_MESSAGE } from '../../src/errors'
 import { json, startTestApp } from '../support/harness'

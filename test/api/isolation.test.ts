@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { issueToken, revokeToken } from '../../src/modules/auth/tokens'
+import { issueToken } from '../../src/modules/auth/service/issue-token'
+import { revokeToken } from '../../src/modules/auth/service/revoke-token'
 import { form, json, startTestApp } from '../support/harness'
 import { makePdf } from '../support/pdf'
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { issueToken } from '../../src/modules/auth/tokens'
+import { issueToken } from '../../src/modules/auth/service/issue-token'
 import { setQuota } from '../../src/modules/auth/users'
 import { createApp } from '../../src/app'
 import { readdirSync } from 'node:fs'

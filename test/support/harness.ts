@@ -5,7 +5,7 @@ import { afterAll } from 'bun:test'
 import { createApp, type App } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
 import type { Logger } from '../../src/log'
-import { issueToken } from '../../src/modules/auth/tokens'
+import { issueToken } from '../../src/modules/auth/service/issue-token'
 import { addUser } from '../../src/modules/auth/users'
 import { openContext, type OpenedContext } from '../../src/open-context'
 

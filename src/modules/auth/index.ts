@@ -1,11 +1,23 @@
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import type { AppContext } from '../../context'
 import { unauthorized } from '../../errors'
+import { clientGroupOf } from '../../http/client-ip'
 import { noteCaller } from '../../http/lifecycle'
 import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
-import { FailureSchema } from '../../http/schemas'
-import { createAuthenticator } from './service'
-import { findUserById, limitsOf, usageOf } from './users'
+import { requireMediaType } from '../../http/request-body'
+import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
+import { readJsonBody } from '../../uploads/read-json-body'
+import { newTokenFrom, signInFrom } from './input'
+import { IssuedTokenEnvelope, LoginBody, MeEnvelope, NewTokenBody, RevokedEnvelope, SignInEnvelope, TokenIdParams, TokenListEnvelope } from './model'
+import { toIssuedTokenDto, toSignInDto, toTokenDto } from './presenter'
+import { signInLimits } from './sign-in-limits'
+import { createAuthenticator } from './service/authenticate'
+import { getAccount } from './service/get-account'
+import { issueToken } from './service/issue-token'
+import { listActiveTokens } from './service/list-tokens'
+import { logIn } from './service/log-in'
+import { revokeOwnToken } from './service/revoke-token'
+import { findUserById } from './users'
 
 /**
  * The `auth: true` macro: resolves the caller from the bearer token before the handler runs. Routes with a
@@ -31,36 +43,105 @@ export function authPlugin(ctx: AppContext) {
 
 export type AuthPlugin = ReturnType<typeof authPlugin>
 
-export const MeSchema = t.Object({
-  success: t.Literal(true),
-  data: t.Object({
-    id: t.String(),
-    name: t.String(),
-    usage: t.Object({ files: t.Integer(), bytes: t.Integer() }),
-    limits: t.Object({
-      maxStorageBytes: t.Union([t.Integer(), t.Null()], { description: 'null = unlimited' }),
-      maxFiles: t.Union([t.Integer(), t.Null()], { description: 'null = unlimited' }),
-      maxFileSize: t.Integer({ description: 'Largest accepted PDF in bytes' }),
-    }),
-  }),
-})
+const tags = ['account']
 
-/** GET /api/me: who the token belongs to, what they use and what they may use. */
-export function meRoutes(ctx: AppContext, auth: AuthPlugin) {
-  return new Elysia({ prefix: '/api' }).use(auth).get(
-    '/me',
-    async ({ caller }) => {
-      const user = await findUserById(ctx, caller.userId)
-      const usage = await usageOf(ctx, user.id)
-      return {
-        success: true as const,
-        data: { id: user.id, name: user.name, usage, limits: { ...limitsOf(user), maxFileSize: ctx.config.maxFileSize } },
-      }
-    },
-    {
+/**
+ * GET /api/me; POST /api/auth/login (password → a session token) and /api/auth/logout; the signed-in
+ * user's own tokens: GET/POST /api/tokens, DELETE /api/tokens/:id. Bearer tokens only: no cookie is ever set.
+ */
+export function authRoutes(ctx: AppContext, auth: AuthPlugin) {
+  const attempt = signInLimits(ctx)
+
+  return new Elysia({ prefix: '/api' })
+    .use(auth)
+    .get('/me', async ({ caller }) => ({ success: true as const, data: await getAccount(ctx, { userId: caller.userId }) }), {
       auth: true,
-      response: { 200: MeSchema, 401: FailureSchema },
-      detail: { summary: 'The authenticated user, their usage and limits', tags: ['account'] },
-    },
-  )
+      response: { 200: MeEnvelope, 401: FailureSchema },
+      detail: { summary: 'The authenticated user, their usage and limits', tags },
+    })
+    .post(
+      '/auth/login',
+      async ({ request, server }) => {
+        // JSON only: a text/plain or form body would make this a CORS-simple request any web page can send.
+        requireMediaType(request, ['application/json'])
+        const { username, password } = signInFrom(await readJsonBody(request))
+        const who = { address: clientGroupOf(request, server, ctx.config.trustProxyHops), name: username.toLowerCase() }
+        const session = await attempt(who, () => logIn(ctx, { username, password }))
+        return { success: true as const, data: toSignInDto(session) }
+      },
+      {
+        parse: 'none',
+        response: {
+          200: SignInEnvelope,
+          400: FailureSchema,
+          401: FailureSchema,
+          403: FailureSchema,
+          415: FailureSchema,
+          429: FailureSchema,
+          503: FailureSchema,
+        },
+        detail: {
+          summary: 'Sign in with a user name and password: a session token (default 12 h), revocable like any token',
+          tags,
+          requestBody: { required: true, content: { 'application/json': { schema: openApiSchema(LoginBody) } } },
+        },
+      },
+    )
+    .post(
+      '/auth/logout',
+      async ({ caller }) => {
+        const revoked = await revokeOwnToken(ctx, { userId: caller.userId, id: caller.tokenId })
+        return { success: true as const, data: { id: revoked.id } }
+      },
+      {
+        auth: true,
+        response: { 200: RevokedEnvelope, ...authFailures },
+        detail: { summary: 'Revoke the token this request was made with (sign out)', tags },
+      },
+    )
+    .get(
+      '/tokens',
+      async ({ caller }) => {
+        const rows = await listActiveTokens(ctx, caller.userId)
+        return { success: true as const, data: rows.map((row) => toTokenDto(row, caller.tokenId)) }
+      },
+      {
+        auth: true,
+        response: { 200: TokenListEnvelope, ...authFailures },
+        detail: { summary: "The caller's tokens that still work, newest first (never their values)", tags },
+      },
+    )
+    .post(
+      '/tokens',
+      async ({ request, caller, set }) => {
+        const { label, ttlSeconds } = newTokenFrom(await readJsonBody(request))
+        const user = await findUserById(ctx, caller.userId)
+        const issued = await issueToken(ctx, { userName: user.name, label, ttlSeconds })
+        set.status = 201
+        return { success: true as const, data: toIssuedTokenDto(issued) }
+      },
+      {
+        auth: true,
+        parse: 'none',
+        response: { 201: IssuedTokenEnvelope, 400: FailureSchema, 403: FailureSchema, ...authFailures },
+        detail: {
+          summary: 'Create an API token for the caller; its value is in this answer only',
+          tags,
+          requestBody: { required: true, content: { 'application/json': { schema: openApiSchema(NewTokenBody) } } },
+        },
+      },
+    )
+    .delete(
+      '/tokens/:id',
+      async ({ caller, params }) => {
+        const revoked = await revokeOwnToken(ctx, { userId: caller.userId, id: params.id })
+        return { success: true as const, data: { id: revoked.id } }
+      },
+      {
+        auth: true,
+        params: TokenIdParams,
+        response: { 200: RevokedEnvelope, 404: FailureSchema, ...authFailures },
+        detail: { summary: "Revoke one of the caller's tokens (another user's is 404, like an unknown one)", tags },
+      },
+    )
 }

@@ -15,7 +15,8 @@ import { toFileDto } from './presenter'
 import { assertUploadMayStart } from './quota'
 import { createFile } from './service/create-file'
 import { deleteOwnedFile } from './service/delete-file'
-import { getOwnedFile, listOwnedFiles, ownedFileReader } from './service/read-files'
+import { getOwnedFile, ownedFileReader } from './service/get-file'
+import { listOwnedFiles } from './service/list-files'
 import { updateFromMultipart, updateMetadata } from './service/update-file'
 
 const tags = ['files']

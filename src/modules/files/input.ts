@@ -1,9 +1,11 @@
+import type { Static } from 'elysia'
 import { badRequest } from '../../errors'
-import { ACCEPTED_BOOLEANS, parseFormBoolean, parseJsonBoolean } from '../../lib/booleans'
-import { checkText } from '../../lib/text'
-import { TEXT_LIMITS } from './model'
+import { bodyChecker } from '../../http/check-body'
+import { parseFormBoolean, parseJsonBoolean } from '../../lib/booleans'
+import { descriptionAgreesWithDesc, metadataText, storedText } from './metadata-rules'
+import { MetadataForm, UpdateJson } from './model'
 
-/** Metadata sent by a client, after every rule of contract §3. Absent keys were not sent. */
+/** Metadata sent by a client, after every rule of contract §3, as it will be stored. Absent keys were not sent. */
 export type MetadataInput = {
   filename?: string
   title?: string
@@ -12,89 +14,45 @@ export type MetadataInput = {
   searchEngineVisible?: boolean
 }
 
-type TextField = 'filename' | 'title' | 'desc'
-type BooleanField = 'allowDownload' | 'searchEngineVisible'
+const checkForm = bodyChecker(MetadataForm, [descriptionAgreesWithDesc])
+const checkJson = bodyChecker(UpdateJson, [descriptionAgreesWithDesc])
 
-/** Fields of a multipart body (upload or update). Unknown fields are ignored. */
+/** The fields of a multipart body (upload or update), checked against MetadataForm. */
 export function metadataFromForm(fields: Map<string, string>): MetadataInput {
-  return collect({
-    text: (name) => fields.get(name),
-    boolean: (name) => {
-      const raw = fields.get(name)
-      return raw === undefined ? undefined : booleanOrThrow(name, JSON.stringify(raw), parseFormBoolean(raw))
-    },
+  const form = checkForm(Object.fromEntries(fields))
+  return stored(form, {
+    allowDownload: form.allowDownload === undefined ? undefined : parseFormBoolean(form.allowDownload),
+    searchEngineVisible: form.searchEngineVisible === undefined ? undefined : parseFormBoolean(form.searchEngineVisible),
   })
 }
 
-/** A JSON update body. Unknown fields are ignored; `null` clears title and desc like "". */
+/** A JSON update body, checked against UpdateJson. */
 export function metadataFromJson(body: unknown): MetadataInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw badRequest('The JSON body must be an object, e.g. {"title": "Q3 report"}')
-  }
-  const record = body as Record<string, unknown>
-  return collect({
-    text: (name) => {
-      const value = record[name]
-      if (value === undefined) return undefined
-      if (value === null && name !== 'filename') return ''
-      if (typeof value !== 'string') throw badRequest(`${name} must be a string`)
-      return value
-    },
-    boolean: (name) => {
-      const value = record[name]
-      return value === undefined ? undefined : booleanOrThrow(name, JSON.stringify(value), parseJsonBoolean(value))
-    },
+  const json = checkJson(body)
+  return stored(json, {
+    allowDownload: json.allowDownload === undefined ? undefined : parseJsonBoolean(json.allowDownload),
+    searchEngineVisible: json.searchEngineVisible === undefined ? undefined : parseJsonBoolean(json.searchEngineVisible),
   })
 }
 
 /** The display filename taken from the uploaded part when no filename field was sent. */
 export function filenameFromPart(clientFilename: string): string {
-  return checkedText('filename', clientFilename, 'the uploaded file name')
-}
-
-type Source = {
-  text: (name: TextField | 'description') => string | undefined
-  boolean: (name: BooleanField) => boolean | undefined
-}
-
-function collect(source: Source): MetadataInput {
-  const input: MetadataInput = {}
-  const filename = source.text('filename')
-  if (filename !== undefined) input.filename = checkedText('filename', filename)
-  const title = source.text('title')
-  if (title !== undefined) input.title = checkedText('title', title)
-
-  // desc and description are one field under two names; both may be sent only when they agree.
-  const desc = source.text('desc')
-  const description = source.text('description')
-  const descValue = desc !== undefined ? checkedText('desc', desc) : undefined
-  const descriptionValue = description !== undefined ? checkedText('desc', description, 'description') : undefined
-  if (descValue !== undefined && descriptionValue !== undefined && descValue !== descriptionValue) {
-    throw badRequest('desc and description were both sent with different values; send one of them')
-  }
-  const chosen = descValue ?? descriptionValue
-  if (chosen !== undefined) input.description = chosen
-
-  const allowDownload = source.boolean('allowDownload')
-  if (allowDownload !== undefined) input.allowDownload = allowDownload
-  const searchEngineVisible = source.boolean('searchEngineVisible')
-  if (searchEngineVisible !== undefined) input.searchEngineVisible = searchEngineVisible
-  return input
-}
-
-function checkedText(field: TextField, raw: string, label: string = field): string {
-  const check = checkText(raw, { max: TEXT_LIMITS[field], multiline: field === 'desc' })
-  if (!check.ok) throw badRequest(`${label} ${check.problem}`)
-  if (field === 'filename') {
-    if (check.value.trim() === '') throw badRequest(`${label} must not be empty`)
-    if (/[/\\]/.test(check.value)) throw badRequest(`${label} must not contain / or \\`)
-  }
+  const check = metadataText('filename', clientFilename, 'the uploaded file name')
+  if (!check.ok) throw badRequest(check.problem)
   return check.value
 }
 
-function booleanOrThrow(name: BooleanField, shown: string, value: boolean | undefined): boolean {
-  if (value === undefined) {
-    throw badRequest(`${name} must be one of ${ACCEPTED_BOOLEANS} (got ${shown === `""` ? "an empty value" : shown})`)
-  }
-  return value
+type CheckedTexts = Pick<Static<typeof UpdateJson>, 'filename' | 'title' | 'desc' | 'description'>
+type Switches = Pick<MetadataInput, 'allowDownload' | 'searchEngineVisible'>
+
+/** Checked fields in their stored form: NFC texts, "" for a cleared one, one description for desc and its alias. */
+function stored(texts: CheckedTexts, switches: Switches): MetadataInput {
+  const input: MetadataInput = {}
+  if (texts.filename !== undefined) input.filename = storedText('filename', texts.filename)
+  if (texts.title !== undefined) input.title = storedText('title', texts.title)
+  const desc = texts.desc !== undefined ? texts.desc : texts.description // null (cleared) is a value here
+  if (desc !== undefined) input.description = storedText('desc', desc)
+  if (switches.allowDownload !== undefined) input.allowDownload = switches.allowDownload
+  if (switches.searchEngineVisible !== undefined) input.searchEngineVisible = switches.searchEngineVisible
+  return input
 }

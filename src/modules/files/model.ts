@@ -1,4 +1,8 @@
 import { t, type Static } from 'elysia'
+import { withRule } from '../../http/rule-schema'
+import { ACCEPTED_BOOLEANS } from '../../lib/booleans'
+import { LIST_ORDERS, TEXT_LIMITS } from '../../shared/file-shapes'
+import { formBooleanRule, jsonBooleanRule, textRule, type TextField } from './metadata-rules'
 
 /**
  * The File resource (interface.md §2 with the contract's decisions). Written once: the routes' response
@@ -7,9 +11,9 @@ import { t, type Static } from 'elysia'
 export const FileSchema = t.Object(
   {
     id: t.String({ description: 'Opaque, URL-safe, at most 64 characters' }),
-    filename: t.String({ description: 'Display filename, at most 255 characters' }),
-    title: t.String({ description: 'Public page title, at most 160 characters; "" when not set' }),
-    desc: t.String({ description: 'Public page description, at most 500 characters; "" when not set' }),
+    filename: t.String({ description: `Display filename, at most ${TEXT_LIMITS.filename} characters` }),
+    title: t.String({ description: `Public page title, at most ${TEXT_LIMITS.title} characters; "" when not set` }),
+    desc: t.String({ description: `Public page description, at most ${TEXT_LIMITS.desc} characters; "" when not set` }),
     description: t.String({ description: 'Always equal to desc' }),
     fileSize: t.Integer({ description: 'Size of the stored PDF in bytes' }),
     contentType: t.Literal('application/pdf'),
@@ -38,7 +42,7 @@ export const LIST_QUERY_ERRORS = {
   limit: 'limit must be an integer from 1 to 100',
   cursor: 'cursor must be a value of nextCursor',
   q: 'q must be 1 to 200 characters',
-  order: 'order must be newest, oldest, name, views or size',
+  order: `order must be ${LIST_ORDERS.slice(0, -1).join(', ')} or ${LIST_ORDERS.at(-1)}`,
 } as const
 
 /**
@@ -54,8 +58,8 @@ export const ListQuery = t.Object({
   cursor: t.Optional(t.String({ maxLength: 200, description: 'nextCursor of the previous page', ...failsWith('cursor') })),
   q: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'Only files whose filename or title contains this (case-insensitive for ASCII letters)', ...failsWith('q') })),
   order: t.Optional(
-    t.Union([t.Literal('newest'), t.Literal('oldest'), t.Literal('name'), t.Literal('views'), t.Literal('size')], {
-      default: 'newest',
+    t.Union(LIST_ORDERS.map((order) => t.Literal(order)), {
+      default: LIST_ORDERS[0],
       description: 'newest or oldest upload first, name A–Z (title, or filename without one), most views, largest',
       ...failsWith('order'),
     }),
@@ -64,36 +68,63 @@ export const ListQuery = t.Object({
 
 export const FileIdParams = t.Object({ id: t.String() })
 
-/** Text limits in code points after NFC (interface.md §8). */
-export const TEXT_LIMITS = { filename: 255, title: 160, desc: 500 } as const
+/**
+ * A text field of the metadata: documented as a string of at most its TEXT_LIMITS characters, checked by
+ * its rule in metadata-rules.ts (code points after NFC, no control or display-trick characters).
+ */
+const text = (field: TextField, options: { label?: string; description?: string } = {}) =>
+  t.Optional(withRule(t.String({ maxLength: TEXT_LIMITS[field], description: options.description }), textRule(field, options)))
 
-const booleanInput = (description: string) =>
-  t.Union([t.Boolean(), t.Literal(0), t.Literal(1), t.String()], {
-    description: `${description}. true/false, 1/0, yes/no, on/off (case-insensitive)`,
-  })
+/** The same in a JSON body, where null clears the field like "". */
+const clearableText = (field: TextField, options: { label?: string; description: string }) =>
+  t.Optional(
+    withRule(
+      t.Union([t.String({ maxLength: TEXT_LIMITS[field] }), t.Null()], { description: options.description }),
+      textRule(field, { ...options, nullClears: true }),
+    ),
+  )
 
-/** Documentation of the multipart upload body; the fields are checked by modules/files/input.ts. */
-export const UploadForm = t.Object({
-  file: t.File({ description: 'The PDF (.pdf name, application/pdf part type, %PDF- within its first 1,024 bytes), at most 100 MB' }),
-  filename: t.Optional(t.String({ maxLength: TEXT_LIMITS.filename, description: 'Defaults to the uploaded file name' })),
-  title: t.Optional(t.String({ maxLength: TEXT_LIMITS.title })),
-  desc: t.Optional(t.String({ maxLength: TEXT_LIMITS.desc, description: '"description" is accepted in its place' })),
-  allowDownload: t.Optional(t.String({ description: 'Default true. true/false, 1/0, yes/no, on/off' })),
-  searchEngineVisible: t.Optional(t.String({ description: 'Default false. true/false, 1/0, yes/no, on/off' })),
+const BOOLEAN_WORDS = `one of ${ACCEPTED_BOOLEANS} (case-insensitive)`
+
+/**
+ * The text and switch fields of a multipart upload or update, checked by modules/files/input.ts.
+ * Unknown fields are ignored.
+ */
+export const MetadataForm = t.Object({
+  filename: text('filename', { description: 'Defaults to the uploaded file name' }),
+  title: text('title'),
+  desc: text('desc', { description: '"description" is accepted in its place' }),
+  description: text('desc', { label: 'description', description: 'Same as desc' }),
+  allowDownload: t.Optional(withRule(t.String({ description: `Default true; ${BOOLEAN_WORDS}` }), formBooleanRule('allowDownload'))),
+  searchEngineVisible: t.Optional(withRule(t.String({ description: `Default false; ${BOOLEAN_WORDS}` }), formBooleanRule('searchEngineVisible'))),
 })
 
-/** Documentation of the multipart update body: like the upload, every part optional. */
+/** The multipart upload body: the PDF part and the metadata fields. */
+export const UploadForm = t.Object({
+  file: t.File({ description: 'The PDF (.pdf name, application/pdf part type, %PDF- within its first 1,024 bytes), at most 100 MB' }),
+  ...MetadataForm.properties,
+})
+
+/** The multipart update body: like the upload, every part optional. */
 export const UpdateForm = t.Partial(UploadForm)
 
-/** The JSON update body. Omitted fields stay unchanged; unknown fields are ignored. */
+const jsonBoolean = (name: string, description: string) =>
+  t.Optional(
+    withRule(
+      t.Union([t.Boolean(), t.Literal(0), t.Literal(1), t.String()], { description: `${description}: a JSON boolean, or ${BOOLEAN_WORDS}` }),
+      jsonBooleanRule(name),
+    ),
+  )
+
+/** The JSON update body, checked by modules/files/input.ts. Omitted fields stay unchanged; unknown fields are ignored. */
 export const UpdateJson = t.Object(
   {
-    filename: t.Optional(t.String({ maxLength: TEXT_LIMITS.filename })),
-    title: t.Optional(t.Union([t.String({ maxLength: TEXT_LIMITS.title }), t.Null()], { description: '"" or null clears it' })),
-    desc: t.Optional(t.Union([t.String({ maxLength: TEXT_LIMITS.desc }), t.Null()], { description: '"" or null clears it' })),
-    description: t.Optional(t.Union([t.String({ maxLength: TEXT_LIMITS.desc }), t.Null()], { description: 'Same as desc' })),
-    allowDownload: t.Optional(booleanInput('Offer a download on the share page')),
-    searchEngineVisible: t.Optional(booleanInput('Let search engines index the share page')),
+    filename: text('filename'),
+    title: clearableText('title', { description: '"" or null clears it' }),
+    desc: clearableText('desc', { description: '"" or null clears it' }),
+    description: clearableText('desc', { label: 'description', description: 'Same as desc' }),
+    allowDownload: jsonBoolean('allowDownload', 'Offer a download on the share page'),
+    searchEngineVisible: jsonBoolean('searchEngineVisible', 'Let search engines index the share page'),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, error: () => 'The JSON body must be an object, e.g. {"title": "Q3 report"}' },
 )

@@ -1,4 +1,4 @@
-import type { SharedFile } from './service/find-shared-file'
+import type { SharedFile } from './model'
 import { etagOf } from '../../http/send-file'
 import { html, type SafeHtml } from '../../lib/html'
 import type { ViewerManifest } from './viewer-assets'

@@ -1,8 +1,7 @@
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import { openapi } from '@elysiajs/openapi'
 import { VERSION } from '../../version'
-
-const HealthSchema = t.Object({ success: t.Literal(true), data: t.Object({ status: t.Literal('ok'), version: t.String() }) })
+import { HealthEnvelope } from './model'
 
 /**
  * Unauthenticated routes: the health probe and the OpenAPI document (generated from the route schemas).
@@ -30,7 +29,7 @@ export function systemRoutes(publicUrl: string) {
       }),
     )
     .get('/api/health', () => ({ success: true as const, data: { status: 'ok' as const, version: VERSION } }), {
-      response: { 200: HealthSchema },
+      response: { 200: HealthEnvelope },
       detail: { summary: 'Liveness probe (no authentication)', tags: ['system'], security: [] },
     })
 }

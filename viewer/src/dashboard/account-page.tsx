@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
-import { ApiError, call, type Me, type TokenInfo } from './api'
+import { TOKEN_LABEL_MAX, type IssuedTokenDto, type MeDto, type TokenDto } from '../../../src/shared/account-shapes'
+import { ApiError, call } from './api'
 import { formatBytes, formatDate } from './format'
 import { session } from './session'
 import { copyWithNotice, notify } from './ui'
@@ -13,7 +14,7 @@ const LIFETIMES: [label: string, ttl: string][] = [
   ['Never expires', 'never'],
 ]
 
-function Usage(props: { me: Me }) {
+function Usage(props: { me: MeDto }) {
   const { usage, limits } = props.me
   return (
     <section class="card" aria-labelledby="usage-heading">
@@ -38,20 +39,20 @@ function Usage(props: { me: Me }) {
 
 /** Usage against the plan, and the user's API tokens: create (value shown once), list, revoke. */
 export function AccountPage() {
-  const [me, setMe] = useState<Me | null>(null)
-  const [tokens, setTokens] = useState<TokenInfo[] | null>(null)
+  const [me, setMe] = useState<MeDto | null>(null)
+  const [tokens, setTokens] = useState<TokenDto[] | null>(null)
   const [label, setLabel] = useState('')
   const [lifetime, setLifetime] = useState(2)
   const [created, setCreated] = useState<{ label: string; token: string } | null>(null)
   const [busy, setBusy] = useState(false)
 
   const loadTokens = () =>
-    call<{ data: TokenInfo[] }>('GET', '/tokens')
+    call<{ data: TokenDto[] }>('GET', '/tokens')
       .then(({ data }) => setTokens(data))
       .catch((failure) => notify('error', failure instanceof ApiError ? failure.message : 'The tokens could not be loaded'))
 
   useEffect(() => {
-    call<{ data: Me }>('GET', '/me')
+    call<{ data: MeDto }>('GET', '/me')
       .then(({ data }) => setMe(data))
       .catch((failure) => notify('error', failure instanceof ApiError ? failure.message : 'Your account could not be loaded'))
     void loadTokens()
@@ -61,7 +62,7 @@ export function AccountPage() {
     event.preventDefault()
     setBusy(true)
     try {
-      const { data } = await call<{ data: { token: string; label: string } }>('POST', '/tokens', { label: label.trim(), ttl: LIFETIMES[lifetime]![1] })
+      const { data } = await call<{ data: IssuedTokenDto }>('POST', '/tokens', { label: label.trim(), ttl: LIFETIMES[lifetime]![1] })
       setCreated({ label: data.label, token: data.token })
       setLabel('')
       notify('ok', `Token “${data.label}” created; copy it now, it is shown only once`)
@@ -73,7 +74,7 @@ export function AccountPage() {
     }
   }
 
-  const revoke = async (token: TokenInfo) => {
+  const revoke = async (token: TokenDto) => {
     if (!confirm(`Revoke “${token.label}”? Scripts using it stop working at once.`)) return
     try {
       await call('DELETE', `/tokens/${token.id}`)
@@ -95,7 +96,7 @@ export function AccountPage() {
         <form class="row wrap" onSubmit={create}>
           <div class="field">
             <label for="token-label">Label</label>
-            <input id="token-label" required maxLength={100} value={label} onInput={(event) => setLabel(event.currentTarget.value)} placeholder="e.g. CI upload job" />
+            <input id="token-label" required maxLength={TOKEN_LABEL_MAX} value={label} onInput={(event) => setLabel(event.currentTarget.value)} placeholder="e.g. CI upload job" />
           </div>
           <div class="field">
             <label for="token-lifetime">Lifetime</label>

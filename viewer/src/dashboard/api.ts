@@ -2,19 +2,8 @@
  * The dashboard's only way to change anything: our own JSON API, with the session's bearer token. Failures
  * become ApiError with the API's own message, which the pages show as they are.
  */
-import type { FileDto } from '../../../src/modules/files/model'
+import type { FileDto } from '../../../src/shared/file-shapes'
 import { session } from './session'
-
-/** The API's own File type (type-only: nothing of the server is bundled). */
-export type { FileDto }
-export type FilePage = { data: FileDto[]; nextCursor: string | null }
-export type Me = {
-  id: string
-  name: string
-  usage: { files: number; bytes: number }
-  limits: { maxStorageBytes: number | null; maxFiles: number | null; maxFileSize: number }
-}
-export type TokenInfo = { id: string; label: string; createdAt: string; expiresAt: string | null; current?: boolean }
 
 export class ApiError extends Error {
   constructor(

@@ -1,12 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { ApiError, call, sendPdf, type FileDto, type Transfer } from './api'
-import { formatBytes, formatDate, lengthOf } from './format'
+import { TEXT_LIMITS, textLength, type FileDto } from '../../../src/shared/file-shapes'
+import { ApiError, call, sendPdf, type Transfer } from './api'
+import { formatBytes, formatDate } from './format'
 import { QrCode } from './qr-code'
 import { useDropZone } from './uploads'
 import { copyWithNotice, CountedField, notify, Switch } from './ui'
-
-/** The limits the server enforces, in code points after NFC. */
-const LIMITS = { filename: 255, title: 160, desc: 500 }
 
 type Draft = { filename: string; title: string; desc: string }
 const draftOf = (file: FileDto): Draft => ({ filename: file.filename, title: file.title, desc: file.desc })
@@ -63,7 +61,7 @@ export function FilePage(props: { id: string }) {
   if (!file) return <main aria-busy="true">Loading…</main>
 
   const changed = draft.filename !== file.filename || draft.title !== file.title || draft.desc !== file.desc
-  const tooLong = (Object.keys(LIMITS) as (keyof Draft)[]).some((key) => lengthOf(draft[key]) > LIMITS[key])
+  const tooLong = (Object.keys(TEXT_LIMITS) as (keyof Draft)[]).some((key) => textLength(draft[key]) > TEXT_LIMITS[key])
   const name = file.title || file.filename
 
   const save = async (event: Event) => {
@@ -145,9 +143,9 @@ export function FilePage(props: { id: string }) {
 
       <form class="card" onSubmit={save} aria-labelledby="details-heading">
         <h2 id="details-heading">Details</h2>
-        <CountedField id="filename" label="File name" value={draft.filename} max={LIMITS.filename} onInput={(filename) => setDraft({ ...draft, filename })} />
-        <CountedField id="title" label="Title (shown on the page; the file name when empty)" value={draft.title} max={LIMITS.title} onInput={(title) => setDraft({ ...draft, title })} />
-        <CountedField id="desc" label="Description (for link previews and search engines)" value={draft.desc} max={LIMITS.desc} multiline onInput={(desc) => setDraft({ ...draft, desc })} />
+        <CountedField id="filename" label="File name" value={draft.filename} max={TEXT_LIMITS.filename} onInput={(filename) => setDraft({ ...draft, filename })} />
+        <CountedField id="title" label="Title (shown on the page; the file name when empty)" value={draft.title} max={TEXT_LIMITS.title} onInput={(title) => setDraft({ ...draft, title })} />
+        <CountedField id="desc" label="Description (for link previews and search engines)" value={draft.desc} max={TEXT_LIMITS.desc} multiline onInput={(desc) => setDraft({ ...draft, desc })} />
         <div class="row">
           <button type="submit" class="primary" disabled={!changed || tooLong || saving}>
             {saving ? 'Saving…' : 'Save'}

@@ -1,19 +1,19 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { ApiError, call, type FileDto, type FilePage } from './api'
+import { LIST_ORDERS, type FileDto, type FileListPage, type ListOrder } from '../../../src/shared/file-shapes'
+import { ApiError, call } from './api'
 import { formatBytes, formatDate } from './format'
 import { UploadList, useDropZone, useUploadQueue } from './uploads'
 import { Empty, notify, Switch } from './ui'
 
 const PAGE_SIZE = 25
-const ORDERS = { newest: 'Newest first', oldest: 'Oldest first', name: 'Name, A–Z', views: 'Most viewed', size: 'Largest' } as const
-type Order = keyof typeof ORDERS
+const ORDER_LABELS: Record<ListOrder, string> = { newest: 'Newest first', oldest: 'Oldest first', name: 'Name, A–Z', views: 'Most viewed', size: 'Largest' }
 
 /** The owner's files: search, order, paging through the API's cursor, upload, and the two switches. */
 export function FilesPage() {
   const [files, setFiles] = useState<FileDto[]>([])
   const [cursor, setCursor] = useState<string | null>(null)
   const [search, setSearch] = useState('')
-  const [order, setOrder] = useState<Order>('newest')
+  const [order, setOrder] = useState<ListOrder>(LIST_ORDERS[0])
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading')
   const [loadingMore, setLoadingMore] = useState(false)
   const picker = useRef<HTMLInputElement>(null)
@@ -30,7 +30,7 @@ export function FilesPage() {
     const mine = ++generation.current
     setState('loading')
     try {
-      const page = await call<FilePage>('GET', query(null))
+      const page = await call<FileListPage>('GET', query(null))
       if (mine !== generation.current) return // a newer search already answered
       setFiles(page.data)
       setCursor(page.nextCursor)
@@ -50,7 +50,7 @@ export function FilesPage() {
   const more = async () => {
     setLoadingMore(true)
     try {
-      const page = await call<FilePage>('GET', query(cursor))
+      const page = await call<FileListPage>('GET', query(cursor))
       setFiles((current) => [...current, ...page.data])
       setCursor(page.nextCursor)
     } catch (failure) {
@@ -108,10 +108,10 @@ export function FilesPage() {
         </div>
         <div class="field">
           <label for="order">Sort</label>
-          <select id="order" value={order} onChange={(event) => setOrder(event.currentTarget.value as Order)}>
-            {Object.entries(ORDERS).map(([value, label]) => (
+          <select id="order" value={order} onChange={(event) => setOrder(event.currentTarget.value as ListOrder)}>
+            {LIST_ORDERS.map((value) => (
               <option key={value} value={value}>
-                {label}
+                {ORDER_LABELS[value]}
               </option>
             ))}
           </select>

@@ -13,6 +13,3 @@ export function formatBytes(bytes: number): string {
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso))
-
-/** Text limits count code points after NFC, as the server does. */
-export const lengthOf = (text: string) => [...text.normalize('NFC')].length

@@ -1,9 +1,7 @@
 import { useState } from 'preact/hooks'
+import type { MeDto, SignInDto } from '../../../src/shared/account-shapes'
 import { ApiError, call } from './api'
 import { session, tokenIdOf } from './session'
-
-type LoginData = { token: string; tokenId?: string; user?: { name: string } }
-type MeData = { data: { name: string } }
 
 /** Username and password, or an API token pasted in (for users created without a password). */
 export function SignIn() {
@@ -20,12 +18,12 @@ export function SignIn() {
     setError('')
     try {
       if (mode === 'password') {
-        const { data } = await call<{ data: LoginData }>('POST', '/auth/login', { username, password })
-        session.start({ token: data.token, tokenId: data.tokenId ?? tokenIdOf(data.token), name: data.user?.name ?? username, kind: 'login' })
+        const { data } = await call<{ data: SignInDto }>('POST', '/auth/login', { username, password })
+        session.start({ token: data.token, tokenId: data.tokenId, name: data.user.name, kind: 'login' })
       } else {
         const token = pasted.trim()
         session.start({ token, tokenId: tokenIdOf(token), name: '', kind: 'pasted' })
-        const me = await call<MeData>('GET', '/me')
+        const me = await call<{ data: MeDto }>('GET', '/me')
         session.start({ token, tokenId: tokenIdOf(token), name: me.data.name, kind: 'pasted' })
       }
     } catch (failure) {

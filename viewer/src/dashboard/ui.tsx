@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { lengthOf } from './format'
+import { textLength } from '../../../src/shared/file-shapes'
 
 type Notice = { id: number; kind: 'ok' | 'error'; text: string }
 let nextId = 0
@@ -52,7 +52,7 @@ export function Switch(props: { label: string; checked: boolean; disabled?: bool
 
 /** A text field with its limit shown as a counter (in code points, as the server counts). */
 export function CountedField(props: { id: string; label: string; value: string; max: number; multiline?: boolean; onInput: (value: string) => void }) {
-  const used = lengthOf(props.value)
+  const used = textLength(props.value)
   const over = used > props.max
   const counterId = `${props.id}-count`
   const common = { id: props.id, value: props.value, 'aria-describedby': counterId, 'aria-invalid': over, onInput: (event: Event) => props.onInput((event.currentTarget as HTMLInputElement).value) }

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'preact/hooks'
-import { ApiError, sendPdf, type FileDto, type Transfer } from './api'
+import type { FileDto } from '../../../src/shared/file-shapes'
+import { ApiError, sendPdf, type Transfer } from './api'
 import { formatBytes } from './format'
 import { notify } from './ui'
 

@@ -10,7 +10,7 @@ import type { ReceivedPdf } from '../../../uploads/pdf-part-writer'
 import { metadataFromForm, type MetadataInput } from '../input'
 import { explainQuotaRefusal, fitsQuota } from '../quota'
 import { discardBlob } from './discard-blob'
-import { getOwnedFile } from './read-files'
+import { getOwnedFile } from './get-file'
 
 type Target = { ownerId: string; id: string }
 

@@ -3,7 +3,7 @@ import { rm, writeFile } from 'node:fs/promises'
 import type { AppContext } from '../../../context'
 import { previewPathOf } from '../../../data-dir'
 import { createSingleFlight } from '../../../lib/concurrency'
-import type { SharedFile } from '../service/find-shared-file'
+import type { SharedFile } from '../model'
 import placeholderPath from './placeholder.png' with { type: 'file' }
 import { createRendererPool, RenderFailed, type RendererPool } from './renderer-pool'
 import { rendererCommand } from './renderer-protocol'

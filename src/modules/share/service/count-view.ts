@@ -4,20 +4,10 @@ import type { AppContext } from '../../../context'
 import type { GroupResult, SqlStatement } from '../../../db/hot-sql'
 import { addressGroup } from '../../../lib/address-group'
 import { errorCodes } from '../../../lib/error-codes'
+import type { Visit } from '../model'
 
 /** A repeat visit by the same visitor within this window is not counted again (contract §6). */
 export const REPEAT_WINDOW_MS = 30 * 60 * 1000
-
-/** What a request says about itself, for deciding whether it is a human visit. */
-export type Visit = {
-  method: string
-  userAgent: string | null
-  /** Sec-Purpose, Purpose, X-Purpose or X-Moz: how browsers mark prefetches and previews. */
-  purpose: string | null
-  /** The visitor carries our "seen" cookie for this file: they were counted less than 30 minutes ago. */
-  seenCookie: boolean
-  clientIp: string
-}
 
 /**
  * Not a human visit: HEAD, prefetches and previews, requests without a User-Agent, and known crawlers,

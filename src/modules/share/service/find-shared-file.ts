@@ -1,14 +1,8 @@
 import type { AppContext } from '../../../context'
-import type { FileRow } from '../../../db/schema'
 import { versionedCache } from '../../../db/versioned-cache'
 import { isWellFormedId } from '../../../lib/ids'
-import { fileRows } from '../../files/service/read-files'
-
-/**
- * A file as the public share routes see it. Without `views`: those are written by the hot connection
- * itself, which the versioned cache cannot see change, and no share route shows them.
- */
-export type SharedFile = Omit<FileRow, 'views'>
+import { fileRows } from '../../files/service/get-file'
+import type { SharedFile } from '../model'
 
 const BY_SLUG = `SELECT ${fileRows.columns} FROM ${fileRows.table} WHERE "slug" = ?`
 

@@ -1,6 +1,6 @@
-import type { AppContext } from '../../context'
-import { versionedCache } from '../../db/versioned-cache'
-import { isUnexpired, verifyToken, type VerifiedClaims } from './jwt'
+import type { AppContext } from '../../../context'
+import { versionedCache } from '../../../db/versioned-cache'
+import { isUnexpired, verifyToken, type VerifiedClaims } from '../jwt'
 
 /** Who is calling: resolved from the bearer token on every authenticated request. */
 export type Caller = { userId: string; userName: string; tokenId: string }

@@ -1,0 +1,93 @@
+import { t, type Static, type TSchema } from 'elysia'
+import { type Rule, withRule } from '../../http/rule-schema'
+import { parseTtl } from '../../lib/durations'
+import { codePointLength } from '../../lib/text'
+import { TOKEN_LABEL_MAX } from '../../shared/account-shapes'
+
+/**
+ * The account's request and response shapes, written once: the routes check bodies and answers with them,
+ * the OpenAPI document shows them, and the types come from them. The dashboard reads the same shapes from
+ * src/shared/account-shapes.ts, which test/types/shared-shapes.test.ts keeps equal to these.
+ */
+
+/** The lifetime of an API token when none is asked for (the API and the CLI). */
+export const DEFAULT_TOKEN_TTL = '90d'
+
+const NOT_AN_OBJECT = { error: () => 'The body must be a JSON object' }
+
+/** A string of `min` to `max` code points (TypeBox's own minLength and maxLength count UTF-16 units). */
+const codePointsRule =
+  (name: string, min: number, max: number): Rule =>
+  (value) => {
+    if (typeof value !== 'string') return `${name} must be a string`
+    const length = codePointLength(value)
+    return length < min || length > max ? `${name} must be ${min} to ${max} characters` : undefined
+  }
+const codePoints = (name: string, min: number, max: number) => withRule(t.String({ minLength: min, maxLength: max }), codePointsRule(name, min, max))
+
+export const LoginBody = t.Object({ username: codePoints('username', 1, 64), password: codePoints('password', 1, 1024) }, NOT_AN_OBJECT)
+
+const labelLength = codePointsRule('label', 1, TOKEN_LABEL_MAX)
+const labelRule: Rule = (value) => labelLength(value) ?? (String(value).trim() === '' ? 'label must not be blank' : undefined)
+const ttlRule: Rule = (value) =>
+  typeof value === 'string' && parseTtl(value) !== undefined ? undefined : 'ttl must be a lifetime such as 90d, 12h, 30m, 2w, 1y, or "never"'
+
+export const NewTokenBody = t.Object(
+  {
+    label: withRule(t.String({ minLength: 1, maxLength: TOKEN_LABEL_MAX, description: 'Shown in the token list; not blank' }), labelRule),
+    ttl: t.Optional(
+      withRule(t.String({ default: DEFAULT_TOKEN_TTL, description: 'Lifetime like the CLI\'s --ttl: 90d, 12h, 30m, 2w, 1y or "never"' }), ttlRule),
+    ),
+  },
+  NOT_AN_OBJECT,
+)
+
+const expiresAt = t.Union([t.String(), t.Null()], { description: 'null: never expires' })
+
+export const TokenSchema = t.Object({
+  id: t.String({ description: "The token's jti; DELETE /api/tokens/{id} revokes it" }),
+  label: t.String(),
+  createdAt: t.String(),
+  expiresAt,
+  current: t.Boolean({ description: 'The token this request was made with' }),
+})
+export type TokenDto = Static<typeof TokenSchema>
+
+export const IssuedTokenSchema = t.Object({
+  token: t.String({ description: 'The JWT. Shown once; only its id is kept.' }),
+  id: t.String(),
+  label: t.String(),
+  expiresAt,
+})
+export type IssuedTokenDto = Static<typeof IssuedTokenSchema>
+
+export const SignInSchema = t.Object({
+  token: t.String(),
+  tokenId: t.String(),
+  label: t.String(),
+  expiresAt,
+  user: t.Object({ id: t.String(), name: t.String() }),
+})
+export type SignInDto = Static<typeof SignInSchema>
+
+export const MeSchema = t.Object({
+  id: t.String(),
+  name: t.String(),
+  usage: t.Object({ files: t.Integer(), bytes: t.Integer() }),
+  limits: t.Object({
+    maxStorageBytes: t.Union([t.Integer(), t.Null()], { description: 'null = unlimited' }),
+    maxFiles: t.Union([t.Integer(), t.Null()], { description: 'null = unlimited' }),
+    maxFileSize: t.Integer({ description: 'Largest accepted PDF in bytes' }),
+  }),
+})
+export type MeDto = Static<typeof MeSchema>
+
+const success = <T extends TSchema>(data: T) => t.Object({ success: t.Literal(true), data })
+export const MeEnvelope = success(MeSchema)
+export const SignInEnvelope = success(SignInSchema)
+export const TokenListEnvelope = success(t.Array(TokenSchema))
+export const IssuedTokenEnvelope = success(IssuedTokenSchema)
+/** A revoked token: its id. */
+export const RevokedEnvelope = success(t.Object({ id: t.String() }))
+
+export const TokenIdParams = t.Object({ id: t.String({ maxLength: 64 }) })

@@ -1,0 +1,20 @@
+import type { TokenRow } from '../../db/schema'
+import type { IssuedTokenDto, SignInDto, TokenDto } from './model'
+import type { IssuedToken } from './service/issue-token'
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+
+/** The only way a token row leaves the server: never its value, and whether it is the one asking. */
+export function toTokenDto(row: TokenRow, currentTokenId: string): TokenDto {
+  return { id: row.id, label: row.label, createdAt: new Date(row.createdAt).toISOString(), expiresAt: iso(row.expiresAt), current: row.id === currentTokenId }
+}
+
+/** A new token: its value, shown this once. */
+export function toIssuedTokenDto(issued: IssuedToken): IssuedTokenDto {
+  return { token: issued.jwt, id: issued.token.id, label: issued.token.label, expiresAt: iso(issued.token.expiresAt) }
+}
+
+/** A password sign-in: the session token and whose it is. */
+export function toSignInDto(session: IssuedToken & { user: SignInDto['user'] }): SignInDto {
+  return { token: session.jwt, tokenId: session.token.id, label: session.token.label, expiresAt: iso(session.token.expiresAt), user: session.user }
+}

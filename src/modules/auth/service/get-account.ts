@@ -1,0 +1,10 @@
+import type { AppContext } from '../../../context'
+import type { MeDto } from '../../../shared/account-shapes'
+import { findUserById, limitsOf, usageOf } from '../users'
+
+/** The caller's account: who they are, what they use and what their plan allows. */
+export async function getAccount(ctx: AppContext, input: { userId: string }): Promise<MeDto> {
+  const user = await findUserById(ctx, input.userId)
+  const usage = await usageOf(ctx, user.id)
+  return { id: user.id, name: user.name, usage, limits: { ...limitsOf(user), maxFileSize: ctx.config.maxFileSize } }
+}

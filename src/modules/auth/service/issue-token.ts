@@ -1,0 +1,54 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type { AppContext } from '../../../context'
+import { tokens, type TokenRow } from '../../../db/schema'
+import { quotaExceeded } from '../../../errors'
+import { randomId } from '../../../lib/ids'
+import { signToken } from '../jwt'
+import { findUserByName } from '../users'
+import { isActiveTokenOf } from './list-tokens'
+
+export type IssuedToken = { jwt: string; token: TokenRow }
+
+/**
+ * Creates a token row and signs the JWT for it. `ttlSeconds: null` issues a token without `exp`.
+ *
+ * A user has at most `config.maxTokensPerUser` active tokens (not revoked, not expired), whoever issues them:
+ * the API, a sign-in or the CLI. Minting tokens must not buy more of anything, and each one is a row and a
+ * cache entry. The count is part of the INSERT, so concurrent requests cannot slip past it together. With
+ * `replaceOldest`, the oldest active token with that label is revoked in the same transaction to make room
+ * (sign-in sessions: a forgotten one must not lock its owner out); otherwise one past the cap is a 403.
+ */
+export async function issueToken(ctx: AppContext, input: { userName: string; label: string; ttlSeconds: number | null; replaceOldest?: string }): Promise<IssuedToken> {
+  const user = await findUserByName(ctx, input.userName)
+  const nowMs = ctx.now()
+  const iat = Math.floor(nowMs / 1000)
+  const exp = input.ttlSeconds === null ? undefined : iat + input.ttlSeconds
+  const token: TokenRow = {
+    id: randomId(),
+    userId: user.id,
+    label: input.label,
+    createdAt: nowMs,
+    expiresAt: exp === undefined ? null : exp * 1000,
+    revokedAt: null,
+  }
+  const cap = ctx.config.maxTokensPerUser
+  const activeCount = sql`(SELECT count(*) FROM ${tokens} WHERE ${isActiveTokenOf(user.id, nowMs)})`
+  const insert = ctx.db.run(sql`
+    INSERT INTO ${tokens} (id, user_id, label, created_at, expires_at, revoked_at)
+    SELECT ${token.id}, ${token.userId}, ${token.label}, ${token.createdAt}, ${token.expiresAt}, NULL
+    WHERE ${activeCount} < ${cap}`)
+  let inserted
+  if (input.replaceOldest === undefined) inserted = await insert
+  else {
+    const oldest = sql`(SELECT ${tokens.id} FROM ${tokens} WHERE ${isActiveTokenOf(user.id, nowMs)} AND ${tokens.label} = ${input.replaceOldest}
+      ORDER BY ${tokens.createdAt}, ${tokens.id} LIMIT 1)`
+    const makeRoom = ctx.db.update(tokens).set({ revokedAt: nowMs }).where(and(eq(tokens.id, oldest), sql`${activeCount} >= ${cap}`))
+    ;[, inserted] = await ctx.db.batch([makeRoom, insert])
+  }
+  if (inserted.rowsAffected === 0) throw tooManyTokens(cap)
+  const jwt = await signToken(ctx.signingKey, { sub: user.id, jti: token.id, iat, ...(exp !== undefined && { exp }) })
+  return { jwt, token }
+}
+
+const tooManyTokens = (cap: number) =>
+  quotaExceeded(`A user may have at most ${cap} active tokens; revoke one first (DELETE /api/tokens/ID, or pdfshare token revoke ID)`)

@@ -1,0 +1,33 @@
+import { and, eq, isNull } from 'drizzle-orm'
+import type { AppContext } from '../../../context'
+import { tokens, type TokenRow } from '../../../db/schema'
+import { AppError } from '../../../errors'
+import { unverifiedTokenId } from '../jwt'
+
+/** Revokes by token id, or by the whole JWT (its `jti` is read without verification: revoking needs no trust). */
+export async function revokeToken(ctx: AppContext, input: { tokenIdOrJwt: string }): Promise<TokenRow> {
+  const id = input.tokenIdOrJwt.includes('.') ? unverifiedTokenId(input.tokenIdOrJwt) : input.tokenIdOrJwt
+  const [existing] = id ? await ctx.db.select().from(tokens).where(eq(tokens.id, id)) : []
+  if (!existing) throw new AppError(404, 'not_found', `No token with id ${JSON.stringify(input.tokenIdOrJwt)}`)
+  if (existing.revokedAt !== null) return existing
+  const [revoked] = await ctx.db
+    .update(tokens)
+    .set({ revokedAt: ctx.now() })
+    .where(and(eq(tokens.id, existing.id), isNull(tokens.revokedAt)))
+    .returning()
+  return revoked ?? existing
+}
+
+/**
+ * Revokes one of the caller's own tokens. The owner is part of the statement, so another user's token id
+ * is "not found" exactly like an unknown or already revoked one.
+ */
+export async function revokeOwnToken(ctx: AppContext, input: { userId: string; id: string }): Promise<TokenRow> {
+  const [revoked] = await ctx.db
+    .update(tokens)
+    .set({ revokedAt: ctx.now() })
+    .where(and(eq(tokens.id, input.id), eq(tokens.userId, input.userId), isNull(tokens.revokedAt)))
+    .returning()
+  if (!revoked) throw new AppError(404, 'not_found', 'Token not found')
+  return revoked
+}

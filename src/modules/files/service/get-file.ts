@@ -1,0 +1,42 @@
+import type { AppContext } from '../../../context'
+import { rowReader } from '../../../db/rows'
+import { versionedCache } from '../../../db/versioned-cache'
+import { files, type FileRow } from '../../../db/schema'
+import { notFound } from '../../../errors'
+import { isWellFormedId } from '../../../lib/ids'
+
+/** Reads a files row from a kept prepared statement; the share routes read the same columns by slug. */
+export const fileRows = rowReader(files)
+const OWNED_FILE = `SELECT ${fileRows.columns} FROM ${fileRows.table} WHERE "id" = ? AND "owner_id" = ?`
+
+/**
+ * One file of its owner. A malformed id, an unknown id and another user's id all answer the same 404.
+ * Runs on every GET/PATCH/PUT/DELETE of a file, hence a kept prepared statement (ctx.sql).
+ */
+export async function getOwnedFile(ctx: AppContext, input: OwnedFileKey): Promise<FileRow> {
+  const row = await findOwnedFile(ctx, input)
+  if (!row) throw notFound()
+  return row
+}
+
+type OwnedFileKey = { ownerId: string; id: string }
+
+async function findOwnedFile(ctx: AppContext, input: OwnedFileKey): Promise<FileRow | undefined> {
+  if (!isWellFormedId(input.id)) return undefined
+  const raw = await ctx.sql.get(OWNED_FILE, [input.id, input.ownerId])
+  return raw && fileRows.read(raw)
+}
+
+/**
+ * getOwnedFile for GET /api/files/:id, the most frequent API call (clients polling views), with found rows
+ * kept in a versioned cache that any commit empties, by any connection including view counts: the answer
+ * is always what the database holds now, without reading it when nothing has changed.
+ */
+export function ownedFileReader(ctx: AppContext): (input: OwnedFileKey) => Promise<FileRow> {
+  const cache = versionedCache<FileRow>(ctx.sql, { ownCommits: true })
+  return async (input) => {
+    const row = await cache(`${input.ownerId}/${input.id}`, () => findOwnedFile(ctx, input))
+    if (!row) throw notFound()
+    return row
+  }
+}

@@ -1,0 +1,23 @@
+import type { FileRow } from '../../db/schema'
+
+/**
+ * The share module's shapes. Its routes take no JSON bodies and answer HTML and bytes, so there is no
+ * t-schema here (they are also kept out of the OpenAPI document): only the types its parts pass around.
+ */
+
+/**
+ * A file as the public share routes see it. Without `views`: those are written by the hot connection
+ * itself, which the versioned cache cannot see change, and no share route shows them.
+ */
+export type SharedFile = Omit<FileRow, 'views'>
+
+/** What a request says about itself, for deciding whether it is a human visit. */
+export type Visit = {
+  method: string
+  userAgent: string | null
+  /** Sec-Purpose, Purpose, X-Purpose or X-Moz: how browsers mark prefetches and previews. */
+  purpose: string | null
+  /** The visitor carries our "seen" cookie for this file: they were counted less than 30 minutes ago. */
+  seenCookie: boolean
+  clientIp: string
+}

@@ -1,0 +1,71 @@
+import { contentDisposition } from '../../http/send-file'
+import type { SharedFile } from './model'
+
+/**
+ * The page's policy: scripts, styles, images, fonts and fetches from our origin only; no inline script, no
+ * eval, no plugins, no framing by other sites. `blob:` images are pdf.js's decoded pictures, `data:` ones
+ * the viewer stylesheet's icons.
+ */
+const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join('; ')
+
+/** The raw PDF (/file, /download): sandboxed, and framed by our own pages only. */
+const FILE_CSP = "sandbox; frame-ancestors 'self'"
+
+/** Every HTML answer on /s/*: the viewer page, and the 404 and 403 pages. */
+export const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': PAGE_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'private, no-cache',
+}
+
+/** Keeps search engines away unless the owner made the file visible to them. */
+export function robotsHeaders(visible: boolean): Record<string, string> {
+  return visible ? {} : { 'x-robots-tag': 'noindex, nofollow' }
+}
+
+export type Disposition = 'inline' | 'attachment'
+
+/**
+ * The headers of a shared PDF's bytes, viewed inline or downloaded. A row stays the same object while the
+ * slug cache holds it, so its headers are built once per version of the file.
+ */
+export function sharedPdfHeaders(): (row: SharedFile, disposition: Disposition) => Record<string, string> {
+  const built = new WeakMap<SharedFile, Record<Disposition, Record<string, string>>>()
+  return (row, disposition) => {
+    let headers = built.get(row)
+    if (!headers) {
+      // Opened directly, the PDF is a sandboxed document: no script of it can run on our origin. No other
+      // site may frame it: there the browser's own PDF viewer would run the PDF's scripts inside their page.
+      const common = { 'cache-control': 'private, no-cache', 'content-security-policy': FILE_CSP, ...robotsHeaders(row.searchEngineVisible) }
+      headers = {
+        inline: { ...common, 'content-disposition': contentDisposition(row.filename, 'inline') },
+        attachment: { ...common, 'content-disposition': contentDisposition(row.filename, 'attachment') },
+      }
+      built.set(row, headers)
+    }
+    return headers[disposition]
+  }
+}
+
+/**
+ * The headers of a link preview (preview.png). The ETag follows the PDF's bytes and tells the placeholder
+ * from a rendering; revalidated on every use, so a shared cache never shows page 1 of a deleted or
+ * replaced file.
+ */
+export function previewHeaders(row: SharedFile, options: { placeholder: boolean }): Record<string, string> & { etag: string } {
+  const etag = `"p-${row.sha256.slice(0, 24)}${options.placeholder ? '-0' : ''}"`
+  return { 'content-type': 'image/png', 'cache-control': 'public, no-cache', etag, 'x-content-type-options': 'nosniff', ...robotsHeaders(row.searchEngineVisible) }
+}

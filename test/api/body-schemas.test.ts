@@ -1,0 +1,36 @@
+import { expect, test } from 'bun:test'
+import { LoginBody, NewTokenBody } from '../../src/modules/auth/model'
+import { metadataFromForm, metadataFromJson } from '../../src/modules/files/input'
+import { UpdateForm, UpdateJson, UploadForm } from '../../src/modules/files/model'
+import { json, startTestApp } from '../support/harness'
+
+const server = await startTestApp()
+const asJson = (schema: unknown) => JSON.parse(JSON.stringify(schema))
+
+test('the request bodies in the OpenAPI document are the schemas the bodies are checked with', async () => {
+  const { paths } = await json(await server.call('GET', '/api/openapi.json'))
+  const body = (path: string, method: string, type: string) => paths[path][method].requestBody.content[type].schema
+  expect(body('/api/files/upload', 'post', 'multipart/form-data')).toEqual(asJson(UploadForm))
+  expect(body('/api/files/{id}', 'put', 'application/json')).toEqual(asJson(UpdateJson))
+  expect(body('/api/files/{id}', 'put', 'multipart/form-data')).toEqual(asJson(UpdateForm))
+  expect(body('/api/auth/login', 'post', 'application/json')).toEqual(asJson(LoginBody))
+  expect(body('/api/tokens', 'post', 'application/json')).toEqual(asJson(NewTokenBody))
+})
+
+test('a body with several mistakes is answered with the first, in the order of its schema', () => {
+  const refusal = (parse: () => unknown) => {
+    try {
+      parse()
+    } catch (error) {
+      return (error as Error).message
+    }
+    return 'accepted'
+  }
+  expect(refusal(() => metadataFromJson({ allowDownload: 'maybe', title: 5 }))).toBe('title must be a string')
+  expect(refusal(() => metadataFromJson({ searchEngineVisible: 'x', desc: 'a', description: 'b' }))).toBe('desc and description were both sent with different values; send one of them')
+  expect(refusal(() => metadataFromForm(new Map([['searchEngineVisible', 'nah'], ['allowDownload', '']])))).toBe(
+    'allowDownload must be one of true, false, 1, 0, yes, no, on, off (got an empty value)',
+  )
+  // What the schema's rule accepts is stored in its normal form: NFC, and one description for both names.
+  expect(metadataFromJson({ title: 'e\u0301', description: 'x', allowDownload: 'OFF' })).toEqual({ title: '\u00e9', description: 'x', allowDownload: false })
+})
