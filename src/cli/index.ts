@@ -2,11 +2,11 @@ import { ConfigError, loadConfig, unknownEnvSettings } from '../config'
 import { openContext } from '../open-context'
 import { VERSION } from '../version'
 import { parseCommandLine, stringFlag } from './args'
-import { CliFailure, type CliIo } from './io'
+import { asCliFailure, CliFailure, type CliIo } from './io'
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup'
 import { serveCommand } from './serve'
 import { TOKEN_USAGE, tokenCommand } from './token'
-import { asCliFailure, USER_USAGE, userCommand } from './user'
+import { USER_USAGE, userCommand } from './user'
 import { VERIFY_USAGE, verifyCommand } from './verify'
 
 const USAGE = `pdfshare ${VERSION}: self-hosted PDF sharing

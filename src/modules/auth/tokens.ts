@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm'
 import type { AppContext } from '../../context'
 import { tokens, users, type TokenRow } from '../../db/schema'
-import { AppError, quotaExceeded } from '../../errors'
+import { noTokenWithId, tokenNotFound, tooManyTokens } from '../../errors'
 import { randomId } from '../../lib/ids'
 import { signToken, unverifiedTokenId } from './jwt'
 import { findUserByName } from './users'
@@ -15,7 +15,7 @@ export type IssuedToken = { jwt: string; token: TokenRow }
  * the API, a sign-in or the CLI. Minting tokens must not buy more of anything, and each one is a row and a
  * cache entry. The count is part of the INSERT, so concurrent requests cannot slip past it together. With
  * `replaceOldest`, the oldest active token with that label is revoked in the same transaction to make room
- * (sign-in sessions: a forgotten one must not lock its owner out); otherwise one past the cap is a 403.
+ * (sign-in sessions: a forgotten one must not lock its owner out); otherwise one past the cap is `quota_exceeded`.
  */
 export async function issueToken(ctx: AppContext, input: { userName: string; label: string; ttlSeconds: number | null; replaceOldest?: string }): Promise<IssuedToken> {
   const user = await findUserByName(ctx, input.userName)
@@ -54,9 +54,6 @@ function isActiveTokenOf(userId: string, nowMs: number) {
   return and(eq(tokens.userId, userId), isNull(tokens.revokedAt), or(isNull(tokens.expiresAt), gt(tokens.expiresAt, nowMs)))!
 }
 
-const tooManyTokens = (cap: number) =>
-  quotaExceeded(`A user may have at most ${cap} active tokens; revoke one first (DELETE /api/tokens/ID, or pdfshare token revoke ID)`)
-
 export async function listTokens(ctx: AppContext, input: { userName?: string }): Promise<(TokenRow & { userName: string })[]> {
   const userFilter = input.userName === undefined ? undefined : eq(users.id, (await findUserByName(ctx, input.userName)).id)
   const rows = await ctx.db
@@ -72,7 +69,7 @@ export async function listTokens(ctx: AppContext, input: { userName?: string }):
 export async function revokeToken(ctx: AppContext, input: { tokenIdOrJwt: string }): Promise<TokenRow> {
   const id = input.tokenIdOrJwt.includes('.') ? unverifiedTokenId(input.tokenIdOrJwt) : input.tokenIdOrJwt
   const [existing] = id ? await ctx.db.select().from(tokens).where(eq(tokens.id, id)) : []
-  if (!existing) throw new AppError(404, 'not_found', `No token with id ${JSON.stringify(input.tokenIdOrJwt)}`)
+  if (!existing) throw noTokenWithId(input.tokenIdOrJwt)
   if (existing.revokedAt !== null) return existing
   const [revoked] = await ctx.db
     .update(tokens)
@@ -101,6 +98,6 @@ export async function revokeOwnToken(ctx: AppContext, input: { userId: string; i
     .set({ revokedAt: ctx.now() })
     .where(and(eq(tokens.id, input.id), eq(tokens.userId, input.userId), isNull(tokens.revokedAt)))
     .returning()
-  if (!revoked) throw new AppError(404, 'not_found', 'Token not found')
+  if (!revoked) throw tokenNotFound()
   return revoked
 }
