@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, unknownEnvSettings } from '../config'
+import { ConfigError, loadConfig, SETTING_FLAGS, unknownEnvSettings } from '../config'
 import { openContext } from '../open-context'
 import { VERSION } from '../version'
 import { parseCommandLine, stringFlag } from './args'
@@ -36,10 +36,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     if (!['serve', 'user', 'token', 'verify', 'backup', 'restore'].includes(command)) throw new CliFailure(`unknown command "${command}" (see --help)`, 2)
     if (command === 'serve' && args.positionals.length > 1) throw new CliFailure(`unexpected argument ${JSON.stringify(args.positionals[1])}`, 2)
 
-    const config = loadConfig(
-      { port: stringFlag(args, 'port'), host: stringFlag(args, 'host'), data: stringFlag(args, 'data'), 'public-url': stringFlag(args, 'public-url') },
-      env,
-    )
+    const config = loadConfig(Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, stringFlag(args, flag)])), env)
     for (const name of unknownEnvSettings(env)) io.err(`warning: ${name} is not a pdfshare setting and is ignored`)
     if (command === 'restore') return await restoreCommand(config, args, io), 0
     const ctx = await openContext(config)
