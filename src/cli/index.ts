@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, SETTING_FLAGS, unknownEnvSettings } from '../config'
+import { settingsHelp } from '../config/help'
 import { openContext } from '../open-context'
 import { VERSION } from '../version'
 import { parseCommandLine, stringFlag } from './args'
@@ -13,18 +14,14 @@ const USAGE = `pdfshare ${VERSION}: self-hosted PDF sharing
 
 Usage: pdfshare [command] [flags]
 
-  serve (default)               run the server
-      --port N                  PDFSHARE_PORT        default 3000
-      --host ADDR               PDFSHARE_HOST        default 0.0.0.0
-      --public-url URL          PDFSHARE_PUBLIC_URL  default http://localhost:PORT (base of every share link)
+  serve (default)               run the server (takes --port, --host and --public-url)
   ${USER_USAGE}
   ${TOKEN_USAGE}
   ${VERIFY_USAGE}
   ${BACKUP_USAGE}
 
-Every command takes --data DIR (PDFSHARE_DATA_DIR, default ./data). Flags beat environment variables.
-Other settings (environment only): PDFSHARE_JWT_SECRET, PDFSHARE_DATABASE_URL, PDFSHARE_MAX_FILE_SIZE,
-PDFSHARE_RATE_LIMIT_API, PDFSHARE_RATE_LIMIT_SHARE, PDFSHARE_IDLE_TIMEOUT. See the README.`
+Settings: flags beat environment variables, which beat defaults. Every command takes --data. See the README.
+${settingsHelp()}`
 
 /** Runs one command line; returns the process exit code. The only caller of loadConfig in production. */
 export async function runCli(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
