@@ -1,55 +1,116 @@
-/**
- * The one error family of pdfshare. Anything a client did wrong is an AppError with a status, a stable
- * machine-readable `code` and a human sentence; anything else becomes a 500 `internal` in the app's onError.
- */
-export type ErrorCode =
-  | 'invalid_request'
-  | 'unauthorized'
-  | 'quota_exceeded'
-  | 'not_found'
-  | 'file_too_large'
-  | 'body_too_large'
-  | 'not_pdf'
-  | 'unsupported_media_type'
-  | 'request_timeout'
-  | 'rate_limited'
-  | 'server_busy'
-  | 'insufficient_storage'
-  | 'internal'
+import { formatSize } from './lib/sizes'
+import type { RateDecision } from './lib/rate-limiter'
 
-export class AppError extends Error {
+/**
+ * The one error family of pdfshare. Whatever a client (or a CLI user) did wrong, or could retry, is a
+ * DomainError: a stable machine-readable `code` and a sentence for a person. It says nothing about HTTP: each
+ * surface maps the code to its own transport (src/http/failure.ts to a status and headers, src/cli to an
+ * exit code). Anything thrown that is not a DomainError is unexpected, and a client sees it as `internal`.
+ *
+ * Every DomainError is made here, by the factories below, so the list of what pdfshare refuses, and in
+ * which words, is in one place.
+ */
+export const ERROR_CODES = [
+  'invalid_request',
+  'unauthorized',
+  'quota_exceeded',
+  'not_found',
+  'request_timeout',
+  'file_too_large',
+  'body_too_large',
+  'not_pdf',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal',
+  'server_busy',
+  'insufficient_storage',
+] as const
+
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+/** What a client can act on besides the code; each surface decides how to carry it (HTTP: headers). */
+export type ErrorHints = {
+  /** Seconds after which the same request may succeed. */
+  retryAfterSeconds?: number
+  /** The state of the rate limit that refused the request. */
+  rateLimit?: RateDecision
+  /** The kind of credential the client should present. */
+  challenge?: 'Bearer'
+}
+
+export class DomainError extends Error {
+  override name = 'DomainError'
+
   constructor(
-    readonly status: number,
     readonly code: ErrorCode,
     message: string,
-    readonly headers: Record<string, string> = {},
+    readonly hints: ErrorHints = {},
   ) {
     super(message)
-    this.name = 'AppError'
   }
 }
 
-/** The exact text interface.md §5 requires, whatever the reason authentication failed. */
+// invalid_request: the request itself is wrong (its body, a field, a name, a range, an argument).
+
+export const badRequest = (message: string) => new DomainError('invalid_request', message)
+export const userAlreadyExists = (name: string) => new DomainError('invalid_request', `A user named ${JSON.stringify(name)} already exists`)
+export const rangeNotSatisfiable = (size: number) => new DomainError('invalid_request', `Range not satisfiable: the file has ${size} bytes`)
+
+// unauthorized: no valid credential.
+
+/** The one text for every failed token check, whatever the reason, so a failure tells an attacker nothing. */
 export const UNAUTHORIZED_MESSAGE = 'Invalid or missing API JWT token'
+export const unauthorized = () => new DomainError('unauthorized', UNAUTHORIZED_MESSAGE, { challenge: 'Bearer' })
+/** One answer for every failed sign-in, whatever the reason. */
+export const invalidCredentials = () => new DomainError('unauthorized', 'Wrong user name or password')
 
-export const badRequest = (message: string) => new AppError(400, 'invalid_request', message)
-export const notFound = (message = 'File not found') => new AppError(404, 'not_found', message)
-export const notPdf = (message: string) => new AppError(415, 'not_pdf', message)
-export const unauthorized = () =>
-  new AppError(401, 'unauthorized', UNAUTHORIZED_MESSAGE, { 'www-authenticate': 'Bearer' })
-export const quotaExceeded = (message: string) => new AppError(403, 'quota_exceeded', message)
-export const unsupportedMediaType = (message: string) => new AppError(415, 'unsupported_media_type', message)
+// quota_exceeded: a plan limit or the token cap.
 
-export type FailureBody = { success: false; error: string; code: ErrorCode }
+export const quotaExceeded = (message: string) => new DomainError('quota_exceeded', message)
+export const fileCountExceeded = (used: number, max: number) => quotaExceeded(`File quota exceeded: ${used} of ${max} files used`)
+export const storageExceeded = (used: number, max: number) =>
+  quotaExceeded(`Storage quota exceeded: ${formatSize(used)} of ${formatSize(max)} used`)
+export const tooManyTokens = (cap: number) =>
+  quotaExceeded(`A user may have at most ${cap} active tokens; revoke one first (DELETE /api/tokens/ID, or pdfshare token revoke ID)`)
 
-export function failureBody(error: AppError): FailureBody {
-  return { success: false, error: error.message, code: error.code }
-}
+// not_found: unknown, or not the caller's (the two must look the same).
 
-/** A JSON failure response carrying the error's own headers. */
-export function failureResponse(error: AppError, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(failureBody(error)), {
-    status: error.status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...error.headers, ...extraHeaders },
+export const notFound = (message = 'File not found') => new DomainError('not_found', message)
+export const userNotFound = (name: string) => notFound(`No user named ${JSON.stringify(name)}`)
+export const tokenNotFound = () => notFound('Token not found')
+export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with id ${JSON.stringify(tokenIdOrJwt)}`)
+
+// request_timeout, file_too_large, body_too_large, not_pdf, unsupported_media_type: an upload or body refused.
+
+export const uploadTooSlow = (why: string) => new DomainError('request_timeout', `Upload stopped: ${why}; nothing was stored`)
+export const fileTooLarge = (maxBytes: number) => new DomainError('file_too_large', `File exceeds the ${formatSize(maxBytes)} limit`)
+export const jsonBodyTooLarge = (maxBytes: number) => new DomainError('body_too_large', `JSON body exceeds the ${formatSize(maxBytes)} limit`)
+export const notPdf = (message: string) => new DomainError('not_pdf', message)
+export const unsupportedMediaType = (message: string) => new DomainError('unsupported_media_type', message)
+
+// rate_limited and server_busy: try again later (the hints say when).
+
+export const rateLimited = (decision: RateDecision) =>
+  new DomainError('rate_limited', `Too many requests; retry in ${decision.resetSeconds} s`, { rateLimit: decision, retryAfterSeconds: decision.resetSeconds })
+export const tooManyUploadsForUser = (perUser: number) =>
+  new DomainError('rate_limited', `Too many uploads in progress for this account (at most ${perUser} at once); retry when one has finished`, {
+    retryAfterSeconds: 5,
   })
-}
+export const uploadsBusy = () =>
+  new DomainError('server_busy', 'The server is handling as many uploads as it accepts at once; retry shortly', { retryAfterSeconds: 5 })
+export const signInsBusy = () =>
+  new DomainError('server_busy', 'Too many sign-ins are being checked at once; retry in a moment', { retryAfterSeconds: 1 })
+/** Another process (a CLI command, a backup) held the database's write lock past the busy timeout. */
+export const databaseBusy = () => new DomainError('server_busy', 'The database is busy; retry in a moment', { retryAfterSeconds: 1 })
+export const snapshotsKeptChanging = (attempts: number) =>
+  new DomainError('server_busy', `files kept changing during ${attempts} snapshots; try the backup again`)
+
+// insufficient_storage: the disk is (or would be) too full.
+
+export const insufficientStorage = (detail: string) =>
+  new DomainError('insufficient_storage', `Not enough disk space to store this upload: ${detail}`)
+export const diskFull = () => new DomainError('insufficient_storage', 'Not enough disk space on the server to complete this request')
+
+// internal: everything else. Its text never says more, whatever happened.
+
+export const internalError = () => new DomainError('internal', 'Internal server error')

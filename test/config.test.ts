@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'bun:test'
-import { ConfigError, loadConfig, unknownEnvSettings } from '../src/config'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { runCli } from '../src/cli'
+import { ConfigError, loadConfig, SETTINGS, unknownEnvSettings } from '../src/config'
 
 const load = (flags: Parameters<typeof loadConfig>[0] = {}, env: Record<string, string> = {}) => loadConfig(flags, env, '/srv/app')
 
@@ -117,5 +120,31 @@ describe('loadConfig', () => {
 
   test('unknown PDFSHARE_ variables are reported (likely typos)', () => {
     expect(unknownEnvSettings({ PDFSHARE_PROT: '1', PDFSHARE_PORT: '2', HOME: '/root' })).toEqual(['PDFSHARE_PROT'])
+  })
+})
+
+describe('the table of settings', () => {
+  const entries = Object.values(SETTINGS)
+  const shown = (entry: (typeof entries)[number]) => (typeof entry.default === 'string' ? entry.default : entry.default.shown)
+
+  test("the README's Settings table has every setting, with its flag and default, and no other", () => {
+    const readme = readFileSync(join(import.meta.dir, '../README.md'), 'utf8')
+    const section = readme.slice(readme.indexOf('\n## Settings\n'), readme.indexOf('\n## ', readme.indexOf('\n## Settings\n') + 1))
+    const rows = [...section.matchAll(/^\| *(`--[a-z-]+`)? *\| `(PDFSHARE_[A-Z_]+)` \| ([^|]+?) \|/gm)].map(([, flag, env, value]) => ({
+      flag: flag?.replaceAll('`', '') ?? '',
+      env,
+      default: value!.replaceAll('`', ''),
+    }))
+    const table = entries.map((entry) => ({ flag: entry.flag ? `--${entry.flag.name}` : '', env: entry.env, default: shown(entry) }))
+    expect(rows.toSorted((a, b) => a.env!.localeCompare(b.env!))).toEqual(table.toSorted((a, b) => a.env.localeCompare(b.env)))
+  })
+
+  test('--help lists every setting with its flag and default', async () => {
+    let out = ''
+    expect(await runCli(['--help'], {}, { out: (text) => void (out += text), err: () => {} })).toBe(0)
+    for (const entry of entries) {
+      const names = entry.flag ? `--${entry.flag.name} ${entry.flag.arg}, ${entry.env}` : entry.env
+      expect(out).toContain(`${names}  (default ${shown(entry)})\n`)
+    }
   })
 })

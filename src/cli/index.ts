@@ -1,30 +1,27 @@
-import { ConfigError, loadConfig, unknownEnvSettings } from '../config'
+import { ConfigError, loadConfig, SETTING_FLAGS, unknownEnvSettings } from '../config'
+import { settingsHelp } from '../config/help'
 import { openContext } from '../open-context'
 import { VERSION } from '../version'
 import { parseCommandLine, stringFlag } from './args'
-import { CliFailure, type CliIo } from './io'
+import { asCliFailure, CliFailure, type CliIo } from './io'
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup'
 import { serveCommand } from './serve'
 import { TOKEN_USAGE, tokenCommand } from './token'
-import { asCliFailure, USER_USAGE, userCommand } from './user'
+import { USER_USAGE, userCommand } from './user'
 import { VERIFY_USAGE, verifyCommand } from './verify'
 
 const USAGE = `pdfshare ${VERSION}: self-hosted PDF sharing
 
 Usage: pdfshare [command] [flags]
 
-  serve (default)               run the server
-      --port N                  PDFSHARE_PORT        default 3000
-      --host ADDR               PDFSHARE_HOST        default 0.0.0.0
-      --public-url URL          PDFSHARE_PUBLIC_URL  default http://localhost:PORT (base of every share link)
+  serve (default)               run the server (takes --port, --host and --public-url)
   ${USER_USAGE}
   ${TOKEN_USAGE}
   ${VERIFY_USAGE}
   ${BACKUP_USAGE}
 
-Every command takes --data DIR (PDFSHARE_DATA_DIR, default ./data). Flags beat environment variables.
-Other settings (environment only): PDFSHARE_JWT_SECRET, PDFSHARE_DATABASE_URL, PDFSHARE_MAX_FILE_SIZE,
-PDFSHARE_RATE_LIMIT_API, PDFSHARE_RATE_LIMIT_SHARE, PDFSHARE_IDLE_TIMEOUT. See the README.`
+Settings: flags beat environment variables, which beat defaults. Every command takes --data. See the README.
+${settingsHelp()}`
 
 /** Runs one command line; returns the process exit code. The only caller of loadConfig in production. */
 export async function runCli(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
@@ -36,10 +33,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     if (!['serve', 'user', 'token', 'verify', 'backup', 'restore'].includes(command)) throw new CliFailure(`unknown command "${command}" (see --help)`, 2)
     if (command === 'serve' && args.positionals.length > 1) throw new CliFailure(`unexpected argument ${JSON.stringify(args.positionals[1])}`, 2)
 
-    const config = loadConfig(
-      { port: stringFlag(args, 'port'), host: stringFlag(args, 'host'), data: stringFlag(args, 'data'), 'public-url': stringFlag(args, 'public-url') },
-      env,
-    )
+    const config = loadConfig(Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, stringFlag(args, flag)])), env)
     for (const name of unknownEnvSettings(env)) io.err(`warning: ${name} is not a pdfshare setting and is ignored`)
     if (command === 'restore') return await restoreCommand(config, args, io), 0
     const ctx = await openContext(config)

@@ -1,3 +1,5 @@
+import { DomainError } from '../errors'
+
 /** Where a CLI command writes. stdout carries only a command's result (e.g. the JWT); everything else goes to stderr. */
 export type CliIo = {
   out(text: string): void
@@ -15,6 +17,11 @@ export class CliFailure extends Error {
     super(message)
     this.name = 'CliFailure'
   }
+}
+
+/** The CLI's side of the error family: a service's refusal is one line and exit code 1, whatever its code. */
+export function asCliFailure(error: unknown): unknown {
+  return error instanceof DomainError ? new CliFailure(error.message, 1) : error
 }
 
 /** Plain aligned columns for list commands. */

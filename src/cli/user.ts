@@ -1,5 +1,4 @@
 import type { AppContext } from '../context'
-import { AppError } from '../errors'
 import { formatSize, parseSize } from '../lib/sizes'
 import { addUser, findUserByName, listUsers, removeUser, setQuota } from '../modules/auth/users'
 import { setPassword } from '../modules/auth/passwords'
@@ -89,9 +88,4 @@ function limitFlag(text: string | undefined, flag: string, parse: (text: string)
   const value = parse(text)
   if (value === undefined) throw new CliFailure(`invalid ${flag} ${JSON.stringify(text)}: must be ${expected} or "unlimited"`, 2)
   return value
-}
-
-/** Service errors become one line and exit code 1. */
-export function asCliFailure(error: unknown): unknown {
-  return error instanceof AppError ? new CliFailure(error.message, 1) : error
 }

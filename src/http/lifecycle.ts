@@ -1,9 +1,10 @@
 import { Elysia, ValidationError } from 'elysia'
-import { AppError, failureBody, type FailureBody } from '../errors'
+import { badRequest, databaseBusy, diskFull, DomainError, internalError, notFound } from '../errors'
 import { randomId } from '../lib/ids'
 import { errorCodes } from '../lib/error-codes'
 import { isDiskFull } from '../uploads/disk-space'
 import type { Logger } from '../log'
+import { httpFailure } from './failure'
 
 type RequestNote = { id: string; startedAt: number; user?: string }
 
@@ -60,7 +61,7 @@ export function requestLifecycle(log: Logger) {
       set.headers['content-security-policy'] = "default-src 'none'; frame-ancestors 'none'"
     })
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
-      const { status, body, headers } = toFailure(code, error)
+      const { status, body, headers } = httpFailure(asDomainError(code, error))
       if (status >= 500) log.error(`request ${notes.get(request)?.id ?? '-'} failed`, error)
       set.status = status
       Object.assign(set.headers, headers, { 'content-type': 'application/json; charset=utf-8' })
@@ -74,24 +75,21 @@ export function requestLifecycle(log: Logger) {
     })
 }
 
-function toFailure(code: unknown, error: unknown): { status: number; body: FailureBody; headers: Record<string, string> } {
-  if (error instanceof AppError) return { status: error.status, body: failureBody(error), headers: error.headers }
-  if (isDiskFull(error)) return plain(507, 'insufficient_storage', 'Not enough disk space on the server to complete this request')
-  if (isDatabaseBusy(error)) return { ...plain(503, 'server_busy', 'The database is busy; retry in a moment'), headers: { 'retry-after': '1' } }
-  if (code === 'NOT_FOUND') return plain(404, 'not_found', 'Not found')
-  if (code === 'PARSE') return plain(400, 'invalid_request', 'Malformed request body')
+/** What a thrown value means to the client: our own errors as they are, the few others we recognise, the rest `internal`. */
+function asDomainError(code: unknown, error: unknown): DomainError {
+  if (error instanceof DomainError) return error
+  if (isDiskFull(error)) return diskFull()
+  if (isDatabaseBusy(error)) return databaseBusy()
+  if (code === 'NOT_FOUND') return notFound('Not found')
+  if (code === 'PARSE') return badRequest('Malformed request body')
   if (error instanceof ValidationError && error.type !== 'response') {
-    const message = typeof error.customError === 'string' ? error.customError : `Invalid ${error.type}: ${error.valueError?.path ?? ''} ${error.valueError?.message ?? ''}`.trim()
-    return plain(400, 'invalid_request', message)
+    const detail = `${error.valueError?.path ?? ''} ${error.valueError?.message ?? ''}`
+    return badRequest(typeof error.customError === 'string' ? error.customError : `Invalid ${error.type}: ${detail}`.trim())
   }
-  return plain(500, 'internal', 'Internal server error')
+  return internalError()
 }
 
 /** SQLITE_BUSY/LOCKED: another process (a CLI command, a backup) held the write lock past the busy timeout. */
 function isDatabaseBusy(error: unknown): boolean {
   return errorCodes(error).some((code) => code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
-}
-
-function plain(status: number, code: FailureBody['code'], message: string) {
-  return { status, body: failureBody(new AppError(status, code, message)), headers: {} }
 }

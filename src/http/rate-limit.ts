@@ -1,6 +1,6 @@
-import { AppError } from '../errors'
+import { rateLimited } from '../errors'
 import type { Logger } from '../log'
-import { createRateLimiter, MAX_TRACKED_KEYS, OVERFLOW_COUNTERS, rateLimitHeaders, type RateDecision, type RateLimiter } from '../lib/rate-limiter'
+import { createRateLimiter, MAX_TRACKED_KEYS, OVERFLOW_COUNTERS, rateLimitHeaders, type RateLimiter } from '../lib/rate-limiter'
 
 /**
  * Counts a request against `limiter` under `key`: adds the RateLimit-* headers to the response, or throws
@@ -11,11 +11,6 @@ export function applyRateLimit(limiter: RateLimiter, key: string, nowMs: number,
   if (!decision) return
   if (!decision.allowed) throw rateLimited(decision)
   Object.assign(responseHeaders, rateLimitHeaders(decision))
-}
-
-/** The 429 for a refused decision, with its RateLimit-* headers and Retry-After. */
-export function rateLimited(decision: RateDecision): AppError {
-  return new AppError(429, 'rate_limited', `Too many requests; retry in ${decision.resetSeconds} s`, rateLimitHeaders(decision))
 }
 
 /** A limiter whose overflow (see rate-limiter.ts) is written to the log, once per minute at most. */

@@ -1,7 +1,9 @@
 import type { BunFile } from 'bun'
 import { encodeExtended } from 'content-disposition'
-import { asciiFallback, downloadName } from '../lib/download-name'
 import parseRange from 'range-parser'
+import { rangeNotSatisfiable } from '../errors'
+import { asciiFallback, downloadName } from '../lib/download-name'
+import { failureBody } from './failure'
 
 export type SendFileOptions = {
   /** Exact size of the stored bytes. */
@@ -22,7 +24,8 @@ export function etagOf(sha256: string): string {
  * A PDF response with conditional and Range support done here rather than left to Bun.serve, so it behaves
  * the same under `app.handle` in tests and carries `Accept-Ranges` on the 200 (pdf.js waits for it before
  * it makes range requests). One range → 206; several ranges → the whole file (allowed by RFC 9110);
- * an unsatisfiable range → 416 with `Content-Range: bytes * /size`.
+ * an unsatisfiable range → 416 with `Content-Range: bytes * /size` and the failure envelope (code
+ * `invalid_request`): the status is HTTP's own for a Range, so it is chosen here rather than by the code.
  */
 export function sendFile(request: Request, file: BunFile, options: SendFileOptions): Response {
   const headers: Record<string, string> = {
@@ -46,8 +49,7 @@ export function sendFile(request: Request, file: BunFile, options: SendFileOptio
       headers['content-range'] = `bytes */${options.size}`
       headers['content-type'] = 'application/json; charset=utf-8'
       delete headers['content-disposition']
-      const body = { success: false, error: `Range not satisfiable: the file has ${options.size} bytes`, code: 'invalid_request' }
-      return new Response(JSON.stringify(body), { status: 416, headers })
+      return new Response(JSON.stringify(failureBody(rangeNotSatisfiable(options.size))), { status: 416, headers })
     }
     if (Array.isArray(ranges) && ranges.length === 1 && ranges.type === 'bytes') {
       const { start, end } = ranges[0]!

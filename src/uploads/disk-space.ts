@@ -1,10 +1,7 @@
 import { statfs } from 'node:fs/promises'
-import { AppError } from '../errors'
+import { insufficientStorage } from '../errors'
 import { errorCodes } from '../lib/error-codes'
 import { formatSize } from '../lib/sizes'
-
-export const insufficientStorage = (detail: string) =>
-  new AppError(507, 'insufficient_storage', `Not enough disk space to store this upload: ${detail}`)
 
 /**
  * Refuses an upload before reading it when the disk holding the data dir could not keep `reserveBytes`

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto'
 import type { Readable } from 'node:stream'
-import { AppError } from '../errors'
-import { formatSize } from '../lib/sizes'
+import { fileTooLarge, insufficientStorage } from '../errors'
 import type { TempFile } from '../storage/temp-files'
-import { insufficientStorage, isDiskFull } from './disk-space'
+import { isDiskFull } from './disk-space'
 import { createSignatureCheck } from './pdf-signature'
 
 /** A PDF that has fully arrived in a temporary file, fsync'd, with its size and SHA-256. */
@@ -14,9 +13,6 @@ export type ReceivedPdf = {
   /** The part's filename as the client sent it (already reduced to a basename by the caller). */
   clientFilename: string
 }
-
-export const fileTooLarge = (maxBytes: number) =>
-  new AppError(413, 'file_too_large', `File exceeds the ${formatSize(maxBytes)} limit`)
 
 /**
  * Streams one file part into a temp file while counting, hashing and checking for the `%PDF-` signature in

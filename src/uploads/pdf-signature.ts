@@ -25,7 +25,7 @@ export function createSignatureCheck() {
     return notPdf(`Uploaded file is not a PDF: ${PDF_SIGNATURE} must appear in its first 1,024 bytes (got ${quoted})`)
   }
   return {
-    /** Throws the 415 once the window is full and holds no signature. */
+    /** Throws `not_pdf` once the window is full and holds no signature. */
     push(chunk: Uint8Array): void {
       if (found) return
       const room = SIGNATURE_WINDOW - head.length
@@ -37,7 +37,7 @@ export function createSignatureCheck() {
         throw refuse()
       }
     },
-    /** At the end of the stream: throws the 415 unless the signature was seen (an empty file never has it). */
+    /** At the end of the stream: throws `not_pdf` unless the signature was seen (an empty file never has it). */
     finish(): void {
       if (found) return
       if (head.length === 0) throw notPdf(`Uploaded file is empty; it must be a PDF, with ${PDF_SIGNATURE} in its first 1,024 bytes`)

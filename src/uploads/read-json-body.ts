@@ -1,10 +1,7 @@
-import { AppError, badRequest } from '../errors'
-import { formatSize } from '../lib/sizes'
+import { badRequest, DomainError, jsonBodyTooLarge } from '../errors'
 
 /** JSON bodies are small metadata documents (contract §7). */
 export const MAX_JSON_BODY_BYTES = 64 * 1024
-
-const bodyTooLarge = () => new AppError(413, 'body_too_large', `JSON body exceeds the ${formatSize(MAX_JSON_BODY_BYTES)} limit`)
 
 /**
  * Reads and parses a JSON request body, refusing more than `MAX_JSON_BODY_BYTES` — from the declared
@@ -12,7 +9,7 @@ const bodyTooLarge = () => new AppError(413, 'body_too_large', `JSON body exceed
  */
 export async function readJsonBody(request: Request): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? NaN)
-  if (declared > MAX_JSON_BODY_BYTES) throw bodyTooLarge()
+  if (declared > MAX_JSON_BODY_BYTES) throw jsonBodyTooLarge(MAX_JSON_BODY_BYTES)
 
   const chunks: Uint8Array[] = []
   let size = 0
@@ -25,12 +22,12 @@ export async function readJsonBody(request: Request): Promise<unknown> {
         size += value.byteLength
         if (size > MAX_JSON_BODY_BYTES) {
           reader.cancel().catch(() => {})
-          throw bodyTooLarge()
+          throw jsonBodyTooLarge(MAX_JSON_BODY_BYTES)
         }
         chunks.push(value)
       }
     } catch (error) {
-      if (error instanceof AppError) throw error
+      if (error instanceof DomainError) throw error
       throw badRequest('The request body was interrupted before it finished')
     }
   }

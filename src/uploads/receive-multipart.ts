@@ -1,11 +1,11 @@
 import busboy from 'busboy'
 import { rm } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
-import { AppError, badRequest, notPdf } from '../errors'
+import { badRequest, DomainError, insufficientStorage, notPdf } from '../errors'
 import { randomId } from '../lib/ids'
 import { basename } from '../lib/text'
 import type { TempFiles } from '../storage/temp-files'
-import { insufficientStorage, isDiskFull } from './disk-space'
+import { isDiskFull } from './disk-space'
 import { writePdfPart, type ReceivedPdf } from './pdf-part-writer'
 import { uploadPaceCheck, type UploadPace } from './upload-pace'
 
@@ -37,7 +37,7 @@ const LIMITS = { fieldSize: 16 * 1024, fieldNameSize: 200, fields: 32, files: 1,
  *
  * The first problem found (bad part headers, signature, size, a malformed body, a client that goes away or
  * sends too slowly) stops the read at once: the request body is cancelled, busboy destroyed, the temp file removed, and the
- * problem thrown as an AppError. Fields may come before or after the file part.
+ * problem thrown as a DomainError. Fields may come before or after the file part.
  */
 export async function receiveMultipart(request: Request, options: MultipartOptions): Promise<MultipartBody> {
   let parser: busboy.Busboy
@@ -57,11 +57,11 @@ export async function receiveMultipart(request: Request, options: MultipartOptio
   let rejectFailed: (error: Error) => void = () => {}
   const failed = new Promise<never>((_, reject) => (rejectFailed = reject))
   failed.catch(() => {}) // observed below; this keeps an early failure from counting as unhandled
-  // A client mistake keeps its AppError; anything else (a disk error…) is ours: rethrown as it is, so it
+  // A client mistake keeps its DomainError; anything else (a disk error…) is ours: rethrown as it is, so it
   // becomes a 500 with the cause logged, never blamed on the client as a malformed body.
   const fail = (error: unknown) => {
     if (failure) return
-    failure = error instanceof AppError ? error : (error as Error)
+    failure = error instanceof DomainError ? error : (error as Error)
     rejectFailed(failure)
   }
   const finished = new Promise<void>((resolve) => parser.on('close', resolve))
@@ -102,7 +102,7 @@ export async function receiveMultipart(request: Request, options: MultipartOptio
   parser.on('error', (error: Error) => fail(badRequest(`Malformed multipart/form-data body: ${error.message}`)))
 
   const pumping = pump(request, parser, uploadPaceCheck(options.pace), () => failure !== undefined, failed).catch((error: unknown) =>
-    fail(error instanceof AppError ? error : badRequest('The upload was interrupted before it finished')),
+    fail(error instanceof DomainError ? error : badRequest('The upload was interrupted before it finished')),
   )
 
   try {
@@ -147,7 +147,7 @@ async function pump(request: Request, parser: busboy.Busboy, checkPace: (receive
   }
 }
 
-function partHeaderProblem(filename: string, mimeType: string): AppError | undefined {
+function partHeaderProblem(filename: string, mimeType: string): DomainError | undefined {
   if (!filename.toLowerCase().endsWith('.pdf')) {
     return notPdf(`Uploaded file must have a .pdf extension (got ${JSON.stringify(filename)})`)
   }

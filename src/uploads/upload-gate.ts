@@ -1,4 +1,4 @@
-import { AppError } from '../errors'
+import { tooManyUploadsForUser, uploadsBusy } from '../errors'
 
 export type UploadGate = {
   /** Runs `work` holding an upload slot for `userId`, or refuses at once when no slot is free. */
@@ -17,10 +17,10 @@ export function createUploadGate(limits: { total: number; perUser: number }): Up
     async run(userId, work) {
       const mine = perUser.get(userId) ?? 0
       if (mine >= limits.perUser) {
-        throw new AppError(429, 'rate_limited', `Too many uploads in progress for this account (at most ${limits.perUser} at once); retry when one has finished`, { 'retry-after': '5' })
+        throw tooManyUploadsForUser(limits.perUser)
       }
       if (total >= limits.total) {
-        throw new AppError(503, 'server_busy', 'The server is handling as many uploads as it accepts at once; retry shortly', { 'retry-after': '5' })
+        throw uploadsBusy()
       }
       total++
       perUser.set(userId, mine + 1)

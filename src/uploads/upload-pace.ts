@@ -1,4 +1,4 @@
-import { AppError } from '../errors'
+import { uploadTooSlow } from '../errors'
 import { formatSize } from '../lib/sizes'
 
 /**
@@ -17,9 +17,9 @@ export type UploadPace = {
 }
 
 /**
- * A check to run each time more of an upload's body has arrived, with the bytes received so far: it throws a
- * 408 once the upload has taken longer than `timeoutMs`, or when, after the grace period, its average rate
- * is below `minBytesPerSecond`. Each upload holds a slot, a socket and a temp file; without this, a client
+ * A check to run each time more of an upload's body has arrived, with the bytes received so far: it throws
+ * `request_timeout` once the upload has taken longer than `timeoutMs`, or when, after the grace period, its
+ * average rate is below `minBytesPerSecond`. Each upload holds a slot, a socket and a temp file; without this, a client
  * trickling a byte a second (never silent long enough for the idle timeout) held them indefinitely.
  *
  * The average since the start, not the current rate, is what counts: a legitimate upload that stalls for a
@@ -31,12 +31,10 @@ export function uploadPaceCheck(pace: UploadPace): (received: number) => void {
   return (received) => {
     const elapsed = pace.now() - started
     if (elapsed > pace.timeoutMs) {
-      throw tooSlow(`it took longer than the ${Math.round(pace.timeoutMs / 1000)} s an upload may take`)
+      throw uploadTooSlow(`it took longer than the ${Math.round(pace.timeoutMs / 1000)} s an upload may take`)
     }
     if (elapsed > UPLOAD_GRACE_MS && received * 1000 < pace.minBytesPerSecond * elapsed) {
-      throw tooSlow(`${formatSize(received)} arrived in ${Math.round(elapsed / 1000)} s, below the minimum average of ${formatSize(pace.minBytesPerSecond)}/s`)
+      throw uploadTooSlow(`${formatSize(received)} arrived in ${Math.round(elapsed / 1000)} s, below the minimum average of ${formatSize(pace.minBytesPerSecond)}/s`)
     }
   }
 }
-
-const tooSlow = (why: string) => new AppError(408, 'request_timeout', `Upload stopped: ${why}; nothing was stored`)

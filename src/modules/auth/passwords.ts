@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../context'
 import { users } from '../../db/schema'
-import { AppError, badRequest } from '../../errors'
+import { badRequest, signInsBusy } from '../../errors'
 import { createLimiter, QueueFullError } from '../../lib/concurrency'
 import { randomId } from '../../lib/ids'
 import { findUserByName } from './users'
@@ -20,18 +20,17 @@ export function passwordProblem(password: string): string | undefined {
 /**
  * argon2id with OWASP's recommended minimum (19 MiB, 2 passes) rather than Bun's default 64 MiB: a NAS with
  * 1 GB of RAM must survive a burst of sign-ins. At most two hashes or checks run at once (each holds its
- * memory while it runs); at most MAX_QUEUED wait their turn, and beyond that a sign-in is a 503 with
- * Retry-After rather than a wait of many seconds. The PHC string carries its own parameters and salt, so
- * they can be raised later without breaking stored passwords.
+ * memory while it runs); at most MAX_QUEUED wait their turn, and beyond that a sign-in is `server_busy`
+ * with a retry hint rather than a wait of many seconds. The PHC string carries its own parameters and salt,
+ * so they can be raised later without breaking stored passwords.
  */
 const ARGON2 = { algorithm: 'argon2id', memoryCost: 19_456, timeCost: 2 } as const
 /** About 0.3 s of waiting at ~20 ms a check on a 2-core machine (measured), a few seconds on a slow NAS. */
 const MAX_QUEUED = 32
 const oneAtATime = createLimiter(2, MAX_QUEUED)
-const busy = () => new AppError(503, 'server_busy', 'Too many sign-ins are being checked at once; retry in a moment', { 'retry-after': '1' })
 const queued = <T>(task: () => Promise<T>): Promise<T> =>
   oneAtATime(task).catch((error: unknown) => {
-    throw error instanceof QueueFullError ? busy() : error
+    throw error instanceof QueueFullError ? signInsBusy() : error
   })
 const hash = (password: string) => queued(() => Bun.password.hash(password, ARGON2))
 // A stored hash that cannot be read is a mismatch; a full queue is not (it must not pass for a wrong password).
@@ -64,6 +63,3 @@ export async function passwordMatches(password: string, storedHash: string | nul
   }
   return verify(password, storedHash)
 }
-
-/** One answer for every failed sign-in, whatever the reason. */
-export const invalidCredentials = () => new AppError(401, 'unauthorized', 'Wrong user name or password')

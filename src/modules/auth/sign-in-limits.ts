@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context'
-import { AppError } from '../../errors'
-import { loggedRateLimiter, rateLimited } from '../../http/rate-limit'
+import { DomainError, rateLimited } from '../../errors'
+import { loggedRateLimiter } from '../../http/rate-limit'
 
 export type SignInAttempt = <T>(who: { address: string; name: string }, signIn: () => Promise<T>) => Promise<T>
 
@@ -9,7 +9,7 @@ export type SignInAttempt = <T>(who: { address: string; name: string }, signIn: 
  *
  * Only failures count: a right password never uses up anything, so nobody can lock a user out by guessing.
  * An attempt counts as a failure while its password is checked (so parallel guesses cannot overtake the
- * count) and is taken back if it succeeds, or if it ends without an answer about the password (503, 500).
+ * count) and is taken back if it succeeds, or if it ends without an answer about the password (server_busy, internal).
  *
  * - An address over its budget is refused whatever it sends, until the minute is over.
  * - A name over its budget is refused only to addresses that have failed (or are trying) this minute. The
@@ -39,7 +39,7 @@ export function signInLimits(ctx: AppContext): SignInAttempt {
     try {
       return await signIn()
     } catch (error) {
-      failed = error instanceof AppError && error.status === 401
+      failed = error instanceof DomainError && error.code === 'unauthorized'
       throw error
     } finally {
       if (!failed) takeBack()

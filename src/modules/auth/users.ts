@@ -1,7 +1,7 @@
 import { and, count, eq, sum } from 'drizzle-orm'
 import type { AppContext } from '../../context'
 import { files, users, type UserRow } from '../../db/schema'
-import { AppError, badRequest, unauthorized } from '../../errors'
+import { badRequest, unauthorized, userAlreadyExists, userNotFound } from '../../errors'
 import { randomId } from '../../lib/ids'
 import { discardBlob } from '../files/service/discard-blob'
 
@@ -10,8 +10,6 @@ const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 export type Usage = { files: number; bytes: number }
 export type Limits = { maxStorageBytes: number | null; maxFiles: number | null }
 
-const userNotFound = (name: string) => new AppError(404, 'not_found', `No user named ${JSON.stringify(name)}`)
-
 export async function addUser(ctx: AppContext, input: { name: string }): Promise<UserRow> {
   if (!USER_NAME.test(input.name)) {
     throw badRequest('A user name is 1–64 characters: letters, digits, ".", "_" or "-", starting with a letter or digit')
@@ -19,7 +17,7 @@ export async function addUser(ctx: AppContext, input: { name: string }): Promise
   const row: UserRow = { id: randomId(), name: input.name, createdAt: ctx.now(), maxBytes: null, maxFiles: null, passwordHash: null }
   // ON CONFLICT keeps "already exists" a normal answer instead of a constraint error.
   const inserted = await ctx.db.insert(users).values(row).onConflictDoNothing().returning()
-  if (inserted.length === 0) throw new AppError(409, 'invalid_request', `A user named ${JSON.stringify(input.name)} already exists`)
+  if (inserted.length === 0) throw userAlreadyExists(input.name)
   return row
 }
 

@@ -1,8 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
 import type { AppContext } from '../../context'
 import { files, users } from '../../db/schema'
-import { quotaExceeded, unauthorized } from '../../errors'
-import { formatSize } from '../../lib/sizes'
+import { fileCountExceeded, quotaExceeded, storageExceeded, unauthorized } from '../../errors'
 import { usageOf } from '../auth/users'
 
 /**
@@ -46,7 +45,3 @@ export function fitsQuota(ownerId: string, addedFiles: number, addedBytes: numbe
     OR (SELECT coalesce(sum(${files.size}), 0) FROM ${files} WHERE ${files.ownerId} = ${ownerId}) + (${addedBytes}) <= ${users.maxBytes})`
   return sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${ownerId} AND ${countFits} AND ${bytesFit})`
 }
-
-const fileCountExceeded = (used: number, max: number) => quotaExceeded(`File quota exceeded: ${used} of ${max} files used`)
-const storageExceeded = (used: number, max: number) =>
-  quotaExceeded(`Storage quota exceeded: ${formatSize(used)} of ${formatSize(max)} used`)

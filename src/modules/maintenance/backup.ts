@@ -4,7 +4,7 @@ import { chmod, copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/pr
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AppContext } from '../../context'
-import { AppError } from '../../errors'
+import { badRequest, snapshotsKeptChanging } from '../../errors'
 import { randomId } from '../../lib/ids'
 import { createLocalBlobStore, fsyncPath } from '../../storage/local-blob-store'
 import { VERSION } from '../../version'
@@ -27,7 +27,7 @@ const MAX_ATTEMPTS = 5
  */
 export async function backupTo(ctx: AppContext, target: string): Promise<BackupManifest & { attempts: number }> {
   if (!ctx.config.databaseUrl.startsWith('file:')) {
-    throw new AppError(400, 'invalid_request', 'backup copies the embedded database; back up a libSQL server with its own tools')
+    throw badRequest('backup copies the embedded database; back up a libSQL server with its own tools')
   }
   await assertEmptyDir(target, 'the backup directory')
   await mkdir(join(target, 'tmp'), { recursive: true, mode: 0o700 })
@@ -76,7 +76,7 @@ export async function backupTo(ctx: AppContext, target: string): Promise<BackupM
     await fsyncPath(target)
     return { ...manifest, attempts: attempt }
   }
-  throw new AppError(503, 'server_busy', `files kept changing during ${MAX_ATTEMPTS} snapshots; try the backup again`)
+  throw snapshotsKeptChanging(MAX_ATTEMPTS)
 }
 
 export type SnapshotRow = { id: string; blobKey: string; size: number; sha256: string }
@@ -97,5 +97,5 @@ export async function assertEmptyDir(path: string, what: string): Promise<void> 
     if (error.code === 'ENOENT') return [] as string[]
     throw error
   })
-  if (entries.length > 0) throw new AppError(400, 'invalid_request', `${what} ${path} is not empty`)
+  if (entries.length > 0) throw badRequest(`${what} ${path} is not empty`)
 }

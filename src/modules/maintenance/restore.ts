@@ -2,14 +2,14 @@ import { createClient } from '@libsql/client'
 import { chmod, copyFile, lstat, mkdir, readFile, rename, rm, rmdir } from 'node:fs/promises'
 import { existsSync, type Stats } from 'node:fs'
 import { dirname, join, sep } from 'node:path'
-import { AppError } from '../../errors'
+import { badRequest } from '../../errors'
 import { randomId } from '../../lib/ids'
 import { layoutOf } from '../../data-dir'
 import { storedId, writeDataDirId } from '../../data-dir-id'
 import { blobPathOf, createLocalBlobStore, fsyncPath } from '../../storage/local-blob-store'
 import { assertEmptyDir, BACKUP_DATABASE, BACKUP_MANIFEST, rowsOf, type BackupManifest, type SnapshotRow } from './backup'
 
-const damaged = (message: string) => new AppError(400, 'invalid_request', message)
+const damaged = badRequest
 
 /**
  * Brings a backup back into an empty data dir. Every blob is checked against the snapshot (size and

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../context'
 import { tokens, type TokenRow } from '../../../db/schema'
-import { quotaExceeded } from '../../../errors'
+import { tooManyTokens } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import { signToken } from '../jwt'
 import { findUserByName } from '../users'
@@ -16,7 +16,7 @@ export type IssuedToken = { jwt: string; token: TokenRow }
  * the API, a sign-in or the CLI. Minting tokens must not buy more of anything, and each one is a row and a
  * cache entry. The count is part of the INSERT, so concurrent requests cannot slip past it together. With
  * `replaceOldest`, the oldest active token with that label is revoked in the same transaction to make room
- * (sign-in sessions: a forgotten one must not lock its owner out); otherwise one past the cap is a 403.
+ * (sign-in sessions: a forgotten one must not lock its owner out); otherwise one past the cap is `quota_exceeded`.
  */
 export async function issueToken(ctx: AppContext, input: { userName: string; label: string; ttlSeconds: number | null; replaceOldest?: string }): Promise<IssuedToken> {
   const user = await findUserByName(ctx, input.userName)
@@ -49,6 +49,3 @@ export async function issueToken(ctx: AppContext, input: { userName: string; lab
   const jwt = await signToken(ctx.signingKey, { sub: user.id, jti: token.id, iat, ...(exp !== undefined && { exp }) })
   return { jwt, token }
 }
-
-const tooManyTokens = (cap: number) =>
-  quotaExceeded(`A user may have at most ${cap} active tokens; revoke one first (DELETE /api/tokens/ID, or pdfshare token revoke ID)`)

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../context'
 import { users } from '../../../db/schema'
-import { invalidCredentials, passwordMatches } from '../passwords'
+import { invalidCredentials } from '../../../errors'
+import { passwordMatches } from '../passwords'
 import { issueToken, type IssuedToken } from './issue-token'
 
 /** The label of the tokens a password sign-in issues; the dashboard and `GET /api/tokens` show it. */

@@ -1,14 +1,14 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import type { AppContext } from '../../../context'
 import { tokens, type TokenRow } from '../../../db/schema'
-import { AppError } from '../../../errors'
+import { noTokenWithId, tokenNotFound } from '../../../errors'
 import { unverifiedTokenId } from '../jwt'
 
 /** Revokes by token id, or by the whole JWT (its `jti` is read without verification: revoking needs no trust). */
 export async function revokeToken(ctx: AppContext, input: { tokenIdOrJwt: string }): Promise<TokenRow> {
   const id = input.tokenIdOrJwt.includes('.') ? unverifiedTokenId(input.tokenIdOrJwt) : input.tokenIdOrJwt
   const [existing] = id ? await ctx.db.select().from(tokens).where(eq(tokens.id, id)) : []
-  if (!existing) throw new AppError(404, 'not_found', `No token with id ${JSON.stringify(input.tokenIdOrJwt)}`)
+  if (!existing) throw noTokenWithId(input.tokenIdOrJwt)
   if (existing.revokedAt !== null) return existing
   const [revoked] = await ctx.db
     .update(tokens)
@@ -28,6 +28,6 @@ export async function revokeOwnToken(ctx: AppContext, input: { userId: string; i
     .set({ revokedAt: ctx.now() })
     .where(and(eq(tokens.id, input.id), eq(tokens.userId, input.userId), isNull(tokens.revokedAt)))
     .returning()
-  if (!revoked) throw new AppError(404, 'not_found', 'Token not found')
+  if (!revoked) throw tokenNotFound()
   return revoked
 }

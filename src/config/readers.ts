@@ -1,0 +1,49 @@
+import { isAbsolute, resolve } from 'node:path'
+import { parseTtl } from '../lib/durations'
+import { parseSize } from '../lib/sizes'
+
+// Readers for the settings' texts: each returns the value, or undefined when the text is not one.
+
+/** Plain digits (surrounding spaces allowed) from `min` to `max`. */
+export const integer = (min: number, max: number) => (text: string) => {
+  const trimmed = text.trim()
+  const value = Number(trimmed)
+  return /^\d+$/.test(trimmed) && value >= min && value <= max ? value : undefined
+}
+
+/** A size such as 512MB (binary units), in bytes, from `min` to `max`. */
+export const size = (min = 0, max = Number.MAX_SAFE_INTEGER) => (text: string) => {
+  const bytes = parseSize(text)
+  return bytes !== undefined && bytes >= min && bytes <= max ? bytes : undefined
+}
+
+/** A lifetime such as 12h, in seconds, from `min` to `max`; never "never". */
+export const lifetime = (min: number, max: number) => (text: string) => {
+  const seconds = parseTtl(text)
+  return typeof seconds === 'number' && seconds >= min && seconds <= max ? seconds : undefined
+}
+
+export const anyText = (text: string) => text
+
+/** A secret of at least `minBytes` bytes, kept exactly as given. */
+export const secret = (minBytes: number) => (text: string) => (Buffer.byteLength(text) >= minBytes ? text : undefined)
+
+/** A directory, relative to the working directory unless absolute. */
+export const directory = (text: string, cwd: string) => (text.trim() === '' ? undefined : resolve(cwd, text))
+
+/** An http(s) URL that can be the base of links: no credentials, query or fragment; no trailing slash. */
+export const baseUrl = (text: string) => {
+  if (!URL.canParse(text)) return undefined
+  const url = new URL(text)
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username || url.password) return undefined
+  return url.href.replace(/\/+$/, '')
+}
+
+/** A libSQL URL; a relative file: path is made absolute against the working directory. */
+export const libsqlUrl = (text: string, cwd: string) => {
+  const value = text.trim()
+  if (!/^(file|libsql|https?|wss?):/.test(value)) return undefined
+  if (!value.startsWith('file:')) return value
+  const path = value.slice('file:'.length)
+  return isAbsolute(path) ? value : `file:${resolve(cwd, path)}`
+}

@@ -1,0 +1,199 @@
+import { formatSize } from '../lib/sizes'
+import { anyText, baseUrl, directory, integer, libsqlUrl, lifetime, secret, size } from './readers'
+import { setting } from './setting'
+
+/** The contract's hard cap: 100 MiB. A lower cap may be configured, never a higher one. */
+export const HARD_MAX_FILE_SIZE = 100 * 1024 * 1024
+
+const PER_MINUTE_MAX = 100_000_000
+
+/**
+ * Every setting of pdfshare, in the order they are read (a default may use settings above it; with several
+ * invalid values, the first one here is the one reported). The README's Settings table lists the same.
+ */
+export const SETTINGS = {
+  port: setting({
+    flag: { name: 'port', arg: 'N' },
+    env: 'PDFSHARE_PORT',
+    default: '3000',
+    parse: integer(0, 65535),
+    rule: 'must be an integer from 0 to 65535 (0 picks a free port)',
+    help: 'the port to listen on; 0 picks a free port',
+  }),
+  host: setting({
+    flag: { name: 'host', arg: 'ADDR' },
+    env: 'PDFSHARE_HOST',
+    default: '0.0.0.0',
+    parse: anyText,
+    help: 'the address to listen on',
+  }),
+  /** Absolute path of the data dir; all state lives under it. */
+  dataDir: setting({
+    flag: { name: 'data', arg: 'DIR' },
+    env: 'PDFSHARE_DATA_DIR',
+    default: './data',
+    parse: directory,
+    rule: 'must not be empty',
+    quiet: true,
+    help: 'where all state lives (database, PDFs, secret, previews)',
+  }),
+  /** Base of every shareUrl, without a trailing slash; may carry a path prefix for a reverse proxy. */
+  publicUrl: setting({
+    flag: { name: 'public-url', arg: 'URL' },
+    env: 'PDFSHARE_PUBLIC_URL',
+    default: { shown: 'http://localhost:<port>', from: ({ port }) => `http://localhost:${port}` },
+    parse: baseUrl,
+    rule: (text) =>
+      URL.canParse(text)
+        ? 'must be an http(s) URL without credentials, query or fragment'
+        : 'must be an absolute http(s) URL such as https://pdf.example.com',
+    help: 'base of every share link; may have a path prefix for a reverse proxy',
+  }),
+  /** libSQL URL of the metadata database. */
+  databaseUrl: setting({
+    env: 'PDFSHARE_DATABASE_URL',
+    default: { shown: 'file:<data>/pdfshare.db', from: ({ dataDir }) => `file:${dataDir}/pdfshare.db` },
+    parse: libsqlUrl,
+    rule: 'must be a libSQL URL (file:…, libsql://…, http(s)://…)',
+    help: 'the metadata database (a libsql:// or http(s):// server also works)',
+  }),
+  /** HS256 secret; when absent, a generated secret is kept in the data dir. */
+  jwtSecret: setting<string | undefined>({
+    env: 'PDFSHARE_JWT_SECRET',
+    default: { shown: 'generated', from: () => undefined },
+    parse: secret(32),
+    rule: 'must be at least 32 bytes long (for example: openssl rand -hex 32)',
+    quiet: true,
+    help: 'the token signing secret, ≥ 32 bytes; otherwise one is kept in the data dir',
+  }),
+  /** Largest accepted PDF, in bytes. */
+  maxFileSize: setting({
+    env: 'PDFSHARE_MAX_FILE_SIZE',
+    default: '100MB',
+    parse: size(1, HARD_MAX_FILE_SIZE),
+    rule: `must be a size from 1 byte to ${formatSize(HARD_MAX_FILE_SIZE)} (e.g. 20MB)`,
+    help: 'the largest PDF accepted; may be lowered, never raised',
+  }),
+  rateLimitApi: setting({
+    env: 'PDFSHARE_RATE_LIMIT_API',
+    default: '600',
+    parse: integer(0, PER_MINUTE_MAX),
+    rule: 'must be a number of requests per minute (0 turns the limit off)',
+    help: 'API requests per minute per user, all their tokens together; 0 = off',
+  }),
+  rateLimitShare: setting({
+    env: 'PDFSHARE_RATE_LIMIT_SHARE',
+    default: '600',
+    parse: integer(0, PER_MINUTE_MAX),
+    rule: 'must be a number of requests per minute (0 turns the limit off)',
+    help: 'requests per minute per client address on /s/* (IPv6: per /64); 0 = off',
+  }),
+  /** Seconds a connection may stay silent before the server drops it. */
+  idleTimeout: setting({
+    env: 'PDFSHARE_IDLE_TIMEOUT',
+    default: '30',
+    parse: integer(1, 255),
+    rule: 'must be a number of seconds from 1 to 255',
+    help: 'seconds a silent connection is kept',
+  }),
+  trustProxyHops: setting({
+    env: 'PDFSHARE_TRUST_PROXY',
+    default: '0',
+    parse: integer(0, 10),
+    rule: 'must be the number of reverse proxies in front of pdfshare (0 to 10)',
+    help: 'reverse proxies in front whose X-Forwarded-For is trusted; 0 = none',
+  }),
+  maxUploads: setting({
+    env: 'PDFSHARE_MAX_UPLOADS',
+    default: '16',
+    parse: integer(1, 10_000),
+    rule: 'must be a number of concurrent uploads from 1',
+    help: 'uploads and replacements streaming at once, server-wide (more → 503)',
+  }),
+  maxUploadsPerUser: setting({
+    env: 'PDFSHARE_MAX_UPLOADS_PER_USER',
+    default: '4',
+    parse: integer(1, 10_000),
+    rule: 'must be a number of concurrent uploads from 1',
+    help: 'uploads and replacements streaming at once, per user (more → 429)',
+  }),
+  /** Bytes the data dir's disk must keep free after an upload. */
+  minFreeDisk: setting({
+    env: 'PDFSHARE_MIN_FREE_DISK',
+    default: '128MB',
+    parse: size(),
+    rule: 'must be a size such as 512MB or 2GB',
+    help: "free space kept on the data dir's disk; an upload that would use it → 507",
+  }),
+  /** Seconds in-flight requests get to finish after SIGTERM/SIGINT. */
+  shutdownTimeout: setting({
+    env: 'PDFSHARE_SHUTDOWN_TIMEOUT',
+    default: '30',
+    parse: integer(0, 3600),
+    rule: 'must be a number of seconds',
+    help: 'seconds in-flight requests get after SIGTERM/SIGINT',
+  }),
+  /** Lifetime in seconds of the token a password sign-in issues. */
+  sessionTtl: setting({
+    env: 'PDFSHARE_SESSION_TTL',
+    default: '12h',
+    parse: lifetime(5 * 60, 30 * 86_400),
+    rule: 'must be a lifetime from 5m to 30d, e.g. 12h',
+    help: 'lifetime of the token a password sign-in issues (5m to 30d)',
+  }),
+  rateLimitLogin: setting({
+    env: 'PDFSHARE_RATE_LIMIT_LOGIN',
+    default: '10',
+    parse: integer(0, PER_MINUTE_MAX),
+    rule: 'must be a number of sign-in attempts per minute (0 turns the limit off)',
+    help: 'failed sign-ins per minute, per client address and per user name; 0 = off',
+  }),
+  /** Active (unrevoked, unexpired) tokens a user may have, however they were issued. */
+  maxTokensPerUser: setting({
+    env: 'PDFSHARE_MAX_TOKENS_PER_USER',
+    default: '100',
+    parse: integer(1, 1_000_000),
+    rule: 'must be a number of tokens from 1',
+    help: 'active tokens per user (API, sign-in and CLI alike)',
+  }),
+  /** Average bytes per second an upload's body must reach after its first 20 s; 0 = no minimum. */
+  uploadMinRate: setting({
+    env: 'PDFSHARE_UPLOAD_MIN_RATE',
+    default: '16KB',
+    parse: size(0, HARD_MAX_FILE_SIZE),
+    rule: `must be a size per second up to ${formatSize(HARD_MAX_FILE_SIZE)}, e.g. 16KB (0 turns the minimum off)`,
+    help: 'bytes a second an upload must average after its first 20 s (slower → 408); 0 = none',
+  }),
+  /** Seconds an upload's body may take in all. */
+  uploadTimeout: setting({
+    env: 'PDFSHARE_UPLOAD_TIMEOUT',
+    default: '3600',
+    parse: integer(1, 86_400),
+    rule: 'must be a number of seconds from 1 to 86400',
+    help: "seconds an upload's body may take in all (longer → 408)",
+  }),
+  maxViewsPerAddress: setting({
+    env: 'PDFSHARE_MAX_VIEWS_PER_ADDRESS',
+    default: '20',
+    parse: integer(0, 1_000_000),
+    rule: 'must be a number of views (0 turns the bound off)',
+    help: 'views one address (IPv6: a /64) may add to a file per 30 minutes; 0 = no bound',
+  }),
+  /** Seconds one share-page preview may take to render before its renderer process is killed. */
+  previewTimeout: setting({
+    env: 'PDFSHARE_PREVIEW_TIMEOUT',
+    default: '5',
+    parse: integer(1, 300),
+    rule: 'must be a number of seconds from 1 to 300',
+    help: 'seconds one link-preview render may take before its renderer is killed',
+  }),
+  /** Resident memory in bytes one preview renderer process may use before it is killed. */
+  previewMemory: setting({
+    env: 'PDFSHARE_PREVIEW_MEMORY',
+    default: '512MB',
+    // Below 128 MB not even a small PDF renders.
+    parse: size(128 * 1024 * 1024, 64 * 1024 * 1024 * 1024),
+    rule: 'must be a size from 128MB to 64GB (e.g. 512MB)',
+    help: 'memory one preview renderer may use before it is killed',
+  }),
+}

@@ -1,0 +1,37 @@
+import { expect, test } from 'bun:test'
+import { expectTypeOf } from 'expect-type'
+import { SETTING_FLAGS, type Config, type SettingFlag } from '../../src/config'
+
+// Config is derived from the table of settings; this is the shape the rest of the code was written against.
+// Checked by `bun run typecheck` (tsc); the runtime test keeps bun test honest too.
+type WrittenOut = {
+  port: number
+  host: string
+  dataDir: string
+  publicUrl: string
+  databaseUrl: string
+  jwtSecret: string | undefined
+  maxFileSize: number
+  rateLimitApi: number
+  rateLimitShare: number
+  idleTimeout: number
+  trustProxyHops: number
+  maxUploads: number
+  maxUploadsPerUser: number
+  minFreeDisk: number
+  shutdownTimeout: number
+  sessionTtl: number
+  rateLimitLogin: number
+  previewTimeout: number
+  previewMemory: number
+  maxTokensPerUser: number
+  uploadMinRate: number
+  uploadTimeout: number
+  maxViewsPerAddress: number
+}
+
+test('Config, as derived from the table of settings, is the written-out type', () => {
+  expectTypeOf<Config>().toEqualTypeOf<WrittenOut>()
+  expectTypeOf<SettingFlag>().toEqualTypeOf<'port' | 'host' | 'data' | 'public-url'>()
+  expect(SETTING_FLAGS).toEqual(['port', 'host', 'data', 'public-url'])
+})
