@@ -4,7 +4,7 @@ import { ConfigError } from './config'
 import type { DataDirLayout } from './data-dir'
 import { randomId } from './lib/ids'
 import type { BlobStore } from './storage/blob-store'
-import { fsyncPath } from './storage/local-blob-store'
+import { fsyncPath } from './storage/fsync'
 
 const KEY = 'data_dir_id'
 

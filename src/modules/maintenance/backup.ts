@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import type { AppContext } from '../../context'
 import { AppError } from '../../errors'
 import { randomId } from '../../lib/ids'
-import { createLocalBlobStore, fsyncPath } from '../../storage/local-blob-store'
+import { fsyncPath } from '../../storage/fsync'
+import { createLocalBlobStore } from '../../storage/local-blob-store'
 import { VERSION } from '../../version'
 
 /** What `backup.json` records; its presence marks a complete backup (it is written last). */

@@ -6,7 +6,8 @@ import { AppError } from '../../errors'
 import { randomId } from '../../lib/ids'
 import { layoutOf } from '../../data-dir'
 import { storedId, writeDataDirId } from '../../data-dir-id'
-import { blobPathOf, createLocalBlobStore, fsyncPath } from '../../storage/local-blob-store'
+import { fsyncPath } from '../../storage/fsync'
+import { blobPathOf, createLocalBlobStore } from '../../storage/local-blob-store'
 import { assertEmptyDir, BACKUP_DATABASE, BACKUP_MANIFEST, rowsOf, type BackupManifest, type SnapshotRow } from './backup'
 
 const damaged = (message: string) => new AppError(400, 'invalid_request', message)
