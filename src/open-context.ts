@@ -1,11 +1,15 @@
 import type { Config } from './config'
 import type { AppContext } from './context'
-import { pairDatabaseWithDataDir } from './data-dir-id'
-import { layoutOf, loadSigningSecret, prepareDataDir, restrictDatabaseFiles } from './data-dir'
+import { restrictDatabaseFiles } from './data-dir/database-files'
+import { layoutOf } from './data-dir/layout'
+import { pairDatabaseWithDataDir } from './data-dir/pairing'
+import { prepareDataDir } from './data-dir/prepare'
+import { loadSigningSecret } from './data-dir/signing-secret'
 import { openDb } from './db/client'
 import { migrate } from './db/migrate'
 import { consoleLogger, type Logger } from './log'
 import { signingKey } from './modules/auth/jwt'
+import { previewCacheIn } from './modules/share/previews/preview-cache'
 import { createLocalBlobStore } from './storage/local-blob-store'
 import { createLocalTempFiles } from './storage/temp-files'
 
@@ -38,6 +42,7 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
       db: database.db,
       sql: database.hot,
       blobs,
+      previews: previewCacheIn(layout.previews),
       tempFiles: createLocalTempFiles(layout.tmp),
       signingKey: signingKey(secret),
       log,

@@ -1,6 +1,4 @@
-import { readdir } from 'node:fs/promises'
 import type { AppContext } from '../../context'
-import { discardPreview } from '../../data-dir'
 import { files } from '../../db/schema'
 
 /**
@@ -18,9 +16,6 @@ export async function sweepUnreferencedBlobs(ctx: AppContext): Promise<number> {
     await ctx.blobs.moveAside(key, ctx.layout.orphans)
     moved++
   }
-  for (const name of await readdir(ctx.layout.previews).catch(() => [] as string[])) {
-    const key = name.split('.')[0] ?? ''
-    if (!referenced.has(key)) await discardPreview(ctx.layout, key)
-  }
+  await ctx.previews.discardAllBut(referenced)
   return moved
 }

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs'
 import { rm, writeFile } from 'node:fs/promises'
 import type { AppContext } from '../../../context'
-import { previewPathOf } from '../../../data-dir'
 import { createSingleFlight } from '../../../lib/concurrency'
 import type { SharedFile } from '../service/find-shared-file'
 import placeholderPath from './placeholder.png' with { type: 'file' }
@@ -36,9 +35,9 @@ export function createPreviewService(ctx: AppContext, pool: RendererPool = defau
   let unavailableLoggedAt = -Infinity
 
   const render = async (row: SharedFile): Promise<Preview> => {
-    const path = previewPathOf(ctx.layout, row.blobKey)
+    const path = ctx.previews.pathOf(row.blobKey)
     if (existsSync(path)) return { kind: 'rendered', path }
-    const failedMarker = previewPathOf(ctx.layout, row.blobKey, 'failed')
+    const failedMarker = ctx.previews.pathOf(row.blobKey, 'failed')
     if (existsSync(failedMarker)) return placeholder
     try {
       await pool.render(ctx.blobs.file(row.blobKey).name!, path)
