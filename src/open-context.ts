@@ -1,5 +1,6 @@
 import type { Config } from './config'
 import type { AppContext } from './context'
+import { blobStoreOf } from './data-dir/blobs'
 import { restrictDatabaseFiles } from './data-dir/database-files'
 import { layoutOf } from './data-dir/layout'
 import { pairDatabaseWithDataDir } from './data-dir/pairing'
@@ -10,7 +11,6 @@ import { migrate } from './db/migrate'
 import { consoleLogger, type Logger } from './log'
 import { signingKey } from './modules/auth/jwt'
 import { previewCacheIn } from './modules/share/previews/preview-cache'
-import { createLocalBlobStore } from './storage/local-blob-store'
 import { createLocalTempFiles } from './storage/temp-files'
 
 export type OpenedContext = AppContext & {
@@ -32,7 +32,7 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
   try {
     await migrate(database.client)
     await restrictDatabaseFiles(config.databaseUrl)
-    const blobs = createLocalBlobStore(layout.blobs)
+    const blobs = blobStoreOf(layout)
     // Before anything is written into the data dir: a wrong database or data dir stops here.
     await pairDatabaseWithDataDir({ client: database.client, layout, blobs, databaseUrl: config.databaseUrl })
     const { secret, created } = await loadSigningSecret(layout, config.jwtSecret)

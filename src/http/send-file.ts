@@ -1,7 +1,7 @@
-import type { BunFile } from 'bun'
 import { encodeExtended } from 'content-disposition'
 import { asciiFallback, downloadName } from '../lib/download-name'
 import parseRange from 'range-parser'
+import type { ByteRange } from '../storage/blob-store'
 
 export type SendFileOptions = {
   /** Exact size of the stored bytes. */
@@ -22,9 +22,10 @@ export function etagOf(sha256: string): string {
  * A PDF response with conditional and Range support done here rather than left to Bun.serve, so it behaves
  * the same under `app.handle` in tests and carries `Accept-Ranges` on the 200 (pdf.js waits for it before
  * it makes range requests). One range → 206; several ranges → the whole file (allowed by RFC 9110);
- * an unsatisfiable range → 416 with `Content-Range: bytes * /size`.
+ * an unsatisfiable range → 416 with `Content-Range: bytes * /size`. `body` gives the bytes (a blob store's
+ * `body`: for the local store a file handle, which Bun sends with sendfile) and is not called for HEAD or 304.
  */
-export function sendFile(request: Request, file: BunFile, options: SendFileOptions): Response {
+export function sendFile(request: Request, body: (range?: ByteRange) => BodyInit, options: SendFileOptions): Response {
   const headers: Record<string, string> = {
     ...options.headers,
     'content-type': 'application/pdf',
@@ -53,12 +54,12 @@ export function sendFile(request: Request, file: BunFile, options: SendFileOptio
       const { start, end } = ranges[0]!
       headers['content-range'] = `bytes ${start}-${end}/${options.size}`
       headers['content-length'] = String(end - start + 1)
-      return new Response(request.method === 'HEAD' ? null : file.slice(start, end + 1), { status: 206, headers })
+      return new Response(request.method === 'HEAD' ? null : body({ start, end: end + 1 }), { status: 206, headers })
     }
   }
 
   headers['content-length'] = String(options.size)
-  return new Response(request.method === 'HEAD' ? null : file, { status: 200, headers })
+  return new Response(request.method === 'HEAD' ? null : body(), { status: 200, headers })
 }
 
 /**

@@ -13,7 +13,7 @@ export async function sweepUnreferencedBlobs(ctx: AppContext): Promise<number> {
   let moved = 0
   for await (const key of ctx.blobs.keys()) {
     if (referenced.has(key)) continue
-    await ctx.blobs.moveAside(key, ctx.layout.orphans)
+    await ctx.blobs.moveAside(key)
     moved++
   }
   await ctx.previews.discardAllBut(referenced)

@@ -40,7 +40,12 @@ export function createPreviewService(ctx: AppContext, pool: RendererPool = defau
     const failedMarker = ctx.previews.pathOf(row.blobKey, 'failed')
     if (existsSync(failedMarker)) return placeholder
     try {
-      await pool.render(ctx.blobs.file(row.blobKey).name!, path)
+      const pdf = await ctx.blobs.localFile(row.blobKey)
+      try {
+        await pool.render(pdf.path, path)
+      } finally {
+        await pdf.release()
+      }
       return { kind: 'rendered', path }
     } catch (error) {
       await rm(`${path}.tmp`, { force: true }).catch(() => {})
