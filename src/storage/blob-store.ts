@@ -1,3 +1,5 @@
+import type { ExpectedBytes } from './expected-bytes'
+
 /**
  * Where PDF bytes live. The local filesystem is the default (local-blob-store.ts); an S3-compatible store is
  * the planned second backend. Everything that touches bytes goes through this interface —
@@ -51,7 +53,10 @@ export type BlobSource =
    * it. The caller may still remove the path afterwards; it is gone or never was the blob's.
    */
   | { file: string }
-  /** Bytes to copy in. An error from the stream, even at its very end, stores nothing under the key. */
-  | { stream: ReadableStream<Uint8Array> }
+  /**
+   * Bytes to copy in. An error from the stream, even at its very end, stores nothing under the key; so do
+   * bytes that are not `expected` (the put fails with a BlobMismatch: expected-bytes.ts).
+   */
+  | { stream: ReadableStream<Uint8Array>; expected?: ExpectedBytes }
 
 export type LocalBlobFile = { path: string; release(): Promise<void> }

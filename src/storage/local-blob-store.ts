@@ -2,6 +2,7 @@ import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { randomId } from '../lib/ids'
 import type { BlobStore, ByteRange } from './blob-store'
+import { bytesChecker, type ExpectedBytes } from './expected-bytes'
 import { fsyncPath } from './fsync'
 
 const KEY = /^[A-Za-z0-9_-]{8,64}$/
@@ -54,7 +55,7 @@ export function createLocalBlobStore({ root, tempDir, asideDir }: LocalBlobStore
       if ('file' in source) return moveIn(key, source.file)
       const temp = join(tempDir, `${randomId(8)}.part`)
       try {
-        await writeDurably(temp, source.stream)
+        await writeDurably(temp, source.stream, source.expected)
         await moveIn(key, temp)
       } catch (error) {
         await rm(temp, { force: true })
@@ -81,18 +82,24 @@ export function blobPathOf(key: string): string {
 }
 
 /**
- * Writes a stream into a new owner-only file and fsyncs it once at the end. Not the uploads' temp files:
- * their fdatasync every 16 MiB gives a network upload a head start, but a disk-to-disk copy (backup,
- * restore) is held back by it, to several times the time of one fsync at the end (measured on 100 MiB).
+ * Writes a stream into a new owner-only file, checks it is what was expected, and fsyncs it once at the end.
+ * Not the uploads' temp files: their fdatasync every 16 MiB gives a network upload a head start, but a
+ * disk-to-disk copy (backup, restore) is held back by it, to several times the time of one fsync at the end
+ * (measured on 100 MiB).
  */
-async function writeDurably(path: string, stream: ReadableStream<Uint8Array>): Promise<void> {
+async function writeDurably(path: string, stream: ReadableStream<Uint8Array>, expected: ExpectedBytes | undefined): Promise<void> {
   await (await open(path, 'wx', 0o600)).close() // owner-only from the start, and never over another file
+  const check = bytesChecker(expected)
   const writer = Bun.file(path).writer()
   try {
-    for await (const chunk of stream) writer.write(chunk)
+    for await (const chunk of stream) {
+      check.update(chunk)
+      writer.write(chunk)
+    }
   } finally {
     await writer.end()
   }
+  check.finish()
   await fsyncPath(path)
 }
 

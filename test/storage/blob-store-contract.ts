@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
 import type { BlobStore } from '../../src/storage/blob-store'
+import { BlobMismatch } from '../../src/storage/expected-bytes'
 
 /** A store under test, and a way to make a finished local upload file for `put({ file })`. */
 export type StoreUnderTest = { store: BlobStore; uploadFile(bytes: Uint8Array): Promise<string> }
@@ -55,6 +56,22 @@ export function blobStoreContract(name: string, open: () => Promise<StoreUnderTe
       await expect(store.put(key, { stream: failing })).rejects.toThrow('refused at the end')
       expect(await store.stat(key)).toBeUndefined()
       expect(await Array.fromAsync(store.keys())).not.toContain(key)
+    })
+
+    test('a put from a stream checks the bytes it was told to expect: another size or SHA-256 stores nothing', async () => {
+      const { store } = await open()
+      const bytes = bytesOf(150_000)
+      const sha256 = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
+      const exact = newKey()
+      await store.put(exact, { stream: streamOf(bytes), expected: { size: bytes.length, sha256 } })
+      expect(await readAll(store.read(exact))).toEqual(bytes)
+      for (const [kind, expected] of [['size', { size: bytes.length - 1 }], ['sha256', { sha256: '0'.repeat(64) }]] as const) {
+        const key = newKey()
+        const failure = await store.put(key, { stream: streamOf(bytes), expected }).then(() => undefined, (error: unknown) => error)
+        expect(failure).toBeInstanceOf(BlobMismatch)
+        expect((failure as BlobMismatch).kind).toBe(kind)
+        expect(await store.stat(key)).toBeUndefined()
+      }
     })
 
     test('a missing key: no stat, a read that errors, a delete that is no error', async () => {

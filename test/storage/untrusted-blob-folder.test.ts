@@ -2,7 +2,6 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { BlobMismatch, expectBytes } from '../../src/storage/expect-bytes'
 import { openUntrustedBlobFolder, RefusedBlob } from '../../src/storage/untrusted-blob-folder'
 
 const root = mkdtempSync(join(tmpdir(), 'pdfshare-untrusted-'))
@@ -35,16 +34,4 @@ test('a backup folder is read through regular files only: a linked blob or a lin
   await expect(readAll(folder.read('regularKey000002'))).rejects.toBeInstanceOf(RefusedBlob)
   await expect(folder.localFile('liLinkedFolder01')).rejects.toBeInstanceOf(RefusedBlob)
   await expect(folder.put('regularKey000003', { stream: new Response('x').body! })).rejects.toThrow('never written')
-})
-
-test('expectBytes passes exact bytes and errors after the last byte on another size or SHA-256', async () => {
-  const bytes = new TextEncoder().encode('%PDF-1.7 expected')
-  const sha256 = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
-  const stream = () => new Response(bytes).body!
-  expect(await readAll(expectBytes(stream(), { size: bytes.length, sha256 }))).toEqual(bytes)
-  const wrongSize = await readAll(expectBytes(stream(), { size: bytes.length + 1 })).catch((error: unknown) => error)
-  expect(wrongSize).toBeInstanceOf(BlobMismatch)
-  expect((wrongSize as BlobMismatch).kind).toBe('size')
-  const wrongHash = await readAll(expectBytes(stream(), { sha256: '0'.repeat(64) })).catch((error: unknown) => error)
-  expect((wrongHash as BlobMismatch).kind).toBe('sha256')
 })

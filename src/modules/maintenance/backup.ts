@@ -7,7 +7,7 @@ import type { AppContext } from '../../context'
 import { blobStoreOf } from '../../data-dir/blobs'
 import { layoutOf } from '../../data-dir/layout'
 import { AppError } from '../../errors'
-import { BlobMismatch, expectBytes } from '../../storage/expect-bytes'
+import { BlobMismatch } from '../../storage/expected-bytes'
 import { fsyncPath } from '../../storage/fsync'
 import { VERSION } from '../../version'
 
@@ -52,7 +52,7 @@ export async function backupTo(ctx: AppContext, target: string): Promise<BackupM
         complete = false // deleted or replaced since the snapshot: take a newer snapshot
         break
       }
-      await blobs.put(row.blobKey, { stream: expectBytes(ctx.blobs.read(row.blobKey), { size: row.size }) }).catch((error: unknown) => {
+      await blobs.put(row.blobKey, { stream: ctx.blobs.read(row.blobKey), expected: { size: row.size } }).catch((error: unknown) => {
         throw error instanceof BlobMismatch ? new Error(`blob of file ${row.id} changed size while it was copied`) : error
       })
       copied.add(row.blobKey)

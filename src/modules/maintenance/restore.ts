@@ -8,7 +8,7 @@ import { blobStoreOf } from '../../data-dir/blobs'
 import { layoutOf } from '../../data-dir/layout'
 import { storedId, writeDataDirId } from '../../data-dir/pairing'
 import type { BlobStat, BlobStore } from '../../storage/blob-store'
-import { BlobMismatch, expectBytes } from '../../storage/expect-bytes'
+import { BlobMismatch } from '../../storage/expected-bytes'
 import { fsyncPath } from '../../storage/fsync'
 import { whyNotRegularFile } from '../../storage/regular-file'
 import { openUntrustedBlobFolder, RefusedBlob } from '../../storage/untrusted-blob-folder'
@@ -89,7 +89,7 @@ async function restoreBlob(backup: BlobStore, blobs: BlobStore, row: SnapshotRow
   if (!found) return 'its PDF is missing'
   if (found.size !== row.size) return `its PDF has ${found.size} bytes, ${row.size} recorded`
   try {
-    await blobs.put(row.blobKey, { stream: expectBytes(backup.read(row.blobKey), { sha256: row.sha256 }) })
+    await blobs.put(row.blobKey, { stream: backup.read(row.blobKey), expected: { sha256: row.sha256 } })
   } catch (error) {
     if (error instanceof BlobMismatch) return 'its PDF does not match its SHA-256'
     throw error
