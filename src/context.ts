@@ -1,8 +1,9 @@
 import type { Config } from './config'
-import type { DataDirLayout } from './data-dir'
+import type { DataDirLayout } from './data-dir/layout'
 import type { Db } from './db/client'
 import type { HotSql } from './db/hot-sql'
 import type { Logger } from './log'
+import type { PreviewCache } from './modules/share/previews/preview-cache'
 import type { BlobStore } from './storage/blob-store'
 import type { TempFiles } from './storage/temp-files'
 
@@ -17,6 +18,8 @@ export type AppContext = {
   /** Kept prepared statements for the per-request reads and view counts. */
   sql: HotSql
   blobs: BlobStore
+  /** Rendered link-preview cards by blob key (data/previews); whoever removes a blob drops its card. */
+  previews: PreviewCache
   /** Uploads in flight are written here (data/tmp) before they become blobs. */
   tempFiles: TempFiles
   /** HS256 key derived from the signing secret. */

@@ -1,12 +1,16 @@
 import type { Config } from './config'
 import type { AppContext } from './context'
-import { pairDatabaseWithDataDir } from './data-dir-id'
-import { layoutOf, loadSigningSecret, prepareDataDir, restrictDatabaseFiles } from './data-dir'
+import { blobStoreOf } from './data-dir/blobs'
+import { restrictDatabaseFiles } from './data-dir/database-files'
+import { layoutOf } from './data-dir/layout'
+import { pairDatabaseWithDataDir } from './data-dir/pairing'
+import { prepareDataDir } from './data-dir/prepare'
+import { loadSigningSecret } from './data-dir/signing-secret'
 import { openDb } from './db/client'
 import { migrate } from './db/migrate'
 import { consoleLogger, type Logger } from './log'
 import { signingKey } from './modules/auth/jwt'
-import { createLocalBlobStore } from './storage/local-blob-store'
+import { previewCacheIn } from './modules/share/previews/preview-cache'
 import { createLocalTempFiles } from './storage/temp-files'
 
 export type OpenedContext = AppContext & {
@@ -28,7 +32,7 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
   try {
     await migrate(database.client)
     await restrictDatabaseFiles(config.databaseUrl)
-    const blobs = createLocalBlobStore(layout.blobs)
+    const blobs = blobStoreOf(layout)
     // Before anything is written into the data dir: a wrong database or data dir stops here.
     await pairDatabaseWithDataDir({ client: database.client, layout, blobs, databaseUrl: config.databaseUrl })
     const { secret, created } = await loadSigningSecret(layout, config.jwtSecret)
@@ -38,6 +42,7 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
       db: database.db,
       sql: database.hot,
       blobs,
+      previews: previewCacheIn(layout.previews),
       tempFiles: createLocalTempFiles(layout.tmp),
       signingKey: signingKey(secret),
       log,

@@ -1,5 +1,5 @@
 import { createApp } from '../app'
-import { sweepTemporaryFiles } from '../data-dir'
+import { sweepTemporaryFiles } from '../data-dir/temp-sweep'
 import { listUsers } from '../modules/auth/users'
 import { sweepUnreferencedBlobs } from '../modules/maintenance/sweep'
 import type { OpenedContext } from '../open-context'

@@ -1,7 +1,6 @@
 import type { AppContext } from '../context'
 import { formatSize, parseSize } from '../lib/sizes'
-import { addUser, findUserByName, listUsers, removeUser, setQuota } from '../modules/auth/users'
-import { setPassword } from '../modules/auth/passwords'
+import { addUser, findUserByName, listUsers, removeUser, setPassword, setQuota } from '../modules/auth/users'
 import { allowOnly, stringFlag, type ParsedArgs } from './args'
 import { readNewPassword } from './password-input'
 import { CliFailure, commandHint, table, type CliIo } from './io'

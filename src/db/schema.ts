@@ -76,7 +76,7 @@ export const viewMarks = sqliteTable(
 /**
  * Facts about the installation itself, one row per key. `data_dir_id` pairs this database with its data dir
  * (the same id is in `<data>/data-dir-id`): a start with a database and a blob store that do not belong
- * together is refused (src/data-dir-id.ts).
+ * together is refused (src/data-dir/pairing.ts).
  */
 export const meta = sqliteTable('meta', {
   key: text('key').primaryKey(),

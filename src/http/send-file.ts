@@ -1,9 +1,9 @@
-import type { BunFile } from 'bun'
 import { encodeExtended } from 'content-disposition'
 import parseRange from 'range-parser'
 import { rangeNotSatisfiable } from '../errors'
 import { asciiFallback, downloadName } from '../lib/download-name'
 import { failureBody } from './failure'
+import type { ByteRange } from '../storage/blob-store'
 
 export type SendFileOptions = {
   /** Exact size of the stored bytes. */
@@ -26,8 +26,10 @@ export function etagOf(sha256: string): string {
  * it makes range requests). One range → 206; several ranges → the whole file (allowed by RFC 9110);
  * an unsatisfiable range → 416 with `Content-Range: bytes * /size` and the failure envelope (code
  * `invalid_request`): the status is HTTP's own for a Range, so it is chosen here rather than by the code.
+ * `body` gives the bytes (a blob store's `body`: for the local store a file handle, which Bun sends with
+ * sendfile) and is not called for HEAD or 304.
  */
-export function sendFile(request: Request, file: BunFile, options: SendFileOptions): Response {
+export function sendFile(request: Request, body: (range?: ByteRange) => BodyInit, options: SendFileOptions): Response {
   const headers: Record<string, string> = {
     ...options.headers,
     'content-type': 'application/pdf',
@@ -55,12 +57,12 @@ export function sendFile(request: Request, file: BunFile, options: SendFileOptio
       const { start, end } = ranges[0]!
       headers['content-range'] = `bytes ${start}-${end}/${options.size}`
       headers['content-length'] = String(end - start + 1)
-      return new Response(request.method === 'HEAD' ? null : file.slice(start, end + 1), { status: 206, headers })
+      return new Response(request.method === 'HEAD' ? null : body({ start, end: end + 1 }), { status: 206, headers })
     }
   }
 
   headers['content-length'] = String(options.size)
-  return new Response(request.method === 'HEAD' ? null : file, { status: 200, headers })
+  return new Response(request.method === 'HEAD' ? null : body(), { status: 200, headers })
 }
 
 /**

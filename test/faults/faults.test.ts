@@ -145,7 +145,7 @@ describe('storage faults', () => {
   }
 
   test('reading a blob fails (EIO) → 500 with the envelope, no path in it', async () => {
-    const { call, log } = faultyApp({ blobs: { file: () => { throw EIO() } } })
+    const { call, log } = faultyApp({ blobs: { body: () => { throw EIO() } } })
     const response = await call('GET', `/api/files/${existing.id}/content`)
     expect(response.status).toBe(500)
     expect(await json(response)).toEqual({ success: false, error: 'Internal server error', code: 'internal' })

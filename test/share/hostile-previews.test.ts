@@ -2,7 +2,6 @@ import { describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
-import { previewPathOf } from '../../src/data-dir'
 import { form, startTestApp, type TestServer } from '../support/harness'
 import { contentStreamBomb, formFieldOnly, formPatternCycle, hugeImagePage, selfDrawingForm, titleLowOnPage } from '../support/hostile-pdfs'
 import { makePdf } from '../support/pdf'
@@ -43,7 +42,7 @@ describe('hostile PDFs get the placeholder, once, and never hurt the server', ()
       expect(first.status).toBe(200)
       expect(first.headers.get('content-type')).toBe('image/png')
       expect(isPlaceholder(first)).toBe(true)
-      const marker = previewPathOf(server.ctx.layout, file.blobKey, 'failed')
+      const marker = server.ctx.previews.pathOf(file.blobKey, 'failed')
       expect(existsSync(marker)).toBe(true)
       expect(readFileSync(marker, 'utf8')).toMatch(/needed more than .* of memory|took longer than 3 s/)
 

@@ -1,10 +1,6 @@
-import { eq } from 'drizzle-orm'
-import type { AppContext } from '../../context'
-import { users } from '../../db/schema'
-import { badRequest, signInsBusy } from '../../errors'
+import { signInsBusy } from '../../errors'
 import { createLimiter, QueueFullError } from '../../lib/concurrency'
 import { randomId } from '../../lib/ids'
-import { findUserByName } from './users'
 
 export const PASSWORD_MIN_CHARACTERS = 8
 /** argon2 takes any length; this only keeps a request from making the server hash megabytes. */
@@ -32,16 +28,10 @@ const queued = <T>(task: () => Promise<T>): Promise<T> =>
   oneAtATime(task).catch((error: unknown) => {
     throw error instanceof QueueFullError ? signInsBusy() : error
   })
-const hash = (password: string) => queued(() => Bun.password.hash(password, ARGON2))
+/** The PHC string to store for a new password. */
+export const hashPassword = (password: string) => queued(() => Bun.password.hash(password, ARGON2))
 // A stored hash that cannot be read is a mismatch; a full queue is not (it must not pass for a wrong password).
 const verify = (password: string, stored: string) => queued(() => Bun.password.verify(password, stored).catch(() => false))
-
-export async function setPassword(ctx: AppContext, input: { name: string; password: string }): Promise<void> {
-  const problem = passwordProblem(input.password)
-  if (problem) throw badRequest(problem)
-  const user = await findUserByName(ctx, input.name)
-  await ctx.db.update(users).set({ passwordHash: await hash(input.password) }).where(eq(users.id, user.id))
-}
 
 let decoy: Promise<string> | undefined
 
@@ -54,7 +44,7 @@ export async function passwordMatches(password: string, storedHash: string | nul
   if (Buffer.byteLength(password) > PASSWORD_MAX_BYTES) return false
   if (!storedHash) {
     // A decoy that could not be made (the queue was full) is not kept: the next unknown name tries again.
-    decoy ??= hash(randomId()).catch((error: unknown) => {
+    decoy ??= hashPassword(randomId()).catch((error: unknown) => {
       decoy = undefined
       throw error
     })

@@ -127,7 +127,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
       '/:id/content',
       async ({ request, caller, params, set }) => {
         const row = await getOwnedFile(ctx, { ownerId: caller.userId, id: params.id })
-        return sendFile(request, ctx.blobs.file(row.blobKey), {
+        return sendFile(request, (range) => ctx.blobs.body(row.blobKey, range), {
           size: row.size,
           etag: etagOf(row.sha256),
           disposition: contentDisposition(row.filename, 'attachment'),

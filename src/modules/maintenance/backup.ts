@@ -1,12 +1,14 @@
 import { createClient } from '@libsql/client'
 import { sql } from 'drizzle-orm'
-import { chmod, copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AppContext } from '../../context'
+import { blobStoreOf } from '../../data-dir/blobs'
+import { layoutOf } from '../../data-dir/layout'
+import { BlobMismatch } from '../../storage/expected-bytes'
+import { fsyncPath } from '../../storage/fsync'
 import { badRequest, snapshotsKeptChanging } from '../../errors'
-import { randomId } from '../../lib/ids'
-import { createLocalBlobStore, fsyncPath } from '../../storage/local-blob-store'
 import { VERSION } from '../../version'
 
 /** What `backup.json` records; its presence marks a complete backup (it is written last). */
@@ -24,14 +26,18 @@ const MAX_ATTEMPTS = 5
  * immutable (a replacement writes a new key), so every blob the snapshot refers to can be copied afterwards —
  * unless a delete or replacement removes it first. Then the snapshot is retaken and only what is missing is
  * copied; blobs no longer referenced by the final snapshot are dropped from the backup.
+ *
+ * The backup folder is laid out like a data dir (blobs/, and tmp/ while it is written) and its blobs are
+ * written through the same blob store as a data dir's, read from the live store through its interface.
  */
 export async function backupTo(ctx: AppContext, target: string): Promise<BackupManifest & { attempts: number }> {
   if (!ctx.config.databaseUrl.startsWith('file:')) {
     throw badRequest('backup copies the embedded database; back up a libSQL server with its own tools')
   }
   await assertEmptyDir(target, 'the backup directory')
-  await mkdir(join(target, 'tmp'), { recursive: true, mode: 0o700 })
-  const blobs = createLocalBlobStore(join(target, 'blobs'))
+  const folder = layoutOf(target)
+  await mkdir(folder.tmp, { recursive: true, mode: 0o700 })
+  const blobs = blobStoreOf(folder)
   const copied = new Set<string>()
   const snapshot = join(target, BACKUP_DATABASE)
 
@@ -42,26 +48,23 @@ export async function backupTo(ctx: AppContext, target: string): Promise<BackupM
     let complete = true
     for (const row of rows) {
       if (copied.has(row.blobKey)) continue
-      const source = ctx.blobs.file(row.blobKey)
-      if (!(await source.exists())) {
+      if (!(await ctx.blobs.stat(row.blobKey))) {
         complete = false // deleted or replaced since the snapshot: take a newer snapshot
         break
       }
-      const temp = join(target, 'tmp', `${randomId(8)}.part`)
-      await Bun.write(temp, source)
-      if ((await stat(temp)).size !== row.size) throw new Error(`blob of file ${row.id} changed size while it was copied`)
-      await fsyncPath(temp)
-      await blobs.put(row.blobKey, temp)
+      await blobs.put(row.blobKey, { stream: ctx.blobs.read(row.blobKey), expected: { size: row.size } }).catch((error: unknown) => {
+        throw error instanceof BlobMismatch ? new Error(`blob of file ${row.id} changed size while it was copied`) : error
+      })
       copied.add(row.blobKey)
     }
     if (!complete) continue
 
     const referenced = new Set(rows.map((row) => row.blobKey))
     for (const key of copied) if (!referenced.has(key)) await blobs.delete(key)
-    await rm(join(target, 'tmp'), { recursive: true, force: true })
+    await rm(folder.tmp, { recursive: true, force: true })
     if (existsSync(ctx.layout.secretFile)) {
-      await copyFile(ctx.layout.secretFile, join(target, 'jwt-secret'))
-      await chmod(join(target, 'jwt-secret'), 0o600)
+      await copyFile(ctx.layout.secretFile, folder.secretFile)
+      await chmod(folder.secretFile, 0o600)
     }
     const manifest: BackupManifest = {
       format: 1,

@@ -1,6 +1,4 @@
-import { readdir } from 'node:fs/promises'
 import type { AppContext } from '../../context'
-import { discardPreview } from '../../data-dir'
 import { files } from '../../db/schema'
 
 /**
@@ -15,12 +13,9 @@ export async function sweepUnreferencedBlobs(ctx: AppContext): Promise<number> {
   let moved = 0
   for await (const key of ctx.blobs.keys()) {
     if (referenced.has(key)) continue
-    await ctx.blobs.moveAside(key, ctx.layout.orphans)
+    await ctx.blobs.moveAside(key)
     moved++
   }
-  for (const name of await readdir(ctx.layout.previews).catch(() => [] as string[])) {
-    const key = name.split('.')[0] ?? ''
-    if (!referenced.has(key)) await discardPreview(ctx.layout, key)
-  }
+  await ctx.previews.discardAllBut(referenced)
   return moved
 }

@@ -24,7 +24,7 @@ export type VerifyReport = {
 /** SHA-256 of a blob, read as a stream (never the whole file in memory). */
 export async function sha256Of(ctx: Pick<AppContext, 'blobs'>, key: string): Promise<string> {
   const hasher = new Bun.CryptoHasher('sha256')
-  for await (const chunk of ctx.blobs.file(key).stream()) hasher.update(chunk)
+  for await (const chunk of ctx.blobs.read(key)) hasher.update(chunk)
   return hasher.digest('hex')
 }
 
@@ -45,8 +45,8 @@ export async function verifyStore(ctx: AppContext, options: { repair: boolean })
     report.bytes += row.size
     const problem = (kind: FileProblem['kind'], detail: string) =>
       report.problems.push({ fileId: row.id, filename: row.filename, owner: row.owner, kind, detail })
-    const blob = ctx.blobs.file(row.blobKey)
-    if (!(await blob.exists())) {
+    const blob = await ctx.blobs.stat(row.blobKey)
+    if (!blob) {
       problem('missing', 'its PDF is missing from the blob store')
       continue
     }
@@ -58,7 +58,7 @@ export async function verifyStore(ctx: AppContext, options: { repair: boolean })
     if (actual !== row.sha256) problem('checksum', `its PDF's SHA-256 is ${actual}, ${row.sha256} recorded`)
   }
   for await (const key of ctx.blobs.keys()) {
-    if (!referenced.has(key)) report.orphans.push({ key, size: ctx.blobs.file(key).size })
+    if (!referenced.has(key)) report.orphans.push({ key, size: (await ctx.blobs.stat(key))?.size ?? 0 })
   }
   if (options.repair) {
     for (const orphan of report.orphans) await discardBlob(ctx, orphan.key)

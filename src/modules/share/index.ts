@@ -33,7 +33,7 @@ export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
   const headersOf = sharedPdfHeaders()
   const sendSharedPdf = (request: Request, set: ResponseSet, row: SharedFile, disposition: Disposition) => {
     const headers = headersOf(row, disposition)
-    return sendFile(request, ctx.blobs.file(row.blobKey), {
+    return sendFile(request, (range) => ctx.blobs.body(row.blobKey, range), {
       size: row.size,
       etag: etagOf(row.sha256),
       disposition: headers['content-disposition']!,

@@ -38,7 +38,7 @@ export async function createFile(ctx: AppContext, input: { ownerId: string; body
       updatedAt: now,
     }
 
-    await ctx.blobs.put(row.blobKey, file.tempPath)
+    await ctx.blobs.put(row.blobKey, { file: file.tempPath })
     const inserted = await ctx.db.all<{ seq: number }>(sql`
       INSERT INTO ${files} (id, owner_id, slug, blob_key, filename, title, description, size, sha256,
                             allow_download, search_engine_visible, views, created_at, updated_at)

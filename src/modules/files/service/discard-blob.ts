@@ -1,5 +1,4 @@
 import type { AppContext } from '../../../context'
-import { discardPreview } from '../../../data-dir'
 
 /**
  * Removes a blob that no row points at any more, together with its cached preview. Called after the row
@@ -9,7 +8,7 @@ import { discardPreview } from '../../../data-dir'
 export async function discardBlob(ctx: AppContext, blobKey: string): Promise<void> {
   try {
     await ctx.blobs.delete(blobKey)
-    await discardPreview(ctx.layout, blobKey)
+    await ctx.previews.discard(blobKey)
   } catch (error) {
     ctx.log.error(`could not remove unreferenced blob ${blobKey}; the next start moves it to orphans/`, error)
   }

@@ -44,7 +44,7 @@ async function applyUpdate(ctx: AppContext, target: Target, metadata: MetadataIn
   // New bytes first, under a new key; then switch the row in one statement; only then drop the old bytes.
   // A reader sees the old blob with the old metadata or the new blob with the new metadata, never a mix.
   const blobKey = randomId()
-  await ctx.blobs.put(blobKey, replacement.tempPath)
+  await ctx.blobs.put(blobKey, { file: replacement.tempPath })
   let switched: { row: FileRow; oldBlobKey: string } | undefined
   try {
     switched = await switchBlob(ctx, target, { ...changes, blobKey, size: replacement.size, sha256: replacement.sha256 })

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs'
 import { rm, writeFile } from 'node:fs/promises'
 import type { AppContext } from '../../../context'
-import { previewPathOf } from '../../../data-dir'
 import { createSingleFlight } from '../../../lib/concurrency'
 import type { SharedFile } from '../model'
 import placeholderPath from './placeholder.png' with { type: 'file' }
@@ -36,12 +35,17 @@ export function createPreviewService(ctx: AppContext, pool: RendererPool = defau
   let unavailableLoggedAt = -Infinity
 
   const render = async (row: SharedFile): Promise<Preview> => {
-    const path = previewPathOf(ctx.layout, row.blobKey)
+    const path = ctx.previews.pathOf(row.blobKey)
     if (existsSync(path)) return { kind: 'rendered', path }
-    const failedMarker = previewPathOf(ctx.layout, row.blobKey, 'failed')
+    const failedMarker = ctx.previews.pathOf(row.blobKey, 'failed')
     if (existsSync(failedMarker)) return placeholder
     try {
-      await pool.render(ctx.blobs.file(row.blobKey).name!, path)
+      const pdf = await ctx.blobs.localFile(row.blobKey)
+      try {
+        await pool.render(pdf.path, path)
+      } finally {
+        await pdf.release()
+      }
       return { kind: 'rendered', path }
     } catch (error) {
       await rm(`${path}.tmp`, { force: true }).catch(() => {})

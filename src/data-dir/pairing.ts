@@ -1,10 +1,10 @@
 import type { Client, Transaction } from '@libsql/client'
 import { readFile, writeFile } from 'node:fs/promises'
-import { ConfigError } from './config'
-import type { DataDirLayout } from './data-dir'
-import { randomId } from './lib/ids'
-import type { BlobStore } from './storage/blob-store'
-import { fsyncPath } from './storage/local-blob-store'
+import { ConfigError } from '../config'
+import { randomId } from '../lib/ids'
+import type { BlobStore } from '../storage/blob-store'
+import { fsyncPath } from '../storage/fsync'
+import type { DataDirLayout } from './layout'
 
 const KEY = 'data_dir_id'
 

@@ -1,0 +1,17 @@
+import type { AppContext } from '../../../context'
+import { users, type UserRow } from '../../../db/schema'
+import { badRequest, userAlreadyExists } from '../../../errors'
+import { randomId } from '../../../lib/ids'
+
+const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+
+export async function addUser(ctx: AppContext, input: { name: string }): Promise<UserRow> {
+  if (!USER_NAME.test(input.name)) {
+    throw badRequest('A user name is 1–64 characters: letters, digits, ".", "_" or "-", starting with a letter or digit')
+  }
+  const row: UserRow = { id: randomId(), name: input.name, createdAt: ctx.now(), maxBytes: null, maxFiles: null, passwordHash: null }
+  // ON CONFLICT keeps "already exists" a normal answer instead of a constraint error.
+  const inserted = await ctx.db.insert(users).values(row).onConflictDoNothing().returning()
+  if (inserted.length === 0) throw userAlreadyExists(input.name)
+  return row
+}

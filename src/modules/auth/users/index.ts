@@ -1,0 +1,8 @@
+// The user verbs, one per file; imported from here by the rest of the code and by the tests.
+export { addUser } from './add-user'
+export { findUserById, findUserByName } from './find-user'
+export { listUsers } from './list-users'
+export { removeUser } from './remove-user'
+export { setPassword } from './set-password'
+export { setQuota } from './set-quota'
+export { limitsOf, usageOf, type Limits, type Usage } from './usage'

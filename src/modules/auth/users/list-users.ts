@@ -1,0 +1,15 @@
+import { count, eq, sum } from 'drizzle-orm'
+import type { AppContext } from '../../../context'
+import { files, users, type UserRow } from '../../../db/schema'
+import type { Usage } from './usage'
+
+/** Every user by name, with what they use. */
+export async function listUsers(ctx: AppContext): Promise<(UserRow & { usage: Usage })[]> {
+  const rows = await ctx.db
+    .select({ user: users, files: count(files.seq), bytes: sum(files.size) })
+    .from(users)
+    .leftJoin(files, eq(files.ownerId, users.id))
+    .groupBy(users.id)
+    .orderBy(users.name)
+  return rows.map((row) => ({ ...row.user, usage: { files: row.files, bytes: Number(row.bytes ?? 0) } }))
+}

@@ -1,0 +1,26 @@
+import { and, eq } from 'drizzle-orm'
+import type { AppContext } from '../../../context'
+import { files, users } from '../../../db/schema'
+import { badRequest } from '../../../errors'
+import { discardBlob } from '../../files/service/discard-blob'
+import { findUserByName } from './find-user'
+import { usageOf } from './usage'
+
+/**
+ * Removes a user and their tokens. A user who still owns files is kept unless `deleteFiles` is set, so a
+ * typo cannot silently destroy someone's documents. Returns how many files went with them.
+ */
+export async function removeUser(ctx: AppContext, input: { name: string; deleteFiles: boolean }): Promise<{ removedFiles: number }> {
+  const user = await findUserByName(ctx, input.name)
+  const usage = await usageOf(ctx, user.id)
+  if (usage.files > 0 && !input.deleteFiles) {
+    throw badRequest(`${input.name} owns ${usage.files} file(s); pass --delete-files to remove them together with the user`)
+  }
+  const [removedFiles] = await ctx.db.batch([
+    ctx.db.delete(files).where(eq(files.ownerId, user.id)).returning({ blobKey: files.blobKey }),
+    ctx.db.delete(users).where(and(eq(users.id, user.id))),
+  ])
+  // Rows first, then bytes: a crash in between leaves only unreferenced blobs, which the next start sweeps.
+  for (const { blobKey } of removedFiles) await discardBlob(ctx, blobKey)
+  return { removedFiles: removedFiles.length }
+}

@@ -1,0 +1,19 @@
+import { eq } from 'drizzle-orm'
+import type { AppContext } from '../../../context'
+import { users, type UserRow } from '../../../db/schema'
+import { findUserByName, userNotFound } from './find-user'
+
+/** Sets plan limits; `null` means unlimited, `undefined` leaves a limit as it is. */
+export async function setQuota(ctx: AppContext, input: { name: string; maxBytes?: number | null; maxFiles?: number | null }): Promise<UserRow> {
+  const user = await findUserByName(ctx, input.name)
+  const [updated] = await ctx.db
+    .update(users)
+    .set({
+      ...(input.maxBytes !== undefined && { maxBytes: input.maxBytes }),
+      ...(input.maxFiles !== undefined && { maxFiles: input.maxFiles }),
+    })
+    .where(eq(users.id, user.id))
+    .returning()
+  if (!updated) throw userNotFound(input.name)
+  return updated
+}
