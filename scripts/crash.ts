@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { crashLoop } from '../test/crash/crash-harness'
+import { crashLoop } from './support/crash-loop'
 
 const rounds = Number(process.argv[2] ?? 300)
 const seed = Number(process.argv[3] ?? Date.now() % 100_000)

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs'
-import { measureRequests, percentile, slowFlood } from '../../test/support/slow-clients'
+import { measureRequests, percentile, slowFlood } from '../support/slow-clients'
 import { freshDir, serve } from './support'
 
 /** Authenticated GET throughput and latency, alone and during a flood of slow-header and slow-body clients. */

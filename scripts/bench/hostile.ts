@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
-import { contentStreamBomb, formPatternCycle, hugeImagePage, selfDrawingForm } from '../../test/support/hostile-pdfs'
+import { contentStreamBomb, formPatternCycle, hugeImagePage, selfDrawingForm } from '../support/hostile-pdfs'
 import { sharedServer } from './share'
 import { memoryOf } from './support'
 
 const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
 
 /**
- * PDFs built to hurt a renderer (test/support/hostile-pdfs.ts), on the compiled binary with its default limits
+ * PDFs built to hurt a renderer (scripts/support/hostile-pdfs.ts), on the compiled binary with its default limits
  * (5 s, 512 MB per renderer). First each alone: time until the answer, and the renderer's peak RSS. Then all
  * of them at once while a client asks `/api/health` every 10 ms: its latencies and the server's own RSS.
  */

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
 import { chromium } from 'playwright-core'
-import { makePdf } from '../../test/support/pdf'
+import { makePdf } from '../support/pdf'
 import { freshDir, median, serve } from './support'
 
 type Shared = { url: string; shareUrl: string; token: string; stop: () => Promise<void>; upload: (bytes: Uint8Array<ArrayBuffer>) => Promise<string> }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { parse } from 'content-disposition'
 import { form, json, startTestApp } from '../support/harness'
-import { makePdf } from '../support/pdf'
+import { makePdf } from '../../scripts/support/pdf'
 
 const server = await startTestApp()
 const alice = await server.user()

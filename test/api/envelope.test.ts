@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app'
 import type { BlobStore } from '../../src/storage/blob-store'
 import { BASE, form, json, startTestApp } from '../support/harness'
-import { makePdf } from '../support/pdf'
+import { makePdf } from '../../scripts/support/pdf'
 
 const server = await startTestApp()
 const alice = await server.user('alice')

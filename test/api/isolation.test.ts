@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { issueToken } from '../../src/modules/auth/service/issue-token'
 import { revokeToken } from '../../src/modules/auth/service/revoke-token'
 import { form, json, startTestApp } from '../support/harness'
-import { makePdf } from '../support/pdf'
+import { makePdf } from '../../scripts/support/pdf'
 
 // The isolation matrix: user B, with any token B holds, never reads, lists, changes, replaces, deletes or
 // downloads user A's file through any endpoint, and every answer is the same as for a file that does not exist.

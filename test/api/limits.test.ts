@@ -5,7 +5,7 @@ import { createApp } from '../../src/app'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { BASE, form, json, rawMultipart, startTestApp } from '../support/harness'
-import { makePdf, pdfOfSize } from '../support/pdf'
+import { makePdf, pdfOfSize } from '../../scripts/support/pdf'
 
 describe('plan limits', () => {
   test('max files: the next upload → 403 quota_exceeded; deleting one frees a place', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { FileSchema } from '../../src/modules/files/model'
 import { VERSION } from '../../src/version'
 import { json, startTestApp } from '../support/harness'
-import { ROOT } from '../support/process'
+import { ROOT } from '../../scripts/support/process'
 
 const server = await startTestApp()
 

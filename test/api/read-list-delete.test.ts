@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { form, json, startTestApp } from '../support/harness'
-import { makePdf } from '../support/pdf'
+import { makePdf } from '../../scripts/support/pdf'
 
 const server = await startTestApp()
 const pdf = makePdf()

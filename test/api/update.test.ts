@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { form, json, rawMultipart, startTestApp } from '../support/harness'
-import { makePdf, pdfOfSize } from '../support/pdf'
+import { makePdf, pdfOfSize } from '../../scripts/support/pdf'
 
 const server = await startTestApp({ PDFSHARE_MAX_FILE_SIZE: '1MB', PDFSHARE_MAX_UPLOADS_PER_USER: '16' })
 const alice = await server.user('alice')

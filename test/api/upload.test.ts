@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { HARD_MAX_FILE_SIZE } from '../../src/config'
 import { form, json, rawMultipart, startTestApp } from '../support/harness'
-import { makePdf, pdfOfSize } from '../support/pdf'
+import { makePdf, pdfOfSize } from '../../scripts/support/pdf'
 
 const server = await startTestApp()
 const alice = await server.user('alice')

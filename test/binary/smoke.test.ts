@@ -3,9 +3,9 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { form } from '../support/harness'
-import { formPatternCycle } from '../support/hostile-pdfs'
-import { makePdf } from '../support/pdf'
-import { ROOT, run, startServer } from '../support/process'
+import { formPatternCycle } from '../../scripts/support/hostile-pdfs'
+import { makePdf } from '../../scripts/support/pdf'
+import { ROOT, run, startServer } from '../../scripts/support/process'
 
 // The compiled binary (built by `bun run test` / `bun run build`), run from an empty directory with no
 // node_modules anywhere above it: everything it needs must be inside it.

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { run, startServer } from '../support/process'
+import { run, startServer } from '../../scripts/support/process'
 
 const SECRET = 'blackbox-contract-secret-0123456789-abcdefghij'
 const CAP = 1024 * 1024 // PDFSHARE_MAX_FILE_SIZE=1MB, "MB" = 1,048,576 bytes

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
-import { run, SOURCE_ENTRY, startServer } from '../support/process'
+import { run, SOURCE_ENTRY, startServer } from '../../scripts/support/process'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-cli-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))

@@ -3,8 +3,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { form } from '../support/harness'
-import { makePdf } from '../support/pdf'
-import { run, SOURCE_ENTRY, startServer } from '../support/process'
+import { makePdf } from '../../scripts/support/pdf'
+import { run, SOURCE_ENTRY, startServer } from '../../scripts/support/process'
 
 const root = mkdtempSync(join(tmpdir(), 'pdfshare-modes-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))

@@ -4,8 +4,8 @@ import { createClient } from '@libsql/client'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { form } from '../support/harness'
-import { makePdf } from '../support/pdf'
-import { run, startServer } from '../support/process'
+import { makePdf } from '../../scripts/support/pdf'
+import { run, startServer } from '../../scripts/support/process'
 
 const root = mkdtempSync(join(tmpdir(), 'pdfshare-ops-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))

@@ -2,8 +2,8 @@ import { expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ROOT } from '../support/process'
-import { crashLoop } from './crash-harness'
+import { ROOT } from '../../scripts/support/process'
+import { crashLoop } from '../../scripts/support/crash-loop'
 
 // The short crash loop that runs with every test run; `bun run test:crash` runs hundreds of rounds.
 test('SIGKILL at random moments during concurrent writes: no acknowledged write is lost, nothing half-written is served', async () => {

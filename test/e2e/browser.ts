@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import sharp from 'sharp'
-import { ROOT } from '../support/process'
+import { ROOT } from '../../scripts/support/process'
 
 export const CHROMIUM = process.env.PDFSHARE_CHROMIUM ?? '/usr/bin/chromium'
 export const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots')

@@ -3,8 +3,8 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import { makePdf } from '../support/pdf'
-import { ROOT, run, startServer, type RunningServer } from '../support/process'
+import { makePdf } from '../../scripts/support/pdf'
+import { ROOT, run, startServer, type RunningServer } from '../../scripts/support/process'
 import { eventually, firstPageInk, launchChromium, SCREENSHOTS, watchedPage, type Watched } from './browser'
 
 // The owner's dashboard in Chromium, served by the compiled binary: the main journey a new user takes.

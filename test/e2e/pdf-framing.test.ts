@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { form } from '../support/harness'
-import { run, startServer, type RunningServer } from '../support/process'
+import { run, startServer, type RunningServer } from '../../scripts/support/process'
 import { eventually, launchChromium } from './browser'
 
 // What Chromium's own PDF viewer does with a PDF's JavaScript, against the server run from source (the

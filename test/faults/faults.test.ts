@@ -10,7 +10,7 @@ import * as schema from '../../src/db/schema'
 import type { BlobStore } from '../../src/storage/blob-store'
 import type { TempFiles } from '../../src/storage/temp-files'
 import { BASE, form, json, memoryLogger, startTestApp } from '../support/harness'
-import { makePdf } from '../support/pdf'
+import { makePdf } from '../../scripts/support/pdf'
 
 // Fault injection at the outside boundaries (filesystem, database): every fault gives a clean error
 // response and leaves what was there before exactly as it was.

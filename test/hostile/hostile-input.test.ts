@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { createHmac } from 'node:crypto'
 import { SignJWT } from 'jose'
 import { BASE, form, json, rawMultipart, startTestApp } from '../support/harness'
-import { makePdf } from '../support/pdf'
+import { makePdf } from '../../scripts/support/pdf'
 
 // Hostile input through HTTP: every case answers a 4xx (the failure envelope on /api), never a 5xx, and
 // afterwards the server is healthy and nobody's data has changed. Raw HTTP framing is in raw-http.test.ts.

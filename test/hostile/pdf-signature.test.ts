@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { createSignatureCheck, PDF_SIGNATURE, SIGNATURE_WINDOW } from '../../src/uploads/pdf-signature'
 import { json, startTestApp } from '../support/harness'
-import { makePdf } from '../support/pdf'
+import { makePdf } from '../../scripts/support/pdf'
 
 // Property: an upload is accepted exactly when `%PDF-` lies wholly within its first 1,024 bytes, however the
 // bytes are cut into chunks on their way in (the signature split across chunks included), and it is stored as sent.

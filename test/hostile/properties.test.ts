@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { parseFormBoolean } from '../../src/lib/booleans'
 import { checkText } from '../../src/lib/text'
 import { form, json, startTestApp } from '../support/harness'
-import { makePdf } from '../support/pdf'
+import { makePdf } from '../../scripts/support/pdf'
 
 // Property: whatever text and boolean fields a multipart upload carries, the answer is 201 with exactly the
 // normalised values, or a 400 naming a field; nothing else, and never a 5xx.

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { run, startServer } from '../support/process'
+import { run, startServer } from '../../scripts/support/process'
 
 // Malformed HTTP framing, sent byte for byte over a socket to the real server. Framing errors are answered
 // by Bun's HTTP parser before pdfshare sees the request (so with Bun's plain 4xx, not our envelope); what

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { form } from '../support/harness'
-import { contentStreamBomb, formPatternCycle, hugeImagePage, selfDrawingForm } from '../support/hostile-pdfs'
-import { run, startServer } from '../support/process'
+import { contentStreamBomb, formPatternCycle, hugeImagePage, selfDrawingForm } from '../../scripts/support/hostile-pdfs'
+import { run, startServer } from '../../scripts/support/process'
 
 // The real server process, with hostile previews rendering: its own memory stays put (the renderers are
 // other processes, each under the cap), and its other requests keep answering.

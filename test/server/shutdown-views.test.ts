@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { form } from '../support/harness'
-import { makePdf } from '../support/pdf'
-import { run, startServer } from '../support/process'
+import { makePdf } from '../../scripts/support/pdf'
+import { run, startServer } from '../../scripts/support/process'
 
 test('a clean shutdown (SIGTERM) in the middle of visits loses no counted view', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-shutdown-'))

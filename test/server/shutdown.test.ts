@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { run, startServer } from '../support/process'
+import { run, startServer } from '../../scripts/support/process'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-shutdown-bound-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))

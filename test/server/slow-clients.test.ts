@@ -2,8 +2,8 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { measureRequests, percentile, slowFlood } from '../support/slow-clients'
-import { run, startServer } from '../support/process'
+import { measureRequests, percentile, slowFlood } from '../../scripts/support/slow-clients'
+import { run, startServer } from '../../scripts/support/process'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-slow-'))
 await run(['user', 'add', 'alice', '--data', dataDir])

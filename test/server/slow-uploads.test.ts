@@ -4,8 +4,8 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { form } from '../support/harness'
-import { makePdf } from '../support/pdf'
-import { run, startServer } from '../support/process'
+import { makePdf } from '../../scripts/support/pdf'
+import { run, startServer } from '../../scripts/support/process'
 
 // One upload slot per user and a 1-second deadline: a client sending a byte a second (never silent long enough
 // for the idle timeout) must lose its slot and its temp file soon after the deadline.

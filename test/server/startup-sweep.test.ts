@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { form } from '../support/harness'
-import { makePdf } from '../support/pdf'
-import { run, startServer } from '../support/process'
+import { makePdf } from '../../scripts/support/pdf'
+import { run, startServer } from '../../scripts/support/process'
 
 test('at start the server removes leftover temp files, moves unreferenced blobs aside (never deletes them), and keeps every committed file', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-sweep-'))

@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { run, startServer } from '../support/process'
-import { makePdf } from '../support/pdf'
+import { run, startServer } from '../../scripts/support/process'
+import { makePdf } from '../../scripts/support/pdf'
 import { form } from '../support/harness'
 
 // Behaviour that only shows over a real socket: clients that vanish, bodies that never come, many at once.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app'
 import { BASE, form, json, startTestApp } from '../support/harness'
-import { makePdf } from '../support/pdf'
+import { makePdf } from '../../scripts/support/pdf'
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
 

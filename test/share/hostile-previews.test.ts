@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { form, startTestApp, type TestServer } from '../support/harness'
-import { contentStreamBomb, formFieldOnly, formPatternCycle, hugeImagePage, selfDrawingForm, titleLowOnPage } from '../support/hostile-pdfs'
-import { makePdf } from '../support/pdf'
+import { contentStreamBomb, formFieldOnly, formPatternCycle, hugeImagePage, selfDrawingForm, titleLowOnPage } from '../../scripts/support/hostile-pdfs'
+import { makePdf } from '../../scripts/support/pdf'
 
 // Issue 11 §1: nothing a PDF draws can block or exhaust the server. Renders run in killable renderer
 // processes (src/modules/share/previews/renderer-pool.ts, whose own test proves the kill paths).

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { json, form, startTestApp } from '../support/harness'
-import { makePdf } from '../support/pdf'
+import { makePdf } from '../../scripts/support/pdf'
 
 // Share lookups are cached while the database is unchanged and views are written in group commits
 // (issue 5); what a visitor sees must never lag behind what the owner did.

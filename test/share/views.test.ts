@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app'
 import { BASE, form, json, startTestApp } from '../support/harness'
-import { makePdf } from '../support/pdf'
+import { makePdf } from '../../scripts/support/pdf'
 
 // X-Forwarded-For is trusted for one hop, so tests can stand for visitors at different addresses.
 const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1' })

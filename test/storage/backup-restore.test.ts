@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { backupTo } from '../../src/modules/maintenance/backup'
 import { restoreFrom } from '../../src/modules/maintenance/restore'
 import { form, json, startTestApp } from '../support/harness'
-import { makePdf } from '../support/pdf'
+import { makePdf } from '../../scripts/support/pdf'
 
 const root = mkdtempSync(join(tmpdir(), 'pdfshare-backup-stores-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))

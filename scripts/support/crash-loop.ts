@@ -12,8 +12,8 @@
  */
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { makePdf } from '../support/pdf'
-import { run, startServer } from '../support/process'
+import { makePdf } from './pdf'
+import { run, startServer } from './process'
 
 type Known = { state: 'present'; candidates: Set<string> } | { state: 'deleted' } | { state: 'maybe-deleted'; candidates: Set<string> }
 
