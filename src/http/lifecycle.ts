@@ -2,7 +2,7 @@ import { Elysia, ValidationError } from 'elysia'
 import { badRequest, databaseBusy, diskFull, DomainError, internalError, notFound } from '../errors'
 import { randomId } from '../lib/ids'
 import { errorCodes } from '../lib/error-codes'
-import { isDiskFull } from '../uploads/disk-space'
+import { isDiskFull } from '../storage/disk-full'
 import type { Logger } from '../log'
 import { httpFailure } from './failure'
 

@@ -1,6 +1,5 @@
 import { statfs } from 'node:fs/promises'
 import { insufficientStorage } from '../errors'
-import { errorCodes } from '../lib/error-codes'
 import { formatSize } from '../lib/sizes'
 
 /**
@@ -14,9 +13,3 @@ export async function assertDiskSpace(dir: string, incomingBytes: number, reserv
     throw insufficientStorage(`${formatSize(free)} free, the server keeps at least ${formatSize(reserveBytes)} free`)
   }
 }
-
-/** ENOSPC/EDQUOT from the filesystem or SQLITE_FULL from the database: the disk is full. */
-export function isDiskFull(error: unknown): boolean {
-  return errorCodes(error).some((code) => code === 'ENOSPC' || code === 'EDQUOT' || code.startsWith('SQLITE_FULL'))
-}
-

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import { fileTooLarge, insufficientStorage } from '../errors'
 import type { TempFile } from '../storage/temp-files'
-import { isDiskFull } from './disk-space'
+import { isDiskFull } from '../storage/disk-full'
 import { createSignatureCheck } from './pdf-signature'
 
 /** A PDF that has fully arrived in a temporary file, fsync'd, with its size and SHA-256. */

@@ -5,7 +5,7 @@ import { badRequest, DomainError, insufficientStorage, notPdf } from '../errors'
 import { randomId } from '../lib/ids'
 import { basename } from '../lib/text'
 import type { TempFiles } from '../storage/temp-files'
-import { isDiskFull } from './disk-space'
+import { isDiskFull } from '../storage/disk-full'
 import { writePdfPart, type ReceivedPdf } from './pdf-part-writer'
 import { uploadPaceCheck, type UploadPace } from './upload-pace'
 

@@ -1,6 +1,6 @@
 import { badRequest, DomainError, jsonBodyTooLarge } from '../errors'
 
-/** JSON bodies are small metadata documents (contract §7). */
+/** JSON bodies are small: a file's metadata, a sign-in, a token's label; nothing near this size is a real one. */
 export const MAX_JSON_BODY_BYTES = 64 * 1024
 
 /**
