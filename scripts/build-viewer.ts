@@ -8,7 +8,7 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { extname, join, relative } from 'node:path'
-import type { ViewerManifest } from '../src/modules/share/viewer-assets'
+import type { ViewerManifest } from '../src/assets/viewer-assets'
 
 const root = join(import.meta.dir, '..')
 export const VIEWER_DIST = join(root, 'viewer', 'dist')

@@ -1,11 +1,12 @@
 import { Elysia } from 'elysia'
+import { assetRoutes } from './assets'
+import { loadViewerAssets, type ViewerAssets } from './assets/viewer-assets'
 import type { AppContext } from './context'
 import { requestLifecycle } from './http/lifecycle'
 import { authPlugin, authRoutes } from './modules/auth'
 import { dashboardRoutes } from './modules/dashboard'
 import { filesRoutes } from './modules/files'
 import { shareRoutes } from './modules/share'
-import { loadViewerAssets, type ViewerAssets } from './modules/share/viewer-assets'
 import { systemRoutes } from './modules/system'
 
 /**
@@ -20,8 +21,9 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(systemRoutes(ctx.config.publicUrl))
     .use(authRoutes(ctx, auth))
     .use(filesRoutes(ctx, auth))
-    .use(shareRoutes(ctx, assets))
-    .use(dashboardRoutes(ctx, assets))
+    .use(shareRoutes(ctx, assets.manifest))
+    .use(dashboardRoutes(ctx, assets.manifest))
+    .use(assetRoutes(assets))
 }
 
 export type App = ReturnType<typeof createApp>

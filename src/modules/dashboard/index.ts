@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context'
 import { html } from '../../lib/html'
-import type { ViewerAssets } from '../share/viewer-assets'
+import type { ViewerManifest } from '../../assets/viewer-assets'
 
 /**
  * The dashboard's policy: its own scripts, styles and images only, requests to our API only, no inline
@@ -23,9 +23,8 @@ const DASHBOARD_CSP = [
  * GET /app: the owner's dashboard, one page that is a client of the JSON API (no second way to change data).
  * The page is the same for everyone; who is signed in lives only in the browser tab.
  */
-export function dashboardRoutes(ctx: AppContext, assets: ViewerAssets) {
+export function dashboardRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const basePath = new URL(ctx.config.publicUrl).pathname.replace(/\/$/, '')
-  const { manifest } = assets
   const page = html`<!doctype html>
 <html lang="en">
 <head>

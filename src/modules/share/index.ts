@@ -9,15 +9,18 @@ import { createPreviewService } from './previews/preview-service'
 import { PAGE_HEADERS, previewHeaders, robotsHeaders, sharedPdfHeaders, type Disposition } from './response-headers'
 import { createViewCounter } from './service/count-view'
 import { sharedFileFinder } from './service/find-shared-file'
-import type { ViewerAssets } from './viewer-assets'
+import type { ViewerManifest } from '../../assets/viewer-assets'
 import { seenCookie, visitOf } from './visitor'
 
 type ResponseSet = { status?: number | string; headers: Record<string, string | number> }
 
-/** The public share routes: /s/:slug (the viewer), its bytes, download and preview, and the viewer's assets. */
-export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
+/**
+ * The public share routes: /s/:slug (the viewer), its bytes, download and preview. The page links to the
+ * built viewer by the names in `manifest`; the assets themselves are served by src/assets.
+ */
+export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const { config } = ctx
-  const page: PageContext = { publicUrl: config.publicUrl, basePath: new URL(config.publicUrl).pathname.replace(/\/$/, ''), manifest: assets.manifest }
+  const page: PageContext = { publicUrl: config.publicUrl, basePath: new URL(config.publicUrl).pathname.replace(/\/$/, ''), manifest }
   const previews = createPreviewService(ctx)
   const countView = createViewCounter(ctx)
   const findSharedFile = sharedFileFinder(ctx)
@@ -75,5 +78,4 @@ export function shareRoutes(ctx: AppContext, assets: ViewerAssets) {
       return new Response(Bun.file(preview.path), { headers })
     })
     .get('/s/*', ({ set }) => notFound(set))
-    .get('/assets/*', ({ request, params }) => assets.serve(request, params['*']) ?? new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } }))
 }

@@ -24,7 +24,7 @@ export type ViewerAssets = {
  * `bun run build:viewer` (which `start`, `dev`, `build` and `test` run).
  */
 export function viewerDistDir(): string {
-  return Bun.isStandaloneExecutable ? join(import.meta.dir, 'dist') : join(import.meta.dir, '..', '..', '..', 'viewer', 'dist')
+  return Bun.isStandaloneExecutable ? join(import.meta.dir, 'dist') : join(import.meta.dir, '..', '..', 'viewer', 'dist')
 }
 
 /**
