@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { assetRoutes } from './assets'
 import { loadViewerAssets, type ViewerAssets } from './assets/viewer-assets'
-import type { AppContext } from './context'
+import type { AppContext } from './core/context'
 import { requestLifecycle } from './http/lifecycle'
 import { authPlugin, authRoutes } from './modules/auth'
 import { dashboardRoutes } from './modules/dashboard'

@@ -1,12 +1,12 @@
 #!/usr/bin/env bun
 import './owner-only-umask' // first: before anything can create a file
-import { RENDERER_ARGUMENT } from './modules/share/previews/renderer-protocol'
+import { RENDERER_ARGUMENT } from './core/previews/renderer-protocol'
 
 // The entry point of the binary and of `bun run src/main.ts`: argv → command (default: serve).
 // The only place that reads settings from process.env.
 if (process.argv[2] === RENDERER_ARGUMENT) {
-  // The server starts its preview renderers as `pdfshare __preview-renderer` (see previews/renderer-pool.ts).
-  const { runPreviewRenderer } = await import('./modules/share/previews/renderer-process')
+  // The server starts its preview renderers as `pdfshare __preview-renderer` (see core/previews/renderer-pool.ts).
+  const { runPreviewRenderer } = await import('./core/previews/renderer-process')
   await runPreviewRenderer()
 } else {
   try {

@@ -1,5 +1,5 @@
 import type { Config } from './config'
-import type { AppContext } from './context'
+import type { AppContext } from './core/context'
 import { blobStoreOf } from './data-dir/blobs'
 import { restrictDatabaseFiles } from './data-dir/database-files'
 import { layoutOf } from './data-dir/layout'
@@ -10,7 +10,7 @@ import { openDb } from './db/client'
 import { migrate } from './db/migrate'
 import { consoleLogger, type Logger } from './log'
 import { signingKey } from './modules/auth/jwt'
-import { previewCacheIn } from './modules/share/previews/preview-cache'
+import { previewCacheIn } from './core/previews/preview-cache'
 import { createLocalTempFiles } from './storage/temp-files'
 
 export type OpenedContext = AppContext & {

@@ -6,7 +6,7 @@
 import { PDFiumLibrary } from '@hyzyla/pdfium'
 import wasmPath from '@hyzyla/pdfium/pdfium.wasm' with { type: 'file' }
 import sharp from 'sharp'
-import { PREVIEW_HEIGHT, PREVIEW_WIDTH, renderFirstPage } from '../../src/modules/share/previews/render-first-page'
+import { PREVIEW_HEIGHT, PREVIEW_WIDTH, renderFirstPage } from '../../src/core/previews/render-first-page'
 
 /** A card is white when no pixel of it is darker than this in any channel. */
 const WHITE_FROM = 245

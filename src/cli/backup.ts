@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import type { Config } from '../config'
-import type { AppContext } from '../context'
+import type { AppContext } from '../core/context'
 import { formatSize } from '../lib/sizes'
 import { backupTo } from '../modules/maintenance/backup'
 import { restoreFrom } from '../modules/maintenance/restore'

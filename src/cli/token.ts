@@ -1,4 +1,4 @@
-import type { AppContext } from '../context'
+import type { AppContext } from '../core/context'
 import { parseTtl } from '../lib/durations'
 import { DEFAULT_TOKEN_TTL } from '../modules/auth/model'
 import { issueToken } from '../modules/auth/service/issue-token'

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context'
+import type { AppContext } from '../core/context'
 import { formatSize, parseSize } from '../lib/sizes'
 import { addUser, findUserByName, listUsers, removeUser, setPassword, setQuota } from '../modules/auth/users'
 import { allowOnly, stringFlag, type ParsedArgs } from './args'

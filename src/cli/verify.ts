@@ -1,4 +1,4 @@
-import type { AppContext } from '../context'
+import type { AppContext } from '../core/context'
 import { formatSize } from '../lib/sizes'
 import { verifyStore } from '../modules/maintenance/verify'
 import { allowOnly, type ParsedArgs } from './args'

@@ -7,7 +7,7 @@ import { contentStreamBomb, formFieldOnly, formPatternCycle, hugeImagePage, self
 import { makePdf } from '../../scripts/support/pdf'
 
 // Issue 11 §1: nothing a PDF draws can block or exhaust the server. Renders run in killable renderer
-// processes (src/modules/share/previews/renderer-pool.ts, whose own test proves the kill paths).
+// processes (src/core/previews/renderer-pool.ts, whose own test proves the kill paths).
 const server = await startTestApp({ PDFSHARE_PREVIEW_TIMEOUT: '3' })
 const owner = await server.user()
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createRendererPool, RenderFailed, RendererUnavailable, type RendererLimits } from '../../src/modules/share/previews/renderer-pool'
+import { createRendererPool, RenderFailed, RendererUnavailable, type RendererLimits } from '../../src/core/previews/renderer-pool'
 
 // The pool's promises, proven with a renderer that misbehaves on purpose (test/support/fake-renderer.ts:
 // an output named hang-…, hog-… or crash-… makes it do that; any other name renders).

@@ -10,7 +10,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { basename } from 'node:path'
-import type { RenderJob } from '../../src/modules/share/previews/renderer-protocol'
+import type { RenderJob } from '../../src/core/previews/renderer-protocol'
 
 if (process.argv[2] === 'no-start') {
   console.error('cannot load the renderer: libvips is missing')

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppContext } from '../../context'
+import type { AppContext } from '../../core/context'
 import { unauthorized } from '../../errors'
 import { clientGroupOf } from '../../http/client-ip'
 import { noteCaller } from '../../http/lifecycle'

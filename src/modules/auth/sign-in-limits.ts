@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context'
+import type { AppContext } from '../../core/context'
 import { DomainError, rateLimited } from '../../errors'
 import { loggedRateLimiter } from '../../http/rate-limit'
 

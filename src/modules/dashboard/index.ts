@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppContext } from '../../context'
+import type { AppContext } from '../../core/context'
 import { html } from '../../lib/html'
 import type { ViewerManifest } from '../../assets/viewer-assets'
 

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppContext } from '../../context'
+import type { AppContext } from '../../core/context'
 import { fileTooLarge } from '../../errors'
 import { declaredLength, requireMediaType } from '../../http/request-body'
 import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'

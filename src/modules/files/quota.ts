@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
-import type { AppContext } from '../../context'
+import type { AppContext } from '../../core/context'
 import { files, users } from '../../db/schema'
 import { fileCountExceeded, quotaExceeded, storageExceeded, unauthorized } from '../../errors'
 import { usageOf } from '../auth/users'

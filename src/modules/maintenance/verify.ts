@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import type { AppContext } from '../../context'
+import type { AppContext } from '../../core/context'
 import { files, users } from '../../db/schema'
 import { discardBlob } from '../files/service/discard-blob'
 

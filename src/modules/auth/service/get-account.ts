@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import type { MeDto } from '../../../shared/account-shapes'
 import { findUserById, limitsOf, usageOf } from '../users'
 

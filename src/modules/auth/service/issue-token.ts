@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import { tokens, type TokenRow } from '../../../db/schema'
 import { tooManyTokens } from '../../../errors'
 import { randomId } from '../../../lib/ids'

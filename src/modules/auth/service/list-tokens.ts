@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, isNull, or } from 'drizzle-orm'
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import { tokens, users, type TokenRow } from '../../../db/schema'
 import { findUserByName } from '../users'
 

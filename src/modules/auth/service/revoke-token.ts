@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm'
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import { tokens, type TokenRow } from '../../../db/schema'
 import { noTokenWithId, tokenNotFound } from '../../../errors'
 import { unverifiedTokenId } from '../jwt'

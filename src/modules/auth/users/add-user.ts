@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import { users, type UserRow } from '../../../db/schema'
 import { badRequest, userAlreadyExists } from '../../../errors'
 import { randomId } from '../../../lib/ids'

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import { users, type UserRow } from '../../../db/schema'
 import { unauthorized, userNotFound } from '../../../errors'
 

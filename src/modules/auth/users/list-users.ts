@@ -1,5 +1,5 @@
 import { count, eq, sum } from 'drizzle-orm'
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import { files, users, type UserRow } from '../../../db/schema'
 import type { Usage } from './usage'
 

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import { files, users } from '../../../db/schema'
 import { badRequest } from '../../../errors'
 import { discardBlob } from '../../files/service/discard-blob'

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import { users } from '../../../db/schema'
 import { badRequest } from '../../../errors'
 import { hashPassword, passwordProblem } from '../passwords'

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises'
 import { sql } from 'drizzle-orm'
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import { files, type FileRow } from '../../../db/schema'
 import { badRequest } from '../../../errors'
 import { randomId } from '../../../lib/ids'

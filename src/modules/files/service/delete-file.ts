@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import { files } from '../../../db/schema'
 import { notFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import { rowReader } from '../../../db/rows'
 import { versionedCache } from '../../../db/versioned-cache'
 import { files, type FileRow } from '../../../db/schema'

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import { files, type FileRow } from '../../../db/schema'
 import { badRequest } from '../../../errors'
 import type { ListOrder } from '../../../shared/file-shapes'

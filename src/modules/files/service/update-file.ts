@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { and, eq, sql } from 'drizzle-orm'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import { files, type FileRow } from '../../../db/schema'
 import { notFound } from '../../../errors'
 import { isWellFormedId, randomId } from '../../../lib/ids'

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { isbot } from 'isbot'
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import type { GroupResult, SqlStatement } from '../../../db/hot-sql'
 import { addressGroup } from '../../../lib/address-group'
 import { errorCodes } from '../../../lib/error-codes'

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context'
+import type { AppContext } from '../../../core/context'
 import { versionedCache } from '../../../db/versioned-cache'
 import { isWellFormedId } from '../../../lib/ids'
 import { fileRows } from '../../files/service/get-file'

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import { rm, writeFile } from 'node:fs/promises'
-import type { AppContext } from '../../../context'
-import { createSingleFlight } from '../../../lib/concurrency'
-import type { SharedFile } from '../model'
+import type { FileRow } from '../../db/schema'
+import { createSingleFlight } from '../../lib/concurrency'
+import type { AppContext } from '../context'
 import placeholderPath from './placeholder.png' with { type: 'file' }
 import { createRendererPool, RenderFailed, type RendererPool } from './renderer-pool'
 import { rendererCommand } from './renderer-protocol'
@@ -19,7 +19,10 @@ const UNAVAILABLE_LOG_MS = 60_000
 /** A cached render on disk, or the neutral placeholder card (a file in the build, independent of sharp). */
 export type Preview = { kind: 'rendered' | 'placeholder'; path: string }
 
-export type PreviewService = { previewOf(row: SharedFile): Promise<Preview>; close(): void }
+/** What a preview is made of: the file's blob, and its id for the log line of a failure. */
+export type PreviewedFile = Pick<FileRow, 'id' | 'blobKey'>
+
+export type PreviewService = { previewOf(row: PreviewedFile): Promise<Preview>; close(): void }
 
 /**
  * Previews are cached in the data dir by blob key, so a replacement (which writes a new blob) gets a new
@@ -34,7 +37,7 @@ export function createPreviewService(ctx: AppContext, pool: RendererPool = defau
   const placeholder: Preview = { kind: 'placeholder', path: placeholderPath }
   let unavailableLoggedAt = -Infinity
 
-  const render = async (row: SharedFile): Promise<Preview> => {
+  const render = async (row: PreviewedFile): Promise<Preview> => {
     const path = ctx.previews.pathOf(row.blobKey)
     if (existsSync(path)) return { kind: 'rendered', path }
     const failedMarker = ctx.previews.pathOf(row.blobKey, 'failed')

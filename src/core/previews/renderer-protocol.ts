@@ -13,5 +13,5 @@ export type RendererMessage = { ready: true } | { id: number; ok: true } | { id:
 export function rendererCommand(): string[] {
   return Bun.isStandaloneExecutable
     ? [process.execPath, RENDERER_ARGUMENT]
-    : [process.execPath, join(import.meta.dir, '..', '..', '..', 'main.ts'), RENDERER_ARGUMENT]
+    : [process.execPath, join(import.meta.dir, '..', '..', 'main.ts'), RENDERER_ARGUMENT]
 }

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { setPriority, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
-import { createLimiter } from '../../../lib/concurrency'
-import { formatSize } from '../../../lib/sizes'
+import { createLimiter } from '../../lib/concurrency'
+import { formatSize } from '../../lib/sizes'
 import type { RendererMessage, RenderJob } from './renderer-protocol'
 
 export type RendererLimits = {

@@ -1,15 +1,17 @@
-import type { Config } from './config'
-import type { DataDirLayout } from './data-dir/layout'
-import type { Db } from './db/client'
-import type { HotSql } from './db/hot-sql'
-import type { Logger } from './log'
-import type { PreviewCache } from './modules/share/previews/preview-cache'
-import type { BlobStore } from './storage/blob-store'
-import type { TempFiles } from './storage/temp-files'
+import type { Config } from '../config'
+import type { DataDirLayout } from '../data-dir/layout'
+import type { Db } from '../db/client'
+import type { HotSql } from '../db/hot-sql'
+import type { Logger } from '../log'
+import type { BlobStore } from '../storage/blob-store'
+import type { TempFiles } from '../storage/temp-files'
+import type { PreviewCache } from './previews/preview-cache'
 
 /**
  * What every service receives: resolved config and the opened resources. Built once by
- * `openContext` (or by a test with its own temp data dir) and passed in; nothing is global.
+ * `openContext` (or by a test with its own temp data dir) and passed in; nothing is global. It lives in
+ * core because it names core's own parts (the preview cache): core and the modules import it, it imports
+ * nothing above core.
  */
 export type AppContext = {
   config: Config

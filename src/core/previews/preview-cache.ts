@@ -4,8 +4,8 @@ import { join } from 'node:path'
 /**
  * Rendered link-preview cards on the local disk (`data/previews`), by blob key: a replacement writes a new
  * blob, so it gets a new card, and the old card goes with the old blob. A cache: anything in it may be
- * deleted. Handed to services on the context, so that removing a blob (files, users, verify) drops its card
- * without those modules depending on the share module.
+ * deleted. Handed to services on the context, so that whoever removes a blob (discardBlob,
+ * the start-up sweep) drops its card too.
  */
 export type PreviewCache = {
   /** Where a blob's card is cached; `failed` is the mark (holding the reason) of a blob that could not be rendered. */

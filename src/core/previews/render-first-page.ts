@@ -1,6 +1,6 @@
 import { PDFiumLibrary } from '@hyzyla/pdfium'
 import wasmPath from '@hyzyla/pdfium/pdfium.wasm' with { type: 'file' }
-import { formatSize } from '../../../lib/sizes'
+import { formatSize } from '../../lib/sizes'
 import { cardWindow, type Bitmap } from './card-window'
 
 /** The link-card size Open Graph and Twitter recommend. */
