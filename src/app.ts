@@ -2,8 +2,9 @@ import { Elysia } from 'elysia'
 import { assetRoutes } from './assets'
 import { loadViewerAssets, type ViewerAssets } from './assets/viewer-assets'
 import type { AppContext } from './core/context'
+import { authGuard } from './http/auth-guard'
 import { requestLifecycle } from './http/lifecycle'
-import { authPlugin, authRoutes } from './modules/auth'
+import { authRoutes } from './modules/auth'
 import { dashboardRoutes } from './modules/dashboard'
 import { filesRoutes } from './modules/files'
 import { shareRoutes } from './modules/share'
@@ -14,7 +15,7 @@ import { systemRoutes } from './modules/system'
  * `pdfshare serve` hands `app.fetch` to Bun.serve, tests call `app.handle(new Request(…))`.
  */
 export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAssets()) {
-  const auth = authPlugin(ctx)
+  const auth = authGuard(ctx)
   // No schema uses t.Transform, so encoding responses through the schema would only cost time (profiled).
   return new Elysia({ encodeSchema: false })
     .use(requestLifecycle(ctx.log))

@@ -9,7 +9,7 @@ import { loadSigningSecret } from './data-dir/signing-secret'
 import { openDb } from './db/client'
 import { migrate } from './db/migrate'
 import { consoleLogger, type Logger } from './log'
-import { signingKey } from './modules/auth/jwt'
+import { signingKey } from './core/accounts/jwt'
 import { previewCacheIn } from './core/previews/preview-cache'
 import { createLocalTempFiles } from './storage/temp-files'
 

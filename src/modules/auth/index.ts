@@ -1,17 +1,14 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
-import { unauthorized } from '../../errors'
+import type { AuthGuard } from '../../http/auth-guard'
 import { clientGroupOf } from '../../http/client-ip'
-import { noteCaller } from '../../http/lifecycle'
-import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
+import { readJsonBody } from '../../http/read-json-body'
 import { requireMediaType } from '../../http/request-body'
 import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
-import { readJsonBody } from '../../http/read-json-body'
 import { newTokenFrom, signInFrom } from './input'
 import { IssuedTokenEnvelope, LoginBody, MeEnvelope, NewTokenBody, RevokedEnvelope, SignInEnvelope, TokenIdParams, TokenListEnvelope } from './model'
 import { toIssuedTokenDto, toSignInDto, toTokenDto } from './presenter'
 import { signInLimits } from './sign-in-limits'
-import { createAuthenticator } from './service/authenticate'
 import { getAccount } from './service/get-account'
 import { issueToken } from './service/issue-token'
 import { listActiveTokens } from './service/list-tokens'
@@ -19,37 +16,13 @@ import { logIn } from './service/log-in'
 import { revokeOwnToken } from './service/revoke-token'
 import { findUserById } from './users'
 
-/**
- * The `auth: true` macro: resolves the caller from the bearer token before the handler runs. Routes with a
- * body use `parse: 'none'` and read it in the handler, so a request is authenticated before a single byte
- * of its body is read (contract §2). Also applies the rate limit, per user: all of a user's tokens share one
- * budget, so minting tokens buys no more requests.
- */
-export function authPlugin(ctx: AppContext) {
-  const limiter = loggedRateLimiter('per user on /api', ctx.config.rateLimitApi, ctx.log)
-  const authenticate = createAuthenticator(ctx)
-  return new Elysia().macro({
-    auth: {
-      async resolve({ request, set }) {
-        const caller = await authenticate(request.headers.get('authorization'))
-        if (!caller) throw unauthorized()
-        noteCaller(request, caller.userName)
-        applyRateLimit(limiter, caller.userId, ctx.now(), set.headers)
-        return { caller }
-      },
-    },
-  })
-}
-
-export type AuthPlugin = ReturnType<typeof authPlugin>
-
 const tags = ['account']
 
 /**
  * GET /api/me; POST /api/auth/login (password → a session token) and /api/auth/logout; the signed-in
  * user's own tokens: GET/POST /api/tokens, DELETE /api/tokens/:id. Bearer tokens only: no cookie is ever set.
  */
-export function authRoutes(ctx: AppContext, auth: AuthPlugin) {
+export function authRoutes(ctx: AppContext, auth: AuthGuard) {
   const attempt = signInLimits(ctx)
 
   return new Elysia({ prefix: '/api' })

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
 import { fileTooLarge } from '../../errors'
+import type { AuthGuard } from '../../http/auth-guard'
 import { declaredLength, requireMediaType } from '../../http/request-body'
 import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
 import { contentDisposition, etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
@@ -8,7 +9,6 @@ import { assertDiskSpace } from '../../uploads/disk-space'
 import { readJsonBody } from '../../http/read-json-body'
 import { MAX_FORM_OVERHEAD_BYTES, receiveMultipart } from '../../uploads/receive-multipart'
 import { createUploadGate } from '../../uploads/upload-gate'
-import type { AuthPlugin } from '../auth'
 import { metadataFromJson } from './input'
 import { DeletedEnvelope, FileEnvelope, FileIdParams, FileListEnvelope, ListQuery, UpdateForm, UpdateJson, UploadForm } from './model'
 import { toFileDto } from './presenter'
@@ -22,7 +22,7 @@ import { updateFromMultipart, updateMetadata } from './service/update-file'
 const tags = ['files']
 
 /** The /api/files routes: thin handlers that check the request's shape and call a service. */
-export function filesRoutes(ctx: AppContext, auth: AuthPlugin) {
+export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
   const publicUrl = ctx.config.publicUrl
   const readOwnedFile = ownedFileReader(ctx)
   const uploads = createUploadGate({ total: ctx.config.maxUploads, perUser: ctx.config.maxUploadsPerUser })

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../core/context'
 import { tokens, type TokenRow } from '../../../db/schema'
 import { tooManyTokens } from '../../../errors'
 import { randomId } from '../../../lib/ids'
-import { signToken } from '../jwt'
+import { signToken } from '../../../core/accounts/jwt'
 import { findUserByName } from '../users'
 import { isActiveTokenOf } from './list-tokens'
 

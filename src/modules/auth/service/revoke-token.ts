@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { tokens, type TokenRow } from '../../../db/schema'
 import { noTokenWithId, tokenNotFound } from '../../../errors'
-import { unverifiedTokenId } from '../jwt'
+import { unverifiedTokenId } from '../../../core/accounts/jwt'
 
 /** Revokes by token id, or by the whole JWT (its `jti` is read without verification: revoking needs no trust). */
 export async function revokeToken(ctx: AppContext, input: { tokenIdOrJwt: string }): Promise<TokenRow> {

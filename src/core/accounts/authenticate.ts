@@ -1,6 +1,6 @@
-import type { AppContext } from '../../../core/context'
-import { versionedCache } from '../../../db/versioned-cache'
-import { isUnexpired, verifyToken, type VerifiedClaims } from '../jwt'
+import { versionedCache } from '../../db/versioned-cache'
+import type { AppContext } from '../context'
+import { isUnexpired, verifyToken, type VerifiedClaims } from './jwt'
 
 /** Who is calling: resolved from the bearer token on every authenticated request. */
 export type Caller = { userId: string; userName: string; tokenId: string }
@@ -18,8 +18,8 @@ const CALLER_OF_TOKEN = `SELECT users.id, users.name FROM tokens JOIN users ON u
 export type Authenticate = (authorization: string | null) => Promise<Caller | undefined>
 
 /**
- * Resolves the caller behind an Authorization header, or `undefined` for any failure (contract §2): no
- * header, another scheme, a token that does not verify with HS256 and our claims, an unknown or revoked
+ * Resolves the caller behind an Authorization header, or `undefined` for any failure, each answered
+ * with the same 401 so a failure tells an attacker nothing: no header, another scheme, a token that does not verify with HS256 and our claims, an unknown or revoked
  * `jti`, a token whose `sub` is not the user it was issued to, a user that no longer exists.
  *
  * A repeat caller costs neither the HMAC check (~40 µs) nor the token lookup (~10 µs under load, the largest

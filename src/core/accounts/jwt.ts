@@ -1,9 +1,11 @@
 import { SignJWT, jwtVerify, decodeJwt } from 'jose'
 
 /**
- * API tokens are HS256 JWTs (contract §2). jose is used directly rather than through @elysiajs/jwt because
- * the CLI signs tokens without an Elysia app, and because the plugin's defaults accept any HMAC algorithm
- * and tokens without `exp` (platform notes). Here the algorithm is pinned and every claim is checked.
+ * API tokens are HS256 JWTs. jose is used directly rather than through @elysiajs/jwt because the CLI signs
+ * tokens without an Elysia app, and because the plugin's defaults accept any HMAC algorithm and tokens
+ * without `exp`. Here the algorithm is pinned and every claim is checked. Part of core because the token
+ * format is shared: the server verifies, the auth module and the CLI issue, and opening a data dir derives
+ * the key.
  */
 export const JWT_ALGORITHM = 'HS256'
 export const JWT_ISSUER = 'pdfshare'
@@ -11,6 +13,7 @@ const CLOCK_LEEWAY_SECONDS = 30
 
 export type TokenClaims = { sub: string; jti: string; iat: number; exp?: number }
 
+/** The HMAC key of a signing secret (configured, or generated into the data dir). */
 export function signingKey(secret: string): Uint8Array {
   return new TextEncoder().encode(secret)
 }
