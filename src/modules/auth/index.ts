@@ -8,12 +8,12 @@ import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
 import { newTokenFrom, signInFrom } from './input'
 import { IssuedTokenEnvelope, LoginBody, MeEnvelope, NewTokenBody, RevokedEnvelope, SignInEnvelope, TokenIdParams, TokenListEnvelope } from './model'
 import { toIssuedTokenDto, toSignInDto, toTokenDto } from './presenter'
-import { signInLimits } from './sign-in-limits'
 import { getAccount } from './service/get-account'
 import { issueToken } from './service/issue-token'
 import { listActiveTokens } from './service/list-tokens'
 import { logIn } from './service/log-in'
 import { revokeOwnToken } from './service/revoke-token'
+import { signInLimits } from './sign-in-limits'
 import { findUserById } from './users'
 
 const tags = ['account']

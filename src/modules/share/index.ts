@@ -1,15 +1,14 @@
 import { Elysia } from 'elysia'
+import type { ViewerManifest } from '../../assets/viewer-assets'
 import type { AppContext } from '../../core/context'
+import { sharedFileFinder, type SharedFile } from '../../core/files/find-shared-file'
+import { createPreviewService } from '../../core/previews/preview-service'
 import { clientGroupOf, clientIpOf } from '../../http/client-ip'
 import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
 import { etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
-import type { SharedFile } from './model'
 import { messagePage, viewerPage, type PageContext } from './pages'
-import { createPreviewService } from '../../core/previews/preview-service'
 import { PAGE_HEADERS, previewHeaders, robotsHeaders, sharedPdfHeaders, type Disposition } from './response-headers'
 import { createViewCounter } from './service/count-view'
-import { sharedFileFinder } from './service/find-shared-file'
-import type { ViewerManifest } from '../../assets/viewer-assets'
 import { seenCookie, visitOf } from './visitor'
 
 type ResponseSet = { status?: number | string; headers: Record<string, string | number> }

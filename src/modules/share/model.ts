@@ -1,15 +1,7 @@
-import type { FileRow } from '../../db/schema'
-
 /**
  * The share module's shapes. Its routes take no JSON bodies and answer HTML and bytes, so there is no
  * t-schema here (they are also kept out of the OpenAPI document): only the types its parts pass around.
  */
-
-/**
- * A file as the public share routes see it. Without `views`: those are written by the hot connection
- * itself, which the versioned cache cannot see change, and no share route shows them.
- */
-export type SharedFile = Omit<FileRow, 'views'>
 
 /** What a request says about itself, for deciding whether it is a human visit. */
 export type Visit = {

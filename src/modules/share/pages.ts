@@ -1,7 +1,7 @@
-import type { SharedFile } from './model'
+import type { ViewerManifest } from '../../assets/viewer-assets'
+import type { SharedFile } from '../../core/files/find-shared-file'
 import { etagOf } from '../../http/send-file'
 import { html, type SafeHtml } from '../../lib/html'
-import type { ViewerManifest } from '../../assets/viewer-assets'
 
 export type PageContext = {
   /** Absolute base of every URL in tags that leave the site (og:url, og:image, canonical). */

@@ -1,5 +1,5 @@
+import type { SharedFile } from '../../core/files/find-shared-file'
 import { contentDisposition } from '../../http/send-file'
-import type { SharedFile } from './model'
 
 /**
  * The page's policy: scripts, styles, images, fonts and fetches from our origin only; no inline script, no

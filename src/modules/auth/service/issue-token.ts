@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm'
+import { signToken } from '../../../core/accounts/jwt'
 import type { AppContext } from '../../../core/context'
 import { tokens, type TokenRow } from '../../../db/schema'
 import { tooManyTokens } from '../../../errors'
 import { randomId } from '../../../lib/ids'
-import { signToken } from '../../../core/accounts/jwt'
 import { findUserByName } from '../users'
 import { isActiveTokenOf } from './list-tokens'
 

@@ -1,8 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm'
+import { unverifiedTokenId } from '../../../core/accounts/jwt'
 import type { AppContext } from '../../../core/context'
 import { tokens, type TokenRow } from '../../../db/schema'
 import { noTokenWithId, tokenNotFound } from '../../../errors'
-import { unverifiedTokenId } from '../../../core/accounts/jwt'
 
 /** Revokes by token id, or by the whole JWT (its `jti` is read without verification: revoking needs no trust). */
 export async function revokeToken(ctx: AppContext, input: { tokenIdOrJwt: string }): Promise<TokenRow> {

@@ -1,7 +1,7 @@
 import { count, eq, sum } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
+import type { Usage } from '../../../core/files/usage'
 import { files, users, type UserRow } from '../../../db/schema'
-import type { Usage } from './usage'
 
 /** Every user by name, with what they use. */
 export async function listUsers(ctx: AppContext): Promise<(UserRow & { usage: Usage })[]> {

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
+import { discardBlob } from '../../../core/files/discard-blob'
+import { usageOf } from '../../../core/files/usage'
 import { files, users } from '../../../db/schema'
 import { badRequest } from '../../../errors'
-import { discardBlob } from '../../files/service/discard-blob'
 import { findUserByName } from './find-user'
-import { usageOf } from './usage'
 
 /**
  * Removes a user and their tokens. A user who still owns files is kept unless `deleteFiles` is set, so a

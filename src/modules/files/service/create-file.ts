@@ -1,12 +1,12 @@
 import { rm } from 'node:fs/promises'
 import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
+import { explainQuotaRefusal, fitsQuota } from '../../../core/files/quota'
 import { files, type FileRow } from '../../../db/schema'
 import { badRequest } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import type { MultipartBody } from '../../../uploads/receive-multipart'
 import { filenameFromPart, metadataFromForm } from '../input'
-import { explainQuotaRefusal, fitsQuota } from '../quota'
 
 /**
  * Turns a received upload into a committed file: validate the fields, move the blob into place, then insert

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
+import { discardBlob } from '../../../core/files/discard-blob'
 import { files } from '../../../db/schema'
 import { notFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
-import { discardBlob } from './discard-blob'
 
 /**
  * Deletes the row first, then the bytes and the preview: once the row is gone nothing serves the blob, and a crash before

@@ -1,8 +1,8 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
-import type { AppContext } from '../../core/context'
 import { files, users } from '../../db/schema'
 import { fileCountExceeded, quotaExceeded, storageExceeded, unauthorized } from '../../errors'
-import { usageOf } from '../auth/users'
+import type { AppContext } from '../context'
+import { usageOf } from './usage'
 
 /**
  * Plan limits (contract §7). They are checked twice: early, from the declared Content-Length, so a doomed

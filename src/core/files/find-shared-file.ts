@@ -1,8 +1,14 @@
-import type { AppContext } from '../../../core/context'
-import { versionedCache } from '../../../db/versioned-cache'
-import { isWellFormedId } from '../../../lib/ids'
-import { fileRows } from '../../files/service/get-file'
-import type { SharedFile } from '../model'
+import type { FileRow } from '../../db/schema'
+import { versionedCache } from '../../db/versioned-cache'
+import { isWellFormedId } from '../../lib/ids'
+import type { AppContext } from '../context'
+import { fileRows } from './file-rows'
+
+/**
+ * A file as the public share routes see it. Without `views`: those are written by the hot connection
+ * itself, which the versioned cache cannot see change, and no share route shows them.
+ */
+export type SharedFile = Omit<FileRow, 'views'>
 
 const BY_SLUG = `SELECT ${fileRows.columns} FROM ${fileRows.table} WHERE "slug" = ?`
 

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../core/context'
+import type { AppContext } from '../context'
 
 /**
  * Removes a blob that no row points at any more, together with its cached preview. Called after the row

@@ -1,12 +1,10 @@
-import type { AppContext } from '../../../core/context'
-import { rowReader } from '../../../db/rows'
-import { versionedCache } from '../../../db/versioned-cache'
-import { files, type FileRow } from '../../../db/schema'
-import { notFound } from '../../../errors'
-import { isWellFormedId } from '../../../lib/ids'
+import type { FileRow } from '../../db/schema'
+import { versionedCache } from '../../db/versioned-cache'
+import { notFound } from '../../errors'
+import { isWellFormedId } from '../../lib/ids'
+import type { AppContext } from '../context'
+import { fileRows } from './file-rows'
 
-/** Reads a files row from a kept prepared statement; the share routes read the same columns by slug. */
-export const fileRows = rowReader(files)
 const OWNED_FILE = `SELECT ${fileRows.columns} FROM ${fileRows.table} WHERE "id" = ? AND "owner_id" = ?`
 
 /**
