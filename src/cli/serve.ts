@@ -1,8 +1,8 @@
 import { createApp } from '../app'
-import { sweepTemporaryFiles } from '../data-dir/temp-sweep'
 import { listUsers } from '../modules/auth/users'
 import { sweepUnreferencedBlobs } from '../modules/maintenance/sweep'
 import type { OpenedContext } from '../open-context'
+import { removeLeftoverTempFiles } from '../storage/temp-files'
 import { VERSION } from '../version'
 import { allowOnly, type ParsedArgs } from './args'
 import { commandHint, type CliIo } from './io'
@@ -19,7 +19,7 @@ const UNLIMITED_BODY = Number.MAX_SAFE_INTEGER
 export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: CliIo): Promise<void> {
   allowOnly(args, 'serve', ['port', 'host', 'public-url'])
   const releaseLock = await acquireServerLock(opened.config.dataDir)
-  const leftovers = await sweepTemporaryFiles(opened.layout)
+  const leftovers = await removeLeftoverTempFiles(opened.layout.tmp)
   if (leftovers > 0) io.err(`removed ${leftovers} interrupted upload(s) from ${opened.layout.tmp}`)
   const orphans = await sweepUnreferencedBlobs(opened)
   if (orphans > 0) {

@@ -14,9 +14,3 @@ export function requireMediaType<T extends string>(request: Request, accepted: r
   }
   return match
 }
-
-/** The declared Content-Length, if it is a plain non-negative integer. */
-export function declaredLength(request: Request): number | undefined {
-  const raw = request.headers.get('content-length')
-  return raw !== null && /^\d+$/.test(raw) ? Number(raw) : undefined
-}

@@ -1,4 +1,4 @@
-import { open, rm } from 'node:fs/promises'
+import { open, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 
 /** An upload being written: appended to, made durable, closed. */
@@ -99,4 +99,16 @@ export function createLocalTempFiles(dir: string): TempFiles {
       }
     },
   }
+}
+
+/**
+ * Removes everything left in the temp-files folder; returns how many entries there were. Anything there
+ * before the server accepts requests is a leftover of an upload (or a blob store's streamed copy) that a
+ * crash or kill interrupted. Only the server calls this, at start; every other removal of a temp file goes
+ * through its TempFile's `discard`.
+ */
+export async function removeLeftoverTempFiles(dir: string): Promise<number> {
+  const names = await readdir(dir).catch(() => [] as string[])
+  await Promise.all(names.map((name) => rm(join(dir, name), { force: true, recursive: true })))
+  return names.length
 }

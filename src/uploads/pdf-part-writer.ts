@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import { fileTooLarge, insufficientStorage } from '../errors'
-import type { TempFile } from '../storage/temp-files'
 import { isDiskFull } from '../storage/disk-full'
+import type { TempFile } from '../storage/temp-files'
 import { createSignatureCheck } from './pdf-signature'
 
-/** A PDF that has fully arrived in a temporary file, fsync'd, with its size and SHA-256. */
+/**
+ * A PDF that has fully arrived in a temporary file, fsync'd, with its size and SHA-256. It carries the temp
+ * file's handle: whoever received it (uploads/receive-upload.ts) discards it through that handle once the
+ * PDF has been stored or refused, so no one else removes temp files by path.
+ */
 export type ReceivedPdf = {
-  tempPath: string
+  temp: TempFile
   size: number
   sha256: string
   /** The part's filename as the client sent it (already reduced to a basename by the caller). */
@@ -39,5 +43,5 @@ export async function writePdfPart(stream: Readable, temp: TempFile, maxBytes: n
     await temp.discard()
     throw isDiskFull(error) ? insufficientStorage('the disk filled up while it was being written') : error
   }
-  return { tempPath: temp.path, size, sha256: hash.digest('hex'), clientFilename }
+  return { temp, size, sha256: hash.digest('hex'), clientFilename }
 }

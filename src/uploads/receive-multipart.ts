@@ -1,18 +1,17 @@
 import busboy from 'busboy'
-import { rm } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import { badRequest, DomainError, insufficientStorage, notPdf } from '../errors'
 import { randomId } from '../lib/ids'
 import { basename } from '../lib/text'
-import type { TempFiles } from '../storage/temp-files'
 import { isDiskFull } from '../storage/disk-full'
+import type { TempFiles } from '../storage/temp-files'
 import { writePdfPart, type ReceivedPdf } from './pdf-part-writer'
 import { uploadPaceCheck, type UploadPace } from './upload-pace'
 
 export type MultipartBody = {
   /** Every text field by name (each name at most once). */
   fields: Map<string, string>
-  /** The PDF part, already on disk; the caller owns the temp file from here on. */
+  /** The PDF part, already on disk; the caller owns its temp file from here on (`file.temp`). */
   file: ReceivedPdf | undefined
 }
 
@@ -112,9 +111,9 @@ export async function receiveMultipart(request: Request, options: MultipartOptio
     return { fields, file }
   } catch (error) {
     parser.destroy()
-    // The writer removes its own temp file on failure; a writer that had already finished leaves one behind.
+    // The writer discards its own temp file on failure; a writer that had already finished leaves one behind.
     const written = await fileWork?.catch(() => undefined)
-    if (written) await rm(written.tempPath, { force: true })
+    await written?.temp.discard()
     throw error
   }
 }

@@ -5,11 +5,26 @@ import type { AppContext } from '../context'
 import { usageOf } from './usage'
 
 /**
- * Plan limits (contract §7). They are checked twice: early, from the declared Content-Length, so a doomed
- * upload is refused before its body is read; and inside the very statement that commits the file
- * (`fitsQuota`), so two concurrent uploads can never both slip under the limit.
+ * A user's plan limits (files and bytes; `pdfshare user quota`), the one place they are checked. They are
+ * checked twice: early, from the declared Content-Length, so a doomed upload is refused before its body is
+ * read (`assertQuotaAllows`, called by uploads/receive-upload.ts); and inside the very statement that
+ * commits the file (`fitsQuota`), so two concurrent uploads can never both slip under the limit. Both take
+ * the same growth, made by `quotaGrowth`, and refusals are explained with the same words.
  */
-export async function assertUploadMayStart(ctx: AppContext, userId: string, growth: { files: number; bytes: number }): Promise<void> {
+
+/** What a write adds to its owner's usage. */
+export type QuotaGrowth = { files: number; bytes: number }
+
+/**
+ * Storing a PDF of `bytes`: a new file, or, in place of `replacing` (a PUT), no new file and only the
+ * difference in size (which may be negative: a smaller replacement frees room).
+ */
+export function quotaGrowth(bytes: number, replacing?: { size: number }): QuotaGrowth {
+  return replacing ? { files: 0, bytes: bytes - replacing.size } : { files: 1, bytes }
+}
+
+/** The early check: refuses when the growth would take the user past a limit. A user that is gone is unauthorized. */
+export async function assertQuotaAllows(ctx: AppContext, userId: string, growth: QuotaGrowth): Promise<void> {
   const [user] = await ctx.db.select().from(users).where(eq(users.id, userId))
   if (!user) throw unauthorized()
   if (user.maxFiles === null && user.maxBytes === null) return
@@ -22,26 +37,26 @@ export async function assertUploadMayStart(ctx: AppContext, userId: string, grow
   }
 }
 
-/** After a guarded write changed nothing: the precise reason, as the client should read it. */
-export async function explainQuotaRefusal(ctx: AppContext, userId: string, addedFiles: number, addedBytes: number): Promise<Error> {
+/** After a write guarded by `fitsQuota` changed nothing: the precise reason, as the client should read it. */
+export async function quotaRefusal(ctx: AppContext, userId: string, growth: QuotaGrowth): Promise<Error> {
   const [user] = await ctx.db.select().from(users).where(eq(users.id, userId))
   if (!user) return unauthorized()
   const usage = await usageOf(ctx, userId)
-  if (user.maxFiles !== null && usage.files + addedFiles > user.maxFiles) return fileCountExceeded(usage.files, user.maxFiles)
+  if (user.maxFiles !== null && usage.files + growth.files > user.maxFiles) return fileCountExceeded(usage.files, user.maxFiles)
   if (user.maxBytes !== null) return storageExceeded(usage.bytes, user.maxBytes)
   return quotaExceeded('Quota exceeded')
 }
 
 /**
- * SQL condition: the owner exists and, after adding `addedFiles` files and `addedBytes` bytes (an SQL
- * expression for a replacement: new size minus the row's current size), stays within both limits.
- * A write that does not grow usage is always allowed, even for a user whose limits were lowered below it.
+ * SQL condition for the statement that commits a write: the owner exists and, after the growth, stays within
+ * both limits. A write that does not grow usage is always allowed, even for a user whose limits were lowered
+ * below it.
  */
-export function fitsQuota(ownerId: string, addedFiles: number, addedBytes: number | SQL): SQL {
-  const countFits = addedFiles > 0
-    ? sql`(${users.maxFiles} IS NULL OR (SELECT count(*) FROM ${files} WHERE ${files.ownerId} = ${ownerId}) + ${addedFiles} <= ${users.maxFiles})`
+export function fitsQuota(ownerId: string, growth: QuotaGrowth): SQL {
+  const countFits = growth.files > 0
+    ? sql`(${users.maxFiles} IS NULL OR (SELECT count(*) FROM ${files} WHERE ${files.ownerId} = ${ownerId}) + ${growth.files} <= ${users.maxFiles})`
     : sql`1`
-  const bytesFit = sql`(${users.maxBytes} IS NULL OR (${addedBytes}) <= 0
-    OR (SELECT coalesce(sum(${files.size}), 0) FROM ${files} WHERE ${files.ownerId} = ${ownerId}) + (${addedBytes}) <= ${users.maxBytes})`
+  const bytesFit = sql`(${users.maxBytes} IS NULL OR (${growth.bytes}) <= 0
+    OR (SELECT coalesce(sum(${files.size}), 0) FROM ${files} WHERE ${files.ownerId} = ${ownerId}) + (${growth.bytes}) <= ${users.maxBytes})`
   return sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${ownerId} AND ${countFits} AND ${bytesFit})`
 }

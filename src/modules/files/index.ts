@@ -1,21 +1,17 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
-import { fileTooLarge } from '../../errors'
+import { getOwnedFile, ownedFileReader } from '../../core/files/get-owned-file'
 import type { AuthGuard } from '../../http/auth-guard'
-import { declaredLength, requireMediaType } from '../../http/request-body'
+import { readJsonBody } from '../../http/read-json-body'
+import { requireMediaType } from '../../http/request-body'
 import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
 import { contentDisposition, etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
-import { assertDiskSpace } from '../../uploads/disk-space'
-import { readJsonBody } from '../../http/read-json-body'
-import { MAX_FORM_OVERHEAD_BYTES, receiveMultipart } from '../../uploads/receive-multipart'
-import { createUploadGate } from '../../uploads/upload-gate'
+import { uploadReceiver } from '../../uploads/receive-upload'
 import { metadataFromJson } from './input'
 import { DeletedEnvelope, FileEnvelope, FileIdParams, FileListEnvelope, ListQuery, UpdateForm, UpdateJson, UploadForm } from './model'
 import { toFileDto } from './presenter'
-import { assertUploadMayStart } from '../../core/files/quota'
 import { createFile } from './service/create-file'
 import { deleteOwnedFile } from './service/delete-file'
-import { getOwnedFile, ownedFileReader } from '../../core/files/get-owned-file'
 import { listOwnedFiles } from './service/list-files'
 import { updateFromMultipart, updateMetadata } from './service/update-file'
 
@@ -25,30 +21,8 @@ const tags = ['files']
 export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
   const publicUrl = ctx.config.publicUrl
   const readOwnedFile = ownedFileReader(ctx)
-  const uploads = createUploadGate({ total: ctx.config.maxUploads, perUser: ctx.config.maxUploadsPerUser })
+  const receiveUpload = uploadReceiver(ctx)
   const envelope = (row: Parameters<typeof toFileDto>[0]) => ({ success: true as const, data: toFileDto(row, publicUrl) })
-
-  // Refuses what cannot succeed before reading the body: an oversized declaration, a full quota.
-  // `replacing` is the row a PUT would replace: it frees its size and adds no file to the count.
-  const receive = async (request: Request, ownerId: string, replacing?: { size: number }) => {
-    const declared = declaredLength(request)
-    if (declared !== undefined && declared > ctx.config.maxFileSize + MAX_FORM_OVERHEAD_BYTES) {
-      throw fileTooLarge(ctx.config.maxFileSize)
-    }
-    const leastPdfBytes = Math.max(0, (declared ?? 0) - MAX_FORM_OVERHEAD_BYTES)
-    await assertUploadMayStart(ctx, ownerId, {
-      files: replacing ? 0 : 1,
-      bytes: leastPdfBytes - (replacing?.size ?? 0),
-    })
-    // Without a Content-Length the upload may be as large as the cap.
-    await assertDiskSpace(ctx.layout.tmp, declared ?? ctx.config.maxFileSize, ctx.config.minFreeDisk)
-    return receiveMultipart(request, {
-      tempFiles: ctx.tempFiles,
-      maxFileBytes: ctx.config.maxFileSize,
-      fileField: 'file',
-      pace: { now: ctx.now, minBytesPerSecond: ctx.config.uploadMinRate, timeoutMs: ctx.config.uploadTimeout * 1000 },
-    })
-  }
 
   return new Elysia({ prefix: '/api/files' })
     .use(auth)
@@ -56,7 +30,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
       '/upload',
       async ({ request, caller, set }) => {
         requireMediaType(request, ['multipart/form-data'])
-        const row = await uploads.run(caller.userId, async () => createFile(ctx, { ownerId: caller.userId, body: await receive(request, caller.userId) }))
+        const row = await receiveUpload(request, { ownerId: caller.userId }, (body) => createFile(ctx, { ownerId: caller.userId, body }))
         set.status = 201
         return envelope(row)
       },
@@ -99,7 +73,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         if (type === 'application/json') {
           return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromJson(await readJsonBody(request)) }))
         }
-        return envelope(await uploads.run(caller.userId, async () => updateFromMultipart(ctx, { ...target, body: await receive(request, caller.userId, current) })))
+        return envelope(await receiveUpload(request, { ownerId: caller.userId, replacing: current }, (body) => updateFromMultipart(ctx, { ...target, body })))
       },
       {
         auth: true,

@@ -1,10 +1,9 @@
-import { rm } from 'node:fs/promises'
 import { and, eq, sql } from 'drizzle-orm'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { AppContext } from '../../../core/context'
 import { discardBlob } from '../../../core/files/discard-blob'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
-import { explainQuotaRefusal, fitsQuota } from '../../../core/files/quota'
+import { fitsQuota, quotaGrowth, quotaRefusal } from '../../../core/files/quota'
 import { files, type FileRow } from '../../../db/schema'
 import { notFound } from '../../../errors'
 import { isWellFormedId, randomId } from '../../../lib/ids'
@@ -19,13 +18,12 @@ export async function updateMetadata(ctx: AppContext, input: Target & { metadata
   return applyUpdate(ctx, input, input.metadata, undefined)
 }
 
-/** PUT with a multipart body: metadata and, when a file part was sent, the replacement PDF. All or nothing. */
+/**
+ * PUT with a multipart body: metadata and, when a file part was sent, the replacement PDF. All or nothing.
+ * The received temp file is the upload receiver's to discard.
+ */
 export async function updateFromMultipart(ctx: AppContext, input: Target & { body: MultipartBody }): Promise<FileRow> {
-  try {
-    return await applyUpdate(ctx, input, metadataFromForm(input.body.fields), input.body.file)
-  } finally {
-    if (input.body.file) await rm(input.body.file.tempPath, { force: true })
-  }
+  return applyUpdate(ctx, input, metadataFromForm(input.body.fields), input.body.file)
 }
 
 // Each successful PUT moves updatedAt forward, even two within the same millisecond.
@@ -44,7 +42,7 @@ async function applyUpdate(ctx: AppContext, target: Target, metadata: MetadataIn
   // New bytes first, under a new key; then switch the row in one statement; only then drop the old bytes.
   // A reader sees the old blob with the old metadata or the new blob with the new metadata, never a mix.
   const blobKey = randomId()
-  await ctx.blobs.put(blobKey, { file: replacement.tempPath })
+  await ctx.blobs.put(blobKey, { file: replacement.temp.path })
   let switched: { row: FileRow; oldBlobKey: string } | undefined
   try {
     switched = await switchBlob(ctx, target, { ...changes, blobKey, size: replacement.size, sha256: replacement.sha256 })
@@ -66,6 +64,8 @@ async function switchBlob(
 ): Promise<{ row: FileRow; oldBlobKey: string }> {
   for (let attempt = 0; ; attempt++) {
     const current = await getOwnedFile(ctx, target)
+    // The row can only switch while it still holds `current`'s blob, so its size is `current`'s.
+    const growth = quotaGrowth(changes.size, current)
     const [row] = await ctx.db
       .update(files)
       .set(changes)
@@ -74,14 +74,14 @@ async function switchBlob(
           eq(files.id, target.id),
           eq(files.ownerId, target.ownerId),
           eq(files.blobKey, current.blobKey),
-          fitsQuota(target.ownerId, 0, sql`${changes.size} - ${files.size}`),
+          fitsQuota(target.ownerId, growth),
         ),
       )
       .returning()
     if (row) return { row, oldBlobKey: current.blobKey }
     const now = await getOwnedFile(ctx, target) // 404 if it was deleted meanwhile
     if (now.blobKey === current.blobKey || attempt >= 5) {
-      throw await explainQuotaRefusal(ctx, target.ownerId, 0, changes.size - current.size)
+      throw await quotaRefusal(ctx, target.ownerId, growth)
     }
   }
 }
