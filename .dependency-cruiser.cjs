@@ -1,0 +1,102 @@
+/**
+ * The direction of imports in src/, as rules that dependency-cruiser checks. test/architecture runs them and
+ * fails on any violation; docs/architecture.md draws the same layers.
+ *
+ * Each unit of src/ may import only the units listed for it (and itself). Read the table from the bottom:
+ * leaves that import nothing of ours, then storage and the database, the core that every feature shares, the
+ * edges that features use (HTTP helpers, uploads, web assets), the feature modules, and the entry points.
+ * A new folder of src/ must be added here (the test refuses files of src/ that belong to no unit).
+ */
+const LAYERS = {
+  // entry points
+  main: { path: '^src/main\\.ts$', may: ['cli', 'core', 'owner-only-umask'] }, // core: the preview renderer's entry
+  cli: { path: '^src/cli/', may: ['app', 'open-context', 'modules', 'core', 'http', 'uploads', 'assets', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
+  app: { path: '^src/app\\.ts$', may: ['modules', 'http', 'uploads', 'assets', 'core', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
+  'open-context': { path: '^src/open-context\\.ts$', may: ['core', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log'] },
+  // features: one folder each; they never import each other (rule modules-are-independent)
+  modules: { path: '^src/modules/', may: ['http', 'uploads', 'assets', 'core', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
+  // what features use besides the core
+  http: { path: '^src/http/', may: ['core', 'storage', 'config', 'errors', 'lib', 'log', 'shared'] },
+  uploads: { path: '^src/uploads/', may: ['core', 'storage', 'config', 'errors', 'lib', 'log', 'shared'] },
+  assets: { path: '^src/assets/', may: ['errors', 'lib'] },
+  // the domain every feature shares: files, previews, accounts, and the AppContext type
+  core: { path: '^src/core/', may: ['data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
+  // storage and the database
+  'data-dir': { path: '^src/data-dir/', may: ['db', 'storage', 'config', 'errors', 'lib', 'shared'] },
+  db: { path: '^src/db/', may: ['errors', 'lib', 'shared'] },
+  storage: { path: '^src/storage/', may: ['errors', 'lib', 'shared'] },
+  // leaves
+  config: { path: '^src/config/', may: ['errors', 'lib', 'shared'] },
+  errors: { path: '^src/errors\\.ts$', may: ['lib', 'shared'] },
+  lib: { path: '^src/lib/', may: ['shared'] },
+  log: { path: '^src/log\\.ts$', may: [] },
+  version: { path: '^src/version\\.ts$', may: [] },
+  'owner-only-umask': { path: '^src/owner-only-umask\\.ts$', may: [] },
+  shared: { path: '^src/shared/', may: [] }, // bundled by the dashboard too: plain types and constants
+  types: { path: '^src/[^/]+\\.d\\.ts$', may: [] }, // ambient declarations (file imports)
+}
+
+const layerRules = Object.entries(LAYERS).map(([name, layer]) => ({
+  name: `${name}-imports-only-below`,
+  comment: `${name} may import only ${layer.may.length > 0 ? layer.may.join(', ') : 'nothing else of src/'}`,
+  severity: 'error',
+  from: { path: layer.path },
+  to: { path: '^src/', pathNot: [layer.path, ...layer.may.map((below) => LAYERS[below].path)] },
+}))
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'A cycle makes two files one unit that cannot be understood, tested or moved apart.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'modules-are-independent',
+      comment: 'A feature module never imports another; what two features need lives in core (or http, uploads, assets).',
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/$1/' },
+    },
+    ...layerRules,
+    {
+      name: 'services-are-framework-free',
+      comment: 'Core, uploads and the services take plain input and return plain results; only routes and http/ know Elysia.',
+      severity: 'error',
+      from: { path: '^src/(core|uploads|storage|db|data-dir|config|lib|shared)/|^src/modules/[^/]+/service/' },
+      to: { path: '^(node_modules/)?(elysia|@elysiajs)(/|$)' },
+    },
+    {
+      name: 'routes-touch-no-sql-or-files',
+      comment: 'A route checks the request, calls a service and shapes the answer; SQL and the filesystem are the services\' business.',
+      severity: 'error',
+      from: { path: '^src/modules/[^/]+/index\\.ts$' },
+      to: { path: '^(src/db/|node_modules/(drizzle-orm|@libsql)/|(node:)?fs(/promises)?$)' },
+    },
+    {
+      name: 'src-never-imports-tests-or-scripts',
+      comment: 'The product does not depend on its tests or tools (the other way round is fine).',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|scripts)/' },
+    },
+    {
+      name: 'scripts-never-import-tests',
+      comment: 'What scripts and tests share lives in scripts/support, which tests may import.',
+      severity: 'error',
+      from: { path: '^scripts/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    // TypeScript 7 has no compiler API for dependency-cruiser to use; swc parses the sources instead.
+    parser: 'swc',
+    // `import type` counts: a type import is as much a dependency for whoever reads or moves the code.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: '^node_modules/' },
+    exclude: { path: '^src/db/migrations/' }, // generated SQL and its index
+  },
+}
