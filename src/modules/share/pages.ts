@@ -21,7 +21,7 @@ const icons = {
   close: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>`,
 }
 
-/** The title readers see: the file's title, or its filename when the title is empty (interface.md §2). */
+/** The title readers see: the file's title, or its filename when the title is empty. */
 export function displayTitle(row: Pick<SharedFile, 'title' | 'filename'>): string {
   return row.title || row.filename
 }

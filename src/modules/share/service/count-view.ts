@@ -6,7 +6,7 @@ import { addressGroup } from '../../../lib/address-group'
 import { errorCodes } from '../../../lib/error-codes'
 import type { Visit } from '../model'
 
-/** A repeat visit by the same visitor within this window is not counted again (contract §6). */
+/** A repeat visit by the same visitor within this window is not counted again (the README's Views: 30 minutes). */
 export const REPEAT_WINDOW_MS = 30 * 60 * 1000
 
 /**
