@@ -7,7 +7,7 @@ import { makePdf } from './pdf'
 // For tests whose subject comes after the upload (sharing, views, limits on something else…). Tests of the
 // upload itself — its status codes, refusals and multipart shapes — send their requests explicitly.
 
-export const UPLOAD_PATH = '/api/files/upload'
+const UPLOAD_PATH = '/api/files/upload'
 
 /** The file part: bytes alone (sent as report.pdf, application/pdf), or with their own name and type. */
 export type PdfPart = Uint8Array | { bytes: Uint8Array; name?: string; type?: string }
