@@ -107,7 +107,7 @@ export function UploadList(props: { items: UploadItem[]; onCancel: (key: number)
 
 /**
  * Accepts files dropped anywhere on the element that `handlers` are spread on; `over` is true while files are
- * dragged over it (for a hint). Which of the files are PDFs is the upload queue's business.
+ * dragged over it (for a hint). Every file is queued: the API refuses what is not a PDF, and the queue shows why.
  */
 export function useDropZone(onFiles: (files: File[]) => void) {
   const [over, setOver] = useState(false)
