@@ -3,6 +3,7 @@ import { SignJWT, UnsecuredJWT } from 'jose'
 import { revokeToken } from '../../src/modules/auth/service/revoke-token'
 import { removeUser } from '../../src/modules/auth/users'
 import { UNAUTHORIZED_MESSAGE } from '../../src/errors'
+import { bearer } from '../support/bearer'
 import { json, startTestApp } from '../support/harness'
 
 const server = await startTestApp()
@@ -24,7 +25,6 @@ async function expectUnauthorized(headers: Record<string, string>, path = '/api/
   expect(response.headers.get('www-authenticate')).toBe('Bearer')
   expect(await json(response)).toEqual({ success: false, error: UNAUTHORIZED_MESSAGE, code: 'unauthorized' })
 }
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
 describe('authentication', () => {
   test('a valid token is accepted, the scheme word in any case', async () => {

@@ -1,12 +1,14 @@
 import { describe, expect, test } from 'bun:test'
 import { parse } from 'content-disposition'
-import { form, json, startTestApp } from '../support/harness'
+import { json, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
+import { sharePathOf } from '../support/share-paths'
+import { uploadPdf } from '../support/uploads'
 
 const server = await startTestApp()
 const alice = await server.user()
 const pdf = makePdf({ pages: 5 })
-const file = (await json(await server.call('POST', '/api/files/upload', { token: alice.token, body: form({ bytes: pdf }, { filename: 'Résumé “final”.pdf' }) }))).data
+const file = await uploadPdf(server, alice, pdf, { filename: 'Résumé “final”.pdf' })
 const fetchContent = (headers: Record<string, string> = {}, method = 'GET') =>
   server.call(method, `/api/files/${file.id}/content`, { token: alice.token, headers })
 
@@ -98,12 +100,12 @@ describe('the download name', () => {
   ]
   test.each(cases)('stored %p → downloaded as %p (ASCII fallback %p), for the owner and on the share link', async (stored, name, fallback) => {
     const bob = await server.user()
-    const uploaded = (await json(await server.call('POST', '/api/files/upload', { token: bob.token, body: form({ bytes: pdf }) }))).data
+    const uploaded = await uploadPdf(server, bob, pdf)
     const renamed = await server.call('PUT', `/api/files/${uploaded.id}`, { token: bob.token, body: JSON.stringify({ filename: stored }), headers: { 'content-type': 'application/json' } })
     expect(renamed.status).toBe(200)
     const owner = await server.call('GET', `/api/files/${uploaded.id}/content`, { token: bob.token })
     expect(downloadNameOf(owner.headers.get('content-disposition')!, 'attachment')).toEqual({ name, fallback })
-    const sharePath = new URL(uploaded.shareUrl).pathname.replace(/^\/base/, '')
+    const sharePath = sharePathOf(uploaded)
     for (const [suffix, type] of [['download', 'attachment'], ['file', 'inline']] as const) {
       const shared = await server.call('GET', `${sharePath}/${suffix}`)
       expect(downloadNameOf(shared.headers.get('content-disposition')!, type)).toEqual({ name, fallback })

@@ -2,7 +2,11 @@ import { describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app'
 import type { BlobStore } from '../../src/storage/blob-store'
 import { BASE, form, json, startTestApp } from '../support/harness'
+import { bearer } from '../support/bearer'
 import { makePdf } from '../../scripts/support/pdf'
+import { sharePathOf } from '../support/share-paths'
+import { uploadPdf } from '../support/uploads'
+import { FIREFOX } from '../support/user-agents'
 
 const server = await startTestApp()
 const alice = await server.user('alice')
@@ -57,7 +61,7 @@ describe('every response', () => {
     const log = { lines: [] as string[], errors: [] as unknown[], info() {}, error(line: string, error: unknown) { this.lines.push(line); this.errors.push(error) } }
     const app = createApp({ ...server.ctx, blobs: brokenStore, log })
     const response = await app.handle(
-      new Request(`${BASE}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${alice.token}` }, body: form({ bytes: makePdf() }) }),
+      new Request(`${BASE}/api/files/upload`, { method: 'POST', headers: bearer(alice.token), body: form({ bytes: makePdf() }) }),
     )
     expect(response.status).toBe(500)
     const text = await response.text()
@@ -71,15 +75,15 @@ describe('every response', () => {
 
 describe('security headers', () => {
   test('every kind of response carries nosniff, a referrer policy and a frame-ancestors policy', async () => {
-    const { data } = await json(await server.call('POST', '/api/files/upload', { token: alice.token, body: form({ bytes: makePdf() }) }))
-    const share = new URL(data.shareUrl).pathname.replace(/^\/base/, '')
+    const file = await uploadPdf(server, alice)
+    const share = sharePathOf(file)
     const paths: [string, string | undefined][] = [
       ['/api/health', undefined], ['/api/files', alice.token], ['/api/files', undefined], ['/api/nothing', undefined],
-      [`/api/files/${data.id}/content`, alice.token], [share, undefined], [`${share}/file`, undefined], [`${share}/preview.png`, undefined],
+      [`/api/files/${file.id}/content`, alice.token], [share, undefined], [`${share}/file`, undefined], [`${share}/preview.png`, undefined],
       ['/s/AAAAAAAAAAAAAAAAAAAAAA', undefined], ['/api/openapi.json', undefined],
     ]
     for (const [path, token] of paths) {
-      const response = await server.call('GET', path, { token, headers: { 'user-agent': 'Mozilla/5.0 Firefox/140' } })
+      const response = await server.call('GET', path, { token, headers: { 'user-agent': FIREFOX } })
       expect(`${path} ${response.headers.get('x-content-type-options')}`).toBe(`${path} nosniff`)
       expect(`${path} ${response.headers.get('referrer-policy')}`).toBe(`${path} no-referrer`)
       const csp = response.headers.get('content-security-policy') ?? ''

@@ -3,6 +3,7 @@ import { issueToken } from '../../src/modules/auth/service/issue-token'
 import { revokeToken } from '../../src/modules/auth/service/revoke-token'
 import { form, json, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
+import { uploadPdf } from '../support/uploads'
 
 // The isolation matrix: user B, with any token B holds, never reads, lists, changes, replaces, deletes or
 // downloads user A's file through any endpoint, and every answer is the same as for a file that does not exist.
@@ -13,7 +14,7 @@ const bobSecondToken = (await issueToken(server.ctx, { userName: 'bob', label: '
 const bobRevoked = (await issueToken(server.ctx, { userName: 'bob', label: 'revoked', ttlSeconds: 3600 }))
 await revokeToken(server.ctx, { tokenIdOrJwt: bobRevoked.token.id })
 const pdf = makePdf({ text: () => 'alice only' })
-const file = (await json(await server.call('POST', '/api/files/upload', { token: alice.token, body: form({ bytes: pdf }, { title: 'secret' }) }))).data
+const file = await uploadPdf(server, alice, pdf, { title: 'secret' })
 const unknownId = 'AAAAAAAAAAAAAAAAAAAAAA'
 
 type Attempt = { name: string; method: string; path: (id: string) => string; body?: () => BodyInit; headers?: Record<string, string> }

@@ -5,7 +5,9 @@ import { createApp } from '../../src/app'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { BASE, form, json, rawMultipart, startTestApp } from '../support/harness'
+import { bearer } from '../support/bearer'
 import { makePdf, pdfOfSize } from '../../scripts/support/pdf'
+import { uploadPdf } from '../support/uploads'
 
 describe('plan limits', () => {
   test('max files: the next upload → 403 quota_exceeded; deleting one frees a place', async () => {
@@ -62,7 +64,7 @@ describe('plan limits', () => {
     const server = await startTestApp()
     const dave = await server.user('dave')
     const big = pdfOfSize(600 * 1024)
-    const file = (await json(await server.call('POST', '/api/files/upload', { token: dave.token, body: form({ bytes: big }) }))).data
+    const file = await uploadPdf(server, dave, big)
     await setQuota(server.ctx, { name: 'dave', maxBytes: 1024 * 1024, maxFiles: 1 })
     const bigger = await server.call('PUT', `/api/files/${file.id}`, { token: dave.token, body: form({ bytes: pdfOfSize(1000 * 1024) }) })
     expect(bigger.status).toBe(200) // 1000 KiB replaces 600 KiB: within 1 MiB, and a replacement adds no file
@@ -82,7 +84,7 @@ describe('rate limit', () => {
     const frank = await server.user('frank')
     // A pinned clock 15 s into a minute, so the window cannot roll over mid-test.
     const app = createApp({ ...server.ctx, now: () => Date.UTC(2026, 10, 22, 12, 0, 15) })
-    const call = (token: string) => app.handle(new Request(`${BASE}/api/files`, { headers: { authorization: `Bearer ${token}` } }))
+    const call = (token: string) => app.handle(new Request(`${BASE}/api/files`, { headers: bearer(token) }))
     const statuses = []
     for (let i = 0; i < 6; i++) statuses.push((await call(erin.token)).status)
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
@@ -103,7 +105,7 @@ describe('rate limit', () => {
     const gail = await server.user('gail')
     const more = await issueToken(server.ctx, { userName: 'gail', label: 'second', ttlSeconds: 3600 })
     const app = createApp({ ...server.ctx, now: () => Date.UTC(2026, 10, 22, 12, 0, 15) })
-    const call = (token: string) => app.handle(new Request(`${BASE}/api/files`, { headers: { authorization: `Bearer ${token}` } }))
+    const call = (token: string) => app.handle(new Request(`${BASE}/api/files`, { headers: bearer(token) }))
     const statuses = []
     for (let i = 0; i < 3; i++) statuses.push((await call(gail.token)).status)
     for (let i = 0; i < 3; i++) statuses.push((await call(more.jwt)).status)
@@ -198,7 +200,7 @@ describe('slow uploads', () => {
     const clock = { now: T0 }
     const app = createApp({ ...server.ctx, now: () => clock.now })
     const upload = (body: BodyInit, contentType: string) =>
-      app.handle(new Request(`${BASE}/api/files/upload`, { method: 'POST', body, headers: { authorization: `Bearer ${user.token}`, 'content-type': contentType } }))
+      app.handle(new Request(`${BASE}/api/files/upload`, { method: 'POST', body, headers: { ...bearer(user.token), 'content-type': contentType } }))
     return { server, clock, upload, tmp: () => readdirSync(join(server.dataDir, 'tmp')) }
   }
 

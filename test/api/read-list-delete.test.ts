@@ -1,15 +1,14 @@
 import { describe, expect, test } from 'bun:test'
-import { form, json, startTestApp } from '../support/harness'
+import { json, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
+import { sharePathOf } from '../support/share-paths'
+import { uploadPdf } from '../support/uploads'
+import { browserNumber } from '../support/user-agents'
 
 const server = await startTestApp()
 const pdf = makePdf()
 
-async function upload(token: string, title: string) {
-  const response = await server.call('POST', '/api/files/upload', { token, body: form({ bytes: pdf }, { title }) })
-  expect(response.status).toBe(201)
-  return (await json(response)).data
-}
+const upload = (token: string, title: string) => uploadPdf(server, { token }, pdf, { title })
 
 describe('GET /api/files/:id', () => {
   test('200 with the same File the upload returned', async () => {
@@ -109,14 +108,13 @@ describe('GET /api/files', () => {
     ]
     const ids: Record<string, string> = {}
     for (const [i, file] of spec.entries()) {
-      const response = await server.call('POST', '/api/files/upload', { token: ivy.token, body: form({ bytes: makePdf({ pages: file.size }) }, { title: file.title }) })
-      ids[file.title || `untitled${i}`] = (await json(response)).data.id
+      ids[file.title || `untitled${i}`] = (await uploadPdf(server, ivy, makePdf({ pages: file.size }), { title: file.title })).id
     }
     // Views: 2 for cherry, 1 for banana, none for the rest.
     for (const [name, count] of [['cherry', 2], ['banana', 1]] as const) {
       const { data } = await json(await server.call('GET', `/api/files/${ids[name]}`, { token: ivy.token }))
-      const path = new URL(data.shareUrl).pathname.replace(/^\/base/, '')
-      for (let v = 0; v < count; v++) await server.call('GET', path, { headers: { 'user-agent': `Mozilla/5.0 Firefox/${name}${v}` } })
+      const path = sharePathOf(data)
+      for (let v = 0; v < count; v++) await server.call('GET', path, { headers: { 'user-agent': browserNumber(`${name}${v}`) } })
     }
     const all = async (order: string) => {
       const titles: string[] = []

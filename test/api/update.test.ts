@@ -4,17 +4,14 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { form, json, rawMultipart, startTestApp } from '../support/harness'
 import { makePdf, pdfOfSize } from '../../scripts/support/pdf'
+import { uploadPdf } from '../support/uploads'
 
 const server = await startTestApp({ PDFSHARE_MAX_FILE_SIZE: '1MB', PDFSHARE_MAX_UPLOADS_PER_USER: '16' })
 const alice = await server.user('alice')
 const original = makePdf({ pages: 1, text: () => 'original' })
 const replacement = makePdf({ pages: 3, text: (p) => `replacement ${p}` })
 
-async function uploaded(fields: Record<string, string> = { title: 'T', desc: 'D', filename: 'orig.pdf' }) {
-  const response = await server.call('POST', '/api/files/upload', { token: alice.token, body: form({ bytes: original }, fields) })
-  expect(response.status).toBe(201)
-  return (await json(response)).data
-}
+const uploaded = (fields: Record<string, string> = { title: 'T', desc: 'D', filename: 'orig.pdf' }) => uploadPdf(server, alice, original, fields)
 const putJson = (id: string, body: unknown) =>
   server.call('PUT', `/api/files/${id}`, { token: alice.token, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
 const putForm = (id: string, body: FormData) => server.call('PUT', `/api/files/${id}`, { token: alice.token, body })

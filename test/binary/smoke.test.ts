@@ -2,10 +2,14 @@ import { afterAll, expect, test } from 'bun:test'
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { bearer } from '../support/bearer'
 import { form } from '../support/harness'
 import { formPatternCycle } from '../../scripts/support/hostile-pdfs'
 import { makePdf } from '../../scripts/support/pdf'
 import { ROOT, run, startServer } from '../../scripts/support/process'
+import { sharePathOf, shareUrlOn } from '../support/share-paths'
+import { uploadPdfTo } from '../support/uploads'
+import { FIREFOX } from '../support/user-agents'
 
 // The compiled binary (built by `bun run test` / `bun run build`), run from an empty directory with no
 // node_modules anywhere above it: everything it needs must be inside it.
@@ -41,11 +45,9 @@ test('the binary runs the CLI and a real upload/get/put/list/delete from an empt
   const server = await startServer([], { cwd: dir, program, env: { TMPDIR: temp, PDFSHARE_PREVIEW_TIMEOUT: '3' } })
   try {
     expect(existsSync(join(dir, 'data', 'pdfshare.db'))).toBe(true)
-    const auth = { authorization: `Bearer ${token}` }
+    const auth = bearer(token)
     const pdf = makePdf({ pages: 3 })
-    const uploaded = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: auth, body: form({ bytes: pdf }, { title: 'Smoke' }) })
-    expect(uploaded.status).toBe(201)
-    const file = (await uploaded.json()).data
+    const file = await uploadPdfTo(server.url, token, pdf, { title: 'Smoke' })
     expect(file).toMatchObject({ title: 'Smoke', fileSize: pdf.length, views: 0 })
 
     const got = await fetch(`${server.url}/api/files/${file.id}`, { headers: auth })
@@ -59,8 +61,8 @@ test('the binary runs the CLI and a real upload/get/put/list/delete from an empt
     expect((await replaced.json()).data).toMatchObject({ id: file.id, fileSize: replacement.length, shareUrl: file.shareUrl })
 
     // The share page and the preview: pdf.js assets, PDFium (wasm) and sharp (native) from inside the binary.
-    const sharePath = new URL(file.shareUrl).pathname
-    const page = await fetch(`${server.url}${sharePath}`, { headers: { 'user-agent': 'Mozilla/5.0 Firefox/140.0' } })
+    const sharePath = sharePathOf(file)
+    const page = await fetch(`${server.url}${sharePath}`, { headers: { 'user-agent': FIREFOX } })
     expect(page.status).toBe(200)
     const html = await page.text()
     const worker = /data-pdfjs="([^"]+)"/.exec(html)![1]!
@@ -77,8 +79,8 @@ test('the binary runs the CLI and a real upload/get/put/list/delete from an empt
     const commandLines = children.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean))
     expect(commandLines).toEqual([[binary, '__preview-renderer']])
     // A PDF that never finishes rendering: its renderer is killed, and the placeholder is answered.
-    const hostile = (await (await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: auth, body: form({ bytes: formPatternCycle() }) })).json()).data
-    const hostilePreview = await fetch(`${server.url}${new URL(hostile.shareUrl).pathname}/preview.png`)
+    const hostile = await uploadPdfTo(server.url, token, formPatternCycle())
+    const hostilePreview = await fetch(`${shareUrlOn(server.url, hostile)}/preview.png`)
     expect(hostilePreview.headers.get('etag')).toEndWith('-0"')
     expect((await fetch(`${server.url}/api/files/${hostile.id}`, { method: 'DELETE', headers: auth })).status).toBe(200)
 

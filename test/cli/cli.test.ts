@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
+import { bearer } from '../support/bearer'
 import { run, SOURCE_ENTRY, startServer } from '../../scripts/support/process'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-cli-'))
@@ -156,7 +157,7 @@ describe('serve', () => {
       // The CLI works while the server runs on the same data dir.
       expect((await run(['user', 'add', 'alice', '--data', fresh])).code).toBe(0)
       const token = (await run(['token', 'issue', 'alice', '--data', fresh])).stdout.trim()
-      const response = await fetch(`${server.url}/api/me`, { headers: { authorization: `Bearer ${token}` } })
+      const response = await fetch(`${server.url}/api/me`, { headers: bearer(token) })
       expect(response.status).toBe(200)
       expect((await response.json()).data.name).toBe('alice')
       // A second server on the same data dir is refused.

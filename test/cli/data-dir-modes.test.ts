@@ -2,9 +2,8 @@ import { afterAll, expect, test } from 'bun:test'
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { form } from '../support/harness'
-import { makePdf } from '../../scripts/support/pdf'
 import { run, SOURCE_ENTRY, startServer } from '../../scripts/support/process'
+import { uploadPdfTo } from '../support/uploads'
 
 const root = mkdtempSync(join(tmpdir(), 'pdfshare-modes-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -29,8 +28,7 @@ test('a data dir that exists with mode 0755 is tightened to 0700 (said once on s
   const server = await startServer(['--data', dataDir], { program: WITH_UMASK_022 })
   try {
     expect(server.stderr()).not.toContain('open to other users') // already tightened
-    const upload = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes: makePdf() }) })
-    expect(upload.status).toBe(201)
+    await uploadPdfTo(server.url, token)
     // While the server runs, the WAL and shared-memory files exist; everything written is the owner's only.
     for (const name of ['pdfshare.db', 'pdfshare.db-wal', 'pdfshare.db-shm']) expect(`${name} ${modeOf(join(dataDir, name))}`).toBe(`${name} 600`)
     const blobs = readdirSync(join(dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())

@@ -3,9 +3,11 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readd
 import { createClient } from '@libsql/client'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { bearer } from '../support/bearer'
 import { form } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
 import { run, startServer } from '../../scripts/support/process'
+import { uploadPdfTo } from '../support/uploads'
 
 const root = mkdtempSync(join(tmpdir(), 'pdfshare-ops-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -19,10 +21,7 @@ async function populated(count: number) {
   const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
   const server = await startServer(['--data', dataDir], { env: { PDFSHARE_MAX_UPLOADS_PER_USER: '64' } })
   const files: { id: string; sha256: string }[] = []
-  for (let i = 0; i < count; i++) {
-    const response = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes: makePdf({ text: () => `file ${i}` }) }) })
-    files.push((await response.json()).data)
-  }
+  for (let i = 0; i < count; i++) files.push(await uploadPdfTo(server.url, token, makePdf({ text: () => `file ${i}` })))
   return { dataDir, token, server, files }
 }
 const blobPaths = (dataDir: string) =>
@@ -76,7 +75,7 @@ describe('pdfshare verify', () => {
 describe('pdfshare backup and restore', () => {
   test('a backup taken while uploads, replacements and deletes run restores to a data dir that verifies', async () => {
     const { dataDir, token, server, files } = await populated(10)
-    const auth = { authorization: `Bearer ${token}` }
+    const auth = bearer(token)
     let writing = true
     const churn = (async () => {
       for (let i = 0; writing; i++) {

@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
+import { bearer } from '../support/bearer'
 import { makePdf } from '../../scripts/support/pdf'
 import { ROOT, run, startServer, type RunningServer } from '../../scripts/support/process'
 import { eventually, firstPageInk, launchChromium, SCREENSHOTS, watchedPage, type Watched } from './browser'
@@ -22,7 +23,7 @@ const pdfs = {
   replacement: join(dir, 'replacement.pdf'),
 }
 
-const api = (path: string, token: string, init: RequestInit = {}) => fetch(`${server.url}/api${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } })
+const api = (path: string, token: string, init: RequestInit = {}) => fetch(`${server.url}/api${path}`, { ...init, headers: { ...bearer(token), ...init.headers } })
 
 beforeAll(async () => {
   if (!existsSync(binarySource)) throw new Error('dist/pdfshare is missing: run `bun run build` (bun run test does)')

@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
-import { form } from '../support/harness'
 import { run, startServer, type RunningServer } from '../../scripts/support/process'
+import { shareUrlOn } from '../support/share-paths'
+import { uploadPdfTo } from '../support/uploads'
 import { eventually, launchChromium } from './browser'
 
 // What Chromium's own PDF viewer does with a PDF's JavaScript, against the server run from source (the
@@ -45,8 +46,7 @@ beforeAll(async () => {
   await run(['user', 'add', 'framer', '--data', dir])
   const token = (await run(['token', 'issue', 'framer', '--data', dir])).stdout.trim()
   server = await startServer(['--data', dir], { env: { PDFSHARE_RATE_LIMIT_SHARE: '0' } })
-  const response = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes: pdfWithScript('pdf-script-ran') }) })
-  fileUrl = `${server.url}${new URL((await response.json()).data.shareUrl).pathname}/file`
+  fileUrl = `${shareUrlOn(server.url, await uploadPdfTo(server.url, token, pdfWithScript('pdf-script-ran')))}/file`
   browser = await launchChromium()
 })
 

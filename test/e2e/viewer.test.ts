@@ -3,9 +3,11 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page, Route } from 'playwright-core'
+import { bearer } from '../support/bearer'
 import { form } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
 import { ROOT, run, startServer, type RunningServer } from '../../scripts/support/process'
+import { shareUrlOn } from '../support/share-paths'
 import { eventually, firstPageInk, launchChromium, SCREENSHOTS, watchedPage } from './browser'
 import { brokenFirstPage, notParseable, onlyPageBroken, passwordProtected, stickyNotes, unknownSecurityHandler, zeroPages } from './viewer-pdfs'
 
@@ -18,11 +20,11 @@ let token: string
 const shared: Record<string, { id: string; url: string; size: number }> = {}
 
 async function upload(name: string, bytes: Uint8Array<ArrayBuffer>, fields: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes }, fields) })
+  const response = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: bearer(token), body: form({ bytes }, fields) })
   const { data } = await response.json()
   if (!response.ok) return // a refused upload: the test that needs it fails on the missing entry
   // The binary's public URL is http://localhost:<port>; the page is opened on the address it listens on.
-  shared[name] = { id: data.id, url: `${server.url}${new URL(data.shareUrl).pathname}`, size: data.fileSize }
+  shared[name] = { id: data.id, url: shareUrlOn(server.url, data), size: data.fileSize }
 }
 
 beforeAll(async () => {
@@ -192,7 +194,7 @@ describe('the viewer in Chromium, served by the compiled binary', () => {
     await page.goto(shared.noDownload!.url)
     await page.reload()
     await page.reload()
-    const views = async () => (await (await fetch(`${server.url}/api/files/${shared.noDownload!.id}`, { headers: { authorization: `Bearer ${token}` } })).json()).data.views
+    const views = async () => (await (await fetch(`${server.url}/api/files/${shared.noDownload!.id}`, { headers: bearer(token) })).json()).data.views
     expect(await views()).toBe(1)
   })
 })

@@ -9,8 +9,10 @@ import type { AppContext } from '../../src/core/context'
 import * as schema from '../../src/db/schema'
 import type { BlobStore } from '../../src/storage/blob-store'
 import type { TempFiles } from '../../src/storage/temp-files'
+import { bearer } from '../support/bearer'
 import { BASE, form, json, memoryLogger, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
+import { uploadPdf } from '../support/uploads'
 
 // Fault injection at the outside boundaries (filesystem, database): every fault gives a clean error
 // response and leaves what was there before exactly as it was.
@@ -36,7 +38,7 @@ function faultyApp(faults: Faults) {
   }
   const app = createApp(ctx)
   const call = (method: string, path: string, body?: BodyInit, headers: Record<string, string> = {}) =>
-    app.handle(new Request(`${BASE}${path}`, { method, headers: { authorization: `Bearer ${alice.token}`, ...headers }, body: body ?? null }))
+    app.handle(new Request(`${BASE}${path}`, { method, headers: { ...bearer(alice.token), ...headers }, body: body ?? null }))
   return { call, log }
 }
 
@@ -87,7 +89,7 @@ async function snapshot() {
   return { list, contents, blobs: (await Array.fromAsync(server.ctx.blobs.keys())).sort(), tmp: readdirSync(join(server.dataDir, 'tmp')) }
 }
 
-const existing = (await json(await server.call('POST', '/api/files/upload', { token: alice.token, body: form({ bytes: original }, { title: 'Keep me' }) }))).data
+const existing = await uploadPdf(server, alice, original, { title: 'Keep me' })
 
 async function expectIntact(before: Awaited<ReturnType<typeof snapshot>>) {
   const after = await snapshot()
@@ -153,7 +155,7 @@ describe('storage faults', () => {
   })
 
   test('removing the old blob after a committed delete fails → the delete still succeeds; the next start sweeps the blob', async () => {
-    const doomed = (await json(await server.call('POST', '/api/files/upload', { token: alice.token, body: form({ bytes: makePdf({ text: () => 'doomed' }) }) }))).data
+    const doomed = await uploadPdf(server, alice, makePdf({ text: () => 'doomed' }))
     const { call, log } = faultyApp({ blobs: { delete: async () => { throw EIO() } } })
     const response = await call('DELETE', `/api/files/${doomed.id}`)
     expect(response.status).toBe(200)

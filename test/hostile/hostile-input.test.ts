@@ -3,6 +3,8 @@ import { createHmac } from 'node:crypto'
 import { SignJWT } from 'jose'
 import { BASE, form, json, rawMultipart, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
+import { sharePathOf } from '../support/share-paths'
+import { uploadPdf } from '../support/uploads'
 
 // Hostile input through HTTP: every case answers a 4xx (the failure envelope on /api), never a 5xx, and
 // afterwards the server is healthy and nobody's data has changed. Raw HTTP framing is in raw-http.test.ts.
@@ -10,8 +12,8 @@ const server = await startTestApp({ PDFSHARE_MAX_FILE_SIZE: '2MB' })
 const alice = await server.user('alice')
 const mallory = await server.user('mallory')
 const pdf = makePdf()
-const file = (await json(await server.call('POST', '/api/files/upload', { token: alice.token, body: form({ bytes: pdf }, { title: 'Alice private' }) }))).data
-const slug = new URL(file.shareUrl).pathname.split('/')[3]!
+const file = await uploadPdf(server, alice, pdf, { title: 'Alice private' })
+const slug = sharePathOf(file).split('/')[2]!
 
 type Case = { name: string; method?: string; path: string; token?: string | null; headers?: Record<string, string>; body?: BodyInit; expect?: number | number[] }
 /** Odd but harmless input that is accepted (and must still never be a 5xx or change anything it should not). */

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { bearer } from '../support/bearer'
 import { run, startServer } from '../../scripts/support/process'
 
 // Malformed HTTP framing, sent byte for byte over a socket to the real server. Framing errors are answered
@@ -69,7 +70,7 @@ describe('raw HTTP framing', () => {
   }
 
   test('afterwards: healthy, no temp files, the access log never saw a smuggled /api/me', async () => {
-    expect((await fetch(`${server.url}/api/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
+    expect((await fetch(`${server.url}/api/me`, { headers: bearer(token) })).status).toBe(200)
     expect(readdirSync(join(dataDir, 'tmp'))).toEqual([])
   })
 })

@@ -3,9 +3,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
-import { form } from '../support/harness'
+import { bearer } from '../support/bearer'
 import { makePdf } from '../../scripts/support/pdf'
 import { run, startServer } from '../../scripts/support/process'
+import { uploadPdfTo } from '../support/uploads'
 
 const root = mkdtempSync(join(tmpdir(), 'pdfshare-pairing-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -19,10 +20,7 @@ async function populated(count = 2) {
   const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
   const server = await startServer(['--data', dataDir])
   const ids: string[] = []
-  for (let i = 0; i < count; i++) {
-    const response = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes: makePdf({ text: () => `pdf ${i}` }) }) })
-    ids.push((await response.json()).data.id)
-  }
+  for (let i = 0; i < count; i++) ids.push((await uploadPdfTo(server.url, token, makePdf({ text: () => `pdf ${i}` }))).id)
   await server.stop()
   return { dataDir, token, ids }
 }
@@ -67,7 +65,7 @@ test('a wrong PDFSHARE_DATABASE_URL (an empty database) is refused at start with
   // With the right settings everything is still there.
   const server = await startServer(['--data', dataDir])
   try {
-    for (const id of ids) expect((await fetch(`${server.url}/api/files/${id}/content`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
+    for (const id of ids) expect((await fetch(`${server.url}/api/files/${id}/content`, { headers: bearer(token) })).status).toBe(200)
   } finally {
     await server.stop()
   }
@@ -88,7 +86,7 @@ test('a data dir from before ids is adopted: it starts, keeps its files, and get
   await forgetPairing(dataDir)
   const server = await startServer(['--data', dataDir])
   try {
-    expect((await fetch(`${server.url}/api/files/${ids[0]}/content`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
+    expect((await fetch(`${server.url}/api/files/${ids[0]}/content`, { headers: bearer(token) })).status).toBe(200)
   } finally {
     await server.stop()
   }

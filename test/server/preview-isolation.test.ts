@@ -2,9 +2,11 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { form } from '../support/harness'
 import { contentStreamBomb, formPatternCycle, hugeImagePage, selfDrawingForm } from '../../scripts/support/hostile-pdfs'
 import { run, startServer } from '../../scripts/support/process'
+import { shareUrlOn } from '../support/share-paths'
+import { uploadPdfTo } from '../support/uploads'
+import { SLACKBOT } from '../support/user-agents'
 
 // The real server process, with hostile previews rendering: its own memory stays put (the renderers are
 // other processes, each under the cap), and its other requests keep answering.
@@ -25,9 +27,7 @@ const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/child
 test('hostile previews render in capped child processes: the server keeps its memory and answers /api/health throughout', async () => {
   const links: string[] = []
   for (const pdf of [selfDrawingForm(), formPatternCycle(), contentStreamBomb(256), hugeImagePage(), formPatternCycle()]) {
-    const response = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes: pdf }) })
-    expect(response.status).toBe(201)
-    links.push((await response.json()).data.shareUrl.replace(/^http:\/\/localhost:\d+/, server.url))
+    links.push(shareUrlOn(server.url, await uploadPdfTo(server.url, token, pdf)))
   }
   const pid = server.proc.pid
   const baseline = rssOf(pid)
@@ -37,7 +37,7 @@ test('hostile previews render in capped child processes: the server keeps its me
   const healthMs: number[] = []
 
   let previewsDone = false
-  const previews = Promise.all(links.map((link) => fetch(`${link}/preview.png`, { headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0' } }))).finally(() => (previewsDone = true))
+  const previews = Promise.all(links.map((link) => fetch(`${link}/preview.png`, { headers: { 'user-agent': SLACKBOT } }))).finally(() => (previewsDone = true))
   while (!previewsDone) {
     const started = performance.now()
     const health = await fetch(`${server.url}/api/health`)

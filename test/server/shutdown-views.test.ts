@@ -2,9 +2,11 @@ import { expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { form } from '../support/harness'
-import { makePdf } from '../../scripts/support/pdf'
+import { bearer } from '../support/bearer'
 import { run, startServer } from '../../scripts/support/process'
+import { shareUrlOn } from '../support/share-paths'
+import { uploadPdfTo } from '../support/uploads'
+import { browserNumber } from '../support/user-agents'
 
 test('a clean shutdown (SIGTERM) in the middle of visits loses no counted view', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-shutdown-'))
@@ -14,12 +16,12 @@ test('a clean shutdown (SIGTERM) in the middle of visits loses no counted view',
     // All visitors come from 127.0.0.1: the bound on views per address is lifted for them.
     const env = { PDFSHARE_RATE_LIMIT_SHARE: '0', PDFSHARE_MAX_VIEWS_PER_ADDRESS: '0' }
     let server = await startServer(['--data', dataDir], { env })
-    const { data } = await (await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes: makePdf() }) })).json()
-    const page = `${server.url}${new URL(data.shareUrl).pathname}`
+    const uploaded = await uploadPdfTo(server.url, token)
+    const page = shareUrlOn(server.url, uploaded)
 
     // 200 distinct visitors arrive; the server is told to stop while they are in flight.
     const visits = Array.from({ length: 200 }, (_, i) =>
-      fetch(page, { headers: { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Firefox/140.${i}` } }).then((r) => r.status, () => 0),
+      fetch(page, { headers: { 'user-agent': browserNumber(i) } }).then((r) => r.status, () => 0),
     )
     await Bun.sleep(15)
     const stopped = server.stop()
@@ -30,7 +32,7 @@ test('a clean shutdown (SIGTERM) in the middle of visits loses no counted view',
 
     server = await startServer(['--data', dataDir], { env })
     try {
-      const file = await (await fetch(`${server.url}/api/files/${data.id}`, { headers: { authorization: `Bearer ${token}` } })).json()
+      const file = await (await fetch(`${server.url}/api/files/${uploaded.id}`, { headers: bearer(token) })).json()
       // Every page that was served was counted, and nothing that was not served.
       expect(file.data.views).toBe(served)
     } finally {

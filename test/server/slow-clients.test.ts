@@ -2,6 +2,8 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { bearer } from '../support/bearer'
+import { form } from '../support/harness'
 import { measureRequests, percentile, slowFlood } from '../../scripts/support/slow-clients'
 import { run, startServer } from '../../scripts/support/process'
 
@@ -30,13 +32,12 @@ test('slow-header and slow-body floods do not stop normal requests from being se
   const headers = await slowFlood({ port, count: 300, intervalMs: 500, kind: 'headers' })
   const bodies = await slowFlood({ port, count: 20, intervalMs: 500, kind: 'body', token: alice })
   await Bun.sleep(300)
-  const latencies = await measureRequests(`${server.url}/api/files`, 300, 8, { authorization: `Bearer ${bob}` })
+  const latencies = await measureRequests(`${server.url}/api/files`, 300, 8, bearer(bob))
   console.log(`during a flood of ${headers.open()} slow-header and ${bodies.open()} slow-body connections: 300 normal requests, p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms`)
   expect(latencies.every(Number.isFinite)).toBe(true)
   // Bob uploads normally while alice's slow uploads hold her own slots.
-  const form = new FormData()
-  form.append('file', new File([new TextEncoder().encode('%PDF-1.7 bob')], 'b.pdf', { type: 'application/pdf' }))
-  expect((await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${bob}` }, body: form })).status).toBe(201)
+  const upload = form({ bytes: new TextEncoder().encode('%PDF-1.7 bob'), name: 'b.pdf' })
+  expect((await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: bearer(bob), body: upload })).status).toBe(201)
   headers.stop()
   bodies.stop()
 })

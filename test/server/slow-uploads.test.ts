@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { bearer } from '../support/bearer'
 import { form } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
 import { run, startServer } from '../../scripts/support/process'
@@ -37,7 +38,7 @@ test('an upload trickling at 1 B/s is answered 408 after PDFSHARE_UPLOAD_TIMEOUT
     expect(answer).toContain('"code":"request_timeout"')
     expect(readdirSync(join(dataDir, 'tmp'))).toEqual([])
     // Alice's one upload slot is free again.
-    const response = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${alice}` }, body: form({ bytes: makePdf() }) })
+    const response = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: bearer(alice), body: form({ bytes: makePdf() }) })
     expect(response.status).toBe(201)
   } finally {
     clearInterval(trickle)

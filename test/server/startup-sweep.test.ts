@@ -2,9 +2,10 @@ import { expect, test } from 'bun:test'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { form } from '../support/harness'
+import { bearer } from '../support/bearer'
 import { makePdf } from '../../scripts/support/pdf'
 import { run, startServer } from '../../scripts/support/process'
+import { uploadPdfTo } from '../support/uploads'
 
 test('at start the server removes leftover temp files, moves unreferenced blobs aside (never deletes them), and keeps every committed file', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-sweep-'))
@@ -13,7 +14,7 @@ test('at start the server removes leftover temp files, moves unreferenced blobs 
     const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
     const pdf = makePdf()
     let server = await startServer(['--data', dataDir])
-    const { data } = await (await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes: pdf }) })).json()
+    const file = await uploadPdfTo(server.url, token, pdf)
     await server.stop()
 
     // What a kill -9 can leave behind: a half-written upload, and a blob renamed into place whose row never committed.
@@ -29,7 +30,7 @@ test('at start the server removes leftover temp files, moves unreferenced blobs 
       expect(existsSync(join(dataDir, 'tmp', 'upload-interrupted.part'))).toBe(false)
       expect(existsSync(orphan)).toBe(false)
       expect(readFileSync(join(dataDir, 'orphans', 'zzOrphanBlobKey000000.pdf'), 'utf8')).toBe('%PDF-1.7 orphan')
-      const content = await fetch(`${server.url}/api/files/${data.id}/content`, { headers: { authorization: `Bearer ${token}` } })
+      const content = await fetch(`${server.url}/api/files/${file.id}/content`, { headers: bearer(token) })
       expect(new Uint8Array(await content.arrayBuffer())).toEqual(pdf)
     } finally {
       await server.stop()

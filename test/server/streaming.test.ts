@@ -3,9 +3,11 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { bearer } from '../support/bearer'
 import { run, startServer } from '../../scripts/support/process'
 import { makePdf } from '../../scripts/support/pdf'
 import { form } from '../support/harness'
+import { uploadPdfTo } from '../support/uploads'
 
 // Behaviour that only shows over a real socket: clients that vanish, bodies that never come, many at once.
 const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-stream-'))
@@ -75,23 +77,23 @@ describe('uploads over a real socket', () => {
     const pdf = makePdf()
     const responses = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes: pdf }, { title: `c${i}` }) }),
+        fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: bearer(token), body: form({ bytes: pdf }, { title: `c${i}` }) }),
       ),
     )
     expect(responses.map((r) => r.status)).toEqual(responses.map(() => 201))
-    const list = await (await fetch(`${server.url}/api/files?limit=100`, { headers: { authorization: `Bearer ${token}` } })).json()
+    const list = await (await fetch(`${server.url}/api/files?limit=100`, { headers: bearer(token) })).json()
     const titles = new Set(list.data.map((f: { title: string }) => f.title))
     for (let i = 0; i < 30; i++) expect(titles.has(`c${i}`)).toBe(true)
   })
 
   test('Range requests on the owner download over HTTP', async () => {
     const pdf = makePdf({ pages: 4 })
-    const { data } = await (await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form({ bytes: pdf }) })).json()
-    const response = await fetch(`${server.url}/api/files/${data.id}/content`, { headers: { authorization: `Bearer ${token}`, range: 'bytes=5-14' } })
+    const file = await uploadPdfTo(server.url, token, pdf)
+    const response = await fetch(`${server.url}/api/files/${file.id}/content`, { headers: { ...bearer(token), range: 'bytes=5-14' } })
     expect(response.status).toBe(206)
     expect(response.headers.get('content-range')).toBe(`bytes 5-14/${pdf.length}`)
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(pdf.slice(5, 15))
-    const whole = await fetch(`${server.url}/api/files/${data.id}/content`, { headers: { authorization: `Bearer ${token}` } })
+    const whole = await fetch(`${server.url}/api/files/${file.id}/content`, { headers: bearer(token) })
     expect(whole.headers.get('accept-ranges')).toBe('bytes')
     expect(new Uint8Array(await whole.arrayBuffer())).toEqual(pdf)
   })

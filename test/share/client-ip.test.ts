@@ -1,16 +1,16 @@
 import { describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app'
-import { BASE, form, json, startTestApp } from '../support/harness'
-import { makePdf } from '../../scripts/support/pdf'
-
-const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
+import { BASE, json, startTestApp } from '../support/harness'
+import { sharePathOf } from '../support/share-paths'
+import { uploadPdf } from '../support/uploads'
+import { FIREFOX } from '../support/user-agents'
 
 async function sharedFile(env: Record<string, string>) {
   const server = await startTestApp(env)
   const owner = await server.user('owner')
-  const { data } = await json(await server.call('POST', '/api/files/upload', { token: owner.token, body: form({ bytes: makePdf() }) }))
-  const path = new URL(data.shareUrl).pathname.replace(/^\/base/, '')
-  const views = async () => (await json(await server.call('GET', `/api/files/${data.id}`, { token: owner.token }))).data.views
+  const file = await uploadPdf(server, owner)
+  const path = sharePathOf(file)
+  const views = async () => (await json(await server.call('GET', `/api/files/${file.id}`, { token: owner.token }))).data.views
   const visit = (forwardedFor: string) => server.call('GET', path, { headers: { 'user-agent': FIREFOX, 'x-forwarded-for': forwardedFor } })
   return { views, visit }
 }

@@ -5,6 +5,9 @@ import sharp from 'sharp'
 import { form, startTestApp, type TestServer } from '../support/harness'
 import { contentStreamBomb, formFieldOnly, formPatternCycle, hugeImagePage, selfDrawingForm, titleLowOnPage } from '../../scripts/support/hostile-pdfs'
 import { makePdf } from '../../scripts/support/pdf'
+import { sharePathOf } from '../support/share-paths'
+import { uploadPdf } from '../support/uploads'
+import { SLACKBOT } from '../support/user-agents'
 
 // Issue 11 §1: nothing a PDF draws can block or exhaust the server. Renders run in killable renderer
 // processes (src/core/previews/renderer-pool.ts, whose own test proves the kill paths).
@@ -12,13 +15,11 @@ const server = await startTestApp({ PDFSHARE_PREVIEW_TIMEOUT: '3' })
 const owner = await server.user()
 
 async function shared(pdf: Uint8Array) {
-  const response = await server.call('POST', '/api/files/upload', { token: owner.token, body: form({ bytes: pdf }) })
-  expect(response.status).toBe(201)
-  const { data } = await response.json()
-  const row = await server.ctx.db.query.files.findFirst({ where: (files, { eq }) => eq(files.id, data.id) })
-  return { id: data.id as string, path: new URL(data.shareUrl).pathname.replace(/^\/base/, ''), blobKey: row!.blobKey }
+  const file = await uploadPdf(server, owner, pdf)
+  const row = await server.ctx.db.query.files.findFirst({ where: (files, { eq }) => eq(files.id, file.id) })
+  return { id: file.id, path: sharePathOf(file), blobKey: row!.blobKey }
 }
-const preview = (server: TestServer, path: string) => server.app.handle(new Request(`http://localhost${path}/preview.png`, { headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0' } }))
+const preview = (server: TestServer, path: string) => server.app.handle(new Request(`http://localhost${path}/preview.png`, { headers: { 'user-agent': SLACKBOT } }))
 const isPlaceholder = (response: Response) => response.headers.get('etag')!.endsWith('-0"')
 const linesAbout = (id: string) => server.log.lines.filter((line) => line.startsWith(`preview of file ${id}:`))
 
@@ -133,8 +134,7 @@ test('a cached or placeholder preview is revalidated, so a shared cache never sh
 test('renderers stop with the server', async () => {
   const other = await startTestApp()
   const user = await other.user()
-  const upload = await other.call('POST', '/api/files/upload', { token: user.token, body: form({ bytes: makePdf() }) })
-  const path = new URL((await upload.json()).data.shareUrl).pathname.replace(/^\/base/, '')
+  const path = sharePathOf(await uploadPdf(other, user))
   const childrenOf = () => new Set(readFileSync(`/proc/self/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
   const before = childrenOf()
   expect((await preview(other, path)).status).toBe(200)

@@ -1,17 +1,19 @@
 import { describe, expect, test } from 'bun:test'
 import { json, form, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
+import { sharePathOf } from '../support/share-paths'
+import { uploadPdf } from '../support/uploads'
+import { FIREFOX } from '../support/user-agents'
 
 // Share lookups are cached while the database is unchanged and views are written in group commits
 // (issue 5); what a visitor sees must never lag behind what the owner did.
 // X-Forwarded-For is trusted for one hop, so tests can stand for visitors at different addresses.
 const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1' })
 const owner = await server.user('owner')
-const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
 
 async function newFile() {
-  const { data } = await json(await server.call('POST', '/api/files/upload', { token: owner.token, body: form({ bytes: makePdf() }) }))
-  return { id: data.id as string, path: new URL(data.shareUrl).pathname.replace(/^\/base/, '') }
+  const file = await uploadPdf(server, owner)
+  return { id: file.id, path: sharePathOf(file) }
 }
 const page = (path: string, ua = FIREFOX, ip?: string) => server.call('GET', path, { headers: { 'user-agent': ua, ...(ip && { 'x-forwarded-for': ip }) } })
 const views = async (id: string) => (await json(await server.call('GET', `/api/files/${id}`, { token: owner.token }))).data.views as number

@@ -4,18 +4,19 @@ import { join } from 'node:path'
 import sharp from 'sharp'
 import { form, json, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
+import { sharePathOf } from '../support/share-paths'
+import { uploadPdf } from '../support/uploads'
+import { FIREFOX } from '../support/user-agents'
 
 const server = await startTestApp()
 const owner = await server.user('owner')
 const pdf = makePdf({ pages: 3 })
 
 async function share(fields: Record<string, string> = {}, bytes: Uint8Array = pdf) {
-  const response = await server.call('POST', '/api/files/upload', { token: owner.token, body: form({ bytes: bytes as Uint8Array<ArrayBuffer>, name: 'Report.pdf' }, fields) })
-  expect(response.status).toBe(201)
-  const data = (await json(response)).data
-  return { ...data, path: new URL(data.shareUrl).pathname.replace(/^\/base/, '') as string }
+  const file = await uploadPdf(server, owner, { bytes, name: 'Report.pdf' }, fields)
+  return { ...file, path: sharePathOf(file) }
 }
-const visit = (path: string, headers: Record<string, string> = {}) => server.call('GET', path, { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ...headers } })
+const visit = (path: string, headers: Record<string, string> = {}) => server.call('GET', path, { headers: { 'user-agent': FIREFOX, ...headers } })
 const meta = (page: string, attr: 'name' | 'property', key: string) => new RegExp(`<meta ${attr}="${key}" content="([^"]*)">`).exec(page)?.[1]
 
 describe('GET /s/:slug (the viewer page)', () => {

@@ -2,16 +2,17 @@ import { describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app'
 import { BASE, form, json, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
+import { sharePathOf } from '../support/share-paths'
+import { uploadPdf } from '../support/uploads'
+import { browserNumber, FIREFOX, SAFARI_PHONE } from '../support/user-agents'
 
 // X-Forwarded-For is trusted for one hop, so tests can stand for visitors at different addresses.
 const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1' })
 const owner = await server.user('owner')
-const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
-const SAFARI_PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 19_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/19.0 Mobile/15E148 Safari/604.1'
 
 async function newFile() {
-  const { data } = await json(await server.call('POST', '/api/files/upload', { token: owner.token, body: form({ bytes: makePdf() }) }))
-  return { id: data.id as string, path: new URL(data.shareUrl).pathname.replace(/^\/base/, '') }
+  const file = await uploadPdf(server, owner)
+  return { id: file.id, path: sharePathOf(file) }
 }
 const views = async (id: string) => (await json(await server.call('GET', `/api/files/${id}`, { token: owner.token }))).data.views as number
 const visit = (path: string, headers: Record<string, string> = {}, method = 'GET') => server.call(method, path, { headers })
@@ -120,7 +121,7 @@ describe('views', () => {
     const file = await newFile()
     const n = 60
     const responses = await Promise.all(
-      Array.from({ length: n }, (_, i) => visit(file.path, { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Firefox/140.${i}`, 'x-forwarded-for': `198.51.100.${i}` })),
+      Array.from({ length: n }, (_, i) => visit(file.path, { 'user-agent': browserNumber(i), 'x-forwarded-for': `198.51.100.${i}` })),
     )
     expect(responses.every((r) => r.status === 200)).toBe(true)
     expect(await views(file.id)).toBe(n)
@@ -130,14 +131,14 @@ describe('views', () => {
     const capped = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_MAX_VIEWS_PER_ADDRESS: '5' })
     const owner = await capped.user()
     const upload = async () => {
-      const { data } = await json(await capped.call('POST', '/api/files/upload', { token: owner.token, body: form({ bytes: makePdf() }) }))
-      return { id: data.id as string, path: new URL(data.shareUrl).pathname.replace(/^\/base/, '') }
+      const file = await uploadPdf(capped, owner)
+      return { id: file.id, path: sharePathOf(file) }
     }
     const viewsOf = async (id: string) => (await json(await capped.call('GET', `/api/files/${id}`, { token: owner.token }))).data.views as number
     let now = Date.UTC(2026, 10, 22, 12, 0, 0)
     const app = createApp({ ...capped.ctx, now: () => now })
     const visitAs = (path: string, ip: string, browser: number) =>
-      app.handle(new Request(`${BASE}${path}`, { headers: { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Firefox/140.${browser}`, 'x-forwarded-for': ip } }))
+      app.handle(new Request(`${BASE}${path}`, { headers: { 'user-agent': browserNumber(browser), 'x-forwarded-for': ip } }))
     const [a, b, c] = [await upload(), await upload(), await upload()]
 
     for (let i = 0; i < 20; i++) expect((await visitAs(a.path, '203.0.113.5', i)).status).toBe(200)

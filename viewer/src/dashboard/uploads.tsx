@@ -105,7 +105,10 @@ export function UploadList(props: { items: UploadItem[]; onCancel: (key: number)
   )
 }
 
-/** Accepts PDFs dropped anywhere on `target`'s element; shows a hint while something is dragged over it. */
+/**
+ * Accepts files dropped anywhere on the element that `handlers` are spread on; `over` is true while files are
+ * dragged over it (for a hint). Every file is queued: the API refuses what is not a PDF, and the queue shows why.
+ */
 export function useDropZone(onFiles: (files: File[]) => void) {
   const [over, setOver] = useState(false)
   const handlers = {
