@@ -15,7 +15,6 @@ export const VIEWER_DIST = join(root, 'viewer', 'dist')
 const pdfjs = join(root, 'node_modules', 'pdfjs-dist')
 const pdfjsVersion: string = JSON.parse(readFileSync(join(pdfjs, 'package.json'), 'utf8')).version
 
-
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -44,7 +43,10 @@ export async function buildViewer(): Promise<ViewerManifest> {
   // pdf.js assets, minus what this viewer never loads (the scripting sandbox's quickjs).
   const pdfjsDir = `pdfjs-${pdfjsVersion}`
   const copy = (from: string, to: string, filter: (name: string) => boolean = () => true) =>
-    cpSync(join(pdfjs, from), join(VIEWER_DIST, pdfjsDir, to), { recursive: true, filter: (source) => filter(source) && !/LICENSE/.test(source) })
+    cpSync(join(pdfjs, from), join(VIEWER_DIST, pdfjsDir, to), {
+      recursive: true,
+      filter: (source) => filter(source) && !/LICENSE/.test(source),
+    })
   copy('build/pdf.worker.min.mjs', 'pdf.worker.min.mjs')
   copy('cmaps', 'cmaps')
   copy('standard_fonts', 'standard_fonts')
@@ -108,5 +110,7 @@ if (import.meta.main) {
   const started = performance.now()
   const manifest = await buildViewer()
   const count = Object.keys(manifest.files).length
-  console.log(`viewer built: ${manifest.script}, ${manifest.style} and ${count} files in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  console.log(
+    `viewer built: ${manifest.script}, ${manifest.style} and ${count} files in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  )
 }

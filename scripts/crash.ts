@@ -27,7 +27,9 @@ try {
     },
   })
   const minutes = ((performance.now() - started) / 60_000).toFixed(1)
-  console.log(`seed ${seed}: ${stats.rounds} rounds in ${minutes} min, ${stats.acknowledgedWrites} acknowledged writes, ${stats.checkedFiles} file checks, ${stats.unacknowledged} interrupted requests, ${stats.violations.length} violations`)
+  console.log(
+    `seed ${seed}: ${stats.rounds} rounds in ${minutes} min, ${stats.acknowledgedWrites} acknowledged writes, ${stats.checkedFiles} file checks, ${stats.unacknowledged} interrupted requests, ${stats.violations.length} violations`,
+  )
   for (const violation of stats.violations) console.log(`VIOLATION ${violation}`)
   process.exitCode = stats.violations.length === 0 ? 0 : 1
 } finally {

@@ -10,7 +10,10 @@ import { join } from 'node:path'
 const root = join(import.meta.dir, '..')
 
 type Rule = { name: string; from: { path: string } }
-const config = createRequire(import.meta.url)(join(root, '.dependency-cruiser.cjs')) as { forbidden: Rule[]; options: Record<string, unknown> }
+const config = createRequire(import.meta.url)(join(root, '.dependency-cruiser.cjs')) as {
+  forbidden: Rule[]
+  options: Record<string, unknown>
+}
 
 /** Every import of src/ and scripts/, checked against the rules. */
 export async function cruiseImports(): Promise<ICruiseResult> {
@@ -60,6 +63,8 @@ if (import.meta.main) {
   for (const [from, to] of unitGraph(result)) console.log(`${from} → ${to.join(', ')}`)
   const violations = result.summary.violations.map(describeViolation)
   for (const violation of violations) console.log(`VIOLATION ${violation}`)
-  console.log(violations.length === 0 ? 'no violation of .dependency-cruiser.cjs' : `${violations.length} violation(s) of .dependency-cruiser.cjs`)
+  console.log(
+    violations.length === 0 ? 'no violation of .dependency-cruiser.cjs' : `${violations.length} violation(s) of .dependency-cruiser.cjs`,
+  )
   process.exitCode = violations.length === 0 ? 0 : 1
 }

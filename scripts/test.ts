@@ -1,8 +1,9 @@
 /**
  * The whole test suite, as the README and CI run it: type-check (which also enforces the expect-type
- * assertions), build the single binary (its smoke and browser tests run it), run `bun test` with its normal
- * output, then print one plain summary line from the JUnit report: "N passed, M failed" (a failed type-check
- * or build counts as one failure). Exits non-zero when anything failed or nothing ran.
+ * assertions), check formatting and lint with Biome, build the single binary (its smoke and browser tests
+ * run it), run `bun test` with its normal output, then print one plain summary line from the JUnit report:
+ * "N passed, M failed" (a failed type-check, lint or build counts as one failure). Exits non-zero when
+ * anything failed or nothing ran.
  *
  * Extra arguments go to `bun test` (e.g. `bun run test test/api`).
  */
@@ -19,6 +20,8 @@ const step = (cmd: string[]) => Bun.spawnSync(cmd, { cwd: root, stdout: 'inherit
 let stepFailures = 0
 console.log('type-checking…')
 if (step(['bun', 'run', 'typecheck']) !== 0) stepFailures++
+console.log('formatting and lint (biome)…')
+if (step(['bun', 'run', 'lint']) !== 0) stepFailures++
 if (!process.env.PDFSHARE_SKIP_BUILD) {
   console.log('building dist/pdfshare for the binary tests…')
   if (step(['bun', 'run', 'build']) !== 0) {

@@ -84,18 +84,26 @@ export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with i
 
 export const uploadTooSlow = (why: string) => new DomainError('request_timeout', `Upload stopped: ${why}; nothing was stored`)
 export const fileTooLarge = (maxBytes: number) => new DomainError('file_too_large', `File exceeds the ${formatSize(maxBytes)} limit`)
-export const jsonBodyTooLarge = (maxBytes: number) => new DomainError('body_too_large', `JSON body exceeds the ${formatSize(maxBytes)} limit`)
+export const jsonBodyTooLarge = (maxBytes: number) =>
+  new DomainError('body_too_large', `JSON body exceeds the ${formatSize(maxBytes)} limit`)
 export const notPdf = (message: string) => new DomainError('not_pdf', message)
 export const unsupportedMediaType = (message: string) => new DomainError('unsupported_media_type', message)
 
 // rate_limited and server_busy: try again later (the hints say when).
 
 export const rateLimited = (decision: RateDecision) =>
-  new DomainError('rate_limited', `Too many requests; retry in ${decision.resetSeconds} s`, { rateLimit: decision, retryAfterSeconds: decision.resetSeconds })
-export const tooManyUploadsForUser = (perUser: number) =>
-  new DomainError('rate_limited', `Too many uploads in progress for this account (at most ${perUser} at once); retry when one has finished`, {
-    retryAfterSeconds: 5,
+  new DomainError('rate_limited', `Too many requests; retry in ${decision.resetSeconds} s`, {
+    rateLimit: decision,
+    retryAfterSeconds: decision.resetSeconds,
   })
+export const tooManyUploadsForUser = (perUser: number) =>
+  new DomainError(
+    'rate_limited',
+    `Too many uploads in progress for this account (at most ${perUser} at once); retry when one has finished`,
+    {
+      retryAfterSeconds: 5,
+    },
+  )
 export const uploadsBusy = () =>
   new DomainError('server_busy', 'The server is handling as many uploads as it accepts at once; retry shortly', { retryAfterSeconds: 5 })
 export const signInsBusy = () =>

@@ -33,7 +33,7 @@ const writeLine = bufferedStdout()
 
 export const consoleLogger: Logger = {
   info: writeLine,
-  error: (line, error) => console.error(line, error instanceof Error ? `\n${error.stack ?? error.message}` : error ?? ''),
+  error: (line, error) => console.error(line, error instanceof Error ? `\n${error.stack ?? error.message}` : (error ?? '')),
 }
 
 export const silentLogger: Logger = { info: () => {}, error: () => {} }

@@ -36,18 +36,33 @@ describe('loadConfig', () => {
   })
 
   test('preview settings: a render time limit in seconds, a renderer memory cap from 128MB', () => {
-    expect(load({}, { PDFSHARE_PREVIEW_TIMEOUT: '2', PDFSHARE_PREVIEW_MEMORY: '1GB' })).toMatchObject({ previewTimeout: 2, previewMemory: 1024 ** 3 })
+    expect(load({}, { PDFSHARE_PREVIEW_TIMEOUT: '2', PDFSHARE_PREVIEW_MEMORY: '1GB' })).toMatchObject({
+      previewTimeout: 2,
+      previewMemory: 1024 ** 3,
+    })
     for (const bad of ['0', '301', '1.5', 'soon']) {
-      expect(() => load({}, { PDFSHARE_PREVIEW_TIMEOUT: bad })).toThrow(`invalid PDFSHARE_PREVIEW_TIMEOUT ${JSON.stringify(bad)}: must be a number of seconds from 1 to 300`)
+      expect(() => load({}, { PDFSHARE_PREVIEW_TIMEOUT: bad })).toThrow(
+        `invalid PDFSHARE_PREVIEW_TIMEOUT ${JSON.stringify(bad)}: must be a number of seconds from 1 to 300`,
+      )
     }
     for (const bad of ['64MB', '65GB', 'lots']) {
-      expect(() => load({}, { PDFSHARE_PREVIEW_MEMORY: bad })).toThrow(`invalid PDFSHARE_PREVIEW_MEMORY ${JSON.stringify(bad)}: must be a size from 128MB to 64GB (e.g. 512MB)`)
+      expect(() => load({}, { PDFSHARE_PREVIEW_MEMORY: bad })).toThrow(
+        `invalid PDFSHARE_PREVIEW_MEMORY ${JSON.stringify(bad)}: must be a size from 128MB to 64GB (e.g. 512MB)`,
+      )
     }
   })
 
   test('limits of issue 11: tokens per user, upload pace, views per address', () => {
     expect(
-      load({}, { PDFSHARE_MAX_TOKENS_PER_USER: '5', PDFSHARE_UPLOAD_MIN_RATE: '1KB', PDFSHARE_UPLOAD_TIMEOUT: '120', PDFSHARE_MAX_VIEWS_PER_ADDRESS: '0' }),
+      load(
+        {},
+        {
+          PDFSHARE_MAX_TOKENS_PER_USER: '5',
+          PDFSHARE_UPLOAD_MIN_RATE: '1KB',
+          PDFSHARE_UPLOAD_TIMEOUT: '120',
+          PDFSHARE_MAX_VIEWS_PER_ADDRESS: '0',
+        },
+      ),
     ).toMatchObject({ maxTokensPerUser: 5, uploadMinRate: 1024, uploadTimeout: 120, maxViewsPerAddress: 0 })
     expect(load({}, { PDFSHARE_UPLOAD_MIN_RATE: '0' }).uploadMinRate).toBe(0)
     for (const [name, value] of [
@@ -61,18 +76,32 @@ describe('loadConfig', () => {
     ] as const) {
       expect(() => load({}, { [name]: value })).toThrow(`invalid ${name} ${JSON.stringify(value)}: must be`)
     }
-    expect(unknownEnvSettings({ PDFSHARE_MAX_TOKENS_PER_USER: '1', PDFSHARE_UPLOAD_MIN_RATE: '1', PDFSHARE_UPLOAD_TIMEOUT: '1', PDFSHARE_MAX_VIEWS_PER_ADDRESS: '1' })).toEqual([])
+    expect(
+      unknownEnvSettings({
+        PDFSHARE_MAX_TOKENS_PER_USER: '1',
+        PDFSHARE_UPLOAD_MIN_RATE: '1',
+        PDFSHARE_UPLOAD_TIMEOUT: '1',
+        PDFSHARE_MAX_VIEWS_PER_ADDRESS: '1',
+      }),
+    ).toEqual([])
   })
 
   test('sign-in settings: a session lifetime from 5m to 30d, attempts per minute', () => {
     expect(load({}, { PDFSHARE_SESSION_TTL: '2h', PDFSHARE_RATE_LIMIT_LOGIN: '0' })).toMatchObject({ sessionTtl: 7200, rateLimitLogin: 0 })
     for (const bad of ['never', '1m', '31d', 'soon']) {
-      expect(() => load({}, { PDFSHARE_SESSION_TTL: bad })).toThrow(`invalid PDFSHARE_SESSION_TTL ${JSON.stringify(bad)}: must be a lifetime from 5m to 30d, e.g. 12h`)
+      expect(() => load({}, { PDFSHARE_SESSION_TTL: bad })).toThrow(
+        `invalid PDFSHARE_SESSION_TTL ${JSON.stringify(bad)}: must be a lifetime from 5m to 30d, e.g. 12h`,
+      )
     }
   })
 
   test('flags beat env, env beats defaults', () => {
-    const env = { PDFSHARE_PORT: '4000', PDFSHARE_HOST: '127.0.0.1', PDFSHARE_DATA_DIR: '/var/lib/pdfshare', PDFSHARE_PUBLIC_URL: 'https://env.example' }
+    const env = {
+      PDFSHARE_PORT: '4000',
+      PDFSHARE_HOST: '127.0.0.1',
+      PDFSHARE_DATA_DIR: '/var/lib/pdfshare',
+      PDFSHARE_PUBLIC_URL: 'https://env.example',
+    }
     expect(load({}, env)).toMatchObject({ port: 4000, host: '127.0.0.1', dataDir: '/var/lib/pdfshare', publicUrl: 'https://env.example' })
     expect(load({ port: '5000', data: 'rel', 'public-url': 'https://flag.example/prefix/' }, env)).toMatchObject({
       port: 5000,
@@ -84,14 +113,23 @@ describe('loadConfig', () => {
   })
 
   test('env-only settings', () => {
-    const config = load({}, {
-      PDFSHARE_JWT_SECRET: 's'.repeat(32),
-      PDFSHARE_MAX_FILE_SIZE: '20MB',
-      PDFSHARE_RATE_LIMIT_API: '0',
-      PDFSHARE_RATE_LIMIT_SHARE: '100',
-      PDFSHARE_DATABASE_URL: 'libsql://db.example.turso.io',
+    const config = load(
+      {},
+      {
+        PDFSHARE_JWT_SECRET: 's'.repeat(32),
+        PDFSHARE_MAX_FILE_SIZE: '20MB',
+        PDFSHARE_RATE_LIMIT_API: '0',
+        PDFSHARE_RATE_LIMIT_SHARE: '100',
+        PDFSHARE_DATABASE_URL: 'libsql://db.example.turso.io',
+      },
+    )
+    expect(config).toMatchObject({
+      jwtSecret: 's'.repeat(32),
+      maxFileSize: 20 * 1024 * 1024,
+      rateLimitApi: 0,
+      rateLimitShare: 100,
+      databaseUrl: 'libsql://db.example.turso.io',
     })
-    expect(config).toMatchObject({ jwtSecret: 's'.repeat(32), maxFileSize: 20 * 1024 * 1024, rateLimitApi: 0, rateLimitShare: 100, databaseUrl: 'libsql://db.example.turso.io' })
   })
 
   const invalid: [string, Parameters<typeof loadConfig>[0], Record<string, string>, string][] = [
@@ -141,7 +179,18 @@ describe('the table of settings', () => {
 
   test('--help lists every setting with its flag and default', async () => {
     let out = ''
-    expect(await runCli(['--help'], {}, { out: (text) => void (out += text), err: () => {} })).toBe(0)
+    expect(
+      await runCli(
+        ['--help'],
+        {},
+        {
+          out: (text) => {
+            out += text
+          },
+          err: () => {},
+        },
+      ),
+    ).toBe(0)
     for (const entry of entries) {
       const names = entry.flag ? `--${entry.flag.name} ${entry.flag.arg}, ${entry.env}` : entry.env
       expect(out).toContain(`${names}  (default ${shown(entry)})\n`)

@@ -9,7 +9,10 @@ export async function coldStart(binary: string, runs = 7): Promise<{ firstStartM
   const idle: number[] = []
   const measure = async (dataDir: string) => {
     const started = performance.now()
-    const proc = Bun.spawn([binary, 'serve', '--port', '39123', '--host', '127.0.0.1', '--data', dataDir], { stdout: 'ignore', stderr: 'ignore' })
+    const proc = Bun.spawn([binary, 'serve', '--port', '39123', '--host', '127.0.0.1', '--data', dataDir], {
+      stdout: 'ignore',
+      stderr: 'ignore',
+    })
     for (;;) {
       try {
         const response = await fetch('http://127.0.0.1:39123/api/health')

@@ -26,13 +26,24 @@ export async function downloads(binary: string, runs = 5): Promise<DownloadResul
   const bytes = new Uint8Array(HUNDRED_MIB - 4096)
   bytes.set(new TextEncoder().encode('%PDF-1.7\n'))
   await Bun.write(file, bytes)
-  const cli = (...args: string[]) => Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir]).stdout.toString().trim()
+  const cli = (...args: string[]) =>
+    Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir])
+      .stdout.toString()
+      .trim()
   cli('user', 'add', 'bench')
   const token = cli('token', 'issue', 'bench')
   const ours = await serve(binary, dataDir, { PDFSHARE_RATE_LIMIT_SHARE: '100000000' }, SERVER_CPU)
   const { proc: raw, url: rawUrl } = await serveRaw(file, SERVER_CPU)
   try {
-    const curl = Bun.spawnSync(['curl', '-sS', '-H', `Authorization: Bearer ${token}`, '-F', `file=@${file};type=application/pdf`, `${ours.url}/api/files/upload`])
+    const curl = Bun.spawnSync([
+      'curl',
+      '-sS',
+      '-H',
+      `Authorization: Bearer ${token}`,
+      '-F',
+      `file=@${file};type=application/pdf`,
+      `${ours.url}/api/files/upload`,
+    ])
     const { data } = JSON.parse(curl.stdout.toString()) as { data: { shareUrl: string } }
     const oursUrl = `${ours.url}${new URL(data.shareUrl).pathname}/file`
 
@@ -70,7 +81,13 @@ end`
       rangeRawRuns.push(range(`${rawUrl}/file`).rps)
       rangeOursRuns.push(range(oursUrl).rps)
     }
-    return { catMs: median(catRuns), rawMs: median(rawRuns), oursMs: median(oursRuns), rangeRaw: median(rangeRawRuns), rangeOurs: median(rangeOursRuns) }
+    return {
+      catMs: median(catRuns),
+      rawMs: median(rawRuns),
+      oursMs: median(oursRuns),
+      rangeRaw: median(rangeRawRuns),
+      rangeOurs: median(rangeOursRuns),
+    }
   } finally {
     raw.kill()
     ours.proc.kill('SIGTERM')

@@ -5,7 +5,10 @@ import { freshDir, serve } from './support'
 /** Authenticated GET throughput and latency, alone and during a flood of slow-header and slow-body clients. */
 export async function floodImpact(binary: string) {
   const dataDir = freshDir('flood')
-  const cli = (...args: string[]) => Bun.spawnSync([binary, ...args, '--data', dataDir]).stdout.toString().trim()
+  const cli = (...args: string[]) =>
+    Bun.spawnSync([binary, ...args, '--data', dataDir])
+      .stdout.toString()
+      .trim()
   cli('user', 'add', 'normal')
   cli('user', 'add', 'attacker')
   const token = cli('token', 'issue', 'normal')
@@ -16,7 +19,11 @@ export async function floodImpact(binary: string) {
   const run = async () => {
     const started = performance.now()
     const latencies = await measureRequests(`${url}/api/files`, 2000, 16, auth)
-    return { rps: (latencies.length / (performance.now() - started)) * 1000, p95: percentile(latencies, 95), failures: latencies.filter((l) => !Number.isFinite(l)).length }
+    return {
+      rps: (latencies.length / (performance.now() - started)) * 1000,
+      p95: percentile(latencies, 95),
+      failures: latencies.filter((l) => !Number.isFinite(l)).length,
+    }
   }
   try {
     await run() // warm up

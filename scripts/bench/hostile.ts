@@ -3,7 +3,8 @@ import { contentStreamBomb, formPatternCycle, hugeImagePage, selfDrawingForm } f
 import { sharedServer } from './share'
 import { memoryOf } from './support'
 
-const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+const childrenOf = (pid: number) =>
+  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
 
 /**
  * PDFs built to hurt a renderer (scripts/support/hostile-pdfs.ts), on the compiled binary with its default limits
@@ -37,7 +38,12 @@ export async function hostilePreviews(binary: string) {
       const response = await fetch(`${link}/preview.png`)
       await response.arrayBuffer()
       clearInterval(watch)
-      alone.push({ name, ms: performance.now() - started, placeholder: response.headers.get('etag')?.endsWith('-0"') ?? false, rendererPeak })
+      alone.push({
+        name,
+        ms: performance.now() - started,
+        placeholder: response.headers.get('etag')?.endsWith('-0"') ?? false,
+        rendererPeak,
+      })
     }
 
     const links: string[] = []
@@ -56,7 +62,14 @@ export async function hostilePreviews(binary: string) {
     }
     await renders
     healthMs.sort((a, b) => a - b)
-    return { alone, concurrent: links.length, healthChecks: healthMs.length, healthP99: healthMs[Math.floor(healthMs.length * 0.99)]!, healthMax: healthMs.at(-1)!, serverGrowth: serverPeak - baseline }
+    return {
+      alone,
+      concurrent: links.length,
+      healthChecks: healthMs.length,
+      healthP99: healthMs[Math.floor(healthMs.length * 0.99)]!,
+      healthMax: healthMs.at(-1)!,
+      serverGrowth: serverPeak - baseline,
+    }
   } finally {
     await server.stop()
   }

@@ -7,7 +7,10 @@
  */
 const port = Number(process.argv[2] ?? 0)
 const file = process.argv[3]
-const json = JSON.stringify({ success: true, data: { id: 'x'.repeat(22), filename: 'report.pdf', title: 'Quarterly report', fileSize: 123456 } })
+const json = JSON.stringify({
+  success: true,
+  data: { id: 'x'.repeat(22), filename: 'report.pdf', title: 'Quarterly report', fileSize: 123456 },
+})
 const html = `<!doctype html><html><head><title>raw</title></head><body>${'<p>lorem ipsum dolor sit amet</p>'.repeat(160)}</body></html>`
 
 const server = Bun.serve({

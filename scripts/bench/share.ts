@@ -3,22 +3,37 @@ import { chromium } from 'playwright-core'
 import { makePdf } from '../support/pdf'
 import { freshDir, median, serve } from './support'
 
-type Shared = { url: string; shareUrl: string; token: string; stop: () => Promise<void>; upload: (bytes: Uint8Array<ArrayBuffer>) => Promise<string> }
+type Shared = {
+  url: string
+  shareUrl: string
+  token: string
+  stop: () => Promise<void>
+  upload: (bytes: Uint8Array<ArrayBuffer>) => Promise<string>
+}
 
 export async function sharedServer(binary: string): Promise<Shared & { pid: number }> {
   const dataDir = freshDir('share')
-  const cli = (...args: string[]) => Bun.spawnSync([binary, ...args, '--data', dataDir]).stdout.toString().trim()
+  const cli = (...args: string[]) =>
+    Bun.spawnSync([binary, ...args, '--data', dataDir])
+      .stdout.toString()
+      .trim()
   cli('user', 'add', 'bench')
   const token = cli('token', 'issue', 'bench')
   const { proc, url } = await serve(binary, dataDir, { PDFSHARE_RATE_LIMIT_SHARE: '0' })
   const upload = async (bytes: Uint8Array<ArrayBuffer>) => {
     const body = new FormData()
     body.append('file', new File([bytes], 'bench.pdf', { type: 'application/pdf' }))
-    const { data } = await (await fetch(`${url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body })).json()
+    const { data } = await (
+      await fetch(`${url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body })
+    ).json()
     return `${url}${new URL(data.shareUrl).pathname}`
   }
   return {
-    url, shareUrl: '', token, upload, pid: proc.pid,
+    url,
+    shareUrl: '',
+    token,
+    upload,
+    pid: proc.pid,
     stop: async () => {
       proc.kill('SIGTERM')
       await proc.exited
@@ -58,7 +73,19 @@ export async function previewTimes(binary: string) {
  */
 export async function viewerLoad(binary: string, chromiumPath = '/usr/bin/chromium') {
   const server = await sharedServer(binary)
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] })
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
   try {
     const pdf = makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'grouped' })
     const url = await server.upload(pdf)
@@ -102,7 +129,19 @@ export async function viewerLoad(binary: string, chromiumPath = '/usr/bin/chromi
  */
 export async function dashboardLoad(binary: string, chromiumPath = '/usr/bin/chromium') {
   const server = await sharedServer(binary)
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] })
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
   try {
     const runs: { bytes: number; interactiveMs: number }[] = []
     for (let i = 0; i < 5; i++) {

@@ -59,7 +59,10 @@ export function commandOf(binary: string): string[] {
 /** Starts the raw Bun.serve reference (raw-server.ts), optionally pinned to `cpu`, serving `file` at /file. */
 export async function serveRaw(file?: string, cpu?: number): Promise<{ proc: Bun.Subprocess<'ignore', 'pipe', 'inherit'>; url: string }> {
   const pin = cpu === undefined ? [] : ['taskset', '-c', String(cpu)]
-  const proc = Bun.spawn([...pin, 'bun', join(ROOT, 'scripts', 'bench', 'raw-server.ts'), '0', ...(file ? [file] : [])], { stdout: 'pipe', stderr: 'inherit' })
+  const proc = Bun.spawn([...pin, 'bun', join(ROOT, 'scripts', 'bench', 'raw-server.ts'), '0', ...(file ? [file] : [])], {
+    stdout: 'pipe',
+    stderr: 'inherit',
+  })
   let text = ''
   const decoder = new TextDecoder()
   for await (const chunk of proc.stdout) {

@@ -13,7 +13,15 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const LIMITER_ON = '100000000'
 
 export type Ratio = { ours: number; raw: number; ratio: number }
-export type Throughput = { api: Ratio; page: Ratio; apiP99AtHalf: number; apiP50AtHalf: number; pageViews: number; pageRequests: number; errors: number }
+export type Throughput = {
+  api: Ratio
+  page: Ratio
+  apiP99AtHalf: number
+  apiP50AtHalf: number
+  pageViews: number
+  pageRequests: number
+  errors: number
+}
 
 /**
  * Requests per second of pdfshare's hot paths against a raw Bun.serve doing the least work for the same kind
@@ -25,10 +33,18 @@ export type Throughput = { api: Ratio; page: Ratio; apiP99AtHalf: number; apiP50
 export async function throughput(binary: string): Promise<Throughput> {
   const { proc: raw, url: rawUrl } = await serveRaw(undefined, SERVER_CPU)
   const dataDir = freshDir('throughput')
-  const cli = (...args: string[]) => Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir]).stdout.toString().trim()
+  const cli = (...args: string[]) =>
+    Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir])
+      .stdout.toString()
+      .trim()
   cli('user', 'add', 'bench')
   const token = cli('token', 'issue', 'bench')
-  const { proc, url } = await serve(binary, dataDir, { PDFSHARE_RATE_LIMIT_API: LIMITER_ON, PDFSHARE_RATE_LIMIT_SHARE: LIMITER_ON, PDFSHARE_TRUST_PROXY: '1' }, SERVER_CPU)
+  const { proc, url } = await serve(
+    binary,
+    dataDir,
+    { PDFSHARE_RATE_LIMIT_API: LIMITER_ON, PDFSHARE_RATE_LIMIT_SHARE: LIMITER_ON, PDFSHARE_TRUST_PROXY: '1' },
+    SERVER_CPU,
+  )
   try {
     const body = new FormData()
     body.append('file', new File([new TextEncoder().encode('%PDF-1.4\n%%EOF\n')], 'bench.pdf', { type: 'application/pdf' }))
@@ -37,7 +53,8 @@ export async function throughput(binary: string): Promise<Throughput> {
     const headers = { authorization: `Bearer ${token}` }
     const apiUrl = `${url}/api/files/${data.id}`
     const pageUrl = `${url}${new URL(data.shareUrl).pathname}`
-    const run = (target: string, extra: Partial<Parameters<typeof wrk>[0]> = {}) => wrk({ url: target, connections: CONNECTIONS, seconds: SECONDS, cpu: LOAD_CPU, ...extra })
+    const run = (target: string, extra: Partial<Parameters<typeof wrk>[0]> = {}) =>
+      wrk({ url: target, connections: CONNECTIONS, seconds: SECONDS, cpu: LOAD_CPU, ...extra })
 
     // Warm up every path (JIT) before anything counts.
     for (const target of [`${rawUrl}/json`, `${rawUrl}/html`]) wrk({ url: target, connections: CONNECTIONS, seconds: 1, cpu: LOAD_CPU })
@@ -75,7 +92,11 @@ export async function throughput(binary: string): Promise<Throughput> {
 }
 
 function ratioOf(pairs: [ours: number, raw: number][]): Ratio {
-  return { ours: median(pairs.map((p) => p[0])), raw: median(pairs.map((p) => p[1])), ratio: median(pairs.map(([ours, raw]) => ours / raw)) }
+  return {
+    ours: median(pairs.map((p) => p[0])),
+    raw: median(pairs.map((p) => p[1])),
+    ratio: median(pairs.map(([ours, raw]) => ours / raw)),
+  }
 }
 
 async function viewsOf(apiUrl: string, headers: Record<string, string>): Promise<number> {

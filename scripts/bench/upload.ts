@@ -6,8 +6,6 @@ import { commandOf, freshDir, memoryOf, median, resetPeak, serve, serveRaw } fro
 const MIB = 1024 * 1024
 const HUNDRED_MIB = 100 * MIB
 
-type Server = Awaited<ReturnType<typeof serve>>
-
 /** A data dir with `users` users and a token each, a 100 MiB PDF-shaped file, and a server to stop. */
 async function uploadSetup(binary: string, users: number, env: Record<string, string> = {}) {
   const dataDir = freshDir('upload')
@@ -16,7 +14,10 @@ async function uploadSetup(binary: string, users: number, env: Record<string, st
   bytes.set(new TextEncoder().encode('%PDF-1.7\n'))
   for (let i = 4096; i < bytes.length; i += 4096) bytes[i] = i & 0xff // not all zeros, not compressible to nothing
   await Bun.write(file, bytes)
-  const cli = (...args: string[]) => Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir]).stdout.toString().trim()
+  const cli = (...args: string[]) =>
+    Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir])
+      .stdout.toString()
+      .trim()
   const tokens = Array.from({ length: users }, (_, i) => {
     cli('user', 'add', `bench${i}`)
     return cli('token', 'issue', `bench${i}`)
@@ -35,10 +36,13 @@ async function uploadSetup(binary: string, users: number, env: Record<string, st
 /** curl, a real multipart client: the status it got. `warm` sends a tiny PDF from stdin instead of `file`. */
 async function curlUpload(url: string, token: string, file: string, warm = false): Promise<string> {
   const part = warm ? 'file=@-;filename=warm.pdf;type=application/pdf' : `file=@${file};type=application/pdf`
-  const curl = Bun.spawn(['curl', '-sS', '-o', '/dev/null', '-w', '%{http_code}', '-H', `Authorization: Bearer ${token}`, '-F', part, url], {
-    stdin: warm ? new TextEncoder().encode('%PDF-1.7 warm') : 'ignore',
-    stdout: 'pipe',
-  })
+  const curl = Bun.spawn(
+    ['curl', '-sS', '-o', '/dev/null', '-w', '%{http_code}', '-H', `Authorization: Bearer ${token}`, '-F', part, url],
+    {
+      stdin: warm ? new TextEncoder().encode('%PDF-1.7 warm') : 'ignore',
+      stdout: 'pipe',
+    },
+  )
   const status = await new Response(curl.stdout).text()
   await curl.exited
   return status
@@ -47,7 +51,10 @@ async function curlUpload(url: string, token: string, file: string, warm = false
 /** `dd conv=fdatasync` of the same bytes, `count` at once: the disk's own speed for a durable copy. */
 async function ddCopies(file: string, dir: string, count: number): Promise<number> {
   const started = performance.now()
-  const copies = Array.from({ length: count }, (_, i) => Bun.spawn(['dd', `if=${file}`, `of=${join(dir, `dd-${i}`)}`, 'bs=1M', 'conv=fdatasync'], { stderr: 'ignore' }).exited)
+  const copies = Array.from(
+    { length: count },
+    (_, i) => Bun.spawn(['dd', `if=${file}`, `of=${join(dir, `dd-${i}`)}`, 'bs=1M', 'conv=fdatasync'], { stderr: 'ignore' }).exited,
+  )
   await Promise.all(copies)
   const seconds = (performance.now() - started) / 1000
   for (let i = 0; i < count; i++) rmSync(join(dir, `dd-${i}`), { force: true })
@@ -95,7 +102,14 @@ export async function concurrentUploads(binary: string, count: number, runs = 3)
       for (const token of setup.tokens) await deleteAll(setup.server.url, token)
     }
     const rawFirstExtraPeak = await rawDrainExtraPeak(setup.file, count)
-    return { seconds: median(walls), ddSeconds: median(dds), firstExtraPeak: extras[0]!, rawFirstExtraPeak, laterExtraPeak: median(extras.slice(1)), baselineRss }
+    return {
+      seconds: median(walls),
+      ddSeconds: median(dds),
+      firstExtraPeak: extras[0]!,
+      rawFirstExtraPeak,
+      laterExtraPeak: median(extras.slice(1)),
+      baselineRss,
+    }
   } finally {
     await setup.stop()
   }
@@ -132,14 +146,21 @@ export type OverCap = { capBytes: number; readBytes: number; status: number; raw
  */
 export async function chunkedOverCap(binary: string, capBytes = 10 * MIB): Promise<OverCap> {
   const dataDir = freshDir('overcap')
-  const cli = (...args: string[]) => Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir]).stdout.toString().trim()
+  const cli = (...args: string[]) =>
+    Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir])
+      .stdout.toString()
+      .trim()
   cli('user', 'add', 'bench')
   const token = cli('token', 'issue', 'bench')
   const server = await serve(binary, dataDir, { PDFSHARE_MAX_FILE_SIZE: String(capBytes) })
   const raw = await serveRaw()
   try {
-    const ours = await socketBytesReadBy(server.proc.pid, () => sendChunkedUntilAnswered(server.url, '/api/files/upload', token, capBytes * 5))
-    const bare = await socketBytesReadBy(raw.proc.pid, () => sendChunkedUntilAnswered(raw.url, `/drain?cap=${capBytes}`, token, capBytes * 5))
+    const ours = await socketBytesReadBy(server.proc.pid, () =>
+      sendChunkedUntilAnswered(server.url, '/api/files/upload', token, capBytes * 5),
+    )
+    const bare = await socketBytesReadBy(raw.proc.pid, () =>
+      sendChunkedUntilAnswered(raw.url, `/drain?cap=${capBytes}`, token, capBytes * 5),
+    )
     return { capBytes, readBytes: ours.bytes, status: ours.status, rawReadBytes: bare.bytes }
   } finally {
     raw.proc.kill()
@@ -156,7 +177,10 @@ export async function chunkedOverCap(binary: string, capBytes = 10 * MIB): Promi
  */
 async function socketBytesReadBy(pid: number, send: () => Promise<number>): Promise<{ bytes: number; status: number }> {
   const traceFile = join(freshDir('strace'), 'strace.out')
-  const strace = Bun.spawn(['strace', '-f', '-qq', '-e', 'trace=recvfrom,recvmsg', '-e', 'signal=none', '-o', traceFile, '-p', String(pid)], { stderr: 'pipe' })
+  const strace = Bun.spawn(
+    ['strace', '-f', '-qq', '-e', 'trace=recvfrom,recvmsg', '-e', 'signal=none', '-o', traceFile, '-p', String(pid)],
+    { stderr: 'pipe' },
+  )
   try {
     await Bun.sleep(500) // strace attaches to every thread
     const status = await send()
@@ -192,9 +216,16 @@ async function sendChunkedUntilAnswered(url: string, path: string, token: string
   const write = async (data: string | Uint8Array) => {
     if (!socket.write(data)) await Promise.race([new Promise((resolve) => socket.once('drain', resolve)), answered])
   }
-  const chunk = async (bytes: Uint8Array) => write(Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]))
-  await write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nTransfer-Encoding: chunked\r\n\r\n`)
-  await chunk(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`))
+  const chunk = async (bytes: Uint8Array) =>
+    write(Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]))
+  await write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+  )
+  await chunk(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`,
+    ),
+  )
   const piece = Buffer.alloc(64 * 1024, 0x20)
   for (let sent = 0; sent < limit && status === 0 && !socket.destroyed; sent += piece.length) await chunk(piece)
   await Promise.race([answered, Bun.sleep(5000)])

@@ -9,17 +9,43 @@ export type WrkResult = { rps: number; requests: number; p50: number; p99: numbe
  * connection with a Lua delay, to read latency at a given load instead of at saturation. `script` is extra
  * Lua for the request (e.g. a changing User-Agent).
  */
-export function wrk(options: { url: string; connections: number; seconds: number; cpu: number; headers?: Record<string, string>; rate?: number; script?: string }): WrkResult {
+export function wrk(options: {
+  url: string
+  connections: number
+  seconds: number
+  cpu: number
+  headers?: Record<string, string>
+  rate?: number
+  script?: string
+}): WrkResult {
   const lua = [options.script ?? '']
   if (options.rate) lua.push(`function delay() return ${((options.connections * 1000) / options.rate).toFixed(3)} end`)
   const scriptPath = join(tmpdir(), `pdfshare-wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`)
   writeFileSync(scriptPath, lua.join('\n'))
-  const args = ['taskset', '-c', String(options.cpu), 'wrk', '-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--latency', '-s', scriptPath]
+  const args = [
+    'taskset',
+    '-c',
+    String(options.cpu),
+    'wrk',
+    '-t1',
+    `-c${options.connections}`,
+    `-d${options.seconds}s`,
+    '--latency',
+    '-s',
+    scriptPath,
+  ]
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`)
   args.push(options.url)
   const out = Bun.spawnSync(args).stdout.toString()
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0)
-  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1).reduce((a, b) => a + Number(b), 0) ?? 0)
+  const errors =
+    Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
+    Number(
+      /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
+        .exec(out)
+        ?.slice(1)
+        .reduce((a, b) => a + Number(b), 0) ?? 0,
+    )
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0)
   return { rps, requests, p50: latencyMs(out, '50%'), p99: latencyMs(out, '99%'), errors }
 }

@@ -7,8 +7,21 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
-const files = process.argv.slice(2).flatMap((dir) => readdirSync(dir).filter((name) => name.toLowerCase().endsWith('.pdf')).map((name) => join(dir, name)))
-const tally = { files: files.length, whiteNow: 0, whiteBefore: 0, failedNow: 0, failedBefore: 0, timedOut: 0, fixed: [] as string[], broken: [] as string[] }
+const files = process.argv.slice(2).flatMap((dir) =>
+  readdirSync(dir)
+    .filter((name) => name.toLowerCase().endsWith('.pdf'))
+    .map((name) => join(dir, name)),
+)
+const tally = {
+  files: files.length,
+  whiteNow: 0,
+  whiteBefore: 0,
+  failedNow: 0,
+  failedBefore: 0,
+  timedOut: 0,
+  fixed: [] as string[],
+  broken: [] as string[],
+}
 for (const file of files) {
   if (statSync(file).size === 0) continue
   const child = Bun.spawn(['timeout', '20', 'bun', join(import.meta.dir, 'card-check.ts'), file], { stdout: 'pipe', stderr: 'ignore' })

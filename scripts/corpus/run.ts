@@ -12,17 +12,32 @@ import { ensureBinary, freshDir, memoryOf, ROOT, serve } from '../bench/support'
 
 const viewer = process.argv.includes('--viewer')
 const dirs = process.argv.slice(2).filter((arg) => !arg.startsWith('--'))
-const files = dirs.flatMap((dir) => readdirSync(dir).filter((name) => name.toLowerCase().endsWith('.pdf')).map((name) => join(dir, name)))
+const files = dirs.flatMap((dir) =>
+  readdirSync(dir)
+    .filter((name) => name.toLowerCase().endsWith('.pdf'))
+    .map((name) => join(dir, name)),
+)
 if (files.length === 0) throw new Error('usage: bun scripts/corpus/run.ts [--viewer] DIR… (folders of PDFs)')
 
 const binary = ensureBinary()
 const dataDir = freshDir('corpus')
-const cli = (...args: string[]) => Bun.spawnSync([binary, ...args, '--data', dataDir]).stdout.toString().trim()
+const cli = (...args: string[]) =>
+  Bun.spawnSync([binary, ...args, '--data', dataDir])
+    .stdout.toString()
+    .trim()
 cli('user', 'add', 'corpus')
 const token = cli('token', 'issue', 'corpus')
 const server = await serve(binary, dataDir, { PDFSHARE_RATE_LIMIT_SHARE: '0' })
 
-type Result = { file: string; bytes: number; upload: number; error?: string; previewMs?: number; preview?: 'rendered' | 'placeholder'; viewer?: string }
+type Result = {
+  file: string
+  bytes: number
+  upload: number
+  error?: string
+  previewMs?: number
+  preview?: 'rendered' | 'placeholder'
+  viewer?: string
+}
 const results: Result[] = []
 const healthMs: number[] = []
 let serverPeak = memoryOf(server.proc.pid).rss
@@ -62,7 +77,19 @@ for (const file of files) {
 const uploadSeconds = (performance.now() - started) / 1000
 
 if (viewer) {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] })
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
   for (const [result, link] of links) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
     try {
@@ -83,7 +110,14 @@ if (viewer) {
           { timeout: 20_000, polling: 100 },
         )
         .then((handle) => handle.jsonValue() as Promise<string>)
-        .catch(async () => `still loading after 20 s (${await page.locator('[data-state]').first().getAttribute('data-state').catch(() => '?')})`)
+        .catch(
+          async () =>
+            `still loading after 20 s (${await page
+              .locator('[data-state]')
+              .first()
+              .getAttribute('data-state')
+              .catch(() => '?')})`,
+        )
     } catch (error) {
       result.viewer = `navigation failed: ${(error as Error).message.split('\n')[0]}`
     } finally {
@@ -97,7 +131,10 @@ running = false
 await prober
 const failedReasons = new Map<string, number>()
 for (const name of readdirSync(join(dataDir, 'previews')).filter((n) => n.endsWith('.failed'))) {
-  const reason = readFileSync(join(dataDir, 'previews', name), 'utf8').trim().replace(/\d+(\.\d+)? ?(MB|s)\b/g, 'N $2').replace(/\(.*\)/, '(…)')
+  const reason = readFileSync(join(dataDir, 'previews', name), 'utf8')
+    .trim()
+    .replace(/\d+(\.\d+)? ?(MB|s)\b/g, 'N $2')
+    .replace(/\(.*\)/, '(…)')
   failedReasons.set(reason, (failedReasons.get(reason) ?? 0) + 1)
 }
 server.proc.kill('SIGTERM')
@@ -110,10 +147,27 @@ const previewTimes = results.flatMap((r) => (r.previewMs === undefined ? [] : [r
 const summary = {
   files: results.length,
   uploaded: count((r) => r.upload === 201),
-  refused: Object.fromEntries([...new Set(results.filter((r) => r.upload !== 201).map((r) => `${r.upload} ${r.error}`))].map((k) => [k, count((r) => `${r.upload} ${r.error}` === k)])),
-  previews: { rendered: count((r) => r.preview === 'rendered'), placeholder: count((r) => r.preview === 'placeholder'), p50Ms: Math.round(previewTimes[Math.floor(previewTimes.length / 2)] ?? 0), maxMs: Math.round(previewTimes.at(-1) ?? 0), failures: Object.fromEntries(failedReasons) },
-  viewer: viewer ? Object.fromEntries([...new Set(results.flatMap((r) => (r.viewer ? [r.viewer] : [])))].map((k) => [k, count((r) => r.viewer === k)])) : 'not run (--viewer)',
-  health: { checks: healthMs.length, p99Ms: Number((healthMs[Math.floor(healthMs.length * 0.99)] ?? 0).toFixed(1)), maxMs: Number((healthMs.at(-1) ?? 0).toFixed(1)) },
+  refused: Object.fromEntries(
+    [...new Set(results.filter((r) => r.upload !== 201).map((r) => `${r.upload} ${r.error}`))].map((k) => [
+      k,
+      count((r) => `${r.upload} ${r.error}` === k),
+    ]),
+  ),
+  previews: {
+    rendered: count((r) => r.preview === 'rendered'),
+    placeholder: count((r) => r.preview === 'placeholder'),
+    p50Ms: Math.round(previewTimes[Math.floor(previewTimes.length / 2)] ?? 0),
+    maxMs: Math.round(previewTimes.at(-1) ?? 0),
+    failures: Object.fromEntries(failedReasons),
+  },
+  viewer: viewer
+    ? Object.fromEntries([...new Set(results.flatMap((r) => (r.viewer ? [r.viewer] : [])))].map((k) => [k, count((r) => r.viewer === k)]))
+    : 'not run (--viewer)',
+  health: {
+    checks: healthMs.length,
+    p99Ms: Number((healthMs[Math.floor(healthMs.length * 0.99)] ?? 0).toFixed(1)),
+    maxMs: Number((healthMs.at(-1) ?? 0).toFixed(1)),
+  },
   serverPeakRssMiB: Math.round(serverPeak / 2 ** 20),
   uploadAndPreviewSeconds: Math.round(uploadSeconds),
 }

@@ -32,7 +32,13 @@ function random(seed: number) {
 
 const sha256 = (bytes: Uint8Array) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
 
-export async function crashLoop(options: { dataDir: string; rounds: number; seed: number; program?: string[]; log?: (line: string) => void }): Promise<CrashStats> {
+export async function crashLoop(options: {
+  dataDir: string
+  rounds: number
+  seed: number
+  program?: string[]
+  log?: (line: string) => void
+}): Promise<CrashStats> {
   const { dataDir } = options
   const rand = random(options.seed)
   const program = options.program

@@ -36,7 +36,10 @@ export function assemblePdf(objects: PdfObject[], options: { header?: string } =
   push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`)
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
-  for (const part of parts) out.set(part, at), (at += part.length)
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+  }
   return out
 }
 
@@ -52,7 +55,10 @@ export function selfDrawingForm(): Uint8Array<ArrayBuffer> {
     PAGES,
     page('/XObject << /F 5 0 R >>'),
     { dict: '', stream: '/F Do' },
-    { dict: '/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /F 5 0 R >> >>', stream: '0 0 m 612 792 l S /F Do /F Do' },
+    {
+      dict: '/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /F 5 0 R >> >>',
+      stream: '0 0 m 612 792 l S /F Do /F Do',
+    },
   ])
 }
 
@@ -99,7 +105,11 @@ export function hugeImagePage(side = 12_000): Uint8Array<ArrayBuffer> {
     PAGES,
     page('/XObject << /Im 5 0 R >>'),
     { dict: '', stream: 'q 612 0 0 792 0 0 cm /Im Do Q' },
-    { dict: `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8`, stream: new Uint8Array(1 << 20).fill(90), deflate: true },
+    {
+      dict: `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8`,
+      stream: new Uint8Array(1 << 20).fill(90),
+      deflate: true,
+    },
   ])
 }
 
@@ -126,7 +136,10 @@ export function titleLowOnPage(fromTop = 420, title = 'Annual Report 2026'): Uin
     CATALOG,
     PAGES,
     page('/Font << /F1 5 0 R >>'),
-    { dict: '', stream: `BT /F1 40 Tf 72 ${792 - fromTop} Td (${title}) Tj ET BT /F1 14 Tf 72 ${792 - fromTop - 40} Td (Prepared for the board) Tj ET` },
+    {
+      dict: '',
+      stream: `BT /F1 40 Tf 72 ${792 - fromTop} Td (${title}) Tj ET BT /F1 14 Tf 72 ${792 - fromTop - 40} Td (Prepared for the board) Tj ET`,
+    },
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ])
 }

@@ -29,7 +29,12 @@ export function makePdf(spec: PdfSpec = {}): Uint8Array<ArrayBuffer> {
   const kids: number[] = []
   const binary: Map<number, Uint8Array> = new Map() // object number → stream bytes, for image objects
   const grouped = spec.layout === 'grouped'
-  if (grouped) for (let page = 1; page <= pageCount; page++) kids.push((add(''), objects.length))
+  if (grouped) {
+    for (let page = 1; page <= pageCount; page++) {
+      add('')
+      kids.push(objects.length)
+    }
+  }
   for (let page = 1; page <= pageCount; page++) {
     let xobjects = ''
     let draw = ''
@@ -40,7 +45,8 @@ export function makePdf(spec: PdfSpec = {}): Uint8Array<ArrayBuffer> {
       for (let i = 0; i < pixels.length; i++) pixels[i] = 160 + ((((i * 2654435761) ^ (page * 40503)) >>> 27) & 63)
       add('') // the image dictionary is written with its binary stream below
       binary.set(objects.length, pixels)
-      objects[objects.length - 1] = `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${pixels.length} >>`
+      objects[objects.length - 1] =
+        `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${pixels.length} >>`
       xobjects = ` /XObject << /Im1 ${objects.length} 0 R >>`
       draw = ' q 468 0 0 360 72 300 cm /Im1 Do Q'
     }
@@ -49,7 +55,10 @@ export function makePdf(spec: PdfSpec = {}): Uint8Array<ArrayBuffer> {
     const contentRef = objects.length
     const pageDict = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >>${xobjects} >> /Contents ${contentRef} 0 R >>`
     if (grouped) objects[kids[page - 1]! - 1] = pageDict
-    else kids.push((add(pageDict), objects.length))
+    else {
+      add(pageDict)
+      kids.push(objects.length)
+    }
   }
   objects[1] = `<< /Type /Pages /Kids [${kids.map((n) => `${n} 0 R`).join(' ')}] /Count ${pageCount} >>`
 

@@ -6,7 +6,10 @@ export const SOURCE_ENTRY = ['bun', join(ROOT, 'src', 'main.ts')]
 export type RunResult = { code: number; stdout: string; stderr: string }
 
 /** Runs pdfshare (from source unless `program` says otherwise) to completion. */
-export async function run(args: string[], options: { env?: Record<string, string>; cwd?: string; program?: string[]; stdin?: string } = {}): Promise<RunResult> {
+export async function run(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; program?: string[]; stdin?: string } = {},
+): Promise<RunResult> {
   const proc = Bun.spawn([...(options.program ?? SOURCE_ENTRY), ...args], {
     cwd: options.cwd ?? ROOT,
     stdin: options.stdin === undefined ? 'ignore' : new TextEncoder().encode(options.stdin),
@@ -18,10 +21,18 @@ export async function run(args: string[], options: { env?: Record<string, string
   return { code, stdout, stderr }
 }
 
-export type RunningServer = { url: string; proc: Bun.Subprocess<'ignore', 'pipe', 'pipe'>; stderr: () => string; stop: () => Promise<number> }
+export type RunningServer = {
+  url: string
+  proc: Bun.Subprocess<'ignore', 'pipe', 'pipe'>
+  stderr: () => string
+  stop: () => Promise<number>
+}
 
 /** Starts `serve` on a free port and waits until /api/health answers. */
-export async function startServer(args: string[], options: { env?: Record<string, string>; cwd?: string; program?: string[] } = {}): Promise<RunningServer> {
+export async function startServer(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; program?: string[] } = {},
+): Promise<RunningServer> {
   const proc = Bun.spawn([...(options.program ?? SOURCE_ENTRY), 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     cwd: options.cwd ?? ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },

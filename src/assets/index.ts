@@ -8,6 +8,7 @@ import type { ViewerAssets } from './viewer-assets'
 export function assetRoutes(assets: ViewerAssets) {
   return new Elysia().get(
     '/assets/*',
-    ({ request, params }) => assets.serve(request, params['*']) ?? new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } }),
+    ({ request, params }) =>
+      assets.serve(request, params['*']) ?? new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } }),
   )
 }

@@ -32,6 +32,8 @@ export async function restoreCommand(config: Config, args: ParsedArgs, io: CliIo
   allowOnly(args, 'restore', [])
   const dir = directoryArgument(args, 'restore')
   const manifest = await restoreFrom(dir, config.dataDir)
-  io.out(`restored ${manifest.files} file(s), ${formatSize(manifest.bytes)}, from the backup of ${manifest.createdAt} into ${config.dataDir}`)
+  io.out(
+    `restored ${manifest.files} file(s), ${formatSize(manifest.bytes)}, from the backup of ${manifest.createdAt} into ${config.dataDir}`,
+  )
   io.err(`next: ${commandHint(config.dataDir, 'verify')}, then start the server`)
 }

@@ -27,29 +27,49 @@ ${settingsHelp()}`
 export async function runCli(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
   try {
     const args = parseCommandLine(argv)
-    if (args.flags.help) return void io.out(USAGE), 0
-    if (args.flags.version) return void io.out(VERSION), 0
+    if (args.flags.help) {
+      io.out(USAGE)
+      return 0
+    }
+    if (args.flags.version) {
+      io.out(VERSION)
+      return 0
+    }
     const command = args.positionals[0] ?? 'serve'
-    if (!['serve', 'user', 'token', 'verify', 'backup', 'restore'].includes(command)) throw new CliFailure(`unknown command "${command}" (see --help)`, 2)
-    if (command === 'serve' && args.positionals.length > 1) throw new CliFailure(`unexpected argument ${JSON.stringify(args.positionals[1])}`, 2)
+    if (!['serve', 'user', 'token', 'verify', 'backup', 'restore'].includes(command))
+      throw new CliFailure(`unknown command "${command}" (see --help)`, 2)
+    if (command === 'serve' && args.positionals.length > 1)
+      throw new CliFailure(`unexpected argument ${JSON.stringify(args.positionals[1])}`, 2)
 
     const config = loadConfig(Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, stringFlag(args, flag)])), env)
     for (const name of unknownEnvSettings(env)) io.err(`warning: ${name} is not a pdfshare setting and is ignored`)
-    if (command === 'restore') return await restoreCommand(config, args, io), 0
+    if (command === 'restore') {
+      await restoreCommand(config, args, io)
+      return 0
+    }
     const ctx = await openContext(config)
     for (const notice of ctx.notices) io.err(notice)
-    if (command === 'serve') return await serveCommand(ctx, args, io), 0
+    if (command === 'serve') {
+      await serveCommand(ctx, args, io)
+      return 0
+    }
     try {
       if (command === 'verify') return (await verifyCommand(ctx, args, io)) ? 0 : 1
-      await ({ user: userCommand, token: tokenCommand, backup: backupCommand } as const)[command as 'user' | 'token' | 'backup'](ctx, args, io)
+      await ({ user: userCommand, token: tokenCommand, backup: backupCommand } as const)[command as 'user' | 'token' | 'backup'](
+        ctx,
+        args,
+        io,
+      )
       return 0
     } finally {
       ctx.close()
     }
   } catch (raw) {
     const error = asCliFailure(raw)
-    if (error instanceof ConfigError) return io.err(`pdfshare: ${error.message}`), 2
-    if (error instanceof CliFailure) return io.err(`pdfshare: ${error.message}`), error.exitCode
+    if (error instanceof ConfigError || error instanceof CliFailure) {
+      io.err(`pdfshare: ${error.message}`)
+      return error instanceof CliFailure ? error.exitCode : 2
+    }
     throw error
   }
 }

@@ -13,7 +13,10 @@ export const processIo: CliIo = {
 
 /** A failure a command reports as one line and an exit code (1: the operation failed, 2: bad usage or settings). */
 export class CliFailure extends Error {
-  constructor(message: string, readonly exitCode: 1 | 2 = 1) {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 = 1,
+  ) {
     super(message)
     this.name = 'CliFailure'
   }
@@ -27,7 +30,11 @@ export function asCliFailure(error: unknown): unknown {
 /** Plain aligned columns for list commands. */
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)))
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd()
   return [line(header), ...rows.map(line)].join('\n')
 }
 
@@ -39,7 +46,9 @@ export function commandHint(dataDir: string, command: string): string {
   const cwd = process.cwd()
   const program = !Bun.isStandaloneExecutable
     ? 'bun run pdfshare'
-    : process.execPath.startsWith(`${cwd}/`) ? `./${process.execPath.slice(cwd.length + 1)}` : process.execPath
+    : process.execPath.startsWith(`${cwd}/`)
+      ? `./${process.execPath.slice(cwd.length + 1)}`
+      : process.execPath
   const data = dataDir === `${cwd}/data` ? '' : ` --data ${dataDir}`
   return `${program} ${command}${data}`
 }

@@ -41,7 +41,10 @@ function readHidden(prompt: string): Promise<string> {
       for (const [index, char] of chars.entries()) {
         if (char === '\r' || char === '\n') {
           // Whatever came after Enter (a pasted second line) belongs to the next question.
-          const rest = chars.slice(index + 1).join('').replace(/^\n/, '')
+          const rest = chars
+            .slice(index + 1)
+            .join('')
+            .replace(/^\n/, '')
           finish(() => resolve(typed))
           if (rest) stdin.unshift(Buffer.from(rest))
           return

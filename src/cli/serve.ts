@@ -23,7 +23,9 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
   if (leftovers > 0) io.err(`removed ${leftovers} interrupted upload(s) from ${opened.layout.tmp}`)
   const orphans = await sweepUnreferencedBlobs(opened)
   if (orphans > 0) {
-    io.err(`moved ${orphans} unreferenced blob(s) to ${opened.layout.orphans} (PDFs no file points at, e.g. left by a crash; delete them when you do not need them)`)
+    io.err(
+      `moved ${orphans} unreferenced blob(s) to ${opened.layout.orphans} (PDFs no file points at, e.g. left by a crash; delete them when you do not need them)`,
+    )
   }
 
   const ctx = withActualPort(opened)
@@ -36,7 +38,9 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
         process.exit(128 + (signal === 'SIGINT' ? 2 : 15))
       }
       stopping = true
-      io.err(`${signal}: no new connections; in-flight requests get ${config.shutdownTimeout} s to finish (send ${signal} again to exit at once)`)
+      io.err(
+        `${signal}: no new connections; in-flight requests get ${config.shutdownTimeout} s to finish (send ${signal} again to exit at once)`,
+      )
       // Views are written before each page is sent, so there is nothing else to flush.
       let timer: Timer | undefined
       const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), config.shutdownTimeout * 1000)))
@@ -73,7 +77,9 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
       ].join('\n'),
     )
   }
-  io.err(`pdfshare ${VERSION} listening on http://${config.host}:${config.port} (share links: ${config.publicUrl}, dashboard: ${config.publicUrl}/app, data: ${config.dataDir})`)
+  io.err(
+    `pdfshare ${VERSION} listening on http://${config.host}:${config.port} (share links: ${config.publicUrl}, dashboard: ${config.publicUrl}/app, data: ${config.dataDir})`,
+  )
   await stopped
 }
 

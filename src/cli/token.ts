@@ -21,12 +21,18 @@ export async function tokenCommand(ctx: AppContext, args: ParsedArgs, io: CliIo)
       if (!subject) throw new CliFailure('token issue needs a user NAME', 2)
       const ttlText = stringFlag(args, 'ttl') ?? DEFAULT_TOKEN_TTL
       const ttlSeconds = parseTtl(ttlText)
-      if (ttlSeconds === undefined) throw new CliFailure(`invalid --ttl ${JSON.stringify(ttlText)}: use a number with s, m, h, d, w or y (e.g. 90d, 12h), or "never"`, 2)
+      if (ttlSeconds === undefined)
+        throw new CliFailure(
+          `invalid --ttl ${JSON.stringify(ttlText)}: use a number with s, m, h, d, w or y (e.g. 90d, 12h), or "never"`,
+          2,
+        )
       const label = stringFlag(args, 'label') ?? ''
       if (label.length > 200) throw new CliFailure('--label must be at most 200 characters', 2)
       const { jwt, token } = await issueToken(ctx, { userName: subject, label, ttlSeconds })
       io.out(jwt)
-      io.err(`issued token ${token.id} for ${subject}, ${token.expiresAt === null ? 'never expires' : `expires ${new Date(token.expiresAt).toISOString()}`}`)
+      io.err(
+        `issued token ${token.id} for ${subject}, ${token.expiresAt === null ? 'never expires' : `expires ${new Date(token.expiresAt).toISOString()}`}`,
+      )
       return
     }
     case 'list': {

@@ -69,11 +69,19 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
     case 'quota': {
       allowOnly(args, 'user quota', ['max-storage', 'max-files'])
       const maxBytes = limitFlag(stringFlag(args, 'max-storage'), '--max-storage', parseSize, 'a size such as 5GB or 500MB')
-      const maxFiles = limitFlag(stringFlag(args, 'max-files'), '--max-files', (text) => (/^\d+$/.test(text) ? Number(text) : undefined), 'a whole number')
-      const user = maxBytes === undefined && maxFiles === undefined
-        ? await findUserByName(ctx, needName())
-        : await setQuota(ctx, { name: needName(), maxBytes, maxFiles })
-      io.out(`${user.name}: max storage ${user.maxBytes === null ? 'unlimited' : formatSize(user.maxBytes)}, max files ${user.maxFiles ?? 'unlimited'}`)
+      const maxFiles = limitFlag(
+        stringFlag(args, 'max-files'),
+        '--max-files',
+        (text) => (/^\d+$/.test(text) ? Number(text) : undefined),
+        'a whole number',
+      )
+      const user =
+        maxBytes === undefined && maxFiles === undefined
+          ? await findUserByName(ctx, needName())
+          : await setQuota(ctx, { name: needName(), maxBytes, maxFiles })
+      io.out(
+        `${user.name}: max storage ${user.maxBytes === null ? 'unlimited' : formatSize(user.maxBytes)}, max files ${user.maxFiles ?? 'unlimited'}`,
+      )
       return
     }
     default:
@@ -81,7 +89,12 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
   }
 }
 
-function limitFlag(text: string | undefined, flag: string, parse: (text: string) => number | undefined, expected: string): number | null | undefined {
+function limitFlag(
+  text: string | undefined,
+  flag: string,
+  parse: (text: string) => number | undefined,
+  expected: string,
+): number | null | undefined {
   if (text === undefined) return undefined
   if (text.trim().toLowerCase() === 'unlimited') return null
   const value = parse(text)

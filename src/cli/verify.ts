@@ -14,7 +14,8 @@ export async function verifyCommand(ctx: AppContext, args: ParsedArgs, io: CliIo
   const repair = args.flags.repair === true
   // A running server may be between "blob in place" and "row committed": never delete under it.
   const pid = await serverHoldingLock(ctx.config.dataDir)
-  if (repair && pid !== undefined) throw new CliFailure(`a server (pid ${pid}) is running on this data dir; stop it before verify --repair`, 1)
+  if (repair && pid !== undefined)
+    throw new CliFailure(`a server (pid ${pid}) is running on this data dir; stop it before verify --repair`, 1)
 
   const started = performance.now()
   const report = await verifyStore(ctx, { repair })
@@ -24,10 +25,18 @@ export async function verifyCommand(ctx: AppContext, args: ParsedArgs, io: CliIo
     io.out(`problem: file ${problem.fileId} (${JSON.stringify(problem.filename)}, owner ${problem.owner}): ${problem.detail}`)
   }
   for (const orphan of report.orphans) {
-    const fate = repair ? 'removed' : pid !== undefined ? 'may be an upload in progress; run verify --repair with the server stopped to remove it' : 'run verify --repair to remove it'
+    const fate = repair
+      ? 'removed'
+      : pid !== undefined
+        ? 'may be an upload in progress; run verify --repair with the server stopped to remove it'
+        : 'run verify --repair to remove it'
     io.out(`unreferenced: blob ${orphan.key} (${formatSize(orphan.size)}) belongs to no file; ${fate}`)
   }
   const ok = report.problems.length === 0 && (repair || report.orphans.length === 0)
-  io.out(ok ? 'ok: every file is present with its recorded size and SHA-256' : `${report.problems.length} damaged file(s), ${repair ? 0 : report.orphans.length} unreferenced blob(s)`)
+  io.out(
+    ok
+      ? 'ok: every file is present with its recorded size and SHA-256'
+      : `${report.problems.length} damaged file(s), ${repair ? 0 : report.orphans.length} unreferenced blob(s)`,
+  )
   return ok
 }

@@ -32,7 +32,9 @@ const KNOWN_ENV = new Set<string>(Object.values(SETTINGS).map((entry) => entry.e
 
 /** PDFSHARE_* variables that are not settings, most likely typos; the CLI warns about them. */
 export function unknownEnvSettings(env: Env): string[] {
-  return Object.keys(env).filter((name) => name.startsWith('PDFSHARE_') && !KNOWN_ENV.has(name)).sort()
+  return Object.keys(env)
+    .filter((name) => name.startsWith('PDFSHARE_') && !KNOWN_ENV.has(name))
+    .sort()
 }
 
 export function loadConfig(flags: SettingFlags, env: Env, cwd = process.cwd()): Config {

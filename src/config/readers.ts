@@ -12,10 +12,12 @@ export const integer = (min: number, max: number) => (text: string) => {
 }
 
 /** A size such as 512MB (binary units), in bytes, from `min` to `max`. */
-export const size = (min = 0, max = Number.MAX_SAFE_INTEGER) => (text: string) => {
-  const bytes = parseSize(text)
-  return bytes !== undefined && bytes >= min && bytes <= max ? bytes : undefined
-}
+export const size =
+  (min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  (text: string) => {
+    const bytes = parseSize(text)
+    return bytes !== undefined && bytes >= min && bytes <= max ? bytes : undefined
+  }
 
 /** A lifetime such as 12h, in seconds, from `min` to `max`; never "never". */
 export const lifetime = (min: number, max: number) => (text: string) => {

@@ -8,7 +8,10 @@ export async function restrictDatabaseFiles(databaseUrl: string): Promise<void> 
   if (!databaseUrl.startsWith('file:')) return
   const path = databaseUrl.slice('file:'.length).replace(/\?.*$/, '')
   for (const file of [path, `${path}-wal`, `${path}-shm`]) {
-    const mode = await stat(file).then((info) => info.mode & 0o777, () => undefined)
+    const mode = await stat(file).then(
+      (info) => info.mode & 0o777,
+      () => undefined,
+    )
     if (mode !== undefined && mode & 0o077) await chmod(file, 0o600)
   }
 }

@@ -35,13 +35,18 @@ export async function pairDatabaseWithDataDir({ client, layout, blobs, databaseU
   const tx = await client.transaction('write')
   try {
     const inDatabase = await storedId(tx)
-    const inDataDir = await readFile(layout.idFile, 'utf8').then((text) => text.trim(), () => undefined)
+    const inDataDir = await readFile(layout.idFile, 'utf8').then(
+      (text) => text.trim(),
+      () => undefined,
+    )
     if (inDatabase && inDataDir) {
-      if (inDatabase !== inDataDir) throw refuse(`the database is paired with data dir id ${inDatabase}, but ${layout.idFile} holds ${inDataDir}`)
+      if (inDatabase !== inDataDir)
+        throw refuse(`the database is paired with data dir id ${inDatabase}, but ${layout.idFile} holds ${inDataDir}`)
       return inDatabase
     }
     if (inDatabase) throw refuse(`the database is paired with data dir id ${inDatabase}, but ${layout.root} has no data-dir-id file`)
-    if (inDataDir) throw refuse(`${layout.root} is paired with data dir id ${inDataDir}, but the database has no id (a new, empty database?)`)
+    if (inDataDir)
+      throw refuse(`${layout.root} is paired with data dir id ${inDataDir}, but the database has no id (a new, empty database?)`)
 
     const files = Number((await tx.execute('SELECT count(*) FROM files')).rows[0]?.[0] ?? 0)
     const hasBlobs = !(await blobs.keys()[Symbol.asyncIterator]().next()).done

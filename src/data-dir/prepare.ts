@@ -19,6 +19,8 @@ export async function prepareDataDir(layout: DataDirLayout): Promise<string[]> {
     return [`the data dir ${layout.root} was open to other users (${was}); changed it to 0700`]
   } catch (error) {
     // Not ours to change (e.g. owned by root): the files inside are still created 0600.
-    return [`warning: the data dir ${layout.root} is open to other users (${was}) and could not be changed to 0700 (${(error as NodeJS.ErrnoException).code}); files in it are created 0600`]
+    return [
+      `warning: the data dir ${layout.root} is open to other users (${was}) and could not be changed to 0700 (${(error as NodeJS.ErrnoException).code}); files in it are created 0600`,
+    ]
   }
 }

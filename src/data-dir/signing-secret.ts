@@ -6,11 +6,17 @@ import type { DataDirLayout } from './layout'
  * The signing secret: the configured one, else the one stored in the data dir, else a new random one
  * written there with mode 0600. `created` tells the caller this is a first start.
  */
-export async function loadSigningSecret(layout: DataDirLayout, configured: string | undefined): Promise<{ secret: string; created: boolean }> {
+export async function loadSigningSecret(
+  layout: DataDirLayout,
+  configured: string | undefined,
+): Promise<{ secret: string; created: boolean }> {
   if (configured) return { secret: configured, created: false }
   try {
     const stored = (await readFile(layout.secretFile, 'utf8')).trim()
-    if (Buffer.byteLength(stored) < 32) throw new Error(`the secret in ${layout.secretFile} is shorter than 32 bytes; delete it to generate a new one (all tokens become invalid)`)
+    if (Buffer.byteLength(stored) < 32)
+      throw new Error(
+        `the secret in ${layout.secretFile} is shorter than 32 bytes; delete it to generate a new one (all tokens become invalid)`,
+      )
     const mode = (await stat(layout.secretFile)).mode & 0o777
     if (mode & 0o077) await chmod(layout.secretFile, 0o600)
     return { secret: stored, created: false }

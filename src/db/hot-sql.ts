@@ -65,7 +65,12 @@ function embeddedPathOf(url: string): string | undefined {
 }
 
 /** What we use of libsql's better-sqlite3-style statement. */
-type PreparedStatement = { reader: boolean; raw(on: boolean): void; run(...args: SqlArg[]): { changes: number }; get(...args: SqlArg[]): unknown }
+type PreparedStatement = {
+  reader: boolean
+  raw(on: boolean): void
+  run(...args: SqlArg[]): { changes: number }
+  get(...args: SqlArg[]): unknown
+}
 
 function nativeHotSql(path: string, localWrites: () => number): HotSql {
   // The same native module as @libsql/client's, so both connections share SQLite's per-process lock

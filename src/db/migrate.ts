@@ -20,9 +20,7 @@ export async function migrate(client: Client, migrations = embeddedMigrations): 
 }
 
 async function pendingMigrations(client: Client, migrations: typeof embeddedMigrations) {
-  await client.execute(
-    'CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)',
-  )
+  await client.execute('CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)')
   const last = await client.execute('SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1')
   const lastApplied = last.rows[0] ? Number(last.rows[0][0]) : -Infinity
   return migrations.filter((migration) => migration.when > lastApplied)

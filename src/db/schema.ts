@@ -19,7 +19,9 @@ export const tokens = sqliteTable(
   {
     /** The JWT's `jti`. */
     id: text('id').primaryKey(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     label: text('label').notNull(),
     createdAt: integer('created_at').notNull(),
     /** NULL for a token issued with --ttl never. */
@@ -35,7 +37,9 @@ export const files = sqliteTable(
     /** Insertion order: the key of the newest-first list and its cursor. AUTOINCREMENT never reuses a value. */
     seq: integer('seq').primaryKey({ autoIncrement: true }),
     id: text('id').notNull().unique(),
-    ownerId: text('owner_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** The public share slug, separate from the id, 128 random bits. */
     slug: text('slug').notNull().unique(),
     /** Name of the PDF in the blob store; a replacement writes a new key. */
@@ -66,7 +70,9 @@ export type FileRow = typeof files.$inferSelect
 export const viewMarks = sqliteTable(
   'view_marks',
   {
-    fileId: text('file_id').notNull().references(() => files.id, { onDelete: 'cascade' }),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
     visitor: text('visitor').notNull(),
     seenAt: integer('seen_at').notNull(),
   },

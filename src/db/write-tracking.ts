@@ -6,7 +6,8 @@ import type { Client, InStatement, Transaction } from '@libsql/client'
  */
 const READ_ONLY = /^\s*(?:select|explain)\b/i
 type AnyStatement = InStatement | [string, unknown?]
-const sqlOf = (statement: AnyStatement) => (typeof statement === 'string' ? statement : Array.isArray(statement) ? statement[0] : statement.sql)
+const sqlOf = (statement: AnyStatement) =>
+  typeof statement === 'string' ? statement : Array.isArray(statement) ? statement[0] : statement.sql
 const writes = (statement: AnyStatement) => !READ_ONLY.test(sqlOf(statement))
 
 /**

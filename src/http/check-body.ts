@@ -24,7 +24,8 @@ export function bodyChecker<T extends ObjectSchema>(schema: T, agreements: Agree
   }))
 
   const firstProblem = (value: unknown): string | undefined => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return errorText(schema, value, 'The body must be a JSON object')
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return errorText(schema, value, 'The body must be a JSON object')
     const body = value as Record<string, unknown>
     for (const { key, property, check, required } of properties) {
       const found = body[key]

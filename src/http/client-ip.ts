@@ -8,7 +8,10 @@ import { addressGroup } from '../lib/address-group'
  */
 export function clientIpOf(request: Request, server: Server<unknown> | null, hops: number): string {
   if (hops > 0) {
-    const chain = (request.headers.get('x-forwarded-for') ?? '').split(',').map((part) => part.trim()).filter(Boolean)
+    const chain = (request.headers.get('x-forwarded-for') ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)
     const entry = chain[chain.length - hops]
     if (entry) return entry
   }

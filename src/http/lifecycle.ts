@@ -35,7 +35,10 @@ function isoClock(): () => string {
   let text = ''
   return () => {
     const now = Date.now()
-    if (now !== last) text = new Date((last = now)).toISOString()
+    if (now !== last) {
+      last = now
+      text = new Date(now).toISOString()
+    }
     return text
   }
 }

@@ -18,6 +18,8 @@ export function loggedRateLimiter(name: string, perMinute: number, log: Logger):
   return createRateLimiter({
     perMinute,
     onOverflow: () =>
-      log.error(`rate limit ${name}: more than ${MAX_TRACKED_KEYS.toLocaleString('en')} clients this minute; the others share ${OVERFLOW_COUNTERS.toLocaleString('en')} counters until it ends and may be refused early`),
+      log.error(
+        `rate limit ${name}: more than ${MAX_TRACKED_KEYS.toLocaleString('en')} clients this minute; the others share ${OVERFLOW_COUNTERS.toLocaleString('en')} counters until it ends and may be refused early`,
+      ),
   })
 }

@@ -12,7 +12,10 @@ export function addressGroup(address: string): string {
   if (mapped) return mapped[1]!
   const groups = ipv6Groups(ip)
   if (!groups) return ip.slice(0, MAX_KEY_LENGTH)
-  return `${groups.slice(0, 4).map((group) => parseInt(group, 16).toString(16)).join(':')}::/64`
+  return `${groups
+    .slice(0, 4)
+    .map((group) => parseInt(group, 16).toString(16))
+    .join(':')}::/64`
 }
 
 const MAX_KEY_LENGTH = 64

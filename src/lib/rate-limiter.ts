@@ -73,7 +73,12 @@ export function createRateLimiter(options: { perMinute: number; maxKeys?: number
         shared[counter] = used
       }
       const resetSeconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - nowMs) / 1000))
-      return { allowed: used <= options.perMinute, limit: options.perMinute, remaining: Math.max(0, options.perMinute - used), resetSeconds }
+      return {
+        allowed: used <= options.perMinute,
+        limit: options.perMinute,
+        remaining: Math.max(0, options.perMinute - used),
+        resetSeconds,
+      }
     },
     undo(key, countedAtMs) {
       if (options.perMinute <= 0 || countedAtMs < windowStart || countedAtMs - windowStart >= WINDOW_MS) return

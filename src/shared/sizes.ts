@@ -5,10 +5,18 @@
  */
 const UNITS: Record<string, number> = {
   b: 1,
-  k: 1024, kb: 1024, kib: 1024,
-  m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2,
-  g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3,
-  t: 1024 ** 4, tb: 1024 ** 4, tib: 1024 ** 4,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+  t: 1024 ** 4,
+  tb: 1024 ** 4,
+  tib: 1024 ** 4,
 }
 
 /** "5GB", "512 MiB", "1048576" → bytes; `undefined` when it is not a size. */
@@ -23,7 +31,12 @@ export function parseSize(text: string): number | undefined {
 
 /** 5368709120 → "5 GB", 5261334937 → "4.9 GB". */
 export function formatSize(bytes: number): string {
-  const steps: [string, number][] = [['TB', 1024 ** 4], ['GB', 1024 ** 3], ['MB', 1024 ** 2], ['KB', 1024]]
+  const steps: [string, number][] = [
+    ['TB', 1024 ** 4],
+    ['GB', 1024 ** 3],
+    ['MB', 1024 ** 2],
+    ['KB', 1024],
+  ]
   for (const [unit, size] of steps) {
     if (bytes >= size) {
       const value = Math.floor((bytes / size) * 10) / 10

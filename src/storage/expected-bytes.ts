@@ -26,7 +26,8 @@ export function bytesChecker(expected: ExpectedBytes | undefined): { update(chun
       hasher?.update(chunk)
     },
     finish() {
-      if (expected?.size !== undefined && size !== expected.size) throw new BlobMismatch('size', `${size} bytes arrived, ${expected.size} expected`)
+      if (expected?.size !== undefined && size !== expected.size)
+        throw new BlobMismatch('size', `${size} bytes arrived, ${expected.size} expected`)
       const sha256 = hasher?.digest('hex')
       if (sha256 !== expected?.sha256) throw new BlobMismatch('sha256', `SHA-256 ${sha256}, ${expected?.sha256} expected`)
     },

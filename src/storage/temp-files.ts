@@ -65,7 +65,10 @@ export function createLocalTempFiles(dir: string): TempFiles {
           unsynced = 0
           // Only a head start: its outcome does not matter, the final sync() is the one that is checked.
           const written = inFlight
-          earlySync = earlySync.then(() => written).then(() => handle.datasync()).catch(() => {})
+          earlySync = earlySync
+            .then(() => written)
+            .then(() => handle.datasync())
+            .catch(() => {})
         }
       }
       const close = async () => {

@@ -67,7 +67,10 @@ export async function receiveMultipart(request: Request, options: MultipartOptio
 
   parser.on('field', (name, value, info) => {
     if (info.nameTruncated || info.valueTruncated) fail(badRequest(`Field ${JSON.stringify(name)} is too long`))
-    else if (name === options.fileField) fail(badRequest(`The ${options.fileField} part must be sent as a file with a filename, e.g. curl -F "${options.fileField}=@report.pdf"`))
+    else if (name === options.fileField)
+      fail(
+        badRequest(`The ${options.fileField} part must be sent as a file with a filename, e.g. curl -F "${options.fileField}=@report.pdf"`),
+      )
     else if (fields.has(name)) fail(badRequest(`Field ${JSON.stringify(name)} was sent more than once`))
     else fields.set(name, value)
   })
@@ -122,7 +125,13 @@ export async function receiveMultipart(request: Request, options: MultipartOptio
  * Feeds the request body into busboy, honouring its backpressure, until the end or the first failure.
  * `checkPace` sees the bytes received after each chunk and throws when the client is too slow.
  */
-async function pump(request: Request, parser: busboy.Busboy, checkPace: (received: number) => void, stopped: () => boolean, failed: Promise<never>): Promise<void> {
+async function pump(
+  request: Request,
+  parser: busboy.Busboy,
+  checkPace: (received: number) => void,
+  stopped: () => boolean,
+  failed: Promise<never>,
+): Promise<void> {
   const reader = request.body?.getReader()
   if (!reader) return void parser.end()
   let received = 0

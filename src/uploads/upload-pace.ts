@@ -34,7 +34,9 @@ export function uploadPaceCheck(pace: UploadPace): (received: number) => void {
       throw uploadTooSlow(`it took longer than the ${Math.round(pace.timeoutMs / 1000)} s an upload may take`)
     }
     if (elapsed > UPLOAD_GRACE_MS && received * 1000 < pace.minBytesPerSecond * elapsed) {
-      throw uploadTooSlow(`${formatSize(received)} arrived in ${Math.round(elapsed / 1000)} s, below the minimum average of ${formatSize(pace.minBytesPerSecond)}/s`)
+      throw uploadTooSlow(
+        `${formatSize(received)} arrived in ${Math.round(elapsed / 1000)} s, below the minimum average of ${formatSize(pace.minBytesPerSecond)}/s`,
+      )
     }
   }
 }

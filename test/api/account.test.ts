@@ -13,7 +13,9 @@ let address = 0
 const post = (path: string, body: unknown, init: { token?: string; ip?: string } = {}) => {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': init.ip ?? `10.0.0.${++address}` }
   if (init.token) headers.authorization = `Bearer ${init.token}`
-  return (path === '/api/auth/login' ? signInApp : server.app).handle(new Request(`${BASE}${path}`, { method: 'POST', body: JSON.stringify(body), headers }))
+  return (path === '/api/auth/login' ? signInApp : server.app).handle(
+    new Request(`${BASE}${path}`, { method: 'POST', body: JSON.stringify(body), headers }),
+  )
 }
 const status = async (token: string) => (await server.call('GET', '/api/me', { token })).status
 
@@ -72,7 +74,13 @@ describe('POST /api/auth/login', () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '']) {
       const headers: Record<string, string> = { 'x-forwarded-for': `10.1.0.${++address}` }
       if (type) headers['content-type'] = type
-      const response = await signInApp.handle(new Request(`${BASE}/api/auth/login`, { method: 'POST', body: JSON.stringify({ username: user.name, password: user.password }), headers }))
+      const response = await signInApp.handle(
+        new Request(`${BASE}/api/auth/login`, {
+          method: 'POST',
+          body: JSON.stringify({ username: user.name, password: user.password }),
+          headers,
+        }),
+      )
       expect(response.status).toBe(415)
       expect((await json(response)).code).toBe('unsupported_media_type')
     }
@@ -80,13 +88,15 @@ describe('POST /api/auth/login', () => {
 
   test('only failures count: the right password keeps working however often it is used', async () => {
     const user = await userWithPassword()
-    for (let i = 0; i < 6; i++) expect((await post('/api/auth/login', { username: user.name, password: user.password }, { ip: '192.0.2.50' })).status).toBe(200)
+    for (let i = 0; i < 6; i++)
+      expect((await post('/api/auth/login', { username: user.name, password: user.password }, { ip: '192.0.2.50' })).status).toBe(200)
   })
 
   test('an address with too many failures is refused, also with the right password, until the minute is over', async () => {
     const user = await userWithPassword()
     // One address, many names: after four failures the fifth attempt is refused before any password is checked.
-    for (let i = 0; i < 4; i++) expect((await post('/api/auth/login', { username: `guess${i}`, password: 'x' }, { ip: '192.0.2.1' })).status).toBe(401)
+    for (let i = 0; i < 4; i++)
+      expect((await post('/api/auth/login', { username: `guess${i}`, password: 'x' }, { ip: '192.0.2.1' })).status).toBe(401)
     const limited = await post('/api/auth/login', { username: user.name, password: user.password }, { ip: '192.0.2.1' })
     expect(limited.status).toBe(429)
     expect((await json(limited)).code).toBe('rate_limited')
@@ -96,7 +106,10 @@ describe('POST /api/auth/login', () => {
   test('failures against a name lock it only for addresses that failed: the owner at a clean address still gets in', async () => {
     const target = await userWithPassword()
     // Four addresses guess the name: the name's failure budget is used up.
-    for (let i = 1; i <= 4; i++) expect((await post('/api/auth/login', { username: target.name, password: 'wrong guess' }, { ip: `198.51.100.${i}` })).status).toBe(401)
+    for (let i = 1; i <= 4; i++)
+      expect((await post('/api/auth/login', { username: target.name, password: 'wrong guess' }, { ip: `198.51.100.${i}` })).status).toBe(
+        401,
+      )
     // An address that failed may not try that name again this minute, even with the right password.
     const again = await post('/api/auth/login', { username: target.name, password: target.password }, { ip: '198.51.100.1' })
     expect(again.status).toBe(429)
@@ -110,7 +123,11 @@ describe('POST /api/auth/login', () => {
 
   test('attempts being checked count as failures: parallel guesses from one address get no more than the limit', async () => {
     const user = await userWithPassword()
-    const statuses = await Promise.all(Array.from({ length: 10 }, () => post('/api/auth/login', { username: user.name, password: 'parallel guess' }, { ip: '192.0.2.77' }).then((r) => r.status)))
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        post('/api/auth/login', { username: user.name, password: 'parallel guess' }, { ip: '192.0.2.77' }).then((r) => r.status),
+      ),
+    )
     expect(statuses.filter((s) => s === 401)).toHaveLength(4)
     expect(statuses.filter((s) => s === 429)).toHaveLength(6)
   })
@@ -122,7 +139,10 @@ describe('sign-in under load', () => {
     const user = await busy.user()
     await setPassword(busy.ctx, { name: user.name, password: 'correct horse battery' })
     const attempt = (username: string, password: string) =>
-      busy.call('POST', '/api/auth/login', { body: JSON.stringify({ username, password }), headers: { 'content-type': 'application/json' } })
+      busy.call('POST', '/api/auth/login', {
+        body: JSON.stringify({ username, password }),
+        headers: { 'content-type': 'application/json' },
+      })
     // Known and unknown names (the decoy hash) at once, far more than two running plus the queue.
     const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => attempt(i % 2 ? user.name : `nobody${i}`, 'wrong password')))
     const statuses = responses.map((r) => r.status)
@@ -145,7 +165,13 @@ describe("a user's active tokens are capped (PDFSHARE_MAX_TOKENS_PER_USER)", () 
     let now = Date.now()
     const app = createApp({ ...capped.ctx, now: () => now })
     const create = (label: string, ttl = '30d') =>
-      app.handle(new Request(`${BASE}/api/tokens`, { method: 'POST', body: JSON.stringify({ label, ttl }), headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' } }))
+      app.handle(
+        new Request(`${BASE}/api/tokens`, {
+          method: 'POST',
+          body: JSON.stringify({ label, ttl }),
+          headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+        }),
+      )
     expect((await create('short', '1m')).status).toBe(201)
     expect((await create('second')).status).toBe(201)
     const refused = await create('fourth')
@@ -166,7 +192,10 @@ describe("a user's active tokens are capped (PDFSHARE_MAX_TOKENS_PER_USER)", () 
     const user = await capped.user() // one API token
     await setPassword(capped.ctx, { name: user.name, password: 'correct horse battery' })
     const signIn = () =>
-      capped.call('POST', '/api/auth/login', { body: JSON.stringify({ username: user.name, password: 'correct horse battery' }), headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.9' } })
+      capped.call('POST', '/api/auth/login', {
+        body: JSON.stringify({ username: user.name, password: 'correct horse battery' }),
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.9' },
+      })
     const first = await json(await signIn())
     const second = await json(await signIn())
     expect(second.success).toBe(true)
@@ -176,7 +205,11 @@ describe("a user's active tokens are capped (PDFSHARE_MAX_TOKENS_PER_USER)", () 
     expect((await capped.call('GET', '/api/me', { token: user.token })).status).toBe(200)
     // Two API tokens and no session: nothing may be replaced, the sign-in is refused and says why.
     await capped.call('POST', '/api/auth/logout', { token: second.data.token })
-    const created = await capped.call('POST', '/api/tokens', { token: user.token, body: JSON.stringify({ label: 'ci' }), headers: { 'content-type': 'application/json' } })
+    const created = await capped.call('POST', '/api/tokens', {
+      token: user.token,
+      body: JSON.stringify({ label: 'ci' }),
+      headers: { 'content-type': 'application/json' },
+    })
     expect(created.status).toBe(201)
     const refused = await signIn()
     expect(refused.status).toBe(403)
@@ -202,7 +235,9 @@ describe('/api/tokens: a user sees and revokes only their own tokens', () => {
 
     expect((await server.call('DELETE', `/api/tokens/${data.id}`, { token: user.token })).status).toBe(200)
     expect(await status(data.token)).toBe(401)
-    expect((await json(await server.call('GET', '/api/tokens', { token: user.token }))).data.map((row: { id: string }) => row.id)).toEqual([user.tokenId])
+    expect((await json(await server.call('GET', '/api/tokens', { token: user.token }))).data.map((row: { id: string }) => row.id)).toEqual([
+      user.tokenId,
+    ])
     // Revoking it again: it is no longer an active token.
     expect((await server.call('DELETE', `/api/tokens/${data.id}`, { token: user.token })).status).toBe(404)
   })
@@ -242,7 +277,12 @@ describe('/api/tokens: a user sees and revokes only their own tokens', () => {
     await Bun.sleep(1100)
     const ids = (await json(await server.call('GET', '/api/tokens', { token: user.token }))).data.map((row: { id: string }) => row.id)
     expect(ids).not.toContain(short.data.id)
-    for (const [method, path] of [['GET', '/api/tokens'], ['POST', '/api/tokens'], ['DELETE', `/api/tokens/${user.tokenId}`], ['POST', '/api/auth/logout']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/tokens'],
+      ['POST', '/api/tokens'],
+      ['DELETE', `/api/tokens/${user.tokenId}`],
+      ['POST', '/api/auth/logout'],
+    ] as const) {
       expect((await server.call(method, path)).status).toBe(401)
     }
   })

@@ -13,7 +13,10 @@ describe('remembered tokens are refused as promptly as without a cache', () => {
   test('revoked by the CLI while the server runs: refused on the next request', async () => {
     const user = await server.user()
     expect(await status(user.token)).toBe(200)
-    const cli = Bun.spawnSync(['bun', 'src/main.ts', 'token', 'revoke', user.tokenId, '--data', server.dataDir], { cwd: `${import.meta.dir}/../..`, env: { ...process.env, PDFSHARE_DATABASE_URL: server.config.databaseUrl } })
+    const cli = Bun.spawnSync(['bun', 'src/main.ts', 'token', 'revoke', user.tokenId, '--data', server.dataDir], {
+      cwd: `${import.meta.dir}/../..`,
+      env: { ...process.env, PDFSHARE_DATABASE_URL: server.config.databaseUrl },
+    })
     expect(cli.exitCode).toBe(0)
     expect(await status(user.token)).toBe(401)
   })
@@ -81,8 +84,14 @@ describe('remembered tokens are refused as promptly as without a cache', () => {
     // Same claims, different iat: 1,100 distinct strings for one token row.
     const tokens = await Promise.all(
       Array.from({ length: 1100 }, (_, i) =>
-        new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer('pdfshare').setSubject(user.id).setJti(user.tokenId)
-          .setIssuedAt(Math.floor(Date.now() / 1000) - i).setExpirationTime('1h').sign(server.ctx.signingKey),
+        new SignJWT({})
+          .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+          .setIssuer('pdfshare')
+          .setSubject(user.id)
+          .setJti(user.tokenId)
+          .setIssuedAt(Math.floor(Date.now() / 1000) - i)
+          .setExpirationTime('1h')
+          .sign(server.ctx.signingKey),
       ),
     )
     for (const token of tokens) expect(await status(token)).toBe(200)

@@ -61,7 +61,8 @@ describe('authentication', () => {
   })
 
   test('HS512 with the right secret', () => sign(valid, { alg: 'HS512' }).then((token) => expectUnauthorized(bearer(token))))
-  test('HS256 with another secret', () => sign(valid, { key: new TextEncoder().encode('x'.repeat(64)) }).then((token) => expectUnauthorized(bearer(token))))
+  test('HS256 with another secret', () =>
+    sign(valid, { key: new TextEncoder().encode('x'.repeat(64)) }).then((token) => expectUnauthorized(bearer(token))))
   test('wrong issuer', () => sign({ ...valid, iss: 'someone' }).then((token) => expectUnauthorized(bearer(token))))
   test('expired (beyond the 30 s leeway)', () => sign(valid, { exp: now() - 60 }).then((token) => expectUnauthorized(bearer(token))))
   test('expired within the 30 s leeway is still accepted', async () => {
@@ -100,8 +101,13 @@ describe('authentication', () => {
 
   test('every /api route but health and openapi requires a token', async () => {
     const routes: [string, string][] = [
-      ['GET', '/api/files'], ['POST', '/api/files/upload'], ['GET', '/api/files/abc'], ['PUT', '/api/files/abc'],
-      ['DELETE', '/api/files/abc'], ['GET', '/api/files/abc/content'], ['GET', '/api/me'],
+      ['GET', '/api/files'],
+      ['POST', '/api/files/upload'],
+      ['GET', '/api/files/abc'],
+      ['PUT', '/api/files/abc'],
+      ['DELETE', '/api/files/abc'],
+      ['GET', '/api/files/abc/content'],
+      ['GET', '/api/me'],
     ]
     for (const [method, path] of routes) {
       const response = await server.call(method, path)

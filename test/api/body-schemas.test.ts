@@ -27,10 +27,23 @@ test('a body with several mistakes is answered with the first, in the order of i
     return 'accepted'
   }
   expect(refusal(() => metadataFromJson({ allowDownload: 'maybe', title: 5 }))).toBe('title must be a string')
-  expect(refusal(() => metadataFromJson({ searchEngineVisible: 'x', desc: 'a', description: 'b' }))).toBe('desc and description were both sent with different values; send one of them')
-  expect(refusal(() => metadataFromForm(new Map([['searchEngineVisible', 'nah'], ['allowDownload', '']])))).toBe(
-    'allowDownload must be one of true, false, 1, 0, yes, no, on, off (got an empty value)',
+  expect(refusal(() => metadataFromJson({ searchEngineVisible: 'x', desc: 'a', description: 'b' }))).toBe(
+    'desc and description were both sent with different values; send one of them',
   )
+  expect(
+    refusal(() =>
+      metadataFromForm(
+        new Map([
+          ['searchEngineVisible', 'nah'],
+          ['allowDownload', ''],
+        ]),
+      ),
+    ),
+  ).toBe('allowDownload must be one of true, false, 1, 0, yes, no, on, off (got an empty value)')
   // What the schema's rule accepts is stored in its normal form: NFC, and one description for both names.
-  expect(metadataFromJson({ title: 'e\u0301', description: 'x', allowDownload: 'OFF' })).toEqual({ title: '\u00e9', description: 'x', allowDownload: false })
+  expect(metadataFromJson({ title: 'e\u0301', description: 'x', allowDownload: 'OFF' })).toEqual({
+    title: '\u00e9',
+    description: 'x',
+    allowDownload: false,
+  })
 })

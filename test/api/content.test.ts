@@ -98,17 +98,27 @@ describe('the download name', () => {
     ['a"; filename="evil.html', 'a"; filename="evil.pdf', 'a__ filename__evil.pdf'],
     ['...', 'document.pdf', 'document.pdf'],
   ]
-  test.each(cases)('stored %p → downloaded as %p (ASCII fallback %p), for the owner and on the share link', async (stored, name, fallback) => {
-    const bob = await server.user()
-    const uploaded = await uploadPdf(server, bob, pdf)
-    const renamed = await server.call('PUT', `/api/files/${uploaded.id}`, { token: bob.token, body: JSON.stringify({ filename: stored }), headers: { 'content-type': 'application/json' } })
-    expect(renamed.status).toBe(200)
-    const owner = await server.call('GET', `/api/files/${uploaded.id}/content`, { token: bob.token })
-    expect(downloadNameOf(owner.headers.get('content-disposition')!, 'attachment')).toEqual({ name, fallback })
-    const sharePath = sharePathOf(uploaded)
-    for (const [suffix, type] of [['download', 'attachment'], ['file', 'inline']] as const) {
-      const shared = await server.call('GET', `${sharePath}/${suffix}`)
-      expect(downloadNameOf(shared.headers.get('content-disposition')!, type)).toEqual({ name, fallback })
-    }
-  })
+  test.each(cases)(
+    'stored %p → downloaded as %p (ASCII fallback %p), for the owner and on the share link',
+    async (stored, name, fallback) => {
+      const bob = await server.user()
+      const uploaded = await uploadPdf(server, bob, pdf)
+      const renamed = await server.call('PUT', `/api/files/${uploaded.id}`, {
+        token: bob.token,
+        body: JSON.stringify({ filename: stored }),
+        headers: { 'content-type': 'application/json' },
+      })
+      expect(renamed.status).toBe(200)
+      const owner = await server.call('GET', `/api/files/${uploaded.id}/content`, { token: bob.token })
+      expect(downloadNameOf(owner.headers.get('content-disposition')!, 'attachment')).toEqual({ name, fallback })
+      const sharePath = sharePathOf(uploaded)
+      for (const [suffix, type] of [
+        ['download', 'attachment'],
+        ['file', 'inline'],
+      ] as const) {
+        const shared = await server.call('GET', `${sharePath}/${suffix}`)
+        expect(downloadNameOf(shared.headers.get('content-disposition')!, type)).toEqual({ name, fallback })
+      }
+    },
+  )
 })

@@ -26,12 +26,21 @@ describe('every response', () => {
   })
 
   test("a client's own sane X-Request-Id is echoed; an unsafe one is replaced", async () => {
-    expect((await server.call('GET', '/api/health', { headers: { 'x-request-id': 'trace-42' } })).headers.get('x-request-id')).toBe('trace-42')
-    expect((await server.call('GET', '/api/health', { headers: { 'x-request-id': 'bad id\twith spaces' } })).headers.get('x-request-id')).not.toContain(' ')
+    expect((await server.call('GET', '/api/health', { headers: { 'x-request-id': 'trace-42' } })).headers.get('x-request-id')).toBe(
+      'trace-42',
+    )
+    expect(
+      (await server.call('GET', '/api/health', { headers: { 'x-request-id': 'bad id\twith spaces' } })).headers.get('x-request-id'),
+    ).not.toContain(' ')
   })
 
   test('an unknown route answers the failure envelope with 404', async () => {
-    for (const [method, path] of [['GET', '/api/nothing'], ['POST', '/api/files'], ['PATCH', '/api/files/x'], ['GET', '/nowhere']]) {
+    for (const [method, path] of [
+      ['GET', '/api/nothing'],
+      ['POST', '/api/files'],
+      ['PATCH', '/api/files/x'],
+      ['GET', '/nowhere'],
+    ]) {
       const response = await server.call(method!, path!, { token: alice.token })
       expect(response.status).toBe(404)
       expect(response.headers.get('content-type')).toContain('application/json')
@@ -58,7 +67,15 @@ describe('every response', () => {
         throw new Error(`EIO: i/o error, rename '${secretPath}'`)
       },
     }
-    const log = { lines: [] as string[], errors: [] as unknown[], info() {}, error(line: string, error: unknown) { this.lines.push(line); this.errors.push(error) } }
+    const log = {
+      lines: [] as string[],
+      errors: [] as unknown[],
+      info() {},
+      error(line: string, error: unknown) {
+        this.lines.push(line)
+        this.errors.push(error)
+      },
+    }
     const app = createApp({ ...server.ctx, blobs: brokenStore, log })
     const response = await app.handle(
       new Request(`${BASE}/api/files/upload`, { method: 'POST', headers: bearer(alice.token), body: form({ bytes: makePdf() }) }),
@@ -78,9 +95,16 @@ describe('security headers', () => {
     const file = await uploadPdf(server, alice)
     const share = sharePathOf(file)
     const paths: [string, string | undefined][] = [
-      ['/api/health', undefined], ['/api/files', alice.token], ['/api/files', undefined], ['/api/nothing', undefined],
-      [`/api/files/${file.id}/content`, alice.token], [share, undefined], [`${share}/file`, undefined], [`${share}/preview.png`, undefined],
-      ['/s/AAAAAAAAAAAAAAAAAAAAAA', undefined], ['/api/openapi.json', undefined],
+      ['/api/health', undefined],
+      ['/api/files', alice.token],
+      ['/api/files', undefined],
+      ['/api/nothing', undefined],
+      [`/api/files/${file.id}/content`, alice.token],
+      [share, undefined],
+      [`${share}/file`, undefined],
+      [`${share}/preview.png`, undefined],
+      ['/s/AAAAAAAAAAAAAAAAAAAAAA', undefined],
+      ['/api/openapi.json', undefined],
     ]
     for (const [path, token] of paths) {
       const response = await server.call('GET', path, { token, headers: { 'user-agent': FIREFOX } })

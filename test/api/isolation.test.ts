@@ -11,7 +11,7 @@ const server = await startTestApp({ PDFSHARE_MAX_UPLOADS_PER_USER: '32' })
 const alice = await server.user('alice')
 const bob = await server.user('bob')
 const bobSecondToken = (await issueToken(server.ctx, { userName: 'bob', label: 'second', ttlSeconds: 3600 })).jwt
-const bobRevoked = (await issueToken(server.ctx, { userName: 'bob', label: 'revoked', ttlSeconds: 3600 }))
+const bobRevoked = await issueToken(server.ctx, { userName: 'bob', label: 'revoked', ttlSeconds: 3600 })
 await revokeToken(server.ctx, { tokenIdOrJwt: bobRevoked.token.id })
 const pdf = makePdf({ text: () => 'alice only' })
 const file = await uploadPdf(server, alice, pdf, { title: 'secret' })
@@ -23,20 +23,45 @@ const attempts: Attempt[] = [
   { name: 'download', method: 'GET', path: (id) => `/api/files/${id}/content` },
   { name: 'download a range', method: 'GET', path: (id) => `/api/files/${id}/content`, headers: { range: 'bytes=0-9' } },
   { name: 'download conditionally', method: 'GET', path: (id) => `/api/files/${id}/content`, headers: { 'if-none-match': '*' } },
-  { name: 'change metadata (JSON)', method: 'PUT', path: (id) => `/api/files/${id}`, body: () => JSON.stringify({ title: 'pwned', allowDownload: false }), headers: { 'content-type': 'application/json' } },
+  {
+    name: 'change metadata (JSON)',
+    method: 'PUT',
+    path: (id) => `/api/files/${id}`,
+    body: () => JSON.stringify({ title: 'pwned', allowDownload: false }),
+    headers: { 'content-type': 'application/json' },
+  },
   { name: 'change metadata (multipart)', method: 'PUT', path: (id) => `/api/files/${id}`, body: () => form(undefined, { title: 'pwned' }) },
-  { name: 'replace the PDF', method: 'PUT', path: (id) => `/api/files/${id}`, body: () => form({ bytes: makePdf({ text: () => 'pwned' }) }) },
-  { name: 'replace with an invalid body', method: 'PUT', path: (id) => `/api/files/${id}`, body: () => 'not json', headers: { 'content-type': 'application/json' } },
+  {
+    name: 'replace the PDF',
+    method: 'PUT',
+    path: (id) => `/api/files/${id}`,
+    body: () => form({ bytes: makePdf({ text: () => 'pwned' }) }),
+  },
+  {
+    name: 'replace with an invalid body',
+    method: 'PUT',
+    path: (id) => `/api/files/${id}`,
+    body: () => 'not json',
+    headers: { 'content-type': 'application/json' },
+  },
   { name: 'delete', method: 'DELETE', path: (id) => `/api/files/${id}` },
 ]
 
-const withoutRequestId = async (response: Response) => ({ status: response.status, body: await response.text(), type: response.headers.get('content-type') })
+const withoutRequestId = async (response: Response) => ({
+  status: response.status,
+  body: await response.text(),
+  type: response.headers.get('content-type'),
+})
 
 describe('isolation matrix', () => {
-  for (const [who, token] of [['bob', bob.token], ["bob's second token", bobSecondToken]] as const) {
+  for (const [who, token] of [
+    ['bob', bob.token],
+    ["bob's second token", bobSecondToken],
+  ] as const) {
     for (const attempt of attempts) {
       test(`${who}: ${attempt.name} answers exactly as for a file that does not exist`, async () => {
-        const call = (id: string) => server.call(attempt.method, attempt.path(id), { token, body: attempt.body?.(), headers: attempt.headers })
+        const call = (id: string) =>
+          server.call(attempt.method, attempt.path(id), { token, body: attempt.body?.(), headers: attempt.headers })
         const foreign = await withoutRequestId(await call(file.id))
         const missing = await withoutRequestId(await call(unknownId))
         expect(foreign).toEqual(missing)
@@ -48,8 +73,16 @@ describe('isolation matrix', () => {
   test("bob's revoked or missing token: 401 for every attempt, the same as for an unknown id", async () => {
     for (const attempt of attempts) {
       for (const token of [bobRevoked.jwt, undefined]) {
-        const foreign = await server.call(attempt.method, attempt.path(file.id), { token, body: attempt.body?.(), headers: attempt.headers })
-        const missing = await server.call(attempt.method, attempt.path(unknownId), { token, body: attempt.body?.(), headers: attempt.headers })
+        const foreign = await server.call(attempt.method, attempt.path(file.id), {
+          token,
+          body: attempt.body?.(),
+          headers: attempt.headers,
+        })
+        const missing = await server.call(attempt.method, attempt.path(unknownId), {
+          token,
+          body: attempt.body?.(),
+          headers: attempt.headers,
+        })
         expect([foreign.status, missing.status]).toEqual([401, 401])
         expect(await foreign.text()).toBe(await missing.text())
       }

@@ -35,7 +35,12 @@ describe('plan limits', () => {
     expect(await json(refused)).toEqual({ success: false, error: 'Storage quota exceeded: 2 MB of 3 MB used', code: 'quota_exceeded' })
 
     let pulls = 0
-    const body = new ReadableStream({ pull: (c) => void (pulls++, c.enqueue(new Uint8Array(65536))) })
+    const body = new ReadableStream({
+      pull: (c) => {
+        pulls++
+        c.enqueue(new Uint8Array(65536))
+      },
+    })
     const early = await server.call('POST', '/api/files/upload', {
       token: bob.token,
       body,
@@ -50,7 +55,9 @@ describe('plan limits', () => {
     const carol = await server.user('carol')
     await setQuota(server.ctx, { name: 'carol', maxBytes: 1024 * 1024 })
     const piece = pdfOfSize(300 * 1024)
-    const responses = await Promise.all(Array.from({ length: 8 }, () => server.call('POST', '/api/files/upload', { token: carol.token, body: form({ bytes: piece }) })))
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => server.call('POST', '/api/files/upload', { token: carol.token, body: form({ bytes: piece }) })),
+    )
     const statuses = responses.map((r) => r.status).sort()
     expect(statuses.filter((s) => s === 201)).toHaveLength(3)
     expect(statuses.filter((s) => s === 403)).toHaveLength(5)
@@ -96,7 +103,11 @@ describe('rate limit', () => {
     expect(limited.headers.get('ratelimit-limit')).toBe('5')
     expect(limited.headers.get('ratelimit-remaining')).toBe('0')
     const fresh = await call(frank.token)
-    expect([fresh.headers.get('ratelimit-limit'), fresh.headers.get('ratelimit-remaining'), fresh.headers.get('ratelimit-reset')]).toEqual(['5', '4', '45'])
+    expect([fresh.headers.get('ratelimit-limit'), fresh.headers.get('ratelimit-remaining'), fresh.headers.get('ratelimit-reset')]).toEqual([
+      '5',
+      '4',
+      '45',
+    ])
     expect(fresh.status).toBe(200)
   })
 
@@ -123,14 +134,20 @@ describe('bounded uploads', () => {
       let finish: () => void = () => {}
       const body = new ReadableStream({
         async start(controller) {
-          const { body: bytes } = (await import('../support/harness')).rawMultipart([{ name: 'file', filename: 'a.pdf', type: 'application/pdf', body: makePdf() }])
+          const { body: bytes } = (await import('../support/harness')).rawMultipart([
+            { name: 'file', filename: 'a.pdf', type: 'application/pdf', body: makePdf() },
+          ])
           controller.enqueue(bytes.slice(0, 100))
           await new Promise<void>((resolve) => (finish = resolve))
           controller.enqueue(bytes.slice(100))
           controller.close()
         },
       })
-      const response = server.call('POST', '/api/files/upload', { token: gina.token, body, headers: { 'content-type': 'multipart/form-data; boundary=pdfshareTestBoundary' } })
+      const response = server.call('POST', '/api/files/upload', {
+        token: gina.token,
+        body,
+        headers: { 'content-type': 'multipart/form-data; boundary=pdfshareTestBoundary' },
+      })
       return { response, finish: () => finish() }
     })
     await Bun.sleep(50)
@@ -151,7 +168,8 @@ describe('bounded uploads', () => {
     const first = gate.run('a', () => new Promise<void>((resolve) => (release = resolve)))
     // The gate throws a domain error; its HTTP status is decided where it meets HTTP, so ask the edge for it.
     const { httpFailure } = await import('../../src/http/failure')
-    const answered = (work: Promise<unknown>) => work.catch((error) => Promise.reject({ status: httpFailure(error).status, code: error.code }))
+    const answered = (work: Promise<unknown>) =>
+      work.catch((error) => Promise.reject({ status: httpFailure(error).status, code: error.code }))
     await expect(answered(gate.run('b', async () => 1))).rejects.toMatchObject({ status: 503, code: 'server_busy' })
     release()
     await first
@@ -177,7 +195,9 @@ describe('slow uploads', () => {
    * after the first: the server sees exactly the pace the test describes, without waiting for it.
    */
   function pacedUpload(clock: { now: number }, options: { size: number; chunkBytes: number; stepMs: number }) {
-    const { body, contentType } = rawMultipart([{ name: 'file', filename: 'slow.pdf', type: 'application/pdf', body: pdfOfSize(options.size) }])
+    const { body, contentType } = rawMultipart([
+      { name: 'file', filename: 'slow.pdf', type: 'application/pdf', body: pdfOfSize(options.size) },
+    ])
     let offset = 0
     const stream = new ReadableStream<Uint8Array>(
       {
@@ -200,7 +220,9 @@ describe('slow uploads', () => {
     const clock = { now: T0 }
     const app = createApp({ ...server.ctx, now: () => clock.now })
     const upload = (body: BodyInit, contentType: string) =>
-      app.handle(new Request(`${BASE}/api/files/upload`, { method: 'POST', body, headers: { ...bearer(user.token), 'content-type': contentType } }))
+      app.handle(
+        new Request(`${BASE}/api/files/upload`, { method: 'POST', body, headers: { ...bearer(user.token), 'content-type': contentType } }),
+      )
     return { server, clock, upload, tmp: () => readdirSync(join(server.dataDir, 'tmp')) }
   }
 
@@ -239,14 +261,17 @@ describe('slow uploads', () => {
     let chunks = 0
     const steady = pacedUpload(clock, { size: 100_000, chunkBytes: 2048, stepMs: 1000 })
     const reader = steady.stream.getReader()
-    const stalled = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (++chunks === 25) clock.now += 15_000
-        const { done, value } = await reader.read()
-        if (done) controller.close()
-        else controller.enqueue(value)
+    const stalled = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          if (++chunks === 25) clock.now += 15_000
+          const { done, value } = await reader.read()
+          if (done) controller.close()
+          else controller.enqueue(value)
+        },
       },
-    }, { highWaterMark: 0 })
+      { highWaterMark: 0 },
+    )
     const response = await upload(stalled, steady.contentType)
     expect(response.status).toBe(201)
     expect(clock.now - T0).toBeGreaterThan(60_000)

@@ -20,9 +20,19 @@ test('GET /api/openapi.json is an OpenAPI 3 document of every API route, without
   )
   expect(operations.sort()).toEqual(
     [
-      'GET /api/health', 'GET /api/me', 'POST /api/files/upload', 'GET /api/files', 'GET /api/files/{id}',
-      'PUT /api/files/{id}', 'DELETE /api/files/{id}', 'GET /api/files/{id}/content',
-      'POST /api/auth/login', 'POST /api/auth/logout', 'GET /api/tokens', 'POST /api/tokens', 'DELETE /api/tokens/{id}',
+      'GET /api/health',
+      'GET /api/me',
+      'POST /api/files/upload',
+      'GET /api/files',
+      'GET /api/files/{id}',
+      'PUT /api/files/{id}',
+      'DELETE /api/files/{id}',
+      'GET /api/files/{id}/content',
+      'POST /api/auth/login',
+      'POST /api/auth/logout',
+      'GET /api/tokens',
+      'POST /api/tokens',
+      'DELETE /api/tokens/{id}',
     ].sort(),
   )
 })
@@ -54,8 +64,13 @@ test('the document passes `redocly lint` with the recommended rules without an e
       stderr: 'pipe',
     })
     const [stdout, stderr, code] = await Promise.all([new Response(lint.stdout).text(), new Response(lint.stderr).text(), lint.exited])
-    const report = JSON.parse(stdout || '{}') as { totals?: { errors: number }; problems?: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] }
-    const errors = (report.problems ?? []).filter((problem) => problem.severity === 'error').map((problem) => `${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`)
+    const report = JSON.parse(stdout || '{}') as {
+      totals?: { errors: number }
+      problems?: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[]
+    }
+    const errors = (report.problems ?? [])
+      .filter((problem) => problem.severity === 'error')
+      .map((problem) => `${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`)
     expect(errors).toEqual([])
     expect(report.totals?.errors, stderr).toBe(0)
     expect(code).toBe(0)

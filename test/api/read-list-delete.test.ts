@@ -65,13 +65,18 @@ describe('GET /api/files', () => {
 
   test('an empty list', async () => {
     const carol = await server.user()
-    expect(await json(await server.call('GET', '/api/files', { token: carol.token }))).toEqual({ success: true, data: [], nextCursor: null })
+    expect(await json(await server.call('GET', '/api/files', { token: carol.token }))).toEqual({
+      success: true,
+      data: [],
+      nextCursor: null,
+    })
   })
 
   test('?q= matches filename or title, ASCII case-insensitively, with % and _ taken literally; paged like the rest', async () => {
     const erin = await server.user()
     for (const title of ['Quarterly ZEBRA', 'zebra_2026', 'zebra 2026', 'minutes', '100% done']) await upload(erin.token, title)
-    const titles = async (query: string) => (await json(await server.call('GET', `/api/files?${query}`, { token: erin.token }))).data.map((f: { title: string }) => f.title)
+    const titles = async (query: string) =>
+      (await json(await server.call('GET', `/api/files?${query}`, { token: erin.token }))).data.map((f: { title: string }) => f.title)
     expect(await titles('q=zebra')).toEqual(['zebra 2026', 'zebra_2026', 'Quarterly ZEBRA'])
     expect(await titles('q=zebra_')).toEqual(['zebra_2026'])
     expect(await titles('q=%25')).toEqual(['100% done'])
@@ -80,7 +85,9 @@ describe('GET /api/files', () => {
     const named = await titles('q=.pdf')
     expect(named).toHaveLength(5)
     const first = await json(await server.call('GET', '/api/files?q=zebra&limit=2', { token: erin.token }))
-    const rest = await json(await server.call('GET', `/api/files?q=zebra&limit=2&cursor=${encodeURIComponent(first.nextCursor)}`, { token: erin.token }))
+    const rest = await json(
+      await server.call('GET', `/api/files?q=zebra&limit=2&cursor=${encodeURIComponent(first.nextCursor)}`, { token: erin.token }),
+    )
     expect([...first.data, ...rest.data].map((f: { title: string }) => f.title)).toEqual(['zebra 2026', 'zebra_2026', 'Quarterly ZEBRA'])
     expect(rest.nextCursor).toBeNull()
     // Another user's files never match.
@@ -93,7 +100,9 @@ describe('GET /api/files', () => {
     for (const title of ['g1', 'g2', 'g3']) await upload(gina.token, title)
     const first = await json(await server.call('GET', '/api/files?order=oldest&limit=2', { token: gina.token }))
     expect(first.data.map((f: { title: string }) => f.title)).toEqual(['g1', 'g2'])
-    const rest = await json(await server.call('GET', `/api/files?order=oldest&limit=2&cursor=${encodeURIComponent(first.nextCursor)}`, { token: gina.token }))
+    const rest = await json(
+      await server.call('GET', `/api/files?order=oldest&limit=2&cursor=${encodeURIComponent(first.nextCursor)}`, { token: gina.token }),
+    )
     expect(rest.data.map((f: { title: string }) => f.title)).toEqual(['g3'])
   })
 
@@ -111,7 +120,10 @@ describe('GET /api/files', () => {
       ids[file.title || `untitled${i}`] = (await uploadPdf(server, ivy, makePdf({ pages: file.size }), { title: file.title })).id
     }
     // Views: 2 for cherry, 1 for banana, none for the rest.
-    for (const [name, count] of [['cherry', 2], ['banana', 1]] as const) {
+    for (const [name, count] of [
+      ['cherry', 2],
+      ['banana', 1],
+    ] as const) {
       const { data } = await json(await server.call('GET', `/api/files/${ids[name]}`, { token: ivy.token }))
       const path = sharePathOf(data)
       for (let v = 0; v < count; v++) await server.call('GET', path, { headers: { 'user-agent': browserNumber(`${name}${v}`) } })
@@ -121,7 +133,9 @@ describe('GET /api/files', () => {
       let cursor: string | null = null
       do {
         const query: string = `order=${order}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`
-        const body: { data: { title: string; filename: string }[]; nextCursor: string | null } = await json(await server.call('GET', `/api/files?${query}`, { token: ivy.token }))
+        const body: { data: { title: string; filename: string }[]; nextCursor: string | null } = await json(
+          await server.call('GET', `/api/files?${query}`, { token: ivy.token }),
+        )
         titles.push(...body.data.map((f) => f.title || f.filename))
         cursor = body.nextCursor
       } while (cursor)
@@ -142,7 +156,11 @@ describe('GET /api/files', () => {
 
   test('a bad q or order → 400 with the rule', async () => {
     const hal = await server.user()
-    for (const [query, message] of [['?q=', 'q must be 1 to 200 characters'], [`?q=${'x'.repeat(201)}`, 'q must be 1 to 200 characters'], ['?order=sideways', 'order must be newest, oldest, name, views or size']]) {
+    for (const [query, message] of [
+      ['?q=', 'q must be 1 to 200 characters'],
+      [`?q=${'x'.repeat(201)}`, 'q must be 1 to 200 characters'],
+      ['?order=sideways', 'order must be newest, oldest, name, views or size'],
+    ]) {
       const response = await server.call('GET', `/api/files${query}`, { token: hal.token })
       expect(response.status).toBe(400)
       expect((await json(response)).error).toBe(message!)
@@ -170,7 +188,11 @@ describe('DELETE /api/files/:id', () => {
     expect(response.status).toBe(200)
     expect(await json(response)).toEqual({ success: true, data: { id: file.id } })
     expect((await Array.fromAsync(server.ctx.blobs.keys())).length).toBe(keysBefore - 1)
-    for (const [method, path] of [['GET', `/api/files/${file.id}`], ['GET', `/api/files/${file.id}/content`], ['DELETE', `/api/files/${file.id}`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/api/files/${file.id}`],
+      ['GET', `/api/files/${file.id}/content`],
+      ['DELETE', `/api/files/${file.id}`],
+    ] as const) {
       expect((await server.call(method, path, { token: erin.token })).status).toBe(404)
     }
   })
@@ -184,7 +206,12 @@ describe('GET /api/me', () => {
     const body = await json(await server.call('GET', '/api/me', { token: frank.token }))
     expect(body).toEqual({
       success: true,
-      data: { id: frank.id, name: 'frank', usage: { files: 2, bytes: 2 * pdf.length }, limits: { maxStorageBytes: null, maxFiles: null, maxFileSize: 104857600 } },
+      data: {
+        id: frank.id,
+        name: 'frank',
+        usage: { files: 2, bytes: 2 * pdf.length },
+        limits: { maxStorageBytes: null, maxFiles: null, maxFileSize: 104857600 },
+      },
     })
   })
 })

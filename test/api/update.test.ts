@@ -11,12 +11,18 @@ const alice = await server.user('alice')
 const original = makePdf({ pages: 1, text: () => 'original' })
 const replacement = makePdf({ pages: 3, text: (p) => `replacement ${p}` })
 
-const uploaded = (fields: Record<string, string> = { title: 'T', desc: 'D', filename: 'orig.pdf' }) => uploadPdf(server, alice, original, fields)
+const uploaded = (fields: Record<string, string> = { title: 'T', desc: 'D', filename: 'orig.pdf' }) =>
+  uploadPdf(server, alice, original, fields)
 const putJson = (id: string, body: unknown) =>
-  server.call('PUT', `/api/files/${id}`, { token: alice.token, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
+  server.call('PUT', `/api/files/${id}`, {
+    token: alice.token,
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  })
 const putForm = (id: string, body: FormData) => server.call('PUT', `/api/files/${id}`, { token: alice.token, body })
 const get = async (id: string) => (await json(await server.call('GET', `/api/files/${id}`, { token: alice.token }))).data
-const content = async (id: string) => new Uint8Array(await (await server.call('GET', `/api/files/${id}/content`, { token: alice.token })).arrayBuffer())
+const content = async (id: string) =>
+  new Uint8Array(await (await server.call('GET', `/api/files/${id}/content`, { token: alice.token })).arrayBuffer())
 
 describe('PUT /api/files/:id with JSON', () => {
   test('updates the fields sent and leaves omitted fields unchanged', async () => {
@@ -25,7 +31,14 @@ describe('PUT /api/files/:id with JSON', () => {
     expect(response.status).toBe(200)
     const { success, data } = await json(response)
     expect(success).toBe(true)
-    expect(data).toMatchObject({ title: 'New title', allowDownload: false, desc: 'D', description: 'D', filename: 'orig.pdf', searchEngineVisible: false })
+    expect(data).toMatchObject({
+      title: 'New title',
+      allowDownload: false,
+      desc: 'D',
+      description: 'D',
+      filename: 'orig.pdf',
+      searchEngineVisible: false,
+    })
     expect(await get(file.id)).toEqual(data)
   })
 
@@ -53,7 +66,16 @@ describe('PUT /api/files/:id with JSON', () => {
 
   test('JSON booleans: true/false, 0/1 and the form words', async () => {
     const file = await uploaded()
-    const cases: [unknown, boolean][] = [[true, true], [false, false], [1, true], [0, false], ['yes', true], ['OFF', false], ['on', true], ['0', false]]
+    const cases: [unknown, boolean][] = [
+      [true, true],
+      [false, false],
+      [1, true],
+      [0, false],
+      ['yes', true],
+      ['OFF', false],
+      ['on', true],
+      ['0', false],
+    ]
     for (const [value, expected] of cases) {
       expect((await json(await putJson(file.id, { searchEngineVisible: value }))).data.searchEngineVisible).toBe(expected)
     }
@@ -90,7 +112,11 @@ describe('PUT /api/files/:id with JSON', () => {
   test('malformed or empty JSON → 400 and nothing changes', async () => {
     const file = await uploaded()
     for (const body of ['{"title": "x"', '', 'nope']) {
-      const response = await server.call('PUT', `/api/files/${file.id}`, { token: alice.token, body, headers: { 'content-type': 'application/json; charset=utf-8' } })
+      const response = await server.call('PUT', `/api/files/${file.id}`, {
+        token: alice.token,
+        body,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      })
       expect(response.status).toBe(400)
       expect((await json(response)).error).toContain('Malformed JSON body')
     }
@@ -116,7 +142,11 @@ describe('PUT /api/files/:id with JSON', () => {
   test('other content types → 415', async () => {
     const file = await uploaded()
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/pdf']) {
-      const response = await server.call('PUT', `/api/files/${file.id}`, { token: alice.token, body: 'title=x', headers: { 'content-type': type } })
+      const response = await server.call('PUT', `/api/files/${file.id}`, {
+        token: alice.token,
+        body: 'title=x',
+        headers: { 'content-type': type },
+      })
       expect(response.status).toBe(415)
       expect((await json(response)).code).toBe('unsupported_media_type')
     }
@@ -141,7 +171,15 @@ describe('PUT /api/files/:id with multipart', () => {
     const response = await putForm(file.id, form({ bytes: replacement, name: 'other-name.pdf' }, { title: 'Replaced' }))
     expect(response.status).toBe(200)
     const { data } = await json(response)
-    expect(data).toMatchObject({ id: file.id, shareUrl: file.shareUrl, filename: 'orig.pdf', views: 7, createdAt: file.createdAt, title: 'Replaced', desc: 'D' })
+    expect(data).toMatchObject({
+      id: file.id,
+      shareUrl: file.shareUrl,
+      filename: 'orig.pdf',
+      views: 7,
+      createdAt: file.createdAt,
+      title: 'Replaced',
+      desc: 'D',
+    })
     expect(data.fileSize).toBe(replacement.length)
     expect(data.sha256).toBe(new Bun.CryptoHasher('sha256').update(replacement).digest('hex'))
     expect(Date.parse(data.updatedAt)).toBeGreaterThan(Date.parse(file.updatedAt))
@@ -175,7 +213,11 @@ describe('PUT /api/files/:id with multipart', () => {
   describe('a refused replacement changes nothing, metadata included', () => {
     const cases: [string, () => FormData, number][] = [
       ['not a PDF', () => form({ bytes: new TextEncoder().encode('hello'), name: 'x.pdf' }, { title: 'Changed' }), 415],
-      ['%PDF- only after the first 1,024 bytes', () => form({ bytes: new Uint8Array(Buffer.concat([new Uint8Array(1020).fill(0x20), replacement])) }, { title: 'Changed' }), 415],
+      [
+        '%PDF- only after the first 1,024 bytes',
+        () => form({ bytes: new Uint8Array(Buffer.concat([new Uint8Array(1020).fill(0x20), replacement])) }, { title: 'Changed' }),
+        415,
+      ],
       ['wrong extension', () => form({ bytes: replacement, name: 'x.doc' }, { title: 'Changed' }), 415],
       ['over the configured cap', () => form({ bytes: pdfOfSize(1024 * 1024 + 1) }, { title: 'Changed' }), 413],
       ['a bad field after the file', () => form({ bytes: replacement }, { title: 'Changed', allowDownload: 'sometimes' }, true), 400],
@@ -202,7 +244,11 @@ describe('PUT /api/files/:id with multipart', () => {
       { name: 'file', filename: 'a.pdf', type: 'application/pdf', body: replacement },
       { name: 'file', filename: 'b.pdf', type: 'application/pdf', body: replacement },
     ])
-    const response = await server.call('PUT', `/api/files/${file.id}`, { token: alice.token, body, headers: { 'content-type': contentType } })
+    const response = await server.call('PUT', `/api/files/${file.id}`, {
+      token: alice.token,
+      body,
+      headers: { 'content-type': contentType },
+    })
     expect(response.status).toBe(400)
     expect(await get(file.id)).toEqual(file)
   })

@@ -21,7 +21,22 @@ describe('POST /api/files/upload', () => {
     const { success, data } = await json(response)
     expect(success).toBe(true)
     expect(Object.keys(data).sort()).toEqual(
-      ['allowDownload', 'contentType', 'createdAt', 'desc', 'description', 'fileSize', 'filename', 'id', 'searchEngineVisible', 'sha256', 'shareUrl', 'title', 'updatedAt', 'views'].sort(),
+      [
+        'allowDownload',
+        'contentType',
+        'createdAt',
+        'desc',
+        'description',
+        'fileSize',
+        'filename',
+        'id',
+        'searchEngineVisible',
+        'sha256',
+        'shareUrl',
+        'title',
+        'updatedAt',
+        'views',
+      ].sort(),
     )
     expect(data.filename).toBe('Q3 report.pdf')
     expect(data.title).toBe('')
@@ -57,14 +72,30 @@ describe('POST /api/files/upload', () => {
     for (const fileLast of [false, true]) {
       const fields = { filename: 'shown.pdf', title: 'Title', desc: 'Line one\nLine two', allowDownload: 'no', searchEngineVisible: 'yes' }
       const { data } = await json(await upload(form({ bytes: pdf }, fields, fileLast)))
-      expect(data).toMatchObject({ filename: 'shown.pdf', title: 'Title', desc: 'Line one\nLine two', description: 'Line one\nLine two', allowDownload: false, searchEngineVisible: true })
+      expect(data).toMatchObject({
+        filename: 'shown.pdf',
+        title: 'Title',
+        desc: 'Line one\nLine two',
+        description: 'Line one\nLine two',
+        allowDownload: false,
+        searchEngineVisible: true,
+      })
     }
   })
 
   describe('boolean forms', () => {
     const cases: [string, boolean][] = [
-      ['true', true], ['false', false], ['1', true], ['0', false], ['yes', true], ['no', false], ['on', true], ['off', false],
-      ['TRUE', true], [' Off ', false], ['Yes', true],
+      ['true', true],
+      ['false', false],
+      ['1', true],
+      ['0', false],
+      ['yes', true],
+      ['no', false],
+      ['on', true],
+      ['off', false],
+      ['TRUE', true],
+      [' Off ', false],
+      ['Yes', true],
     ]
     for (const [raw, expected] of cases) {
       test(`${JSON.stringify(raw)} → ${expected}`, async () => {
@@ -116,18 +147,39 @@ describe('POST /api/files/upload', () => {
     })
     test('characters that disguise text are refused in every text field, naming it: bidi overrides and isolates, C1 controls, line and paragraph separators', async () => {
       const hex = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
-      for (const char of ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u0080', '\u0085', '\u009F', '\u2028', '\u2029']) {
+      for (const char of [
+        '\u202A',
+        '\u202B',
+        '\u202C',
+        '\u202D',
+        '\u202E',
+        '\u2066',
+        '\u2067',
+        '\u2068',
+        '\u2069',
+        '\u0080',
+        '\u0085',
+        '\u009F',
+        '\u2028',
+        '\u2029',
+      ]) {
         for (const field of ['filename', 'title', 'desc', 'description']) {
           const response = await upload(form({ bytes: pdf }, { [field]: `invoice${char}fdp.pdf` }))
           expect(`${field} ${hex(char)} ${response.status}`).toBe(`${field} ${hex(char)} 400`)
-          expect((await json(response)).error).toBe(`${field} must not contain ${hex(char)} (control, line separator or bidirectional formatting characters)`)
+          expect((await json(response)).error).toBe(
+            `${field} must not contain ${hex(char)} (control, line separator or bidirectional formatting characters)`,
+          )
         }
         const part = await upload(form({ bytes: pdf, name: `invoice${char}fdp.pdf` }))
         expect(`part ${hex(char)} ${part.status}`).toBe(`part ${hex(char)} 400`)
         expect((await json(part)).error).toStartWith('the uploaded file name must not contain')
       }
       const file = (await json(await upload(form({ bytes: pdf })))).data
-      const renamed = await server.call('PUT', `/api/files/${file.id}`, { token: alice.token, body: JSON.stringify({ filename: 'invoice\u202Efdp.exe' }), headers: { 'content-type': 'application/json' } })
+      const renamed = await server.call('PUT', `/api/files/${file.id}`, {
+        token: alice.token,
+        body: JSON.stringify({ filename: 'invoice\u202Efdp.exe' }),
+        headers: { 'content-type': 'application/json' },
+      })
       expect(renamed.status).toBe(400)
       expect((await json(renamed)).error).toStartWith('filename must not contain U+202E')
       // Right-to-left text needs the plain direction marks; they stay allowed.
@@ -205,7 +257,9 @@ describe('POST /api/files/upload', () => {
       expect(response.status).toBe(415)
       const body = await json(response)
       expect(body.code).toBe('not_pdf')
-      expect(body.error).toBe('Uploaded file is not a PDF: %PDF- must appear in its first 1,024 bytes (got "PK\\u0003\\u0004 not a pdf a…")')
+      expect(body.error).toBe(
+        'Uploaded file is not a PDF: %PDF- must appear in its first 1,024 bytes (got "PK\\u0003\\u0004 not a pdf a…")',
+      )
     })
     test('a file shorter than the signature', async () => {
       const response = await upload(form({ bytes: new TextEncoder().encode('%PD') }))
@@ -247,7 +301,11 @@ describe('POST /api/files/upload', () => {
     test('a signature that ends after byte 1,024 is refused like a missing one', async () => {
       const response = await upload(form({ bytes: after(bytes('j'.repeat(1020))) }))
       expect(response.status).toBe(415)
-      expect(await json(response)).toEqual({ success: false, code: 'not_pdf', error: 'Uploaded file is not a PDF: %PDF- must appear in its first 1,024 bytes (got "jjjjjjjjjjjjjjjj…")' })
+      expect(await json(response)).toEqual({
+        success: false,
+        code: 'not_pdf',
+        error: 'Uploaded file is not a PDF: %PDF- must appear in its first 1,024 bytes (got "jjjjjjjjjjjjjjjj…")',
+      })
       expect(tempFiles()).toEqual([])
     })
     test('a short file without the signature names what it got', async () => {

@@ -53,7 +53,11 @@ test('the binary runs the CLI and a real upload/get/put/list/delete from an empt
     const got = await fetch(`${server.url}/api/files/${file.id}`, { headers: auth })
     expect((await got.json()).data).toEqual(file)
 
-    const put = await fetch(`${server.url}/api/files/${file.id}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Renamed', allowDownload: 'no' }) })
+    const put = await fetch(`${server.url}/api/files/${file.id}`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Renamed', allowDownload: 'no' }),
+    })
     expect((await put.json()).data).toMatchObject({ title: 'Renamed', allowDownload: false })
 
     const replacement = makePdf({ pages: 1, text: () => 'v2' })

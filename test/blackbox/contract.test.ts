@@ -45,7 +45,7 @@ function makePdf(text = 'hello', size?: number): Buffer {
       `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
       '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
     ]
-    let out = '%PDF-1.4\n' + (pad >= 2 ? `%${'x'.repeat(pad - 2)}\n` : '')
+    let out = `%PDF-1.4\n${pad >= 2 ? `%${'x'.repeat(pad - 2)}\n` : ''}`
     const offsets: number[] = []
     objs.forEach((o, i) => {
       offsets.push(out.length)
@@ -54,7 +54,7 @@ function makePdf(text = 'hello', size?: number): Buffer {
     const xref = out.length
     out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n`
     out += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')
-    return out + `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
+    return `${out}trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
   }
   let s = build(0)
   if (size !== undefined) {
@@ -80,16 +80,25 @@ function multipart(parts: Part[]): { body: Buffer; type: string } {
       if (p.type) head += `Content-Type: ${p.type}\r\n`
     } else head += '\r\n'
     const content = 'data' in p ? p.data : p.value
-    chunks.push(enc.encode(head + '\r\n'), typeof content === 'string' ? enc.encode(content) : content, enc.encode('\r\n'))
+    chunks.push(enc.encode(`${head}\r\n`), typeof content === 'string' ? enc.encode(content) : content, enc.encode('\r\n'))
   }
   chunks.push(enc.encode(`--${boundary}--\r\n`))
   return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` }
 }
-const pdfPart = (data: Uint8Array = makePdf(), filename = 'report.pdf', type = 'application/pdf'): Part => ({ name: 'file', filename, type, data })
+const pdfPart = (data: Uint8Array = makePdf(), filename = 'report.pdf', type = 'application/pdf'): Part => ({
+  name: 'file',
+  filename,
+  type,
+  data,
+})
 const field = (name: string, value: string): Part => ({ name, value })
 
 type Res = { status: number; headers: Headers; body: any; raw: Uint8Array }
-async function api(method: string, path: string, o: { token?: string | null; json?: unknown; form?: Part[]; headers?: Record<string, string>; body?: string | Uint8Array } = {}): Promise<Res> {
+async function api(
+  method: string,
+  path: string,
+  o: { token?: string | null; json?: unknown; form?: Part[]; headers?: Record<string, string>; body?: string | Uint8Array } = {},
+): Promise<Res> {
   const headers: Record<string, string> = { ...o.headers }
   if (o.token !== null) headers.authorization ??= `Bearer ${o.token ?? tok.alice}`
   let body: string | Uint8Array | undefined = o.body
@@ -106,7 +115,9 @@ async function api(method: string, path: string, o: { token?: string | null; jso
   const raw = new Uint8Array(await r.arrayBuffer())
   const text = new TextDecoder().decode(raw)
   let parsed: any = text
-  try { parsed = JSON.parse(text) } catch {}
+  try {
+    parsed = JSON.parse(text)
+  } catch {}
   expect(r.headers.get('x-request-id')).toBeTruthy() // every response carries X-Request-Id
   return { status: r.status, headers: r.headers, body: parsed, raw }
 }
@@ -128,7 +139,10 @@ function rawHead(head: string): Promise<{ status: number; headers: Record<string
   return new Promise((resolve, reject) => {
     const sock = connect(Number(port), hostname)
     let buf = ''
-    const timer = setTimeout(() => { sock.destroy(); reject(new Error(`no answer without a body: ${buf}`)) }, 5000)
+    const timer = setTimeout(() => {
+      sock.destroy()
+      reject(new Error(`no answer without a body: ${buf}`))
+    }, 5000)
     const attempt = (final: boolean) => {
       const i = buf.indexOf('\r\n\r\n')
       if (i < 0) return final && reject(new Error(`incomplete answer: ${buf}`))
@@ -152,7 +166,10 @@ function rawHead(head: string): Promise<{ status: number; headers: Record<string
       sock.destroy()
       resolve({ status: Number(statusLine!.split(' ')[1]), headers, body })
     }
-    sock.on('data', (d) => { buf += d.toString('latin1'); attempt(false) })
+    sock.on('data', (d) => {
+      buf += d.toString('latin1')
+      attempt(false)
+    })
     sock.on('end', () => attempt(true))
     sock.on('error', () => attempt(true))
     sock.write(head)
@@ -239,7 +256,9 @@ describe('authentication', () => {
   test('authentication comes before the Content-Type and before the body is read', async () => {
     const r = await api('POST', '/api/files/upload', { token: null, body: 'x', headers: { 'content-type': 'text/plain' } })
     expect(r.status).toBe(401)
-    const raw = await rawHead(`POST /api/files/upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 104857600\r\n\r\n`)
+    const raw = await rawHead(
+      `POST /api/files/upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 104857600\r\n\r\n`,
+    )
     expect(raw.status).toBe(401)
     expect(raw.headers['x-request-id']).toBeTruthy()
     expect(JSON.parse(raw.body)).toEqual(AUTH_ERROR)
@@ -253,16 +272,48 @@ describe('upload', () => {
     expect(r.status).toBe(201)
     expect(r.body.success).toBe(true)
     const f = r.body.data
-    for (const k of ['id', 'filename', 'title', 'desc', 'description', 'fileSize', 'contentType', 'allowDownload', 'searchEngineVisible', 'views', 'shareUrl', 'createdAt', 'updatedAt']) expect(f).toHaveProperty(k)
-    expect(f).toMatchObject({ filename: 'report.pdf', title: '', desc: '', description: '', fileSize: pdf.length, contentType: 'application/pdf', allowDownload: true, searchEngineVisible: false, views: 0 })
+    for (const k of [
+      'id',
+      'filename',
+      'title',
+      'desc',
+      'description',
+      'fileSize',
+      'contentType',
+      'allowDownload',
+      'searchEngineVisible',
+      'views',
+      'shareUrl',
+      'createdAt',
+      'updatedAt',
+    ])
+      expect(f).toHaveProperty(k)
+    expect(f).toMatchObject({
+      filename: 'report.pdf',
+      title: '',
+      desc: '',
+      description: '',
+      fileSize: pdf.length,
+      contentType: 'application/pdf',
+      allowDownload: true,
+      searchEngineVisible: false,
+      views: 0,
+    })
     expect(f.id).toMatch(/^[A-Za-z0-9._~-]{1,64}$/) // opaque, URL-safe, at most 64
-    expect(f.shareUrl).toMatch(new RegExp(`^http://localhost:\\d+/s/[A-Za-z0-9_-]{22,}$`))
+    expect(f.shareUrl).toMatch(/^http:\/\/localhost:\d+\/s\/[A-Za-z0-9_-]{22,}$/)
     expect(f.createdAt).toMatch(ISO_MS)
     expect(f.updatedAt).toBe(f.createdAt)
     expect((await api('GET', `/api/files/${f.id}`)).body).toEqual({ success: true, data: f })
   })
   test('fields before or after the file part; unknown fields ignored; cannot set id/views', async () => {
-    const f = await uploadOk([field('title', 'Before'), pdfPart(), field('desc', 'After'), field('foo', 'bar'), field('views', '7'), field('id', 'mine')])
+    const f = await uploadOk([
+      field('title', 'Before'),
+      pdfPart(),
+      field('desc', 'After'),
+      field('foo', 'bar'),
+      field('views', '7'),
+      field('id', 'mine'),
+    ])
     expect(f).toMatchObject({ title: 'Before', desc: 'After', description: 'After', views: 0 })
     expect(f.id).not.toBe('mine')
   })
@@ -275,7 +326,19 @@ describe('upload', () => {
     for (const name of ['', 'a/b.pdf', 'a\\b.pdf']) expectError(await upload([pdfPart(), field('filename', name)]), 400, 'invalid_request')
   })
   test('boolean forms: true/false/1/0/yes/no/on/off, any case, trimmed', async () => {
-    const forms: [string, boolean][] = [['true', true], ['false', false], ['1', true], ['0', false], ['yes', true], ['no', false], ['on', true], ['off', false], [' YES ', true], ['Off', false], ['TRUE', true]]
+    const forms: [string, boolean][] = [
+      ['true', true],
+      ['false', false],
+      ['1', true],
+      ['0', false],
+      ['yes', true],
+      ['no', false],
+      ['on', true],
+      ['off', false],
+      [' YES ', true],
+      ['Off', false],
+      ['TRUE', true],
+    ]
     for (const [v, want] of forms) {
       const f = await uploadOk([pdfPart(), field('allowDownload', v), field('searchEngineVisible', v)])
       expect([v, f.allowDownload, f.searchEngineVisible]).toEqual([v, want, want])
@@ -289,7 +352,8 @@ describe('upload', () => {
     }
   })
   test('text limits in code points after NFC: max accepted, max+1 refused', async () => {
-    const emoji = '😀', eAcute = 'e\u0301' // 1 code point; 2 code points that NFC makes 1
+    const emoji = '😀',
+      eAcute = 'e\u0301' // 1 code point; 2 code points that NFC makes 1
     const limits = { title: 160, desc: 500, description: 500 } as Record<string, number>
     for (const [name, max] of Object.entries(limits)) {
       for (const unit of [emoji, eAcute, 'a']) {
@@ -299,7 +363,7 @@ describe('upload', () => {
         expectError(await upload([pdfPart(), field(name, unit.repeat(max + 1))]), 400, 'invalid_request')
       }
     }
-    const fn = (n: number) => 'é'.repeat(n - 4) + '.pdf'
+    const fn = (n: number) => `${'é'.repeat(n - 4)}.pdf`
     expect((await uploadOk([pdfPart(), field('filename', fn(255))])).filename).toBe(fn(255))
     expectError(await upload([pdfPart(), field('filename', fn(256))]), 400, 'invalid_request')
   })
@@ -311,8 +375,14 @@ describe('upload', () => {
     expect((await uploadOk([pdfPart(), field('desc', 'a\tb\nc\r\nd')])).desc).toBe('a\tb\nc\nd')
   })
   test('desc and description alias each other; a conflict is 400', async () => {
-    expect(await uploadOk([pdfPart(), field('description', 'Via description')])).toMatchObject({ desc: 'Via description', description: 'Via description' })
-    expect(await uploadOk([pdfPart(), field('desc', 'Same'), field('description', 'Same')])).toMatchObject({ desc: 'Same', description: 'Same' })
+    expect(await uploadOk([pdfPart(), field('description', 'Via description')])).toMatchObject({
+      desc: 'Via description',
+      description: 'Via description',
+    })
+    expect(await uploadOk([pdfPart(), field('desc', 'Same'), field('description', 'Same')])).toMatchObject({
+      desc: 'Same',
+      description: 'Same',
+    })
     expectError(await upload([pdfPart(), field('desc', 'One'), field('description', 'Two')]), 400, 'invalid_request')
   })
   test('each PDF check failing alone is 415 not_pdf naming the check and what was received', async () => {
@@ -333,7 +403,9 @@ describe('upload', () => {
     expectError(await upload([pdfPart(makePdf('cap', CAP + 1))]), 413, 'file_too_large')
   })
   test('a declared Content-Length that cannot fit is 413 before the body is read', async () => {
-    const r = await rawHead(`POST /api/files/upload HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tok.alice}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${10 * CAP}\r\n\r\n`)
+    const r = await rawHead(
+      `POST /api/files/upload HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tok.alice}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${10 * CAP}\r\n\r\n`,
+    )
     expect(r.status).toBe(413)
     expect(r.headers['x-request-id']).toBeTruthy()
     expect(JSON.parse(r.body)).toMatchObject({ success: false, code: 'file_too_large' })
@@ -345,14 +417,23 @@ describe('upload', () => {
     await bad([{ name: 'file', data: makePdf() }]) // a file field without a filename
     await bad([{ name: 'document', filename: 'a.pdf', type: 'application/pdf', data: makePdf() }])
     await bad([pdfPart(), field('title', 'a'), field('title', 'b')])
-    const truncated = '--zz\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n'
-    for (const [body, type] of [[truncated, 'multipart/form-data; boundary=zz'], ['not multipart at all', 'multipart/form-data; boundary=zz'], [truncated, 'multipart/form-data']]) {
+    const truncated =
+      '--zz\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n'
+    for (const [body, type] of [
+      [truncated, 'multipart/form-data; boundary=zz'],
+      ['not multipart at all', 'multipart/form-data; boundary=zz'],
+      [truncated, 'multipart/form-data'],
+    ]) {
       expectError(await api('POST', '/api/files/upload', { body, headers: { 'content-type': type! } }), 400, 'invalid_request')
     }
   })
   test('a request Content-Type other than multipart is 415 unsupported_media_type', async () => {
     expectError(await api('POST', '/api/files/upload', { json: { title: 'x' } }), 415, 'unsupported_media_type')
-    expectError(await api('POST', '/api/files/upload', { body: makePdf(), headers: { 'content-type': 'application/pdf' } }), 415, 'unsupported_media_type')
+    expectError(
+      await api('POST', '/api/files/upload', { body: makePdf(), headers: { 'content-type': 'application/pdf' } }),
+      415,
+      'unsupported_media_type',
+    )
   })
 })
 
@@ -366,12 +447,31 @@ describe('get and update', () => {
     const r = await api('PUT', `/api/files/${f.id}`, { json: { title: 'New title' } })
     expect(r.status).toBe(200)
     expect(r.body.success).toBe(true)
-    expect(r.body.data).toMatchObject({ id: f.id, title: 'New title', desc: 'D', description: 'D', filename: 'orig.pdf', allowDownload: false, searchEngineVisible: false, fileSize: f.fileSize, shareUrl: f.shareUrl, createdAt: f.createdAt })
+    expect(r.body.data).toMatchObject({
+      id: f.id,
+      title: 'New title',
+      desc: 'D',
+      description: 'D',
+      filename: 'orig.pdf',
+      allowDownload: false,
+      searchEngineVisible: false,
+      fileSize: f.fileSize,
+      shareUrl: f.shareUrl,
+      createdAt: f.createdAt,
+    })
     expect(await get()).toEqual(r.body.data)
   })
   test('PUT JSON booleans: real booleans, 0/1 numbers, string forms; others 400 naming the field', async () => {
-    const cases: [unknown, boolean][] = [[true, true], [false, false], [1, true], [0, false], ['yes', true], [' OFF ', false]]
-    for (const [v, want] of cases) expect((await api('PUT', `/api/files/${f.id}`, { json: { searchEngineVisible: v } })).body.data.searchEngineVisible).toBe(want)
+    const cases: [unknown, boolean][] = [
+      [true, true],
+      [false, false],
+      [1, true],
+      [0, false],
+      ['yes', true],
+      [' OFF ', false],
+    ]
+    for (const [v, want] of cases)
+      expect((await api('PUT', `/api/files/${f.id}`, { json: { searchEngineVisible: v } })).body.data.searchEngineVisible).toBe(want)
     for (const v of [2, '', 'maybe', null, []]) {
       const r = await api('PUT', `/api/files/${f.id}`, { json: { allowDownload: v } })
       expectError(r, 400, 'invalid_request')
@@ -379,7 +479,10 @@ describe('get and update', () => {
     }
   })
   test('description and desc alias in JSON; conflict is 400; filename settable but not clearable', async () => {
-    expect((await api('PUT', `/api/files/${f.id}`, { json: { description: 'Via JSON' } })).body.data).toMatchObject({ desc: 'Via JSON', description: 'Via JSON' })
+    expect((await api('PUT', `/api/files/${f.id}`, { json: { description: 'Via JSON' } })).body.data).toMatchObject({
+      desc: 'Via JSON',
+      description: 'Via JSON',
+    })
     expectError(await api('PUT', `/api/files/${f.id}`, { json: { desc: 'a', description: 'b' } }), 400, 'invalid_request')
     expect((await api('PUT', `/api/files/${f.id}`, { json: { filename: 'renamed.pdf' } })).body.data.filename).toBe('renamed.pdf')
     expectError(await api('PUT', `/api/files/${f.id}`, { json: { filename: '' } }), 400, 'invalid_request')
@@ -400,7 +503,9 @@ describe('get and update', () => {
   })
   test('unknown fields ignored; id, views, fileSize, shareUrl cannot be set', async () => {
     const before = await get()
-    const r = await api('PUT', `/api/files/${f.id}`, { json: { id: 'x', views: 9, fileSize: 1, shareUrl: 'http://evil/s/x', nonsense: true } })
+    const r = await api('PUT', `/api/files/${f.id}`, {
+      json: { id: 'x', views: 9, fileSize: 1, shareUrl: 'http://evil/s/x', nonsense: true },
+    })
     expect(r.status).toBe(200)
     expect(r.body.data).toMatchObject({ id: before.id, views: 0, fileSize: before.fileSize, shareUrl: before.shareUrl })
   })
@@ -416,8 +521,16 @@ describe('get and update', () => {
     }
   })
   test('PUT with another Content-Type is 415; malformed JSON is 400; JSON above 64 KiB is 413 body_too_large', async () => {
-    expectError(await api('PUT', `/api/files/${f.id}`, { body: 'title=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type')
-    expectError(await api('PUT', `/api/files/${f.id}`, { body: '{"title":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request')
+    expectError(
+      await api('PUT', `/api/files/${f.id}`, { body: 'title=x', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    )
+    expectError(
+      await api('PUT', `/api/files/${f.id}`, { body: '{"title":', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_request',
+    )
     expectError(await api('PUT', `/api/files/${f.id}`, { json: { title: 'x', pad: 'p'.repeat(70 * 1024) } }), 413, 'body_too_large')
   })
   test('multipart replacement keeps id, shareUrl, filename, views, createdAt; changes fileSize, updatedAt, bytes', async () => {
@@ -426,7 +539,15 @@ describe('get and update', () => {
     const r = await api('PUT', `/api/files/${f.id}`, { form: [pdfPart(pdf, 'other-name.pdf'), field('desc', 'Corrected')] })
     expect(r.status).toBe(200)
     const after = r.body.data
-    expect(after).toMatchObject({ id: before.id, shareUrl: before.shareUrl, filename: before.filename, views: before.views, createdAt: before.createdAt, desc: 'Corrected', title: before.title })
+    expect(after).toMatchObject({
+      id: before.id,
+      shareUrl: before.shareUrl,
+      filename: before.filename,
+      views: before.views,
+      createdAt: before.createdAt,
+      desc: 'Corrected',
+      title: before.title,
+    })
     expect(after.fileSize).toBe(pdf.length)
     expect(after.fileSize).not.toBe(before.fileSize)
     expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt))
@@ -454,7 +575,11 @@ describe('ownership isolation and unknown ids', () => {
     const f = await uploadOk([pdfPart(), field('title', 'alice only')])
     const unknown = 'AAAAAAAAAAAAAAAAAAAAAA'
     const calls: [string, string, Parameters<typeof api>[2]][] = [
-      ['GET', '', {}], ['PUT', '', { json: { title: 'pwned' } }], ['PUT', '', { form: [pdfPart(), field('title', 'pwned')] }], ['GET', '/content', {}], ['DELETE', '', {}],
+      ['GET', '', {}],
+      ['PUT', '', { json: { title: 'pwned' } }],
+      ['PUT', '', { form: [pdfPart(), field('title', 'pwned')] }],
+      ['GET', '/content', {}],
+      ['DELETE', '', {}],
     ]
     for (const [method, suffix, opts] of calls) {
       const foreign = await api(method, `/api/files/${f.id}${suffix}`, { ...opts, token: tok.bob })
@@ -469,7 +594,9 @@ describe('ownership isolation and unknown ids', () => {
   })
   test("a PUT on another user's file answers 404 before reading the body", async () => {
     const f = await uploadOk()
-    const r = await rawHead(`PUT /api/files/${f.id} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tok.bob}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`)
+    const r = await rawHead(
+      `PUT /api/files/${f.id} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tok.bob}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+    )
     expect(r.status).toBe(404)
     expect(r.headers['x-request-id']).toBeTruthy()
     expect(JSON.parse(r.body)).toMatchObject({ success: false, code: 'not_found' })
@@ -507,13 +634,17 @@ describe('listing', () => {
     expect((await list('?limit=1')).body.data.map((f: any) => f.id)).toEqual([ids[0]])
   })
   test('bad limit or cursor is 400 invalid_request', async () => {
-    for (const q of ['?limit=0', '?limit=101', '?limit=abc', '?limit=-1', '?cursor=%%%garbage', '?cursor=bm90LWEtY3Vyc29y']) expectError(await list(q), 400, 'invalid_request')
+    for (const q of ['?limit=0', '?limit=101', '?limit=abc', '?limit=-1', '?cursor=%%%garbage', '?cursor=bm90LWEtY3Vyc29y'])
+      expectError(await list(q), 400, 'invalid_request')
   })
   test('/api/me reports the user, usage and limits', async () => {
     const r = await api('GET', '/api/me', { token: tok.lister })
     expect(r.status).toBe(200)
     const all = (await list('?limit=100')).body.data
-    expect(r.body.data).toMatchObject({ name: 'lister', usage: { files: all.length, bytes: all.reduce((s: number, f: any) => s + f.fileSize, 0) } })
+    expect(r.body.data).toMatchObject({
+      name: 'lister',
+      usage: { files: all.length, bytes: all.reduce((s: number, f: any) => s + f.fileSize, 0) },
+    })
     expect(typeof r.body.data.id).toBe('string')
     expect(r.body.data).toHaveProperty('limits')
   })
@@ -536,7 +667,11 @@ describe('content download and Range', () => {
     const tail = await api('GET', `/api/files/${f.id}/content`, { headers: { range: 'bytes=-6' } })
     expect(tail.status).toBe(206)
     expect(new TextDecoder().decode(tail.raw)).toBe('%%EOF\n')
-    expectError(await api('GET', `/api/files/${f.id}/content`, { headers: { range: `bytes=${pdf.length}-${pdf.length + 10}` } }), 416, 'invalid_request')
+    expectError(
+      await api('GET', `/api/files/${f.id}/content`, { headers: { range: `bytes=${pdf.length}-${pdf.length + 10}` } }),
+      416,
+      'invalid_request',
+    )
   })
 })
 
@@ -546,7 +681,12 @@ describe('delete', () => {
     const r = await api('DELETE', `/api/files/${f.id}`)
     expect(r.status).toBe(200)
     expect(r.body).toEqual({ success: true, data: { id: f.id } })
-    for (const [m, s, o] of [['GET', '', {}], ['GET', '/content', {}], ['PUT', '', { json: { title: 'x' } }], ['DELETE', '', {}]] as const) {
+    for (const [m, s, o] of [
+      ['GET', '', {}],
+      ['GET', '/content', {}],
+      ['PUT', '', { json: { title: 'x' } }],
+      ['DELETE', '', {}],
+    ] as const) {
       expectError(await api(m, `/api/files/${f.id}${s}`, o), 404, 'not_found')
     }
   })

@@ -30,7 +30,8 @@ test('a data dir that exists with mode 0755 is tightened to 0700 (said once on s
     expect(server.stderr()).not.toContain('open to other users') // already tightened
     await uploadPdfTo(server.url, token)
     // While the server runs, the WAL and shared-memory files exist; everything written is the owner's only.
-    for (const name of ['pdfshare.db', 'pdfshare.db-wal', 'pdfshare.db-shm']) expect(`${name} ${modeOf(join(dataDir, name))}`).toBe(`${name} 600`)
+    for (const name of ['pdfshare.db', 'pdfshare.db-wal', 'pdfshare.db-shm'])
+      expect(`${name} ${modeOf(join(dataDir, name))}`).toBe(`${name} 600`)
     const blobs = readdirSync(join(dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())
     expect(blobs).toHaveLength(1)
     for (const blob of blobs) expect(modeOf(join(blob.parentPath, blob.name))).toBe('600')

@@ -1,5 +1,17 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs'
 import { createClient } from '@libsql/client'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -25,7 +37,9 @@ async function populated(count: number) {
   return { dataDir, token, server, files }
 }
 const blobPaths = (dataDir: string) =>
-  readdirSync(join(dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))
+  readdirSync(join(dataDir, 'blobs'), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
 
 describe('pdfshare verify', () => {
   test('a healthy store: exit 0; damaged, truncated, missing and unreferenced blobs: reported, exit 1; --repair removes only unreferenced blobs', async () => {
@@ -47,7 +61,7 @@ describe('pdfshare verify', () => {
 
     const bad = await run(['verify', '--data', dataDir])
     expect(bad.code).toBe(1)
-    expect(bad.stdout).toContain("SHA-256 is")
+    expect(bad.stdout).toContain('SHA-256 is')
     expect(bad.stdout).toContain('100 bytes on disk')
     expect(bad.stdout).toContain('missing from the blob store')
     expect(bad.stdout).toContain('unreferenced: blob zzUnreferencedBlob0001')
@@ -81,8 +95,16 @@ describe('pdfshare backup and restore', () => {
       for (let i = 0; writing; i++) {
         const target = files[i % files.length]!
         await Promise.all([
-          fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: auth, body: form({ bytes: makePdf({ text: () => `new ${i}` }) }) }),
-          fetch(`${server.url}/api/files/${target.id}`, { method: 'PUT', headers: auth, body: form({ bytes: makePdf({ text: () => `replaced ${i}` }) }) }),
+          fetch(`${server.url}/api/files/upload`, {
+            method: 'POST',
+            headers: auth,
+            body: form({ bytes: makePdf({ text: () => `new ${i}` }) }),
+          }),
+          fetch(`${server.url}/api/files/${target.id}`, {
+            method: 'PUT',
+            headers: auth,
+            body: form({ bytes: makePdf({ text: () => `replaced ${i}` }) }),
+          }),
           i % 3 === 0 ? fetch(`${server.url}/api/files/${files[(i + 5) % files.length]!.id}`, { method: 'DELETE', headers: auth }) : null,
         ])
       }
@@ -180,7 +202,9 @@ describe('pdfshare backup and restore', () => {
 
     // Three bad PDFs of four: a symlink to an exact copy (right size and SHA-256), one too long, one missing.
     const client = createClient({ url: `file:${database}` })
-    const fileOfBlob = new Map((await client.execute('SELECT id, blob_key FROM files')).rows.map((row) => [`${row.blob_key}.pdf`, String(row.id)]))
+    const fileOfBlob = new Map(
+      (await client.execute('SELECT id, blob_key FROM files')).rows.map((row) => [`${row.blob_key}.pdf`, String(row.id)]),
+    )
     client.close()
     const [linked, grown, missing] = blobPaths(backupDir)
     swapForSymlink(linked!, join(root, `pdf-${++counter}`))

@@ -12,7 +12,9 @@ test('SIGKILL at random moments during concurrent writes: no acknowledged write 
   try {
     const seed = Number(process.env.PDFSHARE_CRASH_SEED ?? Date.now() % 100_000)
     const stats = await crashLoop({ dataDir, rounds: 12, seed, program: existsSync(binary) ? [binary] : undefined })
-    console.log(`crash loop (seed ${seed}): ${stats.rounds} rounds, ${stats.acknowledgedWrites} acknowledged writes, ${stats.checkedFiles} file checks, ${stats.unacknowledged} interrupted requests`)
+    console.log(
+      `crash loop (seed ${seed}): ${stats.rounds} rounds, ${stats.acknowledgedWrites} acknowledged writes, ${stats.checkedFiles} file checks, ${stats.unacknowledged} interrupted requests`,
+    )
     expect(stats.violations).toEqual([])
     expect(stats.acknowledgedWrites).toBeGreaterThan(10)
     expect(stats.unacknowledged).toBeGreaterThan(0) // kills did land mid-request

@@ -23,8 +23,20 @@ afterAll(() => {
 const { db } = database
 await db.insert(users).values({ id: 'u1', name: 'alice', createdAt: 1, maxBytes: null, maxFiles: 3 })
 const fileOf = (id: string, flags: boolean) => ({
-  id, ownerId: 'u1', slug: `slug-${id}`, blobKey: `b-${id}`, filename: `${id}.pdf`, title: `T ${id} ✓ "quoted"`, description: '',
-  size: 10, sha256: 'ab'.repeat(32), allowDownload: flags, searchEngineVisible: !flags, views: 0, createdAt: 5, updatedAt: 6,
+  id,
+  ownerId: 'u1',
+  slug: `slug-${id}`,
+  blobKey: `b-${id}`,
+  filename: `${id}.pdf`,
+  title: `T ${id} ✓ "quoted"`,
+  description: '',
+  size: 10,
+  sha256: 'ab'.repeat(32),
+  allowDownload: flags,
+  searchEngineVisible: !flags,
+  views: 0,
+  createdAt: 5,
+  updatedAt: 6,
 })
 await db.insert(files).values([fileOf('f1', true), fileOf('f2', false)])
 
@@ -61,13 +73,27 @@ describe.each(implementations)('hot SQL: %s', (_name, sql) => {
     let seenByFinalize: unknown
     const results = await sql.runGroups(
       [
-        [{ sql: MARK, args: ['f1', visitor, 1] }, { sql: INCREMENT, args: ['f1'] }],
+        [
+          { sql: MARK, args: ['f1', visitor, 1] },
+          { sql: INCREMENT, args: ['f1'] },
+        ],
         // A mark for a file that does not exist violates the foreign key: this group must leave no trace.
-        [{ sql: INCREMENT, args: ['f2'] }, { sql: MARK, args: ['missing-file', visitor, 1] }],
+        [
+          { sql: INCREMENT, args: ['f2'] },
+          { sql: MARK, args: ['missing-file', visitor, 1] },
+        ],
         [{ sql: INCREMENT, args: ['f2'] }],
       ],
       // finalize sees the results and completes the same transaction: +10 per successful group on f1.
-      (results) => ((seenByFinalize = results.map((r) => r instanceof Error)), [{ sql: 'UPDATE files SET views = views + ? WHERE id = ?', args: [10 * results.filter((r) => !(r instanceof Error)).length, 'f1'] }]),
+      (results) => {
+        seenByFinalize = results.map((r) => r instanceof Error)
+        return [
+          {
+            sql: 'UPDATE files SET views = views + ? WHERE id = ?',
+            args: [10 * results.filter((r) => !(r instanceof Error)).length, 'f1'],
+          },
+        ]
+      },
     )
     expect(results[0]).toEqual([1, 1])
     expect(results[1]).toBeInstanceOf(Error)
@@ -114,7 +140,13 @@ describe('data_version and the versioned cache', () => {
     expect(await moved()).toBe(false)
     await database.client.execute({ sql: "UPDATE files SET description = 'a' WHERE id = ?", args: ['f1'] })
     expect(await moved()).toBe(true)
-    await database.client.batch([{ sql: 'SELECT 1', args: [] }, { sql: "UPDATE files SET description = 'b' WHERE id = ?", args: ['f1'] }], 'write')
+    await database.client.batch(
+      [
+        { sql: 'SELECT 1', args: [] },
+        { sql: "UPDATE files SET description = 'b' WHERE id = ?", args: ['f1'] },
+      ],
+      'write',
+    )
     expect(await moved()).toBe(true)
     await Bun.sleep(FOREIGN_CHECK_MS + 1) // data_version is read again: the writes above must not move it twice
     await database.client.batch([{ sql: 'SELECT 1', args: [] }], 'read')
@@ -167,12 +199,28 @@ describe('data_version and the versioned cache', () => {
   test('unknown keys are not kept, and the cache holds at most its size', async () => {
     const cache = versionedCache<number>(database.hot, { size: 2 })
     let loads = 0
-    await cache('missing', async () => (loads++, undefined))
-    await cache('missing', async () => (loads++, undefined))
+    await cache('missing', async () => {
+      loads++
+      return undefined
+    })
+    await cache('missing', async () => {
+      loads++
+      return undefined
+    })
     expect(loads).toBe(2)
-    for (const key of ['a', 'b', 'c']) await cache(key, async () => (loads++, 1))
-    await cache('c', async () => (loads++, 1)) // kept
-    await cache('a', async () => (loads++, 1)) // the oldest, forgotten
+    for (const key of ['a', 'b', 'c'])
+      await cache(key, async () => {
+        loads++
+        return 1
+      })
+    await cache('c', async () => {
+      loads++
+      return 1
+    }) // kept
+    await cache('a', async () => {
+      loads++
+      return 1
+    }) // the oldest, forgotten
     expect(loads).toBe(2 + 3 + 1)
   })
 })

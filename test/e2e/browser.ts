@@ -15,7 +15,16 @@ export async function launchChromium(): Promise<Browser> {
   mkdirSync(SCREENSHOTS, { recursive: true })
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   })
 }
 
@@ -28,7 +37,10 @@ export type Watched = {
 }
 
 /** Opens a page that records console errors, uncaught errors, CSP violations and the PDF bytes it fetched. */
-export async function watchedPage(browser: Browser, options: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; userAgent?: string } = {}): Promise<Watched> {
+export async function watchedPage(
+  browser: Browser,
+  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; userAgent?: string } = {},
+): Promise<Watched> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
     colorScheme: options.colorScheme ?? 'light',

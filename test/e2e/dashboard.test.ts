@@ -23,7 +23,8 @@ const pdfs = {
   replacement: join(dir, 'replacement.pdf'),
 }
 
-const api = (path: string, token: string, init: RequestInit = {}) => fetch(`${server.url}/api${path}`, { ...init, headers: { ...bearer(token), ...init.headers } })
+const api = (path: string, token: string, init: RequestInit = {}) =>
+  fetch(`${server.url}/api${path}`, { ...init, headers: { ...bearer(token), ...init.headers } })
 
 beforeAll(async () => {
   if (!existsSync(binarySource)) throw new Error('dist/pdfshare is missing: run `bun run build` (bun run test does)')
@@ -100,7 +101,9 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     expect(await page.locator('.upload', { hasText: 'notes.pdf' }).locator('.upload-status').textContent()).toContain('is not a PDF')
     // And for one over the quota.
     await page.getByTestId('upload-input').setInputFiles([pdfs.third])
-    await eventually(async () => expect(await page.locator('.upload', { hasText: 'third.pdf' }).locator('.upload-status').textContent()).toMatch(/limit|quota/i))
+    await eventually(async () =>
+      expect(await page.locator('.upload', { hasText: 'third.pdf' }).locator('.upload-status').textContent()).toMatch(/limit|quota/i),
+    )
     await shoot(page, 'files-desktop')
     expect(await page.locator('tbody tr').count()).toBe(2)
 
@@ -124,7 +127,9 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     await page.getByRole('button', { name: 'Copy link' }).click()
     await eventually(async () => expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shareUrl))
     expect(await page.getByRole('img', { name: /QR code/ }).count()).toBe(1)
-    await eventually(async () => expect(await page.locator('figure img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200))
+    await eventually(async () =>
+      expect(await page.locator('figure img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200),
+    )
     await shoot(page, 'file-desktop')
 
     // The viewer opens in a new tab at the same address (the binary's public URL is localhost).
@@ -272,7 +277,9 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     await page.dispatchEvent('main', 'dragover', { dataTransfer: dropped })
     expect(await page.locator('main.drop-over').count()).toBe(1)
     await page.dispatchEvent('main', 'drop', { dataTransfer: dropped })
-    await eventually(async () => expect(await page.locator('.upload', { hasText: 'dropped.pdf' }).locator('.upload-status').textContent()).toBe('Uploaded'))
+    await eventually(async () =>
+      expect(await page.locator('.upload', { hasText: 'dropped.pdf' }).locator('.upload-status').textContent()).toBe('Uploaded'),
+    )
     await eventually(async () => expect(await page.getByRole('link', { name: 'dropped.pdf' }).count()).toBe(1))
     expect((await (await api('/files', apiToken)).json()).data.length).toBe(before)
     expect(watched.consoleErrors.filter((line) => !/ERR_|net::/.test(line))).toEqual([])
@@ -290,8 +297,19 @@ async function expectAccessible(page: Page, where: string) {
 async function accessibilityFindings(page: Page): Promise<string[]> {
   await page.evaluate(AXE) // through DevTools, so the page's own CSP does not apply to the checker
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: unknown,
+            options: unknown,
+          ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>
+        }
+      }
+    ).axe
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } })
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
   })
 }

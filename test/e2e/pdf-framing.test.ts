@@ -39,7 +39,11 @@ let fileUrl: string
 const otherSite = Bun.serve({
   port: 0,
   hostname: '127.0.0.1',
-  fetch: (request) => new Response(`<!doctype html><title>elsewhere</title><iframe src="${new URL(request.url).searchParams.get('src')}" width="400" height="400"></iframe>`, { headers: { 'content-type': 'text/html' } }),
+  fetch: (request) =>
+    new Response(
+      `<!doctype html><title>elsewhere</title><iframe src="${new URL(request.url).searchParams.get('src')}" width="400" height="400"></iframe>`,
+      { headers: { 'content-type': 'text/html' } },
+    ),
 })
 
 beforeAll(async () => {

@@ -41,7 +41,17 @@ export const notParseable = () => encoder.encode('%PDF-1.7\nnot really a pdf\n%%
  * page as UnknownErrorException (the viewer used to call that a connection problem).
  */
 export const unknownSecurityHandler = () =>
-  pdfFromObjects(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [4 0 R] /Count 1 >>', FONT, page(5), text('Locked away'), '<< /Filter /NoSuchHandler /V 9 >>'], ' /Encrypt 6 0 R /ID [<0011> <0011>]')
+  pdfFromObjects(
+    [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+      FONT,
+      page(5),
+      text('Locked away'),
+      '<< /Filter /NoSuchHandler /V 9 >>',
+    ],
+    ' /Encrypt 6 0 R /ID [<0011> <0011>]',
+  )
 
 /**
  * Three pages whose first is a page-tree node that contains itself: pdf.js's getPage(1) fails ("Pages tree

@@ -9,7 +9,15 @@ import { makePdf } from '../../scripts/support/pdf'
 import { ROOT, run, startServer, type RunningServer } from '../../scripts/support/process'
 import { shareUrlOn } from '../support/share-paths'
 import { eventually, firstPageInk, launchChromium, SCREENSHOTS, watchedPage } from './browser'
-import { brokenFirstPage, notParseable, onlyPageBroken, passwordProtected, stickyNotes, unknownSecurityHandler, zeroPages } from './viewer-pdfs'
+import {
+  brokenFirstPage,
+  notParseable,
+  onlyPageBroken,
+  passwordProtected,
+  stickyNotes,
+  unknownSecurityHandler,
+  zeroPages,
+} from './viewer-pdfs'
 
 // The share page in a real browser (Debian's Chromium via playwright-core), served by the compiled binary.
 const binarySource = join(ROOT, 'dist', 'pdfshare')
@@ -36,8 +44,13 @@ beforeAll(async () => {
   server = await startServer([], { cwd: dir, program: [binary], env: { PDFSHARE_RATE_LIMIT_SHARE: '0' } })
   await upload('small', makePdf({ pages: 2, text: (p) => `Hello pdfshare, page ${p}` }), { title: 'Quarterly numbers' })
   await upload('noDownload', makePdf({ pages: 1, text: () => 'Read only document' }), { allowDownload: 'false' })
-  await upload('large', makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'grouped', text: (p) => `Large document, page ${p}` }), { title: 'Sixty pages' })
-  await upload('scattered', makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'interleaved', text: (p) => `Scattered document, page ${p}` }))
+  await upload('large', makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'grouped', text: (p) => `Large document, page ${p}` }), {
+    title: 'Sixty pages',
+  })
+  await upload(
+    'scattered',
+    makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'interleaved', text: (p) => `Scattered document, page ${p}` }),
+  )
   await upload('broken', notParseable(), { title: 'Broken' })
   await upload('brokenNoDownload', notParseable(), { allowDownload: 'false' })
   await upload('unknownHandler', unknownSecurityHandler())
@@ -49,7 +62,10 @@ beforeAll(async () => {
   await upload('password', passwordProtected('open sesame', 'The secret page'))
   await upload('passwordNoDownload', passwordProtected('open sesame', 'The secret page'), { allowDownload: 'false' })
   await upload('stickyNotes', stickyNotes())
-  await upload('junkBeforeHeader', new Uint8Array(Buffer.concat([Buffer.from('\uFEFF\r\nX-Gateway: scanned\r\n\r\n'), makePdf({ text: () => 'Junk came first' })])))
+  await upload(
+    'junkBeforeHeader',
+    new Uint8Array(Buffer.concat([Buffer.from('\uFEFF\r\nX-Gateway: scanned\r\n\r\n'), makePdf({ text: () => 'Junk came first' })])),
+  )
   browser = await launchChromium()
   console.log(`browser screenshots: ${SCREENSHOTS}`)
 })
@@ -146,7 +162,15 @@ describe('the viewer in Chromium, served by the compiled binary', () => {
     expect(await firstPageInk(page)).toBeGreaterThan(0)
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
     expect(overflow).toBeLessThanOrEqual(0)
-    const toolbarRight = await page.locator('.toolbar').evaluate((bar) => Math.max(...[...bar.querySelectorAll('button, input, select, a')].filter((el) => (el as HTMLElement).offsetParent).map((el) => el.getBoundingClientRect().right)))
+    const toolbarRight = await page
+      .locator('.toolbar')
+      .evaluate((bar) =>
+        Math.max(
+          ...[...bar.querySelectorAll('button, input, select, a')]
+            .filter((el) => (el as HTMLElement).offsetParent)
+            .map((el) => el.getBoundingClientRect().right),
+        ),
+      )
     expect(toolbarRight).toBeLessThanOrEqual(390)
     const background = await page.locator('.toolbar').evaluate((bar) => getComputedStyle(bar).backgroundColor)
     expect(background).toBe('rgb(38, 39, 44)')
@@ -161,7 +185,9 @@ describe('the viewer in Chromium, served by the compiled binary', () => {
     expect(await firstPageInk(page)).toBeGreaterThan(200)
     const fetched = pdfBytes()
     const firstPageMs = Number(await page.locator('#app').getAttribute('data-first-page-ms'))
-    console.log(`large PDF: page 1 drawn ${firstPageMs} ms after navigation, ${(fetched / 1024).toFixed(0)} KiB of ${(shared.large!.size / 1024 / 1024).toFixed(1)} MiB fetched (${((fetched / shared.large!.size) * 100).toFixed(1)} %)`)
+    console.log(
+      `large PDF: page 1 drawn ${firstPageMs} ms after navigation, ${(fetched / 1024).toFixed(0)} KiB of ${(shared.large!.size / 1024 / 1024).toFixed(1)} MiB fetched (${((fetched / shared.large!.size) * 100).toFixed(1)} %)`,
+    )
     expect(shared.large!.size).toBeGreaterThan(16_000_000)
     expect(firstPageMs).toBeGreaterThan(0)
     expect(fetched).toBeGreaterThan(0)
@@ -184,7 +210,9 @@ describe('the viewer in Chromium, served by the compiled binary', () => {
     await page.goto(shared.scattered!.url)
     expect(await firstPageInk(page)).toBeGreaterThan(200)
     const fetched = pdfBytes()
-    console.log(`scattered PDF: page 1 drawn ${await page.locator('#app').getAttribute('data-first-page-ms')} ms after navigation, ${(fetched / 1024).toFixed(0)} KiB of ${(shared.scattered!.size / 1024 / 1024).toFixed(1)} MiB fetched (${((fetched / shared.scattered!.size) * 100).toFixed(1)} %)`)
+    console.log(
+      `scattered PDF: page 1 drawn ${await page.locator('#app').getAttribute('data-first-page-ms')} ms after navigation, ${(fetched / 1024).toFixed(0)} KiB of ${(shared.scattered!.size / 1024 / 1024).toFixed(1)} MiB fetched (${((fetched / shared.scattered!.size) * 100).toFixed(1)} %)`,
+    )
     expect(fetched).toBeLessThan(shared.scattered!.size * 0.35)
   })
 
@@ -194,7 +222,8 @@ describe('the viewer in Chromium, served by the compiled binary', () => {
     await page.goto(shared.noDownload!.url)
     await page.reload()
     await page.reload()
-    const views = async () => (await (await fetch(`${server.url}/api/files/${shared.noDownload!.id}`, { headers: bearer(token) })).json()).data.views
+    const views = async () =>
+      (await (await fetch(`${server.url}/api/files/${shared.noDownload!.id}`, { headers: bearer(token) })).json()).data.views
     expect(await views()).toBe(1)
   })
 })
@@ -203,7 +232,11 @@ describe('the viewer in Chromium, served by the compiled binary', () => {
 async function settledStatus(page: Page, state = 'error') {
   await page.waitForSelector(`#status[data-state="${state}"]`, { state: 'attached', timeout: 20_000 })
   const status = page.locator('#status')
-  return { problem: await status.getAttribute('data-problem'), text: (await status.textContent()) ?? '', downloads: await status.locator('a[href$="/download"]').count() }
+  return {
+    problem: await status.getAttribute('data-problem'),
+    text: (await status.textContent()) ?? '',
+    downloads: await status.locator('a[href$="/download"]').count(),
+  }
 }
 
 describe('the viewer never spins forever: a clear state for each problem', () => {
@@ -256,12 +289,19 @@ describe('the viewer never spins forever: a clear state for each problem', () =>
     expect(await first.locator('a[href$="/download"]').count()).toBe(1)
     // Page 1 shows no content of another page in its place.
     expect(await page.locator('.page[data-page-number="1"] .textLayer').count()).toBe(0)
-    await eventually(async () => expect(await page.locator('.page[data-page-number="2"] .textLayer').textContent()).toContain('Second page still readable'), 20_000)
+    await eventually(
+      async () =>
+        expect(await page.locator('.page[data-page-number="2"] .textLayer').textContent()).toContain('Second page still readable'),
+      20_000,
+    )
     await page.screenshot({ path: join(SCREENSHOTS, 'error-page-1.png') })
     // The document stays usable: navigation, zoom (which redraws every page) and find.
     await page.locator('#page-number').fill('3')
     await page.locator('#page-number').press('Enter')
-    await eventually(async () => expect(await page.locator('.page[data-page-number="3"] .textLayer').textContent()).toContain('Third page still readable'), 20_000)
+    await eventually(
+      async () => expect(await page.locator('.page[data-page-number="3"] .textLayer').textContent()).toContain('Third page still readable'),
+      20_000,
+    )
     await page.locator('#zoom').selectOption('0.5')
     await page.keyboard.press('Home')
     await eventually(async () => expect(await page.locator('.page[data-page-number="1"] .page-error').count()).toBe(1))
@@ -300,7 +340,9 @@ describe('the viewer never spins forever: a clear state for each problem', () =>
     await page.getByLabel('Password').fill('open sesame')
     await page.getByLabel('Password').press('Enter')
     expect(await firstPageInk(page)).toBeGreaterThan(0)
-    await eventually(async () => expect(await page.locator('.page[data-page-number="1"] .textLayer').textContent()).toContain('The secret page'))
+    await eventually(async () =>
+      expect(await page.locator('.page[data-page-number="1"] .textLayer').textContent()).toContain('The secret page'),
+    )
     expect(await cspViolations()).toEqual([])
 
     const denied = await watchedPage(browser)
@@ -313,7 +355,10 @@ describe('the viewer never spins forever: a clear state for each problem', () =>
   test('the connection breaks: "check your connection" with a Retry that picks up where it stopped', async () => {
     const { page } = await watchedPage(browser)
     let broken = true
-    await page.route((url) => url.pathname.endsWith('/file'), (route) => (broken ? route.abort('connectionreset') : route.continue()))
+    await page.route(
+      (url) => url.pathname.endsWith('/file'),
+      (route) => (broken ? route.abort('connectionreset') : route.continue()),
+    )
     await page.goto(shared.small!.url)
     const status = await settledStatus(page)
     expect(status.text).toContain('Check your connection')
@@ -331,7 +376,10 @@ describe('the viewer never spins forever: a clear state for each problem', () =>
     await page.clock.install()
     let hold = true
     const held: Route[] = []
-    await page.route((url) => url.pathname.endsWith('/file'), (route) => (hold ? void held.push(route) : route.continue()))
+    await page.route(
+      (url) => url.pathname.endsWith('/file'),
+      (route) => (hold ? void held.push(route) : route.continue()),
+    )
     await page.goto(shared.small!.url)
     await eventually(() => expect(held.length).toBeGreaterThan(0))
     await page.clock.fastForward(19_000)
@@ -350,7 +398,12 @@ describe('the viewer never spins forever: a clear state for each problem', () =>
     const { page } = await watchedPage(browser)
     await page.clock.install()
     let workerRequested = false
-    await page.route((url) => url.pathname.endsWith('/pdf.worker.min.mjs'), () => void (workerRequested = true))
+    await page.route(
+      (url) => url.pathname.endsWith('/pdf.worker.min.mjs'),
+      () => {
+        workerRequested = true
+      },
+    )
     await page.goto(shared.small!.url)
     await eventually(() => expect(workerRequested).toBe(true))
     await page.clock.fastForward(22_000)
@@ -363,7 +416,10 @@ describe('the viewer never spins forever: a clear state for each problem', () =>
 
   test("pdf.js's worker cannot be loaded: the viewer says it could not start, with Reload", async () => {
     const { page } = await watchedPage(browser)
-    await page.route((url) => url.pathname.endsWith('/pdf.worker.min.mjs'), (route) => route.fulfill({ status: 404, body: 'gone' }))
+    await page.route(
+      (url) => url.pathname.endsWith('/pdf.worker.min.mjs'),
+      (route) => route.fulfill({ status: 404, body: 'gone' }),
+    )
     await page.goto(shared.small!.url)
     const status = await settledStatus(page)
     expect(status.text).toContain('The viewer could not start')
@@ -384,13 +440,18 @@ describe('sticky notes and other annotations', () => {
     const icons = page.locator('.page[data-page-number="1"] .annotationLayer img')
     await eventually(async () => expect(await icons.count()).toBe(4), 20_000)
     // Every icon was fetched and decoded (a 404 leaves an <img> with no natural size).
-    await eventually(async () => expect(await icons.evaluateAll((images) => images.map((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth > 0))).toEqual([true, true, true, true]))
-    expect(await icons.evaluateAll((images) => images.map((image) => new URL((image as HTMLImageElement).src).pathname.replace(/^.*\/images\//, '')))).toEqual([
-      'annotation-note.svg',
-      'annotation-comment.svg',
-      'annotation-circle.svg',
-      'annotation-paperclip.svg',
-    ])
+    await eventually(async () =>
+      expect(
+        await icons.evaluateAll((images) =>
+          images.map((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth > 0),
+        ),
+      ).toEqual([true, true, true, true]),
+    )
+    expect(
+      await icons.evaluateAll((images) =>
+        images.map((image) => new URL((image as HTMLImageElement).src).pathname.replace(/^.*\/images\//, '')),
+      ),
+    ).toEqual(['annotation-note.svg', 'annotation-comment.svg', 'annotation-circle.svg', 'annotation-paperclip.svg'])
     await page.locator('.page[data-page-number="1"]').screenshot({ path: join(SCREENSHOTS, 'sticky-notes.png') })
     expect(failed).toEqual([])
     expect(consoleErrors).toEqual([])
@@ -403,7 +464,9 @@ describe('what real readers accept', () => {
     const { page, consoleErrors } = await watchedPage(browser)
     await page.goto(shared.junkBeforeHeader!.url)
     expect(await firstPageInk(page)).toBeGreaterThan(200)
-    await eventually(async () => expect(await page.locator('.page[data-page-number="1"] .textLayer').textContent()).toContain('Junk came first'))
+    await eventually(async () =>
+      expect(await page.locator('.page[data-page-number="1"] .textLayer').textContent()).toContain('Junk came first'),
+    )
     expect(consoleErrors.filter((line) => !line.startsWith('warning: Warning:'))).toEqual([])
   })
 })

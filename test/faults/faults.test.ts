@@ -84,7 +84,11 @@ function failingClient(client: Client, fault: { match: RegExp; error: () => Erro
 async function snapshot() {
   const list = (await json(await server.call('GET', '/api/files?limit=100', { token: alice.token }))).data
   const contents = await Promise.all(
-    list.map(async (file: { id: string }) => new Bun.CryptoHasher('sha256').update(await (await server.call('GET', `/api/files/${file.id}/content`, { token: alice.token })).arrayBuffer()).digest('hex')),
+    list.map(async (file: { id: string }) =>
+      new Bun.CryptoHasher('sha256')
+        .update(await (await server.call('GET', `/api/files/${file.id}/content`, { token: alice.token })).arrayBuffer())
+        .digest('hex'),
+    ),
   )
   return { list, contents, blobs: (await Array.fromAsync(server.ctx.blobs.keys())).sort(), tmp: readdirSync(join(server.dataDir, 'tmp')) }
 }
@@ -122,11 +126,49 @@ function failingTempFiles(failure: { onWriteAfter?: number; onSync?: boolean; er
 
 describe('storage faults', () => {
   const cases: [string, Faults, number, string][] = [
-    ['the disk fills while the upload is written (ENOSPC)', { tempFiles: failingTempFiles({ onWriteAfter: 100, error: ENOSPC }) }, 507, 'insufficient_storage'],
+    [
+      'the disk fills while the upload is written (ENOSPC)',
+      { tempFiles: failingTempFiles({ onWriteAfter: 100, error: ENOSPC }) },
+      507,
+      'insufficient_storage',
+    ],
     ['fsync of the upload fails (EIO)', { tempFiles: failingTempFiles({ onSync: true, error: EIO }) }, 500, 'internal'],
-    ['the temp file cannot be created (ENOSPC)', { tempFiles: { create: async () => { throw ENOSPC() } } }, 507, 'insufficient_storage'],
-    ['moving the blob into place fails (EIO on rename)', { blobs: { put: async () => { throw EIO() } } }, 500, 'internal'],
-    ['moving the blob into place fails (ENOSPC on mkdir)', { blobs: { put: async () => { throw ENOSPC() } } }, 507, 'insufficient_storage'],
+    [
+      'the temp file cannot be created (ENOSPC)',
+      {
+        tempFiles: {
+          create: async () => {
+            throw ENOSPC()
+          },
+        },
+      },
+      507,
+      'insufficient_storage',
+    ],
+    [
+      'moving the blob into place fails (EIO on rename)',
+      {
+        blobs: {
+          put: async () => {
+            throw EIO()
+          },
+        },
+      },
+      500,
+      'internal',
+    ],
+    [
+      'moving the blob into place fails (ENOSPC on mkdir)',
+      {
+        blobs: {
+          put: async () => {
+            throw ENOSPC()
+          },
+        },
+      },
+      507,
+      'insufficient_storage',
+    ],
   ]
   for (const [name, faults, status, code] of cases) {
     test(`upload: ${name} → ${status} ${code}, nothing stored`, async () => {
@@ -140,14 +182,24 @@ describe('storage faults', () => {
     test(`replacement: ${name} → ${status}, the file keeps its old bytes and metadata`, async () => {
       const before = await snapshot()
       const { call } = faultyApp(faults)
-      const response = await call('PUT', `/api/files/${existing.id}`, form({ bytes: makePdf({ paddingBytes: 200_000 }) }, { title: 'Changed' }))
+      const response = await call(
+        'PUT',
+        `/api/files/${existing.id}`,
+        form({ bytes: makePdf({ paddingBytes: 200_000 }) }, { title: 'Changed' }),
+      )
       expect(response.status).toBe(status)
       await expectIntact(before)
     })
   }
 
   test('reading a blob fails (EIO) → 500 with the envelope, no path in it', async () => {
-    const { call, log } = faultyApp({ blobs: { body: () => { throw EIO() } } })
+    const { call, log } = faultyApp({
+      blobs: {
+        body: () => {
+          throw EIO()
+        },
+      },
+    })
     const response = await call('GET', `/api/files/${existing.id}/content`)
     expect(response.status).toBe(500)
     expect(await json(response)).toEqual({ success: false, error: 'Internal server error', code: 'internal' })
@@ -156,7 +208,13 @@ describe('storage faults', () => {
 
   test('removing the old blob after a committed delete fails → the delete still succeeds; the next start sweeps the blob', async () => {
     const doomed = await uploadPdf(server, alice, makePdf({ text: () => 'doomed' }))
-    const { call, log } = faultyApp({ blobs: { delete: async () => { throw EIO() } } })
+    const { call, log } = faultyApp({
+      blobs: {
+        delete: async () => {
+          throw EIO()
+        },
+      },
+    })
     const response = await call('DELETE', `/api/files/${doomed.id}`)
     expect(response.status).toBe(200)
     expect((await server.call('GET', `/api/files/${doomed.id}`, { token: alice.token })).status).toBe(404)
@@ -197,7 +255,9 @@ describe('database faults', () => {
   test('a metadata update fails → 500 and nothing changes', async () => {
     const before = await snapshot()
     const { call } = faultyApp({ db: { match: /^update "files"/i, error: ioError } })
-    const response = await call('PUT', `/api/files/${existing.id}`, JSON.stringify({ title: 'Changed' }), { 'content-type': 'application/json' })
+    const response = await call('PUT', `/api/files/${existing.id}`, JSON.stringify({ title: 'Changed' }), {
+      'content-type': 'application/json',
+    })
     expect(response.status).toBe(500)
     await expectIntact(before)
   })

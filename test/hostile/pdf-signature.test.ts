@@ -13,15 +13,27 @@ const encoder = new TextEncoder()
 
 /** Bytes before the PDF: near-misses of the signature, line breaks, a BOM, NULs, and long runs to cross 1,024. */
 const prefix = fc
-  .array(fc.oneof(fc.constantFrom('%', 'P', 'D', 'F', '-', '%PDF', '%PD-', 'PDF-', '\r\n', '\n', '\uFEFF', '\0', ' '), fc.string({ maxLength: 4 }), fc.constantFrom('x'.repeat(200), 'y'.repeat(1000))), { maxLength: 24 })
+  .array(
+    fc.oneof(
+      fc.constantFrom('%', 'P', 'D', 'F', '-', '%PDF', '%PD-', 'PDF-', '\r\n', '\n', '\uFEFF', '\0', ' '),
+      fc.string({ maxLength: 4 }),
+      fc.constantFrom('x'.repeat(200), 'y'.repeat(1000)),
+    ),
+    { maxLength: 24 },
+  )
   .map((parts) => encoder.encode(parts.join('')))
 /** A file: the prefix, then (usually) a PDF; sometimes nothing, so the file may have no signature at all. */
-const file = fc.tuple(prefix, fc.boolean()).map(([before, withPdf]) => new Uint8Array(Buffer.concat([before, withPdf ? pdf : new Uint8Array(0)])))
+const file = fc
+  .tuple(prefix, fc.boolean())
+  .map(([before, withPdf]) => new Uint8Array(Buffer.concat([before, withPdf ? pdf : new Uint8Array(0)])))
 /**
  * Where the bytes are cut: anywhere (fractions of the length), and inside the first `%PDF-` (offsets 1–4 into
  * it), which random cuts alone would hardly ever hit.
  */
-const cuts = fc.record({ anywhere: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 }), inSignature: fc.subarray([1, 2, 3, 4]) })
+const cuts = fc.record({
+  anywhere: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 }),
+  inSignature: fc.subarray([1, 2, 3, 4]),
+})
 type Cuts = typeof cuts extends fc.Arbitrary<infer T> ? T : never
 
 function split(bytes: Uint8Array, { anywhere, inSignature }: Cuts): Uint8Array[] {
@@ -80,7 +92,9 @@ test('the check alone: found across any chunk split; refused no later than the 1
 test('through HTTP: 201 with the exact bytes when the signature is in the first 1,024 bytes, else 415 not_pdf', async () => {
   await fc.assert(
     fc.asyncProperty(file, cuts, async (bytes, where) => {
-      const head = encoder.encode('--sig\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n')
+      const head = encoder.encode(
+        '--sig\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n',
+      )
       const body = new Uint8Array(Buffer.concat([head, bytes, encoder.encode('\r\n--sig--\r\n')]))
       // The whole body is cut, so chunk edges fall in the part headers, the prefix and the signature alike.
       const chunks = split(body, where)
@@ -91,7 +105,11 @@ test('through HTTP: 201 with the exact bytes when the signature is in the first 
           else controller.close()
         },
       })
-      const response = await server.call('POST', '/api/files/upload', { token: user.token, body: stream, headers: { 'content-type': 'multipart/form-data; boundary=sig' } })
+      const response = await server.call('POST', '/api/files/upload', {
+        token: user.token,
+        body: stream,
+        headers: { 'content-type': 'multipart/form-data; boundary=sig' },
+      })
       const answer = await json(response)
       if (acceptable(bytes)) {
         expect(response.status).toBe(201)

@@ -36,7 +36,9 @@ test('multipart fields: stored exactly (after NFC) or refused with a 400 that na
           return name !== 'filename' || (check.value.trim() !== '' && !/[/\\]/.test(check.value))
         }
         const valid =
-          textOk('title', 160) && textOk('desc', 500) && textOk('filename', 255) &&
+          textOk('title', 160) &&
+          textOk('desc', 500) &&
+          textOk('filename', 255) &&
           (sent.allowDownload === undefined || parseFormBoolean(sent.allowDownload) !== undefined)
         expect(response.status).toBe(valid ? 201 : 400)
         const body = await json(response)

@@ -34,12 +34,30 @@ function exchange(bytes: string | Uint8Array): Promise<string> {
 
 const auth = `Authorization: Bearer ${token}\r\n`
 const cases: [string, string][] = [
-  ['negative Content-Length', `PUT /api/files/x HTTP/1.1\r\nHost: a\r\n${auth}Content-Type: application/json\r\nContent-Length: -1\r\n\r\n{}`],
-  ['non-numeric Content-Length', `PUT /api/files/x HTTP/1.1\r\nHost: a\r\n${auth}Content-Type: application/json\r\nContent-Length: abc\r\n\r\n{}`],
-  ['two different Content-Lengths', `PUT /api/files/x HTTP/1.1\r\nHost: a\r\n${auth}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}`],
-  ['Content-Length and chunked together (smuggling)', `POST /api/files/upload HTTP/1.1\r\nHost: a\r\n${auth}Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /api/me HTTP/1.1\r\nHost: a\r\n\r\n`],
-  ['an invalid chunk size', `POST /api/files/upload HTTP/1.1\r\nHost: a\r\n${auth}Content-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nhello\r\n0\r\n\r\n`],
-  ['a transfer encoding other than chunked', `POST /api/files/upload HTTP/1.1\r\nHost: a\r\n${auth}Content-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: gzip\r\n\r\nxx`],
+  [
+    'negative Content-Length',
+    `PUT /api/files/x HTTP/1.1\r\nHost: a\r\n${auth}Content-Type: application/json\r\nContent-Length: -1\r\n\r\n{}`,
+  ],
+  [
+    'non-numeric Content-Length',
+    `PUT /api/files/x HTTP/1.1\r\nHost: a\r\n${auth}Content-Type: application/json\r\nContent-Length: abc\r\n\r\n{}`,
+  ],
+  [
+    'two different Content-Lengths',
+    `PUT /api/files/x HTTP/1.1\r\nHost: a\r\n${auth}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}`,
+  ],
+  [
+    'Content-Length and chunked together (smuggling)',
+    `POST /api/files/upload HTTP/1.1\r\nHost: a\r\n${auth}Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /api/me HTTP/1.1\r\nHost: a\r\n\r\n`,
+  ],
+  [
+    'an invalid chunk size',
+    `POST /api/files/upload HTTP/1.1\r\nHost: a\r\n${auth}Content-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nhello\r\n0\r\n\r\n`,
+  ],
+  [
+    'a transfer encoding other than chunked',
+    `POST /api/files/upload HTTP/1.1\r\nHost: a\r\n${auth}Content-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: gzip\r\n\r\nxx`,
+  ],
   ['a header line without a colon', `GET /api/health HTTP/1.1\r\nHost: a\r\nthis is not a header\r\n\r\n`],
   ['a NUL byte in a header value', `GET /api/health HTTP/1.1\r\nHost: a\r\nX-Test: a\u0000b\r\n\r\n`],
   ['a bare LF inside a header value', `GET /api/health HTTP/1.1\r\nHost: a\r\nX-Test: a\nInjected: yes\r\n\r\n`],

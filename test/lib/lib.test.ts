@@ -43,14 +43,41 @@ describe('text rules', () => {
   })
   test('a value is accepted exactly when it has at most max code points, no forbidden controls and nothing that disguises text', () => {
     // Besides any UTF-16 unit, the edges of every refused range, so each comes up in a run.
-    const edges = fc.constantFrom('\u001F', '\u0020', '\u007E', '\u007F', '\u009F', '\u00A0', '\u2027', '\u2028', '\u2029', '\u202A', '\u202E', '\u202F', '\u2065', '\u2066', '\u2069', '\u206A')
-    const unit = fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), edges)
+    const edges = fc.constantFrom(
+      '\u001F',
+      '\u0020',
+      '\u007E',
+      '\u007F',
+      '\u009F',
+      '\u00A0',
+      '\u2027',
+      '\u2028',
+      '\u2029',
+      '\u202A',
+      '\u202E',
+      '\u202F',
+      '\u2065',
+      '\u2066',
+      '\u2069',
+      '\u206A',
+    )
+    const unit = fc.oneof(
+      fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+      edges,
+    )
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.string({ unit, maxLength: 30 })), fc.integer({ min: 0, max: 30 }), (value, max) => {
-        const normalized = value.normalize('NFC')
-        const expected = value.isWellFormed() && [...normalized].length <= max && !/[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/.test(normalized)
-        expect(checkText(value, { max }).ok).toBe(expected)
-      }),
+      fc.property(
+        fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.string({ unit, maxLength: 30 })),
+        fc.integer({ min: 0, max: 30 }),
+        (value, max) => {
+          const normalized = value.normalize('NFC')
+          const expected =
+            value.isWellFormed() &&
+            [...normalized].length <= max &&
+            !/[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/.test(normalized)
+          expect(checkText(value, { max }).ok).toBe(expected)
+        },
+      ),
     )
   })
   test('basename strips both separators', () => {
@@ -176,14 +203,22 @@ describe('rate limiter', () => {
     expect(addressGroup('x'.repeat(500)).length).toBeLessThanOrEqual(64)
     const group = fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: 1, maxLength: 4 })
     fc.assert(
-      fc.property(fc.array(group, { minLength: 8, maxLength: 8 }), fc.array(group, { minLength: 4, maxLength: 4 }), (address, otherHost) => {
-        const sameNetwork = [...address.slice(0, 4), ...otherHost]
-        expect(addressGroup(address.join(':'))).toBe(addressGroup(sameNetwork.join(':')))
-      }),
+      fc.property(
+        fc.array(group, { minLength: 8, maxLength: 8 }),
+        fc.array(group, { minLength: 4, maxLength: 4 }),
+        (address, otherHost) => {
+          const sameNetwork = [...address.slice(0, 4), ...otherHost]
+          expect(addressGroup(address.join(':'))).toBe(addressGroup(sameNetwork.join(':')))
+        },
+      ),
     )
   })
   test('headers: RateLimit-Limit/Remaining/Reset, and Retry-After only when refused', () => {
-    expect(rateLimitHeaders({ allowed: true, limit: 600, remaining: 12, resetSeconds: 7 })).toEqual({ 'ratelimit-limit': '600', 'ratelimit-remaining': '12', 'ratelimit-reset': '7' })
+    expect(rateLimitHeaders({ allowed: true, limit: 600, remaining: 12, resetSeconds: 7 })).toEqual({
+      'ratelimit-limit': '600',
+      'ratelimit-remaining': '12',
+      'ratelimit-reset': '7',
+    })
     expect(rateLimitHeaders({ allowed: false, limit: 600, remaining: 0, resetSeconds: 7 })['retry-after']).toBe('7')
   })
 })

@@ -25,7 +25,8 @@ async function populated(count = 2) {
   return { dataDir, token, ids }
 }
 
-const blobsOf = (dataDir: string) => readdirSync(join(dataDir, 'blobs'), { recursive: true }).filter((name) => String(name).endsWith('.pdf')).length
+const blobsOf = (dataDir: string) =>
+  readdirSync(join(dataDir, 'blobs'), { recursive: true }).filter((name) => String(name).endsWith('.pdf')).length
 
 /** `serve` either starts (then it is stopped at once) or exits; what it printed either way. */
 async function serveOutcome(dataDir: string, env: Record<string, string> = {}): Promise<{ started: boolean; stderr: string }> {

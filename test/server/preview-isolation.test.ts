@@ -14,7 +14,9 @@ const MEMORY_CAP = 256 * 1024 * 1024
 const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-previews-'))
 await run(['user', 'add', 'alice', '--data', dataDir])
 const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
-const server = await startServer(['--data', dataDir], { env: { PDFSHARE_PREVIEW_TIMEOUT: '3', PDFSHARE_PREVIEW_MEMORY: '256MB', PDFSHARE_RATE_LIMIT_SHARE: '0' } })
+const server = await startServer(['--data', dataDir], {
+  env: { PDFSHARE_PREVIEW_TIMEOUT: '3', PDFSHARE_PREVIEW_MEMORY: '256MB', PDFSHARE_RATE_LIMIT_SHARE: '0' },
+})
 afterAll(async () => {
   await server.stop()
   rmSync(dataDir, { recursive: true, force: true })
@@ -22,7 +24,8 @@ afterAll(async () => {
 
 /** Resident memory of a process, and of each of its children, from /proc. */
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024
-const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+const childrenOf = (pid: number) =>
+  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
 
 test('hostile previews render in capped child processes: the server keeps its memory and answers /api/health throughout', async () => {
   const links: string[] = []
@@ -37,7 +40,9 @@ test('hostile previews render in capped child processes: the server keeps its me
   const healthMs: number[] = []
 
   let previewsDone = false
-  const previews = Promise.all(links.map((link) => fetch(`${link}/preview.png`, { headers: { 'user-agent': SLACKBOT } }))).finally(() => (previewsDone = true))
+  const previews = Promise.all(links.map((link) => fetch(`${link}/preview.png`, { headers: { 'user-agent': SLACKBOT } }))).finally(
+    () => (previewsDone = true),
+  )
   while (!previewsDone) {
     const started = performance.now()
     const health = await fetch(`${server.url}/api/health`)

@@ -21,7 +21,10 @@ test('a clean shutdown (SIGTERM) in the middle of visits loses no counted view',
 
     // 200 distinct visitors arrive; the server is told to stop while they are in flight.
     const visits = Array.from({ length: 200 }, (_, i) =>
-      fetch(page, { headers: { 'user-agent': browserNumber(i) } }).then((r) => r.status, () => 0),
+      fetch(page, { headers: { 'user-agent': browserNumber(i) } }).then(
+        (r) => r.status,
+        () => 0,
+      ),
     )
     await Bun.sleep(15)
     const stopped = server.stop()

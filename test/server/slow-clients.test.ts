@@ -33,7 +33,9 @@ test('slow-header and slow-body floods do not stop normal requests from being se
   const bodies = await slowFlood({ port, count: 20, intervalMs: 500, kind: 'body', token: alice })
   await Bun.sleep(300)
   const latencies = await measureRequests(`${server.url}/api/files`, 300, 8, bearer(bob))
-  console.log(`during a flood of ${headers.open()} slow-header and ${bodies.open()} slow-body connections: 300 normal requests, p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms`)
+  console.log(
+    `during a flood of ${headers.open()} slow-header and ${bodies.open()} slow-body connections: 300 normal requests, p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms`,
+  )
   expect(latencies.every(Number.isFinite)).toBe(true)
   // Bob uploads normally while alice's slow uploads hold her own slots.
   const upload = form({ bytes: new TextEncoder().encode('%PDF-1.7 bob'), name: 'b.pdf' })

@@ -13,7 +13,9 @@ import { run, startServer } from '../../scripts/support/process'
 const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-slow-upload-'))
 await run(['user', 'add', 'alice', '--data', dataDir])
 const alice = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
-const server = await startServer(['--data', dataDir], { env: { PDFSHARE_UPLOAD_TIMEOUT: '1', PDFSHARE_MAX_UPLOADS_PER_USER: '1', PDFSHARE_RATE_LIMIT_API: '0' } })
+const server = await startServer(['--data', dataDir], {
+  env: { PDFSHARE_UPLOAD_TIMEOUT: '1', PDFSHARE_MAX_UPLOADS_PER_USER: '1', PDFSHARE_RATE_LIMIT_API: '0' },
+})
 const port = Number(new URL(server.url).port)
 afterAll(async () => {
   await server.stop()
@@ -38,7 +40,11 @@ test('an upload trickling at 1 B/s is answered 408 after PDFSHARE_UPLOAD_TIMEOUT
     expect(answer).toContain('"code":"request_timeout"')
     expect(readdirSync(join(dataDir, 'tmp'))).toEqual([])
     // Alice's one upload slot is free again.
-    const response = await fetch(`${server.url}/api/files/upload`, { method: 'POST', headers: bearer(alice), body: form({ bytes: makePdf() }) })
+    const response = await fetch(`${server.url}/api/files/upload`, {
+      method: 'POST',
+      headers: bearer(alice),
+      body: form({ bytes: makePdf() }),
+    })
     expect(response.status).toBe(201)
   } finally {
     clearInterval(trickle)

@@ -13,7 +13,9 @@ import { uploadPdfTo } from '../support/uploads'
 const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-stream-'))
 await run(['user', 'add', 'alice', '--data', dataDir])
 const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
-const server = await startServer(['--data', dataDir], { env: { PDFSHARE_RATE_LIMIT_API: '0', PDFSHARE_MAX_UPLOADS: '64', PDFSHARE_MAX_UPLOADS_PER_USER: '64' } })
+const server = await startServer(['--data', dataDir], {
+  env: { PDFSHARE_RATE_LIMIT_API: '0', PDFSHARE_MAX_UPLOADS: '64', PDFSHARE_MAX_UPLOADS_PER_USER: '64' },
+})
 const port = Number(new URL(server.url).port)
 afterAll(async () => {
   await server.stop()
@@ -67,7 +69,9 @@ describe('uploads over a real socket', () => {
 
   test('a body that is not a PDF is refused after its first KiB, without waiting for the rest', async () => {
     // %PDF- may come anywhere in the first 1,024 bytes, so those are needed before the answer, and no more.
-    const answer = await rawExchange([multipartHead('b3', 80 * 1024 * 1024), `<html><body>${'<p>not a pdf</p>'.repeat(64)}`], { waitMs: 1000 })
+    const answer = await rawExchange([multipartHead('b3', 80 * 1024 * 1024), `<html><body>${'<p>not a pdf</p>'.repeat(64)}`], {
+      waitMs: 1000,
+    })
     expect(answer).toStartWith('HTTP/1.1 415')
     expect(answer).toContain('"code":"not_pdf"')
     expect(tmpFiles()).toEqual([])

@@ -34,11 +34,13 @@ describe('the client address behind a reverse proxy', () => {
   test('the per-IP limit on /s/* follows the trusted address', async () => {
     const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_RATE_LIMIT_SHARE: '2' })
     const hit = (ip: string) => server.call('GET', '/s/AAAAAAAAAAAAAAAAAAAAAA', { headers: { 'x-forwarded-for': ip } })
-    expect([(await hit('203.0.113.9')).status, (await hit('203.0.113.9')).status, (await hit('203.0.113.9')).status]).toEqual([404, 404, 429])
+    expect([(await hit('203.0.113.9')).status, (await hit('203.0.113.9')).status, (await hit('203.0.113.9')).status]).toEqual([
+      404, 404, 429,
+    ])
     expect((await hit('203.0.113.10')).status).toBe(404)
   })
 
-  test('IPv6 clients are limited by their /64: rotating through one network\'s addresses does not reset the count', async () => {
+  test("IPv6 clients are limited by their /64: rotating through one network's addresses does not reset the count", async () => {
     const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_RATE_LIMIT_SHARE: '2' })
     const app = createApp({ ...server.ctx, now: () => Date.UTC(2026, 10, 22, 12, 0, 15) }) // one window for the whole test
     const hit = (ip: string) => app.handle(new Request(`${BASE}/s/AAAAAAAAAAAAAAAAAAAAAA`, { headers: { 'x-forwarded-for': ip } }))

@@ -3,7 +3,14 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { form, startTestApp, type TestServer } from '../support/harness'
-import { contentStreamBomb, formFieldOnly, formPatternCycle, hugeImagePage, selfDrawingForm, titleLowOnPage } from '../../scripts/support/hostile-pdfs'
+import {
+  contentStreamBomb,
+  formFieldOnly,
+  formPatternCycle,
+  hugeImagePage,
+  selfDrawingForm,
+  titleLowOnPage,
+} from '../../scripts/support/hostile-pdfs'
 import { makePdf } from '../../scripts/support/pdf'
 import { sharePathOf } from '../support/share-paths'
 import { uploadPdf } from '../support/uploads'
@@ -19,7 +26,8 @@ async function shared(pdf: Uint8Array) {
   const row = await server.ctx.db.query.files.findFirst({ where: (files, { eq }) => eq(files.id, file.id) })
   return { id: file.id, path: sharePathOf(file), blobKey: row!.blobKey }
 }
-const preview = (server: TestServer, path: string) => server.app.handle(new Request(`http://localhost${path}/preview.png`, { headers: { 'user-agent': SLACKBOT } }))
+const preview = (server: TestServer, path: string) =>
+  server.app.handle(new Request(`http://localhost${path}/preview.png`, { headers: { 'user-agent': SLACKBOT } }))
 const isPlaceholder = (response: Response) => response.headers.get('etag')!.endsWith('-0"')
 const linesAbout = (id: string) => server.log.lines.filter((line) => line.startsWith(`preview of file ${id}:`))
 
@@ -51,7 +59,9 @@ describe('hostile PDFs get the placeholder, once, and never hurt the server', ()
       for (let i = 0; i < 3; i++) expect(isPlaceholder(await preview(server, file.path))).toBe(true)
       const lines = linesAbout(file.id)
       expect(lines).toHaveLength(1)
-      expect(lines[0]).toMatch(/^preview of file \S+: (PDFium needed more than .* of memory|took longer than 3 s); serving the placeholder for this version of the PDF$/)
+      expect(lines[0]).toMatch(
+        /^preview of file \S+: (PDFium needed more than .* of memory|took longer than 3 s); serving the placeholder for this version of the PDF$/,
+      )
       expect(server.log.errors).toEqual([]) // one info line, no error object, so no stack anywhere
     })
   }
@@ -59,7 +69,10 @@ describe('hostile PDFs get the placeholder, once, and never hurt the server', ()
   test('a replacement is a new version: its preview is tried afresh', async () => {
     const file = await shared(selfDrawingForm())
     expect(isPlaceholder(await preview(server, file.path))).toBe(true)
-    await server.call('PUT', `/api/files/${file.id}`, { token: owner.token, body: form({ bytes: makePdf({ text: () => 'Fixed version' }) }) })
+    await server.call('PUT', `/api/files/${file.id}`, {
+      token: owner.token,
+      body: form({ bytes: makePdf({ text: () => 'Fixed version' }) }),
+    })
     const replaced = await preview(server, file.path)
     expect(isPlaceholder(replaced)).toBe(false)
     expect(await darkest(await replaced.arrayBuffer())).toBeLessThan(100)
@@ -115,7 +128,7 @@ describe('the card shows page 1 as the viewer does', () => {
     const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true })
     let firstDarkRow = -1
     for (let y = 0; y < info.height && firstDarkRow < 0; y++) {
-      for (let x = 0; x < info.width; x++) if (data[y * info.width + x]! < 100) (firstDarkRow = y), (x = info.width)
+      for (let x = 0; x < info.width && firstDarkRow < 0; x++) if (data[y * info.width + x]! < 100) firstDarkRow = y
     }
     expect(firstDarkRow).toBeGreaterThanOrEqual(0)
     expect(firstDarkRow).toBeLessThan(info.height / 4)
@@ -135,10 +148,13 @@ test('renderers stop with the server', async () => {
   const other = await startTestApp()
   const user = await other.user()
   const path = sharePathOf(await uploadPdf(other, user))
-  const childrenOf = () => new Set(readFileSync(`/proc/self/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
+  const childrenOf = () =>
+    new Set(readFileSync(`/proc/self/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
   const before = childrenOf()
   expect((await preview(other, path)).status).toBe(200)
-  const renderers = [...childrenOf()].filter((pid) => !before.has(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('__preview-renderer'))
+  const renderers = [...childrenOf()].filter(
+    (pid) => !before.has(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('__preview-renderer'),
+  )
   expect(renderers).toHaveLength(1)
   other.app.listen({ port: 0, hostname: '127.0.0.1' })
   await other.app.stop()

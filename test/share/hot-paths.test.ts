@@ -15,7 +15,8 @@ async function newFile() {
   const file = await uploadPdf(server, owner)
   return { id: file.id, path: sharePathOf(file) }
 }
-const page = (path: string, ua = FIREFOX, ip?: string) => server.call('GET', path, { headers: { 'user-agent': ua, ...(ip && { 'x-forwarded-for': ip }) } })
+const page = (path: string, ua = FIREFOX, ip?: string) =>
+  server.call('GET', path, { headers: { 'user-agent': ua, ...(ip && { 'x-forwarded-for': ip }) } })
 const views = async (id: string) => (await json(await server.call('GET', `/api/files/${id}`, { token: owner.token }))).data.views as number
 
 describe('cached share lookups follow every change at once', () => {
@@ -24,7 +25,12 @@ describe('cached share lookups follow every change at once', () => {
     expect(await (await page(file.path)).text()).not.toContain('Renamed report')
     expect((await server.call('GET', `${file.path}/download`)).status).toBe(200)
 
-    const patch = (body: object) => server.call('PUT', `/api/files/${file.id}`, { token: owner.token, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
+    const patch = (body: object) =>
+      server.call('PUT', `/api/files/${file.id}`, {
+        token: owner.token,
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      })
     expect((await patch({ title: 'Renamed report', allowDownload: false })).status).toBe(200)
     expect(await (await page(file.path)).text()).toContain('Renamed report')
     expect((await server.call('GET', `${file.path}/download`)).status).toBe(403)
@@ -58,7 +64,10 @@ describe('views in group commits', () => {
   test('distinct visitors to several files in one group: each file gets exactly its own', async () => {
     const a = await newFile()
     const b = await newFile()
-    const visits = [...Array.from({ length: 30 }, (_, i) => page(a.path, `${FIREFOX} a${i}`, `198.51.100.${i}`)), ...Array.from({ length: 12 }, (_, i) => page(b.path, `${FIREFOX} b${i}`, `203.0.113.${i}`))]
+    const visits = [
+      ...Array.from({ length: 30 }, (_, i) => page(a.path, `${FIREFOX} a${i}`, `198.51.100.${i}`)),
+      ...Array.from({ length: 12 }, (_, i) => page(b.path, `${FIREFOX} b${i}`, `203.0.113.${i}`)),
+    ]
     await Promise.all(visits)
     expect(await views(a.id)).toBe(30)
     expect(await views(b.id)).toBe(12)
@@ -108,7 +117,8 @@ describe('file responses go out as built, with every common header', () => {
     }
     expect(responses[3]!.headers.get('x-request-id')).toBe('mine-1')
     // The shared PDF's own policy wins over the API default.
-    for (const response of responses.slice(0, 3)) expect(response.headers.get('content-security-policy')).toBe("sandbox; frame-ancestors 'self'")
+    for (const response of responses.slice(0, 3))
+      expect(response.headers.get('content-security-policy')).toBe("sandbox; frame-ancestors 'self'")
     expect(responses[1]!.status).toBe(206)
     expect(responses[1]!.headers.get('content-range')).toMatch(/^bytes 0-9\/\d+$/)
     expect(responses[2]!.headers.get('content-disposition')).toStartWith('attachment;')

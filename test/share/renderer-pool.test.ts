@@ -10,7 +10,15 @@ const dir = mkdtempSync(join(tmpdir(), 'pdfshare-pool-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const fakeRenderer = join(import.meta.dir, '..', 'support', 'fake-renderer.ts')
 const poolOf = (limits: Partial<RendererLimits> = {}) =>
-  createRendererPool({ timeoutMs: 1000, memoryBytes: 256 * 1024 * 1024, concurrency: 2, maxQueued: 4, idleMs: 60_000, command: ['bun', fakeRenderer], ...limits })
+  createRendererPool({
+    timeoutMs: 1000,
+    memoryBytes: 256 * 1024 * 1024,
+    concurrency: 2,
+    maxQueued: 4,
+    idleMs: 60_000,
+    command: ['bun', fakeRenderer],
+    ...limits,
+  })
 let outputs = 0
 const out = (kind = 'ok') => join(dir, `${kind}-${++outputs}.png`)
 /** Renders and returns the pid of the renderer process that did it. */
@@ -19,7 +27,11 @@ const renderedBy = async (pool: ReturnType<typeof poolOf>) => {
   await pool.render('/dev/null', path)
   return Number(readFileSync(path, 'utf8').replace('rendered by ', ''))
 }
-const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: Error) => error)
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: Error) => error,
+  )
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0)
@@ -29,7 +41,8 @@ const alive = (pid: number) => {
   }
 }
 /** This process's children, read from /proc. */
-const children = () => new Set(readFileSync(`/proc/self/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
+const children = () =>
+  new Set(readFileSync(`/proc/self/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
 
 describe('preview renderer processes', () => {
   test('a render runs in a child process, which is kept for the next render', async () => {

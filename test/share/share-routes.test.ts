@@ -16,8 +16,10 @@ async function share(fields: Record<string, string> = {}, bytes: Uint8Array = pd
   const file = await uploadPdf(server, owner, { bytes, name: 'Report.pdf' }, fields)
   return { ...file, path: sharePathOf(file) }
 }
-const visit = (path: string, headers: Record<string, string> = {}) => server.call('GET', path, { headers: { 'user-agent': FIREFOX, ...headers } })
-const meta = (page: string, attr: 'name' | 'property', key: string) => new RegExp(`<meta ${attr}="${key}" content="([^"]*)">`).exec(page)?.[1]
+const visit = (path: string, headers: Record<string, string> = {}) =>
+  server.call('GET', path, { headers: { 'user-agent': FIREFOX, ...headers } })
+const meta = (page: string, attr: 'name' | 'property', key: string) =>
+  new RegExp(`<meta ${attr}="${key}" content="([^"]*)">`).exec(page)?.[1]
 
 describe('GET /s/:slug (the viewer page)', () => {
   test('server-rendered head: title, description, canonical, Open Graph and Twitter tags with absolute URLs', async () => {
@@ -58,7 +60,9 @@ describe('GET /s/:slug (the viewer page)', () => {
     expect(page).not.toContain('<script>alert')
     expect(page).not.toContain('<img src=x')
     expect(page).toContain('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;')
-    expect(meta(page, 'property', 'og:title')).toBe('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&#39;')
+    expect(meta(page, 'property', 'og:title')).toBe(
+      '&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&#39;',
+    )
   })
 
   test('a strict CSP: own origin only, no inline script, no eval; no referrer; nosniff', async () => {
@@ -148,9 +152,16 @@ describe('GET /s/:slug/file', () => {
   test('the ETag changes when the PDF is replaced, and not otherwise', async () => {
     const file = await share()
     const before = (await visit(`${file.path}/file`)).headers.get('etag')
-    await server.call('PUT', `/api/files/${file.id}`, { token: owner.token, body: JSON.stringify({ title: 'renamed' }), headers: { 'content-type': 'application/json' } })
+    await server.call('PUT', `/api/files/${file.id}`, {
+      token: owner.token,
+      body: JSON.stringify({ title: 'renamed' }),
+      headers: { 'content-type': 'application/json' },
+    })
     expect((await visit(`${file.path}/file`)).headers.get('etag')).toBe(before)
-    await server.call('PUT', `/api/files/${file.id}`, { token: owner.token, body: form({ bytes: makePdf({ pages: 1, text: () => 'new' }) }) })
+    await server.call('PUT', `/api/files/${file.id}`, {
+      token: owner.token,
+      body: form({ bytes: makePdf({ pages: 1, text: () => 'new' }) }),
+    })
     const after = (await visit(`${file.path}/file`)).headers.get('etag')
     expect(after).not.toBe(before)
     expect((await visit(`${file.path}/file`, { 'if-none-match': before! })).status).toBe(200)
@@ -169,7 +180,9 @@ describe('GET /s/:slug/download', () => {
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(pdf)
     for (const range of ['bytes=0-99', 'bytes=999999-']) {
       // Partial and refused answers carry the same policy.
-      expect((await visit(`${allowed.path}/download`, { range })).headers.get('content-security-policy')).toBe("sandbox; frame-ancestors 'self'")
+      expect((await visit(`${allowed.path}/download`, { range })).headers.get('content-security-policy')).toBe(
+        "sandbox; frame-ancestors 'self'",
+      )
     }
 
     const denied = await share({ allowDownload: 'off' })
@@ -198,7 +211,10 @@ describe('GET /s/:slug/preview.png', () => {
     expect(again.equals(png)).toBe(true)
     expect((await visit(`${file.path}/preview.png`, { 'if-none-match': first.headers.get('etag')! })).status).toBe(304)
 
-    await server.call('PUT', `/api/files/${file.id}`, { token: owner.token, body: form({ bytes: makePdf({ text: () => 'A completely different first page with much more text' }) }) })
+    await server.call('PUT', `/api/files/${file.id}`, {
+      token: owner.token,
+      body: form({ bytes: makePdf({ text: () => 'A completely different first page with much more text' }) }),
+    })
     const replaced = Buffer.from(await (await visit(`${file.path}/preview.png`)).arrayBuffer())
     expect(replaced.equals(png)).toBe(false)
     const now = readdirSync(join(server.dataDir, 'previews')).filter((name) => name.endsWith('.png'))
@@ -281,7 +297,12 @@ describe("pdf.js's annotation icons", () => {
       expect(await icon.text()).toBe(noteSvg)
     }
     // Nothing else of the folder, and nothing outside it, is served that way.
-    for (const path of [`${images}/annotation-note.png`, `${images}/toolbarButton-print.svg`, `${images}/annotation-a/b.svg`, '/assets/images/annotation-note.svg']) {
+    for (const path of [
+      `${images}/annotation-note.png`,
+      `${images}/toolbarButton-print.svg`,
+      `${images}/annotation-a/b.svg`,
+      '/assets/images/annotation-note.svg',
+    ]) {
       expect((await server.call('GET', path)).status).toBe(404)
     }
   })

@@ -59,7 +59,13 @@ describe('views', () => {
   test('HEAD, prefetches and previews are not counted', async () => {
     const file = await newFile()
     expect((await visit(file.path, { 'user-agent': FIREFOX }, 'HEAD')).status).toBe(200)
-    const marks: Record<string, string>[] = [{ 'sec-purpose': 'prefetch' }, { 'sec-purpose': 'prefetch;prerender' }, { purpose: 'prefetch' }, { 'x-moz': 'prefetch' }, { 'x-purpose': 'preview' }]
+    const marks: Record<string, string>[] = [
+      { 'sec-purpose': 'prefetch' },
+      { 'sec-purpose': 'prefetch;prerender' },
+      { purpose: 'prefetch' },
+      { 'x-moz': 'prefetch' },
+      { 'x-purpose': 'preview' },
+    ]
     for (const headers of marks) {
       expect((await visit(file.path, { 'user-agent': FIREFOX, ...headers })).status).toBe(200)
     }
@@ -103,7 +109,11 @@ describe('views', () => {
     const file = await newFile()
     for (const suffix of ['/file', '/download', '/preview.png']) await visit(file.path + suffix, { 'user-agent': FIREFOX })
     await server.call('GET', `/api/files/${file.id}/content`, { token: owner.token })
-    await server.call('PUT', `/api/files/${file.id}`, { token: owner.token, body: JSON.stringify({ title: 'x' }), headers: { 'content-type': 'application/json' } })
+    await server.call('PUT', `/api/files/${file.id}`, {
+      token: owner.token,
+      body: JSON.stringify({ title: 'x' }),
+      headers: { 'content-type': 'application/json' },
+    })
     await server.call('PUT', `/api/files/${file.id}`, { token: owner.token, body: form({ bytes: makePdf({ text: () => 'v2' }) }) })
     expect(await views(file.id)).toBe(0)
   })
@@ -134,7 +144,8 @@ describe('views', () => {
       const file = await uploadPdf(capped, owner)
       return { id: file.id, path: sharePathOf(file) }
     }
-    const viewsOf = async (id: string) => (await json(await capped.call('GET', `/api/files/${id}`, { token: owner.token }))).data.views as number
+    const viewsOf = async (id: string) =>
+      (await json(await capped.call('GET', `/api/files/${id}`, { token: owner.token }))).data.views as number
     let now = Date.UTC(2026, 10, 22, 12, 0, 0)
     const app = createApp({ ...capped.ctx, now: () => now })
     const visitAs = (path: string, ip: string, browser: number) =>

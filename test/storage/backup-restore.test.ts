@@ -12,8 +12,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 const server = await startTestApp()
 const alice = await server.user('alice')
-const uploaded = await json(await server.call('POST', '/api/files/upload', { token: alice.token, body: form({ bytes: makePdf({ paddingBytes: 3_000_000 }) }) }))
-const blobFiles = (dir: string) => readdirSync(join(dir, 'blobs'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name))
+const uploaded = await json(
+  await server.call('POST', '/api/files/upload', { token: alice.token, body: form({ bytes: makePdf({ paddingBytes: 3_000_000 }) }) }),
+)
+const blobFiles = (dir: string) =>
+  readdirSync(join(dir, 'blobs'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
 
 test('a backup goes through the blob stores both ways: written like a data dir, restored byte for byte', async () => {
   const backup = join(root, 'backup-1')

@@ -65,9 +65,15 @@ export function blobStoreContract(name: string, open: () => Promise<StoreUnderTe
       const exact = newKey()
       await store.put(exact, { stream: streamOf(bytes), expected: { size: bytes.length, sha256 } })
       expect(await readAll(store.read(exact))).toEqual(bytes)
-      for (const [kind, expected] of [['size', { size: bytes.length - 1 }], ['sha256', { sha256: '0'.repeat(64) }]] as const) {
+      for (const [kind, expected] of [
+        ['size', { size: bytes.length - 1 }],
+        ['sha256', { sha256: '0'.repeat(64) }],
+      ] as const) {
         const key = newKey()
-        const failure = await store.put(key, { stream: streamOf(bytes), expected }).then(() => undefined, (error: unknown) => error)
+        const failure = await store.put(key, { stream: streamOf(bytes), expected }).then(
+          () => undefined,
+          (error: unknown) => error,
+        )
         expect(failure).toBeInstanceOf(BlobMismatch)
         expect((failure as BlobMismatch).kind).toBe(kind)
         expect(await store.stat(key)).toBeUndefined()

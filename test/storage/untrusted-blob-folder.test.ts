@@ -25,7 +25,11 @@ test('a backup folder is read through regular files only: a linked blob or a lin
   expect(new TextDecoder().decode(await readAll(folder.read('regularKey000001')))).toBe('%PDF-1.7 regular')
   expect(await folder.stat('missingKey000001')).toBeUndefined()
 
-  const refusal = (key: string) => folder.stat(key).then(() => undefined, (error: unknown) => error)
+  const refusal = (key: string) =>
+    folder.stat(key).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
   const linkedFile = await refusal('regularKey000002')
   expect(linkedFile).toBeInstanceOf(RefusedBlob)
   expect((linkedFile as RefusedBlob).reason).toBe('is not a regular file (a symbolic link)')

@@ -15,7 +15,15 @@ export const BASE = 'http://localhost'
 export function memoryLogger(): Logger & { lines: string[]; errors: unknown[] } {
   const lines: string[] = []
   const errors: unknown[] = []
-  return { lines, errors, info: (line) => lines.push(line), error: (line, error) => (lines.push(line), errors.push(error)) }
+  return {
+    lines,
+    errors,
+    info: (line) => lines.push(line),
+    error: (line, error) => {
+      lines.push(line)
+      errors.push(error)
+    },
+  }
 }
 
 export type TestServer = {
@@ -54,7 +62,11 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     dataDir,
     async user(name = `user${++counter}`, options = {}) {
       const user = await addUser(ctx, { name })
-      const { jwt, token } = await issueToken(ctx, { userName: name, label: 'test', ttlSeconds: options.ttlSeconds === undefined ? 3600 : options.ttlSeconds })
+      const { jwt, token } = await issueToken(ctx, {
+        userName: name,
+        label: 'test',
+        ttlSeconds: options.ttlSeconds === undefined ? 3600 : options.ttlSeconds,
+      })
       return { id: user.id, name, token: jwt, tokenId: token.id }
     },
     call(method, path, init = {}) {
@@ -66,7 +78,11 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
 }
 
 /** A FormData upload body: the file part first unless `fileLast`, then the text fields. */
-export function form(file: { bytes: Uint8Array | Blob; name?: string; type?: string } | undefined, fields: Record<string, string> = {}, fileLast = false): FormData {
+export function form(
+  file: { bytes: Uint8Array | Blob; name?: string; type?: string } | undefined,
+  fields: Record<string, string> = {},
+  fileLast = false,
+): FormData {
   const data = new FormData()
   const addFile = () => {
     if (!file) return
@@ -80,7 +96,10 @@ export function form(file: { bytes: Uint8Array | Blob; name?: string; type?: str
 }
 
 /** Hand-built multipart bodies, for shapes FormData cannot make (duplicate parts, a file without filename…). */
-export function rawMultipart(parts: { name: string; filename?: string; type?: string; body: string | Uint8Array }[], boundary = 'pdfshareTestBoundary'): { body: Uint8Array<ArrayBuffer>; contentType: string } {
+export function rawMultipart(
+  parts: { name: string; filename?: string; type?: string; body: string | Uint8Array }[],
+  boundary = 'pdfshareTestBoundary',
+): { body: Uint8Array<ArrayBuffer>; contentType: string } {
   const encoder = new TextEncoder()
   const chunks: Uint8Array[] = []
   for (const part of parts) {
@@ -88,7 +107,11 @@ export function rawMultipart(parts: { name: string; filename?: string; type?: st
     if (part.filename !== undefined) head += `; filename="${part.filename}"`
     head += '\r\n'
     if (part.type) head += `Content-Type: ${part.type}\r\n`
-    chunks.push(encoder.encode(`${head}\r\n`), typeof part.body === 'string' ? encoder.encode(part.body) : part.body, encoder.encode('\r\n'))
+    chunks.push(
+      encoder.encode(`${head}\r\n`),
+      typeof part.body === 'string' ? encoder.encode(part.body) : part.body,
+      encoder.encode('\r\n'),
+    )
   }
   chunks.push(encoder.encode(`--${boundary}--\r\n`))
   return { body: new Uint8Array(Buffer.concat(chunks)), contentType: `multipart/form-data; boundary=${boundary}` }

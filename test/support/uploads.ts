@@ -13,12 +13,22 @@ const UPLOAD_PATH = '/api/files/upload'
 export type PdfPart = Uint8Array | { bytes: Uint8Array; name?: string; type?: string }
 
 /** Uploads a PDF as `user` through app.handle and returns the File; fails the test unless it is answered 201. */
-export async function uploadPdf(server: Pick<TestServer, 'call'>, user: { token: string }, pdf: PdfPart = makePdf(), fields: Record<string, string> = {}): Promise<FileDto> {
+export async function uploadPdf(
+  server: Pick<TestServer, 'call'>,
+  user: { token: string },
+  pdf: PdfPart = makePdf(),
+  fields: Record<string, string> = {},
+): Promise<FileDto> {
   return createdFile(await server.call('POST', UPLOAD_PATH, { token: user.token, body: uploadForm(pdf, fields) }))
 }
 
 /** The same over a real socket, to a spawned server at `baseUrl` (`startServer(…).url`). */
-export async function uploadPdfTo(baseUrl: string, token: string, pdf: PdfPart = makePdf(), fields: Record<string, string> = {}): Promise<FileDto> {
+export async function uploadPdfTo(
+  baseUrl: string,
+  token: string,
+  pdf: PdfPart = makePdf(),
+  fields: Record<string, string> = {},
+): Promise<FileDto> {
   return createdFile(await fetch(`${baseUrl}${UPLOAD_PATH}`, { method: 'POST', headers: bearer(token), body: uploadForm(pdf, fields) }))
 }
 

@@ -27,7 +27,23 @@ test('the File response type is exactly the interface File (plus sha256), with n
   expectTypeOf<FileDto['desc']>().not.toBeNullable()
   expectTypeOf(toFileDto).returns.toEqualTypeOf<FileDto>()
   const dto = toFileDto(
-    { seq: 1, id: 'i', ownerId: 'o', slug: 's', blobKey: 'b', filename: 'f.pdf', title: '', description: 'd', size: 3, sha256: 'h', allowDownload: true, searchEngineVisible: false, views: 0, createdAt: 0, updatedAt: 1 },
+    {
+      seq: 1,
+      id: 'i',
+      ownerId: 'o',
+      slug: 's',
+      blobKey: 'b',
+      filename: 'f.pdf',
+      title: '',
+      description: 'd',
+      size: 3,
+      sha256: 'h',
+      allowDownload: true,
+      searchEngineVisible: false,
+      views: 0,
+      createdAt: 0,
+      updatedAt: 1,
+    },
     'https://x.test',
   )
   expect(dto.desc).toBe(dto.description)

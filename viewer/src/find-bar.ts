@@ -57,7 +57,8 @@ export function createFindBar(eventBus: EventBus): FindBar {
   })
   eventBus.on('updatefindcontrolstate', ({ state, matchesCount }: { state: number; matchesCount: { current: number; total: number } }) => {
     if (state === NOT_FOUND) result.textContent = input.value ? 'Not found' : ''
-    else if (state === FOUND || state === WRAPPED) result.textContent = matchesCount.total ? `${matchesCount.current} of ${matchesCount.total}` : ''
+    else if (state === FOUND || state === WRAPPED)
+      result.textContent = matchesCount.total ? `${matchesCount.current} of ${matchesCount.total}` : ''
   })
 
   return { open, close, isOpen: () => !bar.hidden }

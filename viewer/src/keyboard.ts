@@ -17,15 +17,29 @@ export function bindKeyboard(viewer: PDFViewer, toolbar: Toolbar, find: FindBar)
     if (modifier && event.key === '0') return handled(event, () => toolbar.setZoom('page-width'))
     if (typing || modifier || event.altKey) return
     switch (event.key) {
-      case '/': return handled(event, find.open)
-      case 'n': case 'j': case 'ArrowRight': return handled(event, () => viewer.nextPage())
-      case 'p': case 'k': case 'ArrowLeft': return handled(event, () => viewer.previousPage())
-      case 'Home': return handled(event, () => (viewer.currentPageNumber = 1))
-      case 'End': return handled(event, () => (viewer.currentPageNumber = viewer.pagesCount))
-      case '+': case '=': return handled(event, toolbar.zoomIn)
-      case '-': return handled(event, toolbar.zoomOut)
-      case '0': return handled(event, () => toolbar.setZoom('page-width'))
-      case 'Escape': if (find.isOpen()) return handled(event, find.close)
+      case '/':
+        return handled(event, find.open)
+      case 'n':
+      case 'j':
+      case 'ArrowRight':
+        return handled(event, () => viewer.nextPage())
+      case 'p':
+      case 'k':
+      case 'ArrowLeft':
+        return handled(event, () => viewer.previousPage())
+      case 'Home':
+        return handled(event, () => (viewer.currentPageNumber = 1))
+      case 'End':
+        return handled(event, () => (viewer.currentPageNumber = viewer.pagesCount))
+      case '+':
+      case '=':
+        return handled(event, toolbar.zoomIn)
+      case '-':
+        return handled(event, toolbar.zoomOut)
+      case '0':
+        return handled(event, () => toolbar.setZoom('page-width'))
+      case 'Escape':
+        if (find.isOpen()) return handled(event, find.close)
     }
   })
 }

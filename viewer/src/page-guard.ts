@@ -28,7 +28,10 @@ export type GuardedDocument = {
  * read as a stand-in, and page 1's place then shows the error instead of the stand-in's content. Returns
  * `undefined` when neither page 1 nor any of the next pages can be read.
  */
-export async function guardPages(pdf: PDFDocumentProxy, onBrokenPage: (pageNumber: number, error: unknown) => void): Promise<GuardedDocument | undefined> {
+export async function guardPages(
+  pdf: PDFDocumentProxy,
+  onBrokenPage: (pageNumber: number, error: unknown) => void,
+): Promise<GuardedDocument | undefined> {
   const getPage = (pageNumber: number) =>
     pdf.getPage(pageNumber).catch((error: unknown) => {
       onBrokenPage(pageNumber, error)

@@ -100,7 +100,9 @@ export function createStatus(element: HTMLElement, downloadUrl: string | null): 
         case 'slow':
           el.append(
             paragraph('Opening the document is taking too long', 'status-title'),
-            paragraph(`Nothing has happened for ${problem.seconds} seconds. It may still appear; if it does not, check your connection and reload the page.`),
+            paragraph(
+              `Nothing has happened for ${problem.seconds} seconds. It may still appear; if it does not, check your connection and reload the page.`,
+            ),
             reload(),
             ...download('Download the PDF'),
           )
@@ -121,7 +123,11 @@ export function createStatus(element: HTMLElement, downloadUrl: string | null): 
           )
           break
         case 'password':
-          el.append(paragraph('This document is password-protected', 'status-title'), passwordForm(problem), ...download('Download the PDF'))
+          el.append(
+            paragraph('This document is password-protected', 'status-title'),
+            passwordForm(problem),
+            ...download('Download the PDF'),
+          )
           el.querySelector('input')?.focus()
           break
       }

@@ -40,7 +40,8 @@ export function createToolbar(viewer: PDFViewer): Toolbar {
 
   const step = (direction: 1 | -1) => {
     const current = viewer.currentScale
-    const candidates = direction > 0 ? ZOOM_STEPS.filter((s) => s > current + 0.001) : ZOOM_STEPS.filter((s) => s < current - 0.001).reverse()
+    const candidates =
+      direction > 0 ? ZOOM_STEPS.filter((s) => s > current + 0.001) : ZOOM_STEPS.filter((s) => s < current - 0.001).reverse()
     const target = candidates[0]
     if (target !== undefined) viewer.currentScaleValue = String(target)
   }

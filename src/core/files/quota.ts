@@ -53,9 +53,10 @@ export async function quotaRefusal(ctx: AppContext, userId: string, growth: Quot
  * below it.
  */
 export function fitsQuota(ownerId: string, growth: QuotaGrowth): SQL {
-  const countFits = growth.files > 0
-    ? sql`(${users.maxFiles} IS NULL OR (SELECT count(*) FROM ${files} WHERE ${files.ownerId} = ${ownerId}) + ${growth.files} <= ${users.maxFiles})`
-    : sql`1`
+  const countFits =
+    growth.files > 0
+      ? sql`(${users.maxFiles} IS NULL OR (SELECT count(*) FROM ${files} WHERE ${files.ownerId} = ${ownerId}) + ${growth.files} <= ${users.maxFiles})`
+      : sql`1`
   const bytesFit = sql`(${users.maxBytes} IS NULL OR (${growth.bytes}) <= 0
     OR (SELECT coalesce(sum(${files.size}), 0) FROM ${files} WHERE ${files.ownerId} = ${ownerId}) + (${growth.bytes}) <= ${users.maxBytes})`
   return sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${ownerId} AND ${countFits} AND ${bytesFit})`

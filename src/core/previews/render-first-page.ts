@@ -12,7 +12,9 @@ let sharpModule: Promise<typeof import('sharp')['default']> | undefined
 
 /** Compiles PDFium's wasm and loads sharp ahead of the first render (the renderer process does this at start). */
 export async function warmUp(): Promise<void> {
-  compiled ??= Bun.file(wasmPath).arrayBuffer().then((bytes) => WebAssembly.compile(bytes))
+  compiled ??= Bun.file(wasmPath)
+    .arrayBuffer()
+    .then((bytes) => WebAssembly.compile(bytes))
   sharpModule ??= import('sharp').then((m) => m.default)
   await Promise.all([compiled, sharpModule])
 }
@@ -52,7 +54,8 @@ export async function renderFirstPage(pdf: Uint8Array, heapLimit: number): Promi
       // an aborted instance cannot be torn down; it is garbage once this returns
     }
   }
-  if (bitmap.width < 1 || bitmap.height < 1 || bitmap.data.length < bitmap.width * bitmap.height * 4) throw new Error('PDFium returned an empty bitmap')
+  if (bitmap.width < 1 || bitmap.height < 1 || bitmap.data.length < bitmap.width * bitmap.height * 4)
+    throw new Error('PDFium returned an empty bitmap')
   return encodeCard(bitmap)
 }
 
@@ -82,7 +85,11 @@ async function encodeCard(bitmap: Bitmap): Promise<Buffer> {
   const image = sharp(Buffer.from(bitmap.data.buffer, bitmap.data.byteOffset, bitmap.data.byteLength), {
     raw: { width: bitmap.width, height: bitmap.height, channels: 4 },
   })
-    .recomb([[0, 0, 1], [0, 1, 0], [1, 0, 0]]) // PDFium writes BGRA; sharp reads RGBA
+    .recomb([
+      [0, 0, 1],
+      [0, 1, 0],
+      [1, 0, 0],
+    ]) // PDFium writes BGRA; sharp reads RGBA
     .flatten({ background: '#ffffff' })
   // A page less high than the card is shown whole, centred on white.
   if (window) image.extract(window)

@@ -107,9 +107,14 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
       // not permitted here: the renderer runs at the server's priority
     }
     renderer.ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => (stop(renderer), reject(new RendererUnavailable('the preview renderer did not start in time'))), START_TIMEOUT_MS)
+      const timer = setTimeout(() => {
+        stop(renderer)
+        reject(new RendererUnavailable('the preview renderer did not start in time'))
+      }, START_TIMEOUT_MS)
       renderer.onMessage = (message) => {
-        if ('ready' in message) clearTimeout(timer), resolve()
+        if (!('ready' in message)) return
+        clearTimeout(timer)
+        resolve()
       }
       renderer.onExit = (reason) => {
         clearTimeout(timer)
@@ -144,12 +149,19 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
         // same PDF may well render next time, so that is not remembered.
         const cpuMs = cpuMillisOf(pid) - cpuAtStart
         const slow = `took longer than ${limits.timeoutMs / 1000} s`
-        kill(Number.isFinite(cpuMs) && cpuMs < limits.timeoutMs / 4 ? new RendererUnavailable(`${slow} while the machine was busy (${(cpuMs / 1000).toFixed(1)} s on the CPU)`) : new RenderFailed(slow))
+        kill(
+          Number.isFinite(cpuMs) && cpuMs < limits.timeoutMs / 4
+            ? new RendererUnavailable(`${slow} while the machine was busy (${(cpuMs / 1000).toFixed(1)} s on the CPU)`)
+            : new RenderFailed(slow),
+        )
       }, limits.timeoutMs)
       const watch = setInterval(() => {
         if (residentBytes(pid) > limits.memoryBytes) kill(new RenderFailed(`needed more than ${formatSize(limits.memoryBytes)} of memory`))
       }, MEMORY_POLL_MS)
-      const settle = () => (clearTimeout(deadline), clearInterval(watch))
+      const settle = () => {
+        clearTimeout(deadline)
+        clearInterval(watch)
+      }
       renderer.onMessage = (message) => {
         if (!('id' in message) || message.id !== job.id) return
         settle()

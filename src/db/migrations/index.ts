@@ -6,8 +6,8 @@ import m2 from './0002_user_passwords.sql' with { type: 'text' }
 import m3 from './0003_data_dir_id.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
-  { tag: "0000_init", when: 1795357528261, sql: m0 },
-  { tag: "0001_view_marks", when: 1795359342323, sql: m1 },
-  { tag: "0002_user_passwords", when: 1795396724044, sql: m2 },
-  { tag: "0003_data_dir_id", when: 1795430278962, sql: m3 },
+  { tag: '0000_init', when: 1795357528261, sql: m0 },
+  { tag: '0001_view_marks', when: 1795359342323, sql: m1 },
+  { tag: '0002_user_passwords', when: 1795396724044, sql: m2 },
+  { tag: '0003_data_dir_id', when: 1795430278962, sql: m3 },
 ]

@@ -6,7 +6,16 @@ import { readJsonBody } from '../../http/read-json-body'
 import { requireMediaType } from '../../http/request-body'
 import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
 import { newTokenFrom, signInFrom } from './input'
-import { IssuedTokenEnvelope, LoginBody, MeEnvelope, NewTokenBody, RevokedEnvelope, SignInEnvelope, TokenIdParams, TokenListEnvelope } from './model'
+import {
+  IssuedTokenEnvelope,
+  LoginBody,
+  MeEnvelope,
+  NewTokenBody,
+  RevokedEnvelope,
+  SignInEnvelope,
+  TokenIdParams,
+  TokenListEnvelope,
+} from './model'
 import { toIssuedTokenDto, toSignInDto, toTokenDto } from './presenter'
 import { getAccount } from './service/get-account'
 import { issueToken } from './service/issue-token'

@@ -23,20 +23,26 @@ const codePointsRule =
     const length = codePointLength(value)
     return length < min || length > max ? `${name} must be ${min} to ${max} characters` : undefined
   }
-const codePoints = (name: string, min: number, max: number) => withRule(t.String({ minLength: min, maxLength: max }), codePointsRule(name, min, max))
+const codePoints = (name: string, min: number, max: number) =>
+  withRule(t.String({ minLength: min, maxLength: max }), codePointsRule(name, min, max))
 
 export const LoginBody = t.Object({ username: codePoints('username', 1, 64), password: codePoints('password', 1, 1024) }, NOT_AN_OBJECT)
 
 const labelLength = codePointsRule('label', 1, TOKEN_LABEL_MAX)
 const labelRule: Rule = (value) => labelLength(value) ?? (String(value).trim() === '' ? 'label must not be blank' : undefined)
 const ttlRule: Rule = (value) =>
-  typeof value === 'string' && parseTtl(value) !== undefined ? undefined : 'ttl must be a lifetime such as 90d, 12h, 30m, 2w, 1y, or "never"'
+  typeof value === 'string' && parseTtl(value) !== undefined
+    ? undefined
+    : 'ttl must be a lifetime such as 90d, 12h, 30m, 2w, 1y, or "never"'
 
 export const NewTokenBody = t.Object(
   {
     label: withRule(t.String({ minLength: 1, maxLength: TOKEN_LABEL_MAX, description: 'Shown in the token list; not blank' }), labelRule),
     ttl: t.Optional(
-      withRule(t.String({ default: DEFAULT_TOKEN_TTL, description: 'Lifetime like the CLI\'s --ttl: 90d, 12h, 30m, 2w, 1y or "never"' }), ttlRule),
+      withRule(
+        t.String({ default: DEFAULT_TOKEN_TTL, description: 'Lifetime like the CLI\'s --ttl: 90d, 12h, 30m, 2w, 1y or "never"' }),
+        ttlRule,
+      ),
     ),
   },
   NOT_AN_OBJECT,

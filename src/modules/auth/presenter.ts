@@ -6,7 +6,13 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 /** The only way a token row leaves the server: never its value, and whether it is the one asking. */
 export function toTokenDto(row: TokenRow, currentTokenId: string): TokenDto {
-  return { id: row.id, label: row.label, createdAt: new Date(row.createdAt).toISOString(), expiresAt: iso(row.expiresAt), current: row.id === currentTokenId }
+  return {
+    id: row.id,
+    label: row.label,
+    createdAt: new Date(row.createdAt).toISOString(),
+    expiresAt: iso(row.expiresAt),
+    current: row.id === currentTokenId,
+  }
 }
 
 /** A new token: its value, shown this once. */
@@ -16,5 +22,11 @@ export function toIssuedTokenDto(issued: IssuedToken): IssuedTokenDto {
 
 /** A password sign-in: the session token and whose it is. */
 export function toSignInDto(session: IssuedToken & { user: SignInDto['user'] }): SignInDto {
-  return { token: session.jwt, tokenId: session.token.id, label: session.token.label, expiresAt: iso(session.token.expiresAt), user: session.user }
+  return {
+    token: session.jwt,
+    tokenId: session.token.id,
+    label: session.token.label,
+    expiresAt: iso(session.token.expiresAt),
+    user: session.user,
+  }
 }

@@ -37,7 +37,17 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
       {
         auth: true,
         parse: 'none',
-        response: { 201: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 408: FailureSchema, 413: FailureSchema, 415: FailureSchema, 503: FailureSchema, 507: FailureSchema, ...authFailures },
+        response: {
+          201: FileEnvelope,
+          400: FailureSchema,
+          403: FailureSchema,
+          408: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          503: FailureSchema,
+          507: FailureSchema,
+          ...authFailures,
+        },
         detail: {
           summary: 'Upload a PDF',
           tags,
@@ -48,7 +58,13 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
     .get(
       '',
       async ({ caller, query }) => {
-        const page = await listOwnedFiles(ctx, { ownerId: caller.userId, limit: query.limit ?? 20, cursor: query.cursor, search: query.q, order: query.order })
+        const page = await listOwnedFiles(ctx, {
+          ownerId: caller.userId,
+          limit: query.limit ?? 20,
+          cursor: query.cursor,
+          search: query.q,
+          order: query.order,
+        })
         return { success: true as const, data: page.rows.map((row) => toFileDto(row, publicUrl)), nextCursor: page.nextCursor }
       },
       {
@@ -73,30 +89,55 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         if (type === 'application/json') {
           return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromJson(await readJsonBody(request)) }))
         }
-        return envelope(await receiveUpload(request, { ownerId: caller.userId, replacing: current }, (body) => updateFromMultipart(ctx, { ...target, body })))
+        return envelope(
+          await receiveUpload(request, { ownerId: caller.userId, replacing: current }, (body) =>
+            updateFromMultipart(ctx, { ...target, body }),
+          ),
+        )
       },
       {
         auth: true,
         parse: 'none',
         params: FileIdParams,
-        response: { 200: FileEnvelope, 400: FailureSchema, 403: FailureSchema, 404: FailureSchema, 408: FailureSchema, 413: FailureSchema, 415: FailureSchema, 503: FailureSchema, 507: FailureSchema, ...authFailures },
+        response: {
+          200: FileEnvelope,
+          400: FailureSchema,
+          403: FailureSchema,
+          404: FailureSchema,
+          408: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          503: FailureSchema,
+          507: FailureSchema,
+          ...authFailures,
+        },
         detail: {
           summary: 'Update metadata, or replace the PDF together with metadata',
           description: 'Omitted fields stay unchanged; "" clears title and desc. All or nothing.',
           tags,
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: openApiSchema(UpdateJson) }, 'multipart/form-data': { schema: openApiSchema(UpdateForm) } },
+            content: {
+              'application/json': { schema: openApiSchema(UpdateJson) },
+              'multipart/form-data': { schema: openApiSchema(UpdateForm) },
+            },
           },
         },
       },
     )
-    .delete('/:id', async ({ caller, params }) => ({ success: true as const, data: await deleteOwnedFile(ctx, { ownerId: caller.userId, id: params.id }) }), {
-      auth: true,
-      params: FileIdParams,
-      response: { 200: DeletedEnvelope, 404: FailureSchema, ...authFailures },
-      detail: { summary: 'Delete a file, its PDF and its previews', tags },
-    })
+    .delete(
+      '/:id',
+      async ({ caller, params }) => ({
+        success: true as const,
+        data: await deleteOwnedFile(ctx, { ownerId: caller.userId, id: params.id }),
+      }),
+      {
+        auth: true,
+        params: FileIdParams,
+        response: { 200: DeletedEnvelope, 404: FailureSchema, ...authFailures },
+        detail: { summary: 'Delete a file, its PDF and its previews', tags },
+      },
+    )
     .get(
       '/:id/content',
       async ({ request, caller, params, set }) => {

@@ -56,13 +56,23 @@ const failsWith = (parameter: keyof typeof LIST_QUERY_ERRORS) => ({ error: () =>
 export const ListQuery = t.Object({
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20, ...failsWith('limit') })),
   cursor: t.Optional(t.String({ maxLength: 200, description: 'nextCursor of the previous page', ...failsWith('cursor') })),
-  q: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'Only files whose filename or title contains this (case-insensitive for ASCII letters)', ...failsWith('q') })),
-  order: t.Optional(
-    t.Union(LIST_ORDERS.map((order) => t.Literal(order)), {
-      default: LIST_ORDERS[0],
-      description: 'newest or oldest upload first, name A–Z (title, or filename without one), most views, largest',
-      ...failsWith('order'),
+  q: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Only files whose filename or title contains this (case-insensitive for ASCII letters)',
+      ...failsWith('q'),
     }),
+  ),
+  order: t.Optional(
+    t.Union(
+      LIST_ORDERS.map((order) => t.Literal(order)),
+      {
+        default: LIST_ORDERS[0],
+        description: 'newest or oldest upload first, name A–Z (title, or filename without one), most views, largest',
+        ...failsWith('order'),
+      },
+    ),
   ),
 })
 
@@ -96,7 +106,9 @@ export const MetadataForm = t.Object({
   desc: text('desc', { description: '"description" is accepted in its place' }),
   description: text('desc', { label: 'description', description: 'Same as desc' }),
   allowDownload: t.Optional(withRule(t.String({ description: `Default true; ${BOOLEAN_WORDS}` }), formBooleanRule('allowDownload'))),
-  searchEngineVisible: t.Optional(withRule(t.String({ description: `Default false; ${BOOLEAN_WORDS}` }), formBooleanRule('searchEngineVisible'))),
+  searchEngineVisible: t.Optional(
+    withRule(t.String({ description: `Default false; ${BOOLEAN_WORDS}` }), formBooleanRule('searchEngineVisible')),
+  ),
 })
 
 /** The multipart upload body: the PDF part and the metadata fields. */
@@ -111,7 +123,9 @@ export const UpdateForm = t.Partial(UploadForm)
 const jsonBoolean = (name: string, description: string) =>
   t.Optional(
     withRule(
-      t.Union([t.Boolean(), t.Literal(0), t.Literal(1), t.String()], { description: `${description}: a JSON boolean, or ${BOOLEAN_WORDS}` }),
+      t.Union([t.Boolean(), t.Literal(0), t.Literal(1), t.String()], {
+        description: `${description}: a JSON boolean, or ${BOOLEAN_WORDS}`,
+      }),
       jsonBooleanRule(name),
     ),
   )

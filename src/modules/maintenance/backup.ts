@@ -89,7 +89,12 @@ export async function rowsOf(databasePath: string): Promise<SnapshotRow[]> {
   const client = createClient({ url: `file:${databasePath}` })
   try {
     const result = await client.execute('SELECT id, blob_key, size, sha256 FROM files')
-    return result.rows.map((row) => ({ id: String(row.id), blobKey: String(row.blob_key), size: Number(row.size), sha256: String(row.sha256) }))
+    return result.rows.map((row) => ({
+      id: String(row.id),
+      blobKey: String(row.blob_key),
+      size: Number(row.size),
+      sha256: String(row.sha256),
+    }))
   } finally {
     client.close()
   }

@@ -54,7 +54,8 @@ export async function restoreFrom(source: string, dataDir: string): Promise<Back
       const problem = await restoreBlob(backup, blobs, row)
       if (problem) problems.push(`file ${row.id}: ${problem}`)
     }
-    if (problems.length > 0) throw damaged(`the backup is damaged: ${problems.length} of ${rows.length} PDF(s) cannot be restored: ${problems.join('; ')}`)
+    if (problems.length > 0)
+      throw damaged(`the backup is damaged: ${problems.length} of ${rows.length} PDF(s) cannot be restored: ${problems.join('; ')}`)
 
     await copyFile(join(source, BACKUP_DATABASE), join(staging, 'pdfshare.db'))
     await fsyncPath(join(staging, 'pdfshare.db'))

@@ -42,7 +42,13 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
       headers: { ...takeSetHeaders(set), ...headers },
     })
   }
-  const notFound = (set: ResponseSet) => html(set, 404, messagePage(page, 'Not found', 'This link does not lead to a document. It may have been deleted, or the address is mistyped.'), robotsHeaders(false))
+  const notFound = (set: ResponseSet) =>
+    html(
+      set,
+      404,
+      messagePage(page, 'Not found', 'This link does not lead to a document. It may have been deleted, or the address is mistyped.'),
+      robotsHeaders(false),
+    )
 
   return new Elysia()
     .onStop(() => previews.close())
@@ -64,7 +70,12 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
       const row = await findSharedFile(params.slug)
       if (!row) return notFound(set)
       if (!row.allowDownload) {
-        return html(set, 403, messagePage(page, 'Download turned off', 'The owner of this document does not offer it for download.'), robotsHeaders(row.searchEngineVisible))
+        return html(
+          set,
+          403,
+          messagePage(page, 'Download turned off', 'The owner of this document does not offer it for download.'),
+          robotsHeaders(row.searchEngineVisible),
+        )
       }
       return sendSharedPdf(request, set, row, 'attachment')
     })

@@ -49,7 +49,11 @@ export function sharedPdfHeaders(): (row: SharedFile, disposition: Disposition) 
     if (!headers) {
       // Opened directly, the PDF is a sandboxed document: no script of it can run on our origin. No other
       // site may frame it: there the browser's own PDF viewer would run the PDF's scripts inside their page.
-      const common = { 'cache-control': 'private, no-cache', 'content-security-policy': FILE_CSP, ...robotsHeaders(row.searchEngineVisible) }
+      const common = {
+        'cache-control': 'private, no-cache',
+        'content-security-policy': FILE_CSP,
+        ...robotsHeaders(row.searchEngineVisible),
+      }
       headers = {
         inline: { ...common, 'content-disposition': contentDisposition(row.filename, 'inline') },
         attachment: { ...common, 'content-disposition': contentDisposition(row.filename, 'attachment') },
@@ -67,5 +71,11 @@ export function sharedPdfHeaders(): (row: SharedFile, disposition: Disposition) 
  */
 export function previewHeaders(row: SharedFile, options: { placeholder: boolean }): Record<string, string> & { etag: string } {
   const etag = `"p-${row.sha256.slice(0, 24)}${options.placeholder ? '-0' : ''}"`
-  return { 'content-type': 'image/png', 'cache-control': 'public, no-cache', etag, 'x-content-type-options': 'nosniff', ...robotsHeaders(row.searchEngineVisible) }
+  return {
+    'content-type': 'image/png',
+    'cache-control': 'public, no-cache',
+    etag,
+    'x-content-type-options': 'nosniff',
+    ...robotsHeaders(row.searchEngineVisible),
+  }
 }

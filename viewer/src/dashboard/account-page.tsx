@@ -92,11 +92,20 @@ export function AccountPage() {
       {me ? <Usage me={me} /> : <p aria-busy="true">Loading…</p>}
       <section class="card" aria-labelledby="tokens-heading">
         <h2 id="tokens-heading">API tokens</h2>
-        <p>For scripts and curl: send one as <code>Authorization: Bearer …</code>.</p>
+        <p>
+          For scripts and curl: send one as <code>Authorization: Bearer …</code>.
+        </p>
         <form class="row wrap" onSubmit={create}>
           <div class="field">
             <label for="token-label">Label</label>
-            <input id="token-label" required maxLength={TOKEN_LABEL_MAX} value={label} onInput={(event) => setLabel(event.currentTarget.value)} placeholder="e.g. CI upload job" />
+            <input
+              id="token-label"
+              required
+              maxLength={TOKEN_LABEL_MAX}
+              value={label}
+              onInput={(event) => setLabel(event.currentTarget.value)}
+              placeholder="e.g. CI upload job"
+            />
           </div>
           <div class="field">
             <label for="token-lifetime">Lifetime</label>

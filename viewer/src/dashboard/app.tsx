@@ -46,7 +46,9 @@ export function App() {
     // A sign-in session's token is revoked, so a copy of it left anywhere is worthless. A pasted API token
     // is left alone: scripts may use it too.
     if (current.kind === 'login' && current.tokenId) {
-      await call('DELETE', `/tokens/${current.tokenId}`).catch(() => notify('error', 'The session could not be revoked on the server; it ends by itself when it expires'))
+      await call('DELETE', `/tokens/${current.tokenId}`).catch(() =>
+        notify('error', 'The session could not be revoked on the server; it ends by itself when it expires'),
+      )
     }
     session.end()
     notify('ok', 'Signed out')

@@ -111,7 +111,8 @@ export function FilePage(props: { id: string }) {
       </p>
       <h1>{name}</h1>
       <p class="sub">
-        {formatBytes(file.fileSize)} · {file.views} {file.views === 1 ? 'view' : 'views'} · created {formatDate(file.createdAt)} · updated {formatDate(file.updatedAt)}
+        {formatBytes(file.fileSize)} · {file.views} {file.views === 1 ? 'view' : 'views'} · created {formatDate(file.createdAt)} · updated{' '}
+        {formatDate(file.updatedAt)}
       </p>
 
       <section class="card share" aria-labelledby="share-heading">
@@ -130,8 +131,16 @@ export function FilePage(props: { id: string }) {
                 Open the viewer
               </a>
             </p>
-            <Switch label="Readers may download the PDF" checked={file.allowDownload} onChange={(value) => toggle('allowDownload', value)} />
-            <Switch label="Search engines may index the page" checked={file.searchEngineVisible} onChange={(value) => toggle('searchEngineVisible', value)} />
+            <Switch
+              label="Readers may download the PDF"
+              checked={file.allowDownload}
+              onChange={(value) => toggle('allowDownload', value)}
+            />
+            <Switch
+              label="Search engines may index the page"
+              checked={file.searchEngineVisible}
+              onChange={(value) => toggle('searchEngineVisible', value)}
+            />
           </div>
           <QrCode text={file.shareUrl} label={`QR code of the link to ${name}`} />
           <figure>
@@ -143,9 +152,28 @@ export function FilePage(props: { id: string }) {
 
       <form class="card" onSubmit={save} aria-labelledby="details-heading">
         <h2 id="details-heading">Details</h2>
-        <CountedField id="filename" label="File name" value={draft.filename} max={TEXT_LIMITS.filename} onInput={(filename) => setDraft({ ...draft, filename })} />
-        <CountedField id="title" label="Title (shown on the page; the file name when empty)" value={draft.title} max={TEXT_LIMITS.title} onInput={(title) => setDraft({ ...draft, title })} />
-        <CountedField id="desc" label="Description (for link previews and search engines)" value={draft.desc} max={TEXT_LIMITS.desc} multiline onInput={(desc) => setDraft({ ...draft, desc })} />
+        <CountedField
+          id="filename"
+          label="File name"
+          value={draft.filename}
+          max={TEXT_LIMITS.filename}
+          onInput={(filename) => setDraft({ ...draft, filename })}
+        />
+        <CountedField
+          id="title"
+          label="Title (shown on the page; the file name when empty)"
+          value={draft.title}
+          max={TEXT_LIMITS.title}
+          onInput={(title) => setDraft({ ...draft, title })}
+        />
+        <CountedField
+          id="desc"
+          label="Description (for link previews and search engines)"
+          value={draft.desc}
+          max={TEXT_LIMITS.desc}
+          multiline
+          onInput={(desc) => setDraft({ ...draft, desc })}
+        />
         <div class="row">
           <button type="submit" class="primary" disabled={!changed || tooLong || saving}>
             {saving ? 'Saving…' : 'Save'}

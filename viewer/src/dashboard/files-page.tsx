@@ -6,7 +6,13 @@ import { UploadList, useDropZone, useUploadQueue } from './uploads'
 import { Empty, notify, Switch } from './ui'
 
 const PAGE_SIZE = 25
-const ORDER_LABELS: Record<ListOrder, string> = { newest: 'Newest first', oldest: 'Oldest first', name: 'Name, A–Z', views: 'Most viewed', size: 'Largest' }
+const ORDER_LABELS: Record<ListOrder, string> = {
+  newest: 'Newest first',
+  oldest: 'Oldest first',
+  name: 'Name, A–Z',
+  views: 'Most viewed',
+  size: 'Largest',
+}
 
 /** The owner's files: search, order, paging through the API's cursor, upload, and the two switches. */
 export function FilesPage() {
@@ -70,7 +76,10 @@ export function FilesPage() {
     try {
       const { data } = await call<{ data: FileDto }>('PUT', `/files/${file.id}`, { [field]: value })
       replace(data)
-      notify('ok', `${field === 'allowDownload' ? 'Download' : 'Search-engine visibility'} turned ${value ? 'on' : 'off'} for ${data.title || data.filename}`)
+      notify(
+        'ok',
+        `${field === 'allowDownload' ? 'Download' : 'Search-engine visibility'} turned ${value ? 'on' : 'off'} for ${data.title || data.filename}`,
+      )
     } catch (failure) {
       replace(file)
       notify('error', failure instanceof ApiError ? failure.message : 'The change was not saved')
@@ -120,20 +129,26 @@ export function FilesPage() {
       {state === 'loading' && files.length === 0 && <p aria-busy="true">Loading…</p>}
       {state === 'failed' && (
         <p class="form-error">
-          The files could not be loaded. <button type="button" class="link" onClick={load}>Try again</button>
+          The files could not be loaded.{' '}
+          <button type="button" class="link" onClick={load}>
+            Try again
+          </button>
         </p>
       )}
-      {state === 'ready' && files.length === 0 && (
-        search.trim() ? (
+      {state === 'ready' &&
+        files.length === 0 &&
+        (search.trim() ? (
           <Empty title="Nothing matches">
             <p>No file has “{search.trim()}” in its name or title.</p>
           </Empty>
         ) : (
           <Empty title="No PDFs yet">
-            <p>Upload a PDF with the button above, or drop one on this page. You get a link to share right away; who may download it and whether search engines may show it is up to you, per file.</p>
+            <p>
+              Upload a PDF with the button above, or drop one on this page. You get a link to share right away; who may download it and
+              whether search engines may show it is up to you, per file.
+            </p>
           </Empty>
-        )
-      )}
+        ))}
       {files.length > 0 && (
         <div class="table-wrap">
           <table>
@@ -159,10 +174,20 @@ export function FilesPage() {
                   <td data-label="Views">{file.views}</td>
                   <td data-label="Updated">{formatDate(file.updatedAt)}</td>
                   <td data-label="Download">
-                    <Switch compact label={`Allow download of ${file.title || file.filename}`} checked={file.allowDownload} onChange={(value) => toggle(file, 'allowDownload', value)} />
+                    <Switch
+                      compact
+                      label={`Allow download of ${file.title || file.filename}`}
+                      checked={file.allowDownload}
+                      onChange={(value) => toggle(file, 'allowDownload', value)}
+                    />
                   </td>
                   <td data-label="Search engines">
-                    <Switch compact label={`Let search engines index ${file.title || file.filename}`} checked={file.searchEngineVisible} onChange={(value) => toggle(file, 'searchEngineVisible', value)} />
+                    <Switch
+                      compact
+                      label={`Let search engines index ${file.title || file.filename}`}
+                      checked={file.searchEngineVisible}
+                      onChange={(value) => toggle(file, 'searchEngineVisible', value)}
+                    />
                   </td>
                 </tr>
               ))}

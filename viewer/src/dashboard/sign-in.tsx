@@ -43,17 +43,39 @@ export function SignIn() {
           <>
             <div class="field">
               <label for="username">User name</label>
-              <input id="username" name="username" autocomplete="username" required value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
+              <input
+                id="username"
+                name="username"
+                autocomplete="username"
+                required
+                value={username}
+                onInput={(e) => setUsername(e.currentTarget.value)}
+              />
             </div>
             <div class="field">
               <label for="password">Password</label>
-              <input id="password" name="password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+              <input
+                id="password"
+                name="password"
+                type="password"
+                autocomplete="current-password"
+                required
+                value={password}
+                onInput={(e) => setPassword(e.currentTarget.value)}
+              />
             </div>
           </>
         ) : (
           <div class="field">
             <label for="api-token">API token</label>
-            <textarea id="api-token" rows={4} required spellcheck={false} value={pasted} onInput={(e) => setPasted(e.currentTarget.value)} />
+            <textarea
+              id="api-token"
+              rows={4}
+              required
+              spellcheck={false}
+              value={pasted}
+              onInput={(e) => setPasted(e.currentTarget.value)}
+            />
             <p class="hint">
               Made with <code>pdfshare token issue NAME</code>. It stays in this tab only.
             </p>

@@ -40,10 +40,23 @@ export function Notices() {
   )
 }
 
-export function Switch(props: { label: string; checked: boolean; disabled?: boolean; onChange: (checked: boolean) => void; compact?: boolean }) {
+export function Switch(props: {
+  label: string
+  checked: boolean
+  disabled?: boolean
+  onChange: (checked: boolean) => void
+  compact?: boolean
+}) {
   return (
     <label class={`switch${props.compact ? ' switch-compact' : ''}`}>
-      <input type="checkbox" role="switch" checked={props.checked} disabled={props.disabled} onChange={(event) => props.onChange(event.currentTarget.checked)} />
+      <input
+        type="checkbox"
+        role="switch"
+        aria-checked={props.checked}
+        checked={props.checked}
+        disabled={props.disabled}
+        onChange={(event) => props.onChange(event.currentTarget.checked)}
+      />
       <span class="switch-track" aria-hidden="true" />
       <span class={props.compact ? 'visually-hidden' : ''}>{props.label}</span>
     </label>
@@ -51,11 +64,24 @@ export function Switch(props: { label: string; checked: boolean; disabled?: bool
 }
 
 /** A text field with its limit shown as a counter (in code points, as the server counts). */
-export function CountedField(props: { id: string; label: string; value: string; max: number; multiline?: boolean; onInput: (value: string) => void }) {
+export function CountedField(props: {
+  id: string
+  label: string
+  value: string
+  max: number
+  multiline?: boolean
+  onInput: (value: string) => void
+}) {
   const used = textLength(props.value)
   const over = used > props.max
   const counterId = `${props.id}-count`
-  const common = { id: props.id, value: props.value, 'aria-describedby': counterId, 'aria-invalid': over, onInput: (event: Event) => props.onInput((event.currentTarget as HTMLInputElement).value) }
+  const common = {
+    id: props.id,
+    value: props.value,
+    'aria-describedby': counterId,
+    'aria-invalid': over,
+    onInput: (event: Event) => props.onInput((event.currentTarget as HTMLInputElement).value),
+  }
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>

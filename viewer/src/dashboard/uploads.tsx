@@ -21,7 +21,8 @@ export function useUploadQueue(onUploaded: (file: FileDto) => void) {
   const queue = useRef<{ item: UploadItem; file: File }[]>([])
   const running = useRef(false)
 
-  const update = (key: number, change: Partial<UploadItem>) => setItems((all) => all.map((item) => (item.key === key ? { ...item, ...change } : item)))
+  const update = (key: number, change: Partial<UploadItem>) =>
+    setItems((all) => all.map((item) => (item.key === key ? { ...item, ...change } : item)))
 
   const runNext = async () => {
     if (running.current) return
@@ -38,7 +39,11 @@ export function useUploadQueue(onUploaded: (file: FileDto) => void) {
       onUploaded(uploaded)
     } catch (failure) {
       const cancelled = failure instanceof ApiError && failure.code === 'cancelled'
-      update(item.key, { state: cancelled ? 'cancelled' : 'failed', message: failure instanceof Error ? failure.message : 'Upload failed', transfer: undefined })
+      update(item.key, {
+        state: cancelled ? 'cancelled' : 'failed',
+        message: failure instanceof Error ? failure.message : 'Upload failed',
+        transfer: undefined,
+      })
       if (!cancelled) notify('error', `${file.name}: ${failure instanceof Error ? failure.message : 'upload failed'}`)
     } finally {
       running.current = false

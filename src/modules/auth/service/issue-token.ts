@@ -18,7 +18,10 @@ export type IssuedToken = { jwt: string; token: TokenRow }
  * `replaceOldest`, the oldest active token with that label is revoked in the same transaction to make room
  * (sign-in sessions: a forgotten one must not lock its owner out); otherwise one past the cap is `quota_exceeded`.
  */
-export async function issueToken(ctx: AppContext, input: { userName: string; label: string; ttlSeconds: number | null; replaceOldest?: string }): Promise<IssuedToken> {
+export async function issueToken(
+  ctx: AppContext,
+  input: { userName: string; label: string; ttlSeconds: number | null; replaceOldest?: string },
+): Promise<IssuedToken> {
   const user = await findUserByName(ctx, input.userName)
   const nowMs = ctx.now()
   const iat = Math.floor(nowMs / 1000)
@@ -37,12 +40,15 @@ export async function issueToken(ctx: AppContext, input: { userName: string; lab
     INSERT INTO ${tokens} (id, user_id, label, created_at, expires_at, revoked_at)
     SELECT ${token.id}, ${token.userId}, ${token.label}, ${token.createdAt}, ${token.expiresAt}, NULL
     WHERE ${activeCount} < ${cap}`)
-  let inserted
+  let inserted: { rowsAffected: number }
   if (input.replaceOldest === undefined) inserted = await insert
   else {
     const oldest = sql`(SELECT ${tokens.id} FROM ${tokens} WHERE ${isActiveTokenOf(user.id, nowMs)} AND ${tokens.label} = ${input.replaceOldest}
       ORDER BY ${tokens.createdAt}, ${tokens.id} LIMIT 1)`
-    const makeRoom = ctx.db.update(tokens).set({ revokedAt: nowMs }).where(and(eq(tokens.id, oldest), sql`${activeCount} >= ${cap}`))
+    const makeRoom = ctx.db
+      .update(tokens)
+      .set({ revokedAt: nowMs })
+      .where(and(eq(tokens.id, oldest), sql`${activeCount} >= ${cap}`))
     ;[, inserted] = await ctx.db.batch([makeRoom, insert])
   }
   if (inserted.rowsAffected === 0) throw tooManyTokens(cap)

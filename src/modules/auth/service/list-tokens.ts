@@ -17,11 +17,7 @@ export async function listTokens(ctx: AppContext, input: { userName?: string }):
 
 /** A user's tokens that still work (not revoked, not expired), newest first. */
 export async function listActiveTokens(ctx: AppContext, userId: string): Promise<TokenRow[]> {
-  return ctx.db
-    .select()
-    .from(tokens)
-    .where(isActiveTokenOf(userId, ctx.now()))
-    .orderBy(desc(tokens.createdAt), desc(tokens.id))
+  return ctx.db.select().from(tokens).where(isActiveTokenOf(userId, ctx.now())).orderBy(desc(tokens.createdAt), desc(tokens.id))
 }
 
 /** SQL condition: a token of `userId` that still works at `nowMs`. */

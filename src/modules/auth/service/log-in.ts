@@ -13,9 +13,20 @@ export const SESSION_LABEL = 'dashboard session'
  * Success issues an ordinary token (revocable, listed with the others) that lives `config.sessionTtl`; at
  * the cap of active tokens it replaces the user's oldest session.
  */
-export async function logIn(ctx: AppContext, input: { username: string; password: string }): Promise<IssuedToken & { user: { id: string; name: string } }> {
-  const [user] = await ctx.db.select({ id: users.id, name: users.name, passwordHash: users.passwordHash }).from(users).where(eq(users.name, input.username))
+export async function logIn(
+  ctx: AppContext,
+  input: { username: string; password: string },
+): Promise<IssuedToken & { user: { id: string; name: string } }> {
+  const [user] = await ctx.db
+    .select({ id: users.id, name: users.name, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.name, input.username))
   if (!(await passwordMatches(input.password, user?.passwordHash)) || !user) throw invalidCredentials()
-  const issued = await issueToken(ctx, { userName: user.name, label: SESSION_LABEL, ttlSeconds: ctx.config.sessionTtl, replaceOldest: SESSION_LABEL })
+  const issued = await issueToken(ctx, {
+    userName: user.name,
+    label: SESSION_LABEL,
+    ttlSeconds: ctx.config.sessionTtl,
+    replaceOldest: SESSION_LABEL,
+  })
   return { ...issued, user: { id: user.id, name: user.name } }
 }

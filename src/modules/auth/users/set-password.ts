@@ -10,5 +10,8 @@ export async function setPassword(ctx: AppContext, input: { name: string; passwo
   const problem = passwordProblem(input.password)
   if (problem) throw badRequest(problem)
   const user = await findUserByName(ctx, input.name)
-  await ctx.db.update(users).set({ passwordHash: await hashPassword(input.password) }).where(eq(users.id, user.id))
+  await ctx.db
+    .update(users)
+    .set({ passwordHash: await hashPassword(input.password) })
+    .where(eq(users.id, user.id))
 }

@@ -4,7 +4,10 @@ import { users, type UserRow } from '../../../db/schema'
 import { findUserByName, userNotFound } from './find-user'
 
 /** Sets plan limits; `null` means unlimited, `undefined` leaves a limit as it is. */
-export async function setQuota(ctx: AppContext, input: { name: string; maxBytes?: number | null; maxFiles?: number | null }): Promise<UserRow> {
+export async function setQuota(
+  ctx: AppContext,
+  input: { name: string; maxBytes?: number | null; maxFiles?: number | null },
+): Promise<UserRow> {
   const user = await findUserByName(ctx, input.name)
   const [updated] = await ctx.db
     .update(users)

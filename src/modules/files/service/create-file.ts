@@ -38,16 +38,18 @@ export async function createFile(ctx: AppContext, input: { ownerId: string; body
 
   const growth = quotaGrowth(row.size)
   await ctx.blobs.put(row.blobKey, { file: file.temp.path })
-  const inserted = await ctx.db.all<{ seq: number }>(sql`
+  const inserted = await ctx.db
+    .all<{ seq: number }>(sql`
     INSERT INTO ${files} (id, owner_id, slug, blob_key, filename, title, description, size, sha256,
                           allow_download, search_engine_visible, views, created_at, updated_at)
     SELECT ${row.id}, ${row.ownerId}, ${row.slug}, ${row.blobKey}, ${row.filename}, ${row.title}, ${row.description},
            ${row.size}, ${row.sha256}, ${row.allowDownload ? 1 : 0}, ${row.searchEngineVisible ? 1 : 0}, 0, ${now}, ${now}
     WHERE ${fitsQuota(row.ownerId, growth)}
-    RETURNING seq`).catch(async (error) => {
-    await ctx.blobs.delete(row.blobKey).catch(() => {}) // the row never existed: the blob goes too (else the sweep takes it)
-    throw error
-  })
+    RETURNING seq`)
+    .catch(async (error) => {
+      await ctx.blobs.delete(row.blobKey).catch(() => {}) // the row never existed: the blob goes too (else the sweep takes it)
+      throw error
+    })
   if (inserted.length === 0) {
     await ctx.blobs.delete(row.blobKey)
     throw await quotaRefusal(ctx, row.ownerId, growth)

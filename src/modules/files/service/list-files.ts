@@ -54,7 +54,9 @@ export async function listOwnedFiles(ctx: AppContext, input: ListInput): Promise
       and(
         eq(files.ownerId, input.ownerId),
         keyset,
-        pattern === undefined ? undefined : sql`(${files.filename} LIKE ${pattern} ESCAPE '\\' OR ${files.title} LIKE ${pattern} ESCAPE '\\')`,
+        pattern === undefined
+          ? undefined
+          : sql`(${files.filename} LIKE ${pattern} ESCAPE '\\' OR ${files.title} LIKE ${pattern} ESCAPE '\\')`,
       ),
     )
     .orderBy(...(key === undefined ? [] : [direction(key)]), direction(files.seq))
@@ -63,7 +65,10 @@ export async function listOwnedFiles(ctx: AppContext, input: ListInput): Promise
   const last = page[page.length - 1]
   return {
     rows: page.map((row) => row.file),
-    nextCursor: rows.length > input.limit && last ? encodeCursor(order, { key: (last.sortKey ?? undefined) as Cursor['key'], seq: last.file.seq }) : null,
+    nextCursor:
+      rows.length > input.limit && last
+        ? encodeCursor(order, { key: (last.sortKey ?? undefined) as Cursor['key'], seq: last.file.seq })
+        : null,
   }
 }
 

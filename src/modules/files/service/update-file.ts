@@ -29,7 +29,12 @@ export async function updateFromMultipart(ctx: AppContext, input: Target & { bod
 // Each successful PUT moves updatedAt forward, even two within the same millisecond.
 const nextUpdatedAt = (now: number) => sql`max(${now}, ${files.updatedAt} + 1)`
 
-async function applyUpdate(ctx: AppContext, target: Target, metadata: MetadataInput, replacement: ReceivedPdf | undefined): Promise<FileRow> {
+async function applyUpdate(
+  ctx: AppContext,
+  target: Target,
+  metadata: MetadataInput,
+  replacement: ReceivedPdf | undefined,
+): Promise<FileRow> {
   const owned = and(eq(files.id, target.id), eq(files.ownerId, target.ownerId))
   const changes = { ...metadata, updatedAt: nextUpdatedAt(ctx.now()) }
   if (!replacement) {

@@ -73,7 +73,9 @@ export function createViewCounter(ctx: AppContext): CountView {
       const counted = (result: GroupResult | undefined) => Array.isArray(result) && result[0] === 1
       const addViews = (results: GroupResult[]) => {
         const added = new Map<string, number>()
-        batch.forEach((pending, i) => counted(results[i]) && added.set(pending.fileId, (added.get(pending.fileId) ?? 0) + 1))
+        batch.forEach((pending, i) => {
+          if (counted(results[i])) added.set(pending.fileId, (added.get(pending.fileId) ?? 0) + 1)
+        })
         return [...added].map(([fileId, n]) => ({ sql: ADD_VIEWS, args: [n, fileId] }))
       }
       const results = await ctx.sql.runGroups(groups, addViews)
@@ -94,9 +96,10 @@ export function createViewCounter(ctx: AppContext): CountView {
     // base64url has no '.' or '/': every id of one address sorts between `tag.` and `tag/`.
     const tag = hmac(ctx.signingKey, `address\n${addressGroup(visit.clientIp)}`).slice(0, 16)
     const visitor = `${tag}.${hmac(ctx.signingKey, `${visit.clientIp}\n${visit.userAgent}`)}`
-    const mark = perAddress > 0
-      ? { sql: MARK_WITHIN_ADDRESS_BOUND, args: [fileId, visitor, now, fileId, `${tag}.`, `${tag}/`, since, perAddress, since] }
-      : { sql: MARK, args: [fileId, visitor, now, since] }
+    const mark =
+      perAddress > 0
+        ? { sql: MARK_WITHIN_ADDRESS_BOUND, args: [fileId, visitor, now, fileId, `${tag}.`, `${tag}/`, since, perAddress, since] }
+        : { sql: MARK, args: [fileId, visitor, now, since] }
     const group = [mark]
     return new Promise<boolean>((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush)
