@@ -16,7 +16,7 @@ import { systemRoutes } from './modules/system'
  */
 export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAssets()) {
   const auth = authGuard(ctx)
-  // No schema uses t.Transform, so encoding responses through the schema would only cost time (profiled).
+  // No schema uses t.Transform, so encoding responses through the schema would only cost time (BENCHMARKS.md, Design measurements).
   return new Elysia({ encodeSchema: false })
     .use(requestLifecycle(ctx.log))
     .use(systemRoutes(ctx.config.publicUrl))

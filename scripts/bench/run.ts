@@ -287,7 +287,8 @@ scripts/bench/.
 Machine: ${cpus().length} × ${cpuModel}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Linux ${kernel}, disk ${disk}, Bun ${Bun.version}.
 
 ${table}
-${notes.length > 0 ? `\nWhat stands in the way of the missed targets (from the profiles):\n\n${notes.join('\n')}\n` : ''}`
+${notes.length > 0 ? `\nWhat stands in the way of the missed targets (from the profiles):\n\n${notes.join('\n')}\n` : ''}
+${readFileSync(join(ROOT, 'scripts', 'bench', 'design-measurements.md'), 'utf8')}`
 }
 
 /** Installs missing tools with apt-get (as root, or with passwordless sudo); says so when it cannot. */

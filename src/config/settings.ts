@@ -2,7 +2,7 @@ import { formatSize } from '../lib/sizes'
 import { anyText, baseUrl, directory, integer, libsqlUrl, lifetime, secret, size } from './readers'
 import { setting } from './setting'
 
-/** The contract's hard cap: 100 MiB. A lower cap may be configured, never a higher one. */
+/** The hard cap on a PDF: 100 MiB, what the API promises its clients. A lower cap may be configured, never a higher one. */
 export const HARD_MAX_FILE_SIZE = 100 * 1024 * 1024
 
 const PER_MINUTE_MAX = 100_000_000

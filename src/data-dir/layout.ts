@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 
-/** Everything pdfshare keeps lives under one data dir (contract §1). */
+/** Everything pdfshare keeps lives under one data dir: back it up, move it or delete it as one folder. */
 export type DataDirLayout = {
   root: string
   /** The PDFs, by blob key (a local blob store: storage/local-blob-store.ts). */

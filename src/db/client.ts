@@ -13,8 +13,8 @@ export type Database = { db: Db; client: Client; hot: HotSql; close: () => void 
  *
  * For the embedded file the client gets exactly one connection. Every @libsql/client call on a local file is
  * a synchronous native call, so one connection serialises writes inside this process without locks that
- * span an await (the platform notes measured 19 of 20 concurrent interactive transactions failing with
- * SQLITE_BUSY on the default pool of 20). It also makes the PRAGMAs below stick: a PRAGMA sent through
+ * span an await (measured before the project started: of 20 concurrent interactive transactions on the
+ * default pool of 20 connections, 19 failed with SQLITE_BUSY). It also makes the PRAGMAs below stick: a PRAGMA sent through
  * `execute()` reaches only the connection that ran it. Other processes (the CLI while the server runs) are
  * handled by WAL and the busy timeout. Services use single statements or `batch()`, never interactive
  * transactions. The per-request statements run on a second connection with kept prepared statements

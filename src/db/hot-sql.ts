@@ -13,10 +13,10 @@ export type SqlRow = unknown[]
 /**
  * The few statements that run on every request (token check, file lookups, view counts), as plain SQL.
  *
- * Why not drizzle and @libsql/client for these: profiling `GET /api/files/:id` showed half the CPU in them;
- * the client prepares every statement again on each call and drizzle builds the SQL text again, together
- * ~230 µs for a one-row lookup. On the embedded file this keeps each statement prepared for the life of
- * the process on its own native connection (~6 µs a lookup). For a remote database the same SQL goes
+ * Why not drizzle and @libsql/client for these: profiling `GET /api/files/:id` showed half the CPU in them:
+ * the client prepares every statement again on each call and drizzle builds the SQL text again. On the
+ * embedded file this keeps each statement prepared for the life of the process on its own native
+ * connection, some forty times cheaper a lookup (BENCHMARKS.md, Design measurements). For a remote database the same SQL goes
  * through the client. Everything else (writes, listings, the CLI) stays on drizzle.
  */
 export type HotSql = {
@@ -43,8 +43,8 @@ export type HotSql = {
 }
 
 /**
- * How old a reading of `data_version` may be. Reading it costs ~3 µs alone but up to ~9 µs under load, a
- * quarter of a cached range request; other processes' commits (a CLI `token revoke`) are then seen within
+ * How old a reading of `data_version` may be. Reading it on every lookup cost a quarter of a cached range
+ * request (BENCHMARKS.md, Design measurements); other processes' commits (a CLI `token revoke`) are then seen within
  * a millisecond, which is sooner than any client can learn that the command has finished.
  */
 export const FOREIGN_CHECK_MS = 1

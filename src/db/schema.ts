@@ -64,7 +64,7 @@ export type FileRow = typeof files.$inferSelect
 
 /**
  * Recent visits by visitors without our cookie, so a repeat visit within the window is not counted twice
- * (contract §6). `visitor` is an HMAC of IP and User-Agent under the server secret, never the raw values.
+ * (the 30-minute repeat window of the README's Views paragraph). `visitor` is an HMAC of IP and User-Agent under the server secret, never the raw values.
  * Rows older than the window are deleted as new visits arrive.
  */
 export const viewMarks = sqliteTable(

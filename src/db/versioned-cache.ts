@@ -5,7 +5,7 @@ const DEFAULT_SIZE = 1024
 
 /**
  * Rows remembered only while the database is unchanged: every lookup first reads the hot connection's
- * `data_version` (~3 µs), and any commit by another connection (the API's own writes, a CLI process) empties
+ * `data_version` (cheap; at most once per FOREIGN_CHECK_MS), and any commit by another connection (the API's own writes, a CLI process) empties
  * the cache. So a revoked token, an edited or deleted file is never served from here, with no TTL to tune.
  * The hot connection's own writes (view counts) do not change that version; a cache of rows they write
  * passes `ownCommits: true` and is emptied by those commits as well. Only found rows are kept (lookups of unknown keys cannot fill it), and nothing is kept for a remote

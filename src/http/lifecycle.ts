@@ -21,7 +21,7 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/
 
 /**
  * Our request ids: a random prefix per process and a counter. Unique is all a request id must be, and a
- * counter costs nothing, where 9 random bytes per request showed in the profile.
+ * counter costs nothing, where random bytes per request showed in the profile (BENCHMARKS.md, Design measurements).
  */
 function requestIds(): () => string {
   const prefix = randomId(6)

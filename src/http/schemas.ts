@@ -1,6 +1,6 @@
 import { t, type TSchema } from 'elysia'
 
-/** The failure envelope (contract §4), for the response schemas of every route and the OpenAPI document. */
+/** The failure envelope `{ success: false, error, code }`, for the response schemas of every route and the OpenAPI document. */
 export const FailureSchema = t.Object(
   {
     success: t.Literal(false),

@@ -89,7 +89,7 @@ type ElysiaSet = { headers: Record<string, string | number> }
  * Moves the headers gathered on Elysia's `set` (request id, security defaults, rate-limit counts) out of it,
  * for a file Response to carry itself. With anything left on `set`, Elysia rebuilds a returned Response from
  * `response.body`, which turns a file body into a stream: Bun can no longer send it straight from the file,
- * and the rebuild was a fifth of a range request's CPU in the profile.
+ * and the rebuild is costly (BENCHMARKS.md, Design measurements).
  */
 export function takeSetHeaders(set: ElysiaSet): Record<string, string> {
   const taken: Record<string, string> = {}

@@ -31,7 +31,7 @@ export type RateLimiter = {
 }
 
 export const WINDOW_MS = 60_000
-/** Keys counted exactly per window: about 12 MB at most per limiter (measured with IPv6 prefixes as keys). */
+/** Keys counted exactly per window: a bounded table per limiter (BENCHMARKS.md, Design measurements). */
 export const MAX_TRACKED_KEYS = 100_000
 /** Shared counters for the keys beyond `maxKeys`: 16 KiB. */
 export const OVERFLOW_COUNTERS = 4096

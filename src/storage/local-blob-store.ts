@@ -84,8 +84,7 @@ export function blobPathOf(key: string): string {
 /**
  * Writes a stream into a new owner-only file, checks it is what was expected, and fsyncs it once at the end.
  * Not the uploads' temp files: their fdatasync every 16 MiB gives a network upload a head start, but a
- * disk-to-disk copy (backup, restore) is held back by it, to several times the time of one fsync at the end
- * (measured on 100 MiB).
+ * disk-to-disk copy (backup, restore) is held back by it (BENCHMARKS.md, Design measurements).
  */
 async function writeDurably(path: string, stream: ReadableStream<Uint8Array>, expected: ExpectedBytes | undefined): Promise<void> {
   await (await open(path, 'wx', 0o600)).close() // owner-only from the start, and never over another file

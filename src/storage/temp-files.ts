@@ -26,8 +26,8 @@ export type TempFiles = { create(name: string): Promise<TempFile> }
 /**
  * Chunks are copied into one of two 1 MiB buffers; a full buffer is written (on the thread pool) while the
  * other fills. One write per MiB instead of one per 64 KiB request chunk, the disk write overlaps the hashing
- * and multipart parsing of what follows, and memory stays at two buffers per upload (measured: handing the
- * request's own chunks to writev instead made Bun copy them and 8 concurrent uploads peak 100 MiB higher).
+ * and multipart parsing of what follows, and memory stays at two buffers per upload (handing the request's
+ * own chunks to writev instead made Bun copy them (BENCHMARKS.md, Design measurements)).
  */
 const BUFFER_BYTES = 1024 * 1024
 /**

@@ -1,5 +1,5 @@
-// Black-box contract tests: the real server over HTTP, asserting only what interface.md, contract.md
-// (§1–5, §7) and the README's API section say.
+// Black-box contract tests: the real server over HTTP, asserting only what the README promises a client
+// (its API section, the status and error codes, the decisions on the interface's gaps, settings and limits).
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createHmac } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'

@@ -22,8 +22,8 @@ export type Authenticate = (authorization: string | null) => Promise<Caller | un
  * with the same 401 so a failure tells an attacker nothing: no header, another scheme, a token that does not verify with HS256 and our claims, an unknown or revoked
  * `jti`, a token whose `sub` is not the user it was issued to, a user that no longer exists.
  *
- * A repeat caller costs neither the HMAC check (~40 µs) nor the token lookup (~10 µs under load, the largest
- * single cost left in the profile). Both caches are keyed by the exact token string and keep successes only:
+ * A repeat caller costs neither the HMAC check nor the token lookup, the two largest costs of an API request
+ * (BENCHMARKS.md, Design measurements). Both caches are keyed by the exact token string and keep successes only:
  * - the verified claims, bounded, with expiry checked again on every use;
  * - the caller, in a versioned cache: every revocation, user removal or new token is a commit by another
  *   connection (the API's own writes are seen at once, a CLI process's within FOREIGN_CHECK_MS), which

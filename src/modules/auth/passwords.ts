@@ -21,7 +21,7 @@ export function passwordProblem(password: string): string | undefined {
  * so they can be raised later without breaking stored passwords.
  */
 const ARGON2 = { algorithm: 'argon2id', memoryCost: 19_456, timeCost: 2 } as const
-/** About 0.3 s of waiting at ~20 ms a check on a 2-core machine (measured), a few seconds on a slow NAS. */
+/** Well under a second of waiting on a 2-core machine, a few seconds on a slow NAS (BENCHMARKS.md, Design measurements). */
 const MAX_QUEUED = 32
 const oneAtATime = createLimiter(2, MAX_QUEUED)
 const queued = <T>(task: () => Promise<T>): Promise<T> =>

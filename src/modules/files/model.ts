@@ -5,7 +5,7 @@ import { LIST_ORDERS, TEXT_LIMITS } from '../../shared/file-shapes'
 import { formBooleanRule, jsonBooleanRule, textRule, type TextField } from './metadata-rules'
 
 /**
- * The File resource (interface.md §2 with the contract's decisions). Written once: the routes' response
+ * The File resource, as the README's API section describes it field by field. Written once: the routes' response
  * schemas, the OpenAPI document and the type tests all use these objects.
  */
 export const FileSchema = t.Object(

@@ -26,7 +26,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const limiter = loggedRateLimiter('per address on /s/*', config.rateLimitShare, ctx.log)
   const secureCookies = config.publicUrl.startsWith('https:')
   // Pages are returned as strings with their headers on `set`: a Response built here would be copied again
-  // by Elysia to merge the common headers in, which was a third of a page's CPU time in the profile.
+  // by Elysia to merge the common headers in, a large share of a page's CPU (BENCHMARKS.md, Design measurements).
   const html = (set: ResponseSet, status: number, body: string, headers: Record<string, string> = {}) => {
     set.status = status
     Object.assign(set.headers, PAGE_HEADERS, headers)
