@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { discardBlob } from '../../../core/files/discard-blob'
 import { usageOf } from '../../../core/files/usage'
@@ -18,9 +18,9 @@ export async function removeUser(ctx: AppContext, input: { name: string; deleteF
   }
   const [removedFiles] = await ctx.db.batch([
     ctx.db.delete(files).where(eq(files.ownerId, user.id)).returning({ blobKey: files.blobKey }),
-    ctx.db.delete(users).where(and(eq(users.id, user.id))),
+    ctx.db.delete(users).where(eq(users.id, user.id)), // tokens go with the user (ON DELETE CASCADE)
   ])
-  // Rows first, then bytes: a crash in between leaves only unreferenced blobs, which the next start sweeps.
+  // Rows first, then bytes: a crash in between leaves only unreferenced blobs, which the next start moves aside.
   for (const { blobKey } of removedFiles) await discardBlob(ctx, blobKey)
   return { removedFiles: removedFiles.length }
 }
