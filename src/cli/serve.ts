@@ -1,6 +1,6 @@
 import { createApp } from '../app'
 import { listUsers } from '../modules/auth/users'
-import { sweepUnreferencedBlobs } from '../modules/maintenance/sweep'
+import { sweepUnreferencedBlobs } from '../modules/maintenance/service/sweep'
 import type { OpenedContext } from '../open-context'
 import { removeLeftoverTempFiles } from '../storage/temp-files'
 import { VERSION } from '../version'

@@ -1,6 +1,6 @@
 import type { AppContext } from '../core/context'
 import { formatSize } from '../lib/sizes'
-import { verifyStore } from '../modules/maintenance/verify'
+import { verifyStore } from '../modules/maintenance/service/verify'
 import { allowOnly, type ParsedArgs } from './args'
 import { CliFailure, type CliIo } from './io'
 import { serverHoldingLock } from './server-lock'

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
-import type { AppContext } from '../../core/context'
-import { discardBlob } from '../../core/files/discard-blob'
-import { files, users } from '../../db/schema'
+import type { AppContext } from '../../../core/context'
+import { discardBlob } from '../../../core/files/discard-blob'
+import { files, users } from '../../../db/schema'
 
 export type FileProblem = {
   fileId: string

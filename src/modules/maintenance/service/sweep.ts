@@ -1,5 +1,5 @@
-import type { AppContext } from '../../core/context'
-import { files } from '../../db/schema'
+import type { AppContext } from '../../../core/context'
+import { files } from '../../../db/schema'
 
 /**
  * Moves blobs no row points at (leftovers of a crash between "blob in place" and "row committed", or
