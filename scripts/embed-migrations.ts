@@ -17,7 +17,9 @@ export function renderMigrationIndex(journal: Journal): string {
   }
   lines.push('', 'export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [')
   for (const entry of journal.entries) {
-    lines.push(`  { tag: ${JSON.stringify(entry.tag)}, when: ${entry.when}, sql: m${entry.idx} },`)
+    // drizzle-kit's tags are plain words (0003_data_dir_id); single quotes, as the formatter writes them.
+    if (!/^\w+$/.test(entry.tag)) throw new Error(`unexpected migration tag ${JSON.stringify(entry.tag)}`)
+    lines.push(`  { tag: '${entry.tag}', when: ${entry.when}, sql: m${entry.idx} },`)
   }
   lines.push(']', '')
   return lines.join('\n')
