@@ -2,8 +2,12 @@ import { rename, writeFile } from 'node:fs/promises'
 import { renderFirstPage, warmUp } from './render-first-page'
 import type { RenderJob, RendererMessage } from './renderer-protocol'
 
-/** Room left for sharp and the copied bitmap beside the wasm heap (a 1200×2520 BGRA bitmap is 12 MiB). */
-const HEADROOM = 64 * 1024 * 1024
+/**
+ * Room left beside the wasm heap for sharp, the copied bitmap (a 1200×2520 BGRA bitmap is 12 MiB) and
+ * emscripten's habit of growing the heap by a fifth more than asked: with 64 MiB a self-drawing form still
+ * took the process a few MiB past the cap before PDFium gave up; with 96 MiB it peaks about 40 MiB below.
+ */
+const HEADROOM = 96 * 1024 * 1024
 const MIN_HEAP = 32 * 1024 * 1024
 
 /**
