@@ -2,6 +2,7 @@ import { PDFiumLibrary } from '@hyzyla/pdfium'
 import wasmPath from '@hyzyla/pdfium/pdfium.wasm' with { type: 'file' }
 import { formatSize } from '../../lib/sizes'
 import { cardWindow, type Bitmap } from './card-window'
+import { loadIntoPdfium } from './load-into-pdfium'
 
 /** The link-card size Open Graph and Twitter recommend. */
 export const PREVIEW_WIDTH = 1200
@@ -29,7 +30,7 @@ export async function warmUp(): Promise<void> {
  * Runs in the renderer process only (renderer-process.ts): a hostile PDF can make PDFium loop forever, and
  * only a process can be killed.
  */
-export async function renderFirstPage(pdf: Uint8Array, heapLimit: number): Promise<Buffer> {
+export async function renderFirstPage(pdfPath: string, heapLimit: number): Promise<Buffer> {
   await warmUp()
   const module = await compiled!
   const heap = { refused: false }
@@ -42,7 +43,7 @@ export async function renderFirstPage(pdf: Uint8Array, heapLimit: number): Promi
   })
   let bitmap: Bitmap
   try {
-    bitmap = await renderPageOne(library, pdf)
+    bitmap = await renderPageOne(library, pdfPath)
   } catch (error) {
     // Once its heap is full PDFium aborts, and every later call into it aborts again: name the cause.
     if (heap.refused) throw new Error(`PDFium needed more than ${formatSize(heapLimit)} of memory`)
@@ -59,8 +60,8 @@ export async function renderFirstPage(pdf: Uint8Array, heapLimit: number): Promi
   return encodeCard(bitmap)
 }
 
-async function renderPageOne(library: PDFiumLibrary, pdf: Uint8Array): Promise<Bitmap> {
-  const document = await library.loadDocument(pdf).catch((error: Error) => {
+async function renderPageOne(library: PDFiumLibrary, pdfPath: string): Promise<Bitmap> {
+  const document = await loadIntoPdfium(library, pdfPath).catch((error: Error) => {
     throw new Error(`PDFium cannot open it (${error.message})`)
   })
   try {

@@ -25,10 +25,9 @@ export async function runPreviewRenderer(): Promise<void> {
   process.on('message', (job: RenderJob) => {
     busy = busy.then(async () => {
       try {
-        const pdf = await Bun.file(job.pdfPath).bytes()
-        // The wasm heap gets what the memory cap leaves once this process and the PDF's bytes are counted.
+        // The wasm heap (which holds the PDF's bytes too) gets what the memory cap leaves beside this process.
         const heapLimit = Math.max(MIN_HEAP, job.memoryLimit - process.memoryUsage.rss() - HEADROOM)
-        const png = await renderFirstPage(pdf, heapLimit)
+        const png = await renderFirstPage(job.pdfPath, heapLimit)
         const temp = `${job.outPath}.tmp`
         await writeFile(temp, png)
         await rename(temp, job.outPath) // readers never see a half-written preview
