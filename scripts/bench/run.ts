@@ -112,9 +112,14 @@ rows.push(
   },
 )
 
-const overCap = await chunkedOverCap(binary)
+// Bun's own read-ahead makes a single sample swing from a few MiB to the whole body (the raw server too): median of 3.
+const overCaps = [await chunkedOverCap(binary), await chunkedOverCap(binary), await chunkedOverCap(binary)].sort(
+  (a, b) => a.readBytes - b.readBytes,
+)
+const rawOverCaps = overCaps.map((one) => one.rawReadBytes).sort((a, b) => a - b)
+const overCap = { ...overCaps[1]!, rawReadBytes: rawOverCaps[1]!, status: overCaps.every((one) => one.status === 413) ? 413 : 0 }
 rows.push({
-  measure: `over-cap chunked upload (cap ${mib(overCap.capBytes)}): bytes read before the ${overCap.status}`,
+  measure: `over-cap chunked upload (cap ${mib(overCap.capBytes)}): bytes read before the 413 (median of 3)`,
   against: `bare Bun.serve stopping at the cap: cap + ${mib(overCap.rawReadBytes - overCap.capBytes)}`,
   result: `cap + ${mib(overCap.readBytes - overCap.capBytes)}`,
   target: '≤ cap + 1 MiB',
