@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs'
-import { chromium } from 'playwright-core'
 import { makePdf } from '../support/pdf'
 import { freshDir, median, serve } from './support'
+import { DEBIAN_CHROMIUM, launchHeadlessChromium } from '../support/chromium'
 
 type Shared = {
   url: string
@@ -71,21 +71,9 @@ export async function previewTimes(binary: string) {
  * The share page in Chromium: page 1 of a 60-page 16 MB PDF (time after navigation, PDF bytes fetched), and
  * what the viewer itself transfers (everything but the PDF), on a cold cache.
  */
-export async function viewerLoad(binary: string, chromiumPath = '/usr/bin/chromium') {
+export async function viewerLoad(binary: string, chromiumPath = DEBIAN_CHROMIUM) {
   const server = await sharedServer(binary)
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  const browser = await launchHeadlessChromium(chromiumPath)
   try {
     const pdf = makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'grouped' })
     const url = await server.upload(pdf)
@@ -127,21 +115,9 @@ export async function viewerLoad(binary: string, chromiumPath = '/usr/bin/chromi
  * The dashboard on a cold cache: bytes transferred (page, script, style, icon; compressed as sent) and the
  * time from navigation until the sign-in form can be used. Median of 5.
  */
-export async function dashboardLoad(binary: string, chromiumPath = '/usr/bin/chromium') {
+export async function dashboardLoad(binary: string, chromiumPath = DEBIAN_CHROMIUM) {
   const server = await sharedServer(binary)
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  const browser = await launchHeadlessChromium(chromiumPath)
   try {
     const runs: { bytes: number; interactiveMs: number }[] = []
     for (let i = 0; i < 5; i++) {

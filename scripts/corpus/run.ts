@@ -7,8 +7,8 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { chromium } from 'playwright-core'
 import { ensureBinary, freshDir, memoryOf, ROOT, serve } from '../bench/support'
+import { launchHeadlessChromium } from '../support/chromium'
 
 const viewer = process.argv.includes('--viewer')
 const dirs = process.argv.slice(2).filter((arg) => !arg.startsWith('--'))
@@ -77,19 +77,7 @@ for (const file of files) {
 const uploadSeconds = (performance.now() - started) / 1000
 
 if (viewer) {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  const browser = await launchHeadlessChromium()
   for (const [result, link] of links) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
     try {

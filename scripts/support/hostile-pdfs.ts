@@ -1,4 +1,5 @@
 import { deflateSync } from 'node:zlib'
+import { concat } from './pdf'
 
 /**
  * PDFs built to hurt a renderer, each small on disk. They are valid enough that PDFium opens them; what
@@ -34,13 +35,7 @@ export function assemblePdf(objects: PdfObject[], options: { header?: string } =
   const xrefAt = offset
   push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`)
   push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`)
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
+  return concat(parts)
 }
 
 const CATALOG = '<< /Type /Catalog /Pages 2 0 R >>'

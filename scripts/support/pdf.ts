@@ -110,7 +110,8 @@ function escapePdfString(value: string): string {
   return value.replace(/[\\()]/g, (c) => `\\${c}`)
 }
 
-function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+/** The parts one after another, in one new buffer. */
+export function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
   for (const part of parts) {

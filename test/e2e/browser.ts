@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
+import { DEBIAN_CHROMIUM, launchHeadlessChromium } from '../../scripts/support/chromium'
 import sharp from 'sharp'
 import { ROOT } from '../../scripts/support/process'
 
-export const CHROMIUM = process.env.PDFSHARE_CHROMIUM ?? '/usr/bin/chromium'
+export const CHROMIUM = process.env.PDFSHARE_CHROMIUM ?? DEBIAN_CHROMIUM
 export const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots')
 
 /** Debian's Chromium, headless, with the flags that work as root on these machines. Never downloads a browser. */
@@ -13,19 +14,7 @@ export async function launchChromium(): Promise<Browser> {
     throw new Error(`Chromium is needed for the browser tests: apt-get install -y chromium (or set PDFSHARE_CHROMIUM)`)
   }
   mkdirSync(SCREENSHOTS, { recursive: true })
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  return launchHeadlessChromium(CHROMIUM)
 }
 
 export type Watched = {

@@ -17,6 +17,18 @@ import { updateFromMultipart, updateMetadata } from './service/update-file'
 
 const tags = ['files']
 
+/** What a request that carries a PDF can be refused with (documented for upload and replace alike). */
+const uploadFailures = {
+  400: FailureSchema,
+  403: FailureSchema,
+  408: FailureSchema,
+  413: FailureSchema,
+  415: FailureSchema,
+  503: FailureSchema,
+  507: FailureSchema,
+  ...authFailures,
+}
+
 /** The /api/files routes: thin handlers that check the request's shape and call a service. */
 export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
   const publicUrl = ctx.config.publicUrl
@@ -39,14 +51,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         parse: 'none',
         response: {
           201: FileEnvelope,
-          400: FailureSchema,
-          403: FailureSchema,
-          408: FailureSchema,
-          413: FailureSchema,
-          415: FailureSchema,
-          503: FailureSchema,
-          507: FailureSchema,
-          ...authFailures,
+          ...uploadFailures,
         },
         detail: {
           summary: 'Upload a PDF',
@@ -101,15 +106,8 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         params: FileIdParams,
         response: {
           200: FileEnvelope,
-          400: FailureSchema,
-          403: FailureSchema,
           404: FailureSchema,
-          408: FailureSchema,
-          413: FailureSchema,
-          415: FailureSchema,
-          503: FailureSchema,
-          507: FailureSchema,
-          ...authFailures,
+          ...uploadFailures,
         },
         detail: {
           summary: 'Update metadata, or replace the PDF together with metadata',
