@@ -1,4 +1,4 @@
-import { formatSize } from './lib/sizes'
+import { formatSize } from './shared/sizes'
 import type { RateDecision } from './lib/rate-limiter'
 
 /**

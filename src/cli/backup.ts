@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import type { Config } from '../config'
 import type { AppContext } from '../core/context'
-import { formatSize } from '../lib/sizes'
+import { formatSize } from '../shared/sizes'
 import { backupTo } from '../modules/maintenance/service/backup'
 import { restoreFrom } from '../modules/maintenance/service/restore'
 import { allowOnly, type ParsedArgs } from './args'

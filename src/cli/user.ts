@@ -1,5 +1,5 @@
 import type { AppContext } from '../core/context'
-import { formatSize, parseSize } from '../lib/sizes'
+import { formatSize, parseSize } from '../shared/sizes'
 import { addUser, findUserByName, listUsers, removeUser, setPassword, setQuota } from '../modules/auth/users'
 import { allowOnly, stringFlag, type ParsedArgs } from './args'
 import { readNewPassword } from './password-input'

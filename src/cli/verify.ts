@@ -1,5 +1,5 @@
 import type { AppContext } from '../core/context'
-import { formatSize } from '../lib/sizes'
+import { formatSize } from '../shared/sizes'
 import { verifyStore } from '../modules/maintenance/service/verify'
 import { allowOnly, type ParsedArgs } from './args'
 import { CliFailure, type CliIo } from './io'

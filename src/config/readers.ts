@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
 import { parseTtl } from '../lib/durations'
-import { parseSize } from '../lib/sizes'
+import { parseSize } from '../shared/sizes'
 
 // Readers for the settings' texts: each returns the value, or undefined when the text is not one.
 

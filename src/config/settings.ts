@@ -1,4 +1,4 @@
-import { formatSize } from '../lib/sizes'
+import { formatSize } from '../shared/sizes'
 import { anyText, baseUrl, directory, integer, libsqlUrl, lifetime, secret, size } from './readers'
 import { setting } from './setting'
 

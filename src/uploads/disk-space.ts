@@ -1,6 +1,6 @@
 import { statfs } from 'node:fs/promises'
 import { insufficientStorage } from '../errors'
-import { formatSize } from '../lib/sizes'
+import { formatSize } from '../shared/sizes'
 
 /**
  * Refuses an upload before reading it when the disk holding the data dir could not keep `reserveBytes`

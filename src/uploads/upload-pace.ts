@@ -1,5 +1,5 @@
 import { uploadTooSlow } from '../errors'
-import { formatSize } from '../lib/sizes'
+import { formatSize } from '../shared/sizes'
 
 /**
  * The first seconds of an upload are never judged by its rate: connection set-up, TCP slow start, a phone

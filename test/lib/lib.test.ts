@@ -4,7 +4,7 @@ import { parseFormBoolean, parseJsonBoolean } from '../../src/lib/booleans'
 import { parseTtl } from '../../src/lib/durations'
 import { isWellFormedId, randomId } from '../../src/lib/ids'
 import { createRateLimiter, rateLimitHeaders } from '../../src/lib/rate-limiter'
-import { formatSize, parseSize } from '../../src/lib/sizes'
+import { formatSize, parseSize } from '../../src/shared/sizes'
 import { asciiFallback, downloadName } from '../../src/lib/download-name'
 import { basename, checkText, codePointLength } from '../../src/lib/text'
 

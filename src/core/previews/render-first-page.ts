@@ -1,6 +1,6 @@
 import { PDFiumLibrary } from '@hyzyla/pdfium'
 import wasmPath from '@hyzyla/pdfium/pdfium.wasm' with { type: 'file' }
-import { formatSize } from '../../lib/sizes'
+import { formatSize } from '../../shared/sizes'
 import { cardWindow, type Bitmap } from './card-window'
 import { loadIntoPdfium } from './load-into-pdfium'
 

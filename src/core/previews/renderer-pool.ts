@@ -3,7 +3,7 @@ import { setPriority, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 import { createLimiter } from '../../lib/concurrency'
-import { formatSize } from '../../lib/sizes'
+import { formatSize } from '../../shared/sizes'
 import type { RendererMessage, RenderJob } from './renderer-protocol'
 
 export type RendererLimits = {

@@ -3,8 +3,6 @@ import type { AppContext } from '../../../core/context'
 import { users, type UserRow } from '../../../db/schema'
 import { unauthorized, userNotFound } from '../../../errors'
 
-export { userNotFound }
-
 export async function findUserByName(ctx: AppContext, name: string): Promise<UserRow> {
   const [row] = await ctx.db.select().from(users).where(eq(users.name, name))
   if (!row) throw userNotFound(name)

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { users, type UserRow } from '../../../db/schema'
-import { findUserByName, userNotFound } from './find-user'
+import { userNotFound } from '../../../errors'
+import { findUserByName } from './find-user'
 
 /** Sets plan limits; `null` means unlimited, `undefined` leaves a limit as it is. */
 export async function setQuota(

@@ -11,7 +11,7 @@ import { filenameFromPart, metadataFromForm } from '../input'
  * Turns a received upload into a committed file: validate the fields, move the blob into place, then insert
  * the row — guarded by the quota in the same statement. The blob is durable before the row that points at
  * it exists; if the row is refused the blob is removed, and if the process dies in between the start-up
- * sweep removes it. The received temp file is not this verb's to remove: the upload receiver discards it.
+ * sweep moves it to orphans/. The received temp file is not this verb's to remove: the upload receiver discards it.
  */
 export async function createFile(ctx: AppContext, input: { ownerId: string; body: MultipartBody }): Promise<FileRow> {
   const { file, fields } = input.body
@@ -47,7 +47,7 @@ export async function createFile(ctx: AppContext, input: { ownerId: string; body
     WHERE ${fitsQuota(row.ownerId, growth)}
     RETURNING seq`)
     .catch(async (error) => {
-      await ctx.blobs.delete(row.blobKey).catch(() => {}) // the row never existed: the blob goes too (else the sweep takes it)
+      await ctx.blobs.delete(row.blobKey).catch(() => {}) // the row never existed: the blob goes too (else the start-up sweep moves it aside)
       throw error
     })
   if (inserted.length === 0) {

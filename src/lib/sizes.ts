@@ -1,2 +1,0 @@
-// Sizes are shared with the dashboard, so they live in the dependency-free src/shared.
-export { formatSize, parseSize } from '../shared/sizes'
