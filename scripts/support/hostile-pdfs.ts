@@ -1,42 +1,9 @@
-import { deflateSync } from 'node:zlib'
-import { concat } from './pdf'
+import { assemblePdf } from './pdf'
 
 /**
  * PDFs built to hurt a renderer, each small on disk. They are valid enough that PDFium opens them; what
- * they draw is the attack. Objects are numbered from 1 in the order given; a `stream` is written with its
- * exact /Length (and /Filter /FlateDecode when `deflate` is set).
+ * they draw is the attack.
  */
-type PdfObject = string | { dict: string; stream: Uint8Array | string; deflate?: boolean }
-
-export function assemblePdf(objects: PdfObject[], options: { header?: string } = {}): Uint8Array<ArrayBuffer> {
-  const encoder = new TextEncoder()
-  const parts: Uint8Array[] = []
-  let offset = 0
-  const push = (chunk: string | Uint8Array) => {
-    const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk
-    parts.push(bytes)
-    offset += bytes.length
-  }
-  push(options.header ?? '%PDF-1.7\n')
-  const offsets: number[] = []
-  objects.forEach((object, index) => {
-    offsets.push(offset)
-    if (typeof object === 'string') {
-      push(`${index + 1} 0 obj\n${object}\nendobj\n`)
-      return
-    }
-    const raw = typeof object.stream === 'string' ? encoder.encode(object.stream) : object.stream
-    const data = object.deflate ? deflateSync(raw, { level: 9 }) : raw
-    const filter = object.deflate ? ' /Filter /FlateDecode' : ''
-    push(`${index + 1} 0 obj\n<< ${object.dict} /Length ${data.length}${filter} >>\nstream\n`)
-    push(data)
-    push('\nendstream\nendobj\n')
-  })
-  const xrefAt = offset
-  push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`)
-  push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`)
-  return concat(parts)
-}
 
 const CATALOG = '<< /Type /Catalog /Pages 2 0 R >>'
 const PAGES = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>'

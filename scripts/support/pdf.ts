@@ -1,3 +1,5 @@
+import { deflateSync } from 'node:zlib'
+
 /**
  * Real, valid PDFs for tests, written from scratch: a catalog, a page tree, pages with Helvetica text, and
  * a correct cross-reference table. `padding` adds an incompressible stream so a file reaches a given size.
@@ -20,21 +22,15 @@ export type PdfSpec = {
 export function makePdf(spec: PdfSpec = {}): Uint8Array<ArrayBuffer> {
   const pageCount = spec.pages ?? 1
   const text = spec.text ?? ((page: number) => `Hello from page ${page}`)
-  const objects: string[] = []
-  const add = (body: string) => objects.push(body) // object number = index + 1
+  const objects: PdfObject[] = []
+  const add = (object: PdfObject) => objects.push(object) // returns the object's number (index + 1)
 
   add('<< /Type /Catalog /Pages 2 0 R >>')
   add('') // page tree, filled in below
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>')
   const kids: number[] = []
-  const binary: Map<number, Uint8Array> = new Map() // object number → stream bytes, for image objects
   const grouped = spec.layout === 'grouped'
-  if (grouped) {
-    for (let page = 1; page <= pageCount; page++) {
-      add('')
-      kids.push(objects.length)
-    }
-  }
+  if (grouped) for (let page = 1; page <= pageCount; page++) kids.push(add(''))
   for (let page = 1; page <= pageCount; page++) {
     let xobjects = ''
     let draw = ''
@@ -43,59 +39,67 @@ export function makePdf(spec: PdfSpec = {}): Uint8Array<ArrayBuffer> {
       const height = Math.max(1, Math.ceil(spec.imageBytesPerPage / width))
       const pixels = new Uint8Array(width * height)
       for (let i = 0; i < pixels.length; i++) pixels[i] = 160 + ((((i * 2654435761) ^ (page * 40503)) >>> 27) & 63)
-      add('') // the image dictionary is written with its binary stream below
-      binary.set(objects.length, pixels)
-      objects[objects.length - 1] =
-        `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${pixels.length} >>`
-      xobjects = ` /XObject << /Im1 ${objects.length} 0 R >>`
+      const image = add({
+        dict: `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8`,
+        stream: pixels,
+      })
+      xobjects = ` /XObject << /Im1 ${image} 0 R >>`
       draw = ' q 468 0 0 360 72 300 cm /Im1 Do Q'
     }
-    const content = `BT /F1 24 Tf 72 720 Td (${escapePdfString(text(page))}) Tj ET${draw}`
-    add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`)
-    const contentRef = objects.length
-    const pageDict = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >>${xobjects} >> /Contents ${contentRef} 0 R >>`
+    const content = add({ dict: '', stream: `BT /F1 24 Tf 72 720 Td (${escapePdfString(text(page))}) Tj ET${draw}` })
+    const pageDict = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >>${xobjects} >> /Contents ${content} 0 R >>`
     if (grouped) objects[kids[page - 1]! - 1] = pageDict
-    else {
-      add(pageDict)
-      kids.push(objects.length)
-    }
+    else kids.push(add(pageDict))
   }
   objects[1] = `<< /Type /Pages /Kids [${kids.map((n) => `${n} 0 R`).join(' ')}] /Count ${pageCount} >>`
+  if (spec.paddingBytes) {
+    // An unreferenced stream object: valid PDF, ignored by readers, and it makes the file as large as asked.
+    const filler = new Uint8Array(spec.paddingBytes)
+    for (let i = 0; i < filler.length; i++) filler[i] = (i * 2654435761) >>> 24
+    add({ dict: '', stream: filler })
+  }
+  return assemblePdf(objects, { header: '%PDF-1.7\n%\xE2\xE3\xCF\xD3\n' })
+}
 
+/**
+ * A PDF object: a dictionary (or any other object) as text, or a stream, written with its exact /Length (and
+ * /Filter /FlateDecode, compressed, when `deflate` is set).
+ */
+export type PdfObject = string | { dict: string; stream: Uint8Array | string; deflate?: boolean }
+
+/**
+ * A complete PDF file from its objects, numbered from 1 in the order given (object 1 is the catalog), with a
+ * correct cross-reference table. Text is written one byte per character (latin1), as PDF reads it, so a
+ * string may carry binary bytes (an encrypted string, the header's high-bit marker). `trailer` adds entries
+ * to the trailer dictionary (e.g. ` /Encrypt 6 0 R`).
+ */
+export function assemblePdf(objects: PdfObject[], options: { header?: string; trailer?: string } = {}): Uint8Array<ArrayBuffer> {
+  const latin1 = (text: string) => Buffer.from(text, 'latin1')
   const parts: Uint8Array[] = []
-  const encoder = new TextEncoder()
   let offset = 0
   const push = (chunk: string | Uint8Array) => {
-    const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk
+    const bytes = typeof chunk === 'string' ? latin1(chunk) : chunk
     parts.push(bytes)
     offset += bytes.length
   }
-  push('%PDF-1.7\n%\xE2\xE3\xCF\xD3\n')
+  push(options.header ?? '%PDF-1.7\n')
   const offsets: number[] = []
-  objects.forEach((body, index) => {
+  objects.forEach((object, index) => {
     offsets.push(offset)
-    const stream = binary.get(index + 1)
-    if (stream) {
-      push(`${index + 1} 0 obj\n${body}\nstream\n`)
-      push(stream)
-      push('\nendstream\nendobj\n')
-    } else {
-      push(`${index + 1} 0 obj\n${body}\nendobj\n`)
+    if (typeof object === 'string') {
+      push(`${index + 1} 0 obj\n${object}\nendobj\n`)
+      return
     }
-  })
-  if (spec.paddingBytes) {
-    // An unreferenced stream object: valid PDF, ignored by readers, and it makes the file as large as asked.
-    offsets.push(offset)
-    push(`${objects.length + 1} 0 obj\n<< /Length ${spec.paddingBytes} >>\nstream\n`)
-    const filler = new Uint8Array(spec.paddingBytes)
-    for (let i = 0; i < filler.length; i++) filler[i] = (i * 2654435761) >>> 24
-    push(filler)
+    const raw = typeof object.stream === 'string' ? latin1(object.stream) : object.stream
+    const data = object.deflate ? deflateSync(raw, { level: 9 }) : raw
+    const filter = object.deflate ? ' /Filter /FlateDecode' : ''
+    push(`${index + 1} 0 obj\n<< ${object.dict} /Length ${data.length}${filter} >>\nstream\n`)
+    push(data)
     push('\nendstream\nendobj\n')
-  }
+  })
   const xrefAt = offset
-  const count = offsets.length + 1
-  push(`xref\n0 ${count}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`)
-  push(`trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`)
+  push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`)
+  push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${options.trailer ?? ''} >>\nstartxref\n${xrefAt}\n%%EOF\n`)
   return concat(parts)
 }
 
@@ -110,8 +114,7 @@ function escapePdfString(value: string): string {
   return value.replace(/[\\()]/g, (c) => `\\${c}`)
 }
 
-/** The parts one after another, in one new buffer. */
-export function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
   for (const part of parts) {

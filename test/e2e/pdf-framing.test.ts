@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
+import { assemblePdf } from '../../scripts/support/pdf'
 import { run, startServer, type RunningServer } from '../../scripts/support/process'
 import { shareUrlOn } from '../support/share-paths'
 import { uploadPdfTo } from '../support/uploads'
@@ -13,22 +14,12 @@ import { eventually, launchChromium } from './browser'
 
 /** A one-page PDF whose OpenAction runs JavaScript: app.alert shows up as a dialog the test can see. */
 function pdfWithScript(message: string): Uint8Array<ArrayBuffer> {
-  const objects = [
+  return assemblePdf([
     '<< /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
     `<< /S /JavaScript /JS (app.alert\\('${message}'\\);) >>`,
-  ]
-  let text = '%PDF-1.7\n'
-  const offsets: number[] = []
-  objects.forEach((body, i) => {
-    offsets.push(text.length)
-    text += `${i + 1} 0 obj\n${body}\nendobj\n`
-  })
-  const xref = text.length
-  text += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`
-  text += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
-  return new Uint8Array(new TextEncoder().encode(text))
+  ])
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'pdfshare-framing-'))

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { assemblePdf } from '../../scripts/support/pdf'
 
 /**
  * PDFs that put the viewer in each of its states, written from scratch for the browser tests. Each was checked
@@ -11,16 +12,7 @@ const FONT = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'
 
 /** A PDF of the given objects (object n is `objects[n - 1]`) with a correct cross-reference table. */
 export function pdfFromObjects(objects: string[], trailerExtra = ''): Uint8Array<ArrayBuffer> {
-  let out = '%PDF-1.7\n%\xE2\xE3\xCF\xD3\n'
-  const offsets = objects.map((body, index) => {
-    const offset = out.length
-    out += `${index + 1} 0 obj\n${body}\nendobj\n`
-    return offset
-  })
-  const xref = out.length
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${trailerExtra} >>\nstartxref\n${xref}\n%%EOF\n`
-  return new Uint8Array(Buffer.from(out, 'latin1'))
+  return assemblePdf(objects, { header: '%PDF-1.7\n%\xE2\xE3\xCF\xD3\n', trailer: trailerExtra })
 }
 
 const text = (line: string) => {
