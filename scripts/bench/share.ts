@@ -5,14 +5,17 @@ import { DEBIAN_CHROMIUM, launchHeadlessChromium } from '../support/chromium'
 
 type Shared = {
   url: string
-  shareUrl: string
   token: string
+  pid: number
+  dataDir: string
   stop: () => Promise<void>
+  /** Uploads a PDF and returns its share page's URL on this server. */
   upload: (bytes: Uint8Array<ArrayBuffer>) => Promise<string>
 }
 
-export async function sharedServer(binary: string): Promise<Shared & { pid: number }> {
-  const dataDir = freshDir('share')
+/** The binary serving a fresh data dir with one user and a token, rate limits on /s/* off. */
+export async function sharedServer(binary: string, label = 'share'): Promise<Shared> {
+  const dataDir = freshDir(label)
   const cli = (...args: string[]) =>
     Bun.spawnSync([binary, ...args, '--data', dataDir])
       .stdout.toString()
@@ -30,10 +33,10 @@ export async function sharedServer(binary: string): Promise<Shared & { pid: numb
   }
   return {
     url,
-    shareUrl: '',
     token,
     upload,
     pid: proc.pid,
+    dataDir,
     stop: async () => {
       proc.kill('SIGTERM')
       await proc.exited

@@ -5,9 +5,10 @@
  * test-output/corpus.json). Corpora are not part of the repository: fetch them yourself (pdf.js's test/pdfs,
  * qpdf's test files, py-pdf's sample-files).
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { ensureBinary, freshDir, memoryOf, ROOT, serve } from '../bench/support'
+import { sharedServer } from '../bench/share'
+import { ensureBinary, memoryOf, ROOT } from '../bench/support'
 import { launchHeadlessChromium } from '../support/chromium'
 
 const viewer = process.argv.includes('--viewer')
@@ -20,14 +21,8 @@ const files = dirs.flatMap((dir) =>
 if (files.length === 0) throw new Error('usage: bun scripts/corpus/run.ts [--viewer] DIR… (folders of PDFs)')
 
 const binary = ensureBinary()
-const dataDir = freshDir('corpus')
-const cli = (...args: string[]) =>
-  Bun.spawnSync([binary, ...args, '--data', dataDir])
-    .stdout.toString()
-    .trim()
-cli('user', 'add', 'corpus')
-const token = cli('token', 'issue', 'corpus')
-const server = await serve(binary, dataDir, { PDFSHARE_RATE_LIMIT_SHARE: '0' })
+const server = await sharedServer(binary, 'corpus')
+const { dataDir, token } = server
 
 type Result = {
   file: string
@@ -40,14 +35,14 @@ type Result = {
 }
 const results: Result[] = []
 const healthMs: number[] = []
-let serverPeak = memoryOf(server.proc.pid).rss
+let serverPeak = memoryOf(server.pid).rss
 let running = true
 const prober = (async () => {
   while (running) {
     const started = performance.now()
     await (await fetch(`${server.url}/api/health`)).arrayBuffer()
     healthMs.push(performance.now() - started)
-    serverPeak = Math.max(serverPeak, memoryOf(server.proc.pid).rss)
+    serverPeak = Math.max(serverPeak, memoryOf(server.pid).rss)
     await Bun.sleep(20)
   }
 })()
@@ -125,9 +120,7 @@ for (const name of readdirSync(join(dataDir, 'previews')).filter((n) => n.endsWi
     .replace(/\(.*\)/, '(…)')
   failedReasons.set(reason, (failedReasons.get(reason) ?? 0) + 1)
 }
-server.proc.kill('SIGTERM')
-await server.proc.exited
-rmSync(dataDir, { recursive: true, force: true })
+await server.stop()
 
 healthMs.sort((a, b) => a - b)
 const count = (predicate: (r: Result) => boolean) => results.filter(predicate).length
