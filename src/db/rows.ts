@@ -10,6 +10,10 @@ export function rowReader<T extends Table>(table: T) {
   return {
     /** `"seq", "id", "owner_id", …` for `SELECT … FROM <table>`. */
     columns: columns.map(([, column]) => `"${column.name}"`).join(', '),
+    /** The same, each qualified by `alias`, for a join: `f."seq", f."id", …`. */
+    columnsOf: (alias: string) => columns.map(([, column]) => `${alias}."${column.name}"`).join(', '),
+    /** How many values a row of this table takes in a SELECT list (to read a join's values in parts). */
+    width: columns.length,
     table: `"${getTableName(table)}"`,
     read(values: unknown[]): T['$inferSelect'] {
       const row: Record<string, unknown> = {}

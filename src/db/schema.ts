@@ -1,4 +1,5 @@
-import { sqliteTable, text, integer, index, primaryKey } from 'drizzle-orm/sqlite-core'
+import { sql } from 'drizzle-orm'
+import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // Timestamps are integer milliseconds since the epoch (UTC); the API formats them as ISO 8601.
 // No column has a JS-side default: every value is set by the service that writes the row.
@@ -40,43 +41,110 @@ export const files = sqliteTable(
     ownerId: text('owner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** The public share slug, separate from the id, 128 random bits. */
-    slug: text('slug').notNull().unique(),
-    /** Name of the PDF in the blob store; a replacement writes a new key. */
+    /** Name of the current PDF in the blob store; a replacement writes a new key (the old one becomes a version). */
     blobKey: text('blob_key').notNull(),
     filename: text('filename').notNull(),
     title: text('title').notNull(),
     description: text('description').notNull(),
     size: integer('size').notNull(),
     sha256: text('sha256').notNull(),
+    /** Counted views through all of the file's links (each link counts its own in `links.views`). */
+    views: integer('views').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    /** When the current PDF was stored: the upload, the last replacement, or the restore of a version. */
+    uploadedAt: integer('uploaded_at').notNull(),
+    /** The id the current PDF keeps as a version: it moves into `file_versions` when the file is replaced. */
+    versionId: text('version_id').notNull(),
+  },
+  (table) => [index('files_owner_seq_idx').on(table.ownerId, table.seq)],
+)
+
+/**
+ * The share links of a file. Every file has exactly one default link (`is_default`), made with the file: the
+ * File resource's shareUrl, allowDownload and searchEngineVisible are its fields. More links may be added, each
+ * with its own slug, switches, password, expiry and view limit. Deleting the file deletes them all.
+ */
+export const links = sqliteTable(
+  'links',
+  {
+    /** Creation order: the order of a file's link list. */
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    /** The public share slug (`/s/<slug>`), 128 random bits, separate from the id. */
+    slug: text('slug').notNull().unique(),
+    isDefault: integer('is_default', { mode: 'boolean' }).notNull(),
+    label: text('label').notNull(),
     allowDownload: integer('allow_download', { mode: 'boolean' }).notNull(),
     searchEngineVisible: integer('search_engine_visible', { mode: 'boolean' }).notNull(),
+    /** NULL: never expires. */
+    expiresAt: integer('expires_at'),
+    /** NULL: no view limit. */
+    maxViews: integer('max_views'),
+    /** argon2id (Bun.password) PHC string; NULL: no password. */
+    passwordHash: text('password_hash'),
+    disabled: integer('disabled', { mode: 'boolean' }).notNull(),
+    /** Counted views through this link. */
     views: integer('views').notNull().default(0),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (table) => [index('files_owner_seq_idx').on(table.ownerId, table.seq)],
+  (table) => [
+    index('links_file_seq_idx').on(table.fileId, table.seq),
+    uniqueIndex('links_one_default_idx').on(table.fileId).where(sql`${table.isDefault} = 1`),
+  ],
+)
+
+/**
+ * Earlier PDFs of a file, kept when it is replaced (newest first by `seq`, at most `config.maxVersions` a file).
+ * They count toward the owner's storage quota and are covered by verify, backup and restore.
+ */
+export const fileVersions = sqliteTable(
+  'file_versions',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    /** The `files.version_id` these bytes had while they were current. */
+    id: text('id').notNull().unique(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    blobKey: text('blob_key').notNull(),
+    filename: text('filename').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    /** When these bytes were stored. */
+    uploadedAt: integer('uploaded_at').notNull(),
+    /** When they stopped being the current PDF. */
+    replacedAt: integer('replaced_at').notNull(),
+  },
+  (table) => [index('file_versions_file_seq_idx').on(table.fileId, table.seq)],
 )
 
 export type UserRow = typeof users.$inferSelect
 export type TokenRow = typeof tokens.$inferSelect
 export type FileRow = typeof files.$inferSelect
+export type LinkRow = typeof links.$inferSelect
+export type FileVersionRow = typeof fileVersions.$inferSelect
 
 /**
  * Recent visits by visitors without our cookie, so a repeat visit within the window is not counted twice
- * (the 30-minute repeat window of the README's Views paragraph). `visitor` is an HMAC of IP and User-Agent under the server secret, never the raw values.
- * Rows older than the window are deleted as new visits arrive.
+ * (the 30-minute repeat window of the README's Views paragraph), per link. `visitor` is an HMAC of IP and
+ * User-Agent under the server secret, never the raw values. Rows older than the window are deleted as new
+ * visits arrive.
  */
 export const viewMarks = sqliteTable(
   'view_marks',
   {
-    fileId: text('file_id')
+    linkId: text('link_id')
       .notNull()
-      .references(() => files.id, { onDelete: 'cascade' }),
+      .references(() => links.id, { onDelete: 'cascade' }),
     visitor: text('visitor').notNull(),
     seenAt: integer('seen_at').notNull(),
   },
-  (table) => [primaryKey({ columns: [table.fileId, table.visitor] }), index('view_marks_seen_idx').on(table.seenAt)],
+  (table) => [primaryKey({ columns: [table.linkId, table.visitor] }), index('view_marks_seen_idx').on(table.seenAt)],
 )
 
 /**

@@ -8,7 +8,7 @@ import { openDb } from '../../src/db/client'
 import { FOREIGN_CHECK_MS, openHotSql, type HotSql } from '../../src/db/hot-sql'
 import { migrate } from '../../src/db/migrate'
 import { rowReader } from '../../src/db/rows'
-import { files, users } from '../../src/db/schema'
+import { files, links, users } from '../../src/db/schema'
 import { versionedCache } from '../../src/db/versioned-cache'
 
 const dir = mkdtempSync(join(tmpdir(), 'pdfshare-hot-sql-'))
@@ -22,23 +22,40 @@ afterAll(() => {
 
 const { db } = database
 await db.insert(users).values({ id: 'u1', name: 'alice', createdAt: 1, maxBytes: null, maxFiles: 3 })
-const fileOf = (id: string, flags: boolean) => ({
+const fileOf = (id: string) => ({
   id,
   ownerId: 'u1',
-  slug: `slug-${id}`,
   blobKey: `b-${id}`,
   filename: `${id}.pdf`,
   title: `T ${id} ✓ "quoted"`,
   description: '',
   size: 10,
   sha256: 'ab'.repeat(32),
+  views: 0,
+  createdAt: 5,
+  updatedAt: 6,
+  uploadedAt: 5,
+  versionId: `v-${id}`,
+})
+// Each file's default link has the file's id, so a view mark can name either.
+const linkOf = (id: string, flags: boolean) => ({
+  id,
+  fileId: id,
+  slug: `slug-${id}`,
+  isDefault: true,
+  label: '',
   allowDownload: flags,
   searchEngineVisible: !flags,
+  expiresAt: flags ? null : 99,
+  maxViews: null,
+  passwordHash: null,
+  disabled: false,
   views: 0,
   createdAt: 5,
   updatedAt: 6,
 })
-await db.insert(files).values([fileOf('f1', true), fileOf('f2', false)])
+await db.insert(files).values([fileOf('f1'), fileOf('f2')])
+await db.insert(links).values([linkOf('f1', true), linkOf('f2', false)])
 
 // The embedded file gets its own prepared-statement connection; any other URL goes through the client.
 // Both are tested on the same file: the client path is what a remote libSQL server would use.
@@ -46,17 +63,17 @@ const implementations: [string, HotSql][] = [
   ['native prepared statements', database.hot],
   ['through the client (remote databases)', openHotSql('libsql://remote.example', database.client)],
 ]
-const fileRows = rowReader(files)
-const BY_ID = `SELECT ${fileRows.columns} FROM ${fileRows.table} WHERE "id" = ?`
-const MARK = 'INSERT INTO view_marks (file_id, visitor, seen_at) VALUES (?, ?, ?)'
+const linkRows = rowReader(links)
+const BY_ID = `SELECT ${linkRows.columns} FROM ${linkRows.table} WHERE "id" = ?`
+const MARK = 'INSERT INTO view_marks (link_id, visitor, seen_at) VALUES (?, ?, ?)'
 const INCREMENT = 'UPDATE files SET views = views + 1 WHERE id = ?'
 const viewsOf = async (id: string) => (await db.select({ views: files.views }).from(files).where(eq(files.id, id)))[0]?.views
 
 describe.each(implementations)('hot SQL: %s', (_name, sql) => {
   test('a row read through rowReader equals what drizzle selects, booleans and nulls included', async () => {
     for (const id of ['f1', 'f2']) {
-      const [expected] = await db.select().from(files).where(eq(files.id, id))
-      expect(fileRows.read((await sql.get(BY_ID, [id]))!)).toEqual(expected!)
+      const [expected] = await db.select().from(links).where(eq(links.id, id))
+      expect(linkRows.read((await sql.get(BY_ID, [id]))!)).toEqual(expected!)
     }
     const [user] = await db.select().from(users)
     const userRows = rowReader(users)

@@ -43,8 +43,8 @@ async function serveOutcome(dataDir: string, env: Record<string, string> = {}): 
 async function forgetPairing(dataDir: string) {
   rmSync(join(dataDir, 'data-dir-id'), { force: true })
   const client = createClient({ url: `file:${join(dataDir, 'pdfshare.db')}` })
-  await client.execute('DROP TABLE IF EXISTS meta')
-  await client.execute('DELETE FROM __drizzle_migrations WHERE created_at > 1795396724044') // the migrations after 0002
+  // As a data dir from before ids looks to the pairing: no id on either side (later migrations stay applied).
+  await client.execute("DELETE FROM meta WHERE key = 'data_dir_id'")
   client.close()
 }
 

@@ -43,6 +43,8 @@ test('the File response type is exactly the interface File (plus sha256), with n
       views: 0,
       createdAt: 0,
       updatedAt: 1,
+      uploadedAt: 0,
+      versionId: 'v',
     },
     'https://x.test',
   )

@@ -4,10 +4,12 @@ import m0 from './0000_init.sql' with { type: 'text' }
 import m1 from './0001_view_marks.sql' with { type: 'text' }
 import m2 from './0002_user_passwords.sql' with { type: 'text' }
 import m3 from './0003_data_dir_id.sql' with { type: 'text' }
+import m4 from './0004_links_and_versions.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795357528261, sql: m0 },
   { tag: '0001_view_marks', when: 1795359342323, sql: m1 },
   { tag: '0002_user_passwords', when: 1795396724044, sql: m2 },
   { tag: '0003_data_dir_id', when: 1795430278962, sql: m3 },
+  { tag: '0004_links_and_versions', when: 1795441250615, sql: m4 },
 ]

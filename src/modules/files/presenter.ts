@@ -1,8 +1,11 @@
-import type { FileRow } from '../../db/schema'
+import type { FileWithLink } from '../../core/files/file-rows'
 import type { FileDto } from './model'
 
-/** The only way a file row leaves the server: the listed fields of the File resource, nothing else. */
-export function toFileDto(row: FileRow, publicUrl: string): FileDto {
+/**
+ * The only way a file row leaves the server: the listed fields of the File resource, nothing else. shareUrl and
+ * the two switches are the file's default link's.
+ */
+export function toFileDto(row: FileWithLink, publicUrl: string): FileDto {
   return {
     id: row.id,
     filename: row.filename,

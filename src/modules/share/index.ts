@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { ViewerManifest } from '../../assets/viewer-assets'
 import type { AppContext } from '../../core/context'
-import { sharedFileFinder, type SharedFile } from '../../core/files/find-shared-file'
+import { sharedLinkFinder, type SharedLink } from '../../core/links/find-shared-link'
 import { createPreviewService } from '../../core/previews/preview-service'
 import { clientGroupOf, clientIpOf } from '../../http/client-ip'
 import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
@@ -22,7 +22,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const page: PageContext = { publicUrl: config.publicUrl, basePath: new URL(config.publicUrl).pathname.replace(/\/$/, ''), manifest }
   const previews = createPreviewService(ctx)
   const countView = createViewCounter(ctx)
-  const findSharedFile = sharedFileFinder(ctx)
+  const findSharedLink = sharedLinkFinder(ctx)
   const limiter = loggedRateLimiter('per address on /s/*', config.rateLimitShare, ctx.log)
   const secureCookies = config.publicUrl.startsWith('https:')
   // Pages are returned as strings with their headers on `set`: a Response built here would be copied again
@@ -33,11 +33,12 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
     return body
   }
   const headersOf = sharedPdfHeaders()
-  const sendSharedPdf = (request: Request, set: ResponseSet, row: SharedFile, disposition: Disposition) => {
-    const headers = headersOf(row, disposition)
-    return sendFile(request, (range) => ctx.blobs.body(row.blobKey, range), {
-      size: row.size,
-      etag: etagOf(row.sha256),
+  const sendSharedPdf = (request: Request, set: ResponseSet, shared: SharedLink, disposition: Disposition) => {
+    const headers = headersOf(shared, disposition)
+    const { file } = shared
+    return sendFile(request, (range) => ctx.blobs.body(file.blobKey, range), {
+      size: file.size,
+      etag: etagOf(file.sha256),
       disposition: headers['content-disposition']!,
       headers: { ...takeSetHeaders(set), ...headers },
     })
@@ -56,33 +57,33 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
       if (path.startsWith('/s/')) applyRateLimit(limiter, clientGroupOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
     })
     .get('/s/:slug', async ({ request, params, server, set }) => {
-      const row = await findSharedFile(params.slug)
+      const row = await findSharedLink(params.slug)
       if (!row) return notFound(set)
-      const counted = await countView({ fileId: row.id, visit: visitOf(request, clientIpOf(request, server, config.trustProxyHops)) })
-      const cookie = counted ? { 'set-cookie': seenCookie(`${page.basePath}/s/${row.slug}`, { secure: secureCookies }) } : undefined
-      return html(set, 200, viewerPage(row, page), { ...robotsHeaders(row.searchEngineVisible), ...cookie })
+      const counted = await countView({ link: row.link, visit: visitOf(request, clientIpOf(request, server, config.trustProxyHops)) })
+      const cookie = counted ? { 'set-cookie': seenCookie(`${page.basePath}/s/${row.link.slug}`, { secure: secureCookies }) } : undefined
+      return html(set, 200, viewerPage(row, page), { ...robotsHeaders(row.link.searchEngineVisible), ...cookie })
     })
     .get('/s/:slug/file', async ({ request, params, set }) => {
-      const row = await findSharedFile(params.slug)
+      const row = await findSharedLink(params.slug)
       return row ? sendSharedPdf(request, set, row, 'inline') : notFound(set)
     })
     .get('/s/:slug/download', async ({ request, params, set }) => {
-      const row = await findSharedFile(params.slug)
+      const row = await findSharedLink(params.slug)
       if (!row) return notFound(set)
-      if (!row.allowDownload) {
+      if (!row.link.allowDownload) {
         return html(
           set,
           403,
           messagePage(page, 'Download turned off', 'The owner of this document does not offer it for download.'),
-          robotsHeaders(row.searchEngineVisible),
+          robotsHeaders(row.link.searchEngineVisible),
         )
       }
       return sendSharedPdf(request, set, row, 'attachment')
     })
     .get('/s/:slug/preview.png', async ({ request, params, set }) => {
-      const row = await findSharedFile(params.slug)
+      const row = await findSharedLink(params.slug)
       if (!row) return notFound(set)
-      const preview = await previews.previewOf(row)
+      const preview = await previews.previewOf(row.file)
       const headers = previewHeaders(row, { placeholder: preview.kind === 'placeholder' })
       if (request.headers.get('if-none-match') === headers.etag) return new Response(null, { status: 304, headers })
       return new Response(Bun.file(preview.path), { headers })

@@ -1,5 +1,5 @@
 import type { ViewerManifest } from '../../assets/viewer-assets'
-import type { SharedFile } from '../../core/files/find-shared-file'
+import type { SharedLink } from '../../core/links/find-shared-link'
 import { etagOf } from '../../http/send-file'
 import { html, type SafeHtml } from '../../lib/html'
 
@@ -22,7 +22,7 @@ const icons = {
 }
 
 /** The title readers see: the file's title, or its filename when the title is empty. */
-export function displayTitle(row: Pick<SharedFile, 'title' | 'filename'>): string {
+export function displayTitle(row: Pick<SharedLink['file'], 'title' | 'filename'>): string {
   return row.title || row.filename
 }
 
@@ -31,14 +31,14 @@ export function displayTitle(row: Pick<SharedFile, 'title' | 'filename'>): strin
  * card, robots), so link unfurlers never need JavaScript; every value is HTML-escaped. The viewer script
  * reads its settings from data attributes: the page has no inline script, which the CSP forbids.
  */
-export function viewerPage(row: SharedFile, page: PageContext): string {
-  const title = displayTitle(row)
-  const description = row.description || `${row.filename}, shared with pdfshare`
-  const shareUrl = `${page.publicUrl}/s/${row.slug}`
-  const base = `${page.basePath}/s/${row.slug}`
+export function viewerPage({ link, file }: SharedLink, page: PageContext): string {
+  const title = displayTitle(file)
+  const description = file.description || `${file.filename}, shared with pdfshare`
+  const shareUrl = `${page.publicUrl}/s/${link.slug}`
+  const base = `${page.basePath}/s/${link.slug}`
   const assets = `${page.basePath}/assets`
-  const previewUrl = `${shareUrl}/preview.png?v=${row.sha256.slice(0, 12)}`
-  const download = row.allowDownload ? `${base}/download` : ''
+  const previewUrl = `${shareUrl}/preview.png?v=${file.sha256.slice(0, 12)}`
+  const download = link.allowDownload ? `${base}/download` : ''
 
   return `<!doctype html>\n${html`<html lang="en">
 <head>
@@ -46,7 +46,7 @@ export function viewerPage(row: SharedFile, page: PageContext): string {
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <title>${title}</title>
 <meta name="description" content="${description}">
-${row.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nofollow">`}
+${link.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nofollow">`}
 <link rel="canonical" href="${shareUrl}">
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light dark">
@@ -69,8 +69,8 @@ ${row.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nofo
 <link rel="modulepreload" href="${assets}/${page.manifest.script}">
 <script type="module" src="${assets}/${page.manifest.script}"></script>
 </head>
-<body data-download="${row.allowDownload ? 'on' : 'off'}">
-<div id="app" data-file="${base}/file" data-size="${row.size}" data-etag="${etagOf(row.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/" data-title="${title}">
+<body data-download="${link.allowDownload ? 'on' : 'off'}">
+<div id="app" data-file="${base}/file" data-size="${file.size}" data-etag="${etagOf(file.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/" data-title="${title}">
 <header class="toolbar">
   <h1 class="doc-title" title="${title}">${title}</h1>
   <div class="group pages" role="group" aria-label="Pages">
@@ -97,7 +97,7 @@ ${row.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nofo
   </div>
   <div class="group actions">
     <button id="find-toggle" type="button" title="Find in document (Ctrl+F)" aria-label="Find in document" aria-controls="find-bar" aria-expanded="false" disabled>${icons.search}</button>
-    ${row.allowDownload ? html`<a id="download" class="button primary" href="${download}" title="Download the PDF">${icons.download}<span class="label">Download</span></a>` : ''}
+    ${link.allowDownload ? html`<a id="download" class="button primary" href="${download}" title="Download the PDF">${icons.download}<span class="label">Download</span></a>` : ''}
   </div>
 </header>
 <div id="find-bar" class="find-bar" role="search" hidden>
@@ -111,7 +111,7 @@ ${row.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nofo
 <div id="viewer-container" tabindex="0"><div id="viewer" class="pdfViewer"></div></div>
 <div id="status" class="status" role="status" aria-live="polite"><div class="spinner"></div><p>Loading document…</p></div>
 </div>
-<noscript><p class="status">This viewer needs JavaScript.${row.allowDownload ? html` <a href="${download}">Download the PDF</a>.` : ''}</p></noscript>
+<noscript><p class="status">This viewer needs JavaScript.${link.allowDownload ? html` <a href="${download}">Download the PDF</a>.` : ''}</p></noscript>
 </body>
 </html>`}\n`
 }

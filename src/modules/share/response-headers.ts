@@ -1,4 +1,4 @@
-import type { SharedFile } from '../../core/files/find-shared-file'
+import type { SharedLink } from '../../core/links/find-shared-link'
 import { contentDisposition } from '../../http/send-file'
 
 /**
@@ -42,8 +42,8 @@ export type Disposition = 'inline' | 'attachment'
  * The headers of a shared PDF's bytes, viewed inline or downloaded. A row stays the same object while the
  * slug cache holds it, so its headers are built once per version of the file.
  */
-export function sharedPdfHeaders(): (row: SharedFile, disposition: Disposition) => Record<string, string> {
-  const built = new WeakMap<SharedFile, Record<Disposition, Record<string, string>>>()
+export function sharedPdfHeaders(): (row: SharedLink, disposition: Disposition) => Record<string, string> {
+  const built = new WeakMap<SharedLink, Record<Disposition, Record<string, string>>>()
   return (row, disposition) => {
     let headers = built.get(row)
     if (!headers) {
@@ -52,11 +52,11 @@ export function sharedPdfHeaders(): (row: SharedFile, disposition: Disposition) 
       const common = {
         'cache-control': 'private, no-cache',
         'content-security-policy': FILE_CSP,
-        ...robotsHeaders(row.searchEngineVisible),
+        ...robotsHeaders(row.link.searchEngineVisible),
       }
       headers = {
-        inline: { ...common, 'content-disposition': contentDisposition(row.filename, 'inline') },
-        attachment: { ...common, 'content-disposition': contentDisposition(row.filename, 'attachment') },
+        inline: { ...common, 'content-disposition': contentDisposition(row.file.filename, 'inline') },
+        attachment: { ...common, 'content-disposition': contentDisposition(row.file.filename, 'attachment') },
       }
       built.set(row, headers)
     }
@@ -69,13 +69,13 @@ export function sharedPdfHeaders(): (row: SharedFile, disposition: Disposition) 
  * from a rendering; revalidated on every use, so a shared cache never shows page 1 of a deleted or
  * replaced file.
  */
-export function previewHeaders(row: SharedFile, options: { placeholder: boolean }): Record<string, string> & { etag: string } {
-  const etag = `"p-${row.sha256.slice(0, 24)}${options.placeholder ? '-0' : ''}"`
+export function previewHeaders(row: SharedLink, options: { placeholder: boolean }): Record<string, string> & { etag: string } {
+  const etag = `"p-${row.file.sha256.slice(0, 24)}${options.placeholder ? '-0' : ''}"`
   return {
     'content-type': 'image/png',
     'cache-control': 'public, no-cache',
     etag,
     'x-content-type-options': 'nosniff',
-    ...robotsHeaders(row.searchEngineVisible),
+    ...robotsHeaders(row.link.searchEngineVisible),
   }
 }

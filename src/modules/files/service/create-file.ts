@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { fitsQuota, quotaGrowth, quotaRefusal } from '../../../core/files/quota'
-import { files, type FileRow } from '../../../db/schema'
+import type { FileWithLink } from '../../../core/files/file-rows'
+import { files, links } from '../../../db/schema'
 import { badRequest } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import type { MultipartBody } from '../../../uploads/receive-multipart'
@@ -9,16 +10,16 @@ import { filenameFromPart, metadataFromForm } from '../input'
 
 /**
  * Turns a received upload into a committed file: validate the fields, move the blob into place, then insert
- * the row — guarded by the quota in the same statement. The blob is durable before the row that points at
+ * the row — guarded by the quota in the same statement — and its default link, in one transaction. The blob is durable before the row that points at
  * it exists; if the row is refused the blob is removed, and if the process dies in between the start-up
  * sweep moves it to orphans/. The received temp file is not this verb's to remove: the upload receiver discards it.
  */
-export async function createFile(ctx: AppContext, input: { ownerId: string; body: MultipartBody }): Promise<FileRow> {
+export async function createFile(ctx: AppContext, input: { ownerId: string; body: MultipartBody }): Promise<FileWithLink> {
   const { file, fields } = input.body
   if (!file) throw badRequest('The request has no file part; send the PDF as a part named "file" (curl -F "file=@report.pdf")')
   const metadata = metadataFromForm(fields)
   const now = ctx.now()
-  const row: FileRow = {
+  const row: FileWithLink = {
     seq: 0, // assigned by the database
     id: randomId(),
     ownerId: input.ownerId,
@@ -34,18 +35,28 @@ export async function createFile(ctx: AppContext, input: { ownerId: string; body
     views: 0,
     createdAt: now,
     updatedAt: now,
+    uploadedAt: now,
+    versionId: randomId(),
   }
 
   const growth = quotaGrowth(row.size)
   await ctx.blobs.put(row.blobKey, { file: file.temp.path })
-  const inserted = await ctx.db
-    .all<{ seq: number }>(sql`
-    INSERT INTO ${files} (id, owner_id, slug, blob_key, filename, title, description, size, sha256,
-                          allow_download, search_engine_visible, views, created_at, updated_at)
-    SELECT ${row.id}, ${row.ownerId}, ${row.slug}, ${row.blobKey}, ${row.filename}, ${row.title}, ${row.description},
-           ${row.size}, ${row.sha256}, ${row.allowDownload ? 1 : 0}, ${row.searchEngineVisible ? 1 : 0}, 0, ${now}, ${now}
+  const [inserted] = await ctx.db
+    .batch([
+      ctx.db.all<{ seq: number }>(sql`
+    INSERT INTO ${files} (id, owner_id, blob_key, filename, title, description, size, sha256, views, created_at, updated_at, uploaded_at, version_id)
+    SELECT ${row.id}, ${row.ownerId}, ${row.blobKey}, ${row.filename}, ${row.title}, ${row.description},
+           ${row.size}, ${row.sha256}, 0, ${now}, ${now}, ${now}, ${row.versionId}
     WHERE ${fitsQuota(row.ownerId, growth)}
-    RETURNING seq`)
+    RETURNING seq`),
+      // Only when the file went in (the quota allowed it): the same transaction, so a file never lacks its link.
+      ctx.db.run(sql`
+    INSERT INTO ${links} (id, file_id, slug, is_default, label, allow_download, search_engine_visible, expires_at, max_views,
+                          password_hash, disabled, views, created_at, updated_at)
+    SELECT ${randomId()}, ${row.id}, ${row.slug}, 1, '', ${row.allowDownload ? 1 : 0}, ${row.searchEngineVisible ? 1 : 0},
+           NULL, NULL, NULL, 0, 0, ${now}, ${now}
+    WHERE EXISTS (SELECT 1 FROM ${files} WHERE id = ${row.id})`),
+    ])
     .catch(async (error) => {
       await ctx.blobs.delete(row.blobKey).catch(() => {}) // the row never existed: the blob goes too (else the start-up sweep moves it aside)
       throw error

@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { files, type FileRow } from '../../../db/schema'
+import type { FileWithLink } from '../../../core/files/file-rows'
+import { files, links } from '../../../db/schema'
 import { badRequest } from '../../../errors'
 import type { ListOrder } from '../../../shared/file-shapes'
 
-export type FilePage = { rows: FileRow[]; nextCursor: string | null }
+export type FilePage = { rows: FileWithLink[]; nextCursor: string | null }
 
 export type ListInput = {
   ownerId: string
@@ -48,8 +49,15 @@ export async function listOwnedFiles(ctx: AppContext, input: ListInput): Promise
         : sql`(${beyond(key, after.key)} OR (${key} = ${after.key} AND ${beyond(files.seq, after.seq)}))`
   const direction = ascending ? asc : desc
   const rows = await ctx.db
-    .select({ file: files, sortKey: key ?? sql`NULL` })
+    .select({
+      file: files,
+      slug: links.slug,
+      allowDownload: links.allowDownload,
+      searchEngineVisible: links.searchEngineVisible,
+      sortKey: key ?? sql`NULL`,
+    })
     .from(files)
+    .innerJoin(links, and(eq(links.fileId, files.id), eq(links.isDefault, true)))
     .where(
       and(
         eq(files.ownerId, input.ownerId),
@@ -64,7 +72,7 @@ export async function listOwnedFiles(ctx: AppContext, input: ListInput): Promise
   const page = rows.slice(0, input.limit)
   const last = page[page.length - 1]
   return {
-    rows: page.map((row) => row.file),
+    rows: page.map(({ file, slug, allowDownload, searchEngineVisible }) => ({ ...file, slug, allowDownload, searchEngineVisible })),
     nextCursor:
       rows.length > input.limit && last
         ? encodeCursor(order, { key: (last.sortKey ?? undefined) as Cursor['key'], seq: last.file.seq })

@@ -4,7 +4,8 @@ import type { AppContext } from '../../../core/context'
 import { discardBlob } from '../../../core/files/discard-blob'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
 import { fitsQuota, quotaGrowth, quotaRefusal } from '../../../core/files/quota'
-import { files, type FileRow } from '../../../db/schema'
+import type { FileWithLink } from '../../../core/files/file-rows'
+import { files, links } from '../../../db/schema'
 import { notFound } from '../../../errors'
 import { isWellFormedId, randomId } from '../../../lib/ids'
 import type { ReceivedPdf } from '../../../uploads/pdf-part-writer'
@@ -14,7 +15,7 @@ import { metadataFromForm, type MetadataInput } from '../input'
 type Target = { ownerId: string; id: string }
 
 /** PUT with a JSON body: metadata only. Omitted fields stay as they are. */
-export async function updateMetadata(ctx: AppContext, input: Target & { metadata: MetadataInput }): Promise<FileRow> {
+export async function updateMetadata(ctx: AppContext, input: Target & { metadata: MetadataInput }): Promise<FileWithLink> {
   return applyUpdate(ctx, input, input.metadata, undefined)
 }
 
@@ -22,7 +23,7 @@ export async function updateMetadata(ctx: AppContext, input: Target & { metadata
  * PUT with a multipart body: metadata and, when a file part was sent, the replacement PDF. All or nothing.
  * The received temp file is the upload receiver's to discard.
  */
-export async function updateFromMultipart(ctx: AppContext, input: Target & { body: MultipartBody }): Promise<FileRow> {
+export async function updateFromMultipart(ctx: AppContext, input: Target & { body: MultipartBody }): Promise<FileWithLink> {
   return applyUpdate(ctx, input, metadataFromForm(input.body.fields), input.body.file)
 }
 
@@ -34,56 +35,81 @@ async function applyUpdate(
   target: Target,
   metadata: MetadataInput,
   replacement: ReceivedPdf | undefined,
-): Promise<FileRow> {
-  const owned = and(eq(files.id, target.id), eq(files.ownerId, target.ownerId))
-  const changes = { ...metadata, updatedAt: nextUpdatedAt(ctx.now()) }
+): Promise<FileWithLink> {
+  const { allowDownload, searchEngineVisible, ...fileFields } = metadata
+  const now = ctx.now()
+  const changes = { ...fileFields, updatedAt: nextUpdatedAt(now) }
+  const switches = { allowDownload, searchEngineVisible }
+  const hasSwitches = allowDownload !== undefined || searchEngineVisible !== undefined
   if (!replacement) {
     if (!isWellFormedId(target.id)) throw notFound()
-    const [row] = await ctx.db.update(files).set(changes).where(owned).returning()
-    if (!row) throw notFound()
-    return row
+    const updateFile = ctx.db.update(files).set(changes).where(ownedBy(target)).returning({ id: files.id })
+    // The switches are the default link's; in the same transaction, so the PUT is all or nothing.
+    const updateLink = ctx.db
+      .update(links)
+      .set({ ...switches, updatedAt: now })
+      .where(and(eq(links.fileId, sql`(SELECT ${files.id} FROM ${files} WHERE ${ownedBy(target)})`), eq(links.isDefault, true)))
+    const [updated] = hasSwitches ? await ctx.db.batch([updateFile, updateLink]) : [await updateFile]
+    if (updated.length === 0) throw notFound()
+    return getOwnedFile(ctx, target)
   }
 
   // New bytes first, under a new key; then switch the row in one statement; only then drop the old bytes.
   // A reader sees the old blob with the old metadata or the new blob with the new metadata, never a mix.
   const blobKey = randomId()
   await ctx.blobs.put(blobKey, { file: replacement.temp.path })
-  let switched: { row: FileRow; oldBlobKey: string } | undefined
+  let switched: { oldBlobKey: string } | undefined
   try {
-    switched = await switchBlob(ctx, target, { ...changes, blobKey, size: replacement.size, sha256: replacement.sha256 })
+    switched = await switchBlob(
+      ctx,
+      target,
+      { ...changes, blobKey, size: replacement.size, sha256: replacement.sha256, uploadedAt: now },
+      {
+        ...switches,
+        updatedAt: hasSwitches ? now : undefined,
+      },
+    )
   } finally {
     if (!switched) await ctx.blobs.delete(blobKey)
   }
   await discardBlob(ctx, switched.oldBlobKey)
-  return switched.row
+  return getOwnedFile(ctx, target)
 }
+
+const ownedBy = (target: Target) => and(eq(files.id, target.id), eq(files.ownerId, target.ownerId))
 
 /**
  * Compare-and-swap on the blob key, so that two concurrent replacements of one file cannot both believe they
- * replaced the same old blob (and one delete bytes the other still points at). Last writer wins.
+ * replaced the same old blob (and one delete bytes the other still points at). Last writer wins. The default
+ * link's switches change in the same transaction, only if the swap happened (the row holds the new key).
  */
 async function switchBlob(
   ctx: AppContext,
   target: Target,
-  changes: SQLiteUpdateSetSource<typeof files> & { size: number },
-): Promise<{ row: FileRow; oldBlobKey: string }> {
+  changes: SQLiteUpdateSetSource<typeof files> & { size: number; blobKey: string },
+  linkChanges: SQLiteUpdateSetSource<typeof links>,
+): Promise<{ oldBlobKey: string }> {
   for (let attempt = 0; ; attempt++) {
     const current = await getOwnedFile(ctx, target)
     // The row can only switch while it still holds `current`'s blob, so its size is `current`'s.
     const growth = quotaGrowth(changes.size, current)
-    const [row] = await ctx.db
+    const swap = ctx.db
       .update(files)
       .set(changes)
-      .where(
-        and(
-          eq(files.id, target.id),
-          eq(files.ownerId, target.ownerId),
-          eq(files.blobKey, current.blobKey),
-          fitsQuota(target.ownerId, growth),
-        ),
-      )
-      .returning()
-    if (row) return { row, oldBlobKey: current.blobKey }
+      .where(and(ownedBy(target), eq(files.blobKey, current.blobKey), fitsQuota(target.ownerId, growth)))
+      .returning({ id: files.id })
+    const switchLink = () =>
+      ctx.db
+        .update(links)
+        .set(linkChanges)
+        .where(
+          and(
+            eq(links.fileId, sql`(SELECT ${files.id} FROM ${files} WHERE ${ownedBy(target)} AND ${files.blobKey} = ${changes.blobKey})`),
+            eq(links.isDefault, true),
+          ),
+        )
+    const [swapped] = linkChanges.updatedAt === undefined ? [await swap] : await ctx.db.batch([swap, switchLink()])
+    if (swapped.length > 0) return { oldBlobKey: current.blobKey }
     const now = await getOwnedFile(ctx, target) // 404 if it was deleted meanwhile
     if (now.blobKey === current.blobKey || attempt >= 5) {
       throw await quotaRefusal(ctx, target.ownerId, growth)

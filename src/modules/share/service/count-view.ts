@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto'
 import { isbot } from 'isbot'
 import type { AppContext } from '../../../core/context'
 import type { GroupResult, SqlStatement } from '../../../db/hot-sql'
+import type { LinkRow } from '../../../db/schema'
 import { addressGroup } from '../../../lib/address-group'
 import { errorCodes } from '../../../lib/error-codes'
 import type { Visit } from '../model'
@@ -24,33 +25,39 @@ export function isHumanVisit(visit: Visit): boolean {
 /** Expired marks are deleted at most this often, in the same commit as the views that come along. */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000
 
-const MARK = `INSERT INTO view_marks (file_id, visitor, seen_at) VALUES (?, ?, ?)
-  ON CONFLICT (file_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
+const MARK = `INSERT INTO view_marks (link_id, visitor, seen_at) VALUES (?, ?, ?)
+  ON CONFLICT (link_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
 /**
  * The same, unless the visitor's address already has `maxViewsPerAddress` live marks on this file. A visitor id starts with
- * a tag of its address (`tag.`), so the marks of one address are a range of the primary key (file, visitor).
- * A live mark is a view counted within the window, so this bounds the views one address adds to one file in
+ * a tag of its address (`tag.`), so the marks of one address are a range of the primary key (link, visitor).
+ * A live mark is a view counted within the window, so this bounds the views one address adds to one link in
  * any window, also when it changes its User-Agent for every request.
  */
-const MARK_WITHIN_ADDRESS_BOUND = `INSERT INTO view_marks (file_id, visitor, seen_at)
-  SELECT ?, ?, ? WHERE (SELECT count(*) FROM view_marks WHERE file_id = ? AND visitor > ? AND visitor < ? AND seen_at > ?) < ?
-  ON CONFLICT (file_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
-const ADD_VIEWS = 'UPDATE files SET views = views + ? WHERE id = ?'
+const MARK_WITHIN_ADDRESS_BOUND = `INSERT INTO view_marks (link_id, visitor, seen_at)
+  SELECT ?, ?, ? WHERE (SELECT count(*) FROM view_marks WHERE link_id = ? AND visitor > ? AND visitor < ? AND seen_at > ?) < ?
+  ON CONFLICT (link_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
+const ADD_LINK_VIEWS = 'UPDATE links SET views = views + ? WHERE id = ?'
+const ADD_FILE_VIEWS = 'UPDATE files SET views = views + ? WHERE id = ?'
 const SWEEP = 'DELETE FROM view_marks WHERE seen_at <= ?'
 
-export type CountView = (input: { fileId: string; visit: Visit }) => Promise<boolean>
+export type CountView = (input: { link: Pick<LinkRow, 'id' | 'fileId'>; visit: Visit }) => Promise<boolean>
 
-type Pending = { fileId: string; group: SqlStatement[]; resolve: (counted: boolean) => void; reject: (error: unknown) => void }
+type Pending = {
+  link: Pick<LinkRow, 'id' | 'fileId'>
+  group: SqlStatement[]
+  resolve: (counted: boolean) => void
+  reject: (error: unknown) => void
+}
 
 /**
  * Counts one view if this is a human visit that is not a repeat, and resolves once the count is committed
  * (the page is sent after that, so a served page is a counted page, even across a kill -9). A visitor with
  * our cookie is a repeat; one without it is recognised by an HMAC of IP and User-Agent kept for the window.
- * One address (IPv6: one /64) adds at most `config.maxViewsPerAddress` views to a file per window, however
+ * One address (IPv6: one /64) adds at most `config.maxViewsPerAddress` views to a link per window, however
  * many User-Agents it claims.
  *
  * Group commit: the visits that arrive in one turn of the event loop are written together in one transaction
- * and one fsync: a mark per visit (new or expired → it counts), then one `views = views + n` per file for
+ * and one fsync: a mark per visit (new or expired → it counts), then one `views = views + n` per link and per file for
  * the marks that counted. One fsync and two statements per visit capped a page at ~2,000 views/s on this
  * hardware. N concurrent distinct visitors still add exactly N, a repeat inside the same group is still a
  * repeat, and the marks and the counts commit together or not at all.
@@ -72,11 +79,18 @@ export function createViewCounter(ctx: AppContext): CountView {
     try {
       const counted = (result: GroupResult | undefined) => Array.isArray(result) && result[0] === 1
       const addViews = (results: GroupResult[]) => {
-        const added = new Map<string, number>()
+        const toLinks = new Map<string, number>()
+        const toFiles = new Map<string, number>()
+        const add = (map: Map<string, number>, id: string) => map.set(id, (map.get(id) ?? 0) + 1)
         batch.forEach((pending, i) => {
-          if (counted(results[i])) added.set(pending.fileId, (added.get(pending.fileId) ?? 0) + 1)
+          if (!counted(results[i])) return
+          add(toLinks, pending.link.id)
+          add(toFiles, pending.link.fileId)
         })
-        return [...added].map(([fileId, n]) => ({ sql: ADD_VIEWS, args: [n, fileId] }))
+        return [
+          ...[...toLinks].map(([id, n]) => ({ sql: ADD_LINK_VIEWS, args: [n, id] })),
+          ...[...toFiles].map(([id, n]) => ({ sql: ADD_FILE_VIEWS, args: [n, id] })),
+        ]
       }
       const results = await ctx.sql.runGroups(groups, addViews)
       batch.forEach((pending, i) => {
@@ -89,7 +103,7 @@ export function createViewCounter(ctx: AppContext): CountView {
       for (const pending of batch) pending.reject(error)
     }
   }
-  return ({ fileId, visit }) => {
+  return ({ link, visit }) => {
     if (!isHumanVisit(visit) || visit.seenCookie) return Promise.resolve(false)
     const now = ctx.now()
     const since = now - REPEAT_WINDOW_MS
@@ -98,12 +112,12 @@ export function createViewCounter(ctx: AppContext): CountView {
     const visitor = `${tag}.${hmac(ctx.signingKey, `${visit.clientIp}\n${visit.userAgent}`)}`
     const mark =
       perAddress > 0
-        ? { sql: MARK_WITHIN_ADDRESS_BOUND, args: [fileId, visitor, now, fileId, `${tag}.`, `${tag}/`, since, perAddress, since] }
-        : { sql: MARK, args: [fileId, visitor, now, since] }
+        ? { sql: MARK_WITHIN_ADDRESS_BOUND, args: [link.id, visitor, now, link.id, `${tag}.`, `${tag}/`, since, perAddress, since] }
+        : { sql: MARK, args: [link.id, visitor, now, since] }
     const group = [mark]
     return new Promise<boolean>((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush)
-      queue.push({ fileId, group, resolve, reject })
+      queue.push({ link, group, resolve, reject })
     })
   }
 }

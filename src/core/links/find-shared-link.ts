@@ -1,0 +1,33 @@
+import type { FileRow, LinkRow } from '../../db/schema'
+import { versionedCache } from '../../db/versioned-cache'
+import { isWellFormedId } from '../../lib/ids'
+import type { AppContext } from '../context'
+import { fileRows, linkRows } from '../files/file-rows'
+
+/**
+ * A share link and its file, as the public share routes see them. Without the view counts: those are written
+ * by the hot connection itself, which the versioned cache cannot see change.
+ */
+export type SharedLink = { link: Omit<LinkRow, 'views'>; file: Omit<FileRow, 'views'> }
+
+const BY_SLUG = `SELECT ${linkRows.columnsOf('l')}, ${fileRows.columnsOf('f')}
+  FROM "links" l JOIN "files" f ON f."id" = l."file_id" WHERE l."slug" = ?`
+
+export type FindSharedLink = (slug: string) => Promise<SharedLink | undefined>
+
+/**
+ * The link behind a share slug with its file, or undefined; a malformed slug is never looked up. Runs on
+ * every /s/ request (the page, each range request of the viewer, the preview), so found rows are kept in a
+ * versioned cache: any edit, replacement or deletion is a commit of another connection and empties it.
+ */
+export function sharedLinkFinder(ctx: AppContext): FindSharedLink {
+  const cache = versionedCache<SharedLink>(ctx.sql)
+  const load = async (slug: string) => {
+    const raw = await ctx.sql.get(BY_SLUG, [slug])
+    if (!raw) return undefined
+    const { views: _linkViews, ...link } = linkRows.read(raw)
+    const { views: _fileViews, ...file } = fileRows.read(raw.slice(linkRows.width))
+    return { link, file }
+  }
+  return (slug) => (isWellFormedId(slug) ? cache(slug, () => load(slug)) : Promise.resolve(undefined))
+}
