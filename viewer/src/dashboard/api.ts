@@ -72,3 +72,28 @@ export function sendPdf(method: 'POST' | 'PUT', path: string, file: File, onProg
   })
   return { promise, cancel: () => request.abort() }
 }
+
+/**
+ * Downloads an owner-only file (a version's bytes): the API wants the bearer header, which a plain link
+ * cannot send, so the bytes come through fetch and are handed to the browser as a blob with the file's name.
+ */
+export async function download(path: string, filename: string): Promise<void> {
+  const token = session.token()
+  let response: Response
+  try {
+    response = await fetch(`${apiBase}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} })
+  } catch {
+    throw new ApiError('The server cannot be reached. Check the connection and try again.', 0, 'network')
+  }
+  if (response.status === 401 && token) session.expired()
+  if (!response.ok) throw await failureOf(response)
+  const url = URL.createObjectURL(await response.blob())
+  const anchor = document.createElement('a')
+  anchor.href = url
+  anchor.download = filename
+  document.body.append(anchor)
+  anchor.click()
+  anchor.remove()
+  // Let the blob go once the browser has surely taken it over.
+  setTimeout(() => URL.revokeObjectURL(url), 30_000)
+}

@@ -2,14 +2,16 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { TEXT_LIMITS, textLength, type FileDto } from '../../../src/shared/file-shapes'
 import { ApiError, call, sendPdf, type Transfer } from './api'
 import { formatBytes, formatDate } from './format'
+import { LinksPanel } from './links-panel'
 import { QrCode } from './qr-code'
 import { useDropZone } from './uploads'
 import { copyWithNotice, CountedField, notify, Switch } from './ui'
+import { VersionsPanel } from './versions-panel'
 
 type Draft = { filename: string; title: string; desc: string }
 const draftOf = (file: FileDto): Draft => ({ filename: file.filename, title: file.title, desc: file.desc })
 
-/** One file: its link (copy, QR, viewer, preview), its texts and switches, replace and delete. */
+/** One file: its default link (copy, QR, viewer, preview), all its links, its texts and switches, replace, versions and delete. */
 export function FilePage(props: { id: string }) {
   const [file, setFile] = useState<FileDto | null>(null)
   const [missing, setMissing] = useState('')
@@ -20,14 +22,15 @@ export function FilePage(props: { id: string }) {
   const dialog = useRef<HTMLDialogElement>(null)
   const picker = useRef<HTMLInputElement>(null)
 
-  useEffect(() => {
+  const load = (keepDraft = false) =>
     call<{ data: FileDto }>('GET', `/files/${props.id}`)
       .then(({ data }) => {
         setFile(data)
-        setDraft(draftOf(data))
+        if (!keepDraft) setDraft(draftOf(data))
       })
       .catch((failure) => setMissing(failure instanceof ApiError ? failure.message : 'The file could not be loaded'))
-  }, [props.id])
+
+  useEffect(() => void load(), [props.id])
 
   const replace = async (chosen: File) => {
     setReplaceError('')
@@ -150,6 +153,8 @@ export function FilePage(props: { id: string }) {
         </div>
       </section>
 
+      <LinksPanel fileId={file.id} revision={`${file.allowDownload} ${file.searchEngineVisible}`} onDefaultChanged={() => load(true)} />
+
       <form class="card" onSubmit={save} aria-labelledby="details-heading">
         <h2 id="details-heading">Details</h2>
         <CountedField
@@ -224,9 +229,18 @@ export function FilePage(props: { id: string }) {
         />
       </section>
 
+      <VersionsPanel
+        fileId={file.id}
+        revision={`${file.sha256} ${file.updatedAt}`}
+        onRestored={(data) => {
+          setFile(data)
+          setDraft(draftOf(data))
+        }}
+      />
+
       <section class="card danger" aria-labelledby="delete-heading">
         <h2 id="delete-heading">Delete</h2>
-        <p>The PDF, its previews and its link are gone for good.</p>
+        <p>The PDF, its versions, its previews and all its links are gone for good.</p>
         <button type="button" class="danger" onClick={() => dialog.current?.showModal()}>
           Delete this file…
         </button>

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact'
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useId, useRef, useState } from 'preact/hooks'
 import { textLength } from '../../../src/shared/file-shapes'
 
 type Notice = { id: number; kind: 'ok' | 'error'; text: string }
@@ -125,4 +125,59 @@ export async function copyText(text: string): Promise<boolean> {
 export async function copyWithNotice(text: string, what: string) {
   if (await copyText(text)) notify('ok', `${what} copied`)
   else notify('error', `Copying is not allowed here; select the ${what.toLowerCase()} and copy it`)
+}
+
+/**
+ * "Are you sure?" as a modal <dialog>: focus moves into it (to the safe choice), Escape or "Keep it" closes
+ * it, and focus goes back to the button that opened it. Shown while `open` is true.
+ */
+export function ConfirmDialog(props: {
+  open: boolean
+  title: string
+  children: ComponentChildren
+  confirm: string
+  /** The safe choice, focused first. */
+  cancel?: string
+  danger?: boolean
+  onConfirm: () => void
+  onClose: () => void
+}) {
+  const dialog = useRef<HTMLDialogElement>(null)
+  const opener = useRef<Element | null>(null)
+  const headingId = useId()
+  useEffect(() => {
+    const element = dialog.current
+    if (!element) return
+    if (props.open && !element.open) {
+      opener.current = document.activeElement
+      element.showModal()
+    } else if (!props.open && element.open) {
+      element.close()
+    }
+  }, [props.open])
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby={headingId}
+      onClose={() => {
+        if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus()
+        props.onClose()
+      }}
+    >
+      {props.open && (
+        <>
+          <h2 id={headingId}>{props.title}</h2>
+          {props.children}
+          <div class="row">
+            <button type="button" class={props.danger ? 'danger' : 'primary'} onClick={props.onConfirm}>
+              {props.confirm}
+            </button>
+            <button type="button" onClick={() => dialog.current?.close()} autofocus>
+              {props.cancel ?? 'Keep it'}
+            </button>
+          </div>
+        </>
+      )}
+    </dialog>
+  )
 }
