@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core'
 import { bearer } from '../support/bearer'
 import { makePdf } from '../../scripts/support/pdf'
 import { ROOT, run, startServer, type RunningServer } from '../../scripts/support/process'
+import { accessibilityFindings, expectAccessible } from './accessibility'
 import { eventually, firstPageInk, launchChromium, SCREENSHOTS, watchedPage, type Watched } from './browser'
 
 // The owner's dashboard in Chromium, served by the compiled binary: the main journey a new user takes.
@@ -286,30 +287,3 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     await page.context().close()
   }, 60_000)
 })
-
-const AXE = await Bun.file(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js')).text()
-
-/** axe-core's WCAG 2 A/AA rules (labels, names, contrast…) on the page as it is: no serious or critical finding. */
-async function expectAccessible(page: Page, where: string) {
-  expect(`${where}: ${(await accessibilityFindings(page)).join('; ')}`).toBe(`${where}: `)
-}
-
-async function accessibilityFindings(page: Page): Promise<string[]> {
-  await page.evaluate(AXE) // through DevTools, so the page's own CSP does not apply to the checker
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (
-            context: unknown,
-            options: unknown,
-          ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>
-        }
-      }
-    ).axe
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } })
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  })
-}
