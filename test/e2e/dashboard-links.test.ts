@@ -255,7 +255,7 @@ describe('the Versions panel', () => {
     await eventually(async () => expect((await json<Owned>(`/files/${file.id}`)).sha256).toBe(sha256(firstBytes)))
     await eventually(async () => expect(await rows.nth(0).locator('code').textContent()).toBe(sha256(firstBytes).slice(0, 12)))
     expect(await rows.count()).toBe(2)
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('versions-heading')
+    await eventually(async () => expect(await page.evaluate(() => document.activeElement?.id)).toBe('versions-heading'))
 
     // Delete the older one (now the second edition).
     await rows
