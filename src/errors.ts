@@ -106,8 +106,9 @@ export const tooManyUploadsForUser = (perUser: number) =>
   )
 export const uploadsBusy = () =>
   new DomainError('server_busy', 'The server is handling as many uploads as it accepts at once; retry shortly', { retryAfterSeconds: 5 })
-export const signInsBusy = () =>
-  new DomainError('server_busy', 'Too many sign-ins are being checked at once; retry in a moment', { retryAfterSeconds: 1 })
+/** The argon2 queue is full (sign-ins, new passwords, share-link unlocks: one queue for all of them). */
+export const passwordsBusy = () =>
+  new DomainError('server_busy', 'Too many passwords are being checked at once; retry in a moment', { retryAfterSeconds: 1 })
 /** Another process (a CLI command, a backup) held the database's write lock past the busy timeout. */
 export const databaseBusy = () => new DomainError('server_busy', 'The database is busy; retry in a moment', { retryAfterSeconds: 1 })
 export const snapshotsKeptChanging = (attempts: number) =>
