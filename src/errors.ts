@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'quota_exceeded',
   'not_found',
+  'conflict',
   'request_timeout',
   'file_too_large',
   'body_too_large',
@@ -79,6 +80,11 @@ export const notFound = (message = 'File not found') => new DomainError('not_fou
 export const userNotFound = (name: string) => notFound(`No user named ${JSON.stringify(name)}`)
 export const tokenNotFound = () => notFound('Token not found')
 export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with id ${JSON.stringify(tokenIdOrJwt)}`)
+
+// conflict: the request is well formed, but what it asks contradicts the state of the resource.
+
+export const conflict = (message: string) => new DomainError('conflict', message)
+export const defaultLinkCannotBeDeleted = () => conflict('The default link of a file cannot be deleted; disable it, or delete the file')
 
 // request_timeout, file_too_large, body_too_large, not_pdf, unsupported_media_type: an upload or body refused.
 
