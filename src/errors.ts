@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'quota_exceeded',
   'not_found',
+  'conflict',
   'request_timeout',
   'file_too_large',
   'body_too_large',
@@ -80,6 +81,11 @@ export const userNotFound = (name: string) => notFound(`No user named ${JSON.str
 export const tokenNotFound = () => notFound('Token not found')
 export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with id ${JSON.stringify(tokenIdOrJwt)}`)
 
+// conflict: the request is well formed, but what it asks contradicts the state of the resource.
+
+export const conflict = (message: string) => new DomainError('conflict', message)
+export const defaultLinkCannotBeDeleted = () => conflict('The default link of a file cannot be deleted; disable it, or delete the file')
+
 // request_timeout, file_too_large, body_too_large, not_pdf, unsupported_media_type: an upload or body refused.
 
 export const uploadTooSlow = (why: string) => new DomainError('request_timeout', `Upload stopped: ${why}; nothing was stored`)
@@ -106,8 +112,9 @@ export const tooManyUploadsForUser = (perUser: number) =>
   )
 export const uploadsBusy = () =>
   new DomainError('server_busy', 'The server is handling as many uploads as it accepts at once; retry shortly', { retryAfterSeconds: 5 })
-export const signInsBusy = () =>
-  new DomainError('server_busy', 'Too many sign-ins are being checked at once; retry in a moment', { retryAfterSeconds: 1 })
+/** The argon2 queue is full (sign-ins, new passwords, share-link unlocks: one queue for all of them). */
+export const passwordsBusy = () =>
+  new DomainError('server_busy', 'Too many passwords are being checked at once; retry in a moment', { retryAfterSeconds: 1 })
 /** Another process (a CLI command, a backup) held the database's write lock past the busy timeout. */
 export const databaseBusy = () => new DomainError('server_busy', 'The database is busy; retry in a moment', { retryAfterSeconds: 1 })
 export const snapshotsKeptChanging = (attempts: number) =>

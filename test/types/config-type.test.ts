@@ -28,6 +28,9 @@ type WrittenOut = {
   uploadMinRate: number
   uploadTimeout: number
   maxViewsPerAddress: number
+  linkDefaultExpiry: number | null
+  linkMaxExpiry: number | null
+  linkRequirePassword: boolean
 }
 
 test('Config, as derived from the table of settings, is the written-out type', () => {

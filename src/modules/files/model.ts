@@ -1,7 +1,9 @@
 import { t, type Static } from 'elysia'
+import { expiresAtRule, formMaxViewsRule, passwordRule } from '../../core/links/link-input'
 import { withRule } from '../../http/rule-schema'
 import { ACCEPTED_BOOLEANS } from '../../lib/booleans'
 import { LIST_ORDERS, TEXT_LIMITS } from '../../shared/file-shapes'
+import { LINK_LIMITS } from '../../shared/link-shapes'
 import { formBooleanRule, jsonBooleanRule, textRule, type TextField } from './metadata-rules'
 
 /**
@@ -111,14 +113,56 @@ export const MetadataForm = t.Object({
   ),
 })
 
-/** The multipart upload body: the PDF part and the metadata fields. */
-export const UploadForm = t.Object({
-  file: t.File({ description: 'The PDF (.pdf name, application/pdf part type, %PDF- within its first 1,024 bytes), at most 100 MB' }),
-  ...MetadataForm.properties,
+const EMPTY_IS_ABSENT = '"" is the same as leaving it out'
+
+/**
+ * The default link's own fields on an upload (the README's "API: share links"), checked with core/links' rules
+ * and the instance policy. A PUT does not take them: a link is changed with PATCH /api/links/:linkId.
+ */
+export const DefaultLinkForm = t.Object({
+  password: t.Optional(
+    withRule(
+      t.String({
+        minLength: LINK_LIMITS.passwordMin,
+        maxLength: LINK_LIMITS.passwordMax,
+        description: `A password readers must type on the default link; ${EMPTY_IS_ABSENT}`,
+      }),
+      passwordRule,
+    ),
+  ),
+  expiresAt: t.Optional(
+    withRule(
+      t.String({
+        format: 'date-time',
+        description: `When the default link stops working: an ISO 8601 date-time with a timezone, in the future; ${EMPTY_IS_ABSENT}`,
+      }),
+      expiresAtRule,
+    ),
+  ),
+  maxViews: t.Optional(
+    withRule(
+      t.String({
+        pattern: '^[0-9]+$',
+        description: `View limit of the default link, an integer from 1 to ${LINK_LIMITS.maxViews}; ${EMPTY_IS_ABSENT}`,
+      }),
+      formMaxViewsRule,
+    ),
+  ),
 })
 
-/** The multipart update body: like the upload, every part optional. */
-export const UpdateForm = t.Partial(UploadForm)
+const PdfPart = t.File({
+  description: 'The PDF (.pdf name, application/pdf part type, %PDF- within its first 1,024 bytes), at most 100 MB',
+})
+
+/** The multipart upload body: the PDF part, the metadata fields and the default link's fields. */
+export const UploadForm = t.Object({
+  file: PdfPart,
+  ...MetadataForm.properties,
+  ...DefaultLinkForm.properties,
+})
+
+/** The multipart update body: the PDF part and the metadata fields, every part optional. */
+export const UpdateForm = t.Partial(t.Object({ file: PdfPart, ...MetadataForm.properties }))
 
 const jsonBoolean = (name: string, description: string) =>
   t.Optional(

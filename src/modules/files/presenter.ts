@@ -1,4 +1,5 @@
 import type { FileWithLink } from '../../core/files/file-rows'
+import { shareUrlOf } from '../../core/links/share-url'
 import type { FileDto } from './model'
 
 /**
@@ -22,8 +23,4 @@ export function toFileDto(row: FileWithLink, publicUrl: string): FileDto {
     updatedAt: new Date(row.updatedAt).toISOString(),
     sha256: row.sha256,
   }
-}
-
-export function shareUrlOf(publicUrl: string, slug: string): string {
-  return `${publicUrl}/s/${slug}`
 }

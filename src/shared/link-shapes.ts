@@ -1,0 +1,15 @@
+/**
+ * The limits of a share link's fields, as the dashboard and the server both know them. Bundled into the
+ * browser: plain constants only.
+ */
+export const LINK_LIMITS = {
+  /** Longest label, in code points after NFC (counted like the file's texts, `textLength`). */
+  label: 100,
+  /** A link password's length in code points. */
+  passwordMin: 4,
+  passwordMax: 200,
+  /** The largest view limit. */
+  maxViews: 1_000_000_000,
+  /** Links a file may have, its default link included. */
+  perFile: 100,
+} as const
