@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
 import { getOwnedFile, ownedFileReader } from '../../core/files/get-owned-file'
+import { replacementPlan } from '../../core/files/versions'
 import type { AuthGuard } from '../../http/auth-guard'
 import { readJsonBody } from '../../http/read-json-body'
 import { requireMediaType } from '../../http/request-body'
@@ -95,7 +96,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
           return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromJson(await readJsonBody(request)) }))
         }
         return envelope(
-          await receiveUpload(request, { ownerId: caller.userId, replacing: current }, (body) =>
+          await receiveUpload(request, { ownerId: caller.userId, replacing: await replacementPlan(ctx, current) }, (body) =>
             updateFromMultipart(ctx, { ...target, body }),
           ),
         )
