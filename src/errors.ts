@@ -83,6 +83,7 @@ export const tooManyTokens = (cap: number) =>
 // not_found: unknown, or not the caller's (the two must look the same).
 
 export const notFound = (message = 'File not found') => new DomainError('not_found', message)
+export const versionNotFound = () => notFound('Version not found')
 export const userNotFound = (name: string) => notFound(`No user named ${JSON.stringify(name)}`)
 export const tokenNotFound = () => notFound('Token not found')
 export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with id ${JSON.stringify(tokenIdOrJwt)}`)
@@ -90,6 +91,8 @@ export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with i
 // conflict: the request cannot apply to the resource as it is now.
 
 export const conflict = (message: string) => new DomainError('conflict', message)
+export const currentVersionNotDeletable = () =>
+  conflict('This is the current version of the file; restore another version first, or delete the file')
 
 // request_timeout, file_too_large, body_too_large, not_pdf, unsupported_media_type: an upload or body refused.
 

@@ -29,7 +29,7 @@ export async function updateFromMultipart(ctx: AppContext, input: Target & { bod
 }
 
 // Each successful PUT moves updatedAt forward, even two within the same millisecond.
-const nextUpdatedAt = (now: number) => sql`max(${now}, ${files.updatedAt} + 1)`
+export const nextUpdatedAt = (now: number) => sql`max(${now}, ${files.updatedAt} + 1)`
 
 async function applyUpdate(
   ctx: AppContext,
