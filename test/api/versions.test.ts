@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { removeUser, setQuota } from '../../src/modules/auth/users'
+import { listUsers, removeUser, setQuota } from '../../src/modules/auth/users'
 import type { FileDto, VersionDto } from '../../src/modules/files/model'
 import { form, json, startTestApp, type TestServer } from '../support/harness'
 import { sharePathOf } from '../support/share-paths'
@@ -72,7 +72,10 @@ describe('versions kept on replacement (PDFSHARE_MAX_VERSIONS default 5)', async
       expect(new Uint8Array(await response.arrayBuffer())).toEqual(pdfs[3 - n]!)
       expect(response.headers.get('content-disposition')).toStartWith(`attachment; filename="v${3 - n}.pdf"`)
     }
-    expect(await api.usedBytes(alice)).toBe(pdfs.reduce((sum, pdf) => sum + pdf.length, 0))
+    const stored = pdfs.reduce((sum, pdf) => sum + pdf.length, 0)
+    expect(await api.usedBytes(alice)).toBe(stored)
+    // `pdfshare user list` counts the same: one file, its bytes with the versions'.
+    expect((await listUsers(server.ctx)).find((user) => user.name === 'alice')?.usage).toEqual({ files: 1, bytes: stored })
   })
 
   test('a version downloads with Range and its own ETag; an unknown version id → 404', async () => {
