@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       databaseUrl: 'file:/srv/app/data/pdfshare.db',
       jwtSecret: undefined,
       maxFileSize: 104857600,
+      maxVersions: 5,
       rateLimitApi: 600,
       rateLimitShare: 600,
       idleTimeout: 30,
@@ -57,6 +58,14 @@ describe('loadConfig', () => {
     expect(() => load({}, { PDFSHARE_LINK_DEFAULT_EXPIRY: '30d', PDFSHARE_LINK_MAX_EXPIRY: '1w' })).toThrow(
       new ConfigError('PDFSHARE_LINK_DEFAULT_EXPIRY (30d) must not be longer than PDFSHARE_LINK_MAX_EXPIRY (1w)'),
     )
+  })
+
+  test('PDFSHARE_MAX_VERSIONS: 0 to 100 previous PDFs a file; anything else stops start-up', () => {
+    expect(load({}, { PDFSHARE_MAX_VERSIONS: '0' }).maxVersions).toBe(0)
+    expect(load({}, { PDFSHARE_MAX_VERSIONS: '100' }).maxVersions).toBe(100)
+    for (const bad of ['-1', '101', '2.5', 'many']) {
+      expect(() => load({}, { PDFSHARE_MAX_VERSIONS: bad })).toThrow(ConfigError)
+    }
   })
 
   test('preview settings: a render time limit in seconds, a renderer memory cap from 128MB', () => {

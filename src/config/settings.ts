@@ -80,6 +80,14 @@ export const SETTINGS = {
     rule: `must be a size from 1 byte to ${formatSize(HARD_MAX_FILE_SIZE)} (e.g. 20MB)`,
     help: 'the largest PDF accepted; may be lowered, never raised',
   }),
+  /** Previous PDFs kept per file when it is replaced; 0 keeps none. */
+  maxVersions: setting({
+    env: 'PDFSHARE_MAX_VERSIONS',
+    default: '5',
+    parse: integer(0, 100),
+    rule: 'must be a number of versions from 0 to 100 (0 keeps none)',
+    help: 'previous PDFs kept per file when it is replaced (they count toward the quota); 0 = none',
+  }),
   rateLimitApi: setting({
     env: 'PDFSHARE_RATE_LIMIT_API',
     default: '600',

@@ -12,6 +12,7 @@ type WrittenOut = {
   databaseUrl: string
   jwtSecret: string | undefined
   maxFileSize: number
+  maxVersions: number
   rateLimitApi: number
   rateLimitShare: number
   idleTimeout: number

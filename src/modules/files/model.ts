@@ -39,6 +39,29 @@ export const FileListEnvelope = t.Object({
 })
 export const DeletedEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ id: t.String() }) })
 
+/**
+ * One PDF of a file: the current one, or a previous one kept when the file was replaced (at most
+ * PDFSHARE_MAX_VERSIONS). As the README's Versions section describes it.
+ */
+export const VersionSchema = t.Object(
+  {
+    id: t.String({ description: 'Opaque; the current PDF keeps its id when a replacement makes it a previous version' }),
+    current: t.Boolean({ description: 'The PDF the file serves now; listed first' }),
+    filename: t.String({ description: "The file's filename while this PDF was current; its download name" }),
+    fileSize: t.Integer({ description: 'Size of the PDF in bytes; previous versions count toward the storage quota' }),
+    sha256: t.String({ description: 'SHA-256 of the PDF, lowercase hex' }),
+    uploadedAt: t.String({ description: 'When this PDF was stored (uploaded, or restored), ISO 8601 UTC with milliseconds' }),
+    replacedAt: t.Union([t.String(), t.Null()], {
+      description: 'When it stopped being the current PDF, ISO 8601 UTC with milliseconds; null for the current one',
+    }),
+  },
+  { title: 'Version' },
+)
+export type VersionDto = Static<typeof VersionSchema>
+
+export const VersionListEnvelope = t.Object({ success: t.Literal(true), data: t.Array(VersionSchema) })
+export const VersionParams = t.Object({ id: t.String(), versionId: t.String() })
+
 /** The 400 answers to a bad list query, one per parameter. */
 export const LIST_QUERY_ERRORS = {
   limit: 'limit must be an integer from 1 to 100',

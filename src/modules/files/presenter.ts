@@ -1,6 +1,7 @@
 import type { FileWithLink } from '../../core/files/file-rows'
 import { shareUrlOf } from '../../core/links/share-url'
-import type { FileDto } from './model'
+import type { FileDto, VersionDto } from './model'
+import type { VersionEntry } from './service/list-versions'
 
 /**
  * The only way a file row leaves the server: the listed fields of the File resource, nothing else. shareUrl and
@@ -22,5 +23,18 @@ export function toFileDto(row: FileWithLink, publicUrl: string): FileDto {
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
     sha256: row.sha256,
+  }
+}
+
+/** A version of a file as it leaves the server. */
+export function toVersionDto(entry: VersionEntry): VersionDto {
+  return {
+    id: entry.id,
+    current: entry.current,
+    filename: entry.filename,
+    fileSize: entry.size,
+    sha256: entry.sha256,
+    uploadedAt: new Date(entry.uploadedAt).toISOString(),
+    replacedAt: entry.replacedAt === null ? null : new Date(entry.replacedAt).toISOString(),
   }
 }
