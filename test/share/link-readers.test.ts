@@ -107,6 +107,8 @@ describe('password links', () => {
     expect(open.headers.get('content-security-policy')).toContain("form-action 'none'")
     // Showing the password page is not a view.
     expect(await linkViews(server, link.id)).toBe(0)
+    // Only a password link takes the form: a POST to any other link is a path that does not exist.
+    expect((await unlockWith(await addLink(server, file.id), 'open sesame')).status).toBe(404)
   })
 
   test('without the unlock cookie /file and /download answer 401; the preview is the placeholder card, even once unlocked', async () => {

@@ -132,6 +132,8 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
         if (access.kind === 'missing') return notFound(set)
         if (access.kind === 'gone') return gone(set, access.state)
         const { link } = access.shared
+        // Only a password page has a form: a link without a password takes no POST, like any other path.
+        if (link.passwordHash === null) return notFound(set)
         const password = await readPasswordField(request)
         const address = clientGroupOf(request, server, config.trustProxyHops)
         try {
@@ -150,7 +152,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
         set.status = 303
         Object.assign(set.headers, STAND_IN_HEADERS, {
           location: linkPath(link.slug),
-          ...(link.passwordHash !== null && { 'set-cookie': linkCookie(UNLOCK_COOKIE, link) }),
+          'set-cookie': linkCookie(UNLOCK_COOKIE, link),
         })
         return ''
       },
