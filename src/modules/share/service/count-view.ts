@@ -28,7 +28,7 @@ const SWEEP_INTERVAL_MS = 10 * 60 * 1000
 const MARK = `INSERT INTO view_marks (link_id, visitor, seen_at) VALUES (?, ?, ?)
   ON CONFLICT (link_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
 /**
- * The same, unless the visitor's address already has `maxViewsPerAddress` live marks on this file. A visitor id starts with
+ * The same, unless the visitor's address already has `maxViewsPerAddress` live marks on this link. A visitor id starts with
  * a tag of its address (`tag.`), so the marks of one address are a range of the primary key (link, visitor).
  * A live mark is a view counted within the window, so this bounds the views one address adds to one link in
  * any window, also when it changes its User-Agent for every request.
