@@ -7,6 +7,7 @@ import { requestLifecycle } from './http/lifecycle'
 import { authRoutes } from './modules/auth'
 import { dashboardRoutes } from './modules/dashboard'
 import { filesRoutes } from './modules/files'
+import { linksRoutes } from './modules/links'
 import { shareRoutes } from './modules/share'
 import { systemRoutes } from './modules/system'
 
@@ -22,6 +23,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(systemRoutes(ctx.config.publicUrl))
     .use(authRoutes(ctx, auth))
     .use(filesRoutes(ctx, auth))
+    .use(linksRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets.manifest))
     .use(dashboardRoutes(ctx, assets.manifest))
     .use(assetRoutes(assets))

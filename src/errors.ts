@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'quota_exceeded',
   'not_found',
+  'conflict',
   'request_timeout',
   'file_too_large',
   'body_too_large',
@@ -68,17 +69,31 @@ export const invalidCredentials = () => new DomainError('unauthorized', 'Wrong u
 
 export const quotaExceeded = (message: string) => new DomainError('quota_exceeded', message)
 export const fileCountExceeded = (used: number, max: number) => quotaExceeded(`File quota exceeded: ${used} of ${max} files used`)
-export const storageExceeded = (used: number, max: number) =>
-  quotaExceeded(`Storage quota exceeded: ${formatSize(used)} of ${formatSize(max)} used`)
+/** `versionBytes`: how much of `used` is previous versions of files, named because deleting them frees room. */
+export const storageExceeded = (used: number, max: number, versionBytes = 0) =>
+  quotaExceeded(
+    `Storage quota exceeded: ${formatSize(used)} of ${formatSize(max)} used` +
+      (versionBytes > 0
+        ? `, ${formatSize(versionBytes)} of it by previous versions of files (deleting versions frees it: DELETE /api/files/ID/versions/VERSION_ID)`
+        : ''),
+  )
 export const tooManyTokens = (cap: number) =>
   quotaExceeded(`A user may have at most ${cap} active tokens; revoke one first (DELETE /api/tokens/ID, or pdfshare token revoke ID)`)
 
 // not_found: unknown, or not the caller's (the two must look the same).
 
 export const notFound = (message = 'File not found') => new DomainError('not_found', message)
+export const versionNotFound = () => notFound('Version not found')
 export const userNotFound = (name: string) => notFound(`No user named ${JSON.stringify(name)}`)
 export const tokenNotFound = () => notFound('Token not found')
 export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with id ${JSON.stringify(tokenIdOrJwt)}`)
+
+// conflict: the request cannot apply to the resource as it is now.
+
+export const conflict = (message: string) => new DomainError('conflict', message)
+export const currentVersionNotDeletable = () =>
+  conflict('This is the current version of the file; restore another version first, or delete the file')
+export const defaultLinkCannotBeDeleted = () => conflict('The default link of a file cannot be deleted; disable it, or delete the file')
 
 // request_timeout, file_too_large, body_too_large, not_pdf, unsupported_media_type: an upload or body refused.
 
@@ -106,8 +121,9 @@ export const tooManyUploadsForUser = (perUser: number) =>
   )
 export const uploadsBusy = () =>
   new DomainError('server_busy', 'The server is handling as many uploads as it accepts at once; retry shortly', { retryAfterSeconds: 5 })
-export const signInsBusy = () =>
-  new DomainError('server_busy', 'Too many sign-ins are being checked at once; retry in a moment', { retryAfterSeconds: 1 })
+/** The argon2 queue is full (sign-ins, new passwords, share-link unlocks: one queue for all of them). */
+export const passwordsBusy = () =>
+  new DomainError('server_busy', 'Too many passwords are being checked at once; retry in a moment', { retryAfterSeconds: 1 })
 /** Another process (a CLI command, a backup) held the database's write lock past the busy timeout. */
 export const databaseBusy = () => new DomainError('server_busy', 'The database is busy; retry in a moment', { retryAfterSeconds: 1 })
 export const snapshotsKeptChanging = (attempts: number) =>

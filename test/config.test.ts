@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       databaseUrl: 'file:/srv/app/data/pdfshare.db',
       jwtSecret: undefined,
       maxFileSize: 104857600,
+      maxVersions: 5,
       rateLimitApi: 600,
       rateLimitShare: 600,
       idleTimeout: 30,
@@ -32,7 +33,39 @@ describe('loadConfig', () => {
       uploadMinRate: 16 * 1024,
       uploadTimeout: 3600,
       maxViewsPerAddress: 20,
+      linkDefaultExpiry: null,
+      linkMaxExpiry: null,
+      linkRequirePassword: false,
     })
+  })
+
+  test('share-link policy: durations in seconds or none, a boolean, and the default expiry within the maximum', () => {
+    expect(
+      load({}, { PDFSHARE_LINK_DEFAULT_EXPIRY: '12h', PDFSHARE_LINK_MAX_EXPIRY: '7d', PDFSHARE_LINK_REQUIRE_PASSWORD: 'yes' }),
+    ).toMatchObject({ linkDefaultExpiry: 43_200, linkMaxExpiry: 604_800, linkRequirePassword: true })
+    expect(load({}, { PDFSHARE_LINK_DEFAULT_EXPIRY: '30m', PDFSHARE_LINK_MAX_EXPIRY: 'none' })).toMatchObject({
+      linkDefaultExpiry: 1800,
+      linkMaxExpiry: null,
+    })
+    expect(() => load({}, { PDFSHARE_LINK_DEFAULT_EXPIRY: 'soon' })).toThrow(
+      'invalid PDFSHARE_LINK_DEFAULT_EXPIRY "soon": must be a duration from 1m to 100y such as 30m, 12h, 7d or 2w, or none',
+    )
+    expect(() => load({}, { PDFSHARE_LINK_MAX_EXPIRY: '7' })).toThrow('invalid PDFSHARE_LINK_MAX_EXPIRY "7"')
+    expect(() => load({}, { PDFSHARE_LINK_MAX_EXPIRY: '10s' })).toThrow('invalid PDFSHARE_LINK_MAX_EXPIRY "10s"')
+    expect(() => load({}, { PDFSHARE_LINK_REQUIRE_PASSWORD: 'maybe' })).toThrow(
+      'invalid PDFSHARE_LINK_REQUIRE_PASSWORD "maybe": must be one of true, false, 1, 0, yes, no, on, off',
+    )
+    expect(() => load({}, { PDFSHARE_LINK_DEFAULT_EXPIRY: '30d', PDFSHARE_LINK_MAX_EXPIRY: '1w' })).toThrow(
+      new ConfigError('PDFSHARE_LINK_DEFAULT_EXPIRY (30d) must not be longer than PDFSHARE_LINK_MAX_EXPIRY (1w)'),
+    )
+  })
+
+  test('PDFSHARE_MAX_VERSIONS: 0 to 100 previous PDFs a file; anything else stops start-up', () => {
+    expect(load({}, { PDFSHARE_MAX_VERSIONS: '0' }).maxVersions).toBe(0)
+    expect(load({}, { PDFSHARE_MAX_VERSIONS: '100' }).maxVersions).toBe(100)
+    for (const bad of ['-1', '101', '2.5', 'many']) {
+      expect(() => load({}, { PDFSHARE_MAX_VERSIONS: bad })).toThrow(ConfigError)
+    }
   })
 
   test('preview settings: a render time limit in seconds, a renderer memory cap from 128MB', () => {

@@ -7,8 +7,8 @@ import { restoreFrom } from '../modules/maintenance/service/restore'
 import { allowOnly, type ParsedArgs } from './args'
 import { CliFailure, commandHint, type CliIo } from './io'
 
-export const BACKUP_USAGE = `backup DIR                    a consistent snapshot of the database and every PDF into DIR (empty or
-                                new), safe while the server runs
+export const BACKUP_USAGE = `backup DIR                    a consistent snapshot of the database and every PDF (versions too) into
+                                DIR (empty or new), safe while the server runs
   restore DIR                   bring a backup back into an empty data dir (checks every PDF's SHA-256)`
 
 function directoryArgument(args: ParsedArgs, command: string): string {
@@ -24,7 +24,9 @@ export async function backupCommand(ctx: AppContext, args: ParsedArgs, io: CliIo
   const started = performance.now()
   const result = await backupTo(ctx, dir)
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
-  io.out(`backed up ${result.files} file(s), ${formatSize(result.bytes)}, to ${dir} in ${seconds} s`)
+  io.out(
+    `backed up ${result.files} file(s) and ${result.versions ?? 0} previous version(s), ${formatSize(result.bytes)}, to ${dir} in ${seconds} s`,
+  )
 }
 
 /** Runs without an opened context: the data dir must be empty, so nothing may be created in it first. */
@@ -33,7 +35,7 @@ export async function restoreCommand(config: Config, args: ParsedArgs, io: CliIo
   const dir = directoryArgument(args, 'restore')
   const manifest = await restoreFrom(dir, config.dataDir)
   io.out(
-    `restored ${manifest.files} file(s), ${formatSize(manifest.bytes)}, from the backup of ${manifest.createdAt} into ${config.dataDir}`,
+    `restored ${manifest.files} file(s) and ${manifest.versions ?? 0} previous version(s), ${formatSize(manifest.bytes)}, from the backup of ${manifest.createdAt} into ${config.dataDir}`,
   )
   io.err(`next: ${commandHint(config.dataDir, 'verify')}, then start the server`)
 }

@@ -5,6 +5,7 @@ import { VERSION } from '../version'
 import { parseCommandLine, stringFlag } from './args'
 import { asCliFailure, CliFailure, type CliIo } from './io'
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup'
+import { LINK_USAGE, linkCommand } from './link'
 import { serveCommand } from './serve'
 import { TOKEN_USAGE, tokenCommand } from './token'
 import { USER_USAGE, userCommand } from './user'
@@ -17,6 +18,7 @@ Usage: pdfshare [command] [flags]
   serve (default)               run the server (takes --port, --host and --public-url)
   ${USER_USAGE}
   ${TOKEN_USAGE}
+  ${LINK_USAGE}
   ${VERIFY_USAGE}
   ${BACKUP_USAGE}
 
@@ -36,7 +38,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       return 0
     }
     const command = args.positionals[0] ?? 'serve'
-    if (!['serve', 'user', 'token', 'verify', 'backup', 'restore'].includes(command))
+    if (!['serve', 'user', 'token', 'link', 'verify', 'backup', 'restore'].includes(command))
       throw new CliFailure(`unknown command "${command}" (see --help)`, 2)
     if (command === 'serve' && args.positionals.length > 1)
       throw new CliFailure(`unexpected argument ${JSON.stringify(args.positionals[1])}`, 2)
@@ -55,11 +57,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     }
     try {
       if (command === 'verify') return (await verifyCommand(ctx, args, io)) ? 0 : 1
-      await ({ user: userCommand, token: tokenCommand, backup: backupCommand } as const)[command as 'user' | 'token' | 'backup'](
-        ctx,
-        args,
-        io,
-      )
+      await ({ user: userCommand, token: tokenCommand, link: linkCommand, backup: backupCommand } as const)[
+        command as 'user' | 'token' | 'link' | 'backup'
+      ](ctx, args, io)
       return 0
     } finally {
       ctx.close()

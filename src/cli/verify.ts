@@ -5,8 +5,8 @@ import { allowOnly, type ParsedArgs } from './args'
 import { CliFailure, type CliIo } from './io'
 import { serverHoldingLock } from './server-lock'
 
-export const VERIFY_USAGE = `verify [--repair]              check every file's PDF (present, size, SHA-256) and find unreferenced
-                                blobs; exit 1 on any problem; --repair removes unreferenced blobs only`
+export const VERIFY_USAGE = `verify [--repair]              check every file's PDF and kept version (present, size, SHA-256) and find
+                                unreferenced blobs; exit 1 on any problem; --repair removes unreferenced blobs only`
 
 export async function verifyCommand(ctx: AppContext, args: ParsedArgs, io: CliIo): Promise<boolean> {
   allowOnly(args, 'verify', ['repair'])
@@ -20,9 +20,10 @@ export async function verifyCommand(ctx: AppContext, args: ParsedArgs, io: CliIo
   const started = performance.now()
   const report = await verifyStore(ctx, { repair })
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
-  io.out(`checked ${report.files} file(s), ${formatSize(report.bytes)}, in ${seconds} s`)
+  io.out(`checked ${report.files} file(s) and ${report.versions} previous version(s), ${formatSize(report.bytes)}, in ${seconds} s`)
   for (const problem of report.problems) {
-    io.out(`problem: file ${problem.fileId} (${JSON.stringify(problem.filename)}, owner ${problem.owner}): ${problem.detail}`)
+    const what = problem.versionId === null ? `file ${problem.fileId}` : `file ${problem.fileId} version ${problem.versionId}`
+    io.out(`problem: ${what} (${JSON.stringify(problem.filename)}, owner ${problem.owner}): ${problem.detail}`)
   }
   for (const orphan of report.orphans) {
     const fate = repair
@@ -35,7 +36,7 @@ export async function verifyCommand(ctx: AppContext, args: ParsedArgs, io: CliIo
   const ok = report.problems.length === 0 && (repair || report.orphans.length === 0)
   io.out(
     ok
-      ? 'ok: every file is present with its recorded size and SHA-256'
+      ? 'ok: every file is present with its recorded size and SHA-256, and every kept version'
       : `${report.problems.length} damaged file(s), ${repair ? 0 : report.orphans.length} unreferenced blob(s)`,
   )
   return ok

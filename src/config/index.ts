@@ -1,5 +1,5 @@
 import type { Earlier, Setting } from './setting'
-import { SETTINGS } from './settings'
+import { SETTING_AGREEMENTS, SETTINGS } from './settings'
 
 export { HARD_MAX_FILE_SIZE, SETTINGS } from './settings'
 
@@ -41,6 +41,10 @@ export function loadConfig(flags: SettingFlags, env: Env, cwd = process.cwd()): 
   const config: Record<string, unknown> = {}
   for (const [key, entry] of Object.entries(SETTINGS) as [string, Setting<unknown, SettingFlag>][]) {
     config[key] = resolveSetting(entry, flags, env, cwd, config as Earlier)
+  }
+  for (const agreement of SETTING_AGREEMENTS) {
+    const problem = agreement(config as Config)
+    if (problem) throw new ConfigError(problem)
   }
   return config as Config
 }

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
+import { parseFormBoolean } from '../lib/booleans'
 import { parseTtl } from '../lib/durations'
 import { parseSize } from '../shared/sizes'
 
@@ -49,3 +50,12 @@ export const libsqlUrl = (text: string, cwd: string) => {
   const path = value.slice('file:'.length)
   return isAbsolute(path) ? value : `file:${resolve(cwd, path)}`
 }
+
+/** A lifetime such as 7d, in seconds, from `min` to `max`; "none" (or "never") is null. */
+export const optionalLifetime = (min: number, max: number) => (text: string) => {
+  if (['none', 'never'].includes(text.trim().toLowerCase())) return null
+  return lifetime(min, max)(text)
+}
+
+/** One of the accepted boolean words (true, false, 1, 0, yes, no, on, off), any case. */
+export const boolean = (text: string) => parseFormBoolean(text)

@@ -1,11 +1,17 @@
 import { formatSize } from '../shared/sizes'
-import { anyText, baseUrl, directory, integer, libsqlUrl, lifetime, secret, size } from './readers'
+import { ACCEPTED_BOOLEANS } from '../lib/booleans'
+import { formatTtl } from '../lib/durations'
+import { anyText, baseUrl, boolean, directory, integer, libsqlUrl, lifetime, optionalLifetime, secret, size } from './readers'
 import { setting } from './setting'
 
 /** The hard cap on a PDF: 100 MiB, what the API promises its clients. A lower cap may be configured, never a higher one. */
 export const HARD_MAX_FILE_SIZE = 100 * 1024 * 1024
 
 const PER_MINUTE_MAX = 100_000_000
+
+/** The longest link expiry a setting may name: 100 years, far beyond any real policy, and safe as milliseconds. */
+const LINK_EXPIRY_MAX = 100 * 31_536_000
+const LINK_EXPIRY_RULE = 'must be a duration from 1m to 100y such as 30m, 12h, 7d or 2w, or none'
 
 /**
  * Every setting of pdfshare, in the order they are read (a default may use settings above it; with several
@@ -73,6 +79,14 @@ export const SETTINGS = {
     parse: size(1, HARD_MAX_FILE_SIZE),
     rule: `must be a size from 1 byte to ${formatSize(HARD_MAX_FILE_SIZE)} (e.g. 20MB)`,
     help: 'the largest PDF accepted; may be lowered, never raised',
+  }),
+  /** Previous PDFs kept per file when it is replaced; 0 keeps none. */
+  maxVersions: setting({
+    env: 'PDFSHARE_MAX_VERSIONS',
+    default: '5',
+    parse: integer(0, 100),
+    rule: 'must be a number of versions from 0 to 100 (0 keeps none)',
+    help: 'previous PDFs kept per file when it is replaced (they count toward the quota); 0 = none',
   }),
   rateLimitApi: setting({
     env: 'PDFSHARE_RATE_LIMIT_API',
@@ -196,4 +210,39 @@ export const SETTINGS = {
     rule: 'must be a size from 128MB to 64GB (e.g. 512MB)',
     help: 'memory one preview renderer may use before it is killed',
   }),
+  /** Seconds from its creation after which a new share link expires when none was sent; null: never. */
+  linkDefaultExpiry: setting<number | null>({
+    env: 'PDFSHARE_LINK_DEFAULT_EXPIRY',
+    default: 'none',
+    parse: optionalLifetime(60, LINK_EXPIRY_MAX),
+    rule: LINK_EXPIRY_RULE,
+    help: 'expiry of a new share link sent without one (upload or POST), e.g. 7d; none = never',
+  }),
+  /** The longest a new or changed share link may live, in seconds; null: no limit. */
+  linkMaxExpiry: setting<number | null>({
+    env: 'PDFSHARE_LINK_MAX_EXPIRY',
+    default: 'none',
+    parse: optionalLifetime(60, LINK_EXPIRY_MAX),
+    rule: LINK_EXPIRY_RULE,
+    help: 'longest expiry a share link may be given, e.g. 30d; links that never expire are refused too',
+  }),
+  /** Every new share link must have a password, and a password cannot be removed. */
+  linkRequirePassword: setting({
+    env: 'PDFSHARE_LINK_REQUIRE_PASSWORD',
+    default: 'false',
+    parse: boolean,
+    rule: `must be one of ${ACCEPTED_BOOLEANS}`,
+    help: 'every new share link needs a password; a password cannot be removed',
+  }),
 }
+
+/**
+ * Rules between settings, checked once all are read (each reads as a valid value on its own). A problem is
+ * the whole line the CLI prints.
+ */
+export const SETTING_AGREEMENTS: ((config: { linkDefaultExpiry: number | null; linkMaxExpiry: number | null }) => string | undefined)[] = [
+  ({ linkDefaultExpiry, linkMaxExpiry }) =>
+    linkDefaultExpiry !== null && linkMaxExpiry !== null && linkDefaultExpiry > linkMaxExpiry
+      ? `PDFSHARE_LINK_DEFAULT_EXPIRY (${formatTtl(linkDefaultExpiry)}) must not be longer than PDFSHARE_LINK_MAX_EXPIRY (${formatTtl(linkMaxExpiry)})`
+      : undefined,
+]

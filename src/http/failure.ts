@@ -11,6 +11,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   unauthorized: 401,
   quota_exceeded: 403,
   not_found: 404,
+  conflict: 409,
   request_timeout: 408,
   file_too_large: 413,
   body_too_large: 413,

@@ -19,3 +19,20 @@ export function parseJsonBoolean(value: unknown): boolean | undefined {
   if (typeof value === 'string') return parseFormBoolean(value)
   return undefined
 }
+
+/** A switch sent in a form: one of the accepted words, any case, spaces around allowed. The refusal names the field. */
+export const formBooleanRule =
+  (name: string) =>
+  (value: unknown): string | undefined =>
+    typeof value === 'string' && parseFormBoolean(value) !== undefined ? undefined : notABoolean(name, value)
+
+/** A switch sent in JSON: true/false, 1/0, or one of the accepted words. */
+export const jsonBooleanRule =
+  (name: string) =>
+  (value: unknown): string | undefined =>
+    parseJsonBoolean(value) !== undefined ? undefined : notABoolean(name, value)
+
+function notABoolean(name: string, value: unknown): string {
+  const shown = JSON.stringify(value)
+  return `${name} must be one of ${ACCEPTED_BOOLEANS} (got ${shown === '""' ? 'an empty value' : shown})`
+}

@@ -12,3 +12,10 @@ export function parseTtl(text: string): number | null | undefined {
   const seconds = Number(match[1]) * (SECONDS[match[2] ?? ''] ?? 0)
   return seconds > 0 && Number.isSafeInteger(seconds) ? seconds : undefined
 }
+
+/** Seconds as the shortest lifetime text that says them exactly: 604800 → "1w", 90 → "90s". */
+export function formatTtl(seconds: number): string {
+  const units = Object.entries(SECONDS).sort(([, a], [, b]) => b - a)
+  for (const [unit, size] of units) if (seconds % size === 0) return `${seconds / size}${unit}`
+  return `${seconds}s`
+}

@@ -36,8 +36,18 @@ export const MAX_TRACKED_KEYS = 100_000
 /** Shared counters for the keys beyond `maxKeys`: 16 KiB. */
 export const OVERFLOW_COUNTERS = 4096
 
-export function createRateLimiter(options: { perMinute: number; maxKeys?: number; onOverflow?: () => void }): RateLimiter {
+/**
+ * `perMinute` requests per window of `windowMs` (one minute unless given: a longer window, such as the
+ * share-link password's quarter of an hour, allows `perMinute` per that window).
+ */
+export function createRateLimiter(options: {
+  perMinute: number
+  windowMs?: number
+  maxKeys?: number
+  onOverflow?: () => void
+}): RateLimiter {
   const maxKeys = options.maxKeys ?? MAX_TRACKED_KEYS
+  const windowMs = options.windowMs ?? WINDOW_MS
   // A per-process seed: which keys share a counter cannot be predicted from outside.
   const seed = BigInt(Math.floor(Math.random() * 2 ** 32))
   let windowStart = 0
@@ -46,8 +56,8 @@ export function createRateLimiter(options: { perMinute: number; maxKeys?: number
   let overflowed = false
 
   const startWindowAt = (nowMs: number) => {
-    if (nowMs - windowStart < WINDOW_MS) return
-    windowStart = nowMs - (nowMs % WINDOW_MS)
+    if (nowMs - windowStart < windowMs) return
+    windowStart = nowMs - (nowMs % windowMs)
     counts = new Map()
     shared = new Uint32Array(OVERFLOW_COUNTERS)
     overflowed = false
@@ -72,7 +82,7 @@ export function createRateLimiter(options: { perMinute: number; maxKeys?: number
         used = Math.min(shared[counter]! + 1, 0xffff_ffff)
         shared[counter] = used
       }
-      const resetSeconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - nowMs) / 1000))
+      const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000))
       return {
         allowed: used <= options.perMinute,
         limit: options.perMinute,
@@ -81,7 +91,7 @@ export function createRateLimiter(options: { perMinute: number; maxKeys?: number
       }
     },
     undo(key, countedAtMs) {
-      if (options.perMinute <= 0 || countedAtMs < windowStart || countedAtMs - windowStart >= WINDOW_MS) return
+      if (options.perMinute <= 0 || countedAtMs < windowStart || countedAtMs - windowStart >= windowMs) return
       // A key stays in the table at zero: removing it would let a key counted in a shared counter move into
       // the table and start again from nothing.
       const known = counts.get(key)

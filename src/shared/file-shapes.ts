@@ -39,5 +39,16 @@ export type FileDto = {
   sha256: string
 }
 
+/** One PDF of a file in GET /api/files/:id/versions: the current one (first), or a kept previous one. */
+export type VersionDto = {
+  id: string
+  current: boolean
+  filename: string
+  fileSize: number
+  sha256: string
+  uploadedAt: string
+  replacedAt: string | null
+}
+
 /** One page of GET /api/files. */
 export type FileListPage = { data: FileDto[]; nextCursor: string | null }

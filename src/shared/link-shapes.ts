@@ -1,17 +1,22 @@
 /**
- * A file's share links as the dashboard sees them (issue 13, "Link resource"). Bundled into the browser like
- * file-shapes.ts: plain types and constants only, no imports from outside this folder.
+ * A file's share links as the dashboard and the server both know them: the limits of a link's fields and
+ * the Link resource's shape. Bundled into the browser: plain types and constants only. A type test
+ * (test/types/shared-shapes.test.ts) keeps LinkDto equal to the type of modules/links' schema.
  */
+export const LINK_LIMITS = {
+  /** Longest label, in code points after NFC (counted like the file's texts, `textLength`). */
+  label: 100,
+  /** A link password's length in code points. */
+  passwordMin: 4,
+  passwordMax: 200,
+  /** The largest view limit. */
+  maxViews: 1_000_000_000,
+  /** Links a file may have, its default link included. */
+  perFile: 100,
+} as const
 
-/** Why a reader gets the document or the 410 page; `disabled` wins over `expired`, which wins over `used_up`. */
+/** What a reader gets from a link now: active, or why not (disabled wins, then expired, then used_up). */
 export type LinkState = 'active' | 'disabled' | 'expired' | 'used_up'
-
-/** The longest label, in code points (counted with `textLength`, like a title). */
-export const LINK_LABEL_MAX = 100
-/** A link password's length, in characters. */
-export const LINK_PASSWORD_LENGTH = { min: 4, max: 200 } as const
-/** The largest view limit. */
-export const LINK_MAX_VIEWS = 1_000_000_000
 
 /** GET /api/links/:linkId and each entry of GET /api/files/:id/links. The password is write-only. */
 export type LinkDto = {
@@ -33,8 +38,8 @@ export type LinkDto = {
 }
 
 /**
- * POST /api/files/:id/links and PATCH /api/links/:linkId. Omitted: the default (POST) or unchanged (PATCH);
- * null clears the password, the expiry, the view limit or the label.
+ * What the dashboard sends to POST /api/files/:id/links and PATCH /api/links/:linkId. Omitted: the default
+ * (POST) or unchanged (PATCH); null clears the label, password, expiry or view limit.
  */
 export type LinkInput = {
   label?: string | null

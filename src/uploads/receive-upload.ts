@@ -5,8 +5,11 @@ import { assertDiskSpace } from './disk-space'
 import { MAX_FORM_OVERHEAD_BYTES, receiveMultipart, type MultipartBody } from './receive-multipart'
 import { createUploadGate } from './upload-gate'
 
-/** Whose upload it is, and for a replacement (a PUT with a PDF) the file it replaces: its size is freed, no file is added. */
-export type UploadTarget = { ownerId: string; replacing?: { size: number } }
+/**
+ * Whose upload it is, and for a replacement (a PUT with a PDF) what replacing the file frees (the bytes of the
+ * versions it prunes: core/files/versions.ts `replacementPlan`); a replacement adds no file.
+ */
+export type UploadTarget = { ownerId: string; replacing?: { frees: number } }
 
 /**
  * Receives the upload in `request` and hands it to `store` (which makes it a file, or replaces one's PDF);

@@ -67,8 +67,8 @@ describe('plan limits', () => {
     expect((await Array.fromAsync(server.ctx.blobs.keys())).length).toBe(3)
   })
 
-  test('a replacement counts only its growth, and a replacement that shrinks is always allowed', async () => {
-    const server = await startTestApp()
+  test('keeping no versions, a replacement counts only its growth, and a replacement that shrinks is always allowed', async () => {
+    const server = await startTestApp({ PDFSHARE_MAX_VERSIONS: '0' })
     const dave = await server.user('dave')
     const big = pdfOfSize(600 * 1024)
     const file = await uploadPdf(server, dave, big)

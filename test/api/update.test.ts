@@ -201,13 +201,16 @@ describe('PUT /api/files/:id with multipart', () => {
     expect(data.filename).toBe('v2.pdf')
   })
 
-  test('the old blob is removed after a replacement', async () => {
+  test('the old blob stays, as the newest previous version, after a replacement', async () => {
     const file = await uploaded()
+    const oldKey = (await server.ctx.db.all<{ blob_key: string }>(sql`SELECT blob_key FROM files WHERE id = ${file.id}`))[0]?.blob_key ?? ''
     const before = new Set(await Array.fromAsync(server.ctx.blobs.keys()))
     await putForm(file.id, form({ bytes: replacement }))
     const after = new Set(await Array.fromAsync(server.ctx.blobs.keys()))
-    expect(after.size).toBe(before.size)
-    expect([...after].filter((key) => !before.has(key))).toHaveLength(1)
+    expect(after.size).toBe(before.size + 1)
+    expect(after.has(oldKey)).toBe(true)
+    const kept = await server.ctx.db.all<{ blob_key: string }>(sql`SELECT blob_key FROM file_versions WHERE file_id = ${file.id}`)
+    expect(kept).toEqual([{ blob_key: oldKey }])
   })
 
   describe('a refused replacement changes nothing, metadata included', () => {
@@ -253,7 +256,7 @@ describe('PUT /api/files/:id with multipart', () => {
     expect(await get(file.id)).toEqual(file)
   })
 
-  test('concurrent replacements of one file: every request succeeds, exactly one blob remains', async () => {
+  test('concurrent replacements of one file: every request succeeds, the current blob and 5 versions remain, the rest is removed', async () => {
     const file = await uploaded()
     const versions = Array.from({ length: 6 }, (_, i) => makePdf({ text: () => `version ${i}` }))
     const responses = await Promise.all(versions.map((bytes) => putForm(file.id, form({ bytes }))))
@@ -263,7 +266,11 @@ describe('PUT /api/files/:id with multipart', () => {
     expect(versions.some((v) => Buffer.from(v).equals(Buffer.from(stored)))).toBe(true)
     expect(final.sha256).toBe(new Bun.CryptoHasher('sha256').update(stored).digest('hex'))
     const keys = await Array.fromAsync(server.ctx.blobs.keys())
-    const referenced = (await server.ctx.db.all<{ blob_key: string }>(sql`SELECT blob_key FROM files`)).map((r) => r.blob_key)
-    expect(keys.sort()).toEqual(referenced.sort())
+    const referenced = await server.ctx.db.all<{ blob_key: string }>(
+      sql`SELECT blob_key FROM files UNION ALL SELECT blob_key FROM file_versions`,
+    )
+    expect(keys.sort()).toEqual(referenced.map((r) => r.blob_key).sort())
+    // 7 PDFs went through the file (the upload and 6 replacements): the current one, the 5 newest previous ones kept.
+    expect(await server.ctx.db.all(sql`SELECT count(*) AS n FROM file_versions WHERE file_id = ${file.id}`)).toEqual([{ n: 5 }])
   })
 })

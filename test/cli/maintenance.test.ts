@@ -220,3 +220,92 @@ describe('pdfshare backup and restore', () => {
     expect(damaged.stderr).toContain(`file ${idOf(missing!)}: its PDF is missing`)
   })
 })
+
+describe('previous versions in verify, backup and restore', () => {
+  /** A data dir with one file replaced twice: its current PDF and 2 kept versions, each with its own blob. */
+  async function withVersions() {
+    const { dataDir, token, server, files } = await populated(1)
+    const file = files[0]!
+    for (const text of ['second', 'third']) {
+      const response = await fetch(`${server.url}/api/files/${file.id}`, {
+        method: 'PUT',
+        headers: bearer(token),
+        body: form({ bytes: makePdf({ text: () => text }) }),
+      })
+      expect(response.status).toBe(200)
+    }
+    await server.stop()
+    const client = createClient({ url: `file:${join(dataDir, 'pdfshare.db')}` })
+    const versions = (await client.execute('SELECT id, blob_key, sha256 FROM file_versions ORDER BY seq')).rows.map((row) => ({
+      id: String(row.id),
+      blobKey: String(row.blob_key),
+      sha256: String(row.sha256),
+    }))
+    client.close()
+    expect(versions).toHaveLength(2)
+    return { dataDir, token, fileId: file.id, versions }
+  }
+
+  test('verify checks every kept version: a damaged version blob is reported with its file and version, exit 1', async () => {
+    const { dataDir, fileId, versions } = await withVersions()
+    const ok = await run(['verify', '--data', dataDir])
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toContain('checked 1 file(s) and 2 previous version(s)')
+    expect(ok.stdout).not.toContain('unreferenced')
+
+    const damagedVersion = versions[0]!
+    const path = blobPaths(dataDir).find((p) => p.endsWith(`${damagedVersion.blobKey}.pdf`))!
+    const bytes = readFileSync(path)
+    bytes[bytes.length - 10] = bytes[bytes.length - 10]! ^ 0xff
+    writeFileSync(path, bytes)
+    const bad = await run(['verify', '--data', dataDir])
+    expect(bad.code).toBe(1)
+    expect(bad.stdout).toContain(`problem: file ${fileId} version ${damagedVersion.id}`)
+    expect(bad.stdout).toContain('SHA-256 is')
+    expect(bad.stdout).toContain('1 damaged file(s), 0 unreferenced blob(s)')
+  })
+
+  test('backup copies the versions and restore brings them back: listed, downloadable, each with its SHA-256', async () => {
+    const { dataDir, token, fileId, versions } = await withVersions()
+    const backupDir = freshDir('backup')
+    const backup = await run(['backup', backupDir, '--data', dataDir])
+    expect(backup.code).toBe(0)
+    expect(backup.stdout).toContain('backed up 1 file(s) and 2 previous version(s)')
+    expect(JSON.parse(readFileSync(join(backupDir, 'backup.json'), 'utf8'))).toMatchObject({ files: 1, versions: 2 })
+    expect(blobPaths(backupDir)).toHaveLength(3)
+
+    const restoredDir = freshDir('restored')
+    const restored = await run(['restore', backupDir, '--data', restoredDir])
+    expect(restored.code).toBe(0)
+    expect(restored.stdout).toContain('restored 1 file(s) and 2 previous version(s)')
+    const verified = await run(['verify', '--data', restoredDir])
+    expect(verified.code).toBe(0)
+    expect(verified.stdout).toContain('checked 1 file(s) and 2 previous version(s)')
+
+    const server = await startServer(['--data', restoredDir])
+    try {
+      const listed = await (await fetch(`${server.url}/api/files/${fileId}/versions`, { headers: bearer(token) })).json()
+      expect(listed.data.map((v: { id: string }) => v.id).slice(1)).toEqual(versions.map((v) => v.id).reverse())
+      for (const version of versions) {
+        const response = await fetch(`${server.url}/api/files/${fileId}/versions/${version.id}/content`, { headers: bearer(token) })
+        expect(response.status).toBe(200)
+        expect(new Bun.CryptoHasher('sha256').update(await response.arrayBuffer()).digest('hex')).toBe(version.sha256)
+      }
+    } finally {
+      await server.stop()
+    }
+  })
+
+  test('restore names a damaged version blob of the backup', async () => {
+    const { dataDir, fileId, versions } = await withVersions()
+    const backupDir = freshDir('backup')
+    expect((await run(['backup', backupDir, '--data', dataDir])).code).toBe(0)
+    rmSync(blobPaths(backupDir).find((p) => p.endsWith(`${versions[1]!.blobKey}.pdf`))!)
+    const target = freshDir('restored')
+    const damaged = await run(['restore', backupDir, '--data', target])
+    expect(damaged.code).toBe(1)
+    expect(damaged.stderr).toContain(`the backup is damaged: 1 of 3 PDF(s)`)
+    expect(damaged.stderr).toContain(`version ${versions[1]!.id} of file ${fileId}: its PDF is missing`)
+    expect(existsSync(target)).toBe(false)
+  })
+})

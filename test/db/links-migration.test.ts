@@ -35,12 +35,28 @@ async function dataDirBeforeLinks() {
     await client.execute({
       sql: `INSERT INTO files (id, owner_id, slug, blob_key, filename, title, description, size, sha256, allow_download,
               search_engine_visible, views, created_at, updated_at) VALUES (?, 'u1', ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?)`,
-      args: [file.id, file.slug, file.blob, `${file.id}.pdf`, file.title, pdf.length, sha256, file.allow, file.visible, file.views, 10 + i, 20 + i],
+      args: [
+        file.id,
+        file.slug,
+        file.blob,
+        `${file.id}.pdf`,
+        file.title,
+        pdf.length,
+        sha256,
+        file.allow,
+        file.visible,
+        file.views,
+        10 + i,
+        20 + i,
+      ],
     })
     mkdirSync(join(dataDir, 'blobs', file.blob.slice(0, 2)), { recursive: true })
     writeFileSync(join(dataDir, 'blobs', file.blob.slice(0, 2), `${file.blob}.pdf`), pdf)
   }
-  await client.execute({ sql: "INSERT INTO view_marks (file_id, visitor, seen_at) VALUES ('file-a', 'tag.visitor', ?)", args: [Date.now()] })
+  await client.execute({
+    sql: "INSERT INTO view_marks (file_id, visitor, seen_at) VALUES ('file-a', 'tag.visitor', ?)",
+    args: [Date.now()],
+  })
   client.close()
   return { dataDir, files }
 }

@@ -12,6 +12,7 @@ type WrittenOut = {
   databaseUrl: string
   jwtSecret: string | undefined
   maxFileSize: number
+  maxVersions: number
   rateLimitApi: number
   rateLimitShare: number
   idleTimeout: number
@@ -28,6 +29,9 @@ type WrittenOut = {
   uploadMinRate: number
   uploadTimeout: number
   maxViewsPerAddress: number
+  linkDefaultExpiry: number | null
+  linkMaxExpiry: number | null
+  linkRequirePassword: boolean
 }
 
 test('Config, as derived from the table of settings, is the written-out type', () => {

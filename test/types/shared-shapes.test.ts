@@ -4,9 +4,11 @@ import { join } from 'node:path'
 import { expectTypeOf } from 'expect-type'
 import type { Static } from 'elysia'
 import type * as AuthModel from '../../src/modules/auth/model'
-import type { FileDto as ServerFileDto, ListQuery } from '../../src/modules/files/model'
+import type { FileDto as ServerFileDto, ListQuery, VersionDto as ServerVersionDto } from '../../src/modules/files/model'
+import type { LinkDto as ServerLinkDto } from '../../src/modules/links/model'
 import type { IssuedTokenDto, MeDto, SignInDto, TokenDto } from '../../src/shared/account-shapes'
-import type { FileDto, ListOrder } from '../../src/shared/file-shapes'
+import type { FileDto, ListOrder, VersionDto } from '../../src/shared/file-shapes'
+import type { LinkDto } from '../../src/shared/link-shapes'
 
 const SHARED = join(import.meta.dir, '..', '..', 'src', 'shared')
 
@@ -24,6 +26,8 @@ test('src/shared is safe to bundle into the dashboard: it imports only its own f
 // Checked by `bun run typecheck`: the shapes the dashboard reads are exactly the ones the server's schemas produce.
 test('the shared types are the types of the server schemas', () => {
   expectTypeOf<FileDto>().toEqualTypeOf<ServerFileDto>()
+  expectTypeOf<VersionDto>().toEqualTypeOf<ServerVersionDto>()
+  expectTypeOf<LinkDto>().toEqualTypeOf<ServerLinkDto>()
   expectTypeOf<NonNullable<Static<typeof ListQuery>['order']>>().toEqualTypeOf<ListOrder>()
   expectTypeOf<MeDto>().toEqualTypeOf<AuthModel.MeDto>()
   expectTypeOf<TokenDto>().toEqualTypeOf<AuthModel.TokenDto>()

@@ -1,8 +1,8 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
-import { files, users } from '../../db/schema'
+import { users } from '../../db/schema'
 import { fileCountExceeded, quotaExceeded, storageExceeded, unauthorized } from '../../errors'
 import type { AppContext } from '../context'
-import { usageOf } from './usage'
+import { fileCountOf, storedBytesOf, usageOf, versionBytesOf } from './usage'
 
 /**
  * A user's plan limits (files and bytes; `pdfshare user quota`), the one place they are checked. They are
@@ -16,11 +16,13 @@ import { usageOf } from './usage'
 export type QuotaGrowth = { files: number; bytes: number }
 
 /**
- * Storing a PDF of `bytes`: a new file, or, in place of `replacing` (a PUT), no new file and only the
- * difference in size (which may be negative: a smaller replacement frees room).
+ * Storing a PDF of `bytes`: a new file, or, in place of a file's current PDF (a PUT), no new file and the
+ * new bytes less what the replacement `frees`. The replaced PDF stays, as a previous version; what is freed is
+ * the versions pruned beyond PDFSHARE_MAX_VERSIONS (core/files/versions.ts `replacementPlan`), which with
+ * 0 kept versions is the replaced PDF itself. The growth may be negative: such a replacement frees room.
  */
-export function quotaGrowth(bytes: number, replacing?: { size: number }): QuotaGrowth {
-  return replacing ? { files: 0, bytes: bytes - replacing.size } : { files: 1, bytes }
+export function quotaGrowth(bytes: number, replacing?: { frees: number }): QuotaGrowth {
+  return replacing ? { files: 0, bytes: bytes - replacing.frees } : { files: 1, bytes }
 }
 
 /** The early check: refuses when the growth would take the user past a limit. A user that is gone is unauthorized. */
@@ -33,7 +35,7 @@ export async function assertQuotaAllows(ctx: AppContext, userId: string, growth:
     throw fileCountExceeded(usage.files, user.maxFiles)
   }
   if (user.maxBytes !== null && growth.bytes > 0 && usage.bytes + growth.bytes > user.maxBytes) {
-    throw storageExceeded(usage.bytes, user.maxBytes)
+    throw storageExceeded(usage.bytes, user.maxBytes, await versionBytesOf(ctx, userId))
   }
 }
 
@@ -43,21 +45,19 @@ export async function quotaRefusal(ctx: AppContext, userId: string, growth: Quot
   if (!user) return unauthorized()
   const usage = await usageOf(ctx, userId)
   if (user.maxFiles !== null && usage.files + growth.files > user.maxFiles) return fileCountExceeded(usage.files, user.maxFiles)
-  if (user.maxBytes !== null) return storageExceeded(usage.bytes, user.maxBytes)
+  if (user.maxBytes !== null) return storageExceeded(usage.bytes, user.maxBytes, await versionBytesOf(ctx, userId))
   return quotaExceeded('Quota exceeded')
 }
 
 /**
  * SQL condition for the statement that commits a write: the owner exists and, after the growth, stays within
- * both limits. A write that does not grow usage is always allowed, even for a user whose limits were lowered
+ * both limits (bytes: current PDFs and kept versions, as `usageOf` counts them). A write that does not grow usage is always allowed, even for a user whose limits were lowered
  * below it.
  */
 export function fitsQuota(ownerId: string, growth: QuotaGrowth): SQL {
   const countFits =
-    growth.files > 0
-      ? sql`(${users.maxFiles} IS NULL OR (SELECT count(*) FROM ${files} WHERE ${files.ownerId} = ${ownerId}) + ${growth.files} <= ${users.maxFiles})`
-      : sql`1`
+    growth.files > 0 ? sql`(${users.maxFiles} IS NULL OR ${fileCountOf(ownerId)} + ${growth.files} <= ${users.maxFiles})` : sql`1`
   const bytesFit = sql`(${users.maxBytes} IS NULL OR (${growth.bytes}) <= 0
-    OR (SELECT coalesce(sum(${files.size}), 0) FROM ${files} WHERE ${files.ownerId} = ${ownerId}) + (${growth.bytes}) <= ${users.maxBytes})`
+    OR ${storedBytesOf(ownerId)} + (${growth.bytes}) <= ${users.maxBytes})`
   return sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${ownerId} AND ${countFits} AND ${bytesFit})`
 }

@@ -1,14 +1,39 @@
-import { count, eq, sum } from 'drizzle-orm'
-import { files } from '../../db/schema'
+import { eq, sql, type SQL } from 'drizzle-orm'
+import { files, fileVersions } from '../../db/schema'
 import type { AppContext } from '../context'
 
+/** Files a user owns, and the bytes they take: their current PDFs and the previous versions kept of them. */
 export type Usage = { files: number; bytes: number }
 
-/** How many files a user owns and how many bytes they take: what the quota counts and the account shows. */
+/**
+ * SQL for the bytes a user stores: every current PDF plus every kept previous version. The one definition the
+ * account, the user list and the quota condition (core/files/quota.ts) all read, so they always agree.
+ */
+export function storedBytesOf(ownerId: string | SQL): SQL {
+  return sql`((SELECT coalesce(sum(${files.size}), 0) FROM ${files} WHERE ${files.ownerId} = ${ownerId})
+    + (SELECT coalesce(sum(${fileVersions.size}), 0) FROM ${fileVersions}
+       WHERE ${fileVersions.fileId} IN (SELECT ${files.id} FROM ${files} WHERE ${files.ownerId} = ${ownerId})))`
+}
+
+/** SQL for the number of files a user owns (versions are not files). */
+export function fileCountOf(ownerId: string | SQL): SQL {
+  return sql`(SELECT count(*) FROM ${files} WHERE ${files.ownerId} = ${ownerId})`
+}
+
+/** How many files a user owns and how many bytes they take, versions included: what the quota counts and the account shows. */
 export async function usageOf(ctx: AppContext, userId: string): Promise<Usage> {
+  const [row] = await ctx.db.all<{ files: number; bytes: number }>(
+    sql`SELECT ${fileCountOf(userId)} AS files, ${storedBytesOf(userId)} AS bytes`,
+  )
+  return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) }
+}
+
+/** The bytes of a user's previous versions alone: a storage refusal names them, since deleting versions frees room. */
+export async function versionBytesOf(ctx: AppContext, userId: string): Promise<number> {
   const [row] = await ctx.db
-    .select({ files: count(), bytes: sum(files.size) })
-    .from(files)
+    .select({ bytes: sql<number>`coalesce(sum(${fileVersions.size}), 0)` })
+    .from(fileVersions)
+    .innerJoin(files, eq(files.id, fileVersions.fileId))
     .where(eq(files.ownerId, userId))
-  return { files: row?.files ?? 0, bytes: Number(row?.bytes ?? 0) }
+  return Number(row?.bytes ?? 0)
 }

@@ -19,6 +19,9 @@ const UNAVAILABLE_LOG_MS = 60_000
 /** A cached render on disk, or the neutral placeholder card (a file in the build, independent of sharp). */
 export type Preview = { kind: 'rendered' | 'placeholder'; path: string }
 
+/** The neutral card: answered when a render fails, and as the preview of a link that shows nothing of its document. */
+export const PLACEHOLDER_PREVIEW: Preview = { kind: 'placeholder', path: placeholderPath }
+
 /** What a preview is made of: the file's blob, and its id for the log line of a failure. */
 export type PreviewedFile = Pick<FileRow, 'id' | 'blobKey'>
 
@@ -34,7 +37,7 @@ export type PreviewService = { previewOf(row: PreviewedFile): Promise<Preview>; 
  */
 export function createPreviewService(ctx: AppContext, pool: RendererPool = defaultPool(ctx)): PreviewService {
   const once = createSingleFlight<Preview>()
-  const placeholder: Preview = { kind: 'placeholder', path: placeholderPath }
+  const placeholder = PLACEHOLDER_PREVIEW
   let unavailableLoggedAt = -Infinity
 
   const render = async (row: PreviewedFile): Promise<Preview> => {

@@ -1,55 +1,12 @@
-import { signInsBusy } from '../../errors'
-import { createLimiter, QueueFullError } from '../../lib/concurrency'
-import { randomId } from '../../lib/ids'
+import { PASSWORD_MAX_BYTES } from '../../core/passwords/argon2'
+
+export { hashPassword, PASSWORD_MAX_BYTES, passwordMatches } from '../../core/passwords/argon2'
 
 export const PASSWORD_MIN_CHARACTERS = 8
-/** argon2 takes any length; this only keeps a request from making the server hash megabytes. */
-export const PASSWORD_MAX_BYTES = 1024
 
 /** What is wrong with a new password, or undefined. */
 export function passwordProblem(password: string): string | undefined {
   if ([...password].length < PASSWORD_MIN_CHARACTERS) return `A password needs at least ${PASSWORD_MIN_CHARACTERS} characters`
   if (Buffer.byteLength(password) > PASSWORD_MAX_BYTES) return `A password may have at most ${PASSWORD_MAX_BYTES} bytes`
   return undefined
-}
-
-/**
- * argon2id with OWASP's recommended minimum (19 MiB, 2 passes) rather than Bun's default 64 MiB: a NAS with
- * 1 GB of RAM must survive a burst of sign-ins. At most two hashes or checks run at once (each holds its
- * memory while it runs); at most MAX_QUEUED wait their turn, and beyond that a sign-in is `server_busy`
- * with a retry hint rather than a wait of many seconds. The PHC string carries its own parameters and salt,
- * so they can be raised later without breaking stored passwords.
- */
-const ARGON2 = { algorithm: 'argon2id', memoryCost: 19_456, timeCost: 2 } as const
-/** Well under a second of waiting on a 2-core machine, a few seconds on a slow NAS (BENCHMARKS.md, Design measurements). */
-const MAX_QUEUED = 32
-const oneAtATime = createLimiter(2, MAX_QUEUED)
-const queued = <T>(task: () => Promise<T>): Promise<T> =>
-  oneAtATime(task).catch((error: unknown) => {
-    throw error instanceof QueueFullError ? signInsBusy() : error
-  })
-/** The PHC string to store for a new password. */
-export const hashPassword = (password: string) => queued(() => Bun.password.hash(password, ARGON2))
-// A stored hash that cannot be read is a mismatch; a full queue is not (it must not pass for a wrong password).
-const verify = (password: string, stored: string) => queued(() => Bun.password.verify(password, stored).catch(() => false))
-
-let decoy: Promise<string> | undefined
-
-/**
- * Checks a password against a stored hash. With no hash (an unknown user, or one without a password) a
- * decoy hash is verified all the same and the answer is no: every failure costs one argon2 verification,
- * so the time taken does not tell which user names exist.
- */
-export async function passwordMatches(password: string, storedHash: string | null | undefined): Promise<boolean> {
-  if (Buffer.byteLength(password) > PASSWORD_MAX_BYTES) return false
-  if (!storedHash) {
-    // A decoy that could not be made (the queue was full) is not kept: the next unknown name tries again.
-    decoy ??= hashPassword(randomId()).catch((error: unknown) => {
-      decoy = undefined
-      throw error
-    })
-    await verify(password, await decoy)
-    return false
-  }
-  return verify(password, storedHash)
 }

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
 import { getOwnedFile, ownedFileReader } from '../../core/files/get-owned-file'
+import { replacementPlan } from '../../core/files/versions'
 import type { AuthGuard } from '../../http/auth-guard'
 import { readJsonBody } from '../../http/read-json-body'
 import { requireMediaType } from '../../http/request-body'
@@ -8,10 +9,25 @@ import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
 import { contentDisposition, etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
 import { uploadReceiver } from '../../uploads/receive-upload'
 import { metadataFromJson } from './input'
-import { DeletedEnvelope, FileEnvelope, FileIdParams, FileListEnvelope, ListQuery, UpdateForm, UpdateJson, UploadForm } from './model'
-import { toFileDto } from './presenter'
+import {
+  DeletedEnvelope,
+  FileEnvelope,
+  FileIdParams,
+  FileListEnvelope,
+  ListQuery,
+  UpdateForm,
+  UpdateJson,
+  UploadForm,
+  VersionListEnvelope,
+  VersionParams,
+} from './model'
+import { toFileDto, toVersionDto } from './presenter'
 import { createFile } from './service/create-file'
 import { deleteOwnedFile } from './service/delete-file'
+import { deleteVersion } from './service/delete-version'
+import { findOwnedVersion, type VersionBlob } from './service/find-version'
+import { listVersions } from './service/list-versions'
+import { restoreVersion } from './service/restore-version'
 import { listOwnedFiles } from './service/list-files'
 import { updateFromMultipart, updateMetadata } from './service/update-file'
 
@@ -35,6 +51,14 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
   const readOwnedFile = ownedFileReader(ctx)
   const receiveUpload = uploadReceiver(ctx)
   const envelope = (row: Parameters<typeof toFileDto>[0]) => ({ success: true as const, data: toFileDto(row, publicUrl) })
+  /** The owner's download of a stored PDF (the current one or a version): Range, attachment, revalidated before reuse. */
+  const sendOwnerCopy = (request: Request, set: Parameters<typeof takeSetHeaders>[0], pdf: VersionBlob) =>
+    sendFile(request, (range) => ctx.blobs.body(pdf.blobKey, range), {
+      size: pdf.size,
+      etag: etagOf(pdf.sha256),
+      disposition: contentDisposition(pdf.filename, 'attachment'),
+      headers: { ...takeSetHeaders(set), 'cache-control': 'private, no-cache' },
+    })
 
   return new Elysia({ prefix: '/api/files' })
     .use(auth)
@@ -95,7 +119,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
           return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromJson(await readJsonBody(request)) }))
         }
         return envelope(
-          await receiveUpload(request, { ownerId: caller.userId, replacing: current }, (body) =>
+          await receiveUpload(request, { ownerId: caller.userId, replacing: await replacementPlan(ctx, current) }, (body) =>
             updateFromMultipart(ctx, { ...target, body }),
           ),
         )
@@ -138,15 +162,8 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .get(
       '/:id/content',
-      async ({ request, caller, params, set }) => {
-        const row = await getOwnedFile(ctx, { ownerId: caller.userId, id: params.id })
-        return sendFile(request, (range) => ctx.blobs.body(row.blobKey, range), {
-          size: row.size,
-          etag: etagOf(row.sha256),
-          disposition: contentDisposition(row.filename, 'attachment'),
-          headers: { ...takeSetHeaders(set), 'cache-control': 'private, no-cache' },
-        })
-      },
+      async ({ request, caller, params, set }) =>
+        sendOwnerCopy(request, set, await getOwnedFile(ctx, { ownerId: caller.userId, id: params.id })),
       {
         auth: true,
         params: FileIdParams,
@@ -159,6 +176,70 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
             404: { description: 'Not found', content: { 'application/json': { schema: FailureSchema } } },
           },
         },
+      },
+    )
+    .get(
+      '/:id/versions',
+      async ({ caller, params }) => ({
+        success: true as const,
+        data: (await listVersions(ctx, { ownerId: caller.userId, id: params.id })).map(toVersionDto),
+      }),
+      {
+        auth: true,
+        params: FileIdParams,
+        response: { 200: VersionListEnvelope, 404: FailureSchema, ...authFailures },
+        detail: {
+          summary: "List a file's versions: the current PDF first, then the previous ones, newest first",
+          description: 'A replacement keeps the previous PDF as a version, at most PDFSHARE_MAX_VERSIONS (5 by default) a file.',
+          tags,
+        },
+      },
+    )
+    .get(
+      '/:id/versions/:versionId/content',
+      async ({ request, caller, params, set }) =>
+        sendOwnerCopy(request, set, await findOwnedVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId })),
+      {
+        auth: true,
+        params: VersionParams,
+        detail: {
+          summary: 'Download one version of the PDF (owner), as its own filename; supports Range',
+          tags,
+          responses: {
+            200: { description: 'The PDF', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+            206: { description: 'A byte range of the PDF' },
+            404: { description: 'Not found', content: { 'application/json': { schema: FailureSchema } } },
+          },
+        },
+      },
+    )
+    .post(
+      '/:id/versions/:versionId/restore',
+      async ({ caller, params }) =>
+        envelope(await restoreVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId })),
+      {
+        auth: true,
+        params: VersionParams,
+        response: { 200: FileEnvelope, 404: FailureSchema, 409: FailureSchema, ...authFailures },
+        detail: {
+          summary: 'Make a previous version the current PDF again',
+          description:
+            "The current PDF becomes the newest previous version. The file keeps its id and links; its bytes, size, sha256 and filename become the version's.",
+          tags,
+        },
+      },
+    )
+    .delete(
+      '/:id/versions/:versionId',
+      async ({ caller, params }) => ({
+        success: true as const,
+        data: await deleteVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId }),
+      }),
+      {
+        auth: true,
+        params: VersionParams,
+        response: { 200: DeletedEnvelope, 404: FailureSchema, 409: FailureSchema, ...authFailures },
+        detail: { summary: 'Delete a previous version and its PDF (not the current one: 409)', tags },
       },
     )
 }

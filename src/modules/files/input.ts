@@ -1,9 +1,10 @@
 import type { Static } from 'elysia'
+import { type LinkInput, toLinkInput } from '../../core/links/link-input'
 import { badRequest } from '../../errors'
 import { bodyChecker } from '../../http/check-body'
 import { parseFormBoolean, parseJsonBoolean } from '../../lib/booleans'
 import { descriptionAgreesWithDesc, metadataText, storedText } from './metadata-rules'
-import { MetadataForm, UpdateJson } from './model'
+import { DefaultLinkForm, MetadataForm, UpdateJson } from './model'
 
 /** Metadata sent by a client, after every text and boolean rule (README, Decisions on the interface's gaps), as it will be stored. Absent keys were not sent. */
 export type MetadataInput = {
@@ -16,6 +17,18 @@ export type MetadataInput = {
 
 const checkForm = bodyChecker(MetadataForm, [descriptionAgreesWithDesc])
 const checkJson = bodyChecker(UpdateJson, [descriptionAgreesWithDesc])
+const checkDefaultLink = bodyChecker(DefaultLinkForm)
+
+/** The default link's fields of an upload (password, expiresAt, maxViews). An empty one is left out: forms send empty inputs. */
+export function defaultLinkFromForm(fields: Map<string, string>): LinkInput {
+  const sent = Object.fromEntries(
+    Object.keys(DefaultLinkForm.properties).flatMap((name) => {
+      const value = fields.get(name)
+      return value === undefined || value === '' ? [] : [[name, value]]
+    }),
+  )
+  return toLinkInput(checkDefaultLink(sent))
+}
 
 /** The fields of a multipart body (upload or update), checked against MetadataForm. */
 export function metadataFromForm(fields: Map<string, string>): MetadataInput {

@@ -1,6 +1,5 @@
 import type { Agreement } from '../../http/check-body'
 import type { Rule } from '../../http/rule-schema'
-import { ACCEPTED_BOOLEANS, parseFormBoolean, parseJsonBoolean } from '../../lib/booleans'
 import { checkText, type TextCheck } from '../../lib/text'
 import { TEXT_LIMITS } from '../../shared/file-shapes'
 
@@ -33,22 +32,7 @@ export const textRule =
     return check.ok ? undefined : check.problem
   }
 
-/** A switch sent in a form: one of the accepted words, any case, spaces around allowed. */
-export const formBooleanRule =
-  (name: string): Rule =>
-  (value) =>
-    typeof value === 'string' && parseFormBoolean(value) !== undefined ? undefined : notABoolean(name, value)
-
-/** A switch sent in JSON: true/false, 1/0, or one of the accepted words. */
-export const jsonBooleanRule =
-  (name: string): Rule =>
-  (value) =>
-    parseJsonBoolean(value) !== undefined ? undefined : notABoolean(name, value)
-
-function notABoolean(name: string, value: unknown): string {
-  const shown = JSON.stringify(value)
-  return `${name} must be one of ${ACCEPTED_BOOLEANS} (got ${shown === '""' ? 'an empty value' : shown})`
-}
+export { formBooleanRule, jsonBooleanRule } from '../../lib/booleans'
 
 type DescFields = { desc?: string | null; description?: string | null }
 

@@ -1,7 +1,9 @@
 import { t, type Static } from 'elysia'
+import { expiresAtRule, formMaxViewsRule, passwordRule } from '../../core/links/link-input'
 import { withRule } from '../../http/rule-schema'
 import { ACCEPTED_BOOLEANS } from '../../lib/booleans'
 import { LIST_ORDERS, TEXT_LIMITS } from '../../shared/file-shapes'
+import { LINK_LIMITS } from '../../shared/link-shapes'
 import { formBooleanRule, jsonBooleanRule, textRule, type TextField } from './metadata-rules'
 
 /**
@@ -36,6 +38,29 @@ export const FileListEnvelope = t.Object({
   nextCursor: t.Union([t.String(), t.Null()], { description: 'Pass as ?cursor= for the next page; null on the last page' }),
 })
 export const DeletedEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ id: t.String() }) })
+
+/**
+ * One PDF of a file: the current one, or a previous one kept when the file was replaced (at most
+ * PDFSHARE_MAX_VERSIONS). As the README's Versions section describes it.
+ */
+export const VersionSchema = t.Object(
+  {
+    id: t.String({ description: 'Opaque; the current PDF keeps its id when a replacement makes it a previous version' }),
+    current: t.Boolean({ description: 'The PDF the file serves now; listed first' }),
+    filename: t.String({ description: "The file's filename while this PDF was current; its download name" }),
+    fileSize: t.Integer({ description: 'Size of the PDF in bytes; previous versions count toward the storage quota' }),
+    sha256: t.String({ description: 'SHA-256 of the PDF, lowercase hex' }),
+    uploadedAt: t.String({ description: 'When this PDF was stored (uploaded, or restored), ISO 8601 UTC with milliseconds' }),
+    replacedAt: t.Union([t.String(), t.Null()], {
+      description: 'When it stopped being the current PDF, ISO 8601 UTC with milliseconds; null for the current one',
+    }),
+  },
+  { title: 'Version' },
+)
+export type VersionDto = Static<typeof VersionSchema>
+
+export const VersionListEnvelope = t.Object({ success: t.Literal(true), data: t.Array(VersionSchema) })
+export const VersionParams = t.Object({ id: t.String(), versionId: t.String() })
 
 /** The 400 answers to a bad list query, one per parameter. */
 export const LIST_QUERY_ERRORS = {
@@ -111,14 +136,56 @@ export const MetadataForm = t.Object({
   ),
 })
 
-/** The multipart upload body: the PDF part and the metadata fields. */
-export const UploadForm = t.Object({
-  file: t.File({ description: 'The PDF (.pdf name, application/pdf part type, %PDF- within its first 1,024 bytes), at most 100 MB' }),
-  ...MetadataForm.properties,
+const EMPTY_IS_ABSENT = '"" is the same as leaving it out'
+
+/**
+ * The default link's own fields on an upload (the README's "API: share links"), checked with core/links' rules
+ * and the instance policy. A PUT does not take them: a link is changed with PATCH /api/links/:linkId.
+ */
+export const DefaultLinkForm = t.Object({
+  password: t.Optional(
+    withRule(
+      t.String({
+        minLength: LINK_LIMITS.passwordMin,
+        maxLength: LINK_LIMITS.passwordMax,
+        description: `A password readers must type on the default link; ${EMPTY_IS_ABSENT}`,
+      }),
+      passwordRule,
+    ),
+  ),
+  expiresAt: t.Optional(
+    withRule(
+      t.String({
+        format: 'date-time',
+        description: `When the default link stops working: an ISO 8601 date-time with a timezone, in the future; ${EMPTY_IS_ABSENT}`,
+      }),
+      expiresAtRule,
+    ),
+  ),
+  maxViews: t.Optional(
+    withRule(
+      t.String({
+        pattern: '^[0-9]+$',
+        description: `View limit of the default link, an integer from 1 to ${LINK_LIMITS.maxViews}; ${EMPTY_IS_ABSENT}`,
+      }),
+      formMaxViewsRule,
+    ),
+  ),
 })
 
-/** The multipart update body: like the upload, every part optional. */
-export const UpdateForm = t.Partial(UploadForm)
+const PdfPart = t.File({
+  description: 'The PDF (.pdf name, application/pdf part type, %PDF- within its first 1,024 bytes), at most 100 MB',
+})
+
+/** The multipart upload body: the PDF part, the metadata fields and the default link's fields. */
+export const UploadForm = t.Object({
+  file: PdfPart,
+  ...MetadataForm.properties,
+  ...DefaultLinkForm.properties,
+})
+
+/** The multipart update body: the PDF part and the metadata fields, every part optional. */
+export const UpdateForm = t.Partial(t.Object({ file: PdfPart, ...MetadataForm.properties }))
 
 const jsonBoolean = (name: string, description: string) =>
   t.Optional(

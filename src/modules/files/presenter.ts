@@ -1,5 +1,7 @@
 import type { FileWithLink } from '../../core/files/file-rows'
-import type { FileDto } from './model'
+import { shareUrlOf } from '../../core/links/share-url'
+import type { FileDto, VersionDto } from './model'
+import type { VersionEntry } from './service/list-versions'
 
 /**
  * The only way a file row leaves the server: the listed fields of the File resource, nothing else. shareUrl and
@@ -24,6 +26,15 @@ export function toFileDto(row: FileWithLink, publicUrl: string): FileDto {
   }
 }
 
-export function shareUrlOf(publicUrl: string, slug: string): string {
-  return `${publicUrl}/s/${slug}`
+/** A version of a file as it leaves the server. */
+export function toVersionDto(entry: VersionEntry): VersionDto {
+  return {
+    id: entry.id,
+    current: entry.current,
+    filename: entry.filename,
+    fileSize: entry.size,
+    sha256: entry.sha256,
+    uploadedAt: new Date(entry.uploadedAt).toISOString(),
+    replacedAt: entry.replacedAt === null ? null : new Date(entry.replacedAt).toISOString(),
+  }
 }

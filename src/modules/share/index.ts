@@ -1,34 +1,58 @@
 import { Elysia } from 'elysia'
 import type { ViewerManifest } from '../../assets/viewer-assets'
 import type { AppContext } from '../../core/context'
-import { sharedLinkFinder, type SharedLink } from '../../core/links/find-shared-link'
-import { createPreviewService } from '../../core/previews/preview-service'
+import type { SharedLink } from '../../core/links/find-shared-link'
+import type { LinkState } from '../../core/links/link-state'
+import { createPreviewService, PLACEHOLDER_PREVIEW } from '../../core/previews/preview-service'
+import { DomainError } from '../../errors'
 import { clientGroupOf, clientIpOf } from '../../http/client-ip'
 import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
 import { etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
+import { GRANT_COOKIE, linkCookieHeader, linkCookieValue, UNLOCK_COOKIE } from './link-cookies'
+import { goneWords, passwordPage } from './link-pages'
 import { messagePage, viewerPage, type PageContext } from './pages'
-import { PAGE_HEADERS, previewHeaders, robotsHeaders, sharedPdfHeaders, type Disposition } from './response-headers'
+import { readPasswordField } from './password-form'
+import {
+  LOCKED_PREVIEW_HEADERS,
+  PAGE_HEADERS,
+  PASSWORD_PAGE_HEADERS,
+  previewHeaders,
+  robotsHeaders,
+  sharedPdfHeaders,
+  STAND_IN_HEADERS,
+  type Disposition,
+} from './response-headers'
 import { createViewCounter } from './service/count-view'
+import { linkAccessReader } from './service/link-access'
+import { linkUnlocker } from './service/unlock-link'
 import { seenCookie, visitOf } from './visitor'
 
 type ResponseSet = { status?: number | string; headers: Record<string, string | number> }
 
 /**
- * The public share routes: /s/:slug (the viewer), its bytes, download and preview. The page links to the
- * built viewer by the names in `manifest`; the assets themselves are served by src/assets.
+ * The public share routes: /s/:slug (the viewer, or the link's password page), its bytes, download and
+ * preview. Each asks first what the link lets this reader have (service/link-access.ts): a link that is off,
+ * expired or used up is a 410 on every route; a password link opens with its unlock cookie; a link with a
+ * view limit serves its bytes to readers holding its grant. The page links to the built viewer by the names
+ * in `manifest`; the assets themselves are served by src/assets.
  */
 export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const { config } = ctx
   const page: PageContext = { publicUrl: config.publicUrl, basePath: new URL(config.publicUrl).pathname.replace(/\/$/, ''), manifest }
   const previews = createPreviewService(ctx)
   const countView = createViewCounter(ctx)
-  const findSharedLink = sharedLinkFinder(ctx)
+  const accessOf = linkAccessReader(ctx)
+  const unlock = linkUnlocker(ctx)
   const limiter = loggedRateLimiter('per address on /s/*', config.rateLimitShare, ctx.log)
-  const secureCookies = config.publicUrl.startsWith('https:')
+  const secure = config.publicUrl.startsWith('https:')
+  const linkPath = (slug: string) => `${page.basePath}/s/${slug}`
+  const linkCookie = (name: string, link: SharedLink['link']) =>
+    linkCookieHeader(name, linkCookieValue(ctx.signingKey, name, link, ctx.now()), linkPath(link.slug), { secure })
   // Pages are returned as strings with their headers on `set`: a Response built here would be copied again
   // by Elysia to merge the common headers in, a large share of a page's CPU (BENCHMARKS.md, Design measurements).
-  const html = (set: ResponseSet, status: number, body: string, headers: Record<string, string> = {}) => {
+  const html = (set: ResponseSet, status: number, body: string, headers: Record<string, string | string[]> = {}) => {
     set.status = status
+    // Several Set-Cookie headers go as an array, which Elysia writes as one header each.
     Object.assign(set.headers, PAGE_HEADERS, headers)
     return body
   }
@@ -50,6 +74,32 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
       messagePage(page, 'Not found', 'This link does not lead to a document. It may have been deleted, or the address is mistyped.'),
       robotsHeaders(false),
     )
+  const gone = (set: ResponseSet, state: Exclude<LinkState, 'active'>) => {
+    const words = goneWords(state)
+    return html(set, 410, messagePage(page, words.title, words.message), STAND_IN_HEADERS)
+  }
+  const showPasswordPage = (set: ResponseSet, slug: string, wrong: boolean) =>
+    html(set, wrong ? 401 : 200, passwordPage(page, slug, { wrong }), PASSWORD_PAGE_HEADERS)
+  const refused = (set: ResponseSet, status: number, title: string, message: string, headers: Record<string, string> = {}) =>
+    html(set, status, messagePage(page, title, message), { ...STAND_IN_HEADERS, ...headers })
+  /** The bytes of an open link (/file, /download): the password's unlock and a limited link's grant first. */
+  const sendBytes = async (request: Request, set: ResponseSet, slug: string, disposition: Disposition) => {
+    const access = await accessOf({ slug, cookies: request.headers.get('cookie') })
+    if (access.kind === 'missing') return notFound(set)
+    if (access.kind === 'gone') return gone(set, access.state)
+    if (!access.unlocked) return refused(set, 401, 'Password required', 'Open the link and enter its password to read this document.')
+    if (access.limited && !access.granted) return refused(set, 403, 'Open the link first', 'Open the link to read this document.')
+    const { link } = access.shared
+    if (disposition === 'attachment' && !link.allowDownload) {
+      return html(
+        set,
+        403,
+        messagePage(page, 'Download turned off', 'The owner of this document does not offer it for download.'),
+        robotsHeaders(link.searchEngineVisible),
+      )
+    }
+    return sendSharedPdf(request, set, access.shared, disposition)
+  }
 
   return new Elysia()
     .onStop(() => previews.close())
@@ -57,34 +107,68 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
       if (path.startsWith('/s/')) applyRateLimit(limiter, clientGroupOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
     })
     .get('/s/:slug', async ({ request, params, server, set }) => {
-      const row = await findSharedLink(params.slug)
-      if (!row) return notFound(set)
-      const counted = await countView({ link: row.link, visit: visitOf(request, clientIpOf(request, server, config.trustProxyHops)) })
-      const cookie = counted ? { 'set-cookie': seenCookie(`${page.basePath}/s/${row.link.slug}`, { secure: secureCookies }) } : undefined
-      return html(set, 200, viewerPage(row, page), { ...robotsHeaders(row.link.searchEngineVisible), ...cookie })
-    })
-    .get('/s/:slug/file', async ({ request, params, set }) => {
-      const row = await findSharedLink(params.slug)
-      return row ? sendSharedPdf(request, set, row, 'inline') : notFound(set)
-    })
-    .get('/s/:slug/download', async ({ request, params, set }) => {
-      const row = await findSharedLink(params.slug)
-      if (!row) return notFound(set)
-      if (!row.link.allowDownload) {
-        return html(
-          set,
-          403,
-          messagePage(page, 'Download turned off', 'The owner of this document does not offer it for download.'),
-          robotsHeaders(row.link.searchEngineVisible),
-        )
+      const access = await accessOf({ slug: params.slug, cookies: request.headers.get('cookie') })
+      if (access.kind === 'missing') return notFound(set)
+      if (access.kind === 'gone') return gone(set, access.state)
+      const { link } = access.shared
+      if (!access.unlocked) return showPasswordPage(set, link.slug, false)
+      const cookies: string[] = []
+      // A grant holder of a limited link was let in already: they keep reading without using another view.
+      if (!access.granted) {
+        const outcome = await countView({ link, visit: visitOf(request, clientIpOf(request, server, config.trustProxyHops)) })
+        if (outcome === 'limit_reached') return gone(set, 'used_up')
+        if (outcome === 'counted') cookies.push(seenCookie(linkPath(link.slug), { secure }))
+        if (access.limited) cookies.push(linkCookie(GRANT_COOKIE, link))
       }
-      return sendSharedPdf(request, set, row, 'attachment')
+      const headers = { ...robotsHeaders(link.searchEngineVisible), ...(cookies.length > 0 && { 'set-cookie': cookies }) }
+      // A page behind a password or a view limit is the reader's own: no cache may keep it for another.
+      if (link.passwordHash !== null || access.limited) Object.assign(headers, { 'cache-control': 'no-store' })
+      return html(set, 200, viewerPage(access.shared, page), headers)
     })
+    .post(
+      '/s/:slug',
+      async ({ request, params, server, set }) => {
+        const access = await accessOf({ slug: params.slug, cookies: null })
+        if (access.kind === 'missing') return notFound(set)
+        if (access.kind === 'gone') return gone(set, access.state)
+        const { link } = access.shared
+        // Only a password page has a form: a link without a password takes no POST, like any other path.
+        if (link.passwordHash === null) return notFound(set)
+        const password = await readPasswordField(request)
+        const address = clientGroupOf(request, server, config.trustProxyHops)
+        try {
+          const result = await unlock({ link, address, password })
+          if (result.kind === 'rate_limited') {
+            const retry = String(result.retryAfterSeconds)
+            return refused(set, 429, 'Too many attempts', 'Too many wrong passwords for this link. Try again later.', {
+              'retry-after': retry,
+            })
+          }
+          if (result.kind === 'wrong') return showPasswordPage(set, link.slug, true)
+        } catch (error) {
+          if (!(error instanceof DomainError) || error.code !== 'server_busy') throw error
+          return refused(set, 503, 'Busy', 'Too many passwords are being checked right now. Try again in a moment.', { 'retry-after': '1' })
+        }
+        set.status = 303
+        Object.assign(set.headers, STAND_IN_HEADERS, {
+          location: linkPath(link.slug),
+          'set-cookie': linkCookie(UNLOCK_COOKIE, link),
+        })
+        return ''
+      },
+      { parse: 'none' },
+    )
+    .get('/s/:slug/file', ({ request, params, set }) => sendBytes(request, set, params.slug, 'inline'))
+    .get('/s/:slug/download', ({ request, params, set }) => sendBytes(request, set, params.slug, 'attachment'))
     .get('/s/:slug/preview.png', async ({ request, params, set }) => {
-      const row = await findSharedLink(params.slug)
-      if (!row) return notFound(set)
-      const preview = await previews.previewOf(row.file)
-      const headers = previewHeaders(row, { placeholder: preview.kind === 'placeholder' })
+      const access = await accessOf({ slug: params.slug, cookies: null })
+      if (access.kind === 'missing') return notFound(set)
+      if (access.kind === 'gone') return gone(set, access.state)
+      // A password link's preview never shows the document, whoever asks: the neutral card, the same for every link.
+      if (access.shared.link.passwordHash !== null)
+        return new Response(Bun.file(PLACEHOLDER_PREVIEW.path), { headers: LOCKED_PREVIEW_HEADERS })
+      const preview = await previews.previewOf(access.shared.file)
+      const headers = previewHeaders(access.shared, { placeholder: preview.kind === 'placeholder' })
       if (request.headers.get('if-none-match') === headers.etag) return new Response(null, { status: 304, headers })
       return new Response(Bun.file(preview.path), { headers })
     })

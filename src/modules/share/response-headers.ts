@@ -19,6 +19,9 @@ const PAGE_CSP = [
   "frame-ancestors 'self'",
 ].join('; ')
 
+/** The password page posts its form to its own address: the one page whose form may go anywhere. */
+const PASSWORD_PAGE_CSP = PAGE_CSP.replace("form-action 'none'", "form-action 'self'")
+
 /** The raw PDF (/file, /download): sandboxed, and framed by our own pages only. */
 const FILE_CSP = "sandbox; frame-ancestors 'self'"
 
@@ -29,6 +32,23 @@ export const PAGE_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'private, no-cache',
+}
+
+/**
+ * The answers that stand in for a link's document (its 410, its password page, the 401 of its bytes):
+ * never stored by any cache, never indexed.
+ */
+export const STAND_IN_HEADERS = { 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' }
+
+/** The password page's headers: a stand-in whose CSP lets its form post back. */
+export const PASSWORD_PAGE_HEADERS = { ...STAND_IN_HEADERS, 'content-security-policy': PASSWORD_PAGE_CSP }
+
+/** The placeholder card given as a password link's preview: the same for every link, nothing of the document. */
+export const LOCKED_PREVIEW_HEADERS = {
+  'content-type': 'image/png',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-robots-tag': 'noindex, nofollow',
 }
 
 /** Keeps search engines away unless the owner made the file visible to them. */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { textLength } from '../../../src/shared/file-shapes'
-import { LINK_LABEL_MAX, LINK_MAX_VIEWS, LINK_PASSWORD_LENGTH, type LinkDto, type LinkInput } from '../../../src/shared/link-shapes'
+import { LINK_LIMITS, type LinkDto, type LinkInput } from '../../../src/shared/link-shapes'
 import { ApiError } from './api'
 import { fromLocalInput, toLocalInput } from './format'
 import { CountedField, Switch } from './ui'
@@ -89,7 +89,7 @@ export function LinkForm(props: {
         id={id('label')}
         label="Label (only you see it)"
         value={fields.label}
-        max={LINK_LABEL_MAX}
+        max={LINK_LIMITS.label}
         onInput={(label) => set({ label })}
       />
       <div class="link-form-grid">
@@ -106,7 +106,7 @@ export function LinkForm(props: {
           />
           <span id={id('password-hint')} class="hint">
             {hasPassword ? 'Empty: the password stays. ' : 'Empty: no password. '}
-            {LINK_PASSWORD_LENGTH.min} to {LINK_PASSWORD_LENGTH.max} characters.
+            {LINK_LIMITS.passwordMin} to {LINK_LIMITS.passwordMax} characters.
           </span>
           {hasPassword && (
             <label class="check">
@@ -139,7 +139,7 @@ export function LinkForm(props: {
             type="number"
             inputMode="numeric"
             min={1}
-            max={LINK_MAX_VIEWS}
+            max={LINK_LIMITS.maxViews}
             step={1}
             value={fields.maxViews}
             aria-describedby={id('max-views-hint')}
@@ -162,7 +162,7 @@ export function LinkForm(props: {
         </p>
       )}
       <div class="row">
-        <button type="submit" class="primary" disabled={busy || textLength(fields.label) > LINK_LABEL_MAX}>
+        <button type="submit" class="primary" disabled={busy || textLength(fields.label) > LINK_LIMITS.label}>
           {busy ? 'Saving…' : props.submitLabel}
         </button>
         <button type="button" onClick={props.onCancel}>

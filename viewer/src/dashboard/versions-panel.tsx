@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { FileDto } from '../../../src/shared/file-shapes'
-import type { VersionDto } from '../../../src/shared/version-shapes'
+import type { FileDto, VersionDto } from '../../../src/shared/file-shapes'
 import { ApiError, call, download } from './api'
 import { formatBytes, formatDate } from './format'
 import { ConfirmDialog, notify } from './ui'

@@ -1,15 +1,14 @@
-import { count, eq, sum } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import type { Usage } from '../../../core/files/usage'
-import { files, users, type UserRow } from '../../../db/schema'
+import { fileCountOf, storedBytesOf, type Usage } from '../../../core/files/usage'
+import { users, type UserRow } from '../../../db/schema'
 
-/** Every user by name, with what they use. */
+/** Every user by name, with what they use (bytes: current PDFs and kept versions, as the quota counts them). */
 export async function listUsers(ctx: AppContext): Promise<(UserRow & { usage: Usage })[]> {
+  const owner = sql`${users.id}`
   const rows = await ctx.db
-    .select({ user: users, files: count(files.seq), bytes: sum(files.size) })
+    .select({ user: users, files: sql<number>`${fileCountOf(owner)}`, bytes: sql<number>`${storedBytesOf(owner)}` })
     .from(users)
-    .leftJoin(files, eq(files.ownerId, users.id))
-    .groupBy(users.id)
     .orderBy(users.name)
-  return rows.map((row) => ({ ...row.user, usage: { files: row.files, bytes: Number(row.bytes ?? 0) } }))
+  return rows.map((row) => ({ ...row.user, usage: { files: Number(row.files), bytes: Number(row.bytes ?? 0) } }))
 }

@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { discardBlob } from '../../../core/files/discard-blob'
 import { usageOf } from '../../../core/files/usage'
-import { files, users } from '../../../db/schema'
+import { files, fileVersions, users } from '../../../db/schema'
 import { badRequest } from '../../../errors'
 import { findUserByName } from './find-user'
 
@@ -16,11 +16,16 @@ export async function removeUser(ctx: AppContext, input: { name: string; deleteF
   if (usage.files > 0 && !input.deleteFiles) {
     throw badRequest(`${input.name} owns ${usage.files} file(s); pass --delete-files to remove them together with the user`)
   }
-  const [removedFiles] = await ctx.db.batch([
+  const [removedVersions, removedFiles] = await ctx.db.batch([
+    ctx.db
+      .delete(fileVersions)
+      .where(sql`${fileVersions.fileId} IN (SELECT ${files.id} FROM ${files} WHERE ${files.ownerId} = ${user.id})`)
+      .returning({ blobKey: fileVersions.blobKey }),
     ctx.db.delete(files).where(eq(files.ownerId, user.id)).returning({ blobKey: files.blobKey }),
     ctx.db.delete(users).where(eq(users.id, user.id)), // tokens go with the user (ON DELETE CASCADE)
   ])
-  // Rows first, then bytes: a crash in between leaves only unreferenced blobs, which the next start moves aside.
-  for (const { blobKey } of removedFiles) await discardBlob(ctx, blobKey)
+  // Rows first, then bytes (current PDFs and kept versions): a crash in between leaves only unreferenced blobs,
+  // which the next start moves aside.
+  for (const { blobKey } of [...removedFiles, ...removedVersions]) await discardBlob(ctx, blobKey)
   return { removedFiles: removedFiles.length }
 }

@@ -2,14 +2,16 @@ import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { fitsQuota, quotaGrowth, quotaRefusal } from '../../../core/files/quota'
 import type { FileWithLink } from '../../../core/files/file-rows'
+import { prepareNewLink } from '../../../core/links/new-link'
 import { files, links } from '../../../db/schema'
 import { badRequest } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import type { MultipartBody } from '../../../uploads/receive-multipart'
-import { filenameFromPart, metadataFromForm } from '../input'
+import { defaultLinkFromForm, filenameFromPart, metadataFromForm } from '../input'
 
 /**
- * Turns a received upload into a committed file: validate the fields, move the blob into place, then insert
+ * Turns a received upload into a committed file: validate the fields (the default link's too, with the
+ * instance policy; its password is hashed before anything is stored), move the blob into place, then insert
  * the row — guarded by the quota in the same statement — and its default link, in one transaction. The blob is durable before the row that points at
  * it exists; if the row is refused the blob is removed, and if the process dies in between the start-up
  * sweep moves it to orphans/. The received temp file is not this verb's to remove: the upload receiver discards it.
@@ -18,20 +20,25 @@ export async function createFile(ctx: AppContext, input: { ownerId: string; body
   const { file, fields } = input.body
   if (!file) throw badRequest('The request has no file part; send the PDF as a part named "file" (curl -F "file=@report.pdf")')
   const metadata = metadataFromForm(fields)
-  const now = ctx.now()
+  const link = await prepareNewLink(
+    ctx,
+    { ...defaultLinkFromForm(fields), allowDownload: metadata.allowDownload, searchEngineVisible: metadata.searchEngineVisible },
+    { isDefault: true },
+  )
+  const now = link.createdAt
   const row: FileWithLink = {
     seq: 0, // assigned by the database
     id: randomId(),
     ownerId: input.ownerId,
-    slug: randomId(),
+    slug: link.slug,
     blobKey: randomId(),
     filename: metadata.filename ?? filenameFromPart(file.clientFilename),
     title: metadata.title ?? '',
     description: metadata.description ?? '',
     size: file.size,
     sha256: file.sha256,
-    allowDownload: metadata.allowDownload ?? true,
-    searchEngineVisible: metadata.searchEngineVisible ?? false,
+    allowDownload: link.allowDownload,
+    searchEngineVisible: link.searchEngineVisible,
     views: 0,
     createdAt: now,
     updatedAt: now,
@@ -53,8 +60,8 @@ export async function createFile(ctx: AppContext, input: { ownerId: string; body
       ctx.db.run(sql`
     INSERT INTO ${links} (id, file_id, slug, is_default, label, allow_download, search_engine_visible, expires_at, max_views,
                           password_hash, disabled, views, created_at, updated_at)
-    SELECT ${randomId()}, ${row.id}, ${row.slug}, 1, '', ${row.allowDownload ? 1 : 0}, ${row.searchEngineVisible ? 1 : 0},
-           NULL, NULL, NULL, 0, 0, ${now}, ${now}
+    SELECT ${link.id}, ${row.id}, ${link.slug}, 1, ${link.label}, ${link.allowDownload ? 1 : 0}, ${link.searchEngineVisible ? 1 : 0},
+           ${link.expiresAt}, ${link.maxViews}, ${link.passwordHash}, ${link.disabled ? 1 : 0}, 0, ${now}, ${now}
     WHERE EXISTS (SELECT 1 FROM ${files} WHERE id = ${row.id})`),
     ])
     .catch(async (error) => {

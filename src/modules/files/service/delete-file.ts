@@ -1,21 +1,27 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { discardBlob } from '../../../core/files/discard-blob'
-import { files } from '../../../db/schema'
+import { files, fileVersions } from '../../../db/schema'
 import { notFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 
 /**
- * Deletes the row first, then the bytes and the preview: once the row is gone nothing serves the blob, and a crash before
- * the blob is removed leaves only an unreferenced blob for the start-up sweep.
+ * Deletes the rows first (the file, its links and its kept versions, in one transaction), then the bytes and the
+ * previews of its current PDF and of every version: once the rows are gone nothing serves those blobs, and a
+ * crash before they are removed leaves only unreferenced blobs for the start-up sweep.
  */
 export async function deleteOwnedFile(ctx: AppContext, input: { ownerId: string; id: string }): Promise<{ id: string }> {
   if (!isWellFormedId(input.id)) throw notFound()
-  const [deleted] = await ctx.db
-    .delete(files)
-    .where(and(eq(files.id, input.id), eq(files.ownerId, input.ownerId)))
-    .returning({ id: files.id, blobKey: files.blobKey })
+  const owned = and(eq(files.id, input.id), eq(files.ownerId, input.ownerId))
+  const [versions, [deleted]] = await ctx.db.batch([
+    ctx.db
+      .delete(fileVersions)
+      .where(eq(fileVersions.fileId, sql`(SELECT ${files.id} FROM ${files} WHERE ${owned})`))
+      .returning({ blobKey: fileVersions.blobKey }),
+    ctx.db.delete(files).where(owned).returning({ id: files.id, blobKey: files.blobKey }),
+  ])
   if (!deleted) throw notFound()
   await discardBlob(ctx, deleted.blobKey)
+  for (const version of versions) await discardBlob(ctx, version.blobKey)
   return { id: deleted.id }
 }

@@ -1,11 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { AppContext } from '../../../core/context'
 import { discardBlob } from '../../../core/files/discard-blob'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
 import { fitsQuota, quotaGrowth, quotaRefusal } from '../../../core/files/quota'
 import type { FileWithLink } from '../../../core/files/file-rows'
-import { files, links } from '../../../db/schema'
+import { replacementPlan } from '../../../core/files/versions'
+import { files, fileVersions, links } from '../../../db/schema'
 import { notFound } from '../../../errors'
 import { isWellFormedId, randomId } from '../../../lib/ids'
 import type { ReceivedPdf } from '../../../uploads/pdf-part-writer'
@@ -28,7 +29,7 @@ export async function updateFromMultipart(ctx: AppContext, input: Target & { bod
 }
 
 // Each successful PUT moves updatedAt forward, even two within the same millisecond.
-const nextUpdatedAt = (now: number) => sql`max(${now}, ${files.updatedAt} + 1)`
+export const nextUpdatedAt = (now: number) => sql`max(${now}, ${files.updatedAt} + 1)`
 
 async function applyUpdate(
   ctx: AppContext,
@@ -54,16 +55,16 @@ async function applyUpdate(
     return getOwnedFile(ctx, target)
   }
 
-  // New bytes first, under a new key; then switch the row in one statement; only then drop the old bytes.
-  // A reader sees the old blob with the old metadata or the new blob with the new metadata, never a mix.
+  // New bytes first, under a new key; then switch the row in one transaction; only then drop the bytes of the
+  // versions pruned. A reader sees the old blob with the old metadata or the new blob with the new metadata, never a mix.
   const blobKey = randomId()
   await ctx.blobs.put(blobKey, { file: replacement.temp.path })
-  let switched: { oldBlobKey: string } | undefined
+  let switched: { discard: string[] } | undefined
   try {
     switched = await switchBlob(
       ctx,
       target,
-      { ...changes, blobKey, size: replacement.size, sha256: replacement.sha256, uploadedAt: now },
+      { ...changes, blobKey, size: replacement.size, sha256: replacement.sha256, uploadedAt: now, versionId: randomId() },
       {
         ...switches,
         updatedAt: hasSwitches ? now : undefined,
@@ -72,7 +73,7 @@ async function applyUpdate(
   } finally {
     if (!switched) await ctx.blobs.delete(blobKey)
   }
-  await discardBlob(ctx, switched.oldBlobKey)
+  for (const key of switched.discard) await discardBlob(ctx, key)
   return getOwnedFile(ctx, target)
 }
 
@@ -80,24 +81,42 @@ const ownedBy = (target: Target) => and(eq(files.id, target.id), eq(files.ownerI
 
 /**
  * Compare-and-swap on the blob key, so that two concurrent replacements of one file cannot both believe they
- * replaced the same old blob (and one delete bytes the other still points at). Last writer wins. The default
- * link's switches change in the same transaction, only if the swap happened (the row holds the new key).
+ * replaced the same old blob (and one delete bytes the other still points at). Last writer wins.
+ *
+ * One batch (one transaction), every statement acting only if the swap happens: the current PDF becomes the
+ * newest previous version (only while the file still holds it, the quota allows the growth and the versions
+ * to prune are all still there: the growth counts their bytes as freed); the row switches to the new PDF (only
+ * if that version row now exists); the versions beyond PDFSHARE_MAX_VERSIONS are deleted and the default
+ * link's switches change (only if the row holds the new key). Returns the blobs to discard after the commit.
  */
 async function switchBlob(
   ctx: AppContext,
   target: Target,
   changes: SQLiteUpdateSetSource<typeof files> & { size: number; blobKey: string },
   linkChanges: SQLiteUpdateSetSource<typeof links>,
-): Promise<{ oldBlobKey: string }> {
+): Promise<{ discard: string[] }> {
   for (let attempt = 0; ; attempt++) {
     const current = await getOwnedFile(ctx, target)
-    // The row can only switch while it still holds `current`'s blob, so its size is `current`'s.
-    const growth = quotaGrowth(changes.size, current)
+    const plan = await replacementPlan(ctx, current)
+    const growth = quotaGrowth(changes.size, plan)
+    const holdsCurrent = and(ownedBy(target), eq(files.blobKey, current.blobKey))
+    const holdsNew = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${ownedBy(target)} AND ${files.blobKey} = ${changes.blobKey})`
+    const pruneIds = plan.prune.map((version) => version.id)
+    const alreadyKept = pruneIds.filter((id) => id !== current.versionId)
+    const stillKept =
+      alreadyKept.length === 0
+        ? sql`1`
+        : sql`(SELECT count(*) FROM ${fileVersions} WHERE ${fileVersions.fileId} = ${target.id} AND ${inArray(fileVersions.id, alreadyKept)}) = ${alreadyKept.length}`
+    const keepCurrent = ctx.db.run(sql`
+      INSERT INTO ${fileVersions} (id, file_id, blob_key, filename, size, sha256, uploaded_at, replaced_at)
+      SELECT version_id, id, blob_key, filename, size, sha256, uploaded_at, ${ctx.now()} FROM ${files}
+      WHERE ${holdsCurrent} AND ${fitsQuota(target.ownerId, growth)} AND ${stillKept}`)
     const swap = ctx.db
       .update(files)
       .set(changes)
-      .where(and(ownedBy(target), eq(files.blobKey, current.blobKey), fitsQuota(target.ownerId, growth)))
+      .where(and(holdsCurrent, sql`EXISTS (SELECT 1 FROM ${fileVersions} WHERE ${fileVersions.id} = ${current.versionId})`))
       .returning({ id: files.id })
+    const prune = ctx.db.delete(fileVersions).where(and(eq(fileVersions.fileId, target.id), inArray(fileVersions.id, pruneIds), holdsNew))
     const switchLink = () =>
       ctx.db
         .update(links)
@@ -108,11 +127,17 @@ async function switchBlob(
             eq(links.isDefault, true),
           ),
         )
-    const [swapped] = linkChanges.updatedAt === undefined ? [await swap] : await ctx.db.batch([swap, switchLink()])
-    if (swapped.length > 0) return { oldBlobKey: current.blobKey }
+    const [, swapped] = await ctx.db.batch([
+      keepCurrent,
+      swap,
+      ...(pruneIds.length > 0 ? [prune] : []),
+      ...(linkChanges.updatedAt === undefined ? [] : [switchLink()]),
+    ])
+    if ((swapped as { id: string }[]).length > 0) return { discard: plan.prune.map((version) => version.blobKey) }
+    // Refused: by the quota, or because the file changed meanwhile (another replacement, a restore, a deleted version).
     const now = await getOwnedFile(ctx, target) // 404 if it was deleted meanwhile
-    if (now.blobKey === current.blobKey || attempt >= 5) {
-      throw await quotaRefusal(ctx, target.ownerId, growth)
-    }
+    const replanned = await replacementPlan(ctx, now)
+    const unchanged = now.blobKey === current.blobKey && replanned.prune.map((version) => version.id).join() === pruneIds.join()
+    if (unchanged || attempt >= 5) throw await quotaRefusal(ctx, target.ownerId, growth)
   }
 }

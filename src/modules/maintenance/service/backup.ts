@@ -11,8 +11,12 @@ import { fsyncPath } from '../../../storage/fsync'
 import { badRequest, snapshotsKeptChanging } from '../../../errors'
 import { VERSION } from '../../../version'
 
-/** What `backup.json` records; its presence marks a complete backup (it is written last). */
-export type BackupManifest = { format: 1; version: string; createdAt: string; files: number; bytes: number }
+/**
+ * What `backup.json` records; its presence marks a complete backup (it is written last). `bytes` counts every
+ * PDF copied, the files' current ones and their kept previous versions; `versions` is absent in backups made
+ * before versions existed.
+ */
+export type BackupManifest = { format: 1; version: string; createdAt: string; files: number; versions?: number; bytes: number }
 
 export const BACKUP_MANIFEST = 'backup.json'
 export const BACKUP_DATABASE = 'pdfshare.db'
@@ -20,7 +24,8 @@ export const BACKUP_DATABASE = 'pdfshare.db'
 const MAX_ATTEMPTS = 5
 
 /**
- * A consistent snapshot of the database and the blobs while the server keeps running and writing.
+ * A consistent snapshot of the database and the blobs (the files' current PDFs and their kept previous
+ * versions) while the server keeps running and writing.
  *
  * The database is copied with `VACUUM INTO`, one read transaction, so it is a single point in time. Blobs are
  * immutable (a replacement writes a new key), so every blob the snapshot refers to can be copied afterwards —
@@ -53,7 +58,7 @@ export async function backupTo(ctx: AppContext, target: string): Promise<BackupM
         break
       }
       await blobs.put(row.blobKey, { stream: ctx.blobs.read(row.blobKey), expected: { size: row.size } }).catch((error: unknown) => {
-        throw error instanceof BlobMismatch ? new Error(`blob of file ${row.id} changed size while it was copied`) : error
+        throw error instanceof BlobMismatch ? new Error(`blob of ${describeRow(row)} changed size while it was copied`) : error
       })
       copied.add(row.blobKey)
     }
@@ -70,7 +75,8 @@ export async function backupTo(ctx: AppContext, target: string): Promise<BackupM
       format: 1,
       version: VERSION,
       createdAt: new Date(ctx.now()).toISOString(),
-      files: rows.length,
+      files: rows.filter((row) => row.versionId === null).length,
+      versions: rows.filter((row) => row.versionId !== null).length,
       bytes: rows.reduce((sum, row) => sum + row.size, 0),
     }
     await fsyncPath(snapshot)
@@ -82,15 +88,31 @@ export async function backupTo(ctx: AppContext, target: string): Promise<BackupM
   throw snapshotsKeptChanging(MAX_ATTEMPTS)
 }
 
-export type SnapshotRow = { id: string; blobKey: string; size: number; sha256: string }
+/** A PDF a database file refers to: a file's current one (`versionId` null), or a kept previous version. */
+export type SnapshotRow = { fileId: string; versionId: string | null; blobKey: string; size: number; sha256: string }
 
-/** The files recorded in a database file (a backup's snapshot). */
+/** How a message names the PDF of a row. */
+export function describeRow(row: SnapshotRow): string {
+  return row.versionId === null ? `file ${row.fileId}` : `version ${row.versionId} of file ${row.fileId}`
+}
+
+/**
+ * Every PDF recorded in a database file (a backup's snapshot), in one read: the files' current PDFs and their
+ * kept previous versions. A snapshot from before versions existed has no file_versions table.
+ */
 export async function rowsOf(databasePath: string): Promise<SnapshotRow[]> {
   const client = createClient({ url: `file:${databasePath}` })
   try {
-    const result = await client.execute('SELECT id, blob_key, size, sha256 FROM files')
+    const hasVersions =
+      (await client.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'file_versions'")).rows.length > 0
+    const result = await client.execute(
+      `SELECT id AS file_id, NULL AS version_id, blob_key, size, sha256 FROM files${
+        hasVersions ? ' UNION ALL SELECT file_id, id, blob_key, size, sha256 FROM file_versions' : ''
+      }`,
+    )
     return result.rows.map((row) => ({
-      id: String(row.id),
+      fileId: String(row.file_id),
+      versionId: row.version_id === null ? null : String(row.version_id),
       blobKey: String(row.blob_key),
       size: Number(row.size),
       sha256: String(row.sha256),

@@ -12,12 +12,12 @@ import { BlobMismatch } from '../../../storage/expected-bytes'
 import { fsyncPath } from '../../../storage/fsync'
 import { whyNotRegularFile } from '../../../storage/regular-file'
 import { openUntrustedBlobFolder, RefusedBlob } from '../../../storage/untrusted-blob-folder'
-import { assertEmptyDir, BACKUP_DATABASE, BACKUP_MANIFEST, rowsOf, type BackupManifest, type SnapshotRow } from './backup'
+import { assertEmptyDir, BACKUP_DATABASE, BACKUP_MANIFEST, describeRow, rowsOf, type BackupManifest, type SnapshotRow } from './backup'
 
 const damaged = badRequest
 
 /**
- * Brings a backup back into an empty data dir. Every blob is checked against the snapshot (size and
+ * Brings a backup back into an empty data dir. Every blob (current PDFs and kept previous versions) is checked against the snapshot (size and
  * SHA-256) before anything is put in place; the data dir is assembled beside it and renamed into place at
  * the end, so an interrupted restore leaves no half-restored data dir behind.
  *
@@ -52,7 +52,7 @@ export async function restoreFrom(source: string, dataDir: string): Promise<Back
     const problems: string[] = []
     for (const row of rows) {
       const problem = await restoreBlob(backup, blobs, row)
-      if (problem) problems.push(`file ${row.id}: ${problem}`)
+      if (problem) problems.push(`${describeRow(row)}: ${problem}`)
     }
     if (problems.length > 0)
       throw damaged(`the backup is damaged: ${problems.length} of ${rows.length} PDF(s) cannot be restored: ${problems.join('; ')}`)

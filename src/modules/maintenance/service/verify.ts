@@ -1,10 +1,12 @@
 import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { discardBlob } from '../../../core/files/discard-blob'
-import { files, users } from '../../../db/schema'
+import { files, fileVersions, users } from '../../../db/schema'
 
 export type FileProblem = {
   fileId: string
+  /** The previous version whose PDF is damaged; null for the file's current PDF. */
+  versionId: string | null
   filename: string
   owner: string
   kind: 'missing' | 'size' | 'checksum'
@@ -13,6 +15,9 @@ export type FileProblem = {
 
 export type VerifyReport = {
   files: number
+  /** Previous versions checked, besides the files' current PDFs. */
+  versions: number
+  /** Of the current PDFs and the versions together. */
   bytes: number
   problems: FileProblem[]
   /** Blobs no file points at. */
@@ -29,22 +34,45 @@ export async function sha256Of(ctx: Pick<AppContext, 'blobs'>, key: string): Pro
 }
 
 /**
- * Checks every file's blob: present, exactly the recorded size, and the recorded SHA-256; then lists blobs
- * that no file points at. With `repair`, orphans are removed (nothing else is ever changed: a damaged file
- * is reported, not deleted).
+ * Checks every file's blob and every kept previous version's: present, exactly the recorded size, and the
+ * recorded SHA-256; then lists blobs that nothing points at. With `repair`, orphans are removed (nothing else is
+ * ever changed: a damaged file or version is reported, not deleted).
  */
 export async function verifyStore(ctx: AppContext, options: { repair: boolean }): Promise<VerifyReport> {
-  const rows = await ctx.db
-    .select({ id: files.id, filename: files.filename, owner: users.name, blobKey: files.blobKey, size: files.size, sha256: files.sha256 })
-    .from(files)
-    .innerJoin(users, eq(users.id, files.ownerId))
-  const report: VerifyReport = { files: rows.length, bytes: 0, problems: [], orphans: [], removed: 0 }
+  const [current, versions] = await ctx.db.batch([
+    ctx.db
+      .select({
+        fileId: files.id,
+        filename: files.filename,
+        owner: users.name,
+        blobKey: files.blobKey,
+        size: files.size,
+        sha256: files.sha256,
+      })
+      .from(files)
+      .innerJoin(users, eq(users.id, files.ownerId)),
+    ctx.db
+      .select({
+        fileId: files.id,
+        versionId: fileVersions.id,
+        filename: fileVersions.filename,
+        owner: users.name,
+        blobKey: fileVersions.blobKey,
+        size: fileVersions.size,
+        sha256: fileVersions.sha256,
+      })
+      .from(fileVersions)
+      .innerJoin(files, eq(files.id, fileVersions.fileId))
+      .innerJoin(users, eq(users.id, files.ownerId)),
+  ])
+  const rows = [...current.map((row) => ({ ...row, versionId: null })), ...versions]
+  const report: VerifyReport = { files: current.length, versions: versions.length, bytes: 0, problems: [], orphans: [], removed: 0 }
   const referenced = new Set<string>()
   for (const row of rows) {
     referenced.add(row.blobKey)
     report.bytes += row.size
     const problem = (kind: FileProblem['kind'], detail: string) =>
-      report.problems.push({ fileId: row.id, filename: row.filename, owner: row.owner, kind, detail })
+      report.problems.push({ fileId: row.fileId, versionId: row.versionId, filename: row.filename, owner: row.owner, kind, detail })
     const blob = await ctx.blobs.stat(row.blobKey)
     if (!blob) {
       problem('missing', 'its PDF is missing from the blob store')

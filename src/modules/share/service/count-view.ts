@@ -28,7 +28,7 @@ const SWEEP_INTERVAL_MS = 10 * 60 * 1000
 const MARK = `INSERT INTO view_marks (link_id, visitor, seen_at) VALUES (?, ?, ?)
   ON CONFLICT (link_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
 /**
- * The same, unless the visitor's address already has `maxViewsPerAddress` live marks on this file. A visitor id starts with
+ * The same, unless the visitor's address already has `maxViewsPerAddress` live marks on this link. A visitor id starts with
  * a tag of its address (`tag.`), so the marks of one address are a range of the primary key (link, visitor).
  * A live mark is a view counted within the window, so this bounds the views one address adds to one link in
  * any window, also when it changes its User-Agent for every request.
@@ -36,16 +36,32 @@ const MARK = `INSERT INTO view_marks (link_id, visitor, seen_at) VALUES (?, ?, ?
 const MARK_WITHIN_ADDRESS_BOUND = `INSERT INTO view_marks (link_id, visitor, seen_at)
   SELECT ?, ?, ? WHERE (SELECT count(*) FROM view_marks WHERE link_id = ? AND visitor > ? AND visitor < ? AND seen_at > ?) < ?
   ON CONFLICT (link_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
-const ADD_LINK_VIEWS = 'UPDATE links SET views = views + ? WHERE id = ?'
+/**
+ * The claim, right after the mark: `changes()` is still the mark's row count, so the link's count moves only
+ * for a visit the mark made new, and only while the link is under its view limit. The check and the +1 are
+ * one statement, so concurrent visits at the last view can never both pass.
+ */
+const CLAIM_LINK_VIEW = `UPDATE links SET views = views + 1
+  WHERE id = ? AND (max_views IS NULL OR views < max_views) AND changes() = 1`
+/** A mark whose claim was refused is taken back: that visitor was not served, so a later visit is not a repeat. */
+const UNMARK = 'DELETE FROM view_marks WHERE link_id = ? AND visitor = ?'
 const ADD_FILE_VIEWS = 'UPDATE files SET views = views + ? WHERE id = ?'
 const SWEEP = 'DELETE FROM view_marks WHERE seen_at <= ?'
 
-export type CountView = (input: { link: Pick<LinkRow, 'id' | 'fileId'>; visit: Visit }) => Promise<boolean>
+/**
+ * `counted`: a new view, within the link's limit. `not_counted`: not a human visit, a repeat, or over the
+ * per-address bound (the page is served all the same). `limit_reached`: a new view, but the link's view
+ * limit was reached first (the page must not be served).
+ */
+export type ViewOutcome = 'counted' | 'not_counted' | 'limit_reached'
+
+export type CountView = (input: { link: Pick<LinkRow, 'id' | 'fileId'>; visit: Visit }) => Promise<ViewOutcome>
 
 type Pending = {
   link: Pick<LinkRow, 'id' | 'fileId'>
+  visitor: string
   group: SqlStatement[]
-  resolve: (counted: boolean) => void
+  resolve: (outcome: ViewOutcome) => void
   reject: (error: unknown) => void
 }
 
@@ -56,11 +72,15 @@ type Pending = {
  * One address (IPv6: one /64) adds at most `config.maxViewsPerAddress` views to a link per window, however
  * many User-Agents it claims.
  *
+ * A link with a view limit (`max_views`) is claimed atomically: the visit's own `UPDATE links` adds its view
+ * only while the link is under the limit, so with one view left exactly one of any number of concurrent new
+ * visitors is counted; the others are `limit_reached` and their marks are taken back.
+ *
  * Group commit: the visits that arrive in one turn of the event loop are written together in one transaction
- * and one fsync: a mark per visit (new or expired → it counts), then one `views = views + n` per link and per file for
- * the marks that counted. One fsync and two statements per visit capped a page at ~2,000 views/s on this
- * hardware. N concurrent distinct visitors still add exactly N, a repeat inside the same group is still a
- * repeat, and the marks and the counts commit together or not at all.
+ * and one fsync: per visit a mark (new or expired → it counts) and the link's claim, then one
+ * `views = views + n` per file for the visits that counted. One fsync and two statements per visit capped a
+ * page at ~2,000 views/s on this hardware. N concurrent distinct visitors still add exactly N, a repeat
+ * inside the same group is still a repeat, and the marks and the counts commit together or not at all.
  */
 export function createViewCounter(ctx: AppContext): CountView {
   const perAddress = ctx.config.maxViewsPerAddress
@@ -77,34 +97,28 @@ export function createViewCounter(ctx: AppContext): CountView {
       groups.push([{ sql: SWEEP, args: [now - REPEAT_WINDOW_MS] }])
     }
     try {
-      const counted = (result: GroupResult | undefined) => Array.isArray(result) && result[0] === 1
-      const addViews = (results: GroupResult[]) => {
-        const toLinks = new Map<string, number>()
-        const toFiles = new Map<string, number>()
-        const add = (map: Map<string, number>, id: string) => map.set(id, (map.get(id) ?? 0) + 1)
-        batch.forEach((pending, i) => {
-          if (!counted(results[i])) return
-          add(toLinks, pending.link.id)
-          add(toFiles, pending.link.fileId)
-        })
-        return [
-          ...[...toLinks].map(([id, n]) => ({ sql: ADD_LINK_VIEWS, args: [n, id] })),
-          ...[...toFiles].map(([id, n]) => ({ sql: ADD_FILE_VIEWS, args: [n, id] })),
-        ]
-      }
-      const results = await ctx.sql.runGroups(groups, addViews)
+      const results = await ctx.sql.runGroups(groups, (results) => finalize(batch, results))
+      const refused = new Set<string>()
       batch.forEach((pending, i) => {
-        const result = results[i]
+        const result = results[i]!
         // A constraint failure means the file was deleted after its page was looked up: nothing to count.
-        if (result instanceof Error) isConstraintFailure(result) ? pending.resolve(false) : pending.reject(result)
-        else pending.resolve(counted(result))
+        if (result instanceof Error) {
+          if (isConstraintFailure(result)) pending.resolve('not_counted')
+          else pending.reject(result)
+          return
+        }
+        const outcome = outcomeOf(result)
+        const key = `${pending.link.id}\n${pending.visitor}`
+        if (outcome === 'limit_reached') refused.add(key)
+        // The same visitor again in this group looks like a repeat of the refused visit: refused too.
+        pending.resolve(outcome === 'not_counted' && refused.has(key) ? 'limit_reached' : outcome)
       })
     } catch (error) {
       for (const pending of batch) pending.reject(error)
     }
   }
   return ({ link, visit }) => {
-    if (!isHumanVisit(visit) || visit.seenCookie) return Promise.resolve(false)
+    if (!isHumanVisit(visit) || visit.seenCookie) return Promise.resolve('not_counted')
     const now = ctx.now()
     const since = now - REPEAT_WINDOW_MS
     // base64url has no '.' or '/': every id of one address sorts between `tag.` and `tag/`.
@@ -114,12 +128,32 @@ export function createViewCounter(ctx: AppContext): CountView {
       perAddress > 0
         ? { sql: MARK_WITHIN_ADDRESS_BOUND, args: [link.id, visitor, now, link.id, `${tag}.`, `${tag}/`, since, perAddress, since] }
         : { sql: MARK, args: [link.id, visitor, now, since] }
-    const group = [mark]
-    return new Promise<boolean>((resolve, reject) => {
+    const group = [mark, { sql: CLAIM_LINK_VIEW, args: [link.id] }]
+    return new Promise<ViewOutcome>((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush)
-      queue.push({ link, group, resolve, reject })
+      queue.push({ link, visitor, group, resolve, reject })
     })
   }
+}
+
+/** A group's changes: [mark, claim]. */
+function outcomeOf([marked, claimed]: number[]): ViewOutcome {
+  if (claimed === 1) return 'counted'
+  return marked === 1 ? 'limit_reached' : 'not_counted'
+}
+
+/** What completes the group's transaction: each file's views for the visits counted, the refused visits' marks taken back. */
+function finalize(batch: Pending[], results: GroupResult[]): SqlStatement[] {
+  const toFiles = new Map<string, number>()
+  const unmarks: SqlStatement[] = []
+  batch.forEach((pending, i) => {
+    const result = results[i]
+    if (!Array.isArray(result)) return
+    const outcome = outcomeOf(result)
+    if (outcome === 'counted') toFiles.set(pending.link.fileId, (toFiles.get(pending.link.fileId) ?? 0) + 1)
+    else if (outcome === 'limit_reached') unmarks.push({ sql: UNMARK, args: [pending.link.id, pending.visitor] })
+  })
+  return [...[...toFiles].map(([id, n]) => ({ sql: ADD_FILE_VIEWS, args: [n, id] })), ...unmarks]
 }
 
 const isConstraintFailure = (error: Error) => errorCodes(error).some((code) => code.startsWith('SQLITE_CONSTRAINT'))

@@ -1,0 +1,63 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type { AppContext } from '../../../core/context'
+import type { FileWithLink } from '../../../core/files/file-rows'
+import { getOwnedFile } from '../../../core/files/get-owned-file'
+import { files, fileVersions } from '../../../db/schema'
+import { conflict, versionNotFound } from '../../../errors'
+import { findKeptVersion, type VersionKey } from './find-version'
+import { nextUpdatedAt } from './update-file'
+
+const MAX_ATTEMPTS = 5
+
+/**
+ * Makes a previous version the file's PDF again: the current PDF becomes the newest previous version and the
+ * chosen one comes out of the list, in one transaction, compare-and-swap on the blob key like a replacement
+ * (a concurrent replacement or restore makes this one try again on the new state). The file keeps its id and
+ * links; its bytes, size, SHA-256 (so the share page's ETag) and filename become the version's. No bytes are
+ * added or removed, so the quota is not consulted and nothing is pruned. Restoring the current version changes
+ * nothing.
+ */
+export async function restoreVersion(ctx: AppContext, input: VersionKey): Promise<FileWithLink> {
+  const target = { ownerId: input.ownerId, id: input.id }
+  const owned = and(eq(files.id, input.id), eq(files.ownerId, input.ownerId))
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const current = await getOwnedFile(ctx, target)
+    if (input.versionId === current.versionId) return current
+    const version = await findKeptVersion(ctx, current.id, input.versionId)
+    if (!version) throw versionNotFound()
+    const now = ctx.now()
+    const holdsCurrent = and(owned, eq(files.blobKey, current.blobKey))
+    const [, swapped] = await ctx.db.batch([
+      // The current PDF becomes a previous version, if the file still holds it and the chosen version is still kept.
+      ctx.db.run(sql`
+        INSERT INTO ${fileVersions} (id, file_id, blob_key, filename, size, sha256, uploaded_at, replaced_at)
+        SELECT version_id, id, blob_key, filename, size, sha256, uploaded_at, ${now} FROM ${files}
+        WHERE ${holdsCurrent} AND EXISTS (SELECT 1 FROM ${fileVersions} WHERE ${fileVersions.id} = ${version.id} AND ${fileVersions.fileId} = ${current.id})`),
+      // The chosen version becomes current, only if the statement above moved the current PDF aside.
+      ctx.db
+        .update(files)
+        .set({
+          blobKey: version.blobKey,
+          versionId: version.id,
+          filename: version.filename,
+          size: version.size,
+          sha256: version.sha256,
+          uploadedAt: now,
+          updatedAt: nextUpdatedAt(now),
+        })
+        .where(and(holdsCurrent, sql`EXISTS (SELECT 1 FROM ${fileVersions} WHERE ${fileVersions.id} = ${current.versionId})`))
+        .returning({ id: files.id }),
+      // And leaves the list of previous versions, only if the file now holds its PDF.
+      ctx.db
+        .delete(fileVersions)
+        .where(
+          and(
+            eq(fileVersions.id, version.id),
+            sql`EXISTS (SELECT 1 FROM ${files} WHERE ${owned} AND ${files.blobKey} = ${version.blobKey})`,
+          ),
+        ),
+    ])
+    if (swapped.length > 0) return getOwnedFile(ctx, target)
+  }
+  throw conflict('The file kept changing while the version was restored; try again')
+}

@@ -1,0 +1,85 @@
+import { t, type Static } from 'elysia'
+import { EXPIRES_AT_RULE_TEXT, expiresAtRule, jsonMaxViewsRule, labelRule, passwordRule } from '../../core/links/link-input'
+import { withRule } from '../../http/rule-schema'
+import { ACCEPTED_BOOLEANS, jsonBooleanRule } from '../../lib/booleans'
+import { LINK_LIMITS } from '../../shared/link-shapes'
+
+/** The Link resource, as the README's "API: share links" section describes it. Written once: routes, OpenAPI, tests. */
+export const LinkSchema = t.Object(
+  {
+    id: t.String({ description: 'Opaque, URL-safe, at most 64 characters' }),
+    fileId: t.String({ description: 'The file this link shares' }),
+    url: t.String({ description: 'Public viewer URL: <public-url>/s/<slug>' }),
+    label: t.String({ description: `At most ${LINK_LIMITS.label} characters; "" when none` }),
+    isDefault: t.Boolean({ description: "The file's default link (its shareUrl); it cannot be deleted" }),
+    allowDownload: t.Boolean(),
+    searchEngineVisible: t.Boolean(),
+    expiresAt: t.Union([t.String(), t.Null()], { description: 'ISO 8601 UTC with milliseconds; null: never expires' }),
+    maxViews: t.Union([t.Integer(), t.Null()], { description: 'View limit; null: none' }),
+    hasPassword: t.Boolean({ description: 'The password itself is write-only' }),
+    disabled: t.Boolean(),
+    views: t.Integer({ description: 'Counted views through this link' }),
+    state: t.Union([t.Literal('active'), t.Literal('disabled'), t.Literal('expired'), t.Literal('used_up')], {
+      description: 'What a reader gets now: active, or why not (disabled wins, then expired, then used_up)',
+    }),
+    createdAt: t.String({ description: 'ISO 8601 UTC with milliseconds' }),
+    updatedAt: t.String({ description: 'ISO 8601 UTC with milliseconds' }),
+  },
+  { title: 'Link' },
+)
+export type LinkDto = Static<typeof LinkSchema>
+
+export const LinkEnvelope = t.Object({ success: t.Literal(true), data: LinkSchema })
+export const LinkListEnvelope = t.Object({ success: t.Literal(true), data: t.Array(LinkSchema) })
+export const LinkDeletedEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ id: t.String() }) })
+
+export const FileIdParams = t.Object({ id: t.String() })
+export const LinkIdParams = t.Object({ linkId: t.String() })
+
+const BOOLEAN_WORDS = `a JSON boolean, or one of ${ACCEPTED_BOOLEANS} (case-insensitive)`
+const jsonBoolean = (name: string, description: string) =>
+  t.Optional(
+    withRule(
+      t.Union([t.Boolean(), t.Literal(0), t.Literal(1), t.String()], { description: `${description}: ${BOOLEAN_WORDS}` }),
+      jsonBooleanRule(name),
+    ),
+  )
+
+/**
+ * The JSON body of POST /api/files/:id/links and PATCH /api/links/:linkId, checked with core/links' rules.
+ * On PATCH, omitted fields stay unchanged and null clears password, expiresAt, maxViews and label.
+ * Unknown fields are ignored.
+ */
+export const LinkJson = t.Object(
+  {
+    label: t.Optional(
+      withRule(t.Union([t.String({ maxLength: LINK_LIMITS.label }), t.Null()], { description: '"" or null: no label' }), labelRule),
+    ),
+    password: t.Optional(
+      withRule(
+        t.Union([t.String({ minLength: LINK_LIMITS.passwordMin, maxLength: LINK_LIMITS.passwordMax }), t.Null()], {
+          description: 'Readers must type it; null removes it. Write-only (hasPassword tells whether there is one)',
+        }),
+        passwordRule,
+      ),
+    ),
+    expiresAt: t.Optional(
+      withRule(
+        t.Union([t.String({ format: 'date-time' }), t.Null()], {
+          description: `${EXPIRES_AT_RULE_TEXT.replace('expiresAt must be', 'An')}, in the future; null: never`,
+        }),
+        expiresAtRule,
+      ),
+    ),
+    maxViews: t.Optional(
+      withRule(
+        t.Union([t.Integer({ minimum: 1, maximum: LINK_LIMITS.maxViews }), t.Null()], { description: 'null: no limit' }),
+        jsonMaxViewsRule,
+      ),
+    ),
+    allowDownload: jsonBoolean('allowDownload', 'Offer a download on the share page (default true)'),
+    searchEngineVisible: jsonBoolean('searchEngineVisible', 'Let search engines index the share page (default false)'),
+    disabled: jsonBoolean('disabled', 'Turn the link off (default false)'),
+  },
+  { additionalProperties: true, error: () => 'The JSON body must be an object, e.g. {"label": "For the board", "maxViews": 10}' },
+)

@@ -1,0 +1,41 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
+import type { AppContext } from '../../../core/context'
+import type { LinkInput } from '../../../core/links/link-input'
+import { checkExpiryChange, checkPasswordChange } from '../../../core/links/link-policy'
+import { hashPassword } from '../../../core/passwords/argon2'
+import { type LinkRow, links } from '../../../db/schema'
+import { type Asker, getLink, linkNotFound, linkOfAsker } from './owned-links'
+
+/**
+ * Changes the fields sent (omitted: unchanged; null clears password, expiresAt, maxViews). A new expiry must
+ * lie in the future and within the policy's maximum; under PDFSHARE_LINK_REQUIRE_PASSWORD a password can be
+ * changed but not removed. Changing or removing the password ends every unlock a reader holds (the unlock
+ * cookie is signed over the hash). The default link's switches are the File's allowDownload and
+ * searchEngineVisible.
+ */
+export async function updateLink(ctx: AppContext, input: { asker: Asker; linkId: string; link: LinkInput }): Promise<LinkRow> {
+  await getLink(ctx, input) // 404 before a password is hashed
+  const { password, ...fields } = input.link
+  const now = ctx.now()
+  if (fields.expiresAt !== undefined) checkExpiryChange(ctx.config, now, fields.expiresAt)
+  checkPasswordChange(ctx.config, { password })
+  const changes: SQLiteUpdateSetSource<typeof links> = {
+    ...fields,
+    // Each change moves updatedAt forward, even two within the same millisecond.
+    updatedAt: sql`max(${now}, ${links.updatedAt} + 1)`,
+  }
+  if (password !== undefined) changes.passwordHash = password === null ? null : await hashPassword(password)
+  const [row] = await ctx.db
+    .update(links)
+    .set(changes)
+    .where(and(eq(links.id, input.linkId), linkOfAsker(input.asker)))
+    .returning()
+  if (!row) throw linkNotFound() // its file was deleted meanwhile
+  return row
+}
+
+/** Turns a link off or on again (the CLI's link disable / enable). */
+export function setLinkDisabled(ctx: AppContext, input: { asker: Asker; linkId: string; disabled: boolean }): Promise<LinkRow> {
+  return updateLink(ctx, { asker: input.asker, linkId: input.linkId, link: { disabled: input.disabled } })
+}

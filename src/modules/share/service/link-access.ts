@@ -1,0 +1,50 @@
+import type { AppContext } from '../../../core/context'
+import { sharedLinkFinder, type SharedLink } from '../../../core/links/find-shared-link'
+import { linkState, type LinkState } from '../../../core/links/link-state'
+import { GRANT_COOKIE, hasLinkCookie, UNLOCK_COOKIE } from '../link-cookies'
+
+/** A link's count of views, read live: the cached SharedLink has none (the view counter writes them). */
+const LIVE_VIEWS = 'SELECT "views" FROM "links" WHERE "id" = ?'
+
+export type LinkAccess =
+  | { kind: 'missing' }
+  /** Turned off, expired, or used up (and the reader holds no grant): the 410 page, nothing of the document. */
+  | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
+  | {
+      kind: 'open'
+      shared: SharedLink
+      /** No password, or the reader holds this link's unlock cookie for its current password. */
+      unlocked: boolean
+      /** The link has a view limit. */
+      limited: boolean
+      /** The reader holds this link's grant cookie (a page of the limited link was served to them). */
+      granted: boolean
+    }
+
+export type ReadLinkAccess = (input: { slug: string; cookies: string | null }) => Promise<LinkAccess>
+
+/**
+ * What a request to `/s/<slug>…` may have of the link's document, from the link's state and the reader's
+ * cookies. Disabled and expired come from the cached link; only a link with a view limit whose reader holds
+ * no grant reads its live view count (one kept prepared statement), to tell `used_up`.
+ */
+export function linkAccessReader(ctx: AppContext): ReadLinkAccess {
+  const findSharedLink = sharedLinkFinder(ctx)
+  return async ({ slug, cookies }) => {
+    const shared = await findSharedLink(slug)
+    if (!shared) return { kind: 'missing' }
+    const { link } = shared
+    const now = ctx.now()
+    const state = linkState({ ...link, views: 0 }, now)
+    if (state !== 'active') return { kind: 'gone', state }
+    const limited = link.maxViews !== null
+    const granted = limited && hasLinkCookie(ctx.signingKey, GRANT_COOKIE, link, cookies, now)
+    if (limited && !granted) {
+      const row = await ctx.sql.get(LIVE_VIEWS, [link.id])
+      if (!row) return { kind: 'missing' } // deleted since the cached lookup
+      if (linkState({ ...link, views: Number(row[0]) }, now) === 'used_up') return { kind: 'gone', state: 'used_up' }
+    }
+    const unlocked = link.passwordHash === null || hasLinkCookie(ctx.signingKey, UNLOCK_COOKIE, link, cookies, now)
+    return { kind: 'open', shared, unlocked, limited, granted }
+  }
+}
