@@ -193,7 +193,10 @@ export function FilePage(props: { id: string }) {
 
       <section class={`card replace${drop.over ? ' drop-over' : ''}`} aria-labelledby="replace-heading" {...drop.handlers}>
         <h2 id="replace-heading">Replace the PDF</h2>
-        <p>Drop a new PDF here or choose one. The link, views and settings stay; readers get the new pages.</p>
+        <p>
+          Drop a new PDF here or choose one. The links, views and settings stay; readers get the new pages, and the current PDF is kept
+          under Versions.
+        </p>
         {replacing ? (
           <div class="row">
             <progress max={replacing.total} value={replacing.sent} aria-label="Replacement upload progress" />
