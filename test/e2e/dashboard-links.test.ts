@@ -80,6 +80,9 @@ async function openFile(page: Page, fileId: string) {
   await page.getByRole('heading', { name: 'Links' }).waitFor()
 }
 
+/** Focus moves in an effect, after the next paint: read it with `eventually`. */
+const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id)
+
 const item = (page: Page, name: string) => page.locator('.link-item', { has: page.getByRole('heading', { name, exact: true }) })
 
 describe('the Links panel', () => {
@@ -99,7 +102,7 @@ describe('the Links panel', () => {
     // A password the server refuses: its own message, next to the form.
     await page.getByRole('button', { name: 'New link…' }).click()
     const form = page.locator('.new-link form')
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-link-label')
+    await eventually(async () => expect(await focusedId(page)).toBe('new-link-label'))
     await form.getByLabel(/^Label/).fill('Board')
     await form.getByLabel('Password').fill('abc')
     await form.getByLabel('View limit').fill('3')
@@ -116,7 +119,7 @@ describe('the Links panel', () => {
     const created = links[1]!
     expect([created.label, created.hasPassword, created.maxViews, created.state]).toEqual(['Board', true, 3, 'active'])
     // The new link takes the focus, and the message is announced.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`link-${created.id}`)
+    await eventually(async () => expect(await focusedId(page)).toBe(`link-${created.id}`))
     await eventually(async () => expect(await page.getByRole('status').textContent()).toContain('Board created'))
     expect(await board.locator('.state').textContent()).toBe('Active')
     expect(await board.locator('.lock').textContent()).toBe('Password')
@@ -128,7 +131,7 @@ describe('the Links panel', () => {
     await eventually(async () => expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(created.url))
     expect(await page.getByRole('img', { name: 'QR code of Board' }).count()).toBe(0)
     await board.getByRole('button', { name: 'QR code of Board' }).click()
-    expect(await page.getByRole('img', { name: 'QR code of Board' }).isVisible()).toBe(true)
+    await page.getByRole('img', { name: 'QR code of Board' }).waitFor({ state: 'visible' })
     await expectAccessible(page, 'links panel light')
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-links-desktop.png'), fullPage: true })
 
@@ -147,7 +150,7 @@ describe('the Links panel', () => {
     await board.getByRole('button', { name: 'Save the link' }).click()
     await eventually(async () => expect((await json<Link>(`/links/${created.id}`)).expiresAt).toBe(local.iso))
     await eventually(async () => expect(await board.locator('.sub').textContent()).toContain('expires'))
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`link-edit-${created.id}`)
+    await eventually(async () => expect(await focusedId(page)).toBe(`link-edit-${created.id}`))
 
     // Edit again: clear the view limit and the password.
     await board.getByRole('button', { name: 'Edit Board' }).click()
@@ -181,7 +184,7 @@ describe('the Links panel', () => {
     await eventually(async () => expect(await board.count()).toBe(0))
     expect((await json<Link[]>(`/files/${file.id}/links`)).map((link) => link.label)).toEqual([''])
     expect((await fetch(served(created.url))).status).toBe(404)
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('links-heading')
+    await eventually(async () => expect(await focusedId(page)).toBe('links-heading'))
 
     expect(unexpected(watched)).toEqual([])
     expect(await watched.cspViolations()).toEqual([])
@@ -255,7 +258,7 @@ describe('the Versions panel', () => {
     await eventually(async () => expect((await json<Owned>(`/files/${file.id}`)).sha256).toBe(sha256(firstBytes)))
     await eventually(async () => expect(await rows.nth(0).locator('code').textContent()).toBe(sha256(firstBytes).slice(0, 12)))
     expect(await rows.count()).toBe(2)
-    await eventually(async () => expect(await page.evaluate(() => document.activeElement?.id)).toBe('versions-heading'))
+    await eventually(async () => expect(await focusedId(page)).toBe('versions-heading'))
 
     // Delete the older one (now the second edition).
     await rows
