@@ -128,6 +128,9 @@ export type TokenRow = typeof tokens.$inferSelect
 export type FileRow = typeof files.$inferSelect
 export type LinkRow = typeof links.$inferSelect
 export type FileVersionRow = typeof fileVersions.$inferSelect
+export type VisitRow = typeof visits.$inferSelect
+export type WebhookRow = typeof webhooks.$inferSelect
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect
 
 /**
  * Recent visits by visitors without our cookie, so a repeat visit within the window is not counted twice
@@ -145,6 +148,108 @@ export const viewMarks = sqliteTable(
     seenAt: integer('seen_at').notNull(),
   },
   (table) => [primaryKey({ columns: [table.linkId, table.visitor] }), index('view_marks_seen_idx').on(table.seenAt)],
+)
+
+/**
+ * Reading analytics: one row a counted view (the honest rules of the view count), or a download without one, kept for
+ * PDFSHARE_ANALYTICS_RETENTION. `visitor` is a keyed hash of address and User-Agent under the day's random
+ * salt (meta `visitor_salt`, replaced every day and never kept): the same reader is one visitor within a day
+ * and cannot be followed across days; the raw address and User-Agent are never stored.
+ */
+export const visits = sqliteTable(
+  'visits',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    linkId: text('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    /** The link's file, so a file's numbers need no join. */
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    at: integer('at').notNull(),
+    visitor: text('visitor').notNull(),
+    /** The host of the Referer, when the browser sent one; never the path or query. */
+    referrerHost: text('referrer_host'),
+    /** phone, tablet or desktop, from the User-Agent. */
+    device: text('device').notNull(),
+    /** False when the reader asked not to be tracked (Sec-GPC: 1 or DNT: 1): no reading events for this visit. */
+    tracked: integer('tracked', { mode: 'boolean' }).notNull(),
+    /** True for a counted view of the page; false for a download that came without one (a direct /download link). */
+    viewed: integer('viewed', { mode: 'boolean' }).notNull(),
+    downloaded: integer('downloaded', { mode: 'boolean' }).notNull(),
+    /** Milliseconds the viewer reported pages on screen, over all pages (the sum of visit_pages). */
+    readingMs: integer('reading_ms').notNull().default(0),
+  },
+  (table) => [
+    index('visits_file_at_idx').on(table.fileId, table.at),
+    index('visits_link_at_idx').on(table.linkId, table.at),
+    index('visits_at_idx').on(table.at),
+  ],
+)
+
+/** Time a page of a visit was on screen, as the viewer reported it (bounded, added up per page). */
+export const visitPages = sqliteTable(
+  'visit_pages',
+  {
+    visitId: text('visit_id')
+      .notNull()
+      .references(() => visits.id, { onDelete: 'cascade' }),
+    page: integer('page').notNull(),
+    ms: integer('ms').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.visitId, table.page] })],
+)
+
+/** An owner's webhook: where to send which events, and the secret the deliveries are signed with. */
+export const webhooks = sqliteTable(
+  'webhooks',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    /** A JSON array of event types, e.g. ["file.uploaded","link.viewed"]. */
+    events: text('events').notNull(),
+    /** `whsec_<base64>` (Standard Webhooks); shown once, when the webhook is created. */
+    secret: text('secret').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (table) => [index('webhooks_owner_idx').on(table.ownerId, table.seq)],
+)
+
+/**
+ * The outbox: one row an event a webhook wants, written in the same transaction as the change it describes
+ * (so a kill -9 loses none, and a change that did not commit sends none), then delivered at least once.
+ */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    /** The `webhook-id` header: the same on every attempt, so receivers can drop repeats. */
+    id: text('id').notNull().unique(),
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    /** The JSON body, exactly as it is sent and signed. */
+    payload: text('payload').notNull(),
+    createdAt: integer('created_at').notNull(),
+    /** pending, delivered or failed. */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    deliveredAt: integer('delivered_at'),
+  },
+  (table) => [
+    index('webhook_deliveries_due_idx').on(table.status, table.nextAttemptAt),
+    index('webhook_deliveries_webhook_idx').on(table.webhookId, table.seq),
+  ],
 )
 
 /**

@@ -1,0 +1,45 @@
+import { type SQL, sql } from 'drizzle-orm'
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
+import type { SqlStatement } from '../../db/hot-sql'
+import { webhookDeliveries, webhooks } from '../../db/schema'
+
+/** What a webhook can ask for. `webhook.test` is sent only by the "send test event" action. */
+export const WEBHOOK_EVENTS = ['file.uploaded', 'file.replaced', 'file.deleted', 'link.viewed', 'link.downloaded'] as const
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
+
+/** The body of every delivery (the Standard Webhooks shape): the event type, when it happened, and its data. */
+export type WebhookPayload = { type: WebhookEvent | 'webhook.test'; timestamp: string; data: Record<string, unknown> }
+
+export type OutboxEvent = {
+  event: WebhookEvent
+  /** Whose webhooks get it: the owner of the file the event is about. */
+  ownerId: string
+  data: Record<string, unknown>
+  /** When the change happened (ms); the payload's timestamp and the first attempt's time. */
+  at: number
+  /** A condition that holds only if the change this event describes happened in the same transaction. */
+  onlyIf?: SQL
+}
+
+/**
+ * The outbox statement of one event: a pending delivery for each of the owner's webhooks that asked for it,
+ * in the same transaction as the change (put it in the same `ctx.db.batch`, or the same group of the hot
+ * connection with `outboxStatement`). Nothing is sent from here: the dispatcher reads the outbox.
+ */
+export function enqueueEvent(event: OutboxEvent): SQL {
+  const payload: WebhookPayload = { type: event.event, timestamp: new Date(event.at).toISOString(), data: event.data }
+  return sql`INSERT INTO ${webhookDeliveries} (id, webhook_id, event, payload, created_at, status, attempts, next_attempt_at)
+    SELECT 'msg_' || lower(hex(randomblob(16))), ${webhooks.id}, ${event.event}, ${JSON.stringify(payload)}, ${event.at}, 'pending', 0, ${event.at}
+    FROM ${webhooks}
+    WHERE ${webhooks.ownerId} = ${event.ownerId}
+      AND EXISTS (SELECT 1 FROM json_each(${webhooks.events}) WHERE value = ${event.event})
+      ${event.onlyIf ? sql`AND ${event.onlyIf}` : sql``}`
+}
+
+const dialect = new SQLiteSyncDialect()
+
+/** The same as a plain statement, for a group of the hot connection (`ctx.sql.runGroups`, e.g. in a view's finalize). */
+export function outboxStatement(event: OutboxEvent): SqlStatement {
+  const query = dialect.sqlToQuery(enqueueEvent(event))
+  return { sql: query.sql, args: query.params as SqlStatement['args'] }
+}
