@@ -6,16 +6,20 @@ import { FilesPage } from './files-page'
 import { session, type Session } from './session'
 import { SignIn } from './sign-in'
 import { Notices, notify } from './ui'
+import { WebhooksPage } from './webhooks-page'
 
-type Route = { page: 'files' } | { page: 'file'; id: string } | { page: 'account' }
+type Route = { page: 'files' } | { page: 'file'; id: string } | { page: 'webhooks' } | { page: 'account' }
 
-/** Hash routes (#/files, #/files/ID, #/account): the server serves one page at /app, nothing else to route. */
+/** Hash routes (#/files, #/files/ID, #/webhooks, #/account): the server serves one page at /app, nothing else to route. */
 function routeOf(hash: string): Route {
   const file = /^#\/files\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
   if (file) return { page: 'file', id: file[1]! }
   if (hash === '#/account') return { page: 'account' }
+  if (hash === '#/webhooks') return { page: 'webhooks' }
   return { page: 'files' }
 }
+
+const TITLES: Record<Route['page'], string> = { files: 'Files', file: 'Files', webhooks: 'Webhooks', account: 'Account' }
 
 export function App() {
   const [current, setCurrent] = useState<Session | null>(session.current())
@@ -30,7 +34,7 @@ export function App() {
     return () => removeEventListener('hashchange', onHash)
   }, [])
   useEffect(() => {
-    document.title = `${route.page === 'account' ? 'Account' : 'Files'} · pdfshare`
+    document.title = `${TITLES[route.page]} · pdfshare`
   }, [route])
 
   if (!current) {
@@ -64,8 +68,11 @@ export function App() {
           pdfshare
         </a>
         <nav aria-label="Main">
-          <a href="#/files" aria-current={route.page !== 'account' ? 'page' : undefined}>
+          <a href="#/files" aria-current={route.page === 'files' || route.page === 'file' ? 'page' : undefined}>
             Files
+          </a>
+          <a href="#/webhooks" aria-current={route.page === 'webhooks' ? 'page' : undefined}>
+            Webhooks
           </a>
           <a href="#/account" aria-current={route.page === 'account' ? 'page' : undefined}>
             Account
@@ -80,6 +87,7 @@ export function App() {
         <span id="main-heading-target" tabIndex={-1} />
         {route.page === 'files' && <FilesPage />}
         {route.page === 'file' && <FilePage key={route.id} id={route.id} />}
+        {route.page === 'webhooks' && <WebhooksPage />}
         {route.page === 'account' && <AccountPage />}
       </div>
       <Notices />

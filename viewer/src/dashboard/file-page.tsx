@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { TEXT_LIMITS, textLength, type FileDto } from '../../../src/shared/file-shapes'
+import { AnalyticsPanel } from './analytics-panel'
 import { ApiError, call, sendPdf, type Transfer } from './api'
 import { formatBytes, formatDate } from './format'
 import { LinksPanel } from './links-panel'
@@ -11,7 +12,7 @@ import { VersionsPanel } from './versions-panel'
 type Draft = { filename: string; title: string; desc: string }
 const draftOf = (file: FileDto): Draft => ({ filename: file.filename, title: file.title, desc: file.desc })
 
-/** One file: its default link (copy, QR, viewer, preview), all its links, its texts and switches, replace, versions and delete. */
+/** One file: its default link (copy, QR, viewer, preview), all its links, its analytics, its texts and switches, replace, versions and delete. */
 export function FilePage(props: { id: string }) {
   const [file, setFile] = useState<FileDto | null>(null)
   const [missing, setMissing] = useState('')
@@ -154,6 +155,8 @@ export function FilePage(props: { id: string }) {
       </section>
 
       <LinksPanel fileId={file.id} revision={`${file.allowDownload} ${file.searchEngineVisible}`} onDefaultChanged={() => load(true)} />
+
+      <AnalyticsPanel fileId={file.id} filename={file.filename} />
 
       <form class="card" onSubmit={save} aria-labelledby="details-heading">
         <h2 id="details-heading">Details</h2>

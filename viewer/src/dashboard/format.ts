@@ -16,3 +16,23 @@ export function fromLocalInput(value: string): string | null {
   const date = new Date(value)
   return Number.isNaN(date.getTime()) ? null : date.toISOString()
 }
+
+/** Reading time: "45 s", "3 min 20 s", "2 h 5 min". */
+export function formatDuration(seconds: number): string {
+  const whole = Math.round(seconds)
+  if (whole < 60) return `${whole} s`
+  if (whole < 3600) return `${Math.floor(whole / 60)} min${whole % 60 ? ` ${whole % 60} s` : ''}`
+  const minutes = Math.floor((whole % 3600) / 60)
+  return `${Math.floor(whole / 3600)} h${minutes ? ` ${minutes} min` : ''}`
+}
+
+/** A UTC day (YYYY-MM-DD) shown short in the reader's language, e.g. "3 Dec". It is a calendar day: no time zone shift. */
+const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' })
+export const formatDay = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`))
+
+/** The last `days` UTC days up to today, as the analytics API's ?from=&to=. */
+export function lastDays(days: number, now = Date.now()): { from: string; to: string } {
+  const to = new Date(now).toISOString().slice(0, 10)
+  const from = new Date(now - (days - 1) * 86_400_000).toISOString().slice(0, 10)
+  return { from, to }
+}

@@ -1,0 +1,259 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { ANALYTICS_RANGES, type AnalyticsDto, type DeviceClass } from '../../../src/shared/analytics-shapes'
+import type { LinkDto } from '../../../src/shared/link-shapes'
+import { ApiError, call, download } from './api'
+import { Bar, ViewsChart } from './charts'
+import { formatDuration, lastDays } from './format'
+import { linkName } from './links-panel'
+import { notify } from './ui'
+import { VisitsList } from './visits-list'
+
+const errorText = (failure: unknown, fallback: string) => (failure instanceof ApiError ? failure.message : fallback)
+const DEVICES: [DeviceClass, string][] = [
+  ['desktop', 'Desktop'],
+  ['phone', 'Phone'],
+  ['tablet', 'Tablet'],
+]
+
+function Totals(props: { totals: AnalyticsDto['totals'] }) {
+  const { views, uniqueVisitors, downloads, medianReadingSeconds } = props.totals
+  return (
+    <dl class="totals">
+      <div>
+        <dt>Views</dt>
+        <dd>{views}</dd>
+      </div>
+      <div>
+        <dt>Unique visitors</dt>
+        <dd>{uniqueVisitors}</dd>
+      </div>
+      <div>
+        <dt>Downloads</dt>
+        <dd>{downloads}</dd>
+      </div>
+      <div>
+        <dt>Median reading time</dt>
+        <dd>{medianReadingSeconds === null ? '—' : formatDuration(medianReadingSeconds)}</dd>
+      </div>
+    </dl>
+  )
+}
+
+/** Per page: time on screen and reach (visits that got to this page or further), each a bar beside its number. */
+function Pages(props: { pages: AnalyticsDto['pages'] }) {
+  const { pages } = props
+  if (pages.length === 0) {
+    return (
+      <p class="hint">
+        No reading time yet. The viewer reports which pages were on screen, and for how long, while someone reads; readers who ask not to be
+        tracked (Do Not Track or Global Privacy Control) still count as views but send no reading time.
+      </p>
+    )
+  }
+  const longest = Math.max(...pages.map((page) => page.seconds))
+  const widest = Math.max(...pages.map((page) => page.visitors))
+  return (
+    <div class="table-wrap">
+      <table class="bars-table pages-table">
+        <caption class="visually-hidden">Time on screen and reach per page</caption>
+        <thead>
+          <tr>
+            <th scope="col">Page</th>
+            <th scope="col">Time on screen</th>
+            <th scope="col">Reached by</th>
+          </tr>
+        </thead>
+        <tbody>
+          {pages.map((page) => (
+            <tr key={page.page}>
+              <th scope="row">{page.page}</th>
+              <td data-label="Time on screen">
+                <Bar value={page.seconds} max={longest} />
+                <span class="bar-value">{formatDuration(page.seconds)}</span>
+              </td>
+              <td data-label="Reached by">
+                <Bar value={page.visitors} max={widest} />
+                <span class="bar-value">
+                  {page.visitors} {page.visitors === 1 ? 'visit' : 'visits'}
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+function Referrers(props: { referrers: AnalyticsDto['referrers'] }) {
+  if (props.referrers.length === 0) return <p class="hint">No views in this period, so no referrers.</p>
+  const most = Math.max(...props.referrers.map((referrer) => referrer.views))
+  return (
+    <table class="bars-table">
+      <caption class="visually-hidden">Top referrers</caption>
+      <thead>
+        <tr>
+          <th scope="col">From</th>
+          <th scope="col">Views</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.referrers.map((referrer) => (
+          <tr key={referrer.host}>
+            <th scope="row">{referrer.host || 'Direct or unknown'}</th>
+            <td data-label="Views">
+              <Bar value={referrer.views} max={most} />
+              <span class="bar-value">{referrer.views}</span>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+function Devices(props: { devices: AnalyticsDto['devices'] }) {
+  const most = Math.max(...DEVICES.map(([key]) => props.devices[key]))
+  return (
+    <table class="bars-table">
+      <caption class="visually-hidden">Views by device</caption>
+      <thead>
+        <tr>
+          <th scope="col">Device</th>
+          <th scope="col">Views</th>
+        </tr>
+      </thead>
+      <tbody>
+        {DEVICES.map(([key, name]) => (
+          <tr key={key}>
+            <th scope="row">{name}</th>
+            <td data-label="Views">
+              <Bar value={props.devices[key]} max={most} />
+              <span class="bar-value">{props.devices[key]}</span>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/**
+ * What happened to the file: views per day, reading per page, referrers, devices and the visits, for the last
+ * 7, 30 or 90 days, over all its links or one. Numbers come from the analytics API as they are.
+ */
+export function AnalyticsPanel(props: { fileId: string; filename: string }) {
+  const [days, setDays] = useState<number>(30)
+  const [linkId, setLinkId] = useState('')
+  const [links, setLinks] = useState<LinkDto[]>([])
+  const [data, setData] = useState<AnalyticsDto | null>(null)
+  const [loadError, setLoadError] = useState('')
+  const [loading, setLoading] = useState(false)
+  /** Only the newest request's answer is shown when the choices change quickly. */
+  const latest = useRef(0)
+
+  const load = () => {
+    const request = ++latest.current
+    const { from, to } = lastDays(days)
+    const path = linkId ? `/links/${linkId}/analytics` : `/files/${props.fileId}/analytics`
+    setLoading(true)
+    call<{ data: AnalyticsDto }>('GET', `${path}?from=${from}&to=${to}`)
+      .then(({ data }) => {
+        if (request !== latest.current) return
+        setData(data)
+        setLoadError('')
+      })
+      .catch((failure) => request === latest.current && setLoadError(errorText(failure, 'The analytics could not be loaded')))
+      .finally(() => request === latest.current && setLoading(false))
+  }
+
+  useEffect(() => {
+    call<{ data: LinkDto[] }>('GET', `/files/${props.fileId}/links`)
+      .then(({ data }) => setLinks(data))
+      .catch(() => setLinks([]))
+  }, [props.fileId])
+  useEffect(load, [props.fileId, days, linkId])
+
+  const csv = async () => {
+    try {
+      await download(`/files/${props.fileId}/visits.csv`, `${props.filename.replace(/\.pdf$/i, '')}-visits.csv`)
+    } catch (failure) {
+      notify('error', errorText(failure, 'The visits could not be downloaded'))
+    }
+  }
+
+  const chosen = links.find((link) => link.id === linkId)
+  const scope = chosen ? linkName(chosen) : 'all links'
+  const nothing = data !== null && data.totals.views === 0 && data.totals.downloads === 0
+
+  return (
+    <section class="card analytics" aria-labelledby="analytics-heading" aria-busy={loading}>
+      <h2 id="analytics-heading">Analytics</h2>
+      <div class="row wrap analytics-filters">
+        <div class="field">
+          <label for="analytics-range">Period</label>
+          <select id="analytics-range" value={String(days)} onChange={(event) => setDays(Number(event.currentTarget.value))}>
+            {ANALYTICS_RANGES.map((range) => (
+              <option key={range} value={String(range)}>
+                Last {range} days
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="analytics-link">Link</label>
+          <select id="analytics-link" value={linkId} onChange={(event) => setLinkId(event.currentTarget.value)}>
+            <option value="">All links</option>
+            {links.map((link) => (
+              <option key={link.id} value={link.id}>
+                {linkName(link)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="button" onClick={load}>
+          Refresh
+        </button>
+        <button type="button" onClick={csv}>
+          Download visits (CSV, all links)
+        </button>
+      </div>
+      {loadError && (
+        <p class="form-error" role="alert">
+          {loadError}
+        </p>
+      )}
+      {data === null && !loadError && <p>Loading the analytics…</p>}
+      {data && (
+        <>
+          <p class="sub" aria-live="polite">
+            {scope === 'all links' ? 'All links' : scope}, UTC days {data.from} to {data.to}
+          </p>
+          <Totals totals={data.totals} />
+          {nothing && (
+            <p class="empty-note">
+              No views in this period yet. A view is counted when a person opens the link; bots, link previews and a repeat visit by the
+              same reader within 30 minutes are not counted.
+            </p>
+          )}
+          <h3>Views per day</h3>
+          <ViewsChart days={data.viewsPerDay} />
+          <h3>Reading per page</h3>
+          <Pages pages={data.pages} />
+          <div class="analytics-grid">
+            <div>
+              <h3>Top referrers</h3>
+              <Referrers referrers={data.referrers} />
+            </div>
+            <div>
+              <h3>Devices</h3>
+              <Devices devices={data.devices} />
+            </div>
+          </div>
+        </>
+      )}
+      <h3>Recent visits</h3>
+      <VisitsList key={`${props.fileId} ${linkId}`} fileId={props.fileId} linkId={linkId} links={links} />
+    </section>
+  )
+}

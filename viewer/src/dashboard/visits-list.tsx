@@ -1,0 +1,93 @@
+import { useEffect, useState } from 'preact/hooks'
+import type { DeviceClass, VisitDto, VisitsPage } from '../../../src/shared/analytics-shapes'
+import type { LinkDto } from '../../../src/shared/link-shapes'
+import { ApiError, call } from './api'
+import { formatDate, formatDuration } from './format'
+import { linkName } from './links-panel'
+
+const PAGE_SIZE = 20
+const DEVICE_TEXT: Record<DeviceClass, string> = { desktop: 'Desktop', phone: 'Phone', tablet: 'Tablet' }
+
+/** What a visit did, in words: viewed, downloaded or both. */
+const actions = (visit: VisitDto) => [visit.viewed && 'Viewed', visit.downloaded && 'Downloaded'].filter(Boolean).join(', ')
+
+/** The newest visits of the file (or of one link), 20 at a time with "Show more"; never who the reader was. */
+export function VisitsList(props: { fileId: string; linkId: string; links: LinkDto[] }) {
+  const [visits, setVisits] = useState<VisitDto[] | null>(null)
+  const [cursor, setCursor] = useState<string | null>(null)
+  const [loadError, setLoadError] = useState('')
+  const [busy, setBusy] = useState(false)
+  const base = props.linkId ? `/links/${props.linkId}/visits` : `/files/${props.fileId}/visits`
+
+  const load = async (after: string | null) => {
+    setBusy(true)
+    try {
+      const page = await call<VisitsPage>('GET', `${base}?limit=${PAGE_SIZE}${after ? `&cursor=${encodeURIComponent(after)}` : ''}`)
+      setVisits((current) => (after ? [...(current ?? []), ...page.data] : page.data))
+      setCursor(page.nextCursor)
+      setLoadError('')
+    } catch (failure) {
+      setLoadError(failure instanceof ApiError ? failure.message : 'The visits could not be loaded')
+    } finally {
+      setBusy(false)
+    }
+  }
+  useEffect(() => void load(null), [base])
+
+  const names = new Map(props.links.map((link) => [link.id, linkName(link)]))
+  if (loadError) {
+    return (
+      <p class="form-error" role="alert">
+        {loadError}
+      </p>
+    )
+  }
+  if (visits === null) return <p>Loading the visits…</p>
+  if (visits.length === 0) {
+    return <p class="hint">No visits yet. Each counted view and each download appears here, newest first, with where it came from.</p>
+  }
+  return (
+    <>
+      <div class="table-wrap">
+        <table class="visits-table">
+          <caption class="visually-hidden">Recent visits, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Link</th>
+              <th scope="col">From</th>
+              <th scope="col">Device</th>
+              <th scope="col">What</th>
+              <th scope="col">Reading time</th>
+            </tr>
+          </thead>
+          <tbody>
+            {visits.map((visit) => (
+              <tr key={visit.id}>
+                <td>
+                  <time dateTime={visit.at}>{formatDate(visit.at)}</time>
+                </td>
+                <td data-label="Link">{names.get(visit.linkId) ?? '—'}</td>
+                <td data-label="From">{visit.referrerHost || 'Direct or unknown'}</td>
+                <td data-label="Device">{DEVICE_TEXT[visit.device] ?? visit.device}</td>
+                <td data-label="What">{actions(visit)}</td>
+                <td data-label="Reading time">
+                  {visit.tracked ? (
+                    formatDuration(visit.readingSeconds)
+                  ) : (
+                    <span title="The reader asked not to be tracked">not tracked</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {cursor && (
+        <button type="button" disabled={busy} onClick={() => load(cursor)}>
+          {busy ? 'Loading…' : 'Show more visits'}
+        </button>
+      )}
+    </>
+  )
+}

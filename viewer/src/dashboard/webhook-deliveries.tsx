@@ -1,0 +1,122 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import type { DeliveriesPage, DeliveryStatus, WebhookDeliveryDto } from '../../../src/shared/webhook-shapes'
+import { ApiError, call } from './api'
+import { formatDate } from './format'
+
+const PAGE_SIZE = 20
+/** While a delivery is pending the log is read again this often, this many times at most (then "Refresh"). */
+const POLL_MS = 2_000
+const POLLS = 45
+const STATUS_TEXT: Record<DeliveryStatus, string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' }
+
+/** The receiver's last answer, in words: its HTTP status and/or the error (timeout, refused address…). */
+function lastAnswer(delivery: WebhookDeliveryDto): string {
+  const parts = [delivery.lastStatus !== null && `HTTP ${delivery.lastStatus}`, delivery.lastError].filter(Boolean)
+  return parts.length ? parts.join(': ') : '—'
+}
+
+function when(delivery: WebhookDeliveryDto): string {
+  if (delivery.deliveredAt) return `delivered ${formatDate(delivery.deliveredAt)}`
+  if (delivery.status === 'pending' && delivery.nextAttemptAt) return `next attempt ${formatDate(delivery.nextAttemptAt)}`
+  return '—'
+}
+
+/**
+ * A webhook's delivery log, newest first: what was sent, how it went, how many attempts. `revision` changes
+ * when a test event was queued, so the log is read again; while anything is pending it is read every 2 s.
+ */
+export function DeliveryLog(props: { webhookId: string; label: string; revision: number }) {
+  const [deliveries, setDeliveries] = useState<WebhookDeliveryDto[] | null>(null)
+  const [cursor, setCursor] = useState<string | null>(null)
+  const [loadError, setLoadError] = useState('')
+  const polls = useRef(0)
+  const base = `/webhooks/${props.webhookId}/deliveries?limit=${PAGE_SIZE}`
+
+  const load = async (after: string | null = null) => {
+    try {
+      const page = await call<DeliveriesPage>('GET', `${base}${after ? `&cursor=${encodeURIComponent(after)}` : ''}`)
+      setDeliveries((current) => (after ? [...(current ?? []), ...page.data] : page.data))
+      setCursor(page.nextCursor)
+      setLoadError('')
+    } catch (failure) {
+      setLoadError(failure instanceof ApiError ? failure.message : 'The delivery log could not be loaded')
+    }
+  }
+
+  useEffect(() => {
+    polls.current = 0
+    void load()
+  }, [props.webhookId, props.revision])
+
+  const pending = deliveries?.some((delivery) => delivery.status === 'pending') ?? false
+  useEffect(() => {
+    if (!pending || polls.current >= POLLS) return
+    const timer = setTimeout(() => {
+      polls.current++
+      void load()
+    }, POLL_MS)
+    return () => clearTimeout(timer)
+  }, [deliveries])
+
+  return (
+    <div class="delivery-log">
+      <div class="row">
+        <h4>Delivery log</h4>
+        <button type="button" class="link" onClick={() => load()}>
+          Refresh<span class="visually-hidden"> the delivery log of {props.label}</span>
+        </button>
+      </div>
+      {loadError && (
+        <p class="form-error" role="alert">
+          {loadError}
+        </p>
+      )}
+      {deliveries === null && !loadError && <p>Loading the delivery log…</p>}
+      {deliveries && deliveries.length === 0 && (
+        <p class="hint">
+          Nothing sent yet. Each event this webhook asked for appears here with its status; "Send test event" sends one now.
+        </p>
+      )}
+      {deliveries && deliveries.length > 0 && (
+        <div class="table-wrap">
+          <table class="deliveries">
+            <caption class="visually-hidden">Deliveries to {props.label}, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last answer</th>
+                <th scope="col">Created</th>
+                <th scope="col">Delivered or next</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.map((delivery) => (
+                <tr key={delivery.id} data-status={delivery.status}>
+                  <td>
+                    <code>{delivery.event}</code>
+                  </td>
+                  <td data-label="Status">
+                    <span class={`state delivery-${delivery.status}`}>{STATUS_TEXT[delivery.status] ?? delivery.status}</span>
+                  </td>
+                  <td data-label="Attempts">{delivery.attempts}</td>
+                  <td data-label="Last answer" class="delivery-error">
+                    {lastAnswer(delivery)}
+                  </td>
+                  <td data-label="Created">{formatDate(delivery.createdAt)}</td>
+                  <td data-label="Delivered or next">{when(delivery)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {cursor && (
+        <button type="button" onClick={() => load(cursor)}>
+          Show older deliveries
+        </button>
+      )}
+    </div>
+  )
+}

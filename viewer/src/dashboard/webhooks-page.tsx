@@ -1,0 +1,231 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { type CreatedWebhookDto, WEBHOOK_EVENT_NAMES, type WebhookDto, type WebhookEventName } from '../../../src/shared/webhook-shapes'
+import { ApiError, call } from './api'
+import { formatDate } from './format'
+import { ConfirmDialog, copyWithNotice, notify } from './ui'
+import { DeliveryLog } from './webhook-deliveries'
+
+const EVENT_TEXT: Record<WebhookEventName, string> = {
+  'file.uploaded': 'A PDF is uploaded',
+  'file.replaced': 'A PDF is replaced',
+  'file.deleted': 'A file is deleted',
+  'link.viewed': 'A link is opened (a new visitor’s first view)',
+  'link.downloaded': 'A PDF is downloaded',
+}
+const errorText = (failure: unknown, fallback: string) => (failure instanceof ApiError ? failure.message : fallback)
+
+/** A webhook's URL without scheme, for button names ("Delete… ntfy.home.lan/pdfs"). */
+const shortUrl = (url: string) => url.replace(/^https?:\/\//, '')
+
+/** The new webhook's signing secret, shown once: the server keeps it but never shows it again. */
+function CreatedSecret(props: { webhook: CreatedWebhookDto; onDone: () => void }) {
+  const field = useRef<HTMLInputElement>(null)
+  useEffect(() => field.current?.focus(), [])
+  return (
+    <div class="created-token created-secret">
+      <p role="alert">
+        Webhook created. Copy its signing secret now: <strong>you will not see it again.</strong> Receivers verify each delivery’s{' '}
+        <code>webhook-signature</code> with it (the Standard Webhooks convention).
+      </p>
+      <div class="row">
+        <input
+          ref={field}
+          readOnly
+          value={props.webhook.secret}
+          aria-label={`Signing secret of ${shortUrl(props.webhook.url)}`}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <button type="button" onClick={() => copyWithNotice(props.webhook.secret, 'Secret')}>
+          Copy the secret
+        </button>
+        <button type="button" class="link" onClick={props.onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  )
+}
+
+function CreateForm(props: { onCreated: (webhook: CreatedWebhookDto) => void }) {
+  const [url, setUrl] = useState('')
+  const [events, setEvents] = useState<Set<WebhookEventName>>(new Set(['link.viewed', 'link.downloaded']))
+  const [error, setError] = useState('')
+  const [busy, setBusy] = useState(false)
+
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    setBusy(true)
+    setError('')
+    try {
+      const chosen = WEBHOOK_EVENT_NAMES.filter((name) => events.has(name))
+      const { data } = await call<{ data: CreatedWebhookDto }>('POST', '/webhooks', { url: url.trim(), events: chosen })
+      setUrl('')
+      props.onCreated(data)
+    } catch (failure) {
+      setError(errorText(failure, 'The webhook was not created'))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const toggle = (name: WebhookEventName, on: boolean) => {
+    const next = new Set(events)
+    if (on) next.add(name)
+    else next.delete(name)
+    setEvents(next)
+  }
+
+  return (
+    <form class="webhook-form" onSubmit={submit} aria-labelledby="new-webhook-heading">
+      <h2 id="new-webhook-heading">New webhook</h2>
+      <div class="field">
+        <label for="webhook-url">URL</label>
+        <input
+          id="webhook-url"
+          type="url"
+          required
+          maxLength={2000}
+          placeholder="https://ntfy.example.org/pdfs"
+          value={url}
+          aria-describedby="webhook-url-hint"
+          onInput={(event) => setUrl(event.currentTarget.value)}
+        />
+        <span id="webhook-url-hint" class="hint">
+          pdfshare POSTs a signed JSON body to it. Addresses on this machine or the local network are refused unless the server allows them
+          (PDFSHARE_WEBHOOK_ALLOW_PRIVATE=1).
+        </span>
+      </div>
+      <fieldset class="events">
+        <legend>Events</legend>
+        {WEBHOOK_EVENT_NAMES.map((name) => (
+          <label key={name} class="check">
+            <input type="checkbox" checked={events.has(name)} onChange={(event) => toggle(name, event.currentTarget.checked)} />
+            {EVENT_TEXT[name]} <code>{name}</code>
+          </label>
+        ))}
+      </fieldset>
+      {error && (
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" class="primary" disabled={busy || !url.trim() || events.size === 0}>
+        {busy ? 'Creating…' : 'Create the webhook'}
+      </button>
+      {events.size === 0 && <p class="hint">Choose at least one event.</p>}
+    </form>
+  )
+}
+
+/** The owner's webhooks: create (the secret shown once), the delivery log of each, a test event, delete. */
+export function WebhooksPage() {
+  const [webhooks, setWebhooks] = useState<WebhookDto[] | null>(null)
+  const [loadError, setLoadError] = useState('')
+  const [created, setCreated] = useState<CreatedWebhookDto | null>(null)
+  const [deleting, setDeleting] = useState<WebhookDto | null>(null)
+  /** Per webhook, a number that moves when a test event was queued, so its log is read again. */
+  const [revisions, setRevisions] = useState<Record<string, number>>({})
+
+  const load = () =>
+    call<{ data: WebhookDto[] }>('GET', '/webhooks')
+      .then(({ data }) => {
+        setWebhooks(data)
+        setLoadError('')
+      })
+      .catch((failure) => setLoadError(errorText(failure, 'The webhooks could not be loaded')))
+  useEffect(() => void load(), [])
+
+  const test = async (webhook: WebhookDto) => {
+    try {
+      await call('POST', `/webhooks/${webhook.id}/test`)
+      setRevisions((current) => ({ ...current, [webhook.id]: (current[webhook.id] ?? 0) + 1 }))
+      notify('ok', `Test event queued for ${shortUrl(webhook.url)}; its delivery log shows how it went`)
+    } catch (failure) {
+      notify('error', errorText(failure, 'The test event was not sent'))
+    }
+  }
+
+  const remove = async (webhook: WebhookDto) => {
+    setDeleting(null)
+    try {
+      await call('DELETE', `/webhooks/${webhook.id}`)
+      setWebhooks((current) => current?.filter((each) => each.id !== webhook.id) ?? null)
+      if (created?.id === webhook.id) setCreated(null)
+      notify('ok', `Webhook ${shortUrl(webhook.url)} deleted`)
+      document.getElementById('webhooks-heading')?.focus()
+    } catch (failure) {
+      notify('error', errorText(failure, 'The webhook was not deleted'))
+    }
+  }
+
+  return (
+    <main class="webhooks">
+      <h1>Webhooks</h1>
+      <p>
+        Tell another service when something happens to your PDFs: pdfshare sends a signed POST for each event you choose, retries for up to
+        a day when the receiver is down, and keeps a log of every delivery.
+      </p>
+      <section class="card">
+        <CreateForm
+          onCreated={(webhook) => {
+            setCreated(webhook)
+            const { secret: _secret, ...listed } = webhook
+            setWebhooks((current) => [...(current ?? []), listed])
+            notify('ok', `Webhook ${shortUrl(webhook.url)} created; copy its secret now`)
+          }}
+        />
+        {created && <CreatedSecret webhook={created} onDone={() => setCreated(null)} />}
+      </section>
+      <section aria-labelledby="webhooks-heading">
+        <h2 id="webhooks-heading" tabIndex={-1}>
+          Your webhooks
+        </h2>
+        {loadError && (
+          <p class="form-error" role="alert">
+            {loadError}
+          </p>
+        )}
+        {webhooks === null && !loadError && <p>Loading the webhooks…</p>}
+        {webhooks && webhooks.length === 0 && <p class="hint">No webhooks yet. Create one above; its deliveries will be listed here.</p>}
+        {webhooks && webhooks.length > 0 && (
+          <ul class="webhook-list">
+            {webhooks.map((webhook) => {
+              const label = shortUrl(webhook.url)
+              return (
+                <li key={webhook.id} class="card webhook" aria-labelledby={`webhook-${webhook.id}`}>
+                  <h3 id={`webhook-${webhook.id}`} class="webhook-url">
+                    {webhook.url}
+                  </h3>
+                  <p class="sub">
+                    {webhook.events.map((event) => (
+                      <code key={event}>{event}</code>
+                    ))}{' '}
+                    · created {formatDate(webhook.createdAt)}
+                  </p>
+                  <div class="row wrap">
+                    <button type="button" onClick={() => test(webhook)}>
+                      Send test event<span class="visually-hidden"> to {label}</span>
+                    </button>
+                    <button type="button" class="danger" onClick={() => setDeleting(webhook)}>
+                      Delete…<span class="visually-hidden"> {label}</span>
+                    </button>
+                  </div>
+                  <DeliveryLog webhookId={webhook.id} label={label} revision={revisions[webhook.id] ?? 0} />
+                </li>
+              )
+            })}
+          </ul>
+        )}
+      </section>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete the webhook ${deleting ? shortUrl(deleting.url) : ''}?`}
+        confirm="Delete the webhook"
+        danger
+        onConfirm={() => deleting && remove(deleting)}
+        onClose={() => setDeleting(null)}
+      >
+        <p>No more events go to this URL, and its delivery log is gone. Deliveries not yet sent are dropped.</p>
+      </ConfirmDialog>
+    </main>
+  )
+}
