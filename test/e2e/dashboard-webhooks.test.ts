@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { createHmac } from 'node:crypto'
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { ROOT, run, startServer, type RunningServer } from '../../scripts/support/process'
+import type { WebhookDeliveryDto, WebhookDto } from '../../src/shared/webhook-shapes'
+import { bearer } from '../support/bearer'
+import { expectAccessible } from './accessibility'
+import { eventually, launchChromium, SCREENSHOTS, watchedPage, type Watched } from './browser'
+
+// The Webhooks page in Chromium, against the compiled binary's real webhooks API and dispatcher, with a real
+// receiver on loopback (allowed by PDFSHARE_WEBHOOK_ALLOW_PRIVATE=1).
+const binarySource = join(ROOT, 'dist', 'pdfshare')
+const dir = mkdtempSync(join(tmpdir(), 'pdfshare-e2e-webhooks-'))
+let server: RunningServer
+let browser: Browser
+let token: string
+
+type Received = { headers: Headers; body: string }
+const received: Received[] = []
+const receiver = Bun.serve({
+  hostname: '127.0.0.1',
+  port: 0,
+  async fetch(request) {
+    received.push({ headers: request.headers, body: await request.text() })
+    return new Response(null, { status: 204 })
+  },
+})
+const hookUrl = `http://127.0.0.1:${receiver.port}/pdfshare-hook`
+
+const json = async <T>(path: string): Promise<T> => {
+  const response = await fetch(`${server.url}/api${path}`, { headers: bearer(token) })
+  if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`)
+  return ((await response.json()) as { data: T }).data
+}
+
+/** The Standard Webhooks signature: HMAC-SHA256 under the secret's bytes of "<id>.<timestamp>.<body>", base64. */
+function signature(secret: string, delivery: Received): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64')
+  const signed = `${delivery.headers.get('webhook-id')}.${delivery.headers.get('webhook-timestamp')}.${delivery.body}`
+  return `v1,${createHmac('sha256', key).update(signed).digest('base64')}`
+}
+
+beforeAll(async () => {
+  if (!existsSync(binarySource)) throw new Error('dist/pdfshare is missing: run `bun run build` (bun run test does)')
+  const binary = join(dir, 'pdfshare')
+  copyFileSync(binarySource, binary)
+  await run(['user', 'add', 'omar'], { cwd: dir, program: [binary] })
+  token = (await run(['token', 'issue', 'omar', '--label', 'e2e'], { cwd: dir, program: [binary] })).stdout.trim()
+  server = await startServer([], { cwd: dir, program: [binary], env: { PDFSHARE_WEBHOOK_ALLOW_PRIVATE: '1' } })
+  browser = await launchChromium()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  receiver.stop(true)
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const unexpected = (watched: Watched) => watched.consoleErrors
+
+async function openWebhooks(page: Page) {
+  await page.goto(`${server.url}/app`)
+  await page.getByRole('button', { name: 'Use an API token instead' }).click()
+  await page.getByLabel('API token').fill(token)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('link', { name: 'Webhooks' }).click()
+  await page.getByRole('heading', { name: 'Your webhooks' }).waitFor()
+}
+
+const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id)
+
+describe('the Webhooks page', () => {
+  test('create (the secret shown once) → send a test event → the receiver gets it signed and the log says delivered → delete', async () => {
+    const watched = await watchedPage(browser)
+    const { page } = watched
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
+    await openWebhooks(page)
+    expect(await page.title()).toBe('Webhooks · pdfshare')
+    expect(await page.getByRole('link', { name: 'Webhooks' }).getAttribute('aria-current')).toBe('page')
+    await page.getByText('No webhooks yet').waitFor()
+
+    // The URL and the events: file.uploaded on top of the two reader events checked by default.
+    await page.getByLabel('URL').fill(hookUrl)
+    const uploaded = page.getByRole('checkbox', { name: /file\.uploaded/ })
+    expect(await uploaded.isChecked()).toBe(false)
+    expect(await page.getByRole('checkbox', { name: /link\.viewed/ }).isChecked()).toBe(true)
+    await uploaded.check()
+    await page.getByRole('button', { name: 'Create the webhook' }).click()
+
+    // The secret, once, with a copy button and the warning; it has the focus.
+    const secretField = page.getByLabel(/^Signing secret of/)
+    await secretField.waitFor()
+    const secret = await secretField.inputValue()
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/)
+    expect(await page.locator('.created-secret').textContent()).toContain('you will not see it again')
+    await eventually(async () => expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value)).toBe(secret))
+    await page.getByRole('button', { name: 'Copy the secret' }).click()
+    await eventually(async () => expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret))
+    const listed = await json<WebhookDto[]>('/webhooks')
+    expect(listed.map((webhook) => [webhook.url, [...webhook.events].sort()])).toEqual([
+      [hookUrl, ['file.uploaded', 'link.downloaded', 'link.viewed']],
+    ])
+    expect(JSON.stringify(listed)).not.toContain(secret)
+    await expectAccessible(page, 'webhooks page with a new secret, light')
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-webhooks-desktop.png'), fullPage: true })
+
+    // Done, or coming back later: the secret is not on the page any more.
+    await page.getByRole('button', { name: 'Done' }).click()
+    await page.reload()
+    await page.getByRole('heading', { name: hookUrl }).waitFor()
+    expect(await page.content()).not.toContain(secret)
+    const item = page.locator('li.webhook', { has: page.getByRole('heading', { name: hookUrl }) })
+    await item.getByText('Nothing sent yet').waitFor()
+
+    // The test event reaches the receiver, signed with that secret, and the log shows it delivered.
+    await item.getByRole('button', { name: /^Send test event/ }).click()
+    await eventually(() => expect(received.length).toBe(1), 20_000)
+    const delivery = received[0]!
+    expect(JSON.parse(delivery.body).type).toBe('webhook.test')
+    expect(delivery.headers.get('webhook-signature')?.split(' ')).toContain(signature(secret, delivery))
+    const row = item.locator('table.deliveries tbody tr')
+    await eventually(async () => expect(await row.getAttribute('data-status')).toBe('delivered'), 20_000)
+    expect(await row.locator('td').nth(0).textContent()).toBe('webhook.test')
+    expect(await row.locator('td').nth(1).textContent()).toBe('Delivered')
+    expect(await row.locator('td').nth(2).textContent()).toBe('1')
+    expect(await row.locator('td').nth(3).textContent()).toContain('HTTP 204')
+    const log = await json<WebhookDeliveryDto[]>(`/webhooks/${listed[0]!.id}/deliveries`)
+    expect(log.map((entry) => [entry.id, entry.status, entry.attempts])).toEqual([[delivery.headers.get('webhook-id')!, 'delivered', 1]])
+
+    // Delete: "Keep it" keeps it; confirmed, it is gone here and in the API, and the focus is on the list.
+    await item.getByRole('button', { name: /^Delete…/ }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Keep it' }).click()
+    expect((await json<WebhookDto[]>('/webhooks')).length).toBe(1)
+    await item.getByRole('button', { name: /^Delete…/ }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete the webhook' }).click()
+    await eventually(async () => expect(await item.count()).toBe(0))
+    expect(await json<WebhookDto[]>('/webhooks')).toEqual([])
+    await eventually(async () => expect(await focusedId(page)).toBe('webhooks-heading'))
+
+    expect(unexpected(watched)).toEqual([])
+    expect(await watched.cspViolations()).toEqual([])
+    await page.context().close()
+  }, 90_000)
+
+  test('a refused URL shows the API’s reason next to the form; no serious accessibility finding in dark mode on a phone', async () => {
+    const watched = await watchedPage(browser, { width: 360, height: 740, colorScheme: 'dark' })
+    const { page } = watched
+    await openWebhooks(page)
+    await page.getByLabel('URL').fill('ftp://files.example.org/drop')
+    await page.getByRole('button', { name: 'Create the webhook' }).click()
+    await eventually(async () => expect((await page.locator('.webhook-form [role="alert"]').textContent())?.length).toBeGreaterThan(0))
+    expect(await json<WebhookDto[]>('/webhooks')).toEqual([])
+    // No events chosen: nothing to send, so nothing to create.
+    for (const box of await page.getByRole('checkbox').all()) await box.uncheck()
+    expect(await page.getByRole('button', { name: 'Create the webhook' }).isDisabled()).toBe(true)
+    await expectAccessible(page, 'webhooks page, dark phone')
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-webhooks-phone-dark.png'), fullPage: true })
+    expect(watched.consoleErrors.filter((line) => !/status of 400/.test(line))).toEqual([])
+    await page.context().close()
+  }, 60_000)
+})
