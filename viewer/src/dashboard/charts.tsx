@@ -14,11 +14,11 @@ export function chartSummary(days: Day[]): string {
   return `Views per day ${period}: ${plural(total, 'view', 'views')} in all, the most on ${formatDay(busiest.day)} (${busiest.views})`
 }
 
-/** The chart's own units: it scales to the panel's width and keeps its shape. */
+/** The chart's own units; it stretches to the panel's width at a fixed height (CSS), text kept outside it. */
 const WIDTH = 600
 const HEIGHT = 150
-const TOP = 14
-const BOTTOM = 4
+const TOP = 4
+const BOTTOM = 1
 
 /**
  * Views per day as an inline SVG bar chart (our own: no chart library, nothing from a CDN), coloured by the
@@ -37,12 +37,13 @@ export function ViewsChart(props: { days: Day[] }) {
   const labelled = new Set([0, Math.floor((days.length - 1) / 2), days.length - 1])
   return (
     <div class="views-chart">
-      <svg class="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={chartSummary(days)}>
-        <text class="chart-axis" x={0} y={10}>
-          {max}
-        </text>
-        <line class="chart-grid" x1={0} x2={WIDTH} y1={TOP} y2={TOP} />
-        <line class="chart-base" x1={0} x2={WIDTH} y1={TOP + plot} y2={TOP + plot} />
+      {/* The scale's top in HTML, so it keeps its size when the chart stretches to the panel. */}
+      <span class="chart-max" aria-hidden="true">
+        {max}
+      </span>
+      <svg class="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="img" aria-label={chartSummary(days)}>
+        <line class="chart-grid" x1={0} x2={WIDTH} y1={TOP} y2={TOP} vector-effect="non-scaling-stroke" />
+        <line class="chart-base" x1={0} x2={WIDTH} y1={TOP + plot} y2={TOP + plot} vector-effect="non-scaling-stroke" />
         {days.map((day, index) => {
           const height = (day.views / max) * plot
           return (
@@ -68,7 +69,14 @@ export function ViewsChart(props: { days: Day[] }) {
       <button type="button" class="link" aria-expanded={asTable} aria-controls={tableId} onClick={() => setAsTable(!asTable)}>
         {asTable ? 'Hide the table' : 'Show as table'}
       </button>
-      <div id={tableId} class="table-wrap chart-table" hidden={!asTable}>
+      <div
+        id={tableId}
+        class="table-wrap chart-table"
+        hidden={!asTable}
+        tabIndex={asTable ? 0 : undefined}
+        role="region"
+        aria-label="Views per day, as a table"
+      >
         {asTable && (
           <table>
             <caption class="visually-hidden">Views and unique visitors per day</caption>
