@@ -53,7 +53,7 @@ function Pages(props: { pages: AnalyticsDto['pages'] }) {
   const longest = Math.max(...pages.map((page) => page.seconds))
   const widest = Math.max(...pages.map((page) => page.visitors))
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label="Reading per page">
+    <div class="table-wrap">
       <table class="bars-table pages-table">
         <caption class="visually-hidden">Time on screen and reach per page</caption>
         <thead>

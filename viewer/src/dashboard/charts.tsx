@@ -69,14 +69,7 @@ export function ViewsChart(props: { days: Day[] }) {
       <button type="button" class="link" aria-expanded={asTable} aria-controls={tableId} onClick={() => setAsTable(!asTable)}>
         {asTable ? 'Hide the table' : 'Show as table'}
       </button>
-      <div
-        id={tableId}
-        class="table-wrap chart-table"
-        hidden={!asTable}
-        tabIndex={asTable ? 0 : undefined}
-        role="region"
-        aria-label="Views per day, as a table"
-      >
+      <div id={tableId} class="table-wrap chart-table" hidden={!asTable}>
         {asTable && (
           <table>
             <caption class="visually-hidden">Views and unique visitors per day</caption>

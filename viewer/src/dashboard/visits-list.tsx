@@ -48,7 +48,7 @@ export function VisitsList(props: { fileId: string; linkId: string; links: LinkD
   }
   return (
     <>
-      <div class="table-wrap" tabIndex={0} role="region" aria-label="Recent visits">
+      <div class="table-wrap">
         <table class="visits-table">
           <caption class="visually-hidden">Recent visits, newest first</caption>
           <thead>

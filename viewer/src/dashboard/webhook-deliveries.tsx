@@ -78,7 +78,7 @@ export function DeliveryLog(props: { webhookId: string; label: string; revision:
         </p>
       )}
       {deliveries && deliveries.length > 0 && (
-        <div class="table-wrap" tabIndex={0} role="region" aria-label={`Delivery log of ${props.label}`}>
+        <div class="table-wrap">
           <table class="deliveries">
             <caption class="visually-hidden">Deliveries to {props.label}, newest first</caption>
             <thead>
