@@ -25,7 +25,8 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
 /** One entry of GET /api/webhooks/:id/deliveries (newest first). */
 export type WebhookDeliveryDto = {
   id: string
-  event: WebhookEventName | 'webhook.test'
+  /** One of the webhook events, or webhook.test. */
+  event: string
   status: DeliveryStatus
   attempts: number
   /** The receiver's last HTTP status; null when it never answered. */

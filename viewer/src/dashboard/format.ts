@@ -17,8 +17,9 @@ export function fromLocalInput(value: string): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString()
 }
 
-/** Reading time: "45 s", "3 min 20 s", "2 h 5 min". */
+/** Reading time: "2.5 s" (tenths below 10 s, as the API measures), "45 s", "3 min 20 s", "2 h 5 min". */
 export function formatDuration(seconds: number): string {
+  if (seconds < 9.95) return `${Number(seconds.toFixed(1))} s`
   const whole = Math.round(seconds)
   if (whole < 60) return `${whole} s`
   if (whole < 3600) return `${Math.floor(whole / 60)} min${whole % 60 ? ` ${whole % 60} s` : ''}`
