@@ -46,7 +46,7 @@ async function view(url: string, reader: number, headers: Record<string, string>
     headers: { 'user-agent': browserNumber(reader), 'x-forwarded-for': `198.51.100.${reader}`, ...headers },
   })
   expect(response.status).toBe(200)
-  return response.text()
+  return { html: await response.text(), cookie: response.headers.get('set-cookie') ?? '' }
 }
 
 /** The UTC days the panel asks for when "Last N days" is chosen. */
@@ -122,13 +122,26 @@ describe('the Analytics panel', () => {
     // Three readers on the default link (one from a news site, one on a phone), two on the newsletter's.
     await view(file.shareUrl, 1, { referer: 'https://news.example.org/a/post?utm=1' })
     await view(file.shareUrl, 2, { 'user-agent': SAFARI_PHONE })
-    await view(file.shareUrl, 3)
+    const third = await view(file.shareUrl, 3)
     await view(newsletter.url, 4)
     await view(newsletter.url, 5)
     // A repeat by reader 3 and a link-preview bot are not counted.
     await view(file.shareUrl, 3)
     await view(file.shareUrl, 6, { 'user-agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' })
-    await eventually(async () => expect((await analytics(`/files/${file.id}`, 7)).totals.views).toBe(5))
+    // Reader 3 downloads the PDF: their own visit is marked (the visit cookie names it), no new visit.
+    await json(`/files/${file.id}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ allowDownload: true }),
+    })
+    const visitCookie = /pdfshare_visit=[^;]+/.exec(third.cookie)?.[0]
+    expect(visitCookie).toBeDefined()
+    const downloaded = await fetch(`${served(file.shareUrl)}/download`, {
+      headers: { 'user-agent': browserNumber(3), 'x-forwarded-for': '198.51.100.3', cookie: visitCookie! },
+    })
+    expect(downloaded.status).toBe(200)
+    await downloaded.arrayBuffer()
+    await eventually(async () => expect((await analytics(`/files/${file.id}`, 7)).totals).toMatchObject({ views: 5, downloads: 1 }))
     const week = await analytics(`/files/${file.id}`, 7)
 
     const watched = await watchedPage(browser)
@@ -144,7 +157,7 @@ describe('the Analytics panel', () => {
     expect(await totals(page)).toEqual({
       Views: '5',
       'Unique visitors': String(week.totals.uniqueVisitors),
-      Downloads: '0',
+      Downloads: '1',
       'Median reading time': '—',
     })
     expect(week.totals.uniqueVisitors).toBe(5)
@@ -173,6 +186,7 @@ describe('the Analytics panel', () => {
     const visits = await rows(page, '.visits-table')
     expect(visits.length).toBe(5)
     expect(visits.map((cells) => cells[1]).sort()).toEqual(['Default link', 'Default link', 'Default link', 'Newsletter', 'Newsletter'])
+    expect(visits.map((cells) => cells[4]).sort()).toEqual(['Viewed', 'Viewed', 'Viewed', 'Viewed', 'Viewed, Downloaded'])
     const apiVisits = await json<VisitDto[]>(`/files/${file.id}/visits?limit=100`)
     expect(visits.map((cells) => cells[2])).toEqual(apiVisits.map((visit) => visit.referrerHost || 'Direct or unknown'))
 
@@ -204,7 +218,7 @@ describe('the Analytics panel', () => {
     const file = await upload('handbook.pdf', 4)
     // Two readers; the page gives each a reading token, and each reports the pages it had on screen.
     const read = async (reader: number, pages: { page: number; ms: number }[]) => {
-      const html = await view(file.shareUrl, reader)
+      const { html } = await view(file.shareUrl, reader)
       const token = /data-visit="([^"]+)"/.exec(html)?.[1]
       expect(token).toBeDefined()
       return { token: token!, pages }
