@@ -16,7 +16,13 @@ export type WebhookDto = {
 }
 
 /** POST /api/webhooks answers with the secret, once (`whsec_<base64>`, the Standard Webhooks form). */
-export type CreatedWebhookDto = WebhookDto & { secret: string }
+export type CreatedWebhookDto = {
+  id: string
+  url: string
+  events: WebhookEventName[]
+  createdAt: string
+  secret: string
+}
 
 export type WebhookInput = { url: string; events: WebhookEventName[] }
 
