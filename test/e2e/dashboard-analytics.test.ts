@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core'
 import { makePdf } from '../../scripts/support/pdf'
 import { ROOT, run, startServer, type RunningServer } from '../../scripts/support/process'
 import type { AnalyticsDto, VisitDto } from '../../src/shared/analytics-shapes'
+import { formatDuration } from '../../viewer/src/dashboard/format'
 import { bearer } from '../support/bearer'
 import { browserNumber, SAFARI_PHONE } from '../support/user-agents'
 import { expectAccessible } from './accessibility'
@@ -80,6 +81,9 @@ afterAll(async () => {
 })
 
 const unexpected = (watched: Watched) => watched.consoleErrors
+
+/** Chromium as a person's browser (the headless one says so in its User-Agent, and is not counted). */
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36'
 
 /** Signs in with the API token and opens the file's page at its Analytics panel. */
 async function openFile(page: Page, fileId: string) {
@@ -258,6 +262,42 @@ describe('the Analytics panel', () => {
       .evaluateAll((rects) => rects.map((rect) => Number(rect.getAttribute('width'))))
     expect(fills.map(Math.round)).toEqual([100, 33])
     expect((await totals(page))['Median reading time']).toMatch(/^\d+ s$/)
+    expect(unexpected(watched)).toEqual([])
+    await page.context().close()
+  }, 60_000)
+
+  test('a read in Chromium through the viewer: its beacon reaches the API, and the panel shows the same numbers', async () => {
+    const file = await upload('journal.pdf', 3)
+    // A browser that does not call itself headless, so the visit counts and the page carries a reading token.
+    const reader = await watchedPage(browser, { userAgent: CHROME, height: 700 })
+    await reader.page.goto(served(file.shareUrl))
+    await reader.page.waitForSelector('.page[data-page-number="1"] canvas', { timeout: 20_000 })
+    await reader.page.waitForTimeout(2_000)
+    await reader.page.locator('.page[data-page-number="2"]').scrollIntoViewIfNeeded()
+    await reader.page.waitForTimeout(2_000)
+    await reader.page.goto('about:blank') // pagehide: the viewer sends what is left with sendBeacon
+    await reader.page.context().close()
+    let month: AnalyticsDto | undefined
+    await eventually(async () => {
+      month = await analytics(`/files/${file.id}`, 30)
+      expect(month.pages.length).toBeGreaterThanOrEqual(2)
+      expect(month.pages[0]!.seconds).toBeGreaterThan(0.5)
+      expect(month.pages[1]!.seconds).toBeGreaterThan(0.5)
+    }, 15_000)
+    expect(month!.pages[1]!.visitors).toBe(1)
+
+    const watched = await watchedPage(browser)
+    const { page } = watched
+    await openFile(page, file.id)
+    await eventually(async () =>
+      expect(await rows(page, '.pages-table')).toEqual(
+        month!.pages.map((entry) => [
+          String(entry.page),
+          formatDuration(entry.seconds),
+          `${entry.visitors} ${entry.visitors === 1 ? 'visit' : 'visits'}`,
+        ]),
+      ),
+    )
     expect(unexpected(watched)).toEqual([])
     await page.context().close()
   }, 60_000)
