@@ -72,11 +72,11 @@ export function VisitsList(props: { fileId: string; linkId: string; links: LinkD
                 <td data-label="Device">{DEVICE_TEXT[visit.device] ?? visit.device}</td>
                 <td data-label="What">{actions(visit)}</td>
                 <td data-label="Reading time">
-                  {visit.tracked ? (
-                    formatDuration(visit.readingSeconds)
-                  ) : (
-                    <span title="The reader asked not to be tracked">not tracked</span>
-                  )}
+                  {!visit.tracked
+                    ? 'not tracked (asked not to be)'
+                    : visit.readingSeconds > 0
+                      ? formatDuration(visit.readingSeconds)
+                      : 'none reported'}
                 </td>
               </tr>
             ))}
