@@ -17,8 +17,8 @@ export function outboxWritten(ctx: Pick<AppContext, 'db'>): void {
 
 /** Registers a dispatcher's wake-up; returns the unregistering function. */
 export function onOutboxWritten(ctx: Pick<AppContext, 'db'>, wake: Waker): () => void {
-  let set = wakers.get(ctx.db)
-  if (!set) wakers.set(ctx.db, (set = new Set()))
+  const set = wakers.get(ctx.db) ?? new Set<Waker>()
+  wakers.set(ctx.db, set)
   set.add(wake)
   return () => set.delete(wake)
 }
