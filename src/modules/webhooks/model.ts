@@ -1,8 +1,8 @@
 import { t, type Static } from 'elysia'
 import { WEBHOOK_EVENTS } from '../../core/webhooks/outbox'
+import { WEBHOOK_LIMITS } from '../../shared/webhook-shapes'
 
-/** The limits of a webhook, named once: the body schema, the checks and the README say the same. */
-export const WEBHOOK_LIMITS = { url: 2000, perUser: 20 } as const
+export { WEBHOOK_LIMITS }
 
 const iso = (description: string) => t.String({ description: `${description}; ISO 8601 UTC with milliseconds` })
 const isoOrNull = (description: string) =>
