@@ -10,6 +10,7 @@ import { filesRoutes } from './modules/files'
 import { linksRoutes } from './modules/links'
 import { shareRoutes } from './modules/share'
 import { systemRoutes } from './modules/system'
+import { webhooksRoutes } from './modules/webhooks'
 
 /**
  * The whole HTTP application, built from an already-opened context. It never listens by itself:
@@ -24,6 +25,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(authRoutes(ctx, auth))
     .use(filesRoutes(ctx, auth))
     .use(linksRoutes(ctx, auth))
+    .use(webhooksRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets.manifest))
     .use(dashboardRoutes(ctx, assets.manifest))
     .use(assetRoutes(assets))

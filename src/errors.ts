@@ -77,6 +77,8 @@ export const storageExceeded = (used: number, max: number, versionBytes = 0) =>
         ? `, ${formatSize(versionBytes)} of it by previous versions of files (deleting versions frees it: DELETE /api/files/ID/versions/VERSION_ID)`
         : ''),
   )
+export const tooManyWebhooks = (cap: number) =>
+  quotaExceeded(`A user may have at most ${cap} webhooks; delete one first (DELETE /api/webhooks/ID)`)
 export const tooManyTokens = (cap: number) =>
   quotaExceeded(`A user may have at most ${cap} active tokens; revoke one first (DELETE /api/tokens/ID, or pdfshare token revoke ID)`)
 
@@ -87,6 +89,7 @@ export const versionNotFound = () => notFound('Version not found')
 export const userNotFound = (name: string) => notFound(`No user named ${JSON.stringify(name)}`)
 export const tokenNotFound = () => notFound('Token not found')
 export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with id ${JSON.stringify(tokenIdOrJwt)}`)
+export const webhookNotFound = () => notFound('Webhook not found')
 
 // conflict: the request cannot apply to the resource as it is now.
 

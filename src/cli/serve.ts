@@ -1,6 +1,7 @@
 import { createApp } from '../app'
 import { listUsers } from '../modules/auth/users'
 import { sweepUnreferencedBlobs } from '../modules/maintenance/service/sweep'
+import { startWebhookDispatcher } from '../modules/webhooks/service/dispatcher'
 import type { OpenedContext } from '../open-context'
 import { removeLeftoverTempFiles } from '../storage/temp-files'
 import { VERSION } from '../version'
@@ -41,7 +42,7 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
       io.err(
         `${signal}: no new connections; in-flight requests get ${config.shutdownTimeout} s to finish (send ${signal} again to exit at once)`,
       )
-      // Views are written before each page is sent, so there is nothing else to flush.
+      // Views are written before each page is sent, and webhook events with their change, so nothing needs flushing.
       let timer: Timer | undefined
       const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), config.shutdownTimeout * 1000)))
       const finished = await Promise.race([app.stop().then(() => true), deadline])
@@ -50,6 +51,8 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
         io.err('closing the connections that are still open')
         await app.stop(true)
       }
+      // Attempts in flight are cut short; their rows come due again after the next start.
+      await webhooks.stop()
       ctx.close()
       await releaseLock()
       resolve()
@@ -64,6 +67,8 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
     maxRequestBodySize: UNLIMITED_BODY,
     idleTimeout: config.idleTimeout,
   })
+  // Beside the server, never inside a request: deliveries of the outbox, woken by the commits that write it.
+  const webhooks = startWebhookDispatcher(ctx)
   if ((await listUsers(ctx)).length === 0) {
     io.err(
       [

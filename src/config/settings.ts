@@ -234,6 +234,14 @@ export const SETTINGS = {
     rule: `must be one of ${ACCEPTED_BOOLEANS}`,
     help: 'every new share link needs a password; a password cannot be removed',
   }),
+  /** Webhooks may target loopback, private, link-local and CGNAT addresses (a home ntfy on the LAN, a test receiver). */
+  webhookAllowPrivate: setting({
+    env: 'PDFSHARE_WEBHOOK_ALLOW_PRIVATE',
+    default: 'false',
+    parse: boolean,
+    rule: `must be one of ${ACCEPTED_BOOLEANS}`,
+    help: 'let webhooks target loopback, private (LAN) and link-local addresses',
+  }),
 }
 
 /**

@@ -1,46 +1,37 @@
 /**
- * Webhooks as the dashboard reads them: GET/POST /api/webhooks, DELETE /api/webhooks/:id, the delivery log
- * and the test event (issue 14's agreed shapes). Bundled into the browser: plain types and constants only.
+ * Webhooks as the dashboard and the server both know them: the events, the limits, and the shapes of the
+ * Webhook and WebhookDelivery resources. Bundled into the browser: plain types and constants only. A type test
+ * (test/types/shared-shapes.test.ts) keeps the DTOs equal to the types of modules/webhooks' schemas.
  */
 
-/** The events a webhook can ask for (the same list as core/webhooks/outbox.ts's WEBHOOK_EVENTS; a type test keeps them equal). */
-export const WEBHOOK_EVENT_NAMES = ['file.uploaded', 'file.replaced', 'file.deleted', 'link.viewed', 'link.downloaded'] as const
-export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number]
+/** What a webhook can ask for. `webhook.test` is sent only by the "send test event" action. */
+export const WEBHOOK_EVENTS = ['file.uploaded', 'file.replaced', 'file.deleted', 'link.viewed', 'link.downloaded'] as const
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 
-/** A webhook as listed: never its secret. */
-export type WebhookDto = {
-  id: string
-  url: string
-  events: WebhookEventName[]
-  createdAt: string
-}
+export const WEBHOOK_LIMITS = {
+  /** Longest URL, in characters. */
+  url: 2000,
+  /** Webhooks a user may have. */
+  perUser: 20,
+} as const
 
-/** POST /api/webhooks answers with the secret, once (`whsec_<base64>`, the Standard Webhooks form). */
-export type CreatedWebhookDto = {
-  id: string
-  url: string
-  events: WebhookEventName[]
-  createdAt: string
-  secret: string
-}
+/** Each entry of GET /api/webhooks. The secret is never part of it. */
+export type WebhookDto = { id: string; url: string; events: WebhookEvent[]; createdAt: string }
 
-export type WebhookInput = { url: string; events: WebhookEventName[] }
+/** The answer to POST /api/webhooks: the webhook and, this once, its `whsec_…` signing secret. */
+export type NewWebhookDto = { id: string; url: string; events: WebhookEvent[]; createdAt: string; secret: string }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
 
-/** One entry of GET /api/webhooks/:id/deliveries (newest first). */
-export type WebhookDeliveryDto = {
+/** Each entry of GET /api/webhooks/:id/deliveries (newest first), and the answer to POST /api/webhooks/:id/test. */
+export type DeliveryDto = {
   id: string
-  /** One of the webhook events, or webhook.test. */
   event: string
   status: DeliveryStatus
   attempts: number
-  /** The receiver's last HTTP status; null when it never answered. */
   lastStatus: number | null
   lastError: string | null
   createdAt: string
   deliveredAt: string | null
   nextAttemptAt: string | null
 }
-
-export type DeliveriesPage = { data: WebhookDeliveryDto[]; nextCursor: string | null }

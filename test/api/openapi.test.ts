@@ -42,6 +42,11 @@ test('GET /api/openapi.json is an OpenAPI 3 document of every API route, without
       'GET /api/tokens',
       'POST /api/tokens',
       'DELETE /api/tokens/{id}',
+      'GET /api/webhooks',
+      'POST /api/webhooks',
+      'DELETE /api/webhooks/{id}',
+      'GET /api/webhooks/{id}/deliveries',
+      'POST /api/webhooks/{id}/test',
     ].sort(),
   )
 })

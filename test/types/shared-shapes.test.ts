@@ -9,8 +9,8 @@ import type { LinkDto as ServerLinkDto } from '../../src/modules/links/model'
 import type { IssuedTokenDto, MeDto, SignInDto, TokenDto } from '../../src/shared/account-shapes'
 import type { FileDto, ListOrder, VersionDto } from '../../src/shared/file-shapes'
 import type { LinkDto } from '../../src/shared/link-shapes'
-import type { WebhookEventName } from '../../src/shared/webhook-shapes'
-import type { WebhookEvent } from '../../src/core/webhooks/outbox'
+import type * as WebhooksModel from '../../src/modules/webhooks/model'
+import type { DeliveryDto, NewWebhookDto, WebhookDto } from '../../src/shared/webhook-shapes'
 
 const SHARED = join(import.meta.dir, '..', '..', 'src', 'shared')
 
@@ -35,5 +35,7 @@ test('the shared types are the types of the server schemas', () => {
   expectTypeOf<TokenDto>().toEqualTypeOf<AuthModel.TokenDto>()
   expectTypeOf<IssuedTokenDto>().toEqualTypeOf<AuthModel.IssuedTokenDto>()
   expectTypeOf<SignInDto>().toEqualTypeOf<AuthModel.SignInDto>()
-  expectTypeOf<WebhookEventName>().toEqualTypeOf<WebhookEvent>()
+  expectTypeOf<WebhookDto>().toEqualTypeOf<WebhooksModel.WebhookDto>()
+  expectTypeOf<NewWebhookDto>().toEqualTypeOf<WebhooksModel.NewWebhookDto>()
+  expectTypeOf<DeliveryDto>().toEqualTypeOf<WebhooksModel.DeliveryDto>()
 })

@@ -3,9 +3,10 @@ import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
 import type { SqlStatement } from '../../db/hot-sql'
 import { webhookDeliveries, webhooks } from '../../db/schema'
 
-/** What a webhook can ask for. `webhook.test` is sent only by the "send test event" action. */
-export const WEBHOOK_EVENTS = ['file.uploaded', 'file.replaced', 'file.deleted', 'link.viewed', 'link.downloaded'] as const
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
+import type { WebhookEvent } from '../../shared/webhook-shapes'
+
+// The list of events lives with the shapes the dashboard bundles too.
+export { WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/webhook-shapes'
 
 /** The body of every delivery (the Standard Webhooks shape): the event type, when it happened, and its data. */
 export type WebhookPayload = { type: WebhookEvent | 'webhook.test'; timestamp: string; data: Record<string, unknown> }

@@ -1,21 +1,23 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { DeliveriesPage, DeliveryStatus, WebhookDeliveryDto } from '../../../src/shared/webhook-shapes'
+import type { DeliveryDto, DeliveryStatus } from '../../../src/shared/webhook-shapes'
 import { ApiError, call } from './api'
 import { formatDate } from './format'
 
 const PAGE_SIZE = 20
+/** GET /api/webhooks/:id/deliveries: a page of the log, newest first. */
+type DeliveriesPage = { data: DeliveryDto[]; nextCursor: string | null }
 /** While a delivery is pending the log is read again this often, this many times at most (then "Refresh"). */
 const POLL_MS = 2_000
 const POLLS = 45
 const STATUS_TEXT: Record<DeliveryStatus, string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' }
 
 /** The receiver's last answer, in words: its HTTP status and/or the error (timeout, refused address…). */
-function lastAnswer(delivery: WebhookDeliveryDto): string {
+function lastAnswer(delivery: DeliveryDto): string {
   const parts = [delivery.lastStatus !== null && `HTTP ${delivery.lastStatus}`, delivery.lastError].filter(Boolean)
   return parts.length ? parts.join(': ') : '—'
 }
 
-function when(delivery: WebhookDeliveryDto): string {
+function when(delivery: DeliveryDto): string {
   if (delivery.deliveredAt) return `delivered ${formatDate(delivery.deliveredAt)}`
   if (delivery.status === 'pending' && delivery.nextAttemptAt) return `next attempt ${formatDate(delivery.nextAttemptAt)}`
   return '—'
@@ -26,7 +28,7 @@ function when(delivery: WebhookDeliveryDto): string {
  * when a test event was queued, so the log is read again; while anything is pending it is read every 2 s.
  */
 export function DeliveryLog(props: { webhookId: string; label: string; revision: number }) {
-  const [deliveries, setDeliveries] = useState<WebhookDeliveryDto[] | null>(null)
+  const [deliveries, setDeliveries] = useState<DeliveryDto[] | null>(null)
   const [cursor, setCursor] = useState<string | null>(null)
   const [loadError, setLoadError] = useState('')
   const polls = useRef(0)

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { type CreatedWebhookDto, WEBHOOK_EVENT_NAMES, type WebhookDto, type WebhookEventName } from '../../../src/shared/webhook-shapes'
+import { type NewWebhookDto, WEBHOOK_EVENTS, WEBHOOK_LIMITS, type WebhookDto, type WebhookEvent } from '../../../src/shared/webhook-shapes'
 import { ApiError, call } from './api'
 import { formatDate } from './format'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
 import { DeliveryLog } from './webhook-deliveries'
 
-const EVENT_TEXT: Record<WebhookEventName, string> = {
+const EVENT_TEXT: Record<WebhookEvent, string> = {
   'file.uploaded': 'A PDF is uploaded',
   'file.replaced': 'A PDF is replaced',
   'file.deleted': 'A file is deleted',
@@ -18,7 +18,7 @@ const errorText = (failure: unknown, fallback: string) => (failure instanceof Ap
 const shortUrl = (url: string) => url.replace(/^https?:\/\//, '')
 
 /** The new webhook's signing secret, shown once: the server keeps it but never shows it again. */
-function CreatedSecret(props: { webhook: CreatedWebhookDto; onDone: () => void }) {
+function CreatedSecret(props: { webhook: NewWebhookDto; onDone: () => void }) {
   const field = useRef<HTMLInputElement>(null)
   useEffect(() => field.current?.focus(), [])
   return (
@@ -46,9 +46,9 @@ function CreatedSecret(props: { webhook: CreatedWebhookDto; onDone: () => void }
   )
 }
 
-function CreateForm(props: { onCreated: (webhook: CreatedWebhookDto) => void }) {
+function CreateForm(props: { onCreated: (webhook: NewWebhookDto) => void }) {
   const [url, setUrl] = useState('')
-  const [events, setEvents] = useState<Set<WebhookEventName>>(new Set(['link.viewed', 'link.downloaded']))
+  const [events, setEvents] = useState<Set<WebhookEvent>>(new Set(['link.viewed', 'link.downloaded']))
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
 
@@ -57,8 +57,8 @@ function CreateForm(props: { onCreated: (webhook: CreatedWebhookDto) => void }) 
     setBusy(true)
     setError('')
     try {
-      const chosen = WEBHOOK_EVENT_NAMES.filter((name) => events.has(name))
-      const { data } = await call<{ data: CreatedWebhookDto }>('POST', '/webhooks', { url: url.trim(), events: chosen })
+      const chosen = WEBHOOK_EVENTS.filter((name) => events.has(name))
+      const { data } = await call<{ data: NewWebhookDto }>('POST', '/webhooks', { url: url.trim(), events: chosen })
       setUrl('')
       props.onCreated(data)
     } catch (failure) {
@@ -67,7 +67,7 @@ function CreateForm(props: { onCreated: (webhook: CreatedWebhookDto) => void }) 
       setBusy(false)
     }
   }
-  const toggle = (name: WebhookEventName, on: boolean) => {
+  const toggle = (name: WebhookEvent, on: boolean) => {
     const next = new Set(events)
     if (on) next.add(name)
     else next.delete(name)
@@ -83,7 +83,7 @@ function CreateForm(props: { onCreated: (webhook: CreatedWebhookDto) => void }) 
           id="webhook-url"
           type="url"
           required
-          maxLength={2000}
+          maxLength={WEBHOOK_LIMITS.url}
           placeholder="https://ntfy.example.org/pdfs"
           value={url}
           aria-describedby="webhook-url-hint"
@@ -96,7 +96,7 @@ function CreateForm(props: { onCreated: (webhook: CreatedWebhookDto) => void }) 
       </div>
       <fieldset class="events">
         <legend>Events</legend>
-        {WEBHOOK_EVENT_NAMES.map((name) => (
+        {WEBHOOK_EVENTS.map((name) => (
           <label key={name} class="check">
             <input type="checkbox" checked={events.has(name)} onChange={(event) => toggle(name, event.currentTarget.checked)} />
             {EVENT_TEXT[name]} <code>{name}</code>
@@ -120,7 +120,7 @@ function CreateForm(props: { onCreated: (webhook: CreatedWebhookDto) => void }) 
 export function WebhooksPage() {
   const [webhooks, setWebhooks] = useState<WebhookDto[] | null>(null)
   const [loadError, setLoadError] = useState('')
-  const [created, setCreated] = useState<CreatedWebhookDto | null>(null)
+  const [created, setCreated] = useState<NewWebhookDto | null>(null)
   const [deleting, setDeleting] = useState<WebhookDto | null>(null)
   /** Per webhook, a number that moves when a test event was queued, so its log is read again. */
   const [revisions, setRevisions] = useState<Record<string, number>>({})

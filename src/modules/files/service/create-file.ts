@@ -3,16 +3,20 @@ import type { AppContext } from '../../../core/context'
 import { fitsQuota, quotaGrowth, quotaRefusal } from '../../../core/files/quota'
 import type { FileWithLink } from '../../../core/files/file-rows'
 import { prepareNewLink } from '../../../core/links/new-link'
+import { enqueueEvent } from '../../../core/webhooks/outbox'
+import { outboxWritten } from '../../../core/webhooks/wake'
 import { files, links } from '../../../db/schema'
 import { badRequest } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import type { MultipartBody } from '../../../uploads/receive-multipart'
 import { defaultLinkFromForm, filenameFromPart, metadataFromForm } from '../input'
+import { toFileDto } from '../presenter'
 
 /**
  * Turns a received upload into a committed file: validate the fields (the default link's too, with the
  * instance policy; its password is hashed before anything is stored), move the blob into place, then insert
- * the row — guarded by the quota in the same statement — and its default link, in one transaction. The blob is durable before the row that points at
+ * the row — guarded by the quota in the same statement — its default link and the `file.uploaded` webhook
+ * deliveries, in one transaction. The blob is durable before the row that points at
  * it exists; if the row is refused the blob is removed, and if the process dies in between the start-up
  * sweep moves it to orphans/. The received temp file is not this verb's to remove: the upload receiver discards it.
  */
@@ -63,6 +67,16 @@ export async function createFile(ctx: AppContext, input: { ownerId: string; body
     SELECT ${link.id}, ${row.id}, ${link.slug}, 1, ${link.label}, ${link.allowDownload ? 1 : 0}, ${link.searchEngineVisible ? 1 : 0},
            ${link.expiresAt}, ${link.maxViews}, ${link.passwordHash}, ${link.disabled ? 1 : 0}, 0, ${now}, ${now}
     WHERE EXISTS (SELECT 1 FROM ${files} WHERE id = ${row.id})`),
+      // The owner's webhooks hear of it only if the file went in: a refused upload sends nothing.
+      ctx.db.run(
+        enqueueEvent({
+          event: 'file.uploaded',
+          ownerId: row.ownerId,
+          data: { file: toFileDto(row, ctx.config.publicUrl) },
+          at: now,
+          onlyIf: sql`EXISTS (SELECT 1 FROM ${files} WHERE id = ${row.id})`,
+        }),
+      ),
     ])
     .catch(async (error) => {
       await ctx.blobs.delete(row.blobKey).catch(() => {}) // the row never existed: the blob goes too (else the start-up sweep moves it aside)
@@ -72,5 +86,6 @@ export async function createFile(ctx: AppContext, input: { ownerId: string; body
     await ctx.blobs.delete(row.blobKey)
     throw await quotaRefusal(ctx, row.ownerId, growth)
   }
+  outboxWritten(ctx)
   return { ...row, seq: Number(inserted[0]?.seq) }
 }

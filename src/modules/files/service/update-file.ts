@@ -6,12 +6,15 @@ import { getOwnedFile } from '../../../core/files/get-owned-file'
 import { fitsQuota, quotaGrowth, quotaRefusal } from '../../../core/files/quota'
 import type { FileWithLink } from '../../../core/files/file-rows'
 import { replacementPlan } from '../../../core/files/versions'
+import { enqueueEvent } from '../../../core/webhooks/outbox'
+import { outboxWritten } from '../../../core/webhooks/wake'
 import { files, fileVersions, links } from '../../../db/schema'
 import { notFound } from '../../../errors'
 import { isWellFormedId, randomId } from '../../../lib/ids'
 import type { ReceivedPdf } from '../../../uploads/pdf-part-writer'
 import type { MultipartBody } from '../../../uploads/receive-multipart'
 import { metadataFromForm, type MetadataInput } from '../input'
+import { toFileDto } from '../presenter'
 
 type Target = { ownerId: string; id: string }
 
@@ -58,21 +61,34 @@ async function applyUpdate(
   // New bytes first, under a new key; then switch the row in one transaction; only then drop the bytes of the
   // versions pruned. A reader sees the old blob with the old metadata or the new blob with the new metadata, never a mix.
   const blobKey = randomId()
+  const pdf = { blobKey, size: replacement.size, sha256: replacement.sha256, uploadedAt: now, versionId: randomId() }
+  const sent = Object.fromEntries(Object.entries(fileFields).filter(([, value]) => value !== undefined))
+  // The File resource of the `file.replaced` event: what the row holds once the swap from `current` commits.
+  const replaced = (current: FileWithLink): FileWithLink => ({
+    ...current,
+    ...sent,
+    ...pdf,
+    updatedAt: Math.max(now, current.updatedAt + 1),
+    allowDownload: allowDownload ?? current.allowDownload,
+    searchEngineVisible: searchEngineVisible ?? current.searchEngineVisible,
+  })
   await ctx.blobs.put(blobKey, { file: replacement.temp.path })
   let switched: { discard: string[] } | undefined
   try {
     switched = await switchBlob(
       ctx,
       target,
-      { ...changes, blobKey, size: replacement.size, sha256: replacement.sha256, uploadedAt: now, versionId: randomId() },
+      { ...changes, ...pdf },
       {
         ...switches,
         updatedAt: hasSwitches ? now : undefined,
       },
+      replaced,
     )
   } finally {
     if (!switched) await ctx.blobs.delete(blobKey)
   }
+  outboxWritten(ctx)
   for (const key of switched.discard) await discardBlob(ctx, key)
   return getOwnedFile(ctx, target)
 }
@@ -87,13 +103,16 @@ const ownedBy = (target: Target) => and(eq(files.id, target.id), eq(files.ownerI
  * newest previous version (only while the file still holds it, the quota allows the growth and the versions
  * to prune are all still there: the growth counts their bytes as freed); the row switches to the new PDF (only
  * if that version row now exists); the versions beyond PDFSHARE_MAX_VERSIONS are deleted and the default
- * link's switches change (only if the row holds the new key). Returns the blobs to discard after the commit.
+ * link's switches change and the `file.replaced` webhook deliveries are written (only if the row holds the new
+ * key: a replacement that lost the swap or was refused by the quota sends nothing). Returns the blobs to discard
+ * after the commit.
  */
 async function switchBlob(
   ctx: AppContext,
   target: Target,
   changes: SQLiteUpdateSetSource<typeof files> & { size: number; blobKey: string },
   linkChanges: SQLiteUpdateSetSource<typeof links>,
+  replaced: (current: FileWithLink) => FileWithLink,
 ): Promise<{ discard: string[] }> {
   for (let attempt = 0; ; attempt++) {
     const current = await getOwnedFile(ctx, target)
@@ -127,11 +146,23 @@ async function switchBlob(
             eq(links.isDefault, true),
           ),
         )
+    // Built from `current`: a metadata PUT that commits between that read and this batch (it keeps the blob
+    // key, so the swap still happens) is not reflected in the event's title or description.
+    const announce = ctx.db.run(
+      enqueueEvent({
+        event: 'file.replaced',
+        ownerId: target.ownerId,
+        data: { file: toFileDto(replaced(current), ctx.config.publicUrl) },
+        at: ctx.now(),
+        onlyIf: holdsNew,
+      }),
+    )
     const [, swapped] = await ctx.db.batch([
       keepCurrent,
       swap,
       ...(pruneIds.length > 0 ? [prune] : []),
       ...(linkChanges.updatedAt === undefined ? [] : [switchLink()]),
+      announce,
     ])
     if ((swapped as { id: string }[]).length > 0) return { discard: plan.prune.map((version) => version.blobKey) }
     // Refused: by the quota, or because the file changed meanwhile (another replacement, a restore, a deleted version).

@@ -1,0 +1,110 @@
+import { Elysia } from 'elysia'
+import type { AppContext } from '../../core/context'
+import type { AuthGuard } from '../../http/auth-guard'
+import { readJsonBody } from '../../http/read-json-body'
+import { requireMediaType } from '../../http/request-body'
+import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
+import { webhookFromJson } from './input'
+import {
+  DeliveriesQuery,
+  DeliveryEnvelope,
+  DeliveryListEnvelope,
+  NewWebhookEnvelope,
+  WEBHOOK_LIMITS,
+  WebhookDeletedEnvelope,
+  WebhookIdParams,
+  WebhookJson,
+  WebhookListEnvelope,
+} from './model'
+import { toDeliveryDto, toWebhookDto } from './presenter'
+import { createWebhook } from './service/create-webhook'
+import { listDeliveries } from './service/list-deliveries'
+import { deleteWebhook, listWebhooks } from './service/owned-webhooks'
+import { sendTestEvent } from './service/send-test-event'
+
+const tags = ['webhooks']
+
+/** The caller's webhooks and their delivery logs: /api/webhooks. Thin handlers around the services. */
+export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
+  return new Elysia({ name: 'webhooks', prefix: '/api/webhooks' })
+    .use(auth)
+    .get(
+      '',
+      async ({ caller }) => ({ success: true as const, data: (await listWebhooks(ctx, { ownerId: caller.userId })).map(toWebhookDto) }),
+      {
+        auth: true,
+        response: { 200: WebhookListEnvelope, ...authFailures },
+        detail: { summary: "List the caller's webhooks, oldest first (without their secrets)", tags },
+      },
+    )
+    .post(
+      '',
+      async ({ request, caller, set }) => {
+        requireMediaType(request, ['application/json'])
+        const webhook = webhookFromJson(await readJsonBody(request))
+        const row = await createWebhook(ctx, { ownerId: caller.userId, webhook })
+        set.status = 201
+        return { success: true as const, data: { ...toWebhookDto(row), secret: row.secret } }
+      },
+      {
+        auth: true,
+        parse: 'none',
+        response: {
+          201: NewWebhookEnvelope,
+          400: FailureSchema,
+          403: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          ...authFailures,
+        },
+        detail: {
+          summary: 'Add a webhook; the answer carries its signing secret, once',
+          description: `At most ${WEBHOOK_LIMITS.perUser} webhooks a user (one more: 403). Loopback, private and link-local targets are refused unless the server sets PDFSHARE_WEBHOOK_ALLOW_PRIVATE=1.`,
+          tags,
+          requestBody: { required: true, content: { 'application/json': { schema: openApiSchema(WebhookJson) } } },
+        },
+      },
+    )
+    .delete(
+      '/:id',
+      async ({ caller, params }) => ({ success: true as const, data: await deleteWebhook(ctx, { ownerId: caller.userId, id: params.id }) }),
+      {
+        auth: true,
+        params: WebhookIdParams,
+        response: { 200: WebhookDeletedEnvelope, 404: FailureSchema, ...authFailures },
+        detail: { summary: 'Delete a webhook and its delivery log; nothing pending is sent to it any more', tags },
+      },
+    )
+    .get(
+      '/:id/deliveries',
+      async ({ caller, params, query }) => {
+        const page = await listDeliveries(ctx, { ownerId: caller.userId, id: params.id, limit: query.limit ?? 20, cursor: query.cursor })
+        return { success: true as const, data: page.rows.map(toDeliveryDto), nextCursor: page.nextCursor }
+      },
+      {
+        auth: true,
+        params: WebhookIdParams,
+        query: DeliveriesQuery,
+        response: { 200: DeliveryListEnvelope, 400: FailureSchema, 404: FailureSchema, ...authFailures },
+        detail: { summary: "A webhook's delivery log, newest first: status, attempts, last status and error", tags },
+      },
+    )
+    .post(
+      '/:id/test',
+      async ({ caller, params, set }) => {
+        const delivery = await sendTestEvent(ctx, { ownerId: caller.userId, id: params.id })
+        set.status = 202
+        return { success: true as const, data: toDeliveryDto(delivery) }
+      },
+      {
+        auth: true,
+        params: WebhookIdParams,
+        response: { 202: DeliveryEnvelope, 404: FailureSchema, ...authFailures },
+        detail: {
+          summary: 'Send a webhook.test event to this webhook',
+          description: 'Queued like any event (signed, retried, logged); the answer is its delivery, still pending.',
+          tags,
+        },
+      },
+    )
+}

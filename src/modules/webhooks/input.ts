@@ -1,0 +1,18 @@
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../../core/webhooks/outbox'
+import { badRequest } from '../../errors'
+import { bodyChecker } from '../../http/check-body'
+import { WebhookJson } from './model'
+
+const checkJson = bodyChecker(WebhookJson)
+
+export type WebhookInput = { url: URL; events: WebhookEvent[] }
+
+/** A POST /api/webhooks body, checked: an http(s) URL without credentials, and its events once each, in the list's order. */
+export function webhookFromJson(body: unknown): WebhookInput {
+  const json = checkJson(body)
+  if (!URL.canParse(json.url)) throw badRequest('url must be an absolute http(s) URL such as https://ntfy.example/pdf')
+  const url = new URL(json.url)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('url must use http or https')
+  if (url.username || url.password) throw badRequest('url must not carry credentials (user:password@); put a token in the path or query')
+  return { url, events: WEBHOOK_EVENTS.filter((event) => json.events.includes(event)) }
+}

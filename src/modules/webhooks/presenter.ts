@@ -1,0 +1,24 @@
+import type { WebhookDeliveryRow, WebhookRow } from '../../db/schema'
+import type { DeliveryDto, WebhookDto } from './model'
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/** The only way a webhook row leaves the server: never its secret (the create's answer adds it once). */
+export function toWebhookDto(row: WebhookRow): WebhookDto {
+  return { id: row.id, url: row.url, events: JSON.parse(row.events), createdAt: iso(row.createdAt) }
+}
+
+/** A delivery as the log shows it; never its payload or the webhook's secret. */
+export function toDeliveryDto(row: WebhookDeliveryRow): DeliveryDto {
+  return {
+    id: row.id,
+    event: row.event,
+    status: row.status as DeliveryDto['status'],
+    attempts: row.attempts,
+    lastStatus: row.lastStatus,
+    lastError: row.lastError,
+    createdAt: iso(row.createdAt),
+    deliveredAt: row.deliveredAt === null ? null : iso(row.deliveredAt),
+    nextAttemptAt: row.status === 'pending' ? iso(row.nextAttemptAt) : null,
+  }
+}

@@ -1,0 +1,36 @@
+import { sql } from 'drizzle-orm'
+import type { AppContext } from '../../../core/context'
+import { type WebhookRow, webhooks } from '../../../db/schema'
+import { badRequest, tooManyWebhooks } from '../../../errors'
+import { randomId } from '../../../lib/ids'
+import type { WebhookInput } from '../input'
+import { WEBHOOK_LIMITS } from '../model'
+import { newWebhookSecret } from './signing'
+import { literalTargetRefusal } from './target-safety'
+
+/**
+ * A new webhook of the caller, with a fresh secret (the caller sees it once, in the answer). A URL whose host is
+ * a literal loopback, private or link-local address is refused here (unless PDFSHARE_WEBHOOK_ALLOW_PRIVATE);
+ * a name is judged at each delivery, by what it resolves to then. The per-user cap is a condition of the INSERT
+ * itself, so concurrent creates cannot pass it together.
+ */
+export async function createWebhook(ctx: AppContext, input: { ownerId: string; webhook: WebhookInput }): Promise<WebhookRow> {
+  const refusal = literalTargetRefusal(input.webhook.url, ctx.config.webhookAllowPrivate)
+  if (refusal) throw badRequest(refusal)
+  const row: WebhookRow = {
+    seq: 0, // assigned by the database
+    id: randomId(),
+    ownerId: input.ownerId,
+    url: input.webhook.url.href,
+    events: JSON.stringify(input.webhook.events),
+    secret: newWebhookSecret(),
+    createdAt: ctx.now(),
+  }
+  const inserted = await ctx.db.all<{ seq: number }>(sql`
+    INSERT INTO ${webhooks} (id, owner_id, url, events, secret, created_at)
+    SELECT ${row.id}, ${row.ownerId}, ${row.url}, ${row.events}, ${row.secret}, ${row.createdAt}
+    WHERE (SELECT count(*) FROM ${webhooks} WHERE owner_id = ${row.ownerId}) < ${WEBHOOK_LIMITS.perUser}
+    RETURNING seq`)
+  if (inserted.length === 0) throw tooManyWebhooks(WEBHOOK_LIMITS.perUser)
+  return { ...row, seq: Number(inserted[0]!.seq) }
+}
