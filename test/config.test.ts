@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       linkDefaultExpiry: null,
       linkMaxExpiry: null,
       linkRequirePassword: false,
+      analyticsRetention: 365,
     })
   })
 

@@ -32,6 +32,7 @@ type WrittenOut = {
   linkDefaultExpiry: number | null
   linkMaxExpiry: number | null
   linkRequirePassword: boolean
+  analyticsRetention: number
 }
 
 test('Config, as derived from the table of settings, is the written-out type', () => {
