@@ -132,9 +132,9 @@ export function createViewCounter(ctx: AppContext): CountView {
         const outcome = outcomeOf(result)
         const key = `${pending.link.id}\n${pending.visitor}`
         if (outcome === 'limit_reached') refused.add(key)
-        if (outcome === 'counted') return pending.resolve({ outcome, visit: pending.record })
+        if (outcome === 'counted') pending.resolve({ outcome, visit: pending.record })
         // The same visitor again in this group looks like a repeat of the refused visit: refused too.
-        pending.resolve({ outcome: outcome === 'not_counted' && refused.has(key) ? 'limit_reached' : outcome, visit: null })
+        else pending.resolve({ outcome: outcome === 'not_counted' && refused.has(key) ? 'limit_reached' : outcome, visit: null })
       })
     } catch (error) {
       for (const pending of batch) pending.reject(error)
