@@ -1,4 +1,5 @@
 import { createApp } from '../app'
+import { startVisitPruning } from '../modules/analytics/service/prune-visits'
 import { listUsers } from '../modules/auth/users'
 import { sweepUnreferencedBlobs } from '../modules/maintenance/service/sweep'
 import type { OpenedContext } from '../open-context'
@@ -50,6 +51,7 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
         io.err('closing the connections that are still open')
         await app.stop(true)
       }
+      pruning.stop()
       ctx.close()
       await releaseLock()
       resolve()
@@ -58,6 +60,8 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
     process.on('SIGTERM', () => void stop('SIGTERM'))
   })
 
+  // Visits older than PDFSHARE_ANALYTICS_RETENTION days go now and then every hour.
+  const pruning = startVisitPruning(ctx)
   const app = createApp(ctx).listen({
     port: config.port,
     hostname: config.host,
