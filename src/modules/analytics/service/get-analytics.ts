@@ -20,7 +20,8 @@ export async function getAnalytics(ctx: AppContext, input: ScopeInput & { from?:
   const scope = await visitScope(ctx, input)
   const range = dayRange(ctx.now(), input)
   const inRange = and(scope, gte(visits.at, range.fromMs), lt(visits.at, range.toMs)) as SQL
-  const day = sql<number>`(${visits.at} / ${DAY_MS})`
+  // The divisor is written into the SQL: a bound JS number may arrive as a REAL, and the division with it.
+  const day = sql<number>`(${visits.at} / ${sql.raw(String(DAY_MS))})`
 
   const [perDay, referrers, devices, pages, reach, median] = await Promise.all([
     ctx.db
