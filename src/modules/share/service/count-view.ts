@@ -4,7 +4,7 @@ import type { AppContext } from '../../../core/context'
 import type { GroupResult, SqlStatement } from '../../../db/hot-sql'
 import { addressGroup } from '../../../lib/address-group'
 import { errorCodes } from '../../../lib/error-codes'
-import { randomId } from '../../../lib/ids'
+import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
 import { insertVisit, viewedEvent, type VisitedLink, type VisitFacts, type VisitRecord } from './visit-records'
 import { visitorKeys } from './visitor-salt'
@@ -145,7 +145,7 @@ export function createViewCounter(ctx: AppContext): CountView {
     const now = ctx.now()
     const record: VisitRecord | null = analytics
       ? {
-          id: randomId(),
+          id: timeOrderedId(now),
           at: now,
           visitor: await visitorKeyOf({ clientIp: visit.clientIp, userAgent: visit.userAgent, now }),
           ...facts,

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
-import { randomId } from '../../../lib/ids'
+import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
 import { readingToken, visitOfToken } from '../reading-token'
 import { isHumanVisit, REPEAT_WINDOW_MS } from './count-view'
@@ -49,7 +49,7 @@ export function downloadRecorder(ctx: AppContext): RecordDownload {
       ])
       return { newToken: null }
     }
-    const id = randomId()
+    const id = timeOrderedId(now)
     const visitor = await visitorKeyOf({ clientIp: visit.clientIp, userAgent: visit.userAgent, now })
     const insert = {
       sql: INSERT_DOWNLOAD,
