@@ -4,6 +4,7 @@ import { loadViewerAssets, type ViewerAssets } from './assets/viewer-assets'
 import type { AppContext } from './core/context'
 import { authGuard } from './http/auth-guard'
 import { requestLifecycle } from './http/lifecycle'
+import { analyticsRoutes } from './modules/analytics'
 import { authRoutes } from './modules/auth'
 import { dashboardRoutes } from './modules/dashboard'
 import { filesRoutes } from './modules/files'
@@ -26,6 +27,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(filesRoutes(ctx, auth))
     .use(linksRoutes(ctx, auth))
     .use(webhooksRoutes(ctx, auth))
+    .use(analyticsRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets.manifest))
     .use(dashboardRoutes(ctx, assets.manifest))
     .use(assetRoutes(assets))

@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       linkMaxExpiry: null,
       linkRequirePassword: false,
       webhookAllowPrivate: false,
+      analyticsRetention: 365,
     })
   })
 

@@ -21,6 +21,11 @@ export type Throughput = {
   pageViews: number
   pageRequests: number
   errors: number
+  /**
+   * The same page runs against a second server with PDFSHARE_ANALYTICS_RETENTION=0 (no visit rows, no outbox
+   * statement), alternated with the analytics-on runs: `ours` is analytics on, `raw` off, `ratio` on / off.
+   */
+  analytics: Ratio
 }
 
 /**
@@ -45,7 +50,36 @@ export async function throughput(binary: string): Promise<Throughput> {
     { PDFSHARE_RATE_LIMIT_API: LIMITER_ON, PDFSHARE_RATE_LIMIT_SHARE: LIMITER_ON, PDFSHARE_TRUST_PROXY: '1' },
     SERVER_CPU,
   )
+  // The same server without reading analytics, on the same core, loaded only in its own runs.
+  const offDir = freshDir('throughput-analytics-off')
+  Bun.spawnSync([...commandOf(binary), 'user', 'add', 'bench', '--data', offDir])
+  const offToken = Bun.spawnSync([...commandOf(binary), 'token', 'issue', 'bench', '--data', offDir])
+    .stdout.toString()
+    .trim()
+  const off = await serve(
+    binary,
+    offDir,
+    {
+      PDFSHARE_RATE_LIMIT_API: LIMITER_ON,
+      PDFSHARE_RATE_LIMIT_SHARE: LIMITER_ON,
+      PDFSHARE_TRUST_PROXY: '1',
+      PDFSHARE_ANALYTICS_RETENTION: '0',
+    },
+    SERVER_CPU,
+  )
   try {
+    const upload = async (base: string, bearer: string) => {
+      const form = new FormData()
+      form.append('file', new File([new TextEncoder().encode('%PDF-1.4\n%%EOF\n')], 'bench.pdf', { type: 'application/pdf' }))
+      const response = await fetch(`${base}/api/files/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}` },
+        body: form,
+      })
+      const { data } = (await response.json()) as { data: { shareUrl: string } }
+      return `${base}${new URL(data.shareUrl).pathname}`
+    }
+    const pageOffUrl = await upload(off.url, offToken)
     const body = new FormData()
     body.append('file', new File([new TextEncoder().encode('%PDF-1.4\n%%EOF\n')], 'bench.pdf', { type: 'application/pdf' }))
     const uploaded = await fetch(`${url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body })
@@ -60,15 +94,17 @@ export async function throughput(binary: string): Promise<Throughput> {
     for (const target of [`${rawUrl}/json`, `${rawUrl}/html`]) wrk({ url: target, connections: CONNECTIONS, seconds: 1, cpu: LOAD_CPU })
     wrk({ url: apiUrl, connections: CONNECTIONS, seconds: 2, cpu: LOAD_CPU, headers })
     wrk({ url: pageUrl, connections: CONNECTIONS, seconds: 2, cpu: LOAD_CPU, script: distinctVisitors() })
+    wrk({ url: pageOffUrl, connections: CONNECTIONS, seconds: 2, cpu: LOAD_CPU, script: distinctVisitors() })
     const before = await viewsOf(apiUrl, headers)
 
-    const rounds: { rawJson: WrkResult; api: WrkResult; rawHtml: WrkResult; page: WrkResult }[] = []
+    const rounds: { rawJson: WrkResult; api: WrkResult; rawHtml: WrkResult; page: WrkResult; pageOff: WrkResult }[] = []
     for (let round = 0; round < ROUNDS; round++) {
       rounds.push({
         rawJson: run(`${rawUrl}/json`),
         api: run(apiUrl, { headers }),
         rawHtml: run(`${rawUrl}/html`),
         page: run(pageUrl, { script: distinctVisitors() }),
+        pageOff: run(pageOffUrl, { script: distinctVisitors() }),
       })
     }
     const apiMax = median(rounds.map((r) => r.api.rps))
@@ -81,13 +117,16 @@ export async function throughput(binary: string): Promise<Throughput> {
       apiP99AtHalf: atHalf.p99,
       pageViews: (await viewsOf(apiUrl, headers)) - before,
       pageRequests,
-      errors: rounds.reduce((sum, r) => sum + r.api.errors + r.page.errors, atHalf.errors),
+      errors: rounds.reduce((sum, r) => sum + r.api.errors + r.page.errors + r.pageOff.errors, atHalf.errors),
+      analytics: ratioOf(rounds.map((r) => [r.page.rps, r.pageOff.rps])),
     }
   } finally {
     raw.kill()
     proc.kill('SIGTERM')
-    await Promise.all([raw.exited, proc.exited])
+    off.proc.kill('SIGTERM')
+    await Promise.all([raw.exited, proc.exited, off.proc.exited])
     rmSync(dataDir, { recursive: true, force: true })
+    rmSync(offDir, { recursive: true, force: true })
   }
 }
 

@@ -1,4 +1,5 @@
 import { createApp } from '../app'
+import { startVisitPruning } from '../modules/analytics/service/prune-visits'
 import { listUsers } from '../modules/auth/users'
 import { sweepUnreferencedBlobs } from '../modules/maintenance/service/sweep'
 import { startWebhookDispatcher } from '../modules/webhooks/service/dispatcher'
@@ -53,6 +54,7 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
       }
       // Attempts in flight are cut short; their rows come due again after the next start.
       await webhooks.stop()
+      pruning.stop()
       ctx.close()
       await releaseLock()
       resolve()
@@ -61,6 +63,8 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
     process.on('SIGTERM', () => void stop('SIGTERM'))
   })
 
+  // Visits older than PDFSHARE_ANALYTICS_RETENTION days go now and then every hour.
+  const pruning = startVisitPruning(ctx)
   const app = createApp(ctx).listen({
     port: config.port,
     hostname: config.host,

@@ -242,6 +242,14 @@ export const SETTINGS = {
     rule: `must be one of ${ACCEPTED_BOOLEANS}`,
     help: 'let webhooks target loopback, private (LAN) and link-local addresses',
   }),
+  /** Days visits (reading analytics) are kept; 0 records no visits at all. */
+  analyticsRetention: setting({
+    env: 'PDFSHARE_ANALYTICS_RETENTION',
+    default: '365',
+    parse: integer(0, 36_500),
+    rule: 'must be a number of days from 0 to 36500 (0 records no visits)',
+    help: 'days visits (reading analytics) are kept, then deleted; 0 = record none',
+  }),
 }
 
 /**

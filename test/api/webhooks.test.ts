@@ -196,6 +196,35 @@ describe('deliveries', () => {
     )
   })
 
+  test('restoring a previous version is announced as file.replaced, with the File as restored and the version restored', async () => {
+    const dana = await server.user()
+    const hook = await addHook(dana, receiver.url('/restores'), ['file.replaced'])
+    const uploaded = await uploadPdf(server, dana, makePdf({ text: () => 'version one' }))
+    const put = await server.call('PUT', `/api/files/${uploaded.id}`, {
+      token: dana.token,
+      body: form({ bytes: makePdf({ text: () => 'version two' }) }),
+    })
+    expect(put.status).toBe(200)
+    const versions = (await json(await server.call('GET', `/api/files/${uploaded.id}/versions`, { token: dana.token }))).data
+    const first = versions.find((version: { current: boolean }) => !version.current)
+    const restore = await server.call('POST', `/api/files/${uploaded.id}/versions/${first.id}/restore`, { token: dana.token })
+    expect(restore.status).toBe(200)
+    const restored: FileDto = (await json(restore)).data
+    expect(restored.sha256).toBe(uploaded.sha256)
+    await eventually(() => expect(receiver.at('/restores')).toHaveLength(2))
+    const bodies = receiver
+      .at('/restores')
+      .map((request) => verify(hook.secret, request) as Delivered & { data: { restoredVersionId?: string } })
+    const announced = bodies.find((body) => body.data.restoredVersionId !== undefined)
+    expect(announced?.type).toBe('file.replaced')
+    expect(announced?.data).toEqual({ file: restored, restoredVersionId: first.id })
+    // Restoring the version that is already current changes nothing and announces nothing.
+    const current = (await json(await server.call('GET', `/api/files/${uploaded.id}/versions`, { token: dana.token }))).data[0]
+    expect((await server.call('POST', `/api/files/${uploaded.id}/versions/${current.id}/restore`, { token: dana.token })).status).toBe(200)
+    await Bun.sleep(300)
+    expect(receiver.at('/restores')).toHaveLength(2)
+  })
+
   test('a 500 is retried after the backoff and then delivered: attempts 2, the same webhook-id, the log tells each step', async () => {
     const bob = await server.user()
     receiver.respondWith((request) =>

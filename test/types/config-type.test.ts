@@ -33,6 +33,7 @@ type WrittenOut = {
   linkMaxExpiry: number | null
   linkRequirePassword: boolean
   webhookAllowPrivate: boolean
+  analyticsRetention: number
 }
 
 test('Config, as derived from the table of settings, is the written-out type', () => {

@@ -9,6 +9,7 @@ import { createFindBar } from './find-bar'
 import { bindKeyboard } from './keyboard'
 import { guardPages, type GuardedDocument } from './page-guard'
 import { pageError } from './page-error'
+import { startReadingReport } from './reading'
 import { createStatus } from './status'
 import { createToolbar } from './toolbar'
 import { startWatchdog, WATCHDOG_MS } from './watchdog'
@@ -23,8 +24,9 @@ GlobalWorkerOptions.workerSrc = `${config.pdfjsBase}pdf.worker.min.mjs`
 const eventBus = new EventBus()
 const linkService = new PDFLinkService({ eventBus, externalLinkTarget: LinkTarget.BLANK, externalLinkRel: 'noopener noreferrer nofollow' })
 const findController = new PDFFindController({ eventBus, linkService })
+const container = document.getElementById('viewer-container') as HTMLDivElement
 const viewer = new PDFViewer({
-  container: document.getElementById('viewer-container') as HTMLDivElement,
+  container,
   viewer: document.getElementById('viewer') as HTMLDivElement,
   eventBus,
   linkService,
@@ -42,6 +44,9 @@ const toolbar = createToolbar(viewer)
 const find = createFindBar(eventBus)
 bindKeyboard(viewer, toolbar, find)
 
+// Nothing is observed or sent unless the page carries a reading token (see reading.ts).
+const reading = startReadingReport(app, container)
+
 let documentShown = false
 let guarded: GuardedDocument | undefined
 eventBus.on('pagesinit', () => {
@@ -51,6 +56,7 @@ eventBus.on('pagesinit', () => {
   toolbar.sync()
   documentShown = true
   status.ready()
+  reading?.observe([...document.querySelectorAll<HTMLElement>('#viewer .page[data-page-number]')])
 })
 eventBus.on('pagechanging', toolbar.sync)
 // For tests and measurements: when page 1 was first drawn, in ms since navigation started.

@@ -8,6 +8,7 @@ import { DomainError } from '../../errors'
 import { clientGroupOf, clientIpOf } from '../../http/client-ip'
 import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
 import { etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
+import { readBeaconBody } from './beacon-body'
 import { GRANT_COOKIE, linkCookieHeader, linkCookieValue, UNLOCK_COOKIE } from './link-cookies'
 import { goneWords, passwordPage } from './link-pages'
 import { messagePage, viewerPage, type PageContext } from './pages'
@@ -22,10 +23,13 @@ import {
   STAND_IN_HEADERS,
   type Disposition,
 } from './response-headers'
+import { readingToken, visitCookieHeader, visitCookieOf } from './reading-token'
 import { createViewCounter } from './service/count-view'
 import { linkAccessReader } from './service/link-access'
+import { downloadRecorder } from './service/record-download'
+import { READING_LIMITS, readingRecorder } from './service/record-reading'
 import { linkUnlocker } from './service/unlock-link'
-import { seenCookie, visitOf } from './visitor'
+import { seenCookie, visitFactsOf, visitOf } from './visitor'
 
 type ResponseSet = { status?: number | string; headers: Record<string, string | number> }
 
@@ -43,6 +47,9 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const countView = createViewCounter(ctx)
   const accessOf = linkAccessReader(ctx)
   const unlock = linkUnlocker(ctx)
+  const recordReading = readingRecorder(ctx)
+  const recordDownload = downloadRecorder(ctx)
+  const ownHost = new URL(config.publicUrl).host
   const limiter = loggedRateLimiter('per address on /s/*', config.rateLimitShare, ctx.log)
   const secure = config.publicUrl.startsWith('https:')
   const linkPath = (slug: string) => `${page.basePath}/s/${slug}`
@@ -56,6 +63,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
     Object.assign(set.headers, PAGE_HEADERS, headers)
     return body
   }
+  const visitCookie = (link: SharedLink['link'], token: string) => visitCookieHeader(token, linkPath(link.slug), { secure })
   const headersOf = sharedPdfHeaders()
   const sendSharedPdf = (request: Request, set: ResponseSet, shared: SharedLink, disposition: Disposition) => {
     const headers = headersOf(shared, disposition)
@@ -82,8 +90,11 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
     html(set, wrong ? 401 : 200, passwordPage(page, slug, { wrong }), PASSWORD_PAGE_HEADERS)
   const refused = (set: ResponseSet, status: number, title: string, message: string, headers: Record<string, string> = {}) =>
     html(set, status, messagePage(page, title, message), { ...STAND_IN_HEADERS, ...headers })
-  /** The bytes of an open link (/file, /download): the password's unlock and a limited link's grant first. */
-  const sendBytes = async (request: Request, set: ResponseSet, slug: string, disposition: Disposition) => {
+  /**
+   * The bytes of an open link (/file, /download): the password's unlock and a limited link's grant first. A
+   * download that starts is recorded for the reading analytics before its bytes go (service/record-download.ts).
+   */
+  const sendBytes = async (request: Request, set: ResponseSet, slug: string, disposition: Disposition, clientIp = '') => {
     const access = await accessOf({ slug, cookies: request.headers.get('cookie') })
     if (access.kind === 'missing') return notFound(set)
     if (access.kind === 'gone') return gone(set, access.state)
@@ -97,6 +108,21 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
         messagePage(page, 'Download turned off', 'The owner of this document does not offer it for download.'),
         robotsHeaders(link.searchEngineVisible),
       )
+    }
+    if (disposition === 'attachment') {
+      try {
+        const { newToken } = await recordDownload({
+          shared: access.shared,
+          visit: visitOf(request, clientIp),
+          facts: visitFactsOf(request, ownHost),
+          visitToken: visitCookieOf(request.headers.get('cookie')),
+          range: request.headers.get('range'),
+        })
+        if (newToken) set.headers['set-cookie'] = visitCookie(link, newToken)
+      } catch (error) {
+        // The reader still gets the document: analytics never stand between a reader and a download.
+        ctx.log.error(`could not record a download of link ${link.id}`, error)
+      }
     }
     return sendSharedPdf(request, set, access.shared, disposition)
   }
@@ -113,17 +139,29 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
       const { link } = access.shared
       if (!access.unlocked) return showPasswordPage(set, link.slug, false)
       const cookies: string[] = []
+      let reading: { token: string } | null = null
       // A grant holder of a limited link was let in already: they keep reading without using another view.
       if (!access.granted) {
-        const outcome = await countView({ link, visit: visitOf(request, clientIpOf(request, server, config.trustProxyHops)) })
+        const { outcome, visit } = await countView({
+          link,
+          ownerId: access.shared.file.ownerId,
+          visit: visitOf(request, clientIpOf(request, server, config.trustProxyHops)),
+          facts: visitFactsOf(request, ownHost),
+        })
         if (outcome === 'limit_reached') return gone(set, 'used_up')
         if (outcome === 'counted') cookies.push(seenCookie(linkPath(link.slug), { secure }))
+        if (visit) {
+          const token = readingToken(ctx.signingKey, { id: visit.id, linkId: link.id }, ctx.now())
+          cookies.push(visitCookie(link, token))
+          // A reader who asked not to be tracked gets no token: the viewer then reports no reading at all.
+          if (visit.tracked) reading = { token }
+        }
         if (access.limited) cookies.push(linkCookie(GRANT_COOKIE, link))
       }
       const headers = { ...robotsHeaders(link.searchEngineVisible), ...(cookies.length > 0 && { 'set-cookie': cookies }) }
       // A page behind a password or a view limit is the reader's own: no cache may keep it for another.
       if (link.passwordHash !== null || access.limited) Object.assign(headers, { 'cache-control': 'no-store' })
-      return html(set, 200, viewerPage(access.shared, page), headers)
+      return html(set, 200, viewerPage(access.shared, page, reading), headers)
     })
     .post(
       '/s/:slug',
@@ -159,7 +197,30 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
       { parse: 'none' },
     )
     .get('/s/:slug/file', ({ request, params, set }) => sendBytes(request, set, params.slug, 'inline'))
-    .get('/s/:slug/download', ({ request, params, set }) => sendBytes(request, set, params.slug, 'attachment'))
+    .get('/s/:slug/download', ({ request, params, server, set }) =>
+      sendBytes(request, set, params.slug, 'attachment', clientIpOf(request, server, config.trustProxyHops)),
+    )
+    .post(
+      '/s/:slug/reading',
+      async ({ request, params, set }) => {
+        const answer = (status: number, reason = '') => {
+          set.status = status
+          Object.assign(set.headers, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+          return reason
+        }
+        const access = await accessOf({ slug: params.slug, cookies: null })
+        if (access.kind === 'missing') return answer(404, 'no such link')
+        const body = await readBeaconBody(request, READING_LIMITS.bodyBytes)
+        if (typeof body !== 'string') return answer(body.status, body.reason)
+        // A link turned off, expired or used up since takes no more reading (its password, though, is no bar:
+        // the token shows the page was served).
+        const shared = access.kind === 'open' ? access.shared : undefined
+        if (!shared) return answer(410, 'the link is no longer active')
+        const result = await recordReading({ shared, body })
+        return result.ok ? answer(204) : answer(result.status, result.reason)
+      },
+      { parse: 'none' },
+    )
     .get('/s/:slug/preview.png', async ({ request, params, set }) => {
       const access = await accessOf({ slug: params.slug, cookies: null })
       if (access.kind === 'missing') return notFound(set)

@@ -29,9 +29,11 @@ export function displayTitle(row: Pick<SharedLink['file'], 'title' | 'filename'>
 /**
  * The share page. The head is complete on the server (title, description, canonical, Open Graph and Twitter
  * card, robots), so link unfurlers never need JavaScript; every value is HTML-escaped. The viewer script
- * reads its settings from data attributes: the page has no inline script, which the CSP forbids.
+ * reads its settings from data attributes: the page has no inline script, which the CSP forbids. A tracked,
+ * counted visit also gets its reading token (`data-visit`) and where to send reading batches (`data-reading`);
+ * without them the viewer reports nothing.
  */
-export function viewerPage({ link, file }: SharedLink, page: PageContext): string {
+export function viewerPage({ link, file }: SharedLink, page: PageContext, reading: { token: string } | null = null): string {
   const title = displayTitle(file)
   const description = file.description || `${file.filename}, shared with pdfshare`
   const shareUrl = `${page.publicUrl}/s/${link.slug}`
@@ -70,7 +72,7 @@ ${link.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nof
 <script type="module" src="${assets}/${page.manifest.script}"></script>
 </head>
 <body data-download="${link.allowDownload ? 'on' : 'off'}">
-<div id="app" data-file="${base}/file" data-size="${file.size}" data-etag="${etagOf(file.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/" data-title="${title}">
+<div id="app" data-file="${base}/file" data-size="${file.size}" data-etag="${etagOf(file.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/" data-title="${title}"${reading ? html` data-visit="${reading.token}" data-reading="${base}/reading"` : ''}>
 <header class="toolbar">
   <h1 class="doc-title" title="${title}">${title}</h1>
   <div class="group pages" role="group" aria-label="Pages">

@@ -1,5 +1,8 @@
+import { deviceClassOf } from '../../lib/device-class'
+import { referrerHostOf } from '../../lib/referrer-host'
 import type { Visit } from './model'
 import { REPEAT_WINDOW_MS } from './service/count-view'
+import type { VisitFacts } from './service/visit-records'
 
 /**
  * What the share page learns about its visitor from the request, and the cookie that remembers a counted
@@ -25,4 +28,18 @@ export function visitOf(request: Request, clientIp: string): Visit {
 /** The Set-Cookie for a counted visitor: this page only (`path`), not readable by scripts, as long as the repeat window. */
 export function seenCookie(path: string, options: { secure: boolean }): string {
   return `${SEEN}; Max-Age=${REPEAT_WINDOW_MS / 1000}; Path=${path}; HttpOnly; SameSite=Lax${options.secure ? '; Secure' : ''}`
+}
+
+/** The reader asked not to be tracked: Sec-GPC: 1 (Global Privacy Control) or DNT: 1. */
+export function asksNotToBeTracked(request: Request): boolean {
+  return request.headers.get('sec-gpc')?.trim() === '1' || request.headers.get('dnt')?.trim() === '1'
+}
+
+/** What reading analytics keep of a request (besides the visitor key): referrer host, device class, tracked. */
+export function visitFactsOf(request: Request, ownHost: string): Omit<VisitFacts, 'visitor'> {
+  return {
+    referrerHost: referrerHostOf(request.headers.get('referer'), ownHost),
+    device: deviceClassOf(request.headers.get('user-agent')),
+    tracked: !asksNotToBeTracked(request),
+  }
 }

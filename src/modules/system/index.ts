@@ -13,7 +13,9 @@ export function systemRoutes(publicUrl: string) {
       openapi({
         provider: null, // no hosted UI: its page would load scripts from a CDN
         specPath: '/api/openapi.json',
-        exclude: { paths: [/^\/s\//, /^\/assets\//] }, // the public share pages are not part of the API
+        // The public share pages are not part of the API. Paths with a dot are kept (the plugin would drop them as
+        // static files by default): GET /api/files/{id}/visits.csv is an operation.
+        exclude: { paths: [/^\/s\//, /^\/assets\//, /^\/api\/openapi\.json$/], staticFile: false },
         documentation: {
           info: {
             title: 'pdfshare API',

@@ -2,9 +2,12 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import type { FileWithLink } from '../../../core/files/file-rows'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
+import { enqueueEvent } from '../../../core/webhooks/outbox'
+import { outboxWritten } from '../../../core/webhooks/wake'
 import { files, fileVersions } from '../../../db/schema'
 import { conflict, versionNotFound } from '../../../errors'
 import { findKeptVersion, type VersionKey } from './find-version'
+import { toFileDto } from '../presenter'
 import { nextUpdatedAt } from './update-file'
 
 const MAX_ATTEMPTS = 5
@@ -15,7 +18,8 @@ const MAX_ATTEMPTS = 5
  * (a concurrent replacement or restore makes this one try again on the new state). The file keeps its id and
  * links; its bytes, size, SHA-256 (so the share page's ETag) and filename become the version's. No bytes are
  * added or removed, so the quota is not consulted and nothing is pruned. Restoring the current version changes
- * nothing.
+ * nothing. The file's webhooks get `file.replaced` (with `restoredVersionId`), in the same transaction: to a
+ * receiver a restore is the PDF behind the links changing, like a replacement.
  */
 export async function restoreVersion(ctx: AppContext, input: VersionKey): Promise<FileWithLink> {
   const target = { ownerId: input.ownerId, id: input.id }
@@ -27,6 +31,17 @@ export async function restoreVersion(ctx: AppContext, input: VersionKey): Promis
     if (!version) throw versionNotFound()
     const now = ctx.now()
     const holdsCurrent = and(owned, eq(files.blobKey, current.blobKey))
+    const holdsVersion = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${owned} AND ${files.blobKey} = ${version.blobKey})`
+    const restored = {
+      ...current,
+      blobKey: version.blobKey,
+      versionId: version.id,
+      filename: version.filename,
+      size: version.size,
+      sha256: version.sha256,
+      uploadedAt: now,
+      updatedAt: Math.max(now, current.updatedAt + 1),
+    }
     const [, swapped] = await ctx.db.batch([
       // The current PDF becomes a previous version, if the file still holds it and the chosen version is still kept.
       ctx.db.run(sql`
@@ -48,16 +63,21 @@ export async function restoreVersion(ctx: AppContext, input: VersionKey): Promis
         .where(and(holdsCurrent, sql`EXISTS (SELECT 1 FROM ${fileVersions} WHERE ${fileVersions.id} = ${current.versionId})`))
         .returning({ id: files.id }),
       // And leaves the list of previous versions, only if the file now holds its PDF.
-      ctx.db
-        .delete(fileVersions)
-        .where(
-          and(
-            eq(fileVersions.id, version.id),
-            sql`EXISTS (SELECT 1 FROM ${files} WHERE ${owned} AND ${files.blobKey} = ${version.blobKey})`,
-          ),
-        ),
+      ctx.db.delete(fileVersions).where(and(eq(fileVersions.id, version.id), holdsVersion)),
+      ctx.db.run(
+        enqueueEvent({
+          event: 'file.replaced',
+          ownerId: input.ownerId,
+          data: { file: toFileDto(restored, ctx.config.publicUrl), restoredVersionId: version.id },
+          at: now,
+          onlyIf: holdsVersion,
+        }),
+      ),
     ])
-    if (swapped.length > 0) return getOwnedFile(ctx, target)
+    if (swapped.length > 0) {
+      outboxWritten(ctx)
+      return getOwnedFile(ctx, target)
+    }
   }
   throw conflict('The file kept changing while the version was restored; try again')
 }

@@ -2,10 +2,12 @@ import { createHmac } from 'node:crypto'
 import { isbot } from 'isbot'
 import type { AppContext } from '../../../core/context'
 import type { GroupResult, SqlStatement } from '../../../db/hot-sql'
-import type { LinkRow } from '../../../db/schema'
 import { addressGroup } from '../../../lib/address-group'
 import { errorCodes } from '../../../lib/error-codes'
+import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
+import { insertVisit, viewedEvent, type VisitedLink, type VisitFacts, type VisitRecord } from './visit-records'
+import { visitorKeys } from './visitor-salt'
 
 /** A repeat visit by the same visitor within this window is not counted again (the README's Views: 30 minutes). */
 export const REPEAT_WINDOW_MS = 30 * 60 * 1000
@@ -55,13 +57,26 @@ const SWEEP = 'DELETE FROM view_marks WHERE seen_at <= ?'
  */
 export type ViewOutcome = 'counted' | 'not_counted' | 'limit_reached'
 
-export type CountView = (input: { link: Pick<LinkRow, 'id' | 'fileId'>; visit: Visit }) => Promise<ViewOutcome>
+/** The outcome, and for a `counted` view the visit recorded with it (none when analytics are off). */
+export type ViewResult = { outcome: ViewOutcome; visit: Pick<VisitRecord, 'id' | 'tracked'> | null }
+
+export type CountView = (input: {
+  link: VisitedLink
+  /** The file's owner: whose webhooks get `link.viewed`. */
+  ownerId: string
+  visit: Visit
+  /** What the analytics keep of the reader, besides the visitor key made here. */
+  facts: Omit<VisitFacts, 'visitor'>
+}) => Promise<ViewResult>
 
 type Pending = {
-  link: Pick<LinkRow, 'id' | 'fileId'>
+  link: VisitedLink
+  ownerId: string
   visitor: string
   group: SqlStatement[]
-  resolve: (outcome: ViewOutcome) => void
+  /** The visit row written if the view counts (PDFSHARE_ANALYTICS_RETENTION > 0). */
+  record: VisitRecord | null
+  resolve: (result: ViewResult) => void
   reject: (error: unknown) => void
 }
 
@@ -81,9 +96,16 @@ type Pending = {
  * `views = views + n` per file for the visits that counted. One fsync and two statements per visit capped a
  * page at ~2,000 views/s on this hardware. N concurrent distinct visitors still add exactly N, a repeat
  * inside the same group is still a repeat, and the marks and the counts commit together or not at all.
+ *
+ * Reading analytics ride on the same commit: each counted view's visit row (its visitor key under the day's
+ * salt) and its `link.viewed` outbox rows are added by `finalize`, so a served page, its visit and its
+ * webhook event commit together or not at all.
  */
 export function createViewCounter(ctx: AppContext): CountView {
   const perAddress = ctx.config.maxViewsPerAddress
+  const analytics = ctx.config.analyticsRetention > 0
+  const visitorKeyOf = visitorKeys(ctx)
+  const finalize = finalizer(ctx.config.publicUrl)
   let queue: Pending[] = []
   let lastSweep = 0
   const flush = async () => {
@@ -103,23 +125,34 @@ export function createViewCounter(ctx: AppContext): CountView {
         const result = results[i]!
         // A constraint failure means the file was deleted after its page was looked up: nothing to count.
         if (result instanceof Error) {
-          if (isConstraintFailure(result)) pending.resolve('not_counted')
+          if (isConstraintFailure(result)) pending.resolve({ outcome: 'not_counted', visit: null })
           else pending.reject(result)
           return
         }
         const outcome = outcomeOf(result)
         const key = `${pending.link.id}\n${pending.visitor}`
         if (outcome === 'limit_reached') refused.add(key)
+        if (outcome === 'counted') pending.resolve({ outcome, visit: pending.record })
         // The same visitor again in this group looks like a repeat of the refused visit: refused too.
-        pending.resolve(outcome === 'not_counted' && refused.has(key) ? 'limit_reached' : outcome)
+        else pending.resolve({ outcome: outcome === 'not_counted' && refused.has(key) ? 'limit_reached' : outcome, visit: null })
       })
     } catch (error) {
       for (const pending of batch) pending.reject(error)
     }
   }
-  return ({ link, visit }) => {
-    if (!isHumanVisit(visit) || visit.seenCookie) return Promise.resolve('not_counted')
+  return async ({ link, ownerId, visit, facts }) => {
+    if (!isHumanVisit(visit) || visit.seenCookie) return { outcome: 'not_counted', visit: null }
     const now = ctx.now()
+    const record: VisitRecord | null = analytics
+      ? {
+          id: timeOrderedId(now),
+          at: now,
+          visitor: await visitorKeyOf({ clientIp: visit.clientIp, userAgent: visit.userAgent, now }),
+          ...facts,
+          viewed: true,
+          downloaded: false,
+        }
+      : null
     const since = now - REPEAT_WINDOW_MS
     // base64url has no '.' or '/': every id of one address sorts between `tag.` and `tag/`.
     const tag = hmac(ctx.signingKey, `address\n${addressGroup(visit.clientIp)}`).slice(0, 16)
@@ -129,9 +162,9 @@ export function createViewCounter(ctx: AppContext): CountView {
         ? { sql: MARK_WITHIN_ADDRESS_BOUND, args: [link.id, visitor, now, link.id, `${tag}.`, `${tag}/`, since, perAddress, since] }
         : { sql: MARK, args: [link.id, visitor, now, since] }
     const group = [mark, { sql: CLAIM_LINK_VIEW, args: [link.id] }]
-    return new Promise<ViewOutcome>((resolve, reject) => {
+    return new Promise<ViewResult>((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush)
-      queue.push({ link, visitor, group, resolve, reject })
+      queue.push({ link, ownerId, visitor, group, record, resolve, reject })
     })
   }
 }
@@ -142,19 +175,29 @@ function outcomeOf([marked, claimed]: number[]): ViewOutcome {
   return marked === 1 ? 'limit_reached' : 'not_counted'
 }
 
-/** What completes the group's transaction: each file's views for the visits counted, the refused visits' marks taken back. */
-function finalize(batch: Pending[], results: GroupResult[]): SqlStatement[] {
-  const toFiles = new Map<string, number>()
-  const unmarks: SqlStatement[] = []
-  batch.forEach((pending, i) => {
-    const result = results[i]
-    if (!Array.isArray(result)) return
-    const outcome = outcomeOf(result)
-    if (outcome === 'counted') toFiles.set(pending.link.fileId, (toFiles.get(pending.link.fileId) ?? 0) + 1)
-    else if (outcome === 'limit_reached') unmarks.push({ sql: UNMARK, args: [pending.link.id, pending.visitor] })
-  })
-  return [...[...toFiles].map(([id, n]) => ({ sql: ADD_FILE_VIEWS, args: [n, id] })), ...unmarks]
-}
+/**
+ * What completes the group's transaction: each file's views for the visits counted, with their visit rows
+ * and `link.viewed` events, and the refused visits' marks taken back.
+ */
+const finalizer =
+  (publicUrl: string) =>
+  (batch: Pending[], results: GroupResult[]): SqlStatement[] => {
+    const toFiles = new Map<string, number>()
+    const visits: SqlStatement[] = []
+    const unmarks: SqlStatement[] = []
+    batch.forEach((pending, i) => {
+      const result = results[i]
+      if (!Array.isArray(result)) return
+      const outcome = outcomeOf(result)
+      if (outcome === 'counted') {
+        toFiles.set(pending.link.fileId, (toFiles.get(pending.link.fileId) ?? 0) + 1)
+        if (pending.record) {
+          visits.push(insertVisit(pending.link, pending.record), viewedEvent(publicUrl, pending.ownerId, pending.link, pending.record))
+        }
+      } else if (outcome === 'limit_reached') unmarks.push({ sql: UNMARK, args: [pending.link.id, pending.visitor] })
+    })
+    return [...[...toFiles].map(([id, n]) => ({ sql: ADD_FILE_VIEWS, args: [n, id] })), ...visits, ...unmarks]
+  }
 
 const isConstraintFailure = (error: Error) => errorCodes(error).some((code) => code.startsWith('SQLITE_CONSTRAINT'))
 const hmac = (key: Uint8Array, text: string) => createHmac('sha256', key).update(text).digest('base64url')

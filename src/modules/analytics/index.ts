@@ -1,0 +1,110 @@
+import { Elysia } from 'elysia'
+import type { AppContext } from '../../core/context'
+import type { AuthGuard } from '../../http/auth-guard'
+import { authFailures, FailureSchema } from '../../http/schemas'
+import { AnalyticsEnvelope, FileIdParams, LinkIdParams, RangeQuery, VisitListEnvelope, VisitsQuery } from './model'
+import { CSV_COLUMNS, csvLine, toVisitDto, visitCsvLine } from './presenter'
+import { getAnalytics } from './service/get-analytics'
+import { listVisits, visitsForExport } from './service/list-visits'
+import type { ScopeInput } from './service/scope'
+
+const tags = ['analytics']
+const RANGE_WORDS = 'Optional ?from=&to= (UTC days, YYYY-MM-DD; default the last 30 days, at most 366).'
+
+/**
+ * The owner's reading analytics of a file (all its links) or of one link: the numbers and the visits list,
+ * and a file's visits as CSV. Another user's file or link is a 404, like a missing one.
+ */
+export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
+  const visitsPage = async (scope: ScopeInput, query: { limit?: number; cursor?: string }) => {
+    const { rows, nextCursor } = await listVisits(ctx, { ...scope, limit: query.limit ?? 50, cursor: query.cursor })
+    return { success: true as const, data: rows.map(toVisitDto), nextCursor }
+  }
+  const numbers = { 200: AnalyticsEnvelope, 400: FailureSchema, 404: FailureSchema, ...authFailures }
+  const list = { 200: VisitListEnvelope, 400: FailureSchema, 404: FailureSchema, ...authFailures }
+
+  return new Elysia({ name: 'analytics' })
+    .use(auth)
+    .get(
+      '/api/files/:id/analytics',
+      async ({ caller, params, query }) => ({
+        success: true as const,
+        data: await getAnalytics(ctx, { ownerId: caller.userId, fileId: params.id, ...query }),
+      }),
+      {
+        auth: true,
+        params: FileIdParams,
+        query: RangeQuery,
+        response: numbers,
+        detail: { summary: "A file's reading analytics over all its links", description: RANGE_WORDS, tags },
+      },
+    )
+    .get(
+      '/api/links/:linkId/analytics',
+      async ({ caller, params, query }) => ({
+        success: true as const,
+        data: await getAnalytics(ctx, { ownerId: caller.userId, linkId: params.linkId, ...query }),
+      }),
+      {
+        auth: true,
+        params: LinkIdParams,
+        query: RangeQuery,
+        response: numbers,
+        detail: { summary: "A share link's reading analytics", description: RANGE_WORDS, tags },
+      },
+    )
+    .get('/api/files/:id/visits', ({ caller, params, query }) => visitsPage({ ownerId: caller.userId, fileId: params.id }, query), {
+      auth: true,
+      params: FileIdParams,
+      query: VisitsQuery,
+      response: list,
+      detail: { summary: "A file's visits, newest first (paged)", tags },
+    })
+    .get('/api/links/:linkId/visits', ({ caller, params, query }) => visitsPage({ ownerId: caller.userId, linkId: params.linkId }, query), {
+      auth: true,
+      params: LinkIdParams,
+      query: VisitsQuery,
+      response: list,
+      detail: { summary: "A share link's visits, newest first (paged)", tags },
+    })
+    .get(
+      '/api/files/:id/visits.csv',
+      async ({ caller, params }) => {
+        const pages = await visitsForExport(ctx, { ownerId: caller.userId, fileId: params.id })
+        const encoder = new TextEncoder()
+        const body = new ReadableStream<Uint8Array>({
+          start: (controller) => controller.enqueue(encoder.encode(csvLine([...CSV_COLUMNS]))),
+          pull: async (controller) => {
+            const next = await pages.next()
+            if (next.done) return controller.close()
+            controller.enqueue(encoder.encode(next.value.map((row) => visitCsvLine(toVisitDto(row))).join('')))
+          },
+          cancel: () => void pages.return(undefined),
+        })
+        return new Response(body, {
+          headers: {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': `attachment; filename="visits-${params.id}.csv"`,
+            'cache-control': 'private, no-store',
+          },
+        })
+      },
+      {
+        auth: true,
+        params: FileIdParams,
+        detail: {
+          summary: "All of a file's visits as CSV (every visit kept, newest first)",
+          tags,
+          responses: {
+            200: {
+              description: `CSV with a header line: ${CSV_COLUMNS.join(', ')}`,
+              content: { 'text/csv': { schema: { type: 'string' } } },
+            },
+            401: { description: 'Missing or invalid token', content: { 'application/json': { schema: FailureSchema } } },
+            404: { description: 'Not found', content: { 'application/json': { schema: FailureSchema } } },
+            429: { description: 'Rate limited', content: { 'application/json': { schema: FailureSchema } } },
+          },
+        },
+      },
+    )
+}

@@ -1,0 +1,36 @@
+import { sql } from 'drizzle-orm'
+import type { AppContext } from '../../../core/context'
+import { visits } from '../../../db/schema'
+import { DAY_MS } from './day-range'
+
+/** Visits deleted per statement: a short write each, so requests never wait long behind the pruning. */
+const PRUNE_BATCH = 1000
+export const PRUNE_INTERVAL_MS = 60 * 60 * 1000
+
+/**
+ * Deletes the visits older than PDFSHARE_ANALYTICS_RETENTION days (their pages go with them), in bounded
+ * batches. With retention 0 no visit is recorded, and any left from before are deleted. Returns how many.
+ */
+export async function pruneVisits(ctx: AppContext): Promise<number> {
+  const before = ctx.now() - ctx.config.analyticsRetention * DAY_MS
+  let deleted = 0
+  for (;;) {
+    const result = await ctx.db.run(
+      sql`DELETE FROM ${visits} WHERE ${visits.seq} IN (SELECT ${visits.seq} FROM ${visits} WHERE ${visits.at} < ${before} LIMIT ${PRUNE_BATCH})`,
+    )
+    deleted += result.rowsAffected
+    if (result.rowsAffected < PRUNE_BATCH) return deleted
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
+/** Prunes now and then every hour until stopped (`pdfshare serve`); a failure is logged and tried again next time. */
+export function startVisitPruning(ctx: AppContext): { stop: () => void } {
+  const run = () =>
+    pruneVisits(ctx).catch((error: unknown) => {
+      ctx.log.error('could not delete old visits', error)
+    })
+  void run()
+  const timer = setInterval(run, PRUNE_INTERVAL_MS)
+  return { stop: () => clearInterval(timer) }
+}

@@ -1,0 +1,102 @@
+import type { AppContext } from '../../../core/context'
+import type { SharedLink } from '../../../core/links/find-shared-link'
+import type { SqlStatement } from '../../../db/hot-sql'
+import { createRateLimiter } from '../../../lib/rate-limiter'
+import { visitOfToken } from '../reading-token'
+
+/** The bounds of a reading batch (the README's "Reading analytics" names them). */
+export const READING_LIMITS = {
+  bodyBytes: 8 * 1024,
+  pagesPerBatch: 50,
+  maxPage: 10_000,
+  msPerPage: 600_000,
+  /** What one page of one visit can add up to. */
+  pageCapMs: 6 * 60 * 60 * 1000,
+  /** A visit's reading time may exceed the wall time since its page was served by this much (clocks, delays). */
+  slackMs: 10_000,
+  batchesPerMinute: 60,
+}
+
+export type ReadingAnswer = { ok: true } | { ok: false; status: 400 | 403 | 429; reason: string }
+
+const VISIT = 'SELECT "at", "tracked", "reading_ms" FROM "visits" WHERE "id" = ? AND "link_id" = ?'
+/**
+ * Adds a page's time, capped per page, only while the visit's total stays within the wall time since it began
+ * (+ slack): checked inside the transaction, so concurrent batches cannot both pass.
+ */
+const ADD_PAGE = `INSERT INTO "visit_pages" ("visit_id", "page", "ms")
+  SELECT ?, ?, min(?, ?) WHERE EXISTS (SELECT 1 FROM "visits" WHERE "id" = ? AND "tracked" = 1 AND "reading_ms" + ? <= ? - "at" + ?)
+  ON CONFLICT ("visit_id", "page") DO UPDATE SET "ms" = min("visit_pages"."ms" + excluded."ms", ?)`
+const SUM_PAGES = `UPDATE "visits" SET "reading_ms" = (SELECT coalesce(sum("ms"), 0) FROM "visit_pages" WHERE "visit_id" = ?) WHERE "id" = ?`
+
+type Batch = { visit: unknown; pages: { page: number; ms: number }[] }
+
+const refuse = (status: 400 | 403 | 429, reason: string): ReadingAnswer => ({ ok: false, status, reason })
+
+/** The batch's shape, strictly: `{ visit, pages: [{ page, ms }, …] }` and nothing else; or why not. */
+function parseBatch(text: string): Batch | string {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return 'the body is not JSON'
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body must be a JSON object'
+  const { visit, pages, ...rest } = body as Record<string, unknown>
+  if (Object.keys(rest).length > 0) return 'only "visit" and "pages" are accepted'
+  if (!Array.isArray(pages) || pages.length === 0 || pages.length > READING_LIMITS.pagesPerBatch) {
+    return `pages must be an array of 1 to ${READING_LIMITS.pagesPerBatch} entries`
+  }
+  const seen = new Set<number>()
+  for (const entry of pages) {
+    if (typeof entry !== 'object' || entry === null || Object.keys(entry).sort().join() !== 'ms,page')
+      return 'each page entry is { "page", "ms" }'
+    const { page, ms } = entry as { page: unknown; ms: unknown }
+    if (!Number.isInteger(page) || (page as number) < 1 || (page as number) > READING_LIMITS.maxPage) {
+      return `page must be an integer from 1 to ${READING_LIMITS.maxPage}`
+    }
+    if (!Number.isInteger(ms) || (ms as number) < 0 || (ms as number) > READING_LIMITS.msPerPage) {
+      return `ms must be an integer from 0 to ${READING_LIMITS.msPerPage}`
+    }
+    if (seen.has(page as number)) return 'a page appears twice'
+    seen.add(page as number)
+  }
+  return { visit, pages: pages as Batch['pages'] }
+}
+
+export type RecordReading = (input: { shared: SharedLink; body: string }) => Promise<ReadingAnswer>
+
+/**
+ * A reading batch from the viewer: time each page was on screen. Accepted only with a valid, unexpired
+ * reading token of a tracked visit of this very link (so a reader changes only their own visit), only with
+ * bounded fields, at most `batchesPerMinute` a visit, and only while the visit's reading time stays within
+ * the time since its page was served. Each page's time is added up (capped), and the visit's total follows.
+ */
+export function readingRecorder(ctx: AppContext): RecordReading {
+  const perVisit = createRateLimiter({ perMinute: READING_LIMITS.batchesPerMinute })
+  return async ({ shared, body }) => {
+    const batch = parseBatch(body)
+    if (typeof batch === 'string') return refuse(400, batch)
+    const now = ctx.now()
+    const visitId = visitOfToken(ctx.signingKey, batch.visit, shared.link.id, now)
+    if (!visitId) return refuse(403, 'the reading token is not valid for this link, or has expired')
+    if (!perVisit.hit(visitId, now)?.allowed) return refuse(429, `at most ${READING_LIMITS.batchesPerMinute} batches a minute`)
+    const row = await ctx.sql.get(VISIT, [visitId, shared.link.id])
+    if (!row) return refuse(403, 'the visit is not recorded')
+    const [at, tracked, readingMs] = row.map(Number) as [number, number, number]
+    if (tracked !== 1) return refuse(403, 'the reader asked not to be tracked: no reading is recorded')
+    const total = batch.pages.reduce((sum, page) => sum + page.ms, 0)
+    if (readingMs + total > now - at + READING_LIMITS.slackMs) return refuse(400, 'more reading time than time since the page was opened')
+    const cap = READING_LIMITS.pageCapMs
+    const group: SqlStatement[] = batch.pages.map((page) => ({
+      sql: ADD_PAGE,
+      args: [visitId, page.page, page.ms, cap, visitId, total, now, READING_LIMITS.slackMs, cap],
+    }))
+    group.push({ sql: SUM_PAGES, args: [visitId, visitId] })
+    const [result] = await ctx.sql.runGroups([group])
+    if (result instanceof Error) throw result
+    // A concurrent batch used up the time between the check above and this transaction.
+    if (result!.slice(0, -1).every((changes) => changes === 0)) return refuse(400, 'more reading time than time since the page was opened')
+    return { ok: true }
+  }
+}

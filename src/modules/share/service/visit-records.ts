@@ -1,0 +1,77 @@
+import { sql } from 'drizzle-orm'
+import { shareUrlOf } from '../../../core/links/share-url'
+import { outboxStatement } from '../../../core/webhooks/outbox'
+import type { SqlStatement } from '../../../db/hot-sql'
+import type { LinkRow } from '../../../db/schema'
+import type { DeviceClass } from '../../../lib/device-class'
+
+/** What a visit row and a reader's webhook event need of the link. */
+export type VisitedLink = Pick<LinkRow, 'id' | 'fileId' | 'slug' | 'label'>
+
+/** What the request tells the analytics about its reader (never the raw address or User-Agent). */
+export type VisitFacts = {
+  /** HMAC of address group and User-Agent under the day's salt (service/visitor-salt.ts). */
+  visitor: string
+  referrerHost: string | null
+  device: DeviceClass
+  /** False when the reader sent Sec-GPC: 1 or DNT: 1. */
+  tracked: boolean
+}
+
+export type VisitRecord = VisitFacts & { id: string; at: number; viewed: boolean; downloaded: boolean }
+
+const INSERT_VISIT = `INSERT INTO "visits" ("id", "link_id", "file_id", "at", "visitor", "referrer_host", "device", "tracked", "viewed", "downloaded", "reading_ms")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`
+
+export function insertVisit(link: VisitedLink, visit: VisitRecord): SqlStatement {
+  const flag = (on: boolean) => (on ? 1 : 0)
+  return {
+    sql: INSERT_VISIT,
+    args: [
+      visit.id,
+      link.id,
+      link.fileId,
+      visit.at,
+      visit.visitor,
+      visit.referrerHost,
+      visit.device,
+      flag(visit.tracked),
+      flag(visit.viewed),
+      flag(visit.downloaded),
+    ],
+  }
+}
+
+const linkData = (publicUrl: string, link: VisitedLink) => ({
+  id: link.id,
+  fileId: link.fileId,
+  url: shareUrlOf(publicUrl, link.slug),
+  label: link.label,
+})
+
+/** The `link.viewed` outbox rows for a counted view, for the owner's webhooks that want it (same transaction). */
+export function viewedEvent(publicUrl: string, ownerId: string, link: VisitedLink, visit: VisitRecord): SqlStatement {
+  return outboxStatement({
+    event: 'link.viewed',
+    ownerId,
+    at: visit.at,
+    data: {
+      link: linkData(publicUrl, link),
+      visit: { id: visit.id, at: new Date(visit.at).toISOString(), referrerHost: visit.referrerHost, device: visit.device },
+    },
+  })
+}
+
+/**
+ * The `link.downloaded` outbox rows, written only if the statement just before it changed one row (the
+ * download was recorded: a new visit row, or a visit marked downloaded for the first time).
+ */
+export function downloadedEvent(publicUrl: string, ownerId: string, link: VisitedLink, visit: { id: string; at: number }): SqlStatement {
+  return outboxStatement({
+    event: 'link.downloaded',
+    ownerId,
+    at: visit.at,
+    data: { link: linkData(publicUrl, link), visit: { id: visit.id, at: new Date(visit.at).toISOString() } },
+    onlyIf: sql`changes() = 1`,
+  })
+}
