@@ -1,6 +1,7 @@
 /**
  * Reading analytics as the dashboard reads them: GET /api/files/:id/analytics, GET /api/links/:linkId/analytics
- * and the visits lists (issue 14's agreed shapes). Bundled into the browser: plain types and constants only.
+ * and the visits lists. Bundled into the browser: plain types and constants only. A type test
+ * (test/types/shared-shapes.test.ts) keeps them equal to the types of modules/analytics' schemas.
  */
 
 /** The periods the dashboard offers, in UTC days ending today; the API takes at most 366. */

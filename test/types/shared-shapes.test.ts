@@ -9,7 +9,9 @@ import type { LinkDto as ServerLinkDto } from '../../src/modules/links/model'
 import type { IssuedTokenDto, MeDto, SignInDto, TokenDto } from '../../src/shared/account-shapes'
 import type { FileDto, ListOrder, VersionDto } from '../../src/shared/file-shapes'
 import type { LinkDto } from '../../src/shared/link-shapes'
+import type * as AnalyticsModel from '../../src/modules/analytics/model'
 import type * as WebhooksModel from '../../src/modules/webhooks/model'
+import type { AnalyticsDto, VisitDto } from '../../src/shared/analytics-shapes'
 import type { DeliveryDto, NewWebhookDto, WebhookDto } from '../../src/shared/webhook-shapes'
 
 const SHARED = join(import.meta.dir, '..', '..', 'src', 'shared')
@@ -38,4 +40,6 @@ test('the shared types are the types of the server schemas', () => {
   expectTypeOf<WebhookDto>().toEqualTypeOf<WebhooksModel.WebhookDto>()
   expectTypeOf<NewWebhookDto>().toEqualTypeOf<WebhooksModel.NewWebhookDto>()
   expectTypeOf<DeliveryDto>().toEqualTypeOf<WebhooksModel.DeliveryDto>()
+  expectTypeOf<AnalyticsDto>().toEqualTypeOf<AnalyticsModel.AnalyticsDto>()
+  expectTypeOf<VisitDto>().toEqualTypeOf<AnalyticsModel.VisitDto>()
 })
