@@ -159,7 +159,12 @@ export const viewMarks = sqliteTable(
 export const visits = sqliteTable(
   'visits',
   {
-    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    /**
+     * The rowid, in the order visits are written (oldest first: pruning walks it from the start). No
+     * AUTOINCREMENT and no index on `at`: every counted view writes a visit, and each of those costs a write
+     * per visit (BENCHMARKS.md, Design measurements).
+     */
+    seq: integer('seq').primaryKey(),
     id: text('id').notNull().unique(),
     linkId: text('link_id')
       .notNull()
@@ -182,11 +187,7 @@ export const visits = sqliteTable(
     /** Milliseconds the viewer reported pages on screen, over all pages (the sum of visit_pages). */
     readingMs: integer('reading_ms').notNull().default(0),
   },
-  (table) => [
-    index('visits_file_at_idx').on(table.fileId, table.at),
-    index('visits_link_at_idx').on(table.linkId, table.at),
-    index('visits_at_idx').on(table.at),
-  ],
+  (table) => [index('visits_file_at_idx').on(table.fileId, table.at), index('visits_link_at_idx').on(table.linkId, table.at)],
 )
 
 /** Time a page of a visit was on screen, as the viewer reported it (bounded, added up per page). */

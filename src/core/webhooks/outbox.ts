@@ -1,5 +1,4 @@
 import { type SQL, sql } from 'drizzle-orm'
-import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
 import type { SqlStatement } from '../../db/hot-sql'
 import { webhookDeliveries, webhooks } from '../../db/schema'
 
@@ -37,10 +36,22 @@ export function enqueueEvent(event: OutboxEvent): SQL {
       ${event.onlyIf ? sql`AND ${event.onlyIf}` : sql``}`
 }
 
-const dialect = new SQLiteSyncDialect()
-
-/** The same as a plain statement, for a group of the hot connection (`ctx.sql.runGroups`, e.g. in a view's finalize). */
-export function outboxStatement(event: OutboxEvent): SqlStatement {
-  const query = dialect.sqlToQuery(enqueueEvent(event))
-  return { sql: query.sql, args: query.params as SqlStatement['args'] }
+/**
+ * The hot path's form, for a group of the hot connection (`ctx.sql.runGroups`, e.g. in a view's finalize),
+ * where it runs for every counted view: the same statement as `enqueueEvent` as a fixed SQL text (kept
+ * prepared by the hot connection) with the values as arguments, instead of building it with drizzle each
+ * time (a tenth of a counted view's CPU, measured). `onlyIfPreviousChanged`: only if the statement just
+ * before it in the group changed one row (SQLite's changes()).
+ */
+export function outboxStatement(event: Omit<OutboxEvent, 'onlyIf'> & { onlyIfPreviousChanged?: boolean }): SqlStatement {
+  const payload: WebhookPayload = { type: event.event, timestamp: new Date(event.at).toISOString(), data: event.data }
+  return {
+    sql: event.onlyIfPreviousChanged ? OUTBOX_AFTER_CHANGE : OUTBOX,
+    args: [event.event, JSON.stringify(payload), event.at, event.at, event.ownerId, event.event],
+  }
 }
+
+const OUTBOX = `INSERT INTO "webhook_deliveries" ("id", "webhook_id", "event", "payload", "created_at", "status", "attempts", "next_attempt_at")
+  SELECT 'msg_' || lower(hex(randomblob(16))), "id", ?, ?, ?, 'pending', 0, ? FROM "webhooks"
+  WHERE "owner_id" = ? AND EXISTS (SELECT 1 FROM json_each("webhooks"."events") WHERE value = ?)`
+const OUTBOX_AFTER_CHANGE = `${OUTBOX} AND changes() = 1`

@@ -7,7 +7,7 @@ CREATE TABLE `visit_pages` (
 );
 --> statement-breakpoint
 CREATE TABLE `visits` (
-	`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`seq` integer PRIMARY KEY NOT NULL,
 	`id` text NOT NULL,
 	`link_id` text NOT NULL,
 	`file_id` text NOT NULL,
@@ -26,7 +26,6 @@ CREATE TABLE `visits` (
 CREATE UNIQUE INDEX `visits_id_unique` ON `visits` (`id`);--> statement-breakpoint
 CREATE INDEX `visits_file_at_idx` ON `visits` (`file_id`,`at`);--> statement-breakpoint
 CREATE INDEX `visits_link_at_idx` ON `visits` (`link_id`,`at`);--> statement-breakpoint
-CREATE INDEX `visits_at_idx` ON `visits` (`at`);--> statement-breakpoint
 CREATE TABLE `webhook_deliveries` (
 	`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`id` text NOT NULL,

@@ -13,5 +13,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0002_user_passwords', when: 1795396724044, sql: m2 },
   { tag: '0003_data_dir_id', when: 1795430278962, sql: m3 },
   { tag: '0004_links_and_versions', when: 1795441250615, sql: m4 },
-  { tag: '0005_analytics_and_webhooks', when: 1795443633679, sql: m5 },
+  { tag: '0005_analytics_and_webhooks', when: 1795445319823, sql: m5 },
 ]

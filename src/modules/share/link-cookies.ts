@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { timingSafeEqual } from 'node:crypto'
+import { hmacSha256 } from '../../lib/hmac'
 import type { LinkRow } from '../../db/schema'
 
 /**
@@ -22,7 +23,7 @@ type SignedFor = Pick<LinkRow, 'id' | 'passwordHash'>
 const payloadOf = (name: string, link: SignedFor, expiry: number) =>
   name === UNLOCK_COOKIE ? `unlock\n${link.id}\n${link.passwordHash ?? ''}\n${expiry}` : `grant\n${link.id}\n${expiry}`
 
-const sign = (key: Uint8Array, payload: string) => createHmac('sha256', key).update(payload).digest()
+const sign = (key: Uint8Array, payload: string) => hmacSha256(key, payload)
 
 /** A fresh value for `name` (UNLOCK_COOKIE or GRANT_COOKIE) for `link`, valid from `now` for the cookie lifetime. */
 export function linkCookieValue(key: Uint8Array, name: string, link: SignedFor, now: number): string {

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { timingSafeEqual } from 'node:crypto'
+import { hmacSha256 } from '../../lib/hmac'
 import { LINK_COOKIE_LIFETIME_MS } from './link-cookies'
 
 /**
@@ -12,7 +13,7 @@ export const VISIT_COOKIE = 'pdfshare_visit'
 export const READING_TOKEN_LIFETIME_MS = LINK_COOKIE_LIFETIME_MS
 
 const sign = (key: Uint8Array, visitId: string, linkId: string, expiry: number) =>
-  createHmac('sha256', key).update(`reading\n${visitId}\n${linkId}\n${expiry}`).digest()
+  hmacSha256(key, `reading\n${visitId}\n${linkId}\n${expiry}`)
 
 export function readingToken(key: Uint8Array, visit: { id: string; linkId: string }, now: number): string {
   const expiry = now + READING_TOKEN_LIFETIME_MS

@@ -1,11 +1,12 @@
-import { createHmac } from 'node:crypto'
 import { isbot } from 'isbot'
 import type { AppContext } from '../../../core/context'
 import type { GroupResult, SqlStatement } from '../../../db/hot-sql'
+import { hmacSha256Base64url } from '../../../lib/hmac'
 import { addressGroup } from '../../../lib/address-group'
 import { errorCodes } from '../../../lib/error-codes'
 import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
+import { eventSubscribers } from '../../../core/webhooks/subscribers'
 import { insertVisit, viewedEvent, type VisitedLink, type VisitFacts, type VisitRecord } from './visit-records'
 import { visitorKeys } from './visitor-salt'
 
@@ -76,6 +77,8 @@ type Pending = {
   group: SqlStatement[]
   /** The visit row written if the view counts (PDFSHARE_ANALYTICS_RETENTION > 0). */
   record: VisitRecord | null
+  /** The owner has a webhook for link.viewed: the visit's event goes into the outbox with it. */
+  announce: boolean
   resolve: (result: ViewResult) => void
   reject: (error: unknown) => void
 }
@@ -105,6 +108,7 @@ export function createViewCounter(ctx: AppContext): CountView {
   const perAddress = ctx.config.maxViewsPerAddress
   const analytics = ctx.config.analyticsRetention > 0
   const visitorKeyOf = visitorKeys(ctx)
+  const wantsEvent = eventSubscribers(ctx)
   const finalize = finalizer(ctx.config.publicUrl)
   let queue: Pending[] = []
   let lastSweep = 0
@@ -153,6 +157,7 @@ export function createViewCounter(ctx: AppContext): CountView {
           downloaded: false,
         }
       : null
+    const announce = record !== null && (await wantsEvent(ownerId, 'link.viewed'))
     const since = now - REPEAT_WINDOW_MS
     // base64url has no '.' or '/': every id of one address sorts between `tag.` and `tag/`.
     const tag = hmac(ctx.signingKey, `address\n${addressGroup(visit.clientIp)}`).slice(0, 16)
@@ -164,7 +169,7 @@ export function createViewCounter(ctx: AppContext): CountView {
     const group = [mark, { sql: CLAIM_LINK_VIEW, args: [link.id] }]
     return new Promise<ViewResult>((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush)
-      queue.push({ link, ownerId, visitor, group, record, resolve, reject })
+      queue.push({ link, ownerId, visitor, group, record, announce, resolve, reject })
     })
   }
 }
@@ -192,7 +197,8 @@ const finalizer =
       if (outcome === 'counted') {
         toFiles.set(pending.link.fileId, (toFiles.get(pending.link.fileId) ?? 0) + 1)
         if (pending.record) {
-          visits.push(insertVisit(pending.link, pending.record), viewedEvent(publicUrl, pending.ownerId, pending.link, pending.record))
+          visits.push(insertVisit(pending.link, pending.record))
+          if (pending.announce) visits.push(viewedEvent(publicUrl, pending.ownerId, pending.link, pending.record))
         }
       } else if (outcome === 'limit_reached') unmarks.push({ sql: UNMARK, args: [pending.link.id, pending.visitor] })
     })
@@ -200,4 +206,4 @@ const finalizer =
   }
 
 const isConstraintFailure = (error: Error) => errorCodes(error).some((code) => code.startsWith('SQLITE_CONSTRAINT'))
-const hmac = (key: Uint8Array, text: string) => createHmac('sha256', key).update(text).digest('base64url')
+const hmac = hmacSha256Base64url

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm'
 import { shareUrlOf } from '../../../core/links/share-url'
 import { outboxStatement } from '../../../core/webhooks/outbox'
 import type { SqlStatement } from '../../../db/hot-sql'
@@ -72,6 +71,6 @@ export function downloadedEvent(publicUrl: string, ownerId: string, link: Visite
     ownerId,
     at: visit.at,
     data: { link: linkData(publicUrl, link), visit: { id: visit.id, at: new Date(visit.at).toISOString() } },
-    onlyIf: sql`changes() = 1`,
+    onlyIfPreviousChanged: true,
   })
 }

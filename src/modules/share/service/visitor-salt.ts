@@ -1,6 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { AppContext } from '../../../core/context'
 import { addressGroup } from '../../../lib/address-group'
+import { hmacSha256Base64url } from '../../../lib/hmac'
 
 /**
  * The visitor key of reading analytics: HMAC-SHA256 under the day's salt of the reader's address group (an
@@ -40,8 +41,6 @@ export function visitorKeys(ctx: AppContext): VisitorKeyOf {
   }
   return async ({ clientIp, userAgent, now }) => {
     const salt = await saltOf(utcDay(now))
-    return createHmac('sha256', salt)
-      .update(`${addressGroup(clientIp)}\n${userAgent ?? ''}`)
-      .digest('base64url')
+    return hmacSha256Base64url(salt, `${addressGroup(clientIp)}\n${userAgent ?? ''}`)
   }
 }
