@@ -51,11 +51,13 @@ rows.push(
     ok: speed.page.ratio >= 0.1,
   },
   {
-    measure: '`GET /s/:slug` page with reading analytics (a visit row and its outbox statement in the view commit)',
+    measure: '`GET /s/:slug` page with reading analytics (a visit row in the view commit; an outbox row when the owner has a link.viewed webhook)',
     against: `PDFSHARE_ANALYTICS_RETENTION=0: ${speed.analytics.raw.toFixed(0)} req/s`,
-    result: `${speed.analytics.ours.toFixed(0)} req/s = ${pct(speed.analytics.ratio)}`,
+    // Both the ratio of the medians and the median of the rounds' ratios: on a shared machine the drift
+    // between two runs can be larger than the difference, and the lower of the two is what is judged.
+    result: `${speed.analytics.ours.toFixed(0)} req/s = ${pct(speed.analytics.ours / speed.analytics.raw)} (rounds: ${pct(speed.analytics.ratio)})`,
     target: '≥ 90 %',
-    ok: speed.analytics.ratio >= 0.9,
+    ok: Math.min(speed.analytics.ratio, speed.analytics.ours / speed.analytics.raw) >= 0.9,
   },
   {
     measure: 'views counted during the page runs',
