@@ -51,7 +51,8 @@ rows.push(
     ok: speed.page.ratio >= 0.1,
   },
   {
-    measure: '`GET /s/:slug` page with reading analytics (a visit row in the view commit; an outbox row when the owner has a link.viewed webhook)',
+    measure:
+      '`GET /s/:slug` page with reading analytics (a visit row in the view commit; an outbox row when the owner has a link.viewed webhook)',
     against: `PDFSHARE_ANALYTICS_RETENTION=0: ${speed.analytics.raw.toFixed(0)} req/s`,
     // Both the ratio of the medians and the median of the rounds' ratios: on a shared machine the drift
     // between two runs can be larger than the difference, and the lower of the two is what is judged.
