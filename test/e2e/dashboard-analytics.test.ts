@@ -1,33 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { describe, expect, test } from 'bun:test'
 import { readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { makePdf } from '../../scripts/support/pdf'
-import { ROOT, run, startServer, type RunningServer } from '../../scripts/support/process'
 import type { AnalyticsDto, VisitDto } from '../../src/shared/analytics-shapes'
 import { formatDuration } from '../../viewer/src/dashboard/format'
-import { bearer } from '../support/bearer'
 import { browserNumber, SAFARI_PHONE } from '../support/user-agents'
 import { expectAccessible } from './accessibility'
-import { eventually, launchChromium, SCREENSHOTS, watchedPage, type Watched } from './browser'
+import { useBinaryApp } from './binary-app'
+import { eventually, SCREENSHOTS, watchedPage, type Watched } from './browser'
 
 // A file's Analytics panel in Chromium, against the compiled binary's real analytics API. Visitors are told
 // apart by User-Agent and address: the binary trusts one proxy hop, so each request names its own address.
-const binarySource = join(ROOT, 'dist', 'pdfshare')
-const dir = mkdtempSync(join(tmpdir(), 'pdfshare-e2e-analytics-'))
-let server: RunningServer
-let browser: Browser
-let token: string
-
-const api = (path: string, init: RequestInit = {}) =>
-  fetch(`${server.url}/api${path}`, { ...init, headers: { ...bearer(token), ...init.headers } })
-const json = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-  const response = await api(path, init)
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`)
-  return ((await response.json()) as { data: T }).data
-}
+const app = useBinaryApp({ name: 'analytics', user: 'ines', env: { PDFSHARE_RATE_LIMIT_SHARE: '0', PDFSHARE_TRUST_PROXY: '1' } })
+const { json } = app
 
 type Owned = { id: string; shareUrl: string; filename: string }
 type Link = { id: string; url: string; label: string }
@@ -39,7 +25,7 @@ async function upload(name: string, pages: number): Promise<Owned> {
 }
 
 /** The link as the binary serves it here (the public URL is localhost, maybe another port). */
-const served = (url: string) => `${server.url}${new URL(url).pathname}`
+const served = (url: string) => `${app.server.url}${new URL(url).pathname}`
 
 /** A counted view by a reader of its own: a browser User-Agent and an address of its own. */
 async function view(url: string, reader: number, headers: Record<string, string> = {}) {
@@ -60,26 +46,6 @@ const analytics = (path: string, days: number) => {
   return json<AnalyticsDto>(`${path}/analytics?from=${from}&to=${to}`)
 }
 
-beforeAll(async () => {
-  if (!existsSync(binarySource)) throw new Error('dist/pdfshare is missing: run `bun run build` (bun run test does)')
-  const binary = join(dir, 'pdfshare')
-  copyFileSync(binarySource, binary)
-  await run(['user', 'add', 'ines'], { cwd: dir, program: [binary] })
-  token = (await run(['token', 'issue', 'ines', '--label', 'e2e'], { cwd: dir, program: [binary] })).stdout.trim()
-  server = await startServer([], {
-    cwd: dir,
-    program: [binary],
-    env: { PDFSHARE_RATE_LIMIT_SHARE: '0', PDFSHARE_TRUST_PROXY: '1' },
-  })
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  rmSync(dir, { recursive: true, force: true })
-})
-
 const unexpected = (watched: Watched) => watched.consoleErrors
 
 /** Chromium as a person's browser (the headless one says so in its User-Agent, and is not counted). */
@@ -87,12 +53,9 @@ const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like 
 
 /** Signs in with the API token and opens the file's page at its Analytics panel. */
 async function openFile(page: Page, fileId: string) {
-  await page.goto(`${server.url}/app`)
-  await page.getByRole('button', { name: 'Use an API token instead' }).click()
-  await page.getByLabel('API token').fill(token)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await app.signIn(page)
   await page.locator('tbody tr').first().waitFor()
-  await page.goto(`${server.url}/app#/files/${fileId}`)
+  await page.goto(`${app.server.url}/app#/files/${fileId}`)
   await page.getByRole('heading', { name: 'Analytics' }).waitFor()
 }
 
@@ -148,9 +111,9 @@ describe('the Analytics panel', () => {
     await eventually(async () => expect((await analytics(`/files/${file.id}`, 7)).totals).toMatchObject({ views: 5, downloads: 1 }))
     const week = await analytics(`/files/${file.id}`, 7)
 
-    const watched = await watchedPage(browser)
+    const watched = await watchedPage(app.browser)
     const { page } = watched
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.server.url })
     await openFile(page, file.id)
     await panel(page).getByLabel('Period').selectOption('7')
     await eventually(async () => expect((await bars(page)).length).toBe(7))
@@ -247,7 +210,7 @@ describe('the Analytics panel', () => {
       { page: 2, seconds: 1, visitors: 1 },
     ])
 
-    const watched = await watchedPage(browser)
+    const watched = await watchedPage(app.browser)
     const { page } = watched
     await openFile(page, file.id)
     await eventually(async () =>
@@ -269,7 +232,7 @@ describe('the Analytics panel', () => {
   test('a read in Chromium through the viewer: its beacon reaches the API, and the panel shows the same numbers', async () => {
     const file = await upload('journal.pdf', 3)
     // A browser that does not call itself headless, so the visit counts and the page carries a reading token.
-    const reader = await watchedPage(browser, { userAgent: CHROME, height: 700 })
+    const reader = await watchedPage(app.browser, { userAgent: CHROME, height: 700 })
     await reader.page.goto(served(file.shareUrl))
     await reader.page.waitForSelector('.page[data-page-number="1"] canvas', { timeout: 20_000 })
     await reader.page.waitForTimeout(2_000)
@@ -286,7 +249,7 @@ describe('the Analytics panel', () => {
     }, 15_000)
     expect(month!.pages[1]!.visitors).toBe(1)
 
-    const watched = await watchedPage(browser)
+    const watched = await watchedPage(app.browser)
     const { page } = watched
     await openFile(page, file.id)
     await eventually(async () =>
@@ -304,7 +267,7 @@ describe('the Analytics panel', () => {
 
   test('a file nobody opened says what will appear and why; no serious accessibility finding in dark mode on a phone', async () => {
     const file = await upload('quiet.pdf', 1)
-    const watched = await watchedPage(browser, { width: 360, height: 740, colorScheme: 'dark' })
+    const watched = await watchedPage(app.browser, { width: 360, height: 740, colorScheme: 'dark' })
     const { page } = watched
     await openFile(page, file.id)
     await eventually(async () => expect(await panel(page).locator('.empty-note').textContent()).toContain('No views in this period yet'))

@@ -1,30 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { createHash } from 'node:crypto'
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { makePdf } from '../../scripts/support/pdf'
-import { ROOT, run, startServer, type RunningServer } from '../../scripts/support/process'
-import { bearer } from '../support/bearer'
 import { expectAccessible } from './accessibility'
-import { eventually, launchChromium, SCREENSHOTS, watchedPage, type Watched } from './browser'
+import { useBinaryApp } from './binary-app'
+import { eventually, SCREENSHOTS, watchedPage, type Watched } from './browser'
 
 // A file's Links and Versions panels in Chromium, against the compiled binary's real API.
-const binarySource = join(ROOT, 'dist', 'pdfshare')
-const dir = mkdtempSync(join(tmpdir(), 'pdfshare-e2e-links-'))
-let server: RunningServer
-let browser: Browser
-let token: string
+const app = useBinaryApp({ name: 'links', user: 'lena', env: { PDFSHARE_RATE_LIMIT_SHARE: '0' } })
+const { json } = app
 
-const api = (path: string, init: RequestInit = {}) =>
-  fetch(`${server.url}/api${path}`, { ...init, headers: { ...bearer(token), ...init.headers } })
-const json = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-  const response = await api(path, init)
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`)
-  return ((await response.json()) as { data: T }).data
-}
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
 type Owned = { id: string; sha256: string; filename: string }
@@ -47,23 +34,7 @@ function sendPdf(method: 'POST' | 'PUT', path: string, name: string, bytes: Uint
 }
 
 /** The link as the binary serves it here (the public URL is localhost, maybe another port). */
-const served = (url: string) => `${server.url}${new URL(url).pathname}`
-
-beforeAll(async () => {
-  if (!existsSync(binarySource)) throw new Error('dist/pdfshare is missing: run `bun run build` (bun run test does)')
-  const binary = join(dir, 'pdfshare')
-  copyFileSync(binarySource, binary)
-  await run(['user', 'add', 'lena'], { cwd: dir, program: [binary] })
-  token = (await run(['token', 'issue', 'lena', '--label', 'e2e'], { cwd: dir, program: [binary] })).stdout.trim()
-  server = await startServer([], { cwd: dir, program: [binary], env: { PDFSHARE_RATE_LIMIT_SHARE: '0' } })
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  rmSync(dir, { recursive: true, force: true })
-})
+const served = (url: string) => `${app.server.url}${new URL(url).pathname}`
 
 /** The server's refusal of a too-short password, provoked on purpose. */
 const EXPECTED = [/status of 400/]
@@ -71,12 +42,9 @@ const unexpected = (watched: Watched) => watched.consoleErrors.filter((line) => 
 
 /** Signs in with the API token and opens the file's page. */
 async function openFile(page: Page, fileId: string) {
-  await page.goto(`${server.url}/app`)
-  await page.getByRole('button', { name: 'Use an API token instead' }).click()
-  await page.getByLabel('API token').fill(token)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await app.signIn(page)
   await page.locator('tbody tr').first().waitFor()
-  await page.goto(`${server.url}/app#/files/${fileId}`)
+  await page.goto(`${app.server.url}/app#/files/${fileId}`)
   await page.getByRole('heading', { name: 'Links' }).waitFor()
 }
 
@@ -88,9 +56,9 @@ const item = (page: Page, name: string) => page.locator('.link-item', { has: pag
 describe('the Links panel', () => {
   test('create a link with a password and a view limit, copy, QR, edit, turn off and on, delete', async () => {
     const file = await sendPdf('POST', '/files/upload', 'minutes.pdf', makePdf({ pages: 1, text: () => 'Board minutes' }))
-    const watched = await watchedPage(browser)
+    const watched = await watchedPage(app.browser)
     const { page } = watched
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.server.url })
     await openFile(page, file.id)
 
     // The default link is listed, active, and cannot be deleted.
@@ -198,7 +166,7 @@ describe('the Links panel', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ label: 'Readers', maxViews: 1, password: 'long enough' }),
     })
-    const watched = await watchedPage(browser, { width: 360, height: 740, colorScheme: 'dark' })
+    const watched = await watchedPage(app.browser, { width: 360, height: 740, colorScheme: 'dark' })
     const { page } = watched
     await openFile(page, file.id)
     await item(page, 'Readers').waitFor()
@@ -222,7 +190,7 @@ describe('the Versions panel', () => {
     const replaced = await sendPdf('PUT', `/files/${file.id}`, 'handbook-v2.pdf', secondBytes)
     expect(replaced.sha256).toBe(sha256(secondBytes))
 
-    const watched = await watchedPage(browser)
+    const watched = await watchedPage(app.browser)
     const { page } = watched
     await openFile(page, file.id)
     const rows = page.locator('.versions tbody tr')

@@ -1,56 +1,25 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { Webhook } from 'standardwebhooks'
-import { ROOT, run, startServer, type RunningServer } from '../../scripts/support/process'
 import type { DeliveryDto, WebhookDto } from '../../src/shared/webhook-shapes'
-import { bearer } from '../support/bearer'
 import { startReceiver } from '../support/webhook-receiver'
 import { expectAccessible } from './accessibility'
-import { eventually, launchChromium, SCREENSHOTS, watchedPage, type Watched } from './browser'
+import { useBinaryApp } from './binary-app'
+import { eventually, SCREENSHOTS, watchedPage, type Watched } from './browser'
 
 // The Webhooks page in Chromium, against the compiled binary's real webhooks API and dispatcher, with a real
 // receiver on loopback (allowed by PDFSHARE_WEBHOOK_ALLOW_PRIVATE=1).
-const binarySource = join(ROOT, 'dist', 'pdfshare')
-const dir = mkdtempSync(join(tmpdir(), 'pdfshare-e2e-webhooks-'))
-let server: RunningServer
-let browser: Browser
-let token: string
+const app = useBinaryApp({ name: 'webhooks', user: 'omar', env: { PDFSHARE_WEBHOOK_ALLOW_PRIVATE: '1' } })
+const { json } = app
 
 const receiver = startReceiver()
 const hookUrl = receiver.url('/pdfshare-hook')
 
-const json = async <T>(path: string): Promise<T> => {
-  const response = await fetch(`${server.url}/api${path}`, { headers: bearer(token) })
-  if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`)
-  return ((await response.json()) as { data: T }).data
-}
-
-beforeAll(async () => {
-  if (!existsSync(binarySource)) throw new Error('dist/pdfshare is missing: run `bun run build` (bun run test does)')
-  const binary = join(dir, 'pdfshare')
-  copyFileSync(binarySource, binary)
-  await run(['user', 'add', 'omar'], { cwd: dir, program: [binary] })
-  token = (await run(['token', 'issue', 'omar', '--label', 'e2e'], { cwd: dir, program: [binary] })).stdout.trim()
-  server = await startServer([], { cwd: dir, program: [binary], env: { PDFSHARE_WEBHOOK_ALLOW_PRIVATE: '1' } })
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  rmSync(dir, { recursive: true, force: true })
-})
-
 const unexpected = (watched: Watched) => watched.consoleErrors
 
 async function openWebhooks(page: Page) {
-  await page.goto(`${server.url}/app`)
-  await page.getByRole('button', { name: 'Use an API token instead' }).click()
-  await page.getByLabel('API token').fill(token)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await app.signIn(page)
   await page.getByRole('link', { name: 'Webhooks' }).click()
   await page.getByRole('heading', { name: 'Your webhooks' }).waitFor()
 }
@@ -59,9 +28,9 @@ const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id
 
 describe('the Webhooks page', () => {
   test('create (the secret shown once) → send a test event → the receiver gets it signed and the log says delivered → delete', async () => {
-    const watched = await watchedPage(browser)
+    const watched = await watchedPage(app.browser)
     const { page } = watched
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.server.url })
     await openWebhooks(page)
     expect(await page.title()).toBe('Webhooks · pdfshare')
     expect(await page.getByRole('link', { name: 'Webhooks' }).getAttribute('aria-current')).toBe('page')
@@ -131,7 +100,7 @@ describe('the Webhooks page', () => {
   }, 90_000)
 
   test('a refused URL shows the API’s reason next to the form; no serious accessibility finding in dark mode on a phone', async () => {
-    const watched = await watchedPage(browser, { width: 360, height: 740, colorScheme: 'dark' })
+    const watched = await watchedPage(app.browser, { width: 360, height: 740, colorScheme: 'dark' })
     const { page } = watched
     await openWebhooks(page)
     await page.getByLabel('URL').fill('ftp://files.example.org/drop')
