@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core'
 import { DEBIAN_CHROMIUM, launchHeadlessChromium } from '../../scripts/support/chromium'
 import sharp from 'sharp'
 import { ROOT } from '../../scripts/support/process'
+export { eventually } from '../support/eventually'
 
 export const CHROMIUM = process.env.PDFSHARE_CHROMIUM ?? DEBIAN_CHROMIUM
 export const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots')
@@ -82,17 +83,4 @@ export async function firstPageInk(page: Page): Promise<number> {
     await page.waitForTimeout(100)
   }
   return 0
-}
-
-/** Retries an assertion until it passes or `timeoutMs` runs out (bun:test has no expect.poll). */
-export async function eventually(assertion: () => Promise<void> | void, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    try {
-      return await assertion()
-    } catch (error) {
-      if (Date.now() > deadline) throw error
-      await Bun.sleep(50)
-    }
-  }
 }

@@ -1,4 +1,5 @@
 import { afterAll } from 'bun:test'
+export { eventually } from './eventually'
 
 export type Received = { path: string; headers: Record<string, string>; body: string; at: number }
 
@@ -39,18 +40,5 @@ export function startReceiver(respond: Responder = () => new Response(null, { st
       state.respond = responder
     },
     stop: () => server.stop(true),
-  }
-}
-
-/** Retries an assertion until it passes or `timeoutMs` runs out. */
-export async function eventually(assertion: () => Promise<void> | void, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    try {
-      return await assertion()
-    } catch (error) {
-      if (Date.now() > deadline) throw error
-      await Bun.sleep(25)
-    }
   }
 }
