@@ -1,0 +1,99 @@
+/**
+ * A throwaway PostgreSQL cluster for tests: Debian's postgresql-15 binaries, initdb in a temp dir, pg_ctl on a
+ * free loopback port, fsync off (nothing here must survive a crash of the machine). Started lazily once per
+ * process and shared by every test file of the run; each caller gets its own database, so tests share no state.
+ * Stopped (and its folder removed) when the process exits.
+ */
+import { SQL } from 'bun'
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const BIN = process.env.PDFSHARE_PG_BIN ?? '/usr/lib/postgresql/15/bin'
+
+/** `url` is the cluster's `postgres` database; `databaseUrl(name)` another one on it. */
+export type PgCluster = { url: string; databaseUrl: (database: string) => string; stop: () => void }
+
+let shared: Promise<PgCluster> | undefined
+let databases = 0
+
+/**
+ * A new, empty database on the shared cluster (started on first use). `stop()` drops it, closing whatever
+ * connections are left; the cluster itself stops when the process exits.
+ */
+export async function freshPostgres(): Promise<{ url: string; stop: () => Promise<void> }> {
+  shared ??= startCluster()
+  const cluster = await shared
+  const name = `t${process.pid}_${++databases}`
+  await asAdmin(cluster, `CREATE DATABASE "${name}"`)
+  return { url: cluster.databaseUrl(name), stop: () => asAdmin(cluster, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) }
+}
+
+async function asAdmin(cluster: PgCluster, statement: string): Promise<void> {
+  const admin = new SQL(cluster.url)
+  try {
+    await admin.unsafe(statement)
+  } finally {
+    await admin.close()
+  }
+}
+
+/** Starts a cluster of its own (not the shared one); the caller stops it. */
+export async function startCluster(): Promise<PgCluster> {
+  for (const tool of ['initdb', 'pg_ctl']) {
+    if (!existsSync(join(BIN, tool))) {
+      throw new Error(`PostgreSQL is not installed: ${join(BIN, tool)} is missing. Install Debian's package: apt-get install -y postgresql`)
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'pdfshare-pg-'))
+  // initdb refuses to run as root: as root, run the tools as the `postgres` user the Debian package creates.
+  const asPostgres = process.getuid?.() === 0
+  if (asPostgres) {
+    const owner = Bun.spawnSync(['id', '-u', 'postgres'])
+    const group = Bun.spawnSync(['id', '-g', 'postgres'])
+    if (owner.exitCode !== 0) throw new Error('running as root but there is no `postgres` user: apt-get install -y postgresql')
+    chownSync(dir, Number(owner.stdout.toString()), Number(group.stdout.toString()))
+  }
+  const run = (argv: string[]) => {
+    const result = Bun.spawnSync(asPostgres ? ['runuser', '-u', 'postgres', '--', ...argv] : argv, { stdout: 'pipe', stderr: 'pipe' })
+    if (result.exitCode !== 0) {
+      const log = existsSync(join(dir, 'log')) ? readFileSync(join(dir, 'log'), 'utf8').slice(-2000) : ''
+      throw new Error(`${argv[0]} failed (${result.exitCode}): ${result.stderr.toString()}${log}`)
+    }
+  }
+  const data = join(dir, 'data')
+  let stopped = false
+  const stop = () => {
+    if (stopped) return
+    stopped = true
+    // immediate: no checkpoint, the cluster is thrown away anyway.
+    Bun.spawnSync(asPostgres ? ['runuser', '-u', 'postgres', '--', join(BIN, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'] : [join(BIN, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'], { stdout: 'ignore', stderr: 'ignore' })
+    rmSync(dir, { recursive: true, force: true })
+  }
+  process.once('exit', stop)
+  try {
+    run([join(BIN, 'initdb'), '-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'])
+    // A free port can be taken between the probe and the start: try a few.
+    for (let attempt = 1; ; attempt++) {
+      const port = freePort()
+      const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`
+      try {
+        run([join(BIN, 'pg_ctl'), '-D', data, '-l', join(dir, 'log'), '-w', '-o', options, 'start'])
+        const databaseUrl = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`
+        return { url: databaseUrl('postgres'), databaseUrl, stop }
+      } catch (error) {
+        if (attempt >= 3) throw error
+      }
+    }
+  } catch (error) {
+    stop()
+    throw error
+  }
+}
+
+function freePort(): number {
+  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+  const port = probe.port
+  probe.stop(true)
+  return port
+}
