@@ -1,8 +1,15 @@
 /**
- * `bun run db:generate [--name what_changed]`: drizzle-kit writes the SQL migration for the changes in
- * src/db/schema.ts, then the migration index is re-embedded so the binary carries it.
+ * `bun run db:generate [--name what_changed]`: drizzle-kit writes the SQL migrations for the changes in
+ * src/db/schema.ts (SQLite, drizzle.config.ts) and src/db/pg/schema.ts (PostgreSQL, drizzle.pg.config.ts), then
+ * the migration indexes are re-embedded so the binary carries them. A change to one schema belongs in the other
+ * too (test/db/pg-schema.test.ts); a side without changes writes nothing.
  */
-const generate = Bun.spawnSync(['bunx', 'drizzle-kit', 'generate', ...process.argv.slice(2)], { stdout: 'inherit', stderr: 'inherit' })
-if (generate.exitCode !== 0) process.exit(generate.exitCode ?? 1)
+for (const config of ['drizzle.config.ts', 'drizzle.pg.config.ts']) {
+  const generate = Bun.spawnSync(['bunx', 'drizzle-kit', 'generate', '--config', config, ...process.argv.slice(2)], {
+    stdout: 'inherit',
+    stderr: 'inherit',
+  })
+  if (generate.exitCode !== 0) process.exit(generate.exitCode ?? 1)
+}
 const embed = Bun.spawnSync(['bun', `${import.meta.dir}/embed-migrations.ts`], { stdout: 'inherit', stderr: 'inherit' })
 process.exit(embed.exitCode ?? 1)

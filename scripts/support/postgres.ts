@@ -67,7 +67,12 @@ export async function startCluster(): Promise<PgCluster> {
     if (stopped) return
     stopped = true
     // immediate: no checkpoint, the cluster is thrown away anyway.
-    Bun.spawnSync(asPostgres ? ['runuser', '-u', 'postgres', '--', join(BIN, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'] : [join(BIN, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'], { stdout: 'ignore', stderr: 'ignore' })
+    Bun.spawnSync(
+      asPostgres
+        ? ['runuser', '-u', 'postgres', '--', join(BIN, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']
+        : [join(BIN, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'],
+      { stdout: 'ignore', stderr: 'ignore' },
+    )
     rmSync(dir, { recursive: true, force: true })
   }
   process.once('exit', stop)

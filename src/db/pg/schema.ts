@@ -1,0 +1,209 @@
+import { sql } from 'drizzle-orm'
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+
+/**
+ * The PostgreSQL twin of src/db/schema.ts: the same tables, column names, nullability, defaults, keys, uniques
+ * and indexes (test/db/pg-schema.test.ts fails when the two drift apart); the column comments there say what each
+ * column means. Only the types differ, each where SQLite's one INTEGER type has to become a choice:
+ * - times are milliseconds since the epoch: `bigint` (they overflow a 32-bit integer), read as JS numbers
+ *   (`mode: 'number'`, exact below 2^53, i.e. for the next 285,000 years);
+ * - byte sizes and the quota limit in bytes are `bigint` too (a file or a quota may pass 2 GiB);
+ * - SQLite stores booleans as 0/1 integers; here they are `boolean`;
+ * - the `seq` keys are identity columns (SQLite's INTEGER PRIMARY KEY [AUTOINCREMENT]): `by default`, so a copy
+ *   from an embedded install may keep its values. Like AUTOINCREMENT they never reuse a value; unlike SQLite's
+ *   single writer, concurrent transactions may commit them out of order, so `seq` is a creation order, not a
+ *   commit order;
+ * - counts that stay small (views, attempts, pages, a status code, a file count) stay `integer`.
+ */
+const millis = (name: string) => bigint(name, { mode: 'number' })
+const seqKey = () => bigint('seq', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity()
+
+export const users = pgTable('users', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  createdAt: millis('created_at').notNull(),
+  maxBytes: bigint('max_bytes', { mode: 'number' }),
+  maxFiles: integer('max_files'),
+  passwordHash: text('password_hash'),
+})
+
+export const tokens = pgTable(
+  'tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    createdAt: millis('created_at').notNull(),
+    expiresAt: millis('expires_at'),
+    revokedAt: millis('revoked_at'),
+  },
+  (table) => [index('tokens_user_idx').on(table.userId)],
+)
+
+export const files = pgTable(
+  'files',
+  {
+    seq: seqKey(),
+    id: text('id').notNull().unique(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    blobKey: text('blob_key').notNull(),
+    filename: text('filename').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    views: integer('views').notNull().default(0),
+    createdAt: millis('created_at').notNull(),
+    updatedAt: millis('updated_at').notNull(),
+    uploadedAt: millis('uploaded_at').notNull(),
+    versionId: text('version_id').notNull(),
+  },
+  (table) => [index('files_owner_seq_idx').on(table.ownerId, table.seq)],
+)
+
+export const links = pgTable(
+  'links',
+  {
+    seq: seqKey(),
+    id: text('id').notNull().unique(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull().unique(),
+    isDefault: boolean('is_default').notNull(),
+    label: text('label').notNull(),
+    allowDownload: boolean('allow_download').notNull(),
+    searchEngineVisible: boolean('search_engine_visible').notNull(),
+    expiresAt: millis('expires_at'),
+    maxViews: integer('max_views'),
+    passwordHash: text('password_hash'),
+    disabled: boolean('disabled').notNull(),
+    views: integer('views').notNull().default(0),
+    createdAt: millis('created_at').notNull(),
+    updatedAt: millis('updated_at').notNull(),
+  },
+  (table) => [
+    index('links_file_seq_idx').on(table.fileId, table.seq),
+    // SQLite's `is_default = 1`; a boolean is its own condition here.
+    uniqueIndex('links_one_default_idx').on(table.fileId).where(sql`${table.isDefault}`),
+  ],
+)
+
+export const fileVersions = pgTable(
+  'file_versions',
+  {
+    seq: seqKey(),
+    id: text('id').notNull().unique(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    blobKey: text('blob_key').notNull(),
+    filename: text('filename').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    uploadedAt: millis('uploaded_at').notNull(),
+    replacedAt: millis('replaced_at').notNull(),
+  },
+  (table) => [index('file_versions_file_seq_idx').on(table.fileId, table.seq)],
+)
+
+export const viewMarks = pgTable(
+  'view_marks',
+  {
+    linkId: text('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    visitor: text('visitor').notNull(),
+    seenAt: millis('seen_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.linkId, table.visitor] }), index('view_marks_seen_idx').on(table.seenAt)],
+)
+
+export const visits = pgTable(
+  'visits',
+  {
+    // SQLite's rowid without AUTOINCREMENT (no sequence table to write on every view); an identity column costs
+    // nothing extra here, so the same kind of key as the other tables.
+    seq: seqKey(),
+    id: text('id').notNull().unique(),
+    linkId: text('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    at: millis('at').notNull(),
+    visitor: text('visitor').notNull(),
+    referrerHost: text('referrer_host'),
+    device: text('device').notNull(),
+    tracked: boolean('tracked').notNull(),
+    viewed: boolean('viewed').notNull(),
+    downloaded: boolean('downloaded').notNull(),
+    // A sum over pages and over repeated reports: bigint, so a long-open tab cannot overflow it.
+    readingMs: bigint('reading_ms', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [index('visits_file_at_idx').on(table.fileId, table.at), index('visits_link_at_idx').on(table.linkId, table.at)],
+)
+
+export const visitPages = pgTable(
+  'visit_pages',
+  {
+    visitId: text('visit_id')
+      .notNull()
+      .references(() => visits.id, { onDelete: 'cascade' }),
+    page: integer('page').notNull(),
+    ms: bigint('ms', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.visitId, table.page] })],
+)
+
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    seq: seqKey(),
+    id: text('id').notNull().unique(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    // Kept as the same JSON text as in SQLite (not jsonb): it is only ever read whole and parsed by the service.
+    events: text('events').notNull(),
+    secret: text('secret').notNull(),
+    createdAt: millis('created_at').notNull(),
+  },
+  (table) => [index('webhooks_owner_idx').on(table.ownerId, table.seq)],
+)
+
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    seq: seqKey(),
+    id: text('id').notNull().unique(),
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    // Text, not jsonb: it is the exact signed body, and jsonb would reorder keys and drop whitespace.
+    payload: text('payload').notNull(),
+    createdAt: millis('created_at').notNull(),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: millis('next_attempt_at').notNull(),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    deliveredAt: millis('delivered_at'),
+  },
+  (table) => [
+    index('webhook_deliveries_due_idx').on(table.status, table.nextAttemptAt),
+    index('webhook_deliveries_webhook_idx').on(table.webhookId, table.seq),
+  ],
+)
+
+export const meta = pgTable('meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+})
