@@ -2,7 +2,8 @@
  * A throwaway PostgreSQL cluster for tests: Debian's postgresql-15 binaries, initdb in a temp dir, pg_ctl on a
  * free loopback port, fsync off (nothing here must survive a crash of the machine). Started lazily once per
  * process and shared by every test file of the run; each caller gets its own database, so tests share no state.
- * Stopped (and its folder removed) when the process exits.
+ * Stopped (and its folder removed) when the process exits, also by a kill -9 (a watchdog). About a second to
+ * start, ~65 MB on disk.
  */
 import { SQL } from 'bun'
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -76,6 +77,7 @@ export async function startCluster(): Promise<PgCluster> {
     rmSync(dir, { recursive: true, force: true })
   }
   process.once('exit', stop)
+  watchdog(process.pid, data, dir, asPostgres)
   try {
     run([join(BIN, 'initdb'), '-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'])
     // A free port can be taken between the probe and the start: try a few.
@@ -94,6 +96,20 @@ export async function startCluster(): Promise<PgCluster> {
     stop()
     throw error
   }
+}
+
+/**
+ * `bun test` fires no 'exit' event, and a killed run fires nothing: a detached shell polls for this process and
+ * stops the cluster (and removes its folder) once it is gone, however it ended.
+ */
+function watchdog(pid: number, data: string, dir: string, asPostgres: boolean) {
+  const pgCtl = `${asPostgres ? 'runuser -u postgres -- ' : ''}"$4" -D "$2" -m immediate -w stop`
+  const script = `while kill -0 "$1" 2>/dev/null; do sleep 0.2; done; ${pgCtl} >/dev/null 2>&1; rm -rf "$3"`
+  const proc = Bun.spawn(['sh', '-c', script, 'pg-watchdog', String(pid), data, dir, join(BIN, 'pg_ctl')], {
+    stdio: ['ignore', 'ignore', 'ignore'],
+    detached: true,
+  })
+  proc.unref()
 }
 
 function freePort(): number {

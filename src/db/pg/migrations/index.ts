@@ -2,4 +2,6 @@
 
 import m0 from './0000_init.sql' with { type: 'text' }
 
-export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [{ tag: '0000_init', when: 1795446515396, sql: m0 }]
+export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [
+  { tag: '0000_init', when: 1795446515396, sql: m0 },
+]

@@ -1,0 +1,237 @@
+/**
+ * The PostgreSQL side of the schema (issue 15): it agrees with the SQLite one, its migrations are embedded, and
+ * on a real throwaway cluster (Debian's postgresql-15, scripts/support/postgres.ts) they apply once, also when two
+ * runners race, and give the tables the schema describes.
+ */
+import { afterEach, expect, test } from 'bun:test'
+import { SQL } from 'bun'
+import { eq, getTableName, is, sql } from 'drizzle-orm'
+import { drizzle } from 'drizzle-orm/bun-sql'
+import { getTableConfig as pgConfig, PgTable, pgTable, text } from 'drizzle-orm/pg-core'
+import { getTableConfig as sqliteConfig, SQLiteTable } from 'drizzle-orm/sqlite-core'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { migratePg } from '../../src/db/pg/migrate'
+import { embeddedPgMigrations } from '../../src/db/pg/migrations'
+import * as pg from '../../src/db/pg/schema'
+import * as sqlite from '../../src/db/schema'
+import { PG_MIGRATIONS_DIR, readJournal, renderMigrationIndex } from '../../scripts/embed-migrations'
+import { freshPostgres } from '../../scripts/support/postgres'
+
+type AnyConfig = ReturnType<typeof sqliteConfig> | ReturnType<typeof pgConfig>
+
+/** What both dialects must agree on, as plain data; the column types are the one thing allowed to differ. */
+function shape(config: AnyConfig) {
+  const names = (columns: { name: string }[]) => columns.map((column) => column.name)
+  return {
+    columns: Object.fromEntries(
+      config.columns.map((column) => [
+        column.name,
+        { notNull: column.notNull, hasDefault: column.default !== undefined, primary: column.primary },
+      ]),
+    ),
+    primaryKeys: config.primaryKeys.map((key) => names(key.columns)),
+    unique: [
+      ...config.columns.filter((column) => column.isUnique).map((column) => ({ name: column.uniqueName, columns: [column.name] })),
+      ...config.uniqueConstraints.map((constraint) => ({ name: constraint.getName(), columns: names(constraint.columns) })),
+    ],
+    indexes: config.indexes.map((index) => ({
+      name: index.config.name,
+      columns: (index.config.columns as { name: string }[]).map((column) => column.name),
+      unique: index.config.unique,
+      partial: index.config.where !== undefined,
+    })),
+    foreignKeys: config.foreignKeys.map((key) => {
+      const reference = key.reference()
+      return {
+        columns: names(reference.columns),
+        table: getTableName(reference.foreignTable),
+        foreign: names(reference.foreignColumns),
+        onDelete: key.onDelete,
+      }
+    }),
+  }
+}
+
+const sqliteTables = new Map(
+  Object.values(sqlite)
+    .filter((value) => is(value, SQLiteTable))
+    .map((table) => [getTableName(table), shape(sqliteConfig(table))]),
+)
+const pgTables = new Map(
+  Object.values(pg)
+    .filter((value) => is(value, PgTable))
+    .map((table) => [getTableName(table), table]),
+)
+
+test('the PostgreSQL schema has the same tables as the SQLite one, with the same columns, keys, uniques, indexes and references', () => {
+  expect([...pgTables.keys()].sort()).toEqual([...sqliteTables.keys()].sort())
+  expect(pgTables.size).toBe(11)
+  for (const [name, table] of pgTables) {
+    expect({ table: name, ...shape(pgConfig(table)) }).toEqual({ table: name, ...sqliteTables.get(name)! })
+  }
+})
+
+test('the comparison sees a difference in nullability, a default, or an index (it is not vacuous)', () => {
+  const meta = sqliteTables.get('meta')!
+  const nullableValue = pgTable('meta', { key: text('key').primaryKey(), value: text('value') })
+  const withDefault = pgTable('meta', { key: text('key').primaryKey(), value: text('value').notNull().default('') })
+  const extraUnique = pgTable('meta', { key: text('key').primaryKey(), value: text('value').notNull().unique() })
+  for (const table of [nullableValue, withDefault, extraUnique]) expect(shape(pgConfig(table))).not.toEqual(meta)
+  expect(shape(pgConfig(pg.links))).not.toEqual(sqliteTables.get('files'))
+})
+
+test('the embedded PostgreSQL migration index matches the drizzle-kit journal (run `bun run db:generate` if not)', () => {
+  const journal = readJournal(PG_MIGRATIONS_DIR)
+  expect(readFileSync(join(PG_MIGRATIONS_DIR, 'index.ts'), 'utf8')).toBe(renderMigrationIndex(journal, 'embeddedPgMigrations'))
+  expect(embeddedPgMigrations.map((m) => m.tag)).toEqual(journal.entries.map((e) => e.tag))
+  expect(embeddedPgMigrations.length).toBeGreaterThan(0)
+})
+
+// Each test below gets its own database on the run's one cluster, dropped afterwards.
+const cleanups: (() => Promise<void>)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function database(options: { max?: number } = {}): Promise<SQL> {
+  return (await databaseWithUrl(options)).client
+}
+
+async function databaseWithUrl(options: { max?: number } = {}): Promise<{ client: SQL; url: string }> {
+  const pgdb = await freshPostgres()
+  const client = new SQL({ url: pgdb.url, max: options.max ?? 4 })
+  cleanups.push(pgdb.stop, () => client.close())
+  return { client, url: pgdb.url }
+}
+
+test('on PostgreSQL, migrations apply once, are recorded like drizzle records them, and re-running is a no-op', async () => {
+  const client = await database()
+  expect(await migratePg(client)).toBe(embeddedPgMigrations.length)
+  expect(await migratePg(client)).toBe(0)
+  const recorded = await client`SELECT hash, created_at FROM drizzle.__drizzle_migrations ORDER BY id`
+  expect(recorded.map((row: { created_at: string | number }) => Number(row.created_at))).toEqual(embeddedPgMigrations.map((m) => m.when))
+  expect(recorded[0].hash).toBe(new Bun.CryptoHasher('sha256').update(embeddedPgMigrations[0]!.sql).digest('hex'))
+})
+
+test('on PostgreSQL, two runners starting at once apply the migrations once (the advisory lock)', async () => {
+  const { client, url } = await databaseWithUrl()
+  const other = new SQL({ url, max: 1 })
+  cleanups.push(() => other.close())
+  const applied = await Promise.all([migratePg(client), migratePg(other)])
+  expect(applied.sort()).toEqual([0, embeddedPgMigrations.length])
+  const [{ count }] = await client`SELECT count(*)::int AS count FROM drizzle.__drizzle_migrations`
+  expect(count).toBe(embeddedPgMigrations.length)
+})
+
+test('on PostgreSQL, the migrated tables and columns are the ones the pg schema describes', async () => {
+  const client = await database()
+  await migratePg(client)
+  const rows: { table_name: string; column_name: string; is_nullable: string; data_type: string; has_default: boolean }[] = await client`
+    SELECT table_name, column_name, is_nullable, data_type, (column_default IS NOT NULL OR is_identity = 'YES') AS has_default
+    FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, column_name`
+  const expected = [...pgTables.values()].flatMap((table) =>
+    pgConfig(table).columns.map((column) => ({
+      table_name: getTableName(table),
+      column_name: column.name,
+      is_nullable: column.notNull ? 'NO' : 'YES',
+      data_type: column.getSQLType(),
+      // Identity columns have no column_default but are filled in: drizzle counts them as having a default.
+      has_default: column.hasDefault,
+    })),
+  )
+  const byKey = (a: { table_name: string; column_name: string }, b: { table_name: string; column_name: string }) =>
+    `${a.table_name}.${a.column_name}` < `${b.table_name}.${b.column_name}` ? -1 : 1
+  expect(rows.map((row) => ({ ...row })).sort(byKey)).toEqual(expected.sort(byKey))
+
+  const indexes: { indexname: string }[] = await client`SELECT indexname FROM pg_indexes WHERE schemaname = 'public'`
+  const names = new Set(indexes.map((row) => row.indexname))
+  for (const table of pgTables.values()) {
+    for (const index of pgConfig(table).indexes) expect(names).toContain(index.config.name!)
+  }
+  expect(names).toContain('links_one_default_idx')
+})
+
+async function seedLink(client: SQL) {
+  await migratePg(client)
+  const db = drizzle({ client, schema: pg })
+  const now = Date.now()
+  await db.insert(pg.users).values({ id: 'u1', name: 'ann', createdAt: now })
+  await db.insert(pg.files).values({
+    id: 'f1',
+    ownerId: 'u1',
+    blobKey: 'b1',
+    filename: 'a.pdf',
+    title: 'A',
+    description: '',
+    size: 3_000_000_000, // past 2^31: the bigint column keeps it exactly
+    sha256: 'x',
+    createdAt: now,
+    updatedAt: now,
+    uploadedAt: now,
+    versionId: 'v1',
+  })
+  const base = { fileId: 'f1', label: '', allowDownload: true, searchEngineVisible: false, disabled: false, createdAt: now, updatedAt: now }
+  await db.insert(pg.links).values({ ...base, id: 'l1', slug: 's1', isDefault: true })
+  return db
+}
+
+test('on PostgreSQL, 50 concurrent atomic increments of a link’s views give exactly 50 (drizzle on bun-sql)', async () => {
+  const client = await database({ max: 10 })
+  const db = await seedLink(client)
+  // `SET views = views + 1` reads and writes the row under its row lock: a concurrent increment waits, then adds
+  // to the committed value. Reading the count and writing back count + 1 would not (next test).
+  await Promise.all(
+    Array.from({ length: 50 }, () =>
+      db
+        .update(pg.links)
+        .set({ views: sql`${pg.links.views} + 1` })
+        .where(eq(pg.links.id, 'l1')),
+    ),
+  )
+  const [link] = await db.select().from(pg.links).where(eq(pg.links.id, 'l1'))
+  expect(link!.views).toBe(50)
+  const [file] = await db.select().from(pg.files).where(eq(pg.files.id, 'f1'))
+  expect(file!.size).toBe(3_000_000_000)
+  expect(file!.seq).toBe(1)
+})
+
+test('on PostgreSQL, read-modify-write loses an update under READ COMMITTED (why the counters must be atomic)', async () => {
+  const client = await database({ max: 4 })
+  await seedLink(client)
+  // SQLite's single writer serialises these; PostgreSQL lets both transactions read 0, and the second write,
+  // after waiting for the first to commit, overwrites 1 with its own stale 0 + 1.
+  const a = await client.reserve()
+  const b = await client.reserve()
+  try {
+    await a`BEGIN`
+    await b`BEGIN`
+    const [seenByA] = await a`SELECT views FROM links WHERE id = 'l1'`
+    const [seenByB] = await b`SELECT views FROM links WHERE id = 'l1'`
+    await a`UPDATE links SET views = ${seenByA.views + 1} WHERE id = 'l1'`
+    await a`COMMIT`
+    await b`UPDATE links SET views = ${seenByB.views + 1} WHERE id = 'l1'`
+    await b`COMMIT`
+  } finally {
+    a.release()
+    b.release()
+  }
+  const [{ views }] = await client`SELECT views FROM links WHERE id = 'l1'`
+  expect(views).toBe(1) // two views counted, one kept
+})
+
+test('on PostgreSQL, the partial unique index allows one default link a file', async () => {
+  const client = await database()
+  const db = await seedLink(client)
+  const now = Date.now()
+  const base = { fileId: 'f1', label: '', allowDownload: true, searchEngineVisible: false, disabled: false, createdAt: now, updatedAt: now }
+  await db.insert(pg.links).values({ ...base, id: 'l2', slug: 's2', isDefault: false })
+  const refused = await db
+    .insert(pg.links)
+    .values({ ...base, id: 'l3', slug: 's3', isDefault: true })
+    .then(
+      () => undefined,
+      (error: Error) => error,
+    )
+  expect(String(refused?.cause ?? refused)).toContain('links_one_default_idx')
+})
