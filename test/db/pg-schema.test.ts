@@ -119,7 +119,7 @@ test('on PostgreSQL, two runners starting at once apply the migrations once (the
   const other = new SQL({ url, max: 1 })
   cleanups.push(() => other.close())
   const applied = await Promise.all([migratePg(client), migratePg(other)])
-  expect(applied.sort()).toEqual([0, embeddedPgMigrations.length])
+  expect(applied.sort((a, b) => a - b)).toEqual([0, embeddedPgMigrations.length])
   const [{ count }] = await client`SELECT count(*)::int AS count FROM drizzle.__drizzle_migrations`
   expect(count).toBe(embeddedPgMigrations.length)
 })
