@@ -7,7 +7,7 @@
  *
  * Needs Debian's packages: apt-get install -y --no-install-recommends radosgw ceph-mon ceph-osd
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -77,13 +77,22 @@ ms mon client mode = crc
     processes.length = 0
     rmSync(dir, { recursive: true, force: true })
   }
-  const killNow = () => {
-    for (const proc of processes) proc.kill('SIGKILL')
-    rmSync(dir, { recursive: true, force: true })
-  }
-  process.once('exit', killNow)
+  // `bun test` fires no 'exit' event, and a killed test process fires nothing: a watchdog outside it stops the
+  // daemons (listed in run/pids) and removes the dir once our process is gone.
+  const pids = join(dir, 'run', 'pids')
+  writeFileSync(pids, '')
+  Bun.spawn(
+    ['sh', '-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; kill -9 $(cat '${pids}') 2>/dev/null; rm -rf '${dir}'`],
+    {
+      stdin: 'ignore',
+      stdout: 'ignore',
+      stderr: 'ignore',
+    },
+  ).unref()
   const daemon = (cmd: string[]) => {
-    processes.push(Bun.spawn(cmd, { stdin: 'ignore', stdout: 'ignore', stderr: Bun.file(join(dir, 'log', `${cmd[0]}.stderr`)) }))
+    const proc = Bun.spawn(cmd, { stdin: 'ignore', stdout: 'ignore', stderr: Bun.file(join(dir, 'log', `${cmd[0]}.stderr`)) })
+    processes.push(proc)
+    appendFileSync(pids, `${proc.pid}\n`)
   }
   const ceph = (cmd: string[]) => run([cmd[0]!, '-c', conf, ...cmd.slice(1)])
 
