@@ -17,6 +17,8 @@ export type CephGateway = {
   accessKeyId: string
   secretAccessKey: string
   region: string
+  /** Creates another bucket, e.g. one per test app, so that each sees only its own objects. */
+  createBucket(name: string): Promise<void>
   stop(): Promise<void>
 }
 
@@ -132,9 +134,9 @@ ms mon client mode = crc
       `--access-key=${accessKeyId}`,
       `--secret=${secretAccessKey}`,
     ])
-    const gateway = { endpoint, bucket, accessKeyId, secretAccessKey, region: 'us-east-1', stop }
-    await createBucket(gateway)
-    return gateway
+    const keys = { endpoint, accessKeyId, secretAccessKey, region: 'us-east-1' }
+    await createBucket(keys, bucket)
+    return { ...keys, bucket, createBucket: (name) => createBucket(keys, name), stop }
   } catch (error) {
     // The logs stay for a look at what failed.
     for (const proc of processes) proc.kill('SIGKILL')
@@ -143,8 +145,11 @@ ms mon client mode = crc
 }
 
 /** PUT Bucket, signed with AWS Signature V4: Bun's S3 client has no call that creates a bucket. */
-async function createBucket(gateway: Omit<CephGateway, 'stop'>): Promise<void> {
-  const url = new URL(`/${gateway.bucket}`, gateway.endpoint)
+async function createBucket(
+  gateway: Pick<CephGateway, 'endpoint' | 'accessKeyId' | 'secretAccessKey' | 'region'>,
+  bucket: string,
+): Promise<void> {
+  const url = new URL(`/${bucket}`, gateway.endpoint)
   const now = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '')
   const day = now.slice(0, 8)
   const payloadHash = sha256Hex('')
