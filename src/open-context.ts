@@ -1,6 +1,6 @@
 import type { Config } from './config'
 import type { AppContext } from './core/context'
-import { blobStoreOf } from './data-dir/blobs'
+import { configuredBlobStore } from './data-dir/blobs'
 import { restrictDatabaseFiles } from './data-dir/database-files'
 import { layoutOf } from './data-dir/layout'
 import { pairDatabaseWithDataDir } from './data-dir/pairing'
@@ -32,7 +32,7 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
   try {
     await migrate(database.client)
     await restrictDatabaseFiles(config.databaseUrl)
-    const blobs = blobStoreOf(layout)
+    const blobs = configuredBlobStore(layout, config)
     // Before anything is written into the data dir: a wrong database or data dir stops here.
     await pairDatabaseWithDataDir({ client: database.client, layout, blobs, databaseUrl: config.databaseUrl })
     const { secret, created } = await loadSigningSecret(layout, config.jwtSecret)

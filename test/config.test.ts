@@ -38,7 +38,41 @@ describe('loadConfig', () => {
       linkRequirePassword: false,
       webhookAllowPrivate: false,
       analyticsRetention: 365,
+      storage: 'local',
+      s3Endpoint: undefined,
+      s3Bucket: undefined,
+      s3Region: 'us-east-1',
+      s3AccessKeyId: undefined,
+      s3SecretAccessKey: undefined,
+      s3PathStyle: true,
     })
+  })
+
+  test('S3 storage: its settings read, and every one it needs is named when missing', () => {
+    const s3 = {
+      PDFSHARE_STORAGE: 'S3',
+      PDFSHARE_S3_ENDPOINT: 'http://127.0.0.1:7480/',
+      PDFSHARE_S3_BUCKET: 'pdfs',
+      PDFSHARE_S3_ACCESS_KEY_ID: 'AKIA',
+      PDFSHARE_S3_SECRET_ACCESS_KEY: 'secret',
+      PDFSHARE_S3_PATH_STYLE: 'no',
+    }
+    expect(load({}, s3)).toMatchObject({
+      storage: 's3',
+      s3Endpoint: 'http://127.0.0.1:7480',
+      s3Bucket: 'pdfs',
+      s3Region: 'us-east-1',
+      s3AccessKeyId: 'AKIA',
+      s3SecretAccessKey: 'secret',
+      s3PathStyle: false,
+    })
+    expect(() => load({}, { PDFSHARE_STORAGE: 's3', PDFSHARE_S3_BUCKET: 'pdfs' })).toThrow(
+      new ConfigError('PDFSHARE_STORAGE=s3 needs PDFSHARE_S3_ENDPOINT, PDFSHARE_S3_ACCESS_KEY_ID, PDFSHARE_S3_SECRET_ACCESS_KEY (not set)'),
+    )
+    expect(() => load({}, { PDFSHARE_STORAGE: 'gcs' })).toThrow(new ConfigError('invalid PDFSHARE_STORAGE "gcs": must be local or s3'))
+    expect(() => load({}, { ...s3, PDFSHARE_S3_ENDPOINT: 's3.example.com' })).toThrow(ConfigError)
+    // Without PDFSHARE_STORAGE=s3 the S3 settings are not needed.
+    expect(load({}, { PDFSHARE_S3_BUCKET: 'pdfs' }).storage).toBe('local')
   })
 
   test('share-link policy: durations in seconds or none, a boolean, and the default expiry within the maximum', () => {
@@ -203,7 +237,7 @@ describe('the table of settings', () => {
   test("the README's Settings table has every setting, with its flag and default, and no other", () => {
     const readme = readFileSync(join(import.meta.dir, '../README.md'), 'utf8')
     const section = readme.slice(readme.indexOf('\n## Settings\n'), readme.indexOf('\n## ', readme.indexOf('\n## Settings\n') + 1))
-    const rows = [...section.matchAll(/^\| *(`--[a-z-]+`)? *\| `(PDFSHARE_[A-Z_]+)` \| ([^|]+?) \|/gm)].map(([, flag, env, value]) => ({
+    const rows = [...section.matchAll(/^\| *(`--[a-z-]+`)? *\| `(PDFSHARE_[A-Z0-9_]+)` \| ([^|]+?) \|/gm)].map(([, flag, env, value]) => ({
       flag: flag?.replaceAll('`', '') ?? '',
       env,
       default: value!.replaceAll('`', ''),

@@ -59,3 +59,12 @@ export const optionalLifetime = (min: number, max: number) => (text: string) => 
 
 /** One of the accepted boolean words (true, false, 1, 0, yes, no, on, off), any case. */
 export const boolean = (text: string) => parseFormBoolean(text)
+
+/** One of the given words, any case. */
+export const oneOf =
+  <const Word extends string>(words: readonly Word[]) =>
+  (text: string) =>
+    words.find((word) => word === text.trim().toLowerCase())
+
+/** Any text but a blank one, trimmed. */
+export const nonBlank = (text: string) => (text.trim() === '' ? undefined : text.trim())

@@ -1,7 +1,20 @@
 import { formatSize } from '../shared/sizes'
 import { ACCEPTED_BOOLEANS } from '../lib/booleans'
 import { formatTtl } from '../lib/durations'
-import { anyText, baseUrl, boolean, directory, integer, libsqlUrl, lifetime, optionalLifetime, secret, size } from './readers'
+import {
+  anyText,
+  baseUrl,
+  boolean,
+  directory,
+  integer,
+  libsqlUrl,
+  lifetime,
+  nonBlank,
+  oneOf,
+  optionalLifetime,
+  secret,
+  size,
+} from './readers'
 import { setting } from './setting'
 
 /** The hard cap on a PDF: 100 MiB, what the API promises its clients. A lower cap may be configured, never a higher one. */
@@ -250,15 +263,85 @@ export const SETTINGS = {
     rule: 'must be a number of days from 0 to 36500 (0 records no visits)',
     help: 'days visits (reading analytics) are kept, then deleted; 0 = record none',
   }),
+  /** Where PDFs are kept: the data dir's blobs/ folder, or an S3-compatible bucket (the S3_* settings below). */
+  storage: setting({
+    env: 'PDFSHARE_STORAGE',
+    default: 'local',
+    parse: oneOf(['local', 's3']),
+    rule: 'must be local or s3',
+    help: 'where PDFs are kept: local (the data dir) or s3 (an S3-compatible bucket; preview)',
+  }),
+  s3Endpoint: setting<string | undefined>({
+    env: 'PDFSHARE_S3_ENDPOINT',
+    default: { shown: 'none', from: () => undefined },
+    parse: baseUrl,
+    rule: 'must be an http(s) URL such as https://s3.eu-central-1.amazonaws.com',
+    help: 'the S3 API address, with PDFSHARE_STORAGE=s3',
+  }),
+  s3Bucket: setting<string | undefined>({
+    env: 'PDFSHARE_S3_BUCKET',
+    default: { shown: 'none', from: () => undefined },
+    parse: nonBlank,
+    help: 'an existing bucket for the PDFs, with PDFSHARE_STORAGE=s3',
+  }),
+  s3Region: setting({
+    env: 'PDFSHARE_S3_REGION',
+    default: 'us-east-1',
+    parse: nonBlank,
+    help: "the bucket's region (signs the requests)",
+  }),
+  s3AccessKeyId: setting<string | undefined>({
+    env: 'PDFSHARE_S3_ACCESS_KEY_ID',
+    default: { shown: 'none', from: () => undefined },
+    parse: nonBlank,
+    help: 'the S3 access key id, with PDFSHARE_STORAGE=s3',
+  }),
+  s3SecretAccessKey: setting<string | undefined>({
+    env: 'PDFSHARE_S3_SECRET_ACCESS_KEY',
+    default: { shown: 'none', from: () => undefined },
+    parse: nonBlank,
+    quiet: true,
+    help: 'the S3 secret access key, with PDFSHARE_STORAGE=s3',
+  }),
+  /** Path-style addresses (endpoint/bucket/key), which every S3-compatible server answers; false: bucket.endpoint/key. */
+  s3PathStyle: setting({
+    env: 'PDFSHARE_S3_PATH_STYLE',
+    default: 'true',
+    parse: boolean,
+    rule: `must be one of ${ACCEPTED_BOOLEANS}`,
+    help: 'address the bucket in the path (true) or as a subdomain of the endpoint (false)',
+  }),
+}
+
+type Agreeing = {
+  linkDefaultExpiry: number | null
+  linkMaxExpiry: number | null
+  storage: 'local' | 's3'
+  s3Endpoint: string | undefined
+  s3Bucket: string | undefined
+  s3AccessKeyId: string | undefined
+  s3SecretAccessKey: string | undefined
 }
 
 /**
  * Rules between settings, checked once all are read (each reads as a valid value on its own). A problem is
  * the whole line the CLI prints.
  */
-export const SETTING_AGREEMENTS: ((config: { linkDefaultExpiry: number | null; linkMaxExpiry: number | null }) => string | undefined)[] = [
+export const SETTING_AGREEMENTS: ((config: Agreeing) => string | undefined)[] = [
   ({ linkDefaultExpiry, linkMaxExpiry }) =>
     linkDefaultExpiry !== null && linkMaxExpiry !== null && linkDefaultExpiry > linkMaxExpiry
       ? `PDFSHARE_LINK_DEFAULT_EXPIRY (${formatTtl(linkDefaultExpiry)}) must not be longer than PDFSHARE_LINK_MAX_EXPIRY (${formatTtl(linkMaxExpiry)})`
       : undefined,
+  (config) => {
+    if (config.storage !== 's3') return undefined
+    const missing = (
+      [
+        ['s3Endpoint', 'PDFSHARE_S3_ENDPOINT'],
+        ['s3Bucket', 'PDFSHARE_S3_BUCKET'],
+        ['s3AccessKeyId', 'PDFSHARE_S3_ACCESS_KEY_ID'],
+        ['s3SecretAccessKey', 'PDFSHARE_S3_SECRET_ACCESS_KEY'],
+      ] as const
+    ).flatMap(([key, env]) => (config[key] === undefined ? [env] : []))
+    return missing.length > 0 ? `PDFSHARE_STORAGE=s3 needs ${missing.join(', ')} (not set)` : undefined
+  },
 ]

@@ -1,8 +1,8 @@
 import type { ExpectedBytes } from './expected-bytes'
 
 /**
- * Where PDF bytes live. The local filesystem is the default (local-blob-store.ts); an S3-compatible store is
- * the planned second backend. Everything that touches bytes goes through this interface —
+ * Where PDF bytes live. The local filesystem is the default (local-blob-store.ts); an S3-compatible bucket is
+ * the second backend (s3-blob-store.ts). Everything that touches bytes goes through this interface —
  * uploads, downloads, previews, verify, backup, restore, the start-up sweep — and callers only ever see keys,
  * never paths.
  *

@@ -20,8 +20,8 @@ const readAll = async (stream: ReadableStream<Uint8Array>) => new Uint8Array(awa
 const bodyBytes = async (body: BodyInit) => new Uint8Array(await new Response(body).arrayBuffer())
 
 /**
- * What every BlobStore promises, whatever keeps the bytes: the local store runs it now, an object store is
- * meant to run the same cases.
+ * What every BlobStore promises, whatever keeps the bytes: the local store and the S3 store (on a real Ceph
+ * radosgw) run the same cases.
  */
 export function blobStoreContract(name: string, open: () => Promise<StoreUnderTest>) {
   describe(`${name}: the BlobStore contract`, () => {

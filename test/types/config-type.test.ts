@@ -34,6 +34,13 @@ type WrittenOut = {
   linkRequirePassword: boolean
   webhookAllowPrivate: boolean
   analyticsRetention: number
+  storage: 'local' | 's3'
+  s3Endpoint: string | undefined
+  s3Bucket: string | undefined
+  s3Region: string
+  s3AccessKeyId: string | undefined
+  s3SecretAccessKey: string | undefined
+  s3PathStyle: boolean
 }
 
 test('Config, as derived from the table of settings, is the written-out type', () => {

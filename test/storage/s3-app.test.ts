@@ -1,0 +1,60 @@
+import { expect, test } from 'bun:test'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { makePdf } from '../../scripts/support/pdf'
+import { sharedCeph } from '../../scripts/support/ceph'
+import { eventually } from '../support/eventually'
+import { form, startTestApp } from '../support/harness'
+import { sharePathOf } from '../support/share-paths'
+import { uploadPdf } from '../support/uploads'
+import { FIREFOX } from '../support/user-agents'
+
+// The whole app with PDFSHARE_STORAGE=s3 on a real Ceph object gateway, through HTTP: the PDFs live in the
+// bucket, not in the data dir.
+const gateway = await sharedCeph()
+const bucket = `pdfshare-app-${process.pid}`
+await gateway.createBucket(bucket)
+const server = await startTestApp({
+  PDFSHARE_STORAGE: 's3',
+  PDFSHARE_S3_ENDPOINT: gateway.endpoint,
+  PDFSHARE_S3_BUCKET: bucket,
+  PDFSHARE_S3_REGION: gateway.region,
+  PDFSHARE_S3_ACCESS_KEY_ID: gateway.accessKeyId,
+  PDFSHARE_S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+})
+const owner = await server.user('owner')
+const bucketKeys = () => Array.fromAsync(server.ctx.blobs.keys())
+const visit = (path: string, headers: Record<string, string> = {}) =>
+  server.call('GET', path, { headers: { 'user-agent': FIREFOX, ...headers } })
+
+test('upload, share page bytes with Range, preview, replace and delete, with the PDFs in the bucket', async () => {
+  const original = makePdf({ pages: 3, text: (page) => `original ${page}` })
+  const file = await uploadPdf(server, owner, { bytes: original, name: 'Report.pdf' })
+  const path = sharePathOf(file)
+  expect(await bucketKeys()).toHaveLength(1)
+  expect(readdirSync(join(server.dataDir, 'blobs'))).toEqual([])
+
+  const whole = await visit(`${path}/file`)
+  expect(whole.status).toBe(200)
+  expect(new Uint8Array(await whole.arrayBuffer())).toEqual(original)
+  const part = await visit(`${path}/file`, { range: 'bytes=100-299' })
+  expect(part.status).toBe(206)
+  expect(part.headers.get('content-range')).toBe(`bytes 100-299/${original.length}`)
+  expect(new Uint8Array(await part.arrayBuffer())).toEqual(original.slice(100, 300))
+
+  // The preview renders from a temporary local copy, which is gone afterwards.
+  const preview = await visit(`${path}/preview.png`)
+  expect(preview.status).toBe(200)
+  expect(preview.headers.get('content-type')).toBe('image/png')
+  expect(readdirSync(join(server.dataDir, 'tmp')).filter((name) => name.endsWith('.pdf'))).toEqual([])
+
+  const replacement = makePdf({ pages: 1, text: () => 'replacement' })
+  const replaced = await server.call('PUT', `/api/files/${file.id}`, { token: owner.token, body: form({ bytes: replacement }) })
+  expect(replaced.status).toBe(200)
+  expect(new Uint8Array(await (await visit(`${path}/file`)).arrayBuffer())).toEqual(replacement)
+  expect(await bucketKeys()).toHaveLength(2) // the previous version is kept (PDFSHARE_MAX_VERSIONS)
+
+  expect((await server.call('DELETE', `/api/files/${file.id}`, { token: owner.token })).status).toBe(200)
+  expect((await visit(`${path}/file`)).status).toBe(404)
+  await eventually(async () => expect(await bucketKeys()).toEqual([]))
+})
