@@ -32,16 +32,16 @@ export async function restoreVersion(ctx: AppContext, input: VersionKey): Promis
     const now = ctx.now()
     const holdsCurrent = and(owned, eq(files.blobKey, current.blobKey))
     const holdsVersion = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${owned} AND ${files.blobKey} = ${version.blobKey})`
-    const restored = {
-      ...current,
+    // What the file takes over from the version; the same values go into the row and into the event.
+    const becomesCurrent = {
       blobKey: version.blobKey,
       versionId: version.id,
       filename: version.filename,
       size: version.size,
       sha256: version.sha256,
       uploadedAt: now,
-      updatedAt: Math.max(now, current.updatedAt + 1),
     }
+    const restored = { ...current, ...becomesCurrent, updatedAt: Math.max(now, current.updatedAt + 1) }
     const [, swapped] = await ctx.db.batch([
       // The current PDF becomes a previous version, if the file still holds it and the chosen version is still kept.
       ctx.db.run(sql`
@@ -51,15 +51,7 @@ export async function restoreVersion(ctx: AppContext, input: VersionKey): Promis
       // The chosen version becomes current, only if the statement above moved the current PDF aside.
       ctx.db
         .update(files)
-        .set({
-          blobKey: version.blobKey,
-          versionId: version.id,
-          filename: version.filename,
-          size: version.size,
-          sha256: version.sha256,
-          uploadedAt: now,
-          updatedAt: nextUpdatedAt(now),
-        })
+        .set({ ...becomesCurrent, updatedAt: nextUpdatedAt(now) })
         .where(and(holdsCurrent, sql`EXISTS (SELECT 1 FROM ${fileVersions} WHERE ${fileVersions.id} = ${current.versionId})`))
         .returning({ id: files.id }),
       // And leaves the list of previous versions, only if the file now holds its PDF.
