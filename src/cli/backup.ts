@@ -33,9 +33,10 @@ export async function backupCommand(ctx: AppContext, args: ParsedArgs, io: CliIo
 export async function restoreCommand(config: Config, args: ParsedArgs, io: CliIo): Promise<void> {
   allowOnly(args, 'restore', [])
   const dir = directoryArgument(args, 'restore')
-  const manifest = await restoreFrom(dir, config.dataDir)
+  const manifest = await restoreFrom(dir, config)
+  const where = config.storage === 's3' ? `${config.dataDir} (PDFs in the S3 bucket ${config.s3Bucket})` : config.dataDir
   io.out(
-    `restored ${manifest.files} file(s) and ${manifest.versions ?? 0} previous version(s), ${formatSize(manifest.bytes)}, from the backup of ${manifest.createdAt} into ${config.dataDir}`,
+    `restored ${manifest.files} file(s) and ${manifest.versions ?? 0} previous version(s), ${formatSize(manifest.bytes)}, from the backup of ${manifest.createdAt} into ${where}`,
   )
   io.err(`next: ${commandHint(config.dataDir, 'verify')}, then start the server`)
 }

@@ -15,6 +15,8 @@ const alice = await server.user('alice')
 const uploaded = await json(
   await server.call('POST', '/api/files/upload', { token: alice.token, body: form({ bytes: makePdf({ paddingBytes: 3_000_000 }) }) }),
 )
+/** A restore into `dataDir` with the test app's settings: local storage. */
+const localTarget = (dataDir: string) => ({ ...server.ctx.config, dataDir })
 const blobFiles = (dir: string) =>
   readdirSync(join(dir, 'blobs'), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
@@ -25,7 +27,7 @@ test('a backup goes through the blob stores both ways: written like a data dir, 
   expect((await backupTo(server.ctx, backup)).files).toBe(1)
   expect(readdirSync(backup).sort()).toEqual(['backup.json', 'blobs', 'jwt-secret', 'pdfshare.db']) // its tmp/ is gone
   const restored = join(root, 'restored-1')
-  await restoreFrom(backup, restored)
+  await restoreFrom(backup, localTarget(restored))
   const [blob] = blobFiles(restored)
   expect(new Bun.CryptoHasher('sha256').update(readFileSync(blob!)).digest('hex')).toBe(uploaded.data.sha256)
   expect(readdirSync(join(restored, 'tmp'))).toEqual([])
@@ -39,7 +41,7 @@ test('a PDF whose bytes changed but kept their size is caught by its SHA-256 and
   bytes[1_000_000] = bytes[1_000_000]! ^ 0xff
   writeFileSync(blob!, bytes)
   const target = join(root, 'restored-2')
-  await expect(restoreFrom(backup, target)).rejects.toThrow(`file ${uploaded.data.id}: its PDF does not match its SHA-256`)
+  await expect(restoreFrom(backup, localTarget(target))).rejects.toThrow(`file ${uploaded.data.id}: its PDF does not match its SHA-256`)
   expect(existsSync(target)).toBe(false)
   expect(readdirSync(root).filter((name) => name.includes('restoring'))).toEqual([])
 })

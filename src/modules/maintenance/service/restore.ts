@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { badRequest } from '../../../errors'
 import { randomId } from '../../../lib/ids'
-import { blobStoreOf } from '../../../data-dir/blobs'
+import type { Config } from '../../../config'
+import { configuredBlobStore } from '../../../data-dir/blobs'
 import { layoutOf } from '../../../data-dir/layout'
 import { storedId, writeDataDirId } from '../../../data-dir/pairing'
 import type { BlobStat, BlobStore } from '../../../storage/blob-store'
@@ -16,8 +17,15 @@ import { assertEmptyDir, BACKUP_DATABASE, BACKUP_MANIFEST, describeRow, rowsOf, 
 
 const damaged = badRequest
 
+/** Where a restore puts things: the data dir, and the blob store its install is configured with. */
+export type RestoreTarget = Pick<
+  Config,
+  'dataDir' | 'storage' | 's3Endpoint' | 's3Bucket' | 's3Region' | 's3AccessKeyId' | 's3SecretAccessKey' | 's3PathStyle'
+>
+
 /**
- * Brings a backup back into an empty data dir. Every blob (current PDFs and kept previous versions) is checked against the snapshot (size and
+ * Brings a backup back into an empty data dir and its configured blob store (the data dir's own, or an S3
+ * bucket, which must then hold no pdfshare PDFs: like a data dir, a restore never merges into one in use). Every blob (current PDFs and kept previous versions) is checked against the snapshot (size and
  * SHA-256) before anything is put in place; the data dir is assembled beside it and renamed into place at
  * the end, so an interrupted restore leaves no half-restored data dir behind.
  *
@@ -27,9 +35,11 @@ const damaged = badRequest
  * together, so one run tells what is wrong with the whole backup.
  *
  * The backup's blobs are read through a blob store that reads regular files only, and written through the
- * staging data dir's own blob store, each checked against its SHA-256 on the way in.
+ * target's configured blob store (for local storage: the staging data dir's), each checked against its
+ * SHA-256 on the way in. When the restore fails, the blobs it put into a bucket are deleted again.
  */
-export async function restoreFrom(source: string, dataDir: string): Promise<BackupManifest> {
+export async function restoreFrom(source: string, target: RestoreTarget): Promise<BackupManifest> {
+  const { dataDir } = target
   const manifestProblem = await whyNotRegularFile(source, BACKUP_MANIFEST)
   if (manifestProblem === 'missing') throw damaged(`${source} is not a complete pdfshare backup (no ${BACKUP_MANIFEST})`)
   if (manifestProblem) throw damaged(`the backup is damaged: ${BACKUP_MANIFEST} ${manifestProblem}`)
@@ -42,17 +52,24 @@ export async function restoreFrom(source: string, dataDir: string): Promise<Back
   await assertEmptyDir(dataDir, 'the data dir')
 
   const staging = join(dirname(dataDir), `.${randomId(6)}.restoring`)
+  const layout = layoutOf(staging)
+  // For local storage, the staging dir's own (empty) store; for S3, the bucket, checked to hold no PDFs.
+  const blobs = configuredBlobStore(layout, target)
+  if (target.storage === 's3' && !(await blobs.keys()[Symbol.asyncIterator]().next()).done)
+    throw badRequest(
+      `the S3 bucket ${target.s3Bucket} already holds pdfshare PDFs (under blobs/); restore into an empty bucket, as into an empty data dir`,
+    )
+  const put: string[] = []
   try {
-    const layout = layoutOf(staging)
     await mkdir(layout.tmp, { recursive: true, mode: 0o700 })
     await mkdir(layout.previews, { recursive: true, mode: 0o700 })
     const backup = openUntrustedBlobFolder(layoutOf(source).blobs)
-    const blobs = blobStoreOf(layout)
     const rows = await rowsOf(join(source, BACKUP_DATABASE))
     const problems: string[] = []
     for (const row of rows) {
       const problem = await restoreBlob(backup, blobs, row)
       if (problem) problems.push(`${describeRow(row)}: ${problem}`)
+      else put.push(row.blobKey)
     }
     if (problems.length > 0)
       throw damaged(`the backup is damaged: ${problems.length} of ${rows.length} PDF(s) cannot be restored: ${problems.join('; ')}`)
@@ -73,6 +90,7 @@ export async function restoreFrom(source: string, dataDir: string): Promise<Back
     await fsyncPath(dirname(dataDir))
     return manifest
   } catch (error) {
+    if (target.storage !== 'local') for (const key of put) await blobs.delete(key).catch(() => undefined)
     await rm(staging, { recursive: true, force: true })
     throw error
   }
