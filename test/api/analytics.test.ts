@@ -299,6 +299,30 @@ describe('reading batches', () => {
     expect(await pagesOf(mine.visitId)).toEqual(before.pages)
   })
 
+  test("the reader who used a limited link's last view keeps reporting with its grant; without the grant it is refused", async () => {
+    const file = await newFile()
+    const limited = await server.call('POST', `/api/files/${file.id}/links`, {
+      token: owner.token,
+      body: JSON.stringify({ maxViews: 1 }),
+      headers: { 'content-type': 'application/json' },
+    })
+    const path = sharePathOf({ shareUrl: (await json(limited)).data.url })
+    const page = await open(path)
+    expect(page.status).toBe(200)
+    const cookies = page.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(';')[0])
+      .join('; ')
+    expect(cookies).toContain('pdfshare_grant=')
+    const token = (await tokenOf(page))!
+    expect((await open(path)).status).toBe(410) // used up for anyone new
+    const batch = JSON.stringify({ visit: token, pages: [{ page: 1, ms: 100 }] })
+    expect((await call('POST', `${path}/reading`, { body: batch, headers: { 'content-type': 'text/plain' } })).status).toBe(410)
+    const withGrant = await call('POST', `${path}/reading`, { body: batch, headers: { 'content-type': 'text/plain', cookie: cookies } })
+    expect(withGrant.status).toBe(204)
+    expect(await pagesOf(token.split('.')[0]!)).toEqual([{ visitId: token.split('.')[0]!, page: 1, ms: 100 }])
+  })
+
   test('a page adds up to at most 6 hours in one visit', async () => {
     const file = await newFile()
     const { token, visitId } = await readerVisit(file)

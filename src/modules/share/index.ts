@@ -208,12 +208,14 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
           Object.assign(set.headers, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
           return reason
         }
-        const access = await accessOf({ slug: params.slug, cookies: null })
+        // With the reader's cookies: the reader who used a limited link's last view holds its grant and is still
+        // reading, like their /file requests.
+        const access = await accessOf({ slug: params.slug, cookies: request.headers.get('cookie') })
         if (access.kind === 'missing') return answer(404, 'no such link')
         const body = await readBeaconBody(request, READING_LIMITS.bodyBytes)
         if (typeof body !== 'string') return answer(body.status, body.reason)
-        // A link turned off, expired or used up since takes no more reading (its password, though, is no bar:
-        // the token shows the page was served).
+        // A link turned off or expired since takes no more reading, nor a used-up one from a reader without its
+        // grant (its password, though, is no bar: the token shows the page was served).
         const shared = access.kind === 'open' ? access.shared : undefined
         if (!shared) return answer(410, 'the link is no longer active')
         const result = await recordReading({ shared, body })
