@@ -1,11 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { SqlStatement } from '../../db/hot-sql'
 import { webhookDeliveries, webhooks } from '../../db/schema'
-
 import type { WebhookEvent } from '../../shared/webhook-shapes'
-
-// The list of events lives with the shapes the dashboard bundles too.
-export { WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/webhook-shapes'
 
 /** The body of every delivery (the Standard Webhooks shape): the event type, when it happened, and its data. */
 export type WebhookPayload = { type: WebhookEvent | 'webhook.test'; timestamp: string; data: Record<string, unknown> }

@@ -1,6 +1,6 @@
 import { versionedCache } from '../../db/versioned-cache'
 import type { AppContext } from '../context'
-import type { WebhookEvent } from './outbox'
+import type { WebhookEvent } from '../../shared/webhook-shapes'
 
 const WANTS = `SELECT 1 FROM "webhooks" WHERE "owner_id" = ? AND EXISTS (SELECT 1 FROM json_each("webhooks"."events") WHERE value = ?) LIMIT 1`
 

@@ -1,7 +1,5 @@
 import { PASSWORD_MAX_BYTES } from '../../core/passwords/argon2'
 
-export { hashPassword, PASSWORD_MAX_BYTES, passwordMatches } from '../../core/passwords/argon2'
-
 export const PASSWORD_MIN_CHARACTERS = 8
 
 /** What is wrong with a new password, or undefined. */

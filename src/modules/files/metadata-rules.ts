@@ -32,8 +32,6 @@ export const textRule =
     return check.ok ? undefined : check.problem
   }
 
-export { formBooleanRule, jsonBooleanRule } from '../../lib/booleans'
-
 type DescFields = { desc?: string | null; description?: string | null }
 
 /** desc and description are one field under two names: both may be sent only when they store the same text. */

@@ -4,7 +4,8 @@ import { withRule } from '../../http/rule-schema'
 import { ACCEPTED_BOOLEANS } from '../../lib/booleans'
 import { LIST_ORDERS, TEXT_LIMITS } from '../../shared/file-shapes'
 import { LINK_LIMITS } from '../../shared/link-shapes'
-import { formBooleanRule, jsonBooleanRule, textRule, type TextField } from './metadata-rules'
+import { formBooleanRule, jsonBooleanRule } from '../../lib/booleans'
+import { textRule, type TextField } from './metadata-rules'
 
 /**
  * The File resource, as the README's API section describes it field by field. Written once: the routes' response

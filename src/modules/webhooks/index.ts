@@ -10,12 +10,12 @@ import {
   DeliveryEnvelope,
   DeliveryListEnvelope,
   NewWebhookEnvelope,
-  WEBHOOK_LIMITS,
   WebhookDeletedEnvelope,
   WebhookIdParams,
   WebhookJson,
   WebhookListEnvelope,
 } from './model'
+import { WEBHOOK_LIMITS } from '../../shared/webhook-shapes'
 import { toDeliveryDto, toWebhookDto } from './presenter'
 import { createWebhook } from './service/create-webhook'
 import { listDeliveries } from './service/list-deliveries'

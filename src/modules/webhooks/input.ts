@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENTS, type WebhookEvent } from '../../core/webhooks/outbox'
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/webhook-shapes'
 import { badRequest } from '../../errors'
 import { bodyChecker } from '../../http/check-body'
 import { WebhookJson } from './model'

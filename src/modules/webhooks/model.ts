@@ -1,8 +1,5 @@
 import { t, type Static } from 'elysia'
-import { WEBHOOK_EVENTS } from '../../core/webhooks/outbox'
-import { WEBHOOK_LIMITS } from '../../shared/webhook-shapes'
-
-export { WEBHOOK_LIMITS }
+import { WEBHOOK_EVENTS, WEBHOOK_LIMITS } from '../../shared/webhook-shapes'
 
 const iso = (description: string) => t.String({ description: `${description}; ISO 8601 UTC with milliseconds` })
 const isoOrNull = (description: string) =>

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { users } from '../../../db/schema'
 import { invalidCredentials } from '../../../errors'
-import { passwordMatches } from '../passwords'
+import { passwordMatches } from '../../../core/passwords/argon2'
 import { issueToken, type IssuedToken } from './issue-token'
 
 /** The label of the tokens a password sign-in issues; the dashboard and `GET /api/tokens` show it. */

@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { users } from '../../../db/schema'
 import { badRequest } from '../../../errors'
-import { hashPassword, passwordProblem } from '../passwords'
+import { hashPassword } from '../../../core/passwords/argon2'
+import { passwordProblem } from '../passwords'
 import { findUserByName } from './find-user'
 
 /** Sets or changes a user's password, which lets them sign in to the dashboard. */

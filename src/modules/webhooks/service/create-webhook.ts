@@ -4,7 +4,7 @@ import { type WebhookRow, webhooks } from '../../../db/schema'
 import { badRequest, tooManyWebhooks } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import type { WebhookInput } from '../input'
-import { WEBHOOK_LIMITS } from '../model'
+import { WEBHOOK_LIMITS } from '../../../shared/webhook-shapes'
 import { newWebhookSecret } from './signing'
 import { literalTargetRefusal } from './target-safety'
 
