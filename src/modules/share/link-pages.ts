@@ -1,6 +1,6 @@
 import type { LinkState } from '../../core/links/link-state'
 import { html } from '../../lib/html'
-import type { PageContext } from './pages'
+import { type PageContext, standInPage } from './pages'
 
 /**
  * The pages a reader gets instead of a link's document: the 410 of a link that is off, expired or used up,
@@ -20,19 +20,10 @@ export const goneWords = (state: Exclude<LinkState, 'active'>) => GONE[state]
 /** The password page: a generic title and one form that posts the password back to the page's own address. */
 export function passwordPage(page: Pick<PageContext, 'basePath' | 'manifest'>, slug: string, options: { wrong: boolean }): string {
   const action = `${page.basePath}/s/${slug}`
-  return `<!doctype html>\n${html`<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
-<meta name="color-scheme" content="light dark">
-<title>Password required</title>
-<link rel="icon" href="${page.basePath}/assets/${page.manifest.favicon}" type="image/svg+xml">
-<link rel="stylesheet" href="${page.basePath}/assets/${page.manifest.style}">
-</head>
-<body>
-<main class="status">
+  return standInPage(
+    page,
+    'Password required',
+    html`<main class="status">
 <p class="status-title">Password required</p>
 <form class="password-form" method="post" action="${action}">
   <p id="password-hint"${options.wrong ? html` class="status-warning" role="alert"` : ''}>${options.wrong ? 'Wrong password. Try again.' : 'Enter the password you were given with this link.'}</p>
@@ -42,7 +33,6 @@ export function passwordPage(page: Pick<PageContext, 'basePath' | 'manifest'>, s
     <button class="button" type="submit">Open</button>
   </div>
 </form>
-</main>
-</body>
-</html>`}\n`
+</main>`,
+  )
 }

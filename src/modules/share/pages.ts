@@ -118,19 +118,27 @@ ${link.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nof
 </html>`}\n`
 }
 
-/** A small page for 404 and 403 answers on /s/*: the reader gets words, not JSON. */
-export function messagePage(page: Pick<PageContext, 'basePath' | 'manifest'>, heading: string, message: string): string {
-  const body: SafeHtml = html`<main class="status"><p class="status-title">${heading}</p><p>${message}</p></main>`
+/**
+ * A page that stands in for a document (404, 403, 410, the password page): no script, nothing indexed, no
+ * referrer, and no word of any document unless `body` says it.
+ */
+export function standInPage(page: Pick<PageContext, 'basePath' | 'manifest'>, title: string, body: SafeHtml): string {
   return `<!doctype html>\n${html`<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light dark">
-<title>${heading}</title>
+<title>${title}</title>
 <link rel="icon" href="${page.basePath}/assets/${page.manifest.favicon}" type="image/svg+xml">
 <link rel="stylesheet" href="${page.basePath}/assets/${page.manifest.style}">
 </head>
 <body>${body}</body>
 </html>`}\n`
+}
+
+/** A small page for 404, 403 and 410 answers on /s/*: the reader gets words, not JSON. */
+export function messagePage(page: Pick<PageContext, 'basePath' | 'manifest'>, heading: string, message: string): string {
+  return standInPage(page, heading, html`<main class="status"><p class="status-title">${heading}</p><p>${message}</p></main>`)
 }
