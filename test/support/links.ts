@@ -4,8 +4,9 @@ import { links, type LinkRow } from '../../src/db/schema'
 import { randomId } from '../../src/lib/ids'
 import type { TestServer } from './harness'
 
-// Share links for the reader tests, written straight into the `links` table. The links API
-// (/api/files/:id/links) is built in parallel; once it is merged these helpers may create links through it.
+// Share links for the reader tests, written straight into the `links` table rather than through the links
+// API (test/api/links.test.ts covers that): the readers' tests need states the API rightly refuses to make,
+// an expiry already past and a view count already at its limit, without waiting for them.
 
 export type LinkOptions = {
   label?: string
