@@ -156,9 +156,11 @@ describe('deliveries', () => {
       token: bob.token,
       body: form({ bytes: replacement, name: 'q3-v2.pdf' }, { title: 'Q3 final' }),
     })
-    expect(put.status).toBe(200)
-    const replaced: FileDto = (await json(put)).data
-    expect((await server.call('DELETE', `/api/files/${uploaded.id}`, { token: bob.token })).status).toBe(200)
+    const putBody = await put.text()
+    expect(put.status, putBody).toBe(200)
+    const replaced: FileDto = JSON.parse(putBody).data
+    const deleted = await server.call('DELETE', `/api/files/${uploaded.id}`, { token: bob.token })
+    expect(deleted.status, await deleted.clone().text()).toBe(200)
 
     await eventually(() => expect(receiver.at('/events')).toHaveLength(3))
     await eventually(() => expect(receiver.at('/deleted-only')).toHaveLength(1))
