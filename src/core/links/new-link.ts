@@ -1,4 +1,5 @@
-import type { LinkRow } from '../../db/schema'
+import { type SQL, sql } from 'drizzle-orm'
+import { type LinkRow, links } from '../../db/schema'
 import { randomId } from '../../lib/ids'
 import type { AppContext } from '../context'
 import { hashPassword } from '../passwords/argon2'
@@ -33,4 +34,18 @@ export async function prepareNewLink(ctx: AppContext, input: LinkInput, options:
     createdAt: now,
     updatedAt: now,
   }
+}
+
+/**
+ * The INSERT of a prepared link for `fileId`, only where `condition` holds (the file went in; the owner owns
+ * it and has room for another link): the one statement both the upload and POST …/links write a link with.
+ */
+export function insertLinkWhere(link: NewLink, fileId: string, condition: SQL): SQL {
+  const flag = (on: boolean) => (on ? 1 : 0)
+  return sql`INSERT INTO ${links} (id, file_id, slug, is_default, label, allow_download, search_engine_visible, expires_at, max_views,
+                          password_hash, disabled, views, created_at, updated_at)
+    SELECT ${link.id}, ${fileId}, ${link.slug}, ${flag(link.isDefault)}, ${link.label}, ${flag(link.allowDownload)},
+           ${flag(link.searchEngineVisible)}, ${link.expiresAt}, ${link.maxViews}, ${link.passwordHash}, ${flag(link.disabled)},
+           0, ${link.createdAt}, ${link.updatedAt}
+    WHERE ${condition}`
 }

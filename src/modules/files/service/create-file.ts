@@ -2,10 +2,10 @@ import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { fitsQuota, quotaGrowth, quotaRefusal } from '../../../core/files/quota'
 import type { FileWithLink } from '../../../core/files/file-rows'
-import { prepareNewLink } from '../../../core/links/new-link'
+import { insertLinkWhere, prepareNewLink } from '../../../core/links/new-link'
 import { enqueueEvent } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
-import { files, links } from '../../../db/schema'
+import { files } from '../../../db/schema'
 import { badRequest } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import type { MultipartBody } from '../../../uploads/receive-multipart'
@@ -51,6 +51,7 @@ export async function createFile(ctx: AppContext, input: { ownerId: string; body
   }
 
   const growth = quotaGrowth(row.size)
+  const fileWentIn = sql`EXISTS (SELECT 1 FROM ${files} WHERE id = ${row.id})`
   await ctx.blobs.put(row.blobKey, { file: file.temp.path })
   const [inserted] = await ctx.db
     .batch([
@@ -61,12 +62,7 @@ export async function createFile(ctx: AppContext, input: { ownerId: string; body
     WHERE ${fitsQuota(row.ownerId, growth)}
     RETURNING seq`),
       // Only when the file went in (the quota allowed it): the same transaction, so a file never lacks its link.
-      ctx.db.run(sql`
-    INSERT INTO ${links} (id, file_id, slug, is_default, label, allow_download, search_engine_visible, expires_at, max_views,
-                          password_hash, disabled, views, created_at, updated_at)
-    SELECT ${link.id}, ${row.id}, ${link.slug}, 1, ${link.label}, ${link.allowDownload ? 1 : 0}, ${link.searchEngineVisible ? 1 : 0},
-           ${link.expiresAt}, ${link.maxViews}, ${link.passwordHash}, ${link.disabled ? 1 : 0}, 0, ${now}, ${now}
-    WHERE EXISTS (SELECT 1 FROM ${files} WHERE id = ${row.id})`),
+      ctx.db.run(insertLinkWhere(link, row.id, fileWentIn)),
       // The owner's webhooks hear of it only if the file went in: a refused upload sends nothing.
       ctx.db.run(
         enqueueEvent({
@@ -74,7 +70,7 @@ export async function createFile(ctx: AppContext, input: { ownerId: string; body
           ownerId: row.ownerId,
           data: { file: toFileDto(row, ctx.config.publicUrl) },
           at: now,
-          onlyIf: sql`EXISTS (SELECT 1 FROM ${files} WHERE id = ${row.id})`,
+          onlyIf: fileWentIn,
         }),
       ),
     ])
