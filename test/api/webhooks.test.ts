@@ -408,6 +408,20 @@ describe('deliveries', () => {
 })
 
 describe('timing', () => {
+  test('an idle dispatcher only reads: its polls leave the database version, and so every cache, as they were', async () => {
+    const idle = await startTestApp()
+    const dispatcher = startWebhookDispatcher(idle.ctx, { pollMs: 20 })
+    try {
+      await dispatcher.idle()
+      const before = await idle.ctx.sql.dataVersion()
+      await Bun.sleep(200) // about ten polls
+      await dispatcher.idle()
+      expect(await idle.ctx.sql.dataVersion()).toBe(before!)
+    } finally {
+      await dispatcher.stop()
+    }
+  })
+
   test('a slow receiver (5 s) does not slow an upload: it is answered in well under a second, the event arrives later', async () => {
     const app = await webhookApp(undefined, 10_000)
     const bob = await app.server.user()

@@ -110,13 +110,25 @@ export function startWebhookDispatcher(ctx: AppContext, options: DispatcherOptio
   }
 }
 
-/** Claims up to `limit` due deliveries in one statement, then reads where each goes. */
+/**
+ * Claims up to `limit` due deliveries, then reads where each goes. The poll looks first with a read: a write
+ * when nothing is due would still count as one for this process's versioned caches (token, link and file
+ * lookups), and empty them at every poll. The claim itself is one statement that re-checks each row, so two
+ * dispatchers never take the same delivery.
+ */
 async function claimDue(ctx: AppContext, limit: number, lease: number): Promise<Claimed[]> {
   const now = ctx.now()
+  const isDue = sql`status = 'pending' AND next_attempt_at <= ${now}`
+  const due = await ctx.db.all<{ id: string }>(
+    sql`SELECT id FROM ${webhookDeliveries} WHERE ${isDue} ORDER BY next_attempt_at, seq LIMIT ${limit}`,
+  )
+  if (due.length === 0) return []
   const claimed = await ctx.db.all<{ id: string }>(sql`
     UPDATE ${webhookDeliveries} SET next_attempt_at = ${now + lease}, attempts = attempts + 1
-    WHERE id IN (SELECT id FROM ${webhookDeliveries} WHERE status = 'pending' AND next_attempt_at <= ${now}
-                 ORDER BY next_attempt_at, seq LIMIT ${limit})
+    WHERE ${inArray(
+      webhookDeliveries.id,
+      due.map((row) => row.id),
+    )} AND ${isDue}
     RETURNING id`)
   if (claimed.length === 0) return []
   return ctx.db
