@@ -493,6 +493,14 @@ describe('the analytics API', () => {
     expect(lines[0]).toBe('id,linkId,at,referrerHost,device,viewed,downloaded,readingSeconds,tracked')
     expect(lines).toHaveLength(6)
     expect(lines[1]).toContain(',r4.example,desktop,true,false,0,true')
+    // The link's own CSV: every visit here came through the default link, so the same lines.
+    const linkCsv = await call('GET', `/api/links/${file.linkId}/visits.csv`, { token: owner.token })
+    expect(linkCsv.headers.get('content-disposition')).toBe(`attachment; filename="visits-${file.linkId}.csv"`)
+    expect((await linkCsv.text()).trimEnd().split('\r\n')).toEqual(lines)
+    const other = await newLink(file)
+    expect(
+      (await (await call('GET', `/api/links/${other.linkId}/visits.csv`, { token: owner.token })).text()).trimEnd().split('\r\n'),
+    ).toEqual([lines[0]!])
   })
 
   test("another user's file or link answers 404, like a missing one", async () => {
@@ -503,6 +511,7 @@ describe('the analytics API', () => {
       `/api/files/${theirs.id}/visits`,
       `/api/links/${theirs.linkId}/visits`,
       `/api/files/${theirs.id}/visits.csv`,
+      `/api/links/${theirs.linkId}/visits.csv`,
       '/api/files/nosuchfile/analytics',
     ]) {
       const response = await call('GET', path, { token: owner.token })

@@ -38,6 +38,7 @@ test('GET /api/openapi.json is an OpenAPI 3 document of every API route, without
       'GET /api/files/{id}/visits',
       'GET /api/links/{linkId}/visits',
       'GET /api/files/{id}/visits.csv',
+      'GET /api/links/{linkId}/visits.csv',
       'GET /api/files/{id}/versions',
       'GET /api/files/{id}/versions/{versionId}/content',
       'POST /api/files/{id}/versions/{versionId}/restore',

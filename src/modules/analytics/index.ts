@@ -15,7 +15,43 @@ const RANGE_WORDS = 'Optional ?from=&to= (UTC days, YYYY-MM-DD; default the last
  * The owner's reading analytics of a file (all its links) or of one link: the numbers and the visits list,
  * and a file's visits as CSV. Another user's file or link is a 404, like a missing one.
  */
+/** The OpenAPI description of a CSV export. */
+const csvDetail = (summary: string) => ({
+  summary,
+  tags,
+  responses: {
+    200: {
+      description: `CSV with a header line: ${CSV_COLUMNS.join(', ')}`,
+      content: { 'text/csv': { schema: { type: 'string' as const } } },
+    },
+    401: { description: 'Missing or invalid token', content: { 'application/json': { schema: FailureSchema } } },
+    404: { description: 'Not found', content: { 'application/json': { schema: FailureSchema } } },
+    429: { description: 'Rate limited', content: { 'application/json': { schema: FailureSchema } } },
+  },
+})
+
 export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
+  /** Every visit of the scope as CSV, streamed page by page (404 first for another user's file or link). */
+  const csvOf = async (scope: ScopeInput, filename: string) => {
+    const pages = await visitsForExport(ctx, scope)
+    const encoder = new TextEncoder()
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(encoder.encode(csvLine([...CSV_COLUMNS]))),
+      pull: async (controller) => {
+        const next = await pages.next()
+        if (next.done) return controller.close()
+        controller.enqueue(encoder.encode(next.value.map((row) => visitCsvLine(toVisitDto(row))).join('')))
+      },
+      cancel: () => void pages.return(undefined),
+    })
+    return new Response(body, {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${filename}"`,
+        'cache-control': 'private, no-store',
+      },
+    })
+  }
   const visitsPage = async (scope: ScopeInput, query: { limit?: number; cursor?: string }) => {
     const { rows, nextCursor } = await listVisits(ctx, { ...scope, limit: query.limit ?? 50, cursor: query.cursor })
     return { success: true as const, data: rows.map(toVisitDto), nextCursor }
@@ -69,42 +105,16 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
     })
     .get(
       '/api/files/:id/visits.csv',
-      async ({ caller, params }) => {
-        const pages = await visitsForExport(ctx, { ownerId: caller.userId, fileId: params.id })
-        const encoder = new TextEncoder()
-        const body = new ReadableStream<Uint8Array>({
-          start: (controller) => controller.enqueue(encoder.encode(csvLine([...CSV_COLUMNS]))),
-          pull: async (controller) => {
-            const next = await pages.next()
-            if (next.done) return controller.close()
-            controller.enqueue(encoder.encode(next.value.map((row) => visitCsvLine(toVisitDto(row))).join('')))
-          },
-          cancel: () => void pages.return(undefined),
-        })
-        return new Response(body, {
-          headers: {
-            'content-type': 'text/csv; charset=utf-8',
-            'content-disposition': `attachment; filename="visits-${params.id}.csv"`,
-            'cache-control': 'private, no-store',
-          },
-        })
-      },
+      ({ caller, params }) => csvOf({ ownerId: caller.userId, fileId: params.id }, `visits-${params.id}.csv`),
       {
         auth: true,
         params: FileIdParams,
-        detail: {
-          summary: "All of a file's visits as CSV (every visit kept, newest first)",
-          tags,
-          responses: {
-            200: {
-              description: `CSV with a header line: ${CSV_COLUMNS.join(', ')}`,
-              content: { 'text/csv': { schema: { type: 'string' } } },
-            },
-            401: { description: 'Missing or invalid token', content: { 'application/json': { schema: FailureSchema } } },
-            404: { description: 'Not found', content: { 'application/json': { schema: FailureSchema } } },
-            429: { description: 'Rate limited', content: { 'application/json': { schema: FailureSchema } } },
-          },
-        },
+        detail: csvDetail("All of a file's visits as CSV (every visit kept, newest first)"),
       },
+    )
+    .get(
+      '/api/links/:linkId/visits.csv',
+      ({ caller, params }) => csvOf({ ownerId: caller.userId, linkId: params.linkId }, `visits-${params.linkId}.csv`),
+      { auth: true, params: LinkIdParams, detail: csvDetail("All of a share link's visits as CSV (every visit kept, newest first)") },
     )
 }
