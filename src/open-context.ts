@@ -1,13 +1,12 @@
 import type { Config } from './config'
 import type { AppContext } from './core/context'
-import { configuredBlobStore } from './data-dir/blobs'
+import { configuredStorage } from './data-dir/blobs'
 import { restrictDatabaseFiles } from './data-dir/database-files'
 import { layoutOf } from './data-dir/layout'
 import { pairDatabaseWithDataDir } from './data-dir/pairing'
 import { prepareDataDir } from './data-dir/prepare'
-import { loadSigningSecret } from './data-dir/signing-secret'
+import { loadSigningSecret, sharedSigningSecret } from './data-dir/signing-secret'
 import { openDb } from './db/client'
-import { migrate } from './db/migrate'
 import { consoleLogger, type Logger } from './log'
 import { signingKey } from './core/accounts/jwt'
 import { previewCacheIn } from './core/previews/preview-cache'
@@ -30,12 +29,15 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
   const notices = await prepareDataDir(layout)
   const database = await openDb(config.databaseUrl)
   try {
-    await migrate(database.client)
+    await database.migrate()
     await restrictDatabaseFiles(config.databaseUrl)
-    const blobs = configuredBlobStore(layout, config)
+    const { blobs, where, idHolder } = configuredStorage(layout, config)
     // Before anything is written into the data dir: a wrong database or data dir stops here.
-    await pairDatabaseWithDataDir({ client: database.client, layout, blobs, databaseUrl: config.databaseUrl })
-    const { secret, created } = await loadSigningSecret(layout, config.jwtSecret)
+    await pairDatabaseWithDataDir({ database, layout, blobs, blobsWhere: where, databaseUrl: config.databaseUrl, holder: idHolder })
+    const { secret, created } =
+      database.dialect === 'postgres'
+        ? await sharedSigningSecret(database, config.jwtSecret)
+        : await loadSigningSecret(layout, config.jwtSecret)
     return {
       config,
       layout,

@@ -211,7 +211,8 @@ describe('loadConfig', () => {
     ['cap above 100 MB', {}, { PDFSHARE_MAX_FILE_SIZE: '200MB' }, 'invalid PDFSHARE_MAX_FILE_SIZE'],
     ['cap not a size', {}, { PDFSHARE_MAX_FILE_SIZE: 'big' }, 'invalid PDFSHARE_MAX_FILE_SIZE'],
     ['negative rate limit', {}, { PDFSHARE_RATE_LIMIT_API: '-1' }, 'invalid PDFSHARE_RATE_LIMIT_API'],
-    ['database URL scheme', {}, { PDFSHARE_DATABASE_URL: 'postgres://x' }, 'invalid PDFSHARE_DATABASE_URL'],
+    ['database URL scheme', {}, { PDFSHARE_DATABASE_URL: 'mysql://x' }, 'invalid PDFSHARE_DATABASE_URL'],
+    ['PostgreSQL URL that is not a URL', {}, { PDFSHARE_DATABASE_URL: 'postgres://a b' }, 'invalid PDFSHARE_DATABASE_URL'],
   ]
   for (const [name, flags, env, message] of invalid) {
     test(`refuses ${name} with one clear line`, () => {

@@ -43,8 +43,9 @@ export const baseUrl = (text: string) => {
 }
 
 /** A libSQL URL; a relative file: path is made absolute against the working directory. */
-export const libsqlUrl = (text: string, cwd: string) => {
+export const databaseUrl = (text: string, cwd: string) => {
   const value = text.trim()
+  if (/^postgres(?:ql)?:\/\//i.test(value)) return URL.canParse(value) ? value : undefined
   if (!/^(file|libsql|https?|wss?):/.test(value)) return undefined
   if (!value.startsWith('file:')) return value
   const path = value.slice('file:'.length)

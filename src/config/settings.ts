@@ -7,7 +7,7 @@ import {
   boolean,
   directory,
   integer,
-  libsqlUrl,
+  databaseUrl,
   lifetime,
   nonBlank,
   oneOf,
@@ -68,13 +68,13 @@ export const SETTINGS = {
         : 'must be an absolute http(s) URL such as https://pdf.example.com',
     help: 'base of every share link; may have a path prefix for a reverse proxy',
   }),
-  /** libSQL URL of the metadata database. */
+  /** URL of the metadata database: libSQL (the embedded file by default) or PostgreSQL. */
   databaseUrl: setting({
     env: 'PDFSHARE_DATABASE_URL',
     default: { shown: 'file:<data>/pdfshare.db', from: ({ dataDir }) => `file:${dataDir}/pdfshare.db` },
-    parse: libsqlUrl,
-    rule: 'must be a libSQL URL (file:…, libsql://…, http(s)://…)',
-    help: 'the metadata database (a libsql:// or http(s):// server also works)',
+    parse: databaseUrl,
+    rule: 'must be a libSQL URL (file:…, libsql://…, http(s)://…) or a PostgreSQL URL (postgres://user:password@host:5432/db)',
+    help: 'the metadata database: a postgres:// URL for PostgreSQL (several instances); a libsql:// or http(s):// server also works',
   }),
   /** HS256 secret; when absent, a generated secret is kept in the data dir. */
   jwtSecret: setting<string | undefined>({

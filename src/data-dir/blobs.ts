@@ -1,8 +1,10 @@
+import type { S3Client } from 'bun'
 import type { Config } from '../config'
 import type { BlobStore } from '../storage/blob-store'
 import { createLocalBlobStore } from '../storage/local-blob-store'
 import { createS3BlobStore } from '../storage/s3-blob-store'
 import type { DataDirLayout } from './layout'
+import { dataDirIdHolder, type IdHolder } from './pairing'
 
 /**
  * The blob store of a data dir, or of a folder laid out like one (a backup being written, a restore's
@@ -21,13 +23,31 @@ type StorageSettings = Pick<
 /**
  * Where a running install keeps its PDFs, as PDFSHARE_STORAGE says: the data dir's own store, or an
  * S3-compatible bucket (the data dir then still holds tmp/, where uploads land and previews render from).
+ * `where` names it in messages; `idHolder` is where the install's id is kept besides the database
+ * (pairing.ts): with the PDFs, so every instance in front of one bucket finds the same one.
  */
 export function configuredBlobStore(layout: DataDirLayout, settings: StorageSettings): BlobStore {
-  if (settings.storage === 'local') return blobStoreOf(layout)
+  return configuredStorage(layout, settings).blobs
+}
+
+export function configuredStorage(
+  layout: DataDirLayout,
+  settings: StorageSettings,
+): { blobs: BlobStore; where: string; idHolder: IdHolder } {
+  if (settings.storage === 'local') return { blobs: blobStoreOf(layout), where: layout.blobs, idHolder: dataDirIdHolder(layout) }
+  const client = s3ClientOf(settings)
+  return {
+    blobs: createS3BlobStore({ client, tempDir: layout.tmp }),
+    where: `the bucket ${settings.s3Bucket}`,
+    idHolder: bucketIdHolder(client, settings.s3Bucket!),
+  }
+}
+
+function s3ClientOf(settings: StorageSettings): S3Client {
   const { s3Endpoint, s3Bucket, s3AccessKeyId, s3SecretAccessKey } = settings
   // loadConfig refuses storage=s3 without these; the check keeps a hand-built Config honest too.
   if (!s3Endpoint || !s3Bucket || !s3AccessKeyId || !s3SecretAccessKey) throw new Error('S3 storage needs an endpoint, a bucket and keys')
-  const client = new Bun.S3Client({
+  return new Bun.S3Client({
     endpoint: s3Endpoint,
     bucket: s3Bucket,
     region: settings.s3Region,
@@ -35,5 +55,16 @@ export function configuredBlobStore(layout: DataDirLayout, settings: StorageSett
     secretAccessKey: s3SecretAccessKey,
     virtualHostedStyle: !settings.s3PathStyle,
   })
-  return createS3BlobStore({ client, tempDir: layout.tmp })
+}
+
+/** The object `pdfshare-id` at the bucket's root, beside `blobs/`. */
+const ID_OBJECT = 'pdfshare-id'
+
+function bucketIdHolder(client: S3Client, bucket: string): IdHolder {
+  const object = client.file(ID_OBJECT)
+  return {
+    where: `the object ${ID_OBJECT} in the bucket ${bucket}`,
+    read: async () => ((await object.exists()) ? (await object.text()).trim() : undefined),
+    write: async (id) => void (await object.write(`${id}\n`)),
+  }
 }

@@ -1,4 +1,5 @@
 import type { Client, Transaction } from '@libsql/client'
+import type { Database } from '../db/client'
 import { readFile, writeFile } from 'node:fs/promises'
 import { ConfigError } from '../config'
 import { randomId } from '../lib/ids'
@@ -17,50 +18,82 @@ export class DataDirMismatch extends ConfigError {
   override name = 'DataDirMismatch'
 }
 
-type Pairing = { client: Client; layout: DataDirLayout; blobs: BlobStore; databaseUrl: string }
+/** Where the install's id is kept besides the database: the data dir's file, or an object in the bucket. */
+export type IdHolder = {
+  /** For messages: the file's path, or the bucket object's name. */
+  where: string
+  read(): Promise<string | undefined>
+  /** Writes it durably; called only under the database's lock, once per install. */
+  write(id: string): Promise<void>
+}
+
+/** `<data>/data-dir-id`. */
+export function dataDirIdHolder(layout: DataDirLayout): IdHolder {
+  return {
+    where: layout.idFile,
+    read: () =>
+      readFile(layout.idFile, 'utf8').then(
+        (text) => text.trim(),
+        () => undefined,
+      ),
+    write: (id) => writeDataDirId(layout, id),
+  }
+}
+
+type Pairing = {
+  database: Pick<Database, 'exclusive'>
+  layout: DataDirLayout
+  blobs: BlobStore
+  /** Where the PDFs are, for messages (the blobs folder, or the bucket). */
+  blobsWhere: string
+  databaseUrl: string
+  /** The id's other half; the data dir's file unless the blobs are in a bucket (then the bucket's object). */
+  holder: IdHolder
+}
 
 /**
- * Makes sure the database and the data dir belong together: both carry the same random id (the `meta` table
- * and `<data>/data-dir-id`). Both without one: a new install, or a data dir from before ids, which is
+ * Makes sure the database and the blob store belong together: both carry the same random id (the `meta`
+ * table, and the data dir's `data-dir-id` or, for blobs in a bucket, the bucket's own id object, which every
+ * instance of a scaled-out install sees). Both without one: a new install, or one from before ids, which is
  * adopted when it looks consistent (files in the database exactly when there are PDFs in the blob store).
- * Anything else is refused before anything is changed. Runs under the database's write lock, so a server
- * and a CLI command starting together on a new data dir agree on one id. Returns the id.
+ * An install that moved its PDFs into a bucket keeps its id: the bucket takes over the data dir's. Anything
+ * else is refused before anything is changed. Runs under the database's lock, so a server and a CLI
+ * command (or several instances) starting together on a new install agree on one id. Returns the id.
  */
-export async function pairDatabaseWithDataDir({ client, layout, blobs, databaseUrl }: Pairing): Promise<string> {
+export async function pairDatabaseWithDataDir({ database, layout, blobs, blobsWhere, databaseUrl, holder }: Pairing): Promise<string> {
   const refuse = (reason: string) =>
     new DataDirMismatch(
       `the database and the data dir do not belong together: ${reason}. Check PDFSHARE_DATABASE_URL (${describeDatabase(databaseUrl)}) ` +
-        `and --data / PDFSHARE_DATA_DIR (${layout.root}); no PDF was touched`,
+        `and --data / PDFSHARE_DATA_DIR (${layout.root})${holder.where === layout.idFile ? '' : ' and the PDFSHARE_S3_* settings'}; no PDF was touched`,
     )
-  const tx = await client.transaction('write')
-  try {
-    const inDatabase = await storedId(tx)
-    const inDataDir = await readFile(layout.idFile, 'utf8').then(
-      (text) => text.trim(),
-      () => undefined,
-    )
-    if (inDatabase && inDataDir) {
-      if (inDatabase !== inDataDir)
-        throw refuse(`the database is paired with data dir id ${inDatabase}, but ${layout.idFile} holds ${inDataDir}`)
+  return database.exclusive(async (query) => {
+    const [idRow] = await query('SELECT value FROM meta WHERE key = ?', [KEY])
+    const inDatabase = idRow ? String(idRow[0]) : undefined
+    let inHolder = await holder.read()
+    if (inDatabase && !inHolder && holder.where !== layout.idFile && (await dataDirIdHolder(layout).read()) === inDatabase) {
+      // The PDFs were moved into the bucket (`storage migrate`): the bucket carries the id from now on.
+      await holder.write(inDatabase)
+      inHolder = inDatabase
+    }
+    if (inDatabase && inHolder) {
+      if (inDatabase !== inHolder)
+        throw refuse(`the database is paired with data dir id ${inDatabase}, but ${holder.where} holds ${inHolder}`)
       return inDatabase
     }
-    if (inDatabase) throw refuse(`the database is paired with data dir id ${inDatabase}, but ${layout.root} has no data-dir-id file`)
-    if (inDataDir)
-      throw refuse(`${layout.root} is paired with data dir id ${inDataDir}, but the database has no id (a new, empty database?)`)
+    if (inDatabase) throw refuse(`the database is paired with data dir id ${inDatabase}, but there is no ${holder.where}`)
+    if (inHolder) throw refuse(`${holder.where} holds data dir id ${inHolder}, but the database has no id (a new, empty database?)`)
 
-    const files = Number((await tx.execute('SELECT count(*) FROM files')).rows[0]?.[0] ?? 0)
+    const [countRow] = await query('SELECT count(*) FROM files')
+    const files = Number(countRow?.[0] ?? 0)
     const hasBlobs = !(await blobs.keys()[Symbol.asyncIterator]().next()).done
-    if (files === 0 && hasBlobs) throw refuse(`the database has no files, but ${layout.blobs} holds PDFs`)
-    if (files > 0 && !hasBlobs) throw refuse(`the database has ${files} file(s), but ${layout.blobs} holds no PDF`)
+    if (files === 0 && hasBlobs) throw refuse(`the database has no files, but ${blobsWhere} holds PDFs`)
+    if (files > 0 && !hasBlobs) throw refuse(`the database has ${files} file(s), but ${blobsWhere} holds no PDF`)
 
     const id = randomId(16)
-    await tx.execute({ sql: 'INSERT INTO meta (key, value) VALUES (?, ?)', args: [KEY, id] })
-    await writeDataDirId(layout, id)
-    await tx.commit()
+    await query('INSERT INTO meta (key, value) VALUES (?, ?)', [KEY, id])
+    await holder.write(id)
     return id
-  } finally {
-    tx.close() // rolls back whatever was not committed
-  }
+  })
 }
 
 /** The id a database file records, if any (also for a backup's snapshot, which may predate ids). */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises'
+import type { Database } from '../db/client'
 import type { DataDirLayout } from './layout'
 
 /**
@@ -33,3 +34,26 @@ export async function loadSigningSecret(
   }
   return { secret, created: true }
 }
+
+/**
+ * The signing secret of an install on a shared database (PostgreSQL): the configured one, else the one in the
+ * database's `meta`, else a new random one stored there. Every instance in front of that database then signs
+ * and checks tokens with the same key, with nothing to copy between machines. Whoever can read the database
+ * can mint tokens with it, as whoever can read the data dir can on one machine; PDFSHARE_JWT_SECRET keeps it
+ * out of the database.
+ */
+export async function sharedSigningSecret(
+  database: Pick<Database, 'exclusive'>,
+  configured: string | undefined,
+): Promise<{ secret: string; created: boolean }> {
+  if (configured) return { secret: configured, created: false }
+  return database.exclusive(async (query) => {
+    const [row] = await query('SELECT value FROM meta WHERE key = ?', [SECRET_KEY])
+    if (row) return { secret: String(row[0]), created: false }
+    const secret = randomBytes(32).toString('hex')
+    await query('INSERT INTO meta (key, value) VALUES (?, ?)', [SECRET_KEY, secret])
+    return { secret, created: true }
+  })
+}
+
+const SECRET_KEY = 'signing_secret'

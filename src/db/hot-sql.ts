@@ -2,8 +2,13 @@ import type { Client, InValue } from '@libsql/client'
 import Database from 'libsql'
 import { BUSY_TIMEOUT_MS, EMBEDDED_PRAGMAS } from './pragmas'
 
-export type SqlArg = string | number | null
-export type SqlStatement = { sql: string; args: SqlArg[] }
+export type SqlArg = string | number | boolean | null
+/**
+ * One statement of a group. `onlyIfPreviousChanged`: run it only if the statement before it in the group
+ * changed exactly one row (otherwise it counts as changing none); checked by the connection, so the same
+ * text runs on SQLite and PostgreSQL (which has no `changes()`).
+ */
+export type SqlStatement = { sql: string; args: SqlArg[]; onlyIfPreviousChanged?: boolean }
 /** The rows changed by each statement of a group, or the error that undid the group. */
 export type GroupResult = number[] | Error
 
@@ -68,8 +73,8 @@ function embeddedPathOf(url: string): string | undefined {
 type PreparedStatement = {
   reader: boolean
   raw(on: boolean): void
-  run(...args: SqlArg[]): { changes: number }
-  get(...args: SqlArg[]): unknown
+  run(...args: (string | number | null)[]): { changes: number }
+  get(...args: (string | number | null)[]): unknown
 }
 
 function nativeHotSql(path: string, localWrites: () => number): HotSql {
@@ -88,7 +93,12 @@ function nativeHotSql(path: string, localWrites: () => number): HotSql {
     }
     return statement
   }
-  const run = (statement: SqlStatement) => prepared(statement.sql).run(...statement.args).changes
+  const run = (statement: SqlStatement) => prepared(statement.sql).run(...statement.args.map(bindable)).changes
+  const runGroup = (group: SqlStatement[]) => {
+    const changes: number[] = []
+    for (const statement of group) changes.push(statement.onlyIfPreviousChanged && changes.at(-1) !== 1 ? 0 : run(statement))
+    return changes
+  }
   let commits = 0
   const inOneTransaction = <T>(work: () => T): T => {
     prepared('BEGIN IMMEDIATE').run()
@@ -106,7 +116,7 @@ function nativeHotSql(path: string, localWrites: () => number): HotSql {
   const runGuarded = (group: SqlStatement[]): GroupResult => {
     prepared('SAVEPOINT hot_group').run()
     try {
-      const changes = group.map(run)
+      const changes = runGroup(group)
       prepared('RELEASE hot_group').run()
       return changes
     } catch (error) {
@@ -120,7 +130,7 @@ function nativeHotSql(path: string, localWrites: () => number): HotSql {
   const runAll = (groups: SqlStatement[][]): GroupResult[] => {
     prepared('SAVEPOINT hot_all').run()
     try {
-      const changes = groups.map((group) => group.map(run))
+      const changes = groups.map(runGroup)
       prepared('RELEASE hot_all').run()
       return changes
     } catch {
@@ -151,7 +161,7 @@ function nativeHotSql(path: string, localWrites: () => number): HotSql {
     return current
   }
   return {
-    get: async (sql, args) => (prepared(sql).get(...args) as SqlRow | undefined) ?? undefined,
+    get: async (sql, args) => (prepared(sql).get(...args.map(bindable)) as SqlRow | undefined) ?? undefined,
     dataVersion: async () => version(),
     ownCommits: () => commits,
     runGroups: async (groups, finalize) =>
@@ -179,7 +189,10 @@ function clientHotSql(client: Client): HotSql {
           await transaction.execute('SAVEPOINT hot_group')
           try {
             const changes: number[] = []
-            for (const statement of group) changes.push((await transaction.execute(toInStatement(statement))).rowsAffected)
+            for (const statement of group) {
+              if (statement.onlyIfPreviousChanged && changes.at(-1) !== 1) changes.push(0)
+              else changes.push((await transaction.execute(toInStatement(statement))).rowsAffected)
+            }
             await transaction.execute('RELEASE hot_group')
             results.push(changes)
           } catch (error) {
@@ -201,5 +214,7 @@ function clientHotSql(client: Client): HotSql {
   }
 }
 
+/** SQLite has no boolean: true and false are stored as 1 and 0, as drizzle stores them. */
+const bindable = (arg: SqlArg) => (arg === true ? 1 : arg === false ? 0 : arg)
 const toInStatement = (statement: SqlStatement) => ({ sql: statement.sql, args: statement.args as InValue[] })
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)))

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import { createApp } from '../../src/app'
-import { meta, visitPages, visits, webhookDeliveries, webhooks } from '../../src/db/schema'
+import { meta, visitPages, visits, webhookDeliveries, webhooks } from '../../src/db/tables'
 import { randomId } from '../../src/lib/ids'
 import { pruneVisits } from '../../src/modules/analytics/service/prune-visits'
 import { BASE, json, startTestApp, type TestServer } from '../support/harness'

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDb } from '../../src/db/client'
+import { openSqliteDb } from '../../src/db/client'
 import { FOREIGN_CHECK_MS, openHotSql, type HotSql } from '../../src/db/hot-sql'
 import { migrate } from '../../src/db/migrate'
 import { rowReader } from '../../src/db/rows'
@@ -13,7 +13,7 @@ import { versionedCache } from '../../src/db/versioned-cache'
 
 const dir = mkdtempSync(join(tmpdir(), 'pdfshare-hot-sql-'))
 const url = `file:${dir}/t.db`
-const database = await openDb(url)
+const database = await openSqliteDb(url)
 await migrate(database.client)
 afterAll(() => {
   database.close()
@@ -63,7 +63,7 @@ const implementations: [string, HotSql][] = [
   ['native prepared statements', database.hot],
   ['through the client (remote databases)', openHotSql('libsql://remote.example', database.client)],
 ]
-const linkRows = rowReader(links)
+const linkRows = rowReader(() => links)
 const BY_ID = `SELECT ${linkRows.columns} FROM ${linkRows.table} WHERE "id" = ?`
 const MARK = 'INSERT INTO view_marks (link_id, visitor, seen_at) VALUES (?, ?, ?)'
 const INCREMENT = 'UPDATE files SET views = views + 1 WHERE id = ?'
@@ -76,7 +76,7 @@ describe.each(implementations)('hot SQL: %s', (_name, sql) => {
       expect(linkRows.read((await sql.get(BY_ID, [id]))!)).toEqual(expected!)
     }
     const [user] = await db.select().from(users)
-    const userRows = rowReader(users)
+    const userRows = rowReader(() => users)
     expect(userRows.read((await sql.get(`SELECT ${userRows.columns} FROM ${userRows.table}`, []))!)).toEqual(user!)
   })
 

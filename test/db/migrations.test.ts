@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDb } from '../../src/db/client'
+import { openSqliteDb } from '../../src/db/client'
 import { migrate } from '../../src/db/migrate'
 import { embeddedMigrations } from '../../src/db/migrations'
 import { MIGRATIONS_DIR, readJournal, renderMigrationIndex } from '../../scripts/embed-migrations'
@@ -15,7 +15,7 @@ test('the embedded migration index matches the drizzle-kit journal (run `bun run
 test('migrations apply once, are recorded like drizzle records them, and re-running is a no-op', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pdfshare-mig-'))
   try {
-    const db = await openDb(`file:${dir}/t.db`)
+    const db = await openSqliteDb(`file:${dir}/t.db`)
     expect(await migrate(db.client)).toBe(embeddedMigrations.length)
     expect(await migrate(db.client)).toBe(0)
     const tables = (await db.client.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")).rows.map((r) => r.name)

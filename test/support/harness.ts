@@ -8,6 +8,7 @@ import type { Logger } from '../../src/log'
 import { issueToken } from '../../src/modules/auth/service/issue-token'
 import { addUser } from '../../src/modules/auth/users'
 import { openContext, type OpenedContext } from '../../src/open-context'
+import { backendSettings } from './backend'
 
 export const BASE = 'http://localhost'
 
@@ -41,17 +42,23 @@ export type TestServer = {
 let counter = 0
 
 /**
- * A fresh app on a fresh data dir with a migrated libSQL file: no mocks. Env settings can be passed as
+ * A fresh app on a fresh data dir with a migrated libSQL file (or, with PDFSHARE_TEST_BACKEND=postgres-s3, a
+ * fresh PostgreSQL database and bucket: backend.ts): no mocks. Env settings can be passed as
  * they would be in production (e.g. PDFSHARE_MAX_FILE_SIZE). Closed and removed after the test file.
  */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-test-'))
-  const config = loadConfig({ data: dataDir, 'public-url': 'https://pdf.example.test/base' }, { PDFSHARE_RATE_LIMIT_API: '0', ...env })
+  const backend = await backendSettings()
+  const config = loadConfig(
+    { data: dataDir, 'public-url': 'https://pdf.example.test/base' },
+    { PDFSHARE_RATE_LIMIT_API: '0', ...backend.env, ...env },
+  )
   const log = memoryLogger()
   const ctx = await openContext(config, log)
   const app = createApp(ctx)
-  afterAll(() => {
+  afterAll(async () => {
     ctx.close()
+    await backend.cleanup()
     rmSync(dataDir, { recursive: true, force: true })
   })
   return {

@@ -1,6 +1,6 @@
 import { createClient } from '@libsql/client'
 import { eq } from 'drizzle-orm'
-import { links, type LinkRow } from '../../src/db/schema'
+import { links, type LinkRow } from '../../src/db/tables'
 import { randomId } from '../../src/lib/ids'
 import type { TestServer } from './harness'
 

@@ -2,7 +2,7 @@ import { test, expect } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { startTestApp } from '../support/harness'
 import { enqueueEvent, outboxStatement } from '../../src/core/webhooks/outbox'
-import { webhooks, webhookDeliveries } from '../../src/db/schema'
+import { webhooks, webhookDeliveries } from '../../src/db/tables'
 test("an event becomes one pending delivery for each of the owner's webhooks that asked for it, only if its condition holds, from a drizzle batch or a hot group", async () => {
   const server = await startTestApp()
   const u = await server.user('bob')

@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
-import { users } from '../../db/schema'
+import { users } from '../../db/tables'
 import { fileCountExceeded, quotaExceeded, storageExceeded, unauthorized } from '../../errors'
 import type { AppContext } from '../context'
 import { fileCountOf, storedBytesOf, usageOf, versionBytesOf } from './usage'

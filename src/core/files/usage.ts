@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
-import { files, fileVersions } from '../../db/schema'
+import { files, fileVersions } from '../../db/tables'
 import type { AppContext } from '../context'
 
 /** Files a user owns, and the bytes they take: their current PDFs and the previous versions kept of them. */

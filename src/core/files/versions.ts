@@ -1,5 +1,5 @@
 import { desc, eq } from 'drizzle-orm'
-import { fileVersions, type FileRow } from '../../db/schema'
+import { fileVersions, type FileRow } from '../../db/tables'
 import type { AppContext } from '../context'
 
 /** The part of a kept version (or of the current PDF about to become one) that pruning needs. */

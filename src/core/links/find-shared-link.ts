@@ -1,4 +1,4 @@
-import type { FileRow, LinkRow } from '../../db/schema'
+import type { FileRow, LinkRow } from '../../db/tables'
 import { versionedCache } from '../../db/versioned-cache'
 import { isWellFormedId } from '../../lib/ids'
 import type { AppContext } from '../context'

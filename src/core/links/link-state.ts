@@ -1,4 +1,4 @@
-import type { LinkRow } from '../../db/schema'
+import type { LinkRow } from '../../db/tables'
 
 /**
  * What a reader gets from a link right now. `active`: the document (after its password, if it has one);

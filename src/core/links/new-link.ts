@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm'
-import { type LinkRow, links } from '../../db/schema'
+import { type LinkRow, links } from '../../db/tables'
 import { randomId } from '../../lib/ids'
 import type { AppContext } from '../context'
 import { hashPassword } from '../passwords/argon2'
@@ -41,11 +41,10 @@ export async function prepareNewLink(ctx: AppContext, input: LinkInput, options:
  * it and has room for another link): the one statement both the upload and POST …/links write a link with.
  */
 export function insertLinkWhere(link: NewLink, fileId: string, condition: SQL): SQL {
-  const flag = (on: boolean) => (on ? 1 : 0)
   return sql`INSERT INTO ${links} (id, file_id, slug, is_default, label, allow_download, search_engine_visible, expires_at, max_views,
                           password_hash, disabled, views, created_at, updated_at)
-    SELECT ${link.id}, ${fileId}, ${link.slug}, ${flag(link.isDefault)}, ${link.label}, ${flag(link.allowDownload)},
-           ${flag(link.searchEngineVisible)}, ${link.expiresAt}, ${link.maxViews}, ${link.passwordHash}, ${flag(link.disabled)},
+    SELECT ${link.id}, ${fileId}, ${link.slug}, ${link.isDefault}, ${link.label}, ${link.allowDownload},
+           ${link.searchEngineVisible}, ${link.expiresAt}, ${link.maxViews}, ${link.passwordHash}, ${link.disabled},
            0, ${link.createdAt}, ${link.updatedAt}
     WHERE ${condition}`
 }

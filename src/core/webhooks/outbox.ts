@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm'
+import { activeDialect, type Dialect, randomHexSql } from '../../db/dialect'
 import type { SqlStatement } from '../../db/hot-sql'
-import { webhookDeliveries, webhooks } from '../../db/schema'
+import { webhookDeliveries, webhooks } from '../../db/tables'
 import type { WebhookEvent } from '../../shared/webhook-shapes'
 
 /** The body of every delivery (the Standard Webhooks shape): the event type, when it happened, and its data. */
@@ -25,10 +26,9 @@ export type OutboxEvent = {
 export function enqueueEvent(event: OutboxEvent): SQL {
   const payload: WebhookPayload = { type: event.event, timestamp: new Date(event.at).toISOString(), data: event.data }
   return sql`INSERT INTO ${webhookDeliveries} (id, webhook_id, event, payload, created_at, status, attempts, next_attempt_at)
-    SELECT 'msg_' || lower(hex(randomblob(16))), ${webhooks.id}, ${event.event}, ${JSON.stringify(payload)}, ${event.at}, 'pending', 0, ${event.at}
+    SELECT 'msg_' || ${sql.raw(randomHexSql())}, ${webhooks.id}, ${event.event}, ${JSON.stringify(payload)}, ${event.at}, 'pending', 0, ${event.at}
     FROM ${webhooks}
-    WHERE ${webhooks.ownerId} = ${event.ownerId}
-      AND EXISTS (SELECT 1 FROM json_each(${webhooks.events}) WHERE value = ${event.event})
+    WHERE ${webhooks.ownerId} = ${event.ownerId} AND ${webhooks.events} LIKE ${eventPattern(event.event)}
       ${event.onlyIf ? sql`AND ${event.onlyIf}` : sql``}`
 }
 
@@ -37,17 +37,30 @@ export function enqueueEvent(event: OutboxEvent): SQL {
  * where it runs for every counted view: the same statement as `enqueueEvent` as a fixed SQL text (kept
  * prepared by the hot connection) with the values as arguments, instead of building it with drizzle each
  * time (a tenth of a counted view's CPU, measured). `onlyIfPreviousChanged`: only if the statement just
- * before it in the group changed one row (SQLite's changes()).
+ * before it in the group changed one row.
  */
 export function outboxStatement(event: Omit<OutboxEvent, 'onlyIf'> & { onlyIfPreviousChanged?: boolean }): SqlStatement {
   const payload: WebhookPayload = { type: event.event, timestamp: new Date(event.at).toISOString(), data: event.data }
   return {
-    sql: event.onlyIfPreviousChanged ? OUTBOX_AFTER_CHANGE : OUTBOX,
-    args: [event.event, JSON.stringify(payload), event.at, event.at, event.ownerId, event.event],
+    sql: outboxSql(),
+    args: [event.event, JSON.stringify(payload), event.at, event.at, event.ownerId, eventPattern(event.event)],
+    onlyIfPreviousChanged: event.onlyIfPreviousChanged,
   }
 }
 
-const OUTBOX = `INSERT INTO "webhook_deliveries" ("id", "webhook_id", "event", "payload", "created_at", "status", "attempts", "next_attempt_at")
-  SELECT 'msg_' || lower(hex(randomblob(16))), "id", ?, ?, ?, 'pending', 0, ? FROM "webhooks"
-  WHERE "owner_id" = ? AND EXISTS (SELECT 1 FROM json_each("webhooks"."events") WHERE value = ?)`
-const OUTBOX_AFTER_CHANGE = `${OUTBOX} AND changes() = 1`
+/**
+ * `webhooks.events` is a JSON array of names: a webhook wants an event when its text holds the quoted name.
+ * Exact, because event names are a fixed set without LIKE's wildcards; and the same on both databases.
+ */
+export const eventPattern = (event: string) => `%"${event}"%`
+
+const outboxSql = () => {
+  const dialect = activeDialect()
+  if (outboxText?.dialect !== dialect) outboxText = { dialect, text: outboxTextFor() }
+  return outboxText.text
+}
+let outboxText: { dialect: Dialect; text: string } | undefined
+const outboxTextFor =
+  () => `INSERT INTO "webhook_deliveries" ("id", "webhook_id", "event", "payload", "created_at", "status", "attempts", "next_attempt_at")
+  SELECT 'msg_' || ${randomHexSql()}, "id", ?, ?, ?, 'pending', 0, ? FROM "webhooks"
+  WHERE "owner_id" = ? AND "events" LIKE ?`

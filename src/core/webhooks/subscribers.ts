@@ -1,8 +1,9 @@
+import { eventPattern } from './outbox'
 import { versionedCache } from '../../db/versioned-cache'
 import type { AppContext } from '../context'
 import type { WebhookEvent } from '../../shared/webhook-shapes'
 
-const WANTS = `SELECT 1 FROM "webhooks" WHERE "owner_id" = ? AND EXISTS (SELECT 1 FROM json_each("webhooks"."events") WHERE value = ?) LIMIT 1`
+const WANTS = `SELECT 1 FROM "webhooks" WHERE "owner_id" = ? AND "events" LIKE ? LIMIT 1`
 
 export type WantsEvent = (ownerId: string, event: WebhookEvent) => Promise<boolean>
 
@@ -16,5 +17,5 @@ export type WantsEvent = (ownerId: string, event: WebhookEvent) => Promise<boole
 export function eventSubscribers(ctx: AppContext): WantsEvent {
   const cache = versionedCache<boolean>(ctx.sql)
   return async (ownerId, event) =>
-    (await cache(`${ownerId}\n${event}`, async () => (await ctx.sql.get(WANTS, [ownerId, event])) !== undefined)) ?? false
+    (await cache(`${ownerId}\n${event}`, async () => (await ctx.sql.get(WANTS, [ownerId, eventPattern(event)])) !== undefined)) ?? false
 }

@@ -1,4 +1,4 @@
-import type { VisitRow } from '../../db/schema'
+import type { VisitRow } from '../../db/tables'
 import type { DeviceClass } from '../../lib/device-class'
 import type { VisitDto } from './model'
 import { tenths } from './service/get-analytics'

@@ -1,4 +1,4 @@
-import type { TokenRow } from '../../db/schema'
+import type { TokenRow } from '../../db/tables'
 import type { IssuedTokenDto, SignInDto, TokenDto } from './model'
 import type { IssuedToken } from './service/issue-token'
 

@@ -1,6 +1,6 @@
 import { linkState } from '../../core/links/link-state'
 import { shareUrlOf } from '../../core/links/share-url'
-import type { LinkRow } from '../../db/schema'
+import type { LinkRow } from '../../db/tables'
 import type { LinkDto } from './model'
 
 const iso = (ms: number) => new Date(ms).toISOString()

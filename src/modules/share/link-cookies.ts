@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto'
 import { hmacSha256 } from '../../lib/hmac'
-import type { LinkRow } from '../../db/schema'
+import type { LinkRow } from '../../db/tables'
 
 /**
  * The two signed cookies of a share link, each scoped to the link's own path (`<basePath>/s/<slug>`), HttpOnly,

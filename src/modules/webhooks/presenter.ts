@@ -1,4 +1,4 @@
-import type { WebhookDeliveryRow, WebhookRow } from '../../db/schema'
+import type { WebhookDeliveryRow, WebhookRow } from '../../db/tables'
 import type { DeliveryDto, WebhookDto } from './model'
 
 const iso = (ms: number) => new Date(ms).toISOString()

@@ -1,6 +1,6 @@
 import { and, gte, lt, type SQL, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { visitPages, visits } from '../../../db/schema'
+import { visitPages, visits } from '../../../db/tables'
 import { DEVICE_CLASSES, type DeviceClass } from '../../../lib/device-class'
 import type { AnalyticsDto } from '../model'
 import { DAY_MS, dayRange } from './day-range'
@@ -32,7 +32,7 @@ export async function getAnalytics(ctx: AppContext, input: ScopeInput & { from?:
     ctx.db
       .select({ host: sql<string>`coalesce(${visits.referrerHost}, '')`, views: sql<number>`count(*)` })
       .from(visits)
-      .where(and(inRange, sql`${visits.viewed} = 1`))
+      .where(and(inRange, sql`${visits.viewed} = TRUE`))
       .groupBy(sql`1`)
       .orderBy(sql`2 DESC`, sql`1`)
       .limit(TOP_REFERRERS),
@@ -88,13 +88,13 @@ async function countDownloads(ctx: AppContext, inRange: SQL): Promise<number> {
   const [row] = await ctx.db
     .select({ n: sql<number>`count(*)` })
     .from(visits)
-    .where(and(inRange, sql`${visits.downloaded} = 1`))
+    .where(and(inRange, sql`${visits.downloaded} = TRUE`))
   return Number(row?.n ?? 0)
 }
 
 /** The median reading time of the tracked visits that reported any, read as the middle row(s) in order. */
 async function medianReadingMs(ctx: AppContext, inRange: SQL): Promise<number | null> {
-  const reported = and(inRange, sql`${visits.tracked} = 1 AND ${visits.readingMs} > 0`)
+  const reported = and(inRange, sql`${visits.tracked} = TRUE AND ${visits.readingMs} > 0`)
   const [counted] = await ctx.db.select({ n: sql<number>`count(*)` }).from(visits).where(reported)
   const n = Number(counted?.n ?? 0)
   if (n === 0) return null

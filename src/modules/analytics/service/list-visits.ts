@@ -1,6 +1,6 @@
 import { and, desc, lt, type SQL } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { type VisitRow, visits } from '../../../db/schema'
+import { type VisitRow, visits } from '../../../db/tables'
 import { badRequest } from '../../../errors'
 import { type ScopeInput, visitScope } from './scope'
 

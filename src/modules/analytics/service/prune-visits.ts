@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { files, visits } from '../../../db/schema'
+import { files, visits } from '../../../db/tables'
 import { DAY_MS } from './day-range'
 
 /** Visits deleted per statement: a short write each, so requests never wait long behind the pruning. */

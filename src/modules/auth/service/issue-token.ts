@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { signToken } from '../../../core/accounts/jwt'
 import type { AppContext } from '../../../core/context'
-import { tokens, type TokenRow } from '../../../db/schema'
+import { tokens, type TokenRow } from '../../../db/tables'
 import { tooManyTokens } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import { findUserByName } from '../users'

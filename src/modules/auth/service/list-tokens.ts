@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, or } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { tokens, users, type TokenRow } from '../../../db/schema'
+import { tokens, users, type TokenRow } from '../../../db/tables'
 import { findUserByName } from '../users'
 
 /** Every token, revoked and expired ones too, of one user or of all, newest first (`pdfshare token list`). */

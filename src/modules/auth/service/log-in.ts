@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { users } from '../../../db/schema'
+import { users } from '../../../db/tables'
 import { invalidCredentials } from '../../../errors'
 import { passwordMatches } from '../../../core/passwords/argon2'
 import { issueToken, type IssuedToken } from './issue-token'

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import { unverifiedTokenId } from '../../../core/accounts/jwt'
 import type { AppContext } from '../../../core/context'
-import { tokens, type TokenRow } from '../../../db/schema'
+import { tokens, type TokenRow } from '../../../db/tables'
 import { noTokenWithId, tokenNotFound } from '../../../errors'
 
 /** Revokes by token id, or by the whole JWT (its `jti` is read without verification: revoking needs no trust). */

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../core/context'
-import { users, type UserRow } from '../../../db/schema'
+import { users, type UserRow } from '../../../db/tables'
 import { badRequest, userAlreadyExists } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 

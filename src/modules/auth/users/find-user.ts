@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { users, type UserRow } from '../../../db/schema'
+import { users, type UserRow } from '../../../db/tables'
 import { unauthorized, userNotFound } from '../../../errors'
 
 export async function findUserByName(ctx: AppContext, name: string): Promise<UserRow> {

@@ -1,4 +1,4 @@
-import type { UserRow } from '../../../db/schema'
+import type { UserRow } from '../../../db/tables'
 
 export type Limits = { maxStorageBytes: number | null; maxFiles: number | null }
 

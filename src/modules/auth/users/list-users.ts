@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { fileCountOf, storedBytesOf, type Usage } from '../../../core/files/usage'
-import { users, type UserRow } from '../../../db/schema'
+import { users, type UserRow } from '../../../db/tables'
 
 /** Every user by name, with what they use (bytes: current PDFs and kept versions, as the quota counts them). */
 export async function listUsers(ctx: AppContext): Promise<(UserRow & { usage: Usage })[]> {

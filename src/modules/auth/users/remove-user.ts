@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { discardBlob } from '../../../core/files/discard-blob'
 import { usageOf } from '../../../core/files/usage'
-import { files, fileVersions, users } from '../../../db/schema'
+import { files, fileVersions, users } from '../../../db/tables'
 import { badRequest } from '../../../errors'
 import { findUserByName } from './find-user'
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { users } from '../../../db/schema'
+import { users } from '../../../db/tables'
 import { badRequest } from '../../../errors'
 import { hashPassword } from '../../../core/passwords/argon2'
 import { passwordProblem } from '../passwords'

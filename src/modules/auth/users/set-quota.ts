@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { users, type UserRow } from '../../../db/schema'
+import { users, type UserRow } from '../../../db/tables'
 import { userNotFound } from '../../../errors'
 import { findUserByName } from './find-user'
 

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
-import { fileVersions, type FileVersionRow } from '../../../db/schema'
+import { fileVersions, type FileVersionRow } from '../../../db/tables'
 import { versionNotFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 

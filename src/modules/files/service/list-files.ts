@@ -1,7 +1,8 @@
+import { caseless, likeCaseless } from '../../../db/portable'
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import type { FileWithLink } from '../../../core/files/file-rows'
-import { files, links } from '../../../db/schema'
+import { files, links } from '../../../db/tables'
 import { badRequest } from '../../../errors'
 import type { ListOrder } from '../../../shared/file-shapes'
 
@@ -20,12 +21,12 @@ export type ListInput = {
  * Each order's sort key and direction; every order pages by keyset, with the upload sequence breaking ties. Name is the title readers see (the filename when the title is
  * empty), A to Z without regard to ASCII case; views and size go from the most to the least.
  */
-const ORDERS: Record<ListOrder, { key: SQL | undefined; ascending: boolean }> = {
-  newest: { key: undefined, ascending: false },
-  oldest: { key: undefined, ascending: true },
-  name: { key: sql`coalesce(nullif(${files.title}, ''), ${files.filename}) COLLATE NOCASE`, ascending: true },
-  views: { key: sql`${files.views}`, ascending: false },
-  size: { key: sql`${files.size}`, ascending: false },
+const ORDERS: Record<ListOrder, { key: () => SQL | undefined; ascending: boolean }> = {
+  newest: { key: () => undefined, ascending: false },
+  oldest: { key: () => undefined, ascending: true },
+  name: { key: () => caseless(sql`coalesce(nullif(${files.title}, ''), ${files.filename})`), ascending: true },
+  views: { key: () => sql`${files.views}`, ascending: false },
+  size: { key: () => sql`${files.size}`, ascending: false },
 }
 
 type Cursor = { key: string | number | undefined; seq: number }
@@ -37,7 +38,8 @@ type Cursor = { key: string | number | undefined; seq: number }
  */
 export async function listOwnedFiles(ctx: AppContext, input: ListInput): Promise<FilePage> {
   const order = input.order ?? 'newest'
-  const { key, ascending } = ORDERS[order]
+  const { ascending } = ORDERS[order]
+  const key = ORDERS[order].key()
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, order)
   const pattern = input.search ? `%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined
   const beyond = (left: SQL | typeof files.seq, right: unknown) => (ascending ? sql`${left} > ${right}` : sql`${left} < ${right}`)
@@ -62,9 +64,7 @@ export async function listOwnedFiles(ctx: AppContext, input: ListInput): Promise
       and(
         eq(files.ownerId, input.ownerId),
         keyset,
-        pattern === undefined
-          ? undefined
-          : sql`(${files.filename} LIKE ${pattern} ESCAPE '\\' OR ${files.title} LIKE ${pattern} ESCAPE '\\')`,
+        pattern === undefined ? undefined : sql`(${likeCaseless(files.filename, pattern)} OR ${likeCaseless(files.title, pattern)})`,
       ),
     )
     .orderBy(...(key === undefined ? [] : [direction(key)]), direction(files.seq))
@@ -73,12 +73,13 @@ export async function listOwnedFiles(ctx: AppContext, input: ListInput): Promise
   const last = page[page.length - 1]
   return {
     rows: page.map(({ file, slug, allowDownload, searchEngineVisible }) => ({ ...file, slug, allowDownload, searchEngineVisible })),
-    nextCursor:
-      rows.length > input.limit && last
-        ? encodeCursor(order, { key: (last.sortKey ?? undefined) as Cursor['key'], seq: last.file.seq })
-        : null,
+    nextCursor: rows.length > input.limit && last ? encodeCursor(order, { key: sortKeyOf(order, last.sortKey), seq: last.file.seq }) : null,
   }
 }
+
+/** The row's sort key as the cursor keeps it: a number for views and size (PostgreSQL gives a bigint as text). */
+const sortKeyOf = (order: ListOrder, key: unknown): Cursor['key'] =>
+  key === null || key === undefined ? undefined : order === 'name' ? String(key) : Number(key)
 
 // The cursor is opaque to clients: the order it belongs to, the last row's sort key and its sequence.
 // Newest and oldest keep their first format, "seq:N", so cursors handed out before stay valid.
@@ -92,7 +93,7 @@ function decodeCursor(text: string, order: ListOrder): Cursor {
   const decoded = Buffer.from(text, 'base64url').toString('utf8')
   const bySeq = /^seq:(\d{1,15})$/.exec(decoded)
   if (bySeq) {
-    if (ORDERS[order].key !== undefined) throw invalid()
+    if (ORDERS[order].key() !== undefined) throw invalid()
     return { key: undefined, seq: Number(bySeq[1]) }
   }
   let parsed: unknown
@@ -101,7 +102,7 @@ function decodeCursor(text: string, order: ListOrder): Cursor {
   } catch {
     throw invalid()
   }
-  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== order || ORDERS[order].key === undefined) throw invalid()
+  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== order || ORDERS[order].key() === undefined) throw invalid()
   const [, key, seq] = parsed as [unknown, unknown, unknown]
   if ((typeof key !== 'string' && typeof key !== 'number') || !Number.isSafeInteger(seq)) throw invalid()
   return { key, seq: seq as number }

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { files, fileVersions } from '../../../db/schema'
+import { files, fileVersions } from '../../../db/tables'
 import { notFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 

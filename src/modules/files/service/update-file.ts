@@ -1,3 +1,4 @@
+import { greaterOf } from '../../../db/portable'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { AppContext } from '../../../core/context'
@@ -8,7 +9,7 @@ import type { FileWithLink } from '../../../core/files/file-rows'
 import { replacementPlan } from '../../../core/files/versions'
 import { enqueueEvent } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
-import { files, fileVersions, links } from '../../../db/schema'
+import { files, fileVersions, links } from '../../../db/tables'
 import { notFound } from '../../../errors'
 import { isWellFormedId, randomId } from '../../../lib/ids'
 import type { ReceivedPdf } from '../../../uploads/pdf-part-writer'
@@ -32,7 +33,7 @@ export async function updateFromMultipart(ctx: AppContext, input: Target & { bod
 }
 
 // Each successful PUT moves updatedAt forward, even two within the same millisecond.
-export const nextUpdatedAt = (now: number) => sql`max(${now}, ${files.updatedAt} + 1)`
+export const nextUpdatedAt = (now: number) => greaterOf(now, sql`${files.updatedAt} + 1`)
 
 async function applyUpdate(
   ctx: AppContext,

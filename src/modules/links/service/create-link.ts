@@ -3,7 +3,7 @@ import type { AppContext } from '../../../core/context'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
 import type { LinkInput } from '../../../core/links/link-input'
 import { insertLinkWhere, prepareNewLink } from '../../../core/links/new-link'
-import { files, type LinkRow, links } from '../../../db/schema'
+import { files, type LinkRow, links } from '../../../db/tables'
 import { badRequest } from '../../../errors'
 import { LINK_LIMITS } from '../../../shared/link-shapes'
 

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { links } from '../../../db/schema'
+import { links } from '../../../db/tables'
 import { defaultLinkCannotBeDeleted } from '../../../errors'
 import { type Asker, getLink, linkOfAsker } from './owned-links'
 

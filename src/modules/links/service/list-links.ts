@@ -1,6 +1,6 @@
 import { and, asc, desc, eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { files, type LinkRow, links } from '../../../db/schema'
+import { files, type LinkRow, links } from '../../../db/tables'
 import { notFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 import { type Asker, fileOfAsker } from './owned-links'

@@ -1,6 +1,6 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { files, type LinkRow, links } from '../../../db/schema'
+import { files, type LinkRow, links } from '../../../db/tables'
 import { notFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 

@@ -1,10 +1,11 @@
+import { greaterOf } from '../../../db/portable'
 import { and, eq, sql } from 'drizzle-orm'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { AppContext } from '../../../core/context'
 import type { LinkInput } from '../../../core/links/link-input'
 import { checkExpiryChange, checkPasswordChange } from '../../../core/links/link-policy'
 import { hashPassword } from '../../../core/passwords/argon2'
-import { type LinkRow, links } from '../../../db/schema'
+import { type LinkRow, links } from '../../../db/tables'
 import { type Asker, getLink, linkNotFound, linkOfAsker } from './owned-links'
 
 /**
@@ -23,7 +24,7 @@ export async function updateLink(ctx: AppContext, input: { asker: Asker; linkId:
   const changes: SQLiteUpdateSetSource<typeof links> = {
     ...fields,
     // Each change moves updatedAt forward, even two within the same millisecond.
-    updatedAt: sql`max(${now}, ${links.updatedAt} + 1)`,
+    updatedAt: greaterOf(now, sql`${links.updatedAt} + 1`),
   }
   if (password !== undefined) changes.passwordHash = password === null ? null : await hashPassword(password)
   const [row] = await ctx.db

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../core/context'
-import { files, fileVersions } from '../../../db/schema'
+import { files, fileVersions } from '../../../db/tables'
 
 /**
  * Moves blobs no row points at — neither a file's current PDF nor a kept previous version — (leftovers of a crash between "blob in place" and "row committed", or

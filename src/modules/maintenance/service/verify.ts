@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { discardBlob } from '../../../core/files/discard-blob'
-import { files, fileVersions, users } from '../../../db/schema'
+import { files, fileVersions, users } from '../../../db/tables'
 
 export type FileProblem = {
   fileId: string

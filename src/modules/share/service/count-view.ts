@@ -3,7 +3,7 @@ import type { AppContext } from '../../../core/context'
 import type { GroupResult, SqlStatement } from '../../../db/hot-sql'
 import { hmacSha256Base64url } from '../../../lib/hmac'
 import { addressGroup } from '../../../lib/address-group'
-import { errorCodes } from '../../../lib/error-codes'
+import { isConstraintFailure } from '../../../lib/error-codes'
 import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
 import { eventSubscribers } from '../../../core/webhooks/subscribers'
@@ -40,12 +40,13 @@ const MARK_WITHIN_ADDRESS_BOUND = `INSERT INTO view_marks (link_id, visitor, see
   SELECT ?, ?, ? WHERE (SELECT count(*) FROM view_marks WHERE link_id = ? AND visitor > ? AND visitor < ? AND seen_at > ?) < ?
   ON CONFLICT (link_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
 /**
- * The claim, right after the mark: `changes()` is still the mark's row count, so the link's count moves only
- * for a visit the mark made new, and only while the link is under its view limit. The check and the +1 are
- * one statement, so concurrent visits at the last view can never both pass.
+ * The claim, right after the mark and only if the mark changed a row (`onlyIfPreviousChanged`), so the link's
+ * count moves only for a visit the mark made new, and only while the link is under its view limit. The check
+ * and the +1 are one statement, so concurrent visits at the last view can never both pass (on PostgreSQL the
+ * UPDATE waits for a concurrent one on the row and checks its condition again on what that committed).
  */
 const CLAIM_LINK_VIEW = `UPDATE links SET views = views + 1
-  WHERE id = ? AND (max_views IS NULL OR views < max_views) AND changes() = 1`
+  WHERE id = ? AND (max_views IS NULL OR views < max_views)`
 /** A mark whose claim was refused is taken back: that visitor was not served, so a later visit is not a repeat. */
 const UNMARK = 'DELETE FROM view_marks WHERE link_id = ? AND visitor = ?'
 const ADD_FILE_VIEWS = 'UPDATE files SET views = views + ? WHERE id = ?'
@@ -166,7 +167,7 @@ export function createViewCounter(ctx: AppContext): CountView {
       perAddress > 0
         ? { sql: MARK_WITHIN_ADDRESS_BOUND, args: [link.id, visitor, now, link.id, `${tag}.`, `${tag}/`, since, perAddress, since] }
         : { sql: MARK, args: [link.id, visitor, now, since] }
-    const group = [mark, { sql: CLAIM_LINK_VIEW, args: [link.id] }]
+    const group = [mark, { sql: CLAIM_LINK_VIEW, args: [link.id], onlyIfPreviousChanged: true }]
     return new Promise<ViewResult>((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush)
       queue.push({ link, ownerId, visitor, group, record, announce, resolve, reject })
@@ -205,5 +206,4 @@ const finalizer =
     return [...[...toFiles].map(([id, n]) => ({ sql: ADD_FILE_VIEWS, args: [n, id] })), ...visits, ...unmarks]
   }
 
-const isConstraintFailure = (error: Error) => errorCodes(error).some((code) => code.startsWith('SQLITE_CONSTRAINT'))
 const hmac = hmacSha256Base64url

@@ -8,14 +8,14 @@ import { downloadedEvent, type VisitFacts } from './visit-records'
 import { visitorKeys } from './visitor-salt'
 
 /** The reader's own visit is marked downloaded, once. */
-const MARK_DOWNLOADED = 'UPDATE "visits" SET "downloaded" = 1 WHERE "id" = ? AND "link_id" = ? AND "downloaded" = 0'
+const MARK_DOWNLOADED = 'UPDATE "visits" SET "downloaded" = TRUE WHERE "id" = ? AND "link_id" = ? AND "downloaded" = FALSE'
 /**
  * A download without a known visit (a direct /download link) is a visit of its own, unless the same visitor
  * key downloaded through this link within the repeat window (a browser that keeps no cookies, a retry).
  */
 const INSERT_DOWNLOAD = `INSERT INTO "visits" ("id", "link_id", "file_id", "at", "visitor", "referrer_host", "device", "tracked", "viewed", "downloaded", "reading_ms")
   SELECT ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, 0
-  WHERE NOT EXISTS (SELECT 1 FROM "visits" WHERE "link_id" = ? AND "at" > ? AND "visitor" = ? AND "downloaded" = 1)`
+  WHERE NOT EXISTS (SELECT 1 FROM "visits" WHERE "link_id" = ? AND "at" > ? AND "visitor" = ? AND "downloaded" = TRUE)`
 
 export type RecordDownload = (input: {
   shared: SharedLink

@@ -21,12 +21,18 @@ export type ReadingAnswer = { ok: true } | { ok: false; status: 400 | 403 | 429;
 
 const VISIT = 'SELECT "at", "tracked", "reading_ms" FROM "visits" WHERE "id" = ? AND "link_id" = ?'
 /**
+ * First in the batch's transaction: takes the visit's row lock (a no-op write), so that on PostgreSQL a
+ * concurrent batch of the same visit (another instance) waits for this one and then sees its total.
+ */
+const LOCK_VISIT = 'UPDATE "visits" SET "reading_ms" = "reading_ms" WHERE "id" = ?'
+/**
  * Adds a page's time, capped per page, only while the visit's total stays within the wall time since it began
  * (+ slack): checked inside the transaction, so concurrent batches cannot both pass.
  */
 const ADD_PAGE = `INSERT INTO "visit_pages" ("visit_id", "page", "ms")
-  SELECT ?, ?, min(?, ?) WHERE EXISTS (SELECT 1 FROM "visits" WHERE "id" = ? AND "tracked" = 1 AND "reading_ms" + ? <= ? - "at" + ?)
-  ON CONFLICT ("visit_id", "page") DO UPDATE SET "ms" = min("visit_pages"."ms" + excluded."ms", ?)`
+  SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM "visits" WHERE "id" = ? AND "tracked" = TRUE AND "reading_ms" + ? <= ? - "at" + ?)
+  ON CONFLICT ("visit_id", "page") DO UPDATE
+  SET "ms" = CASE WHEN "visit_pages"."ms" + excluded."ms" < ? THEN "visit_pages"."ms" + excluded."ms" ELSE ? END`
 const SUM_PAGES = `UPDATE "visits" SET "reading_ms" = (SELECT coalesce(sum("ms"), 0) FROM "visit_pages" WHERE "visit_id" = ?) WHERE "id" = ?`
 
 type Batch = { visit: unknown; pages: { page: number; ms: number }[] }
@@ -88,15 +94,18 @@ export function readingRecorder(ctx: AppContext): RecordReading {
     const total = batch.pages.reduce((sum, page) => sum + page.ms, 0)
     if (readingMs + total > now - at + READING_LIMITS.slackMs) return refuse(400, 'more reading time than time since the page was opened')
     const cap = READING_LIMITS.pageCapMs
-    const group: SqlStatement[] = batch.pages.map((page) => ({
-      sql: ADD_PAGE,
-      args: [visitId, page.page, page.ms, cap, visitId, total, now, READING_LIMITS.slackMs, cap],
-    }))
-    group.push({ sql: SUM_PAGES, args: [visitId, visitId] })
+    const group: SqlStatement[] = [
+      { sql: LOCK_VISIT, args: [visitId] },
+      ...batch.pages.map((page) => ({
+        sql: ADD_PAGE,
+        args: [visitId, page.page, Math.min(page.ms, cap), visitId, total, now, READING_LIMITS.slackMs, cap, cap],
+      })),
+      { sql: SUM_PAGES, args: [visitId, visitId] },
+    ]
     const [result] = await ctx.sql.runGroups([group])
     if (result instanceof Error) throw result
     // A concurrent batch used up the time between the check above and this transaction.
-    if (result!.slice(0, -1).every((changes) => changes === 0)) return refuse(400, 'more reading time than time since the page was opened')
+    if (result!.slice(1, -1).every((changes) => changes === 0)) return refuse(400, 'more reading time than time since the page was opened')
     return { ok: true }
   }
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../core/context'
 import { passwordMatches } from '../../../core/passwords/argon2'
-import type { LinkRow } from '../../../db/schema'
+import type { LinkRow } from '../../../db/tables'
 import { createRateLimiter, MAX_TRACKED_KEYS } from '../../../lib/rate-limiter'
 
 /** Wrong passwords one address may try on one link per window, before it gets 429 until the window ends. */

@@ -1,7 +1,7 @@
 import { shareUrlOf } from '../../../core/links/share-url'
 import { outboxStatement } from '../../../core/webhooks/outbox'
 import type { SqlStatement } from '../../../db/hot-sql'
-import type { LinkRow } from '../../../db/schema'
+import type { LinkRow } from '../../../db/tables'
 import type { DeviceClass } from '../../../lib/device-class'
 
 /** What a visit row and a reader's webhook event need of the link. */
@@ -23,7 +23,6 @@ const INSERT_VISIT = `INSERT INTO "visits" ("id", "link_id", "file_id", "at", "v
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`
 
 export function insertVisit(link: VisitedLink, visit: VisitRecord): SqlStatement {
-  const flag = (on: boolean) => (on ? 1 : 0)
   return {
     sql: INSERT_VISIT,
     args: [
@@ -34,9 +33,9 @@ export function insertVisit(link: VisitedLink, visit: VisitRecord): SqlStatement
       visit.visitor,
       visit.referrerHost,
       visit.device,
-      flag(visit.tracked),
-      flag(visit.viewed),
-      flag(visit.downloaded),
+      visit.tracked,
+      visit.viewed,
+      visit.downloaded,
     ],
   }
 }

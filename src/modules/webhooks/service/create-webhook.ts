@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { type WebhookRow, webhooks } from '../../../db/schema'
+import { type WebhookRow, webhooks } from '../../../db/tables'
 import { badRequest, tooManyWebhooks } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import type { WebhookInput } from '../input'

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { onOutboxWritten } from '../../../core/webhooks/wake'
-import { webhookDeliveries, webhooks } from '../../../db/schema'
+import { webhookDeliveries, webhooks } from '../../../db/tables'
 import { nextAttemptAt } from './backoff'
 import { type AttemptResult, type OutgoingDelivery, sendDelivery } from './send-delivery'
 import type { Resolve } from './target-safety'

@@ -1,6 +1,6 @@
 import { and, desc, eq, lt } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { type WebhookDeliveryRow, webhookDeliveries, webhooks } from '../../../db/schema'
+import { type WebhookDeliveryRow, webhookDeliveries, webhooks } from '../../../db/tables'
 import { badRequest, webhookNotFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 import { type OwnedWebhook, ownedWebhook } from './owned-webhooks'

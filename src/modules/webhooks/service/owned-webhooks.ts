@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { type WebhookRow, webhooks } from '../../../db/schema'
+import { type WebhookRow, webhooks } from '../../../db/tables'
 import { webhookNotFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 

@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import type { WebhookPayload } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
-import { type WebhookDeliveryRow, webhookDeliveries, webhooks } from '../../../db/schema'
+import { type WebhookDeliveryRow, webhookDeliveries, webhooks } from '../../../db/tables'
 import { webhookNotFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 import { type OwnedWebhook, ownedWebhook } from './owned-webhooks'
@@ -17,7 +18,7 @@ export async function sendTestEvent(ctx: AppContext, input: OwnedWebhook): Promi
   const payload: WebhookPayload = { type: 'webhook.test', timestamp: new Date(at).toISOString(), data: { webhook: { id: input.id } } }
   const [row] = await ctx.db.all<Record<string, unknown>>(sql`
     INSERT INTO ${webhookDeliveries} (id, webhook_id, event, payload, created_at, status, attempts, next_attempt_at)
-    SELECT 'msg_' || lower(hex(randomblob(16))), ${webhooks.id}, 'webhook.test', ${JSON.stringify(payload)}, ${at}, 'pending', 0, ${at}
+    SELECT ${`msg_${randomBytes(16).toString('hex')}`}, ${webhooks.id}, 'webhook.test', ${JSON.stringify(payload)}, ${at}, 'pending', 0, ${at}
     FROM ${webhooks} WHERE ${ownedWebhook(input)}
     RETURNING id`)
   if (!row) throw webhookNotFound()

@@ -1,0 +1,35 @@
+/**
+ * Which engines the test apps run on. By default the embedded ones (a libSQL file, blobs in the data dir).
+ * With PDFSHARE_TEST_BACKEND=postgres-s3 (the test command's second pass over the API and share-page suites)
+ * every `startTestApp` gets its own database on a throwaway PostgreSQL cluster and its own bucket on a
+ * throwaway Ceph object gateway, the engines of a scaled-out install (scripts/support/postgres.ts, ceph.ts).
+ */
+import { sharedCeph } from '../../scripts/support/ceph'
+import { freshPostgres } from '../../scripts/support/postgres'
+
+export type TestBackend = 'embedded' | 'postgres-s3'
+
+export const testBackend: TestBackend = process.env.PDFSHARE_TEST_BACKEND === 'postgres-s3' ? 'postgres-s3' : 'embedded'
+
+let buckets = 0
+
+/** The settings that put one test app on the backend, and what removes its database afterwards. */
+export async function backendSettings(): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
+  if (testBackend === 'embedded') return { env: {}, cleanup: async () => {} }
+  const [postgres, gateway] = await Promise.all([freshPostgres(), sharedCeph()])
+  const bucket = `pdfshare-t${process.pid}-${++buckets}`
+  await gateway.createBucket(bucket)
+  return {
+    env: {
+      PDFSHARE_DATABASE_URL: postgres.url,
+      PDFSHARE_STORAGE: 's3',
+      PDFSHARE_S3_ENDPOINT: gateway.endpoint,
+      PDFSHARE_S3_BUCKET: bucket,
+      PDFSHARE_S3_REGION: gateway.region,
+      PDFSHARE_S3_ACCESS_KEY_ID: gateway.accessKeyId,
+      PDFSHARE_S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+      PDFSHARE_S3_PATH_STYLE: '1',
+    },
+    cleanup: postgres.stop,
+  }
+}
