@@ -62,10 +62,11 @@ export async function storageCommand(config: Config, args: ParsedArgs, io: CliIo
           io.out(
             `note: ${where[to]} already held ${report.unknownAtTarget} PDF(s) no file points at; left in place (the server's start-up sweep moves them to orphans/)`,
           )
+        const rate = report.copied > 0 ? ` (${formatSize(report.copiedBytes / Math.max(seconds, 0.001))}/s)` : ''
         io.out(
-          `${report.files} file(s) and ${report.versions} previous version(s): copied ${report.copied} PDF(s), ${formatSize(report.copiedBytes)} ` +
-            `(${formatSize(report.copiedBytes / Math.max(seconds, 0.001))}/s), each read back and checked (size and SHA-256); ` +
-            `skipped ${report.skipped} already there (${formatSize(report.skippedBytes)}); in ${seconds.toFixed(1)} s`,
+          `${report.files} file(s) and ${report.versions} previous version(s): copied ${report.copied} PDF(s), ${formatSize(report.copiedBytes)}, ` +
+            `in ${seconds.toFixed(1)} s${rate}, each read back from the target and checked (size and SHA-256); ` +
+            `skipped ${report.skipped} already there (${formatSize(report.skippedBytes)})`,
         )
         io.out(`nothing was deleted: the PDFs are still in ${where[from]}`)
         if (report.problems.length > 0) {
