@@ -166,7 +166,7 @@ describe('pdfshare storage migrate', () => {
   })
 
   test('killed mid-way (SIGKILL), a rerun finishes the job and does not copy again what had arrived', async () => {
-    const { dataDir, rows } = await localInstall(12, { size: 2 * 1024 * 1024 })
+    const { dataDir, rows } = await localInstall(24, { size: 2 * 1024 * 1024 })
     const bucket = await freshBucket()
     const proc = Bun.spawn([...SOURCE_ENTRY, 'storage', 'migrate', '--to', 's3', '--data', dataDir], {
       cwd: ROOT,
@@ -175,20 +175,23 @@ describe('pdfshare storage migrate', () => {
       stderr: 'ignore',
     })
     let arrived = 0
-    while (arrived < 3 && proc.exitCode === null) {
+    while (arrived === 0 && proc.exitCode === null) {
       arrived = (await bucket.keys()).length
       await Bun.sleep(10)
     }
     proc.kill('SIGKILL')
     await proc.exited
     const before = (await bucket.keys()).length
-    expect(before).toBeGreaterThanOrEqual(3)
+    expect(before).toBeGreaterThanOrEqual(1)
     expect(before).toBeLessThan(rows.length) // killed before the end, or the test proves nothing
     expect(existsSync(join(dataDir, 'server.pid'))).toBe(true) // the killed run's lock, naming a dead process
 
     const rerun = await run(['storage', 'migrate', '--to', 's3', '--data', dataDir], { env: bucket.settings })
-    expect(rerun.stdout).toContain(`copied ${rows.length - before} PDF(s)`)
-    expect(rerun.stdout).toContain(`skipped ${before} already there`)
+    // A PUT the kill caught after its last byte may still have completed at the gateway after the count above.
+    const [, copied, skipped] = /copied (\d+) PDF\(s\).*skipped (\d+) already there/.exec(rerun.stdout) ?? []
+    expect(Number(skipped)).toBeGreaterThanOrEqual(before)
+    expect(Number(copied)).toBeGreaterThanOrEqual(1)
+    expect(Number(copied) + Number(skipped)).toBe(rows.length)
     expect(rerun.code).toBe(0)
     expect(await bucket.keys()).toEqual(keysOf(rows))
     for (const row of rows) expect(sha256(await bucket.object(row.blobKey).arrayBuffer())).toBe(row.sha256)

@@ -6,6 +6,9 @@ import type { BlobStore } from '../../../storage/blob-store'
 import { BlobMismatch } from '../../../storage/expected-bytes'
 import { sha256Of } from './verify'
 
+/** How many PDFs are copied at the same time (each: one read at the source, one write and one read back at the target). */
+export const COPIES_AT_ONCE = 8
+
 /** A PDF the database records: a file's current one (`versionId` null) or a kept previous version. */
 export type MigrateRow = {
   fileId: string
@@ -75,10 +78,31 @@ export async function migrateBlobs(ctx: AppContext, target: BlobStore, options: 
     problems: [],
     unknownAtTarget: unknown,
   }
+  const outcomes: Outcome[] = new Array(rows.length)
+  let next = 0
   let done = 0
   let bytes = 0
-  for (const row of rows) {
-    const outcome = await migrateOne(ctx.blobs, target, row)
+  let failure: { error: unknown } | undefined
+  // A few copies at once: against an object store most of a small PDF's time is request latency.
+  const worker = async () => {
+    while (!failure && next < rows.length) {
+      const index = next++
+      const row = rows[index]!
+      try {
+        outcomes[index] = await migrateOne(ctx.blobs, target, row)
+      } catch (error) {
+        failure ??= { error } // the others finish the copy in hand, then stop
+        return
+      }
+      bytes += row.size
+      options.onProgress?.(++done, rows.length, bytes)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(COPIES_AT_ONCE, rows.length) }, worker))
+  if (failure) throw failure.error
+
+  rows.forEach((row, index) => {
+    const outcome = outcomes[index]!
     if (outcome === 'skipped') {
       report.skipped++
       report.skippedBytes += row.size
@@ -87,9 +111,7 @@ export async function migrateBlobs(ctx: AppContext, target: BlobStore, options: 
       report.copiedBytes += row.size
       if (outcome === 'replaced') report.replaced.push(row)
     } else report.problems.push({ row, detail: outcome.problem })
-    bytes += row.size
-    options.onProgress?.(++done, rows.length, bytes)
-  }
+  })
   return report
 }
 
