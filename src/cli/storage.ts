@@ -56,7 +56,8 @@ export async function storageCommand(config: Config, args: ParsedArgs, io: CliIo
           },
         })
         const seconds = (performance.now() - started) / 1000
-        for (const row of report.replaced) io.out(`replaced: ${describe(row)}: the copy already at the target had other bytes; copied again`)
+        for (const row of report.replaced)
+          io.out(`replaced: ${describe(row)}: the copy already at the target had other bytes; copied again`)
         for (const { row, detail } of report.problems) io.out(`problem: ${describe(row)}: ${detail}`)
         if (report.unknownAtTarget > 0)
           io.out(
@@ -77,7 +78,7 @@ export async function storageCommand(config: Config, args: ParsedArgs, io: CliIo
         }
         io.err(
           to === 's3'
-            ? 'next: set PDFSHARE_STORAGE=s3 (with the same PDFSHARE_S3_* settings) and start the server; once it serves your files, remove the data dir\'s blobs/ yourself'
+            ? "next: set PDFSHARE_STORAGE=s3 (with the same PDFSHARE_S3_* settings) and start the server; once it serves your files, remove the data dir's blobs/ yourself"
             : 'next: set PDFSHARE_STORAGE=local (or unset it) and start the server; once it serves your files, remove blobs/ from the bucket yourself',
         )
         return true

@@ -13,7 +13,8 @@ export function describeS3Failure(error: unknown, { endpoint, bucket }: S3Place)
   if (!(error instanceof Error) || error.name !== 'S3Error') return undefined
   const code = String((error as { code?: unknown }).code ?? 'UnknownError')
   if (code === 'NoSuchBucket') return `the S3 bucket ${bucket} does not exist at ${endpoint} (PDFSHARE_S3_BUCKET); create it first`
-  if (UNREACHABLE.has(code)) return `cannot reach the S3 endpoint ${endpoint} (${code}); check PDFSHARE_S3_ENDPOINT and that the server is up`
+  if (UNREACHABLE.has(code))
+    return `cannot reach the S3 endpoint ${endpoint} (${code}); check PDFSHARE_S3_ENDPOINT and that the server is up`
   if (REFUSED_KEYS.has(code))
     return `the S3 endpoint ${endpoint} refused the keys for bucket ${bucket} (${code}); check PDFSHARE_S3_ACCESS_KEY_ID and PDFSHARE_S3_SECRET_ACCESS_KEY`
   return `an S3 request to ${endpoint}, bucket ${bucket}, failed (${code})`

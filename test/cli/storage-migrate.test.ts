@@ -68,7 +68,12 @@ async function localInstall(count: number, { replacements = 0, size = 0 } = {}) 
   } finally {
     await server.stop()
   }
-  return { dataDir, token, rows: await rowsIn(dataDir), local: (blobKey: string) => join(dataDir, 'blobs', blobKey.slice(0, 2), `${blobKey}.pdf`) }
+  return {
+    dataDir,
+    token,
+    rows: await rowsIn(dataDir),
+    local: (blobKey: string) => join(dataDir, 'blobs', blobKey.slice(0, 2), `${blobKey}.pdf`),
+  }
 }
 
 /** Every PDF the install's database records: the files' current ones (versionId null) and the kept versions. */
@@ -97,7 +102,8 @@ async function expectServed(dataDir: string, token: string, rows: Row[], env: Re
   const server = await startServer(['--data', dataDir], { env })
   try {
     for (const row of rows) {
-      const path = row.versionId === null ? `/api/files/${row.fileId}/content` : `/api/files/${row.fileId}/versions/${row.versionId}/content`
+      const path =
+        row.versionId === null ? `/api/files/${row.fileId}/content` : `/api/files/${row.fileId}/versions/${row.versionId}/content`
       const response = await fetch(`${server.url}${path}`, { headers: bearer(token) })
       expect(response.status).toBe(200)
       expect(sha256(await response.arrayBuffer())).toBe(row.sha256)
@@ -205,7 +211,9 @@ describe('pdfshare storage migrate', () => {
     const bucket = await freshBucket()
     const result = await run(['storage', 'migrate', '--to', 's3', '--data', dataDir], { env: bucket.settings })
     expect(result.code).toBe(1)
-    expect(result.stdout).toContain(`problem: file ${bad!.fileId} ("report.pdf", owner alice): its PDF at the source does not match its recorded SHA-256; not copied`)
+    expect(result.stdout).toContain(
+      `problem: file ${bad!.fileId} ("report.pdf", owner alice): its PDF at the source does not match its recorded SHA-256; not copied`,
+    )
     expect(result.stdout).toContain('copied 1 PDF(s)')
     expect(result.stderr).toContain('not complete: 1 PDF(s) could not be copied (see above); keep PDFSHARE_STORAGE=local')
     expect(result.stderr).not.toContain('next: set')
@@ -218,8 +226,16 @@ describe('pdfshare storage migrate', () => {
     const bucket = await freshBucket()
     const migrate = (env: Record<string, string>) => run(['storage', 'migrate', '--to', 's3', '--data', dataDir], { env })
     const refusals: [Record<string, string>, number, string][] = [
-      [{ PDFSHARE_S3_BUCKET: bucket.name }, 2, 'storage migrate --to s3 needs PDFSHARE_S3_ENDPOINT, PDFSHARE_S3_ACCESS_KEY_ID, PDFSHARE_S3_SECRET_ACCESS_KEY (not set)'],
-      [{ ...bucket.settings, PDFSHARE_S3_BUCKET: 'no-such-bucket' }, 1, `the S3 bucket no-such-bucket does not exist at ${gateway.endpoint}`],
+      [
+        { PDFSHARE_S3_BUCKET: bucket.name },
+        2,
+        'storage migrate --to s3 needs PDFSHARE_S3_ENDPOINT, PDFSHARE_S3_ACCESS_KEY_ID, PDFSHARE_S3_SECRET_ACCESS_KEY (not set)',
+      ],
+      [
+        { ...bucket.settings, PDFSHARE_S3_BUCKET: 'no-such-bucket' },
+        1,
+        `the S3 bucket no-such-bucket does not exist at ${gateway.endpoint}`,
+      ],
       [{ ...bucket.settings, PDFSHARE_S3_ENDPOINT: 'http://127.0.0.1:9' }, 1, 'cannot reach the S3 endpoint http://127.0.0.1:9'],
       [{ ...bucket.settings, PDFSHARE_S3_SECRET_ACCESS_KEY: 'wrong' }, 1, `the S3 endpoint ${gateway.endpoint} refused the keys`],
     ]
