@@ -1,6 +1,6 @@
 import { type Config, missingS3Settings } from '../config'
 import { configuredBlobStore } from '../data-dir/blobs'
-import { migrateBlobs, type MigrateRow } from '../modules/maintenance/service/migrate-storage'
+import { migrateBlobs, type MigrateReport, type MigrateRow } from '../modules/maintenance/service/migrate-storage'
 import { openContext } from '../open-context'
 import { formatSize } from '../shared/sizes'
 import { describeS3Failure } from '../storage/s3-errors'
@@ -12,6 +12,8 @@ export const STORAGE_USAGE = `storage migrate --to s3|local
                                 copy every PDF (versions too) from the data dir into the S3 bucket of the
                                 PDFSHARE_S3_* settings, or back; resumable, each copy checked, nothing deleted;
                                 run it with the server stopped, then change PDFSHARE_STORAGE`
+
+type Store = Config['storage']
 
 /** How often a long migration says how far it is. */
 const PROGRESS_EVERY_MS = 10_000
@@ -55,33 +57,7 @@ export async function storageCommand(config: Config, args: ParsedArgs, io: CliIo
             io.err(`… ${done} of ${total} PDF(s), ${formatSize(bytes)}`)
           },
         })
-        const seconds = (performance.now() - started) / 1000
-        for (const row of report.replaced)
-          io.out(`replaced: ${describe(row)}: the copy already at the target had other bytes; copied again`)
-        for (const { row, detail } of report.problems) io.out(`problem: ${describe(row)}: ${detail}`)
-        if (report.unknownAtTarget > 0)
-          io.out(
-            `note: ${where[to]} already held ${report.unknownAtTarget} PDF(s) no file points at; left in place (the server's start-up sweep moves them to orphans/)`,
-          )
-        const rate = report.copied > 0 ? ` (${formatSize(report.copiedBytes / Math.max(seconds, 0.001))}/s)` : ''
-        io.out(
-          `${report.files} file(s) and ${report.versions} previous version(s): copied ${report.copied} PDF(s), ${formatSize(report.copiedBytes)}, ` +
-            `in ${seconds.toFixed(1)} s${rate}, each read back from the target and checked (size and SHA-256); ` +
-            `skipped ${report.skipped} already there (${formatSize(report.skippedBytes)})`,
-        )
-        io.out(`nothing was deleted: the PDFs are still in ${where[from]}`)
-        if (report.problems.length > 0) {
-          io.err(
-            `not complete: ${report.problems.length} PDF(s) could not be copied (see above); keep PDFSHARE_STORAGE=${from}, fix them (${commandHint(config.dataDir, 'verify')}) and run storage migrate again`,
-          )
-          return false
-        }
-        io.err(
-          to === 's3'
-            ? "next: set PDFSHARE_STORAGE=s3 (with the same PDFSHARE_S3_* settings) and start the server; once it serves your files, remove the data dir's blobs/ yourself"
-            : 'next: set PDFSHARE_STORAGE=local (or unset it) and start the server; once it serves your files, remove blobs/ from the bucket yourself',
-        )
-        return true
+        return printReport(io, report, { seconds: (performance.now() - started) / 1000, from, to, where, dataDir: config.dataDir })
       } finally {
         await release()
       }
@@ -92,6 +68,39 @@ export async function storageCommand(config: Config, args: ParsedArgs, io: CliIo
     const s3 = describeS3Failure(error, bucket)
     throw s3 ? new CliFailure(s3, 1) : error
   }
+}
+
+/** The outcome for the operator; false when some PDF could not be copied. */
+function printReport(
+  io: CliIo,
+  report: MigrateReport,
+  { seconds, from, to, where, dataDir }: { seconds: number; from: Store; to: Store; where: Record<Store, string>; dataDir: string },
+): boolean {
+  for (const row of report.replaced) io.out(`replaced: ${describe(row)}: the copy already at the target had other bytes; copied again`)
+  for (const { row, detail } of report.problems) io.out(`problem: ${describe(row)}: ${detail}`)
+  if (report.unknownAtTarget > 0)
+    io.out(
+      `note: ${where[to]} already held ${report.unknownAtTarget} PDF(s) no file points at; left in place (the server's start-up sweep moves them to orphans/)`,
+    )
+  const rate = report.copied > 0 ? ` (${formatSize(report.copiedBytes / Math.max(seconds, 0.001))}/s)` : ''
+  io.out(
+    `${report.files} file(s) and ${report.versions} previous version(s): copied ${report.copied} PDF(s), ${formatSize(report.copiedBytes)}, ` +
+      `in ${seconds.toFixed(1)} s${rate}, each read back from the target and checked (size and SHA-256); ` +
+      `skipped ${report.skipped} already there (${formatSize(report.skippedBytes)})`,
+  )
+  io.out(`nothing was deleted: the PDFs are still in ${where[from]}`)
+  if (report.problems.length > 0) {
+    io.err(
+      `not complete: ${report.problems.length} PDF(s) could not be copied (see above); keep PDFSHARE_STORAGE=${from}, and run storage migrate again once they are fixed (${commandHint(dataDir, 'verify')} lists damaged PDFs)`,
+    )
+    return false
+  }
+  io.err(
+    to === 's3'
+      ? "next: set PDFSHARE_STORAGE=s3 (with the same PDFSHARE_S3_* settings) and start the server; once it serves your files, remove the data dir's blobs/ yourself"
+      : 'next: set PDFSHARE_STORAGE=local (or unset it) and start the server; once it serves your files, remove blobs/ from the bucket yourself',
+  )
+  return true
 }
 
 function describe(row: MigrateRow): string {
