@@ -17,6 +17,7 @@ const OPTIONS = {
   repair: { type: 'boolean' },
   password: { type: 'boolean' },
   'password-stdin': { type: 'boolean' },
+  to: { type: 'string' },
 } as const
 
 export type Flag = keyof typeof OPTIONS

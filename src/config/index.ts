@@ -1,7 +1,7 @@
 import type { Earlier, Setting } from './setting'
 import { SETTING_AGREEMENTS, SETTINGS } from './settings'
 
-export { HARD_MAX_FILE_SIZE, SETTINGS } from './settings'
+export { HARD_MAX_FILE_SIZE, missingS3Settings, SETTINGS } from './settings'
 
 type Settings = typeof SETTINGS
 type ValueOf<S> = S extends Setting<infer T, string> ? T : never

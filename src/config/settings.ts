@@ -334,14 +334,19 @@ export const SETTING_AGREEMENTS: ((config: Agreeing) => string | undefined)[] = 
       : undefined,
   (config) => {
     if (config.storage !== 's3') return undefined
-    const missing = (
-      [
-        ['s3Endpoint', 'PDFSHARE_S3_ENDPOINT'],
-        ['s3Bucket', 'PDFSHARE_S3_BUCKET'],
-        ['s3AccessKeyId', 'PDFSHARE_S3_ACCESS_KEY_ID'],
-        ['s3SecretAccessKey', 'PDFSHARE_S3_SECRET_ACCESS_KEY'],
-      ] as const
-    ).flatMap(([key, env]) => (config[key] === undefined ? [env] : []))
+    const missing = missingS3Settings(config)
     return missing.length > 0 ? `PDFSHARE_STORAGE=s3 needs ${missing.join(', ')} (not set)` : undefined
   },
 ]
+
+/** The variables of the settings an S3 store needs (with PDFSHARE_STORAGE=s3, or to migrate into a bucket) that are not set. */
+export function missingS3Settings(config: Omit<Agreeing, 'linkDefaultExpiry' | 'linkMaxExpiry' | 'storage'>): string[] {
+  return (
+    [
+      ['s3Endpoint', 'PDFSHARE_S3_ENDPOINT'],
+      ['s3Bucket', 'PDFSHARE_S3_BUCKET'],
+      ['s3AccessKeyId', 'PDFSHARE_S3_ACCESS_KEY_ID'],
+      ['s3SecretAccessKey', 'PDFSHARE_S3_SECRET_ACCESS_KEY'],
+    ] as const
+  ).flatMap(([key, env]) => (config[key] === undefined ? [env] : []))
+}
