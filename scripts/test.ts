@@ -5,7 +5,8 @@
  * "N passed, M failed" (a failed type-check, lint or build counts as one failure). Exits non-zero when
  * anything failed or nothing ran.
  *
- * Extra arguments go to `bun test` (e.g. `bun run test test/api`).
+ * Without arguments, the API and share-page suites then run a second time on PostgreSQL + S3, and the line
+ * counts both runs. Extra arguments go to `bun test` (e.g. `bun run test test/api`), with no second run.
  */
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -30,25 +31,44 @@ if (!process.env.PDFSHARE_SKIP_BUILD) {
   }
 }
 
-// Tests spawn servers and browsers and write 100 MiB files: 5 s per test is too tight on a 2-core CI machine.
-const exitCode = step(['bun', 'test', '--timeout=60000', '--reporter=junit', `--reporter-outfile=${report}`, ...process.argv.slice(2)])
-
-let tests = 0
-let failures = 0
-let skipped = 0
-try {
-  const head = /<testsuites\b[^>]*>/.exec(readFileSync(report, 'utf8'))?.[0] ?? ''
-  const attr = (name: string) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(head)?.[1] ?? 0)
-  tests = attr('tests')
-  failures = attr('failures')
-  skipped = attr('skipped')
-} catch {
-  // no report: bun test could not even start
+/** One `bun test` run; its counts from its JUnit report. A load error outside any test counts as one failure. */
+function runTests(args: string[], outfile: string, env: Record<string, string> = {}) {
+  rmSync(outfile, { force: true })
+  // Tests spawn servers and browsers and write 100 MiB files: 5 s per test is too tight on a 2-core CI machine.
+  const exitCode = Bun.spawnSync(['bun', 'test', '--timeout=60000', '--reporter=junit', `--reporter-outfile=${outfile}`, ...args], {
+    cwd: root,
+    stdout: 'inherit',
+    stderr: 'inherit',
+    env: { ...process.env, ...env },
+  }).exitCode
+  let tests = 0
+  let failures = 0
+  let skipped = 0
+  try {
+    const head = /<testsuites\b[^>]*>/.exec(readFileSync(outfile, 'utf8'))?.[0] ?? ''
+    const attr = (name: string) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(head)?.[1] ?? 0)
+    tests = attr('tests')
+    failures = attr('failures')
+    skipped = attr('skipped')
+  } catch {
+    // no report: bun test could not even start
+  }
+  return { passed: tests - failures - skipped, failed: failures + (exitCode !== 0 && failures === 0 ? 1 : 0), skipped }
 }
-const passed = tests - failures - skipped
-// A load error in a test file fails the run without being a test case; count it rather than hide it.
-const outsideTests = exitCode !== 0 && failures === 0 ? 1 : 0
-const failed = failures + outsideTests + stepFailures
+
+const runs = [runTests(process.argv.slice(2), report)]
+if (process.argv.length <= 2) {
+  // The API and share-page suites once more on the engines of a scaled-out install: PostgreSQL and an S3
+  // bucket (test/support/backend.ts). Files about the embedded database itself are named *.embedded.test.ts.
+  const suites = [...new Bun.Glob('test/{api,share}/*.test.ts').scanSync({ cwd: root })].filter(
+    (path) => !path.endsWith('.embedded.test.ts'),
+  )
+  console.log(`the API and share-page suites on PostgreSQL + S3 (${suites.length} files)…`)
+  runs.push(runTests(suites.sort(), join(root, 'test-output', 'junit-postgres-s3.xml'), { PDFSHARE_TEST_BACKEND: 'postgres-s3' }))
+}
+const passed = runs.reduce((sum, run) => sum + run.passed, 0)
+const skipped = runs.reduce((sum, run) => sum + run.skipped, 0)
+const failed = runs.reduce((sum, run) => sum + run.failed, 0) + stepFailures
 if (skipped > 0) console.log(`${skipped} skipped`)
 console.log(`${Math.max(0, passed)} passed, ${failed} failed`)
 process.exit(failed > 0 || passed <= 0 ? 1 : 0)

@@ -72,4 +72,4 @@ test('hostile previews render in capped child processes: the server keeps its me
   expect(serverPeak - baseline).toBeLessThan(128 * 1024 * 1024) // in-process, the self-drawing form alone took 2 GiB
   // A renderer is killed once it passes the cap; between two reads (20 ms) it can grow a little beyond it.
   expect(rendererPeak).toBeLessThan(MEMORY_CAP + 64 * 1024 * 1024)
-}, 30_000) // five renders of up to 3 s each on two cores: more than bun's default 5 s when the machine is busy
+}, 60_000) // five renders of up to 3 s each on two cores: more than bun's default 5 s when the machine is busy
