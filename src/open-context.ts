@@ -31,7 +31,7 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
   try {
     await database.migrate()
     await restrictDatabaseFiles(config.databaseUrl)
-    const { blobs, where, idHolder } = configuredStorage(layout, config)
+    const { blobs, where, idHolder, sharedPreviews } = configuredStorage(layout, config)
     // Before anything is written into the data dir: a wrong database or data dir stops here.
     await pairDatabaseWithDataDir({ database, layout, blobs, blobsWhere: where, databaseUrl: config.databaseUrl, holder: idHolder })
     const { secret, created } =
@@ -44,7 +44,7 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
       db: database.db,
       sql: database.hot,
       blobs,
-      previews: previewCacheIn(layout.previews),
+      previews: previewCacheIn(layout.previews, sharedPreviews),
       tempFiles: createLocalTempFiles(layout.tmp),
       signingKey: signingKey(secret),
       log,

@@ -1,7 +1,8 @@
 import { createApp } from '../app'
 import { startVisitPruning } from '../modules/analytics/service/prune-visits'
 import { listUsers } from '../modules/auth/users'
-import { sweepUnreferencedBlobs } from '../modules/maintenance/service/sweep'
+import { dialectOf } from '../db/dialect'
+import { SHARED_SWEEP_MIN_AGE_MS, sweepUnreferencedBlobs } from '../modules/maintenance/service/sweep'
 import { startWebhookDispatcher } from '../modules/webhooks/service/dispatcher'
 import type { OpenedContext } from '../open-context'
 import { removeLeftoverTempFiles } from '../storage/temp-files'
@@ -9,6 +10,9 @@ import { VERSION } from '../version'
 import { allowOnly, type ParsedArgs } from './args'
 import { commandHint, type CliIo } from './io'
 import { acquireServerLock } from './server-lock'
+
+/** A temp file nobody has written for this long is a leftover, also when instances share the data dir. */
+const SHARED_TEMP_MIN_IDLE_MS = 60 * 60 * 1000
 
 /** Bun must never buffer or cut a body by itself: uploads are streamed and capped by our own code, with our envelope. */
 const UNLIMITED_BODY = Number.MAX_SAFE_INTEGER
@@ -20,10 +24,13 @@ const UNLIMITED_BODY = Number.MAX_SAFE_INTEGER
  */
 export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: CliIo): Promise<void> {
   allowOnly(args, 'serve', ['port', 'host', 'public-url'])
-  const releaseLock = await acquireServerLock(opened.config.dataDir)
-  const leftovers = await removeLeftoverTempFiles(opened.layout.tmp)
+  // Several instances on one PostgreSQL database (and bucket) may share a data dir, and always share the
+  // blobs: no lock then, and the start-up clean-ups leave alone what another instance may be writing.
+  const shared = dialectOf(opened.config.databaseUrl) === 'postgres'
+  const releaseLock = shared ? async () => {} : await acquireServerLock(opened.config.dataDir)
+  const leftovers = await removeLeftoverTempFiles(opened.layout.tmp, { untouchedForMs: shared ? SHARED_TEMP_MIN_IDLE_MS : 0 })
   if (leftovers > 0) io.err(`removed ${leftovers} interrupted upload(s) from ${opened.layout.tmp}`)
-  const orphans = await sweepUnreferencedBlobs(opened)
+  const orphans = await sweepUnreferencedBlobs(opened, { minAgeMs: shared ? SHARED_SWEEP_MIN_AGE_MS : 0 })
   if (orphans > 0) {
     io.err(
       `moved ${orphans} unreferenced blob(s) to ${opened.layout.orphans} (PDFs no file points at, e.g. left by a crash; delete them when you do not need them)`,

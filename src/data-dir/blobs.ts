@@ -1,5 +1,6 @@
 import type { S3Client } from 'bun'
 import type { Config } from '../config'
+import { type ObjectFolder, s3ObjectFolder } from '../storage/object-folder'
 import type { BlobStore } from '../storage/blob-store'
 import { createLocalBlobStore } from '../storage/local-blob-store'
 import { createS3BlobStore } from '../storage/s3-blob-store'
@@ -33,13 +34,15 @@ export function configuredBlobStore(layout: DataDirLayout, settings: StorageSett
 export function configuredStorage(
   layout: DataDirLayout,
   settings: StorageSettings,
-): { blobs: BlobStore; where: string; idHolder: IdHolder } {
+): { blobs: BlobStore; where: string; idHolder: IdHolder; sharedPreviews?: ObjectFolder } {
   if (settings.storage === 'local') return { blobs: blobStoreOf(layout), where: layout.blobs, idHolder: dataDirIdHolder(layout) }
   const client = s3ClientOf(settings)
   return {
     blobs: createS3BlobStore({ client, tempDir: layout.tmp }),
     where: `the bucket ${settings.s3Bucket}`,
     idHolder: bucketIdHolder(client, settings.s3Bucket!),
+    // Link-preview cards beside the PDFs, so one instance's render serves them all.
+    sharedPreviews: s3ObjectFolder(client, 'previews/'),
   }
 }
 

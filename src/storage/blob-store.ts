@@ -41,7 +41,11 @@ export interface BlobStore {
   moveAside(key: string): Promise<void>
 }
 
-export type BlobStat = { size: number }
+/**
+ * `modifiedAt`: when the blob was stored (ms; the object's Last-Modified, which for an S3 multipart upload is when
+ * the upload began), so a sweep shared by several instances can leave young blobs alone.
+ */
+export type BlobStat = { size: number; modifiedAt: number }
 
 /** Bytes `start` (inclusive) to `end` (exclusive), as Blob.slice counts them. */
 export type ByteRange = { start: number; end: number }

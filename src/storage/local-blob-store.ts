@@ -39,7 +39,7 @@ export function createLocalBlobStore({ root, tempDir, asideDir }: LocalBlobStore
         if (error.code === 'ENOENT') return undefined
         throw error
       })
-      return info && { size: info.size }
+      return info && { size: info.size, modifiedAt: info.mtimeMs }
     },
     read(key, range) {
       return slice(Bun.file(pathOf(key)), range).stream()

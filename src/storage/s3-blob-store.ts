@@ -38,7 +38,8 @@ export function createS3BlobStore({ client, prefix = '', tempDir, pageSize = 100
   return {
     async stat(key) {
       try {
-        return { size: (await objectOf(key).stat()).size }
+        const info = await objectOf(key).stat()
+        return { size: info.size, modifiedAt: info.lastModified.getTime() }
       } catch (error) {
         if (isMissing(error)) return undefined
         throw error

@@ -1,4 +1,4 @@
-import { open, readdir, rm } from 'node:fs/promises'
+import { open, readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 
 /** An upload being written: appended to, made durable, closed. */
@@ -110,8 +110,21 @@ export function createLocalTempFiles(dir: string): TempFiles {
  * crash or kill interrupted. Only the server calls this, at start; every other removal of a temp file goes
  * through its TempFile's `discard`.
  */
-export async function removeLeftoverTempFiles(dir: string): Promise<number> {
+export async function removeLeftoverTempFiles(dir: string, options: { untouchedForMs?: number; now?: number } = {}): Promise<number> {
   const names = await readdir(dir).catch(() => [] as string[])
-  await Promise.all(names.map((name) => rm(join(dir, name), { force: true, recursive: true })))
-  return names.length
+  const { untouchedForMs = 0, now = Date.now() } = options
+  const leftovers: string[] = []
+  for (const name of names) {
+    // Another instance sharing this data dir may be writing it: only a file nobody has written for a while is left over.
+    const touched =
+      untouchedForMs > 0
+        ? await stat(join(dir, name)).then(
+            (info) => info.mtimeMs,
+            () => undefined,
+          )
+        : undefined
+    if (touched === undefined || now - touched >= untouchedForMs) leftovers.push(name)
+  }
+  await Promise.all(leftovers.map((name) => rm(join(dir, name), { force: true, recursive: true })))
+  return leftovers.length
 }

@@ -40,7 +40,8 @@ export function openUntrustedBlobFolder(root: string): BlobStore {
   return {
     async stat(key) {
       if (!(await isRegular(key))) return undefined
-      return { size: (await stat(pathOf(key))).size }
+      const info = await stat(pathOf(key))
+      return { size: info.size, modifiedAt: info.mtimeMs }
     },
     read: checkedStream,
     body: checkedStream,

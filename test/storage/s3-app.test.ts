@@ -1,5 +1,8 @@
 import { expect, test } from 'bun:test'
-import { readdirSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync } from 'node:fs'
+import { eq } from 'drizzle-orm'
+import { PLACEHOLDER_PREVIEW } from '../../src/core/previews/preview-service'
+import { files } from '../../src/db/tables'
 import { join } from 'node:path'
 import { makePdf } from '../../scripts/support/pdf'
 import { sharedCeph } from '../../scripts/support/ceph'
@@ -57,4 +60,36 @@ test('upload, share page bytes with Range, preview, replace and delete, with the
   expect((await server.call('DELETE', `/api/files/${file.id}`, { token: owner.token })).status).toBe(200)
   expect((await visit(`${path}/file`)).status).toBe(404)
   await eventually(async () => expect(await bucketKeys()).toEqual([]))
+})
+
+test('link-preview cards are kept in the bucket: another instance (or this one with an empty disk) serves them without rendering, and they go with the PDF', async () => {
+  const file = await uploadPdf(server, owner, { bytes: makePdf({ pages: 1, text: () => 'card' }), name: 'Card.pdf' })
+  const path = sharePathOf(file)
+  const { blobKey } = (await server.ctx.db.select().from(files).where(eq(files.id, file.id)))[0]!
+  const objects = new Bun.S3Client({
+    endpoint: gateway.endpoint,
+    bucket,
+    region: gateway.region,
+    accessKeyId: gateway.accessKeyId,
+    secretAccessKey: gateway.secretAccessKey,
+  })
+  const card = objects.file(`previews/${blobKey}.png`)
+  const first = await visit(`${path}/preview.png`)
+  expect(first.status).toBe(200)
+  const rendered = new Uint8Array(await first.arrayBuffer())
+  expect(await card.exists()).toBe(true)
+  expect(new Uint8Array(await card.arrayBuffer())).toEqual(rendered)
+
+  // The local copy gone, as on a new instance: the card comes from the bucket, byte for byte, and is kept locally again.
+  const local = server.ctx.previews.pathOf(blobKey)
+  rmSync(local)
+  // Another instance's card, told apart from a new render by its bytes (here: the placeholder image).
+  const fromElsewhere = await Bun.file(PLACEHOLDER_PREVIEW.path).bytes()
+  await card.write(fromElsewhere)
+  const again = await visit(`${path}/preview.png`)
+  expect(new Uint8Array(await again.arrayBuffer())).toEqual(fromElsewhere)
+  expect(existsSync(local)).toBe(true)
+
+  expect((await server.call('DELETE', `/api/files/${file.id}`, { token: owner.token })).status).toBe(200)
+  await eventually(async () => expect(await card.exists()).toBe(false))
 })

@@ -1,5 +1,6 @@
-import { readdir, rm } from 'node:fs/promises'
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { ObjectFolder } from '../../storage/object-folder'
 
 /**
  * Rendered link-preview cards on the local disk (`data/previews`), by blob key: a replacement writes a new
@@ -12,11 +13,55 @@ export type PreviewCache = {
   pathOf(blobKey: string, kind?: 'png' | 'failed'): string
   /** Drops a blob's card and mark; called whenever the blob itself goes. */
   discard(blobKey: string): Promise<void>
-  /** Drops the cards and marks of every blob not in `keep` (the start-up sweep). */
+  /** Drops the cards and marks of every blob not in `keep` (the start-up sweep; this disk only). */
   discardAllBut(keep: ReadonlySet<string>): Promise<void>
+  /**
+   * Brings a blob's card or mark from the shared store (the bucket, where every instance finds it) to its
+   * local path; false when there is none, or no shared store.
+   */
+  pull(blobKey: string): Promise<boolean>
+  /** Keeps a card or mark just written locally in the shared store too. */
+  push(blobKey: string, kind: 'png' | 'failed'): Promise<void>
 }
 
-export function previewCacheIn(folder: string): PreviewCache {
+/**
+ * The cards on this disk, and, with `shared` (blobs in a bucket), in the bucket as well: one instance renders
+ * a PDF's card, the others download it instead of rendering it again, and a new instance starts warm.
+ */
+export function previewCacheIn(folder: string, shared?: ObjectFolder): PreviewCache {
+  const local = localPreviewCache(folder)
+  if (!shared) return local
+  const nameOf = (blobKey: string, kind: 'png' | 'failed') => `${blobKey}.${kind}`
+  return {
+    ...local,
+    async discard(blobKey) {
+      await local.discard(blobKey)
+      await Promise.all((['png', 'failed'] as const).map((kind) => shared.delete(nameOf(blobKey, kind))))
+    },
+    async pull(blobKey) {
+      for (const kind of ['png', 'failed'] as const) {
+        const bytes = await shared.get(nameOf(blobKey, kind))
+        if (bytes) {
+          // Written whole under a temporary name, then renamed: a reader never sees half a card.
+          const path = local.pathOf(blobKey, kind)
+          await writeFile(`${path}.pull`, bytes)
+          await rename(`${path}.pull`, path)
+          return true
+        }
+      }
+      return false
+    },
+    async push(blobKey, kind) {
+      await shared.put(
+        nameOf(blobKey, kind),
+        new Uint8Array(await readFile(local.pathOf(blobKey, kind))),
+        kind === 'png' ? 'image/png' : 'text/plain',
+      )
+    },
+  }
+}
+
+function localPreviewCache(folder: string): PreviewCache {
   const pathOf = (blobKey: string, kind: 'png' | 'failed' = 'png') => join(folder, `${blobKey}.${kind}`)
   const discard = async (blobKey: string) => {
     await rm(pathOf(blobKey), { force: true })
@@ -31,5 +76,7 @@ export function previewCacheIn(folder: string): PreviewCache {
         if (!keep.has(key)) await discard(key)
       }
     },
+    pull: async () => false,
+    push: async () => {},
   }
 }

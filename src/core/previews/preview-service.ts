@@ -39,12 +39,16 @@ export function createPreviewService(ctx: AppContext, pool: RendererPool = defau
   const once = createSingleFlight<Preview>()
   const placeholder = PLACEHOLDER_PREVIEW
   let unavailableLoggedAt = -Infinity
+  // The card is served from this disk either way; a bucket that refuses it only costs the others a render.
+  const sharing = (row: PreviewedFile, kind: 'png' | 'failed') =>
+    ctx.previews.push(row.blobKey, kind).catch((error) => ctx.log.error(`preview of file ${row.id}: not kept in the bucket: ${error}`))
 
   const render = async (row: PreviewedFile): Promise<Preview> => {
     const path = ctx.previews.pathOf(row.blobKey)
-    if (existsSync(path)) return { kind: 'rendered', path }
     const failedMarker = ctx.previews.pathOf(row.blobKey, 'failed')
-    if (existsSync(failedMarker)) return placeholder
+    const cached = () => (existsSync(path) ? { kind: 'rendered' as const, path } : existsSync(failedMarker) ? placeholder : undefined)
+    const known = cached() ?? ((await ctx.previews.pull(row.blobKey).catch(() => false)) ? cached() : undefined)
+    if (known) return known
     try {
       const pdf = await ctx.blobs.localFile(row.blobKey)
       try {
@@ -52,6 +56,7 @@ export function createPreviewService(ctx: AppContext, pool: RendererPool = defau
       } finally {
         await pdf.release()
       }
+      await sharing(row, 'png')
       return { kind: 'rendered', path }
     } catch (error) {
       await rm(`${path}.tmp`, { force: true }).catch(() => {})
@@ -59,6 +64,7 @@ export function createPreviewService(ctx: AppContext, pool: RendererPool = defau
       if (error instanceof RenderFailed) {
         ctx.log.info(`preview of file ${row.id}: ${reason}; serving the placeholder for this version of the PDF`)
         await writeFile(failedMarker, `${reason}\n`).catch(() => {})
+        await sharing(row, 'failed')
       } else if (ctx.now() - unavailableLoggedAt >= UNAVAILABLE_LOG_MS) {
         unavailableLoggedAt = ctx.now()
         ctx.log.error(`preview of file ${row.id}: ${reason}; serving the placeholder for now`)

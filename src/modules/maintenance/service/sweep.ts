@@ -5,10 +5,12 @@ import { files, fileVersions } from '../../../db/tables'
  * Moves blobs no row points at — neither a file's current PDF nor a kept previous version — (leftovers of a crash between "blob in place" and "row committed", or
  * between "row switched/deleted" and "old blob removed") to `orphans/`, and drops previews of blobs that are
  * gone. Run by the server at start, before it accepts requests, so no upload of this process can be
- * mid-commit. Nothing is deleted: a leftover is a few bytes of disk, a PDF wrongly taken for one (a database
+ * mid-commit. With several instances on one database and bucket, another instance's upload can be: they pass
+ * `minAgeMs` (SHARED_SWEEP_MIN_AGE_MS), and only blobs older than that with no row are moved. Nothing is deleted: a leftover is a few bytes of disk, a PDF wrongly taken for one (a database
  * that is not this data dir's slipping past the pairing check) would be a loss. Returns how many moved.
  */
-export async function sweepUnreferencedBlobs(ctx: AppContext): Promise<number> {
+export async function sweepUnreferencedBlobs(ctx: AppContext, options: { minAgeMs?: number } = {}): Promise<number> {
+  const minAgeMs = options.minAgeMs ?? 0
   // The current PDFs and the kept previous versions, read in one transaction.
   const [current, versions] = await ctx.db.batch([
     ctx.db.select({ key: files.blobKey }).from(files),
@@ -18,9 +20,21 @@ export async function sweepUnreferencedBlobs(ctx: AppContext): Promise<number> {
   let moved = 0
   for await (const key of ctx.blobs.keys()) {
     if (referenced.has(key)) continue
+    if (minAgeMs > 0) {
+      // Another instance may have stored this blob and not yet committed its row: only an old one is left over.
+      const found = await ctx.blobs.stat(key)
+      if (!found || ctx.now() - found.modifiedAt < minAgeMs) continue
+    }
     await ctx.blobs.moveAside(key)
     moved++
   }
   await ctx.previews.discardAllBut(referenced)
   return moved
 }
+
+/**
+ * How old a blob without a row must be before a sweep among several instances takes it for a leftover. An
+ * upload's blob is stored moments before its row commits, and an S3 multipart upload's Last-Modified is when
+ * it began; a day is far beyond any upload (the idle timeout ends a stalled one in seconds).
+ */
+export const SHARED_SWEEP_MIN_AGE_MS = 24 * 60 * 60 * 1000
