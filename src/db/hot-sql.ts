@@ -28,6 +28,12 @@ export type HotSql = {
   /** The first row's values in SELECT order, or undefined. */
   get(sql: string, args: SqlArg[]): Promise<SqlRow | undefined>
   /**
+   * One statement that writes and returns (`… RETURNING`), alone in its transaction: the first row
+   * returned, or undefined. On PostgreSQL it runs READ COMMITTED, so concurrent upserts of one row (a shared
+   * counter) queue on it rather than fail.
+   */
+  write(sql: string, args: SqlArg[]): Promise<SqlRow | undefined>
+  /**
    * Runs groups of statements in one write transaction and returns the rows changed by each statement, or
    * the error that undid its group (a savepoint: a failing group is undone alone). `finalize` sees those
    * results and gives the statements that complete the transaction. One commit, one fsync, for many small
@@ -162,6 +168,7 @@ function nativeHotSql(path: string, localWrites: () => number): HotSql {
   }
   return {
     get: async (sql, args) => (prepared(sql).get(...args.map(bindable)) as SqlRow | undefined) ?? undefined,
+    write: async (sql, args) => inOneTransaction(() => (prepared(sql).get(...args.map(bindable)) as SqlRow | undefined) ?? undefined),
     dataVersion: async () => version(),
     ownCommits: () => commits,
     runGroups: async (groups, finalize) =>
@@ -179,6 +186,10 @@ function clientHotSql(client: Client): HotSql {
     get: async (sql, args) => {
       const result = await client.execute({ sql, args: args as InValue[] })
       const row = result.rows[0]
+      return row ? Array.from(row) : undefined
+    },
+    write: async (sql, args) => {
+      const row = (await client.execute({ sql, args: args as InValue[] })).rows[0]
       return row ? Array.from(row) : undefined
     },
     runGroups: async (groups, finalize) => {

@@ -262,3 +262,29 @@ export const meta = sqliteTable('meta', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 })
+
+/**
+ * Request counters shared by the instances of a scaled-out install (PostgreSQL): one row per limiter and key
+ * (an HMAC of it: no address or name is stored), counting the requests of its current fixed window. The
+ * embedded server counts in memory instead and leaves this table empty (src/core/rate-limits).
+ */
+export const rateCounters = sqliteTable('rate_counters', {
+  key: text('key').primaryKey(),
+  windowStart: integer('window_start').notNull(),
+  count: integer('count').notNull(),
+})
+
+/**
+ * Uploads streaming now, one row each, when several instances share the database: the per-user bound on
+ * uploads at once holds across them. A row lives while its upload runs and is renewed meanwhile; one left
+ * by a killed instance expires on its own (src/uploads/upload-gate.ts).
+ */
+export const uploadLeases = sqliteTable(
+  'upload_leases',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (table) => [index('upload_leases_user_idx').on(table.userId, table.expiresAt)],
+)

@@ -21,6 +21,8 @@ export let visitPages = sqlite.visitPages
 export let webhooks = sqlite.webhooks
 export let webhookDeliveries = sqlite.webhookDeliveries
 export let meta = sqlite.meta
+export let rateCounters = sqlite.rateCounters
+export let uploadLeases = sqlite.uploadLeases
 
 /** Binds the table names above to `dialect`'s tables (ES module bindings are live: every importer sees it). */
 export function useTablesOf(dialect: 'sqlite' | 'postgres'): void {
@@ -36,4 +38,6 @@ export function useTablesOf(dialect: 'sqlite' | 'postgres'): void {
   webhooks = source.webhooks
   webhookDeliveries = source.webhookDeliveries
   meta = source.meta
+  rateCounters = source.rateCounters
+  uploadLeases = source.uploadLeases
 }

@@ -16,7 +16,7 @@ import { applyRateLimit, loggedRateLimiter } from './rate-limit'
  * know who is calling (modules never import each other).
  */
 export function authGuard(ctx: AppContext) {
-  const limiter = loggedRateLimiter('per user on /api', ctx.config.rateLimitApi, ctx.log)
+  const limiter = loggedRateLimiter(ctx, 'per user on /api', ctx.config.rateLimitApi)
   const authenticate = createAuthenticator(ctx)
   return new Elysia().macro({
     auth: {
@@ -24,7 +24,7 @@ export function authGuard(ctx: AppContext) {
         const caller = await authenticate(request.headers.get('authorization'))
         if (!caller) throw unauthorized()
         noteCaller(request, caller.userName)
-        applyRateLimit(limiter, caller.userId, ctx.now(), set.headers)
+        await applyRateLimit(limiter, caller.userId, ctx.now(), set.headers)
         return { caller }
       },
     },

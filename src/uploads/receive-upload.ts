@@ -3,7 +3,7 @@ import { assertQuotaAllows, quotaGrowth } from '../core/files/quota'
 import { fileTooLarge } from '../errors'
 import { assertDiskSpace } from './disk-space'
 import { MAX_FORM_OVERHEAD_BYTES, receiveMultipart, type MultipartBody } from './receive-multipart'
-import { createUploadGate } from './upload-gate'
+import { uploadGateFor } from './upload-gate'
 
 /**
  * Whose upload it is, and for a replacement (a PUT with a PDF) what replacing the file frees (the bytes of the
@@ -28,7 +28,7 @@ export type ReceiveUpload = <T>(request: Request, target: UploadTarget, store: (
  */
 export function uploadReceiver(ctx: AppContext): ReceiveUpload {
   const { config } = ctx
-  const gate = createUploadGate({ total: config.maxUploads, perUser: config.maxUploadsPerUser })
+  const gate = uploadGateFor(ctx)
 
   const receive = async (request: Request, target: UploadTarget): Promise<MultipartBody> => {
     const declared = declaredLength(request)

@@ -1,3 +1,5 @@
+import type { AppContext } from '../core/context'
+import { type SharedUploadSlots, sharedUploadSlots } from '../core/limits/upload-slots'
 import { tooManyUploadsForUser, uploadsBusy } from '../errors'
 
 export type UploadGate = {
@@ -8,9 +10,10 @@ export type UploadGate = {
 /**
  * Bounds the uploads that stream at the same time, in total and per user: each holds a socket, a temp file
  * and a hash state, and a client opening hundreds at once should not starve everyone else. Refusals are
- * immediate (no queue): the client retries after Retry-After.
+ * immediate (no queue): the client retries after Retry-After. The total is this instance's own (its sockets,
+ * its disk); the per-user bound holds across instances when `shared` slots are given.
  */
-export function createUploadGate(limits: { total: number; perUser: number }): UploadGate {
+export function createUploadGate(limits: { total: number; perUser: number }, shared?: SharedUploadSlots): UploadGate {
   let total = 0
   const perUser = new Map<string, number>()
   return {
@@ -24,14 +27,26 @@ export function createUploadGate(limits: { total: number; perUser: number }): Up
       }
       total++
       perUser.set(userId, mine + 1)
+      let release: (() => Promise<void>) | undefined
       try {
+        if (shared) {
+          release = await shared.take(userId, limits.perUser)
+          if (!release) throw tooManyUploadsForUser(limits.perUser)
+        }
         return await work()
       } finally {
         total--
         const left = (perUser.get(userId) ?? 1) - 1
         if (left > 0) perUser.set(userId, left)
         else perUser.delete(userId)
+        await release?.()
       }
     },
   }
+}
+
+/** The gate of this server: with the per-user slots in the database when instances share PostgreSQL. */
+export function uploadGateFor(ctx: AppContext): UploadGate {
+  const limits = { total: ctx.config.maxUploads, perUser: ctx.config.maxUploadsPerUser }
+  return createUploadGate(limits, sharedUploadSlots(ctx))
 }

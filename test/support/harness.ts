@@ -8,7 +8,7 @@ import type { Logger } from '../../src/log'
 import { issueToken } from '../../src/modules/auth/service/issue-token'
 import { addUser } from '../../src/modules/auth/users'
 import { openContext, type OpenedContext } from '../../src/open-context'
-import { backendSettings } from './backend'
+import { backendSettings, testBackend } from './backend'
 
 export const BASE = 'http://localhost'
 
@@ -33,6 +33,8 @@ export type TestServer = {
   config: Config
   log: ReturnType<typeof memoryLogger>
   dataDir: string
+  /** The settings of the database and bucket it runs on (none on the embedded backend). */
+  backendEnv: Record<string, string>
   /** Creates a user and a token for them. */
   user(name?: string, options?: { ttlSeconds?: number | null }): Promise<{ id: string; name: string; token: string; tokenId: string }>
   /** app.handle on a path, with an optional bearer token. */
@@ -46,9 +48,13 @@ let counter = 0
  * fresh PostgreSQL database and bucket: backend.ts): no mocks. Env settings can be passed as
  * they would be in production (e.g. PDFSHARE_MAX_FILE_SIZE). Closed and removed after the test file.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-test-'))
-  const backend = await backendSettings()
+export async function startTestApp(env: Record<string, string> = {}, options: { sameInstallAs?: TestServer } = {}): Promise<TestServer> {
+  // Another instance of an existing install: the same database and bucket, its own data dir (on the embedded
+  // backend the install is its data dir, so it shares that).
+  const joined = options.sameInstallAs
+  const ownDataDir = !joined || testBackend !== 'embedded'
+  const dataDir = ownDataDir ? mkdtempSync(join(tmpdir(), 'pdfshare-test-')) : joined.dataDir
+  const backend = joined ? { env: joined.backendEnv, cleanup: async () => {} } : await backendSettings()
   const config = loadConfig(
     { data: dataDir, 'public-url': 'https://pdf.example.test/base' },
     { PDFSHARE_RATE_LIMIT_API: '0', ...backend.env, ...env },
@@ -59,7 +65,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   afterAll(async () => {
     ctx.close()
     await backend.cleanup()
-    rmSync(dataDir, { recursive: true, force: true })
+    if (ownDataDir) rmSync(dataDir, { recursive: true, force: true })
   })
   return {
     app,
@@ -67,6 +73,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     config,
     log,
     dataDir,
+    backendEnv: backend.env,
     async user(name = `user${++counter}`, options = {}) {
       const user = await addUser(ctx, { name })
       const { jwt, token } = await issueToken(ctx, {

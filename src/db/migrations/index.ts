@@ -6,6 +6,7 @@ import m2 from './0002_user_passwords.sql' with { type: 'text' }
 import m3 from './0003_data_dir_id.sql' with { type: 'text' }
 import m4 from './0004_links_and_versions.sql' with { type: 'text' }
 import m5 from './0005_analytics_and_webhooks.sql' with { type: 'text' }
+import m6 from './0006_shared_limits.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795357528261, sql: m0 },
@@ -14,4 +15,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0003_data_dir_id', when: 1795430278962, sql: m3 },
   { tag: '0004_links_and_versions', when: 1795441250615, sql: m4 },
   { tag: '0005_analytics_and_webhooks', when: 1795445319823, sql: m5 },
+  { tag: '0006_shared_limits', when: 1795451455936, sql: m6 },
 ]

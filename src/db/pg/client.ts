@@ -113,6 +113,12 @@ function pgHotSql(pool: SQL): HotSql {
       const rows = await retried(() => pool.unsafe(toPgPlaceholders(sql), args).values())
       return rows[0] as unknown[] | undefined
     },
+    write: async (sql: string, args: SqlArg[]) => {
+      const rows = await retried(() =>
+        pool.begin('isolation level read committed', (tx) => tx.unsafe(toPgPlaceholders(sql), args).values() as Promise<unknown[][]>),
+      )
+      return rows[0]
+    },
     runGroups: (groups, finalize) =>
       retried(() =>
         pool.begin('isolation level read committed', async (tx) => {

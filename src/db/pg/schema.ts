@@ -207,3 +207,19 @@ export const meta = pgTable('meta', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 })
+
+export const rateCounters = pgTable('rate_counters', {
+  key: text('key').primaryKey(),
+  windowStart: millis('window_start').notNull(),
+  count: integer('count').notNull(),
+})
+
+export const uploadLeases = pgTable(
+  'upload_leases',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull(),
+    expiresAt: millis('expires_at').notNull(),
+  },
+  (table) => [index('upload_leases_user_idx').on(table.userId, table.expiresAt)],
+)

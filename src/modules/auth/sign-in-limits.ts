@@ -18,21 +18,17 @@ export type SignInAttempt = <T>(who: { address: string; name: string }, signIn: 
  */
 export function signInLimits(ctx: AppContext): SignInAttempt {
   const perMinute = ctx.config.rateLimitLogin
-  const byAddress = loggedRateLimiter('of failed sign-ins per address', perMinute, ctx.log)
-  const byName = loggedRateLimiter('of failed sign-ins per user name', perMinute, ctx.log)
+  const byAddress = loggedRateLimiter(ctx, 'of failed sign-ins per address', perMinute)
+  const byName = loggedRateLimiter(ctx, 'of failed sign-ins per user name', perMinute)
   return async (who, signIn) => {
     const now = ctx.now()
-    const address = byAddress.hit(who.address, now)
-    const name = byName.hit(who.name, now)
+    const [address, name] = await Promise.all([byAddress.hit(who.address, now), byName.hit(who.name, now)])
     if (!address || !name) return signIn() // the limit is off
-    const takeBack = () => {
-      byAddress.undo(who.address, now)
-      byName.undo(who.name, now)
-    }
+    const takeBack = () => Promise.all([byAddress.undo(who.address, now), byName.undo(who.name, now)])
     const addressHasFailed = address.limit - address.remaining > 1 // this attempt is not the address's first
     const refusal = !address.allowed ? address : !name.allowed && addressHasFailed ? name : undefined
     if (refusal) {
-      takeBack() // refused before any password was checked: not a failure
+      await takeBack() // refused before any password was checked: not a failure
       throw rateLimited(refusal)
     }
     let failed = false
@@ -42,7 +38,7 @@ export function signInLimits(ctx: AppContext): SignInAttempt {
       failed = error instanceof DomainError && error.code === 'unauthorized'
       throw error
     } finally {
-      if (!failed) takeBack()
+      if (!failed) await takeBack()
     }
   }
 }

@@ -50,7 +50,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const recordReading = readingRecorder(ctx)
   const recordDownload = downloadRecorder(ctx)
   const ownHost = new URL(config.publicUrl).host
-  const limiter = loggedRateLimiter('per address on /s/*', config.rateLimitShare, ctx.log)
+  const limiter = loggedRateLimiter(ctx, 'per address on /s/*', config.rateLimitShare)
   const secure = config.publicUrl.startsWith('https:')
   const linkPath = (slug: string) => `${page.basePath}/s/${slug}`
   const linkCookie = (name: string, link: SharedLink['link']) =>
@@ -129,8 +129,9 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
 
   return new Elysia()
     .onStop(() => previews.close())
-    .onBeforeHandle(({ request, server, path, set }) => {
-      if (path.startsWith('/s/')) applyRateLimit(limiter, clientGroupOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
+    .onBeforeHandle(async ({ request, server, path, set }) => {
+      if (path.startsWith('/s/'))
+        await applyRateLimit(limiter, clientGroupOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
     })
     .get('/s/:slug', async ({ request, params, server, set }) => {
       const access = await accessOf({ slug: params.slug, cookies: request.headers.get('cookie') })

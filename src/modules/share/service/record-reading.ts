@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { SqlStatement } from '../../../db/hot-sql'
-import { createRateLimiter } from '../../../lib/rate-limiter'
+import { rateLimitFor } from '../../../core/limits/rate-limit'
 import { visitOfToken } from '../reading-token'
 
 /** The bounds of a reading batch (the README's "Reading analytics" names them). */
@@ -79,14 +79,14 @@ export type RecordReading = (input: { shared: SharedLink; body: string }) => Pro
  * the time since its page was served. Each page's time is added up (capped), and the visit's total follows.
  */
 export function readingRecorder(ctx: AppContext): RecordReading {
-  const perVisit = createRateLimiter({ perMinute: READING_LIMITS.batchesPerMinute })
+  const perVisit = rateLimitFor(ctx, 'of reading batches per visit', { perMinute: READING_LIMITS.batchesPerMinute })
   return async ({ shared, body }) => {
     const batch = parseBatch(body)
     if (typeof batch === 'string') return refuse(400, batch)
     const now = ctx.now()
     const visitId = visitOfToken(ctx.signingKey, batch.visit, shared.link.id, now)
     if (!visitId) return refuse(403, 'the reading token is not valid for this link, or has expired')
-    if (!perVisit.hit(visitId, now)?.allowed) return refuse(429, `at most ${READING_LIMITS.batchesPerMinute} batches a minute`)
+    if (!(await perVisit.hit(visitId, now))?.allowed) return refuse(429, `at most ${READING_LIMITS.batchesPerMinute} batches a minute`)
     const row = await ctx.sql.get(VISIT, [visitId, shared.link.id])
     if (!row) return refuse(403, 'the visit is not recorded')
     const [at, tracked, readingMs] = row.map(Number) as [number, number, number]

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../../core/context'
 import { passwordMatches } from '../../../core/passwords/argon2'
 import type { LinkRow } from '../../../db/tables'
-import { createRateLimiter, MAX_TRACKED_KEYS } from '../../../lib/rate-limiter'
+import { rateLimitFor } from '../../../core/limits/rate-limit'
+import { MAX_TRACKED_KEYS } from '../../../lib/rate-limiter'
 
 /** Wrong passwords one address may try on one link per window, before it gets 429 until the window ends. */
 export const UNLOCK_FAILURES_PER_WINDOW = 10
@@ -18,7 +19,7 @@ export type UnlockLink = (input: { link: Pick<LinkRow, 'id' | 'passwordHash'>; a
  * is thrown). Passwords are checked in the same bounded argon2 queue as sign-ins.
  */
 export function linkUnlocker(ctx: AppContext): UnlockLink {
-  const failures = createRateLimiter({
+  const failures = rateLimitFor(ctx, 'of link passwords', {
     perMinute: UNLOCK_FAILURES_PER_WINDOW,
     windowMs: UNLOCK_WINDOW_MS,
     onOverflow: () =>
@@ -28,19 +29,19 @@ export function linkUnlocker(ctx: AppContext): UnlockLink {
     if (!link.passwordHash) return { kind: 'unlocked' }
     const key = `${link.id}\n${address}`
     const now = ctx.now()
-    const decision = failures.hit(key, now)
+    const decision = await failures.hit(key, now)
     if (decision && !decision.allowed) {
-      failures.undo(key, now) // refused before any check: not a failure
+      await failures.undo(key, now) // refused before any check: not a failure
       return { kind: 'rate_limited', retryAfterSeconds: decision.resetSeconds }
     }
     let right = false
     try {
       right = await passwordMatches(password, link.passwordHash) // an overlong password is a mismatch there, unhashed
     } catch (error) {
-      failures.undo(key, now)
+      await failures.undo(key, now)
       throw error
     }
-    if (right) failures.undo(key, now)
+    if (right) await failures.undo(key, now)
     return right ? { kind: 'unlocked' } : { kind: 'wrong' }
   }
 }

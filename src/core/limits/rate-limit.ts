@@ -1,0 +1,70 @@
+import { activeDialect } from '../../db/dialect'
+import { hmacSha256Base64url } from '../../lib/hmac'
+import { createRateLimiter, type RateDecision } from '../../lib/rate-limiter'
+import type { AppContext } from '../context'
+
+/** A fixed-window limit per key (lib/rate-limiter.ts has the rules), counted where every instance sees it. */
+export type RateLimit = {
+  /** Counts one request for `key` and decides; undefined when the limit is off (perMinute 0). */
+  hit(key: string, nowMs: number): Promise<RateDecision | undefined>
+  /** Takes back one request counted by `hit` at `countedAtMs` (e.g. a sign-in that turned out to be right). */
+  undo(key: string, countedAtMs: number): Promise<void>
+}
+
+export type RateLimitOptions = { perMinute: number; windowMs?: number; onOverflow?: () => void }
+
+/**
+ * The embedded server (one process) counts in memory, as fast as a Map. Several instances on one PostgreSQL
+ * database count in its `rate_counters` table instead, so a client spreading its requests over the instances
+ * gets the same budget as against one: one upsert per counted request, READ COMMITTED, so concurrent hits of
+ * one key queue on its row and none is lost. `name` tells the limiters apart in the shared table.
+ */
+export function rateLimitFor(ctx: AppContext, name: string, options: RateLimitOptions): RateLimit {
+  if (activeDialect() !== 'postgres') {
+    const local = createRateLimiter(options)
+    return { hit: async (key, nowMs) => local.hit(key, nowMs), undo: async (key, countedAtMs) => local.undo(key, countedAtMs) }
+  }
+  return sharedRateLimit(ctx, name, options)
+}
+
+const HIT = `INSERT INTO "rate_counters" ("key", "window_start", "count") VALUES (?, ?, 1)
+  ON CONFLICT ("key") DO UPDATE SET
+    "count" = CASE WHEN "rate_counters"."window_start" = excluded."window_start" THEN "rate_counters"."count" + 1 ELSE 1 END,
+    "window_start" = excluded."window_start"
+  RETURNING "count"`
+const UNDO = `UPDATE "rate_counters" SET "count" = "count" - 1 WHERE "key" = ? AND "window_start" = ? AND "count" > 0 RETURNING "count"`
+const PRUNE = 'DELETE FROM "rate_counters" WHERE "window_start" < ?'
+/** Counters of windows over for this long are deleted, at most once per PRUNE_EVERY_MS per limiter and instance. */
+const PRUNE_AFTER_MS = 60 * 60 * 1000
+const PRUNE_EVERY_MS = 10 * 60 * 1000
+const WINDOW_MS = 60_000
+
+function sharedRateLimit(ctx: AppContext, name: string, options: RateLimitOptions): RateLimit {
+  const windowMs = options.windowMs ?? WINDOW_MS
+  // Keyed: the table holds no address, user id or name, and the keys of one limiter cannot be told from another's.
+  const rowKey = (key: string) => hmacSha256Base64url(ctx.signingKey, `rate limit\n${name}\n${key}`)
+  const windowOf = (nowMs: number) => nowMs - (nowMs % windowMs)
+  let prunedAt = 0
+  return {
+    async hit(key, nowMs) {
+      if (options.perMinute <= 0) return undefined
+      const windowStart = windowOf(nowMs)
+      if (nowMs - prunedAt >= PRUNE_EVERY_MS) {
+        prunedAt = nowMs
+        await ctx.sql.runGroups([[{ sql: PRUNE, args: [nowMs - PRUNE_AFTER_MS - windowMs] }]])
+      }
+      const row = await ctx.sql.write(HIT, [rowKey(key), windowStart])
+      const used = Number(row?.[0] ?? 1)
+      return {
+        allowed: used <= options.perMinute,
+        limit: options.perMinute,
+        remaining: Math.max(0, options.perMinute - used),
+        resetSeconds: Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000)),
+      }
+    },
+    async undo(key, countedAtMs) {
+      if (options.perMinute <= 0) return
+      await ctx.sql.write(UNDO, [rowKey(key), windowOf(countedAtMs)])
+    },
+  }
+}
