@@ -74,9 +74,7 @@ describe('plan limits', () => {
     // 200 KiB used; each replacement keeps the replaced PDF as a version, so grows usage by 400 KiB: one fits, not both.
     await setQuota(server.ctx, { name: 'erin', maxBytes: 700 * 1024 })
     const responses = await Promise.all(
-      files.map((file) =>
-        server.call('PUT', `/api/files/${file.id}`, { token: erin.token, body: form({ bytes: pdfOfSize(400 * 1024) }) }),
-      ),
+      files.map((file) => server.call('PUT', `/api/files/${file.id}`, { token: erin.token, body: form({ bytes: pdfOfSize(400 * 1024) }) })),
     )
     expect(responses.map((r) => r.status).sort()).toEqual([200, 403])
     const me = await json(await server.call('GET', '/api/me', { token: erin.token }))
