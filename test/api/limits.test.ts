@@ -67,6 +67,21 @@ describe('plan limits', () => {
     expect((await Array.fromAsync(server.ctx.blobs.keys())).length).toBe(3)
   })
 
+  test('concurrent replacements of two files cannot together pass the storage limit', async () => {
+    const server = await startTestApp({ PDFSHARE_MAX_UPLOADS_PER_USER: '16' })
+    const erin = await server.user('erin')
+    const files = [await uploadPdf(server, erin, pdfOfSize(100 * 1024)), await uploadPdf(server, erin, pdfOfSize(100 * 1024))]
+    // 200 KiB used; each replacement keeps the replaced PDF as a version, so grows usage by 400 KiB: one fits, not both.
+    await setQuota(server.ctx, { name: 'erin', maxBytes: 700 * 1024 })
+    const responses = await Promise.all(
+      files.map((file) => server.call('PUT', `/api/files/${file.id}`, { token: erin.token, body: form({ bytes: pdfOfSize(400 * 1024) }) })),
+    )
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 403])
+    const me = await json(await server.call('GET', '/api/me', { token: erin.token }))
+    expect(me.data.usage.bytes).toBe(600 * 1024)
+    expect((await Array.fromAsync(server.ctx.blobs.keys())).length).toBe(3)
+  })
+
   test('keeping no versions, a replacement counts only its growth, and a replacement that shrinks is always allowed', async () => {
     const server = await startTestApp({ PDFSHARE_MAX_VERSIONS: '0' })
     const dave = await server.user('dave')

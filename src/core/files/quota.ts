@@ -55,9 +55,12 @@ export async function quotaRefusal(ctx: AppContext, userId: string, growth: Quot
  * below it.
  */
 export function fitsQuota(ownerId: string, growth: QuotaGrowth): SQL {
+  // TRUE, not 1: PostgreSQL's AND takes booleans only. The growth is cast so that PostgreSQL, which infers a
+  // parameter's type from its context, reads it as a bigint rather than an integer (a PDF may exceed 2 GiB).
   const countFits =
-    growth.files > 0 ? sql`(${users.maxFiles} IS NULL OR ${fileCountOf(ownerId)} + ${growth.files} <= ${users.maxFiles})` : sql`1`
-  const bytesFit = sql`(${users.maxBytes} IS NULL OR (${growth.bytes}) <= 0
-    OR ${storedBytesOf(ownerId)} + (${growth.bytes}) <= ${users.maxBytes})`
+    growth.files > 0 ? sql`(${users.maxFiles} IS NULL OR ${fileCountOf(ownerId)} + ${growth.files} <= ${users.maxFiles})` : sql`TRUE`
+  const bytes = sql`CAST(${growth.bytes} AS BIGINT)`
+  const bytesFit = sql`(${users.maxBytes} IS NULL OR ${bytes} <= 0
+    OR ${storedBytesOf(ownerId)} + ${bytes} <= ${users.maxBytes})`
   return sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${ownerId} AND ${countFits} AND ${bytesFit})`
 }

@@ -3,6 +3,7 @@ import { SQL } from 'bun'
 import type { SQL as DrizzleSql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sql'
 import type { LibSQLDatabase } from 'drizzle-orm/libsql'
+import { errorCodes } from '../../lib/error-codes'
 import type { GroupResult, HotSql, SqlArg, SqlStatement } from '../hot-sql'
 import type * as sqliteSchema from '../schema'
 import * as schema from './schema'
@@ -95,7 +96,8 @@ async function retried<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export const isRetryable = (error: unknown) => RETRYABLE.has(String((error as { errno?: unknown }).errno))
+/** Looks along the `cause` chain: inside a batch the driver's error arrives wrapped in drizzle's DrizzleQueryError. */
+export const isRetryable = (error: unknown) => errorCodes(error).some((code) => RETRYABLE.has(code.replace(/^PG_/, '')))
 
 function pgHotSql(pool: SQL): HotSql {
   const run = async (tx: SQL, statement: SqlStatement) => (await tx.unsafe(toPgPlaceholders(statement.sql), statement.args)).count as number

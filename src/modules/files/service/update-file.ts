@@ -125,7 +125,7 @@ async function switchBlob(
     const alreadyKept = pruneIds.filter((id) => id !== current.versionId)
     const stillKept =
       alreadyKept.length === 0
-        ? sql`1`
+        ? sql`TRUE`
         : sql`(SELECT count(*) FROM ${fileVersions} WHERE ${fileVersions.fileId} = ${target.id} AND ${inArray(fileVersions.id, alreadyKept)}) = ${alreadyKept.length}`
     const keepCurrent = ctx.db.run(sql`
       INSERT INTO ${fileVersions} (id, file_id, blob_key, filename, size, sha256, uploaded_at, replaced_at)
