@@ -1,3 +1,4 @@
+import { dialectOf } from '../db/dialect'
 import { resolve } from 'node:path'
 import type { Config } from '../config'
 import type { AppContext } from '../core/context'
@@ -18,9 +19,17 @@ function directoryArgument(args: ParsedArgs, command: string): string {
   return resolve(dir)
 }
 
+/**
+ * A backup is the embedded database's snapshot and the PDFs beside it. A scaled-out install keeps its data in
+ * servers that have their own tools for consistent copies.
+ */
+const ON_POSTGRES =
+  "backup and restore work on the embedded database; on PostgreSQL use pg_dump / pg_restore for the database and your S3 server's tools (or versioning) for the bucket"
+
 export async function backupCommand(ctx: AppContext, args: ParsedArgs, io: CliIo): Promise<void> {
   allowOnly(args, 'backup', [])
   const dir = directoryArgument(args, 'backup')
+  if (dialectOf(ctx.config.databaseUrl) === 'postgres') throw new CliFailure(ON_POSTGRES, 2)
   const started = performance.now()
   const result = await backupTo(ctx, dir)
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
@@ -33,6 +42,7 @@ export async function backupCommand(ctx: AppContext, args: ParsedArgs, io: CliIo
 export async function restoreCommand(config: Config, args: ParsedArgs, io: CliIo): Promise<void> {
   allowOnly(args, 'restore', [])
   const dir = directoryArgument(args, 'restore')
+  if (dialectOf(config.databaseUrl) === 'postgres') throw new CliFailure(ON_POSTGRES, 2)
   const manifest = await restoreFrom(dir, config)
   const where = config.storage === 's3' ? `${config.dataDir} (PDFs in the S3 bucket ${config.s3Bucket})` : config.dataDir
   io.out(

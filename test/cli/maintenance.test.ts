@@ -18,6 +18,7 @@ import { join } from 'node:path'
 import { bearer } from '../support/bearer'
 import { form } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
+import { freshPostgres } from '../../scripts/support/postgres'
 import { run, startServer } from '../../scripts/support/process'
 import { uploadPdfTo } from '../support/uploads'
 
@@ -307,5 +308,26 @@ describe('previous versions in verify, backup and restore', () => {
     expect(damaged.stderr).toContain(`the backup is damaged: 1 of 3 PDF(s)`)
     expect(damaged.stderr).toContain(`version ${versions[1]!.id} of file ${fileId}: its PDF is missing`)
     expect(existsSync(target)).toBe(false)
+  })
+})
+
+describe('on PostgreSQL', () => {
+  test('the CLI works on the shared database, and backup and restore point to the servers’ own tools', async () => {
+    const postgres = await freshPostgres()
+    try {
+      const env = { PDFSHARE_DATABASE_URL: postgres.url }
+      const dataDir = freshDir('on-postgres')
+      expect((await run(['user', 'add', 'alice', '--data', dataDir], { env })).code).toBe(0)
+      const listed = await run(['user', 'list', '--data', dataDir], { env })
+      expect(listed.stdout).toContain('alice')
+      const backup = await run(['backup', freshDir('pg-backup'), '--data', dataDir], { env })
+      expect(backup.code).toBe(2)
+      expect(backup.stderr).toContain('pg_dump')
+      const restore = await run(['restore', freshDir('pg-backup'), '--data', freshDir('pg-restored')], { env })
+      expect(restore.code).toBe(2)
+      expect(restore.stderr).toContain('pg_restore')
+    } finally {
+      await postgres.stop()
+    }
   })
 })
