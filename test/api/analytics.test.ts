@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import { createApp } from '../../src/app'
+import { activeDialect } from '../../src/db/dialect'
 import { meta, visitPages, visits, webhookDeliveries, webhooks } from '../../src/db/tables'
 import { randomId } from '../../src/lib/ids'
 import { pruneVisits } from '../../src/modules/analytics/service/prune-visits'
@@ -122,7 +123,11 @@ describe('visits of counted views', () => {
     expect(html).toContain(`data-visit="${row!.id}.`)
 
     // Every text value of every table: no address, no User-Agent, no referrer path or query.
-    const tables = await server.ctx.db.all<{ name: string }>(sql`SELECT name FROM sqlite_master WHERE type = 'table'`)
+    const tables = await server.ctx.db.all<{ name: string }>(
+      activeDialect() === 'postgres'
+        ? sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+        : sql`SELECT name FROM sqlite_master WHERE type = 'table'`,
+    )
     const texts: string[] = []
     for (const { name } of tables) {
       const rows = await server.ctx.db.all<Record<string, unknown>>(sql.raw(`SELECT * FROM "${name}"`))

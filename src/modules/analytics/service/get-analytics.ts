@@ -25,7 +25,12 @@ export async function getAnalytics(ctx: AppContext, input: ScopeInput & { from?:
 
   const [perDay, referrers, devices, pages, reach, median] = await Promise.all([
     ctx.db
-      .select({ day, views: sql<number>`sum(${visits.viewed})`, visitors: sql<number>`count(DISTINCT ${visits.visitor})` })
+      // `viewed` is a boolean on PostgreSQL, which has no sum of booleans: counted with a CASE on both.
+      .select({
+        day,
+        views: sql<number>`sum(CASE WHEN ${visits.viewed} = TRUE THEN 1 ELSE 0 END)`,
+        visitors: sql<number>`count(DISTINCT ${visits.visitor})`,
+      })
       .from(visits)
       .where(inRange)
       .groupBy(day),
@@ -47,7 +52,7 @@ export async function getAnalytics(ctx: AppContext, input: ScopeInput & { from?:
     ctx.db.all<{ furthest: number; visits: number }>(sql`SELECT furthest, count(*) AS visits FROM (
         SELECT max(${visitPages.page}) AS furthest FROM ${visitPages} JOIN ${visits} ON ${visits.id} = ${visitPages.visitId}
         WHERE ${inRange} GROUP BY ${visitPages.visitId}
-      ) GROUP BY furthest`),
+      ) AS per_visit GROUP BY furthest`),
     medianReadingMs(ctx, inRange),
   ])
 
