@@ -7,6 +7,7 @@ import { asCliFailure, CliFailure, type CliIo } from './io'
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup'
 import { LINK_USAGE, linkCommand } from './link'
 import { serveCommand } from './serve'
+import { DATABASE_USAGE, databaseCommand } from './database'
 import { STORAGE_USAGE, storageCommand } from './storage'
 import { TOKEN_USAGE, tokenCommand } from './token'
 import { USER_USAGE, userCommand } from './user'
@@ -23,6 +24,7 @@ Usage: pdfshare [command] [flags]
   ${VERIFY_USAGE}
   ${BACKUP_USAGE}
   ${STORAGE_USAGE}
+  ${DATABASE_USAGE}
 
 Settings: flags beat environment variables, which beat defaults. Every command takes --data. See the README.
 ${settingsHelp()}`
@@ -40,7 +42,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       return 0
     }
     const command = args.positionals[0] ?? 'serve'
-    if (!['serve', 'user', 'token', 'link', 'verify', 'backup', 'restore', 'storage'].includes(command))
+    if (!['serve', 'user', 'token', 'link', 'verify', 'backup', 'restore', 'storage', 'database'].includes(command))
       throw new CliFailure(`unknown command "${command}" (see --help)`, 2)
     if (command === 'serve' && args.positionals.length > 1)
       throw new CliFailure(`unexpected argument ${JSON.stringify(args.positionals[1])}`, 2)
@@ -52,6 +54,10 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       return 0
     }
     if (command === 'storage') return (await storageCommand(config, args, io)) ? 0 : 1
+    if (command === 'database') {
+      await databaseCommand(config, args, io)
+      return 0
+    }
     const ctx = await openContext(config)
     for (const notice of ctx.notices) io.err(notice)
     if (command === 'serve') {

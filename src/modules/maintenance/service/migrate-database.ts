@@ -1,0 +1,89 @@
+import { SQL } from 'bun'
+import { getTableColumns, getTableName, type Table } from 'drizzle-orm'
+import type { AppContext } from '../../../core/context'
+import { migratePg } from '../../../db/pg/migrate'
+import * as sqliteTables from '../../../db/schema'
+import { badRequest } from '../../../errors'
+
+/**
+ * The tables in the order their references allow (a row's parents first). The shared-limit tables are left
+ * out: they hold only counters of the moment (rate limits, uploads in progress).
+ */
+const TABLES: Table[] = [
+  sqliteTables.users,
+  sqliteTables.tokens,
+  sqliteTables.files,
+  sqliteTables.links,
+  sqliteTables.fileVersions,
+  sqliteTables.viewMarks,
+  sqliteTables.visits,
+  sqliteTables.visitPages,
+  sqliteTables.webhooks,
+  sqliteTables.webhookDeliveries,
+  sqliteTables.meta,
+]
+/** Rows read and written per statement: well under PostgreSQL's 65,535 parameters for the widest table. */
+const PAGE = 500
+
+export type CopiedTable = { table: string; rows: number }
+
+/**
+ * Copies an embedded install's metadata into an empty PostgreSQL database: the migrations first, then every
+ * row of every table (identity keys kept, their sequences moved past them), in one transaction that commits
+ * only when each table's count on PostgreSQL equals the one read here. The embedded file is only read.
+ * `signingSecret`, when given (the data dir's generated secret), is stored in `meta` the way instances on
+ * PostgreSQL share it, so every token and link cookie issued before keeps working.
+ */
+export async function copyDatabaseTo(ctx: AppContext, targetUrl: string, options: { signingSecret?: string } = {}): Promise<CopiedTable[]> {
+  const target = new SQL(targetUrl, { max: 1 })
+  try {
+    await migratePg(target)
+    return await target.begin(async (tx) => {
+      const [held] = await tx.unsafe(
+        'SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM files) + (SELECT count(*) FROM meta) AS n',
+      )
+      if (Number(held.n) > 0) {
+        throw badRequest('the PostgreSQL database already holds pdfshare data; copy into a new, empty database')
+      }
+      const copied: CopiedTable[] = []
+      for (const table of TABLES) copied.push(await copyTable(ctx, tx as unknown as SQL, table))
+      if (options.signingSecret) {
+        await tx.unsafe('INSERT INTO meta (key, value) VALUES ($1, $2)', ['signing_secret', options.signingSecret])
+      }
+      return copied
+    })
+  } finally {
+    await target.close()
+  }
+}
+
+async function copyTable(ctx: AppContext, tx: SQL, table: Table): Promise<CopiedTable> {
+  const name = getTableName(table)
+  const columns = Object.values(getTableColumns(table)).map((column) => column.name)
+  const list = columns.map((column) => `"${column}"`).join(', ')
+  let rows = 0
+  // rowid order: stable, and the server is stopped, so nothing moves meanwhile.
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await ctx.db.select().from(table).limit(PAGE).offset(offset)
+    if (page.length === 0) break
+    const keys = Object.keys(getTableColumns(table))
+    const values: unknown[] = []
+    const tuples = page.map((row) => {
+      const record = row as Record<string, unknown>
+      const start = values.length
+      for (const key of keys) values.push(record[key] ?? null)
+      return `(${keys.map((_, i) => `$${start + i + 1}`).join(', ')})`
+    })
+    // The identity keys (`seq`) keep their values, so creation order and cursors stay as they were.
+    const keep = columns.includes('seq') ? ' OVERRIDING SYSTEM VALUE' : ''
+    await tx.unsafe(`INSERT INTO "${name}" (${list})${keep} VALUES ${tuples.join(', ')}`, values)
+    rows += page.length
+    if (page.length < PAGE) break
+  }
+  if (columns.includes('seq')) {
+    await tx.unsafe(`SELECT setval(pg_get_serial_sequence('"${name}"', 'seq'), coalesce((SELECT max(seq) FROM "${name}"), 0) + 1, false)`)
+  }
+  const [counted] = await tx.unsafe(`SELECT count(*) AS n FROM "${name}"`)
+  if (Number(counted.n) !== rows) throw new Error(`${name}: ${rows} row(s) read, ${counted.n} on PostgreSQL`)
+  return { table: name, rows }
+}

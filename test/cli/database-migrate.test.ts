@@ -1,0 +1,87 @@
+import { afterAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { makePdf } from '../../scripts/support/pdf'
+import { freshPostgres } from '../../scripts/support/postgres'
+import { run, startServer } from '../../scripts/support/process'
+import { bearer } from '../support/bearer'
+import { form } from '../support/harness'
+import { shareUrlOn } from '../support/share-paths'
+import { uploadPdfTo } from '../support/uploads'
+import { FIREFOX } from '../support/user-agents'
+
+// Moving an embedded install's metadata to PostgreSQL with `pdfshare database migrate`, as real processes:
+// the install before, the copy, and a server on PostgreSQL with the same data dir afterwards.
+const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-dbmove-'))
+const postgres = await freshPostgres()
+afterAll(async () => {
+  await postgres.stop()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+const onPostgres = { PDFSHARE_DATABASE_URL: postgres.url }
+/** The owner's list, share URLs without their origin (each server here listens on a port of its own). */
+const files = async (url: string, token: string) =>
+  ((await (await fetch(`${url}/api/files`, { headers: bearer(token) })).json()).data as { id: string; shareUrl: string }[]).map((file) => ({
+    ...file,
+    shareUrl: new URL(file.shareUrl).pathname,
+  }))
+
+test('every row moves, tokens and share links keep working, and new writes continue after the copied keys', async () => {
+  await run(['user', 'add', 'alice', '--data', dataDir])
+  const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
+  const embedded = await startServer(['--data', dataDir])
+  const first = makePdf({ text: () => 'first' })
+  const replaced = makePdf({ text: () => 'replaced' })
+  const a = await uploadPdfTo(embedded.url, token, first)
+  const b = await uploadPdfTo(embedded.url, token, makePdf({ text: () => 'second' }))
+  expect(
+    (await fetch(`${embedded.url}/api/files/${a.id}`, { method: 'PUT', headers: bearer(token), body: form({ bytes: replaced }) })).status,
+  ).toBe(200)
+  expect((await fetch(shareUrlOn(embedded.url, b), { headers: { 'user-agent': FIREFOX } })).status).toBe(200)
+  const before = await files(embedded.url, token)
+  await embedded.stop()
+
+  const moved = await run(['database', 'migrate', '--to', postgres.url, '--data', dataDir])
+  expect(moved.code).toBe(0)
+  expect(moved.stdout).toContain('files: 2 row(s)')
+  expect(moved.stdout).toContain('file_versions: 1 row(s)')
+
+  const server = await startServer(['--data', dataDir], { env: onPostgres })
+  try {
+    // The token issued before (signed with the data dir's secret, now kept in the database) still works.
+    expect(await files(server.url, token)).toEqual(before)
+    const content = await fetch(`${server.url}/api/files/${a.id}/content`, { headers: bearer(token) })
+    expect(new Uint8Array(await content.arrayBuffer())).toEqual(replaced)
+    const versions = (await (await fetch(`${server.url}/api/files/${a.id}/versions`, { headers: bearer(token) })).json()).data
+    expect(versions).toHaveLength(2) // the current PDF and the one it replaced
+    expect((await fetch(shareUrlOn(server.url, b), { headers: { 'user-agent': FIREFOX } })).status).toBe(200)
+    // The identity keys go on after the copied ones: a new upload lists first, as on the embedded database.
+    const c = await uploadPdfTo(server.url, token, makePdf({ text: () => 'third' }))
+    expect((await files(server.url, token)).map((file: { id: string }) => file.id)).toEqual([
+      c.id,
+      ...before.map((file: { id: string }) => file.id),
+    ])
+  } finally {
+    await server.stop()
+  }
+
+  // Not twice into the same database; and the embedded file was only read.
+  const again = await run(['database', 'migrate', '--to', postgres.url, '--data', dataDir])
+  expect(again.code).not.toBe(0)
+  expect(again.stderr).toContain('already holds pdfshare data')
+  const back = await startServer(['--data', dataDir])
+  try {
+    expect(await files(back.url, token)).toEqual(before)
+  } finally {
+    await back.stop()
+  }
+})
+
+test('clear refusals: no URL, not PostgreSQL, from PostgreSQL', async () => {
+  expect((await run(['database', 'migrate', '--data', dataDir])).stderr).toContain('needs --to postgres://')
+  expect((await run(['database', 'migrate', '--to', 'file:/tmp/x.db', '--data', dataDir])).stderr).toContain('needs --to postgres://')
+  const fromPg = await run(['database', 'migrate', '--to', postgres.url, '--data', dataDir], { env: onPostgres })
+  expect(fromPg.code).toBe(2)
+  expect(fromPg.stderr).toContain('copies from the embedded one')
+})
