@@ -1,5 +1,6 @@
 import { isbot } from 'isbot'
 import type { AppContext } from '../../../core/context'
+import { activeDialect } from '../../../db/dialect'
 import type { GroupResult, SqlStatement } from '../../../db/hot-sql'
 import { hmacSha256Base64url } from '../../../lib/hmac'
 import { addressGroup } from '../../../lib/address-group'
@@ -36,9 +37,22 @@ const MARK = `INSERT INTO view_marks (link_id, visitor, seen_at) VALUES (?, ?, ?
  * A live mark is a view counted within the window, so this bounds the views one address adds to one link in
  * any window, also when it changes its User-Agent for every request.
  */
-const MARK_WITHIN_ADDRESS_BOUND = `INSERT INTO view_marks (link_id, visitor, seen_at)
-  SELECT ?, ?, ? WHERE (SELECT count(*) FROM view_marks WHERE link_id = ? AND visitor > ? AND visitor < ? AND seen_at > ?) < ?
+const MARK_WITHIN_ADDRESS_BOUND = (visitorBytes: string) => `INSERT INTO view_marks (link_id, visitor, seen_at)
+  SELECT ?, ?, ? WHERE (SELECT count(*) FROM view_marks WHERE link_id = ? AND ${visitorBytes} > ? AND ${visitorBytes} < ? AND seen_at > ?) < ?
   ON CONFLICT (link_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
+/**
+ * The visitor id compared byte by byte, as the range above needs: SQLite's default (BINARY) does; a
+ * PostgreSQL database's own collation (en_US…) may skip the punctuation that separates the tag.
+ */
+const VISITOR_BYTES = { sqlite: 'visitor', postgres: 'visitor COLLATE "C"' }
+/**
+ * On PostgreSQL, where group commits of several requests and instances run at once (READ COMMITTED), the bound
+ * above counts only marks already committed: two transactions could each add marks of one address without
+ * seeing the other's. Locking the link's row first makes them queue on the link (the claim below locks it
+ * anyway, until the commit), and the mark, a later statement, then counts what the one before committed.
+ * SQLite runs one writer at a time: there the mark alone is enough.
+ */
+const LOCK_LINK = 'SELECT 1 FROM links WHERE id = ? FOR UPDATE'
 /**
  * The claim, right after the mark and only if the mark changed a row (`onlyIfPreviousChanged`), so the link's
  * count moves only for a visit the mark made new, and only while the link is under its view limit. The check
@@ -111,6 +125,9 @@ export function createViewCounter(ctx: AppContext): CountView {
   const visitorKeyOf = visitorKeys(ctx)
   const wantsEvent = eventSubscribers(ctx)
   const finalize = finalizer(ctx.config.publicUrl)
+  const dialect = activeDialect()
+  const lockFirst = dialect === 'postgres'
+  const markWithinBound = MARK_WITHIN_ADDRESS_BOUND(VISITOR_BYTES[dialect])
   let queue: Pending[] = []
   let lastSweep = 0
   const flush = async () => {
@@ -165,9 +182,10 @@ export function createViewCounter(ctx: AppContext): CountView {
     const visitor = `${tag}.${hmac(ctx.signingKey, `${visit.clientIp}\n${visit.userAgent}`)}`
     const mark =
       perAddress > 0
-        ? { sql: MARK_WITHIN_ADDRESS_BOUND, args: [link.id, visitor, now, link.id, `${tag}.`, `${tag}/`, since, perAddress, since] }
+        ? { sql: markWithinBound, args: [link.id, visitor, now, link.id, `${tag}.`, `${tag}/`, since, perAddress, since] }
         : { sql: MARK, args: [link.id, visitor, now, since] }
-    const group = [mark, { sql: CLAIM_LINK_VIEW, args: [link.id], onlyIfPreviousChanged: true }]
+    const claim = { sql: CLAIM_LINK_VIEW, args: [link.id], onlyIfPreviousChanged: true }
+    const group = lockFirst && perAddress > 0 ? [{ sql: LOCK_LINK, args: [link.id] }, mark, claim] : [mark, claim]
     return new Promise<ViewResult>((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush)
       queue.push({ link, ownerId, visitor, group, record, announce, resolve, reject })
@@ -175,8 +193,9 @@ export function createViewCounter(ctx: AppContext): CountView {
   }
 }
 
-/** A group's changes: [mark, claim]. */
-function outcomeOf([marked, claimed]: number[]): ViewOutcome {
+/** A group's changes: [mark, claim], after the link's lock if it was taken first. */
+function outcomeOf(changes: number[]): ViewOutcome {
+  const [marked, claimed] = changes.slice(-2)
   if (claimed === 1) return 'counted'
   return marked === 1 ? 'limit_reached' : 'not_counted'
 }
