@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
+import { activeDialect } from '../../../db/dialect'
 import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
 import { readingToken, visitOfToken } from '../reading-token'
@@ -14,8 +15,14 @@ const MARK_DOWNLOADED = 'UPDATE "visits" SET "downloaded" = TRUE WHERE "id" = ? 
  * key downloaded through this link within the repeat window (a browser that keeps no cookies, a retry).
  */
 const INSERT_DOWNLOAD = `INSERT INTO "visits" ("id", "link_id", "file_id", "at", "visitor", "referrer_host", "device", "tracked", "viewed", "downloaded", "reading_ms")
-  SELECT ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, 0
+  SELECT ?, ?, ?, ?, ?, ?, ?, ?, FALSE, TRUE, 0
   WHERE NOT EXISTS (SELECT 1 FROM "visits" WHERE "link_id" = ? AND "at" > ? AND "visitor" = ? AND "downloaded" = TRUE)`
+/**
+ * On PostgreSQL two requests' transactions run at once (READ COMMITTED), and the NOT EXISTS above sees only
+ * visits already committed: the link's row is locked first, so downloads through one link queue and the insert,
+ * a later statement, sees the one before. SQLite runs one writer at a time: there the insert alone is enough.
+ */
+const LOCK_LINK = 'SELECT 1 FROM "links" WHERE "id" = ? FOR UPDATE'
 
 export type RecordDownload = (input: {
   shared: SharedLink
@@ -38,6 +45,7 @@ const startsDownload = (range: string | null) => range === null || /^\s*bytes\s*
 export function downloadRecorder(ctx: AppContext): RecordDownload {
   const visitorKeyOf = visitorKeys(ctx)
   const publicUrl = ctx.config.publicUrl
+  const lockFirst = activeDialect() === 'postgres'
   return async ({ shared, visit, facts, visitToken, range }) => {
     if (ctx.config.analyticsRetention === 0 || !isHumanVisit(visit) || !startsDownload(range)) return { newToken: null }
     const { link, file } = shared
@@ -61,14 +69,16 @@ export function downloadRecorder(ctx: AppContext): RecordDownload {
         visitor,
         facts.referrerHost,
         facts.device,
-        facts.tracked ? 1 : 0,
+        facts.tracked,
         link.id,
         now - REPEAT_WINDOW_MS,
         visitor,
       ],
     }
-    const [result] = await ctx.sql.runGroups([[insert, downloadedEvent(publicUrl, file.ownerId, link, { id, at: now })]])
+    const lock = lockFirst ? [{ sql: LOCK_LINK, args: [link.id] }] : []
+    const [result] = await ctx.sql.runGroups([[...lock, insert, downloadedEvent(publicUrl, file.ownerId, link, { id, at: now })]])
     if (result instanceof Error) throw result
-    return { newToken: result![0] === 1 ? readingToken(ctx.signingKey, { id, linkId: link.id }, now) : null }
+    const inserted = result![lock.length] === 1
+    return { newToken: inserted ? readingToken(ctx.signingKey, { id, linkId: link.id }, now) : null }
   }
 }
