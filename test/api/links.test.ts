@@ -1,12 +1,13 @@
 import { describe, expect, test } from 'bun:test'
-import { createClient } from '@libsql/client'
-import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
 import { makePdf } from '../../scripts/support/pdf'
 import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
 import type { LinkDto } from '../../src/modules/links/model'
+import { links } from '../../src/db/tables'
 import { openContext } from '../../src/open-context'
 import { form, json, startTestApp, type TestServer } from '../support/harness'
+import { addLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'
 
 const HOUR = 3_600_000
@@ -195,20 +196,8 @@ describe('links of a file', () => {
   test('at most 100 links a file', async () => {
     const alice = await server.user()
     const file = await uploadPdf(server, alice)
-    const db = createClient({ url: `file:${join(server.dataDir, 'pdfshare.db')}` })
-    try {
-      // 98 more straight into the database: with the default link and one through the API, 100.
-      const now = Date.now()
-      await db.batch(
-        Array.from({ length: 98 }, (_, i) => ({
-          sql: `INSERT INTO links (id, file_id, slug, is_default, label, allow_download, search_engine_visible, disabled, views, created_at, updated_at)
-                VALUES (?, ?, ?, 0, '', 1, 0, 0, 0, ?, ?)`,
-          args: [`bulk${i}`, file.id, `bulkslug${i}`, now, now],
-        })),
-      )
-    } finally {
-      db.close()
-    }
+    // 98 more straight into the database: with the default link and one through the API, 100.
+    for (let i = 0; i < 98; i++) await addLink(server, file.id)
     await created(server, alice, file.id)
     const refused = await send(server, 'POST', `/api/files/${file.id}/links`, alice, {})
     expect(await refusal(refused)).toBe('A file may have at most 100 links; delete one first')
@@ -452,11 +441,12 @@ describe('instance policy', () => {
     const alice = await server.user()
     const file = await uploadPdf(server, alice)
     const link = await created(server, alice, file.id)
-    // The same data dir, opened again with a strict policy.
-    const config = loadConfig(
+    // The same data dir and database, opened again with a strict policy.
+    const policy = loadConfig(
       { data: server.dataDir, 'public-url': 'https://pdf.example.test/base' },
       { PDFSHARE_LINK_MAX_EXPIRY: '1d', PDFSHARE_LINK_REQUIRE_PASSWORD: 'on' },
     )
+    const config = { ...server.config, linkMaxExpiry: policy.linkMaxExpiry, linkRequirePassword: policy.linkRequirePassword }
     const ctx = await openContext(config, server.log)
     try {
       const strict = createApp(ctx)
@@ -471,19 +461,12 @@ describe('instance policy', () => {
 })
 
 async function column(server: TestServer, linkId: string, name: string): Promise<unknown> {
-  const db = createClient({ url: `file:${join(server.dataDir, 'pdfshare.db')}` })
-  try {
-    return (await db.execute({ sql: `SELECT ${name} FROM links WHERE id = ?`, args: [linkId] })).rows[0]?.[0]
-  } finally {
-    db.close()
-  }
+  const [row] = await server.ctx.db.all<Record<string, unknown>>(
+    sql`SELECT ${sql.identifier(name)} FROM ${links} WHERE ${links.id} = ${linkId}`,
+  )
+  return row?.[name]
 }
 
 async function setColumn(server: TestServer, linkId: string, name: string, value: number): Promise<void> {
-  const db = createClient({ url: `file:${join(server.dataDir, 'pdfshare.db')}` })
-  try {
-    await db.execute({ sql: `UPDATE links SET ${name} = ? WHERE id = ?`, args: [value, linkId] })
-  } finally {
-    db.close()
-  }
+  await server.ctx.db.run(sql`UPDATE ${links} SET ${sql.identifier(name)} = ${value} WHERE ${links.id} = ${linkId}`)
 }
