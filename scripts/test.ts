@@ -56,13 +56,15 @@ function runTests(args: string[], outfile: string, env: Record<string, string> =
   return { passed: tests - failures - skipped, failed: failures + (exitCode !== 0 && failures === 0 ? 1 : 0), skipped }
 }
 
-const runs = [runTests(process.argv.slice(2), report)]
-if (process.argv.length <= 2) {
+const whole = process.argv.length <= 2
+const testFiles = (pattern: string) => [...new Bun.Glob(pattern).scanSync({ cwd: root })].sort()
+// Files about several instances of one install on PostgreSQL (*.postgres.test.ts) run in the second pass only.
+const firstPass = whole ? testFiles('test/**/*.test.ts').filter((path) => !path.endsWith('.postgres.test.ts')) : process.argv.slice(2)
+const runs = [runTests(firstPass, report)]
+if (whole) {
   // The API and share-page suites once more on the engines of a scaled-out install: PostgreSQL and an S3
   // bucket (test/support/backend.ts). Files about the embedded database itself are named *.embedded.test.ts.
-  const suites = [...new Bun.Glob('test/{api,share}/*.test.ts').scanSync({ cwd: root })].filter(
-    (path) => !path.endsWith('.embedded.test.ts'),
-  )
+  const suites = testFiles('test/{api,share}/*.test.ts').filter((path) => !path.endsWith('.embedded.test.ts'))
   console.log(`the API and share-page suites on PostgreSQL + S3 (${suites.length} files)…`)
   runs.push(runTests(suites, join(root, 'test-output', 'junit-postgres-s3.xml'), { PDFSHARE_TEST_BACKEND: 'postgres-s3' }))
 }

@@ -1,15 +1,13 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createClient } from '@libsql/client'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sharedCeph } from '../../scripts/support/ceph'
-import { makePdf } from '../../scripts/support/pdf'
 import { run, startServer } from '../../scripts/support/process'
 import { createS3BlobStore } from '../../src/storage/s3-blob-store'
 import { bearer } from '../support/bearer'
-import { form } from '../support/harness'
-import { uploadPdfTo } from '../support/uploads'
+import { recordedRowsIn, s3SettingsOf } from '../support/s3'
+import { installWithFiles } from '../support/installs'
 
 // verify, backup and restore as commands (spawned processes) on an install whose PDFs live in a bucket of a
 // real Ceph object gateway; one fresh bucket per install, so that each test sees only its own objects.
@@ -31,11 +29,7 @@ async function freshBucket() {
   })
   const env = {
     PDFSHARE_STORAGE: 's3',
-    PDFSHARE_S3_ENDPOINT: gateway.endpoint,
-    PDFSHARE_S3_BUCKET: name,
-    PDFSHARE_S3_REGION: gateway.region,
-    PDFSHARE_S3_ACCESS_KEY_ID: gateway.accessKeyId,
-    PDFSHARE_S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+    ...s3SettingsOf(gateway, name),
   }
   const store = createS3BlobStore({ client, tempDir: root })
   return { name, env, object: (blobKey: string) => client.file(`blobs/${blobKey}.pdf`), keys: () => Array.fromAsync(store.keys()) }
@@ -48,42 +42,8 @@ async function s3Install(count: number, replacements = 0) {
   const bucket = await freshBucket()
   const dataDir = freshDir('data')
   const cli = (args: string[]) => run([...args, '--data', dataDir], { env: bucket.env })
-  expect((await cli(['user', 'add', 'alice'])).code).toBe(0)
-  const token = (await cli(['token', 'issue', 'alice'])).stdout.trim()
-  const server = await startServer(['--data', dataDir], { env: bucket.env })
-  try {
-    const files: { id: string; sha256: string }[] = []
-    for (let i = 0; i < count; i++) files.push(await uploadPdfTo(server.url, token, makePdf({ text: () => `file ${i}` })))
-    for (let i = 0; i < replacements; i++) {
-      const response = await fetch(`${server.url}/api/files/${files[0]!.id}`, {
-        method: 'PUT',
-        headers: bearer(token),
-        body: form({ bytes: makePdf({ text: () => `replacement ${i}` }) }),
-      })
-      expect(response.status).toBe(200)
-    }
-  } finally {
-    await server.stop()
-  }
-  return { bucket, dataDir, token, cli, rows: await rowsIn(dataDir) }
-}
-
-/** Every PDF the install's database records: the files' current ones (versionId null) and the kept versions. */
-async function rowsIn(dataDir: string) {
-  const client = createClient({ url: `file:${join(dataDir, 'pdfshare.db')}` })
-  try {
-    const result = await client.execute(
-      'SELECT id AS file_id, NULL AS version_id, blob_key, sha256 FROM files UNION ALL SELECT file_id, id, blob_key, sha256 FROM file_versions',
-    )
-    return result.rows.map((row) => ({
-      fileId: String(row.file_id),
-      versionId: row.version_id === null ? null : String(row.version_id),
-      blobKey: String(row.blob_key),
-      sha256: String(row.sha256),
-    }))
-  } finally {
-    client.close()
-  }
+  const token = await installWithFiles(dataDir, { count, replacements, env: bucket.env })
+  return { bucket, dataDir, token, cli, rows: await recordedRowsIn(dataDir) }
 }
 
 const localBlobs = (dir: string) =>

@@ -1,15 +1,14 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createClient } from '@libsql/client'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sharedCeph } from '../../scripts/support/ceph'
-import { makePdf } from '../../scripts/support/pdf'
 import { run, SOURCE_ENTRY, ROOT, startServer } from '../../scripts/support/process'
 import { createS3BlobStore } from '../../src/storage/s3-blob-store'
 import { bearer } from '../support/bearer'
-import { form } from '../support/harness'
 import { uploadPdfTo } from '../support/uploads'
+import { recordedRowsIn, s3SettingsOf } from '../support/s3'
+import { installWithFiles } from '../support/installs'
 
 // `pdfshare storage migrate` as a spawned process, between a data dir and a fresh bucket of a real Ceph
 // object gateway; then a server on the migrated install, which must serve every PDF byte for byte.
@@ -30,11 +29,7 @@ async function freshBucket() {
   })
   // The S3 settings without PDFSHARE_STORAGE: the install still runs on local storage when it migrates.
   const settings = {
-    PDFSHARE_S3_ENDPOINT: gateway.endpoint,
-    PDFSHARE_S3_BUCKET: name,
-    PDFSHARE_S3_REGION: gateway.region,
-    PDFSHARE_S3_ACCESS_KEY_ID: gateway.accessKeyId,
-    PDFSHARE_S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+    ...s3SettingsOf(gateway, name),
   }
   const store = createS3BlobStore({ client, tempDir: root })
   return {
@@ -50,51 +45,16 @@ const sha256 = (bytes: ArrayBuffer | Uint8Array) => new Bun.CryptoHasher('sha256
 /** A local-storage install with `count` files (of about `size` bytes); with `replacements`, the first one is replaced that often. */
 async function localInstall(count: number, { replacements = 0, size = 0 } = {}) {
   const dataDir = join(root, `data-${++counter}`)
-  expect((await run(['user', 'add', 'alice', '--data', dataDir])).code).toBe(0)
-  const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
-  const server = await startServer(['--data', dataDir])
-  try {
-    const files: { id: string }[] = []
-    for (let i = 0; i < count; i++)
-      files.push(await uploadPdfTo(server.url, token, makePdf({ text: () => `file ${i}`, paddingBytes: size + i })))
-    for (let i = 0; i < replacements; i++) {
-      const response = await fetch(`${server.url}/api/files/${files[0]!.id}`, {
-        method: 'PUT',
-        headers: bearer(token),
-        body: form({ bytes: makePdf({ text: () => `replacement ${i}` }) }),
-      })
-      expect(response.status).toBe(200)
-    }
-  } finally {
-    await server.stop()
-  }
+  const token = await installWithFiles(dataDir, { count, replacements, size })
   return {
     dataDir,
     token,
-    rows: await rowsIn(dataDir),
+    rows: await recordedRowsIn(dataDir),
     local: (blobKey: string) => join(dataDir, 'blobs', blobKey.slice(0, 2), `${blobKey}.pdf`),
   }
 }
 
-/** Every PDF the install's database records: the files' current ones (versionId null) and the kept versions. */
-async function rowsIn(dataDir: string) {
-  const client = createClient({ url: `file:${join(dataDir, 'pdfshare.db')}` })
-  try {
-    const result = await client.execute(
-      'SELECT id AS file_id, NULL AS version_id, blob_key, sha256 FROM files UNION ALL SELECT file_id, id, blob_key, sha256 FROM file_versions',
-    )
-    return result.rows.map((row) => ({
-      fileId: String(row.file_id),
-      versionId: row.version_id === null ? null : String(row.version_id),
-      blobKey: String(row.blob_key),
-      sha256: String(row.sha256),
-    }))
-  } finally {
-    client.close()
-  }
-}
-
-type Row = Awaited<ReturnType<typeof rowsIn>>[number]
+type Row = Awaited<ReturnType<typeof recordedRowsIn>>[number]
 const keysOf = (rows: Row[]) => rows.map((row) => row.blobKey).sort()
 
 /** Starts a server on the install and checks it serves every recorded PDF (current and kept versions) byte for byte. */

@@ -11,6 +11,7 @@ import { form, startTestApp } from '../support/harness'
 import { sharePathOf } from '../support/share-paths'
 import { uploadPdf } from '../support/uploads'
 import { FIREFOX } from '../support/user-agents'
+import { s3SettingsOf } from '../support/s3'
 
 // The whole app with PDFSHARE_STORAGE=s3 on a real Ceph object gateway, through HTTP: the PDFs live in the
 // bucket, not in the data dir.
@@ -19,11 +20,7 @@ const bucket = `pdfshare-app-${process.pid}`
 await gateway.createBucket(bucket)
 const server = await startTestApp({
   PDFSHARE_STORAGE: 's3',
-  PDFSHARE_S3_ENDPOINT: gateway.endpoint,
-  PDFSHARE_S3_BUCKET: bucket,
-  PDFSHARE_S3_REGION: gateway.region,
-  PDFSHARE_S3_ACCESS_KEY_ID: gateway.accessKeyId,
-  PDFSHARE_S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+  ...s3SettingsOf(gateway, bucket),
 })
 const owner = await server.user('owner')
 const bucketKeys = () => Array.fromAsync(server.ctx.blobs.keys())

@@ -6,6 +6,7 @@
  */
 import { sharedCeph } from '../../scripts/support/ceph'
 import { freshPostgres } from '../../scripts/support/postgres'
+import { s3SettingsOf } from './s3'
 
 export type TestBackend = 'embedded' | 'postgres-s3'
 
@@ -23,11 +24,7 @@ export async function backendSettings(): Promise<{ env: Record<string, string>; 
     env: {
       PDFSHARE_DATABASE_URL: postgres.url,
       PDFSHARE_STORAGE: 's3',
-      PDFSHARE_S3_ENDPOINT: gateway.endpoint,
-      PDFSHARE_S3_BUCKET: bucket,
-      PDFSHARE_S3_REGION: gateway.region,
-      PDFSHARE_S3_ACCESS_KEY_ID: gateway.accessKeyId,
-      PDFSHARE_S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+      ...s3SettingsOf(gateway, bucket),
       PDFSHARE_S3_PATH_STYLE: '1',
     },
     cleanup: postgres.stop,

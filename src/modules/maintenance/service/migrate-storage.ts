@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm'
+import { type RecordedPdf, recordedPdfs } from '../../../core/files/recorded-pdfs'
 import type { AppContext } from '../../../core/context'
-import { files, fileVersions, users } from '../../../db/schema'
 import { badRequest } from '../../../errors'
 import type { BlobStore } from '../../../storage/blob-store'
 import { BlobMismatch } from '../../../storage/expected-bytes'
@@ -10,15 +9,7 @@ import { sha256Of } from './verify'
 export const COPIES_AT_ONCE = 8
 
 /** A PDF the database records: a file's current one (`versionId` null) or a kept previous version. */
-export type MigrateRow = {
-  fileId: string
-  versionId: string | null
-  filename: string
-  owner: string
-  blobKey: string
-  size: number
-  sha256: string
-}
+export type MigrateRow = RecordedPdf
 
 export type MigrateReport = {
   files: number
@@ -141,35 +132,4 @@ async function matches(store: BlobStore, row: MigrateRow): Promise<true | string
   if (stat.size !== row.size) return `has ${stat.size} bytes, ${row.size} recorded`
   const sha256 = await sha256Of({ blobs: store }, row.blobKey)
   return sha256 === row.sha256 || `has SHA-256 ${sha256}, ${row.sha256} recorded`
-}
-
-/** Every PDF the database records, in one read. */
-async function recordedPdfs(ctx: AppContext): Promise<MigrateRow[]> {
-  const [current, versions] = await ctx.db.batch([
-    ctx.db
-      .select({
-        fileId: files.id,
-        filename: files.filename,
-        owner: users.name,
-        blobKey: files.blobKey,
-        size: files.size,
-        sha256: files.sha256,
-      })
-      .from(files)
-      .innerJoin(users, eq(users.id, files.ownerId)),
-    ctx.db
-      .select({
-        fileId: files.id,
-        versionId: fileVersions.id,
-        filename: fileVersions.filename,
-        owner: users.name,
-        blobKey: fileVersions.blobKey,
-        size: fileVersions.size,
-        sha256: fileVersions.sha256,
-      })
-      .from(fileVersions)
-      .innerJoin(files, eq(files.id, fileVersions.fileId))
-      .innerJoin(users, eq(users.id, files.ownerId)),
-  ])
-  return [...current.map((row) => ({ ...row, versionId: null })), ...versions]
 }

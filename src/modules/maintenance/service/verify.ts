@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm'
+import { recordedPdfs } from '../../../core/files/recorded-pdfs'
 import type { AppContext } from '../../../core/context'
 import { discardBlob } from '../../../core/files/discard-blob'
-import { files, fileVersions, users } from '../../../db/tables'
 
 export type FileProblem = {
   fileId: string
@@ -39,34 +38,9 @@ export async function sha256Of(ctx: Pick<AppContext, 'blobs'>, key: string): Pro
  * ever changed: a damaged file or version is reported, not deleted).
  */
 export async function verifyStore(ctx: AppContext, options: { repair: boolean }): Promise<VerifyReport> {
-  const [current, versions] = await ctx.db.batch([
-    ctx.db
-      .select({
-        fileId: files.id,
-        filename: files.filename,
-        owner: users.name,
-        blobKey: files.blobKey,
-        size: files.size,
-        sha256: files.sha256,
-      })
-      .from(files)
-      .innerJoin(users, eq(users.id, files.ownerId)),
-    ctx.db
-      .select({
-        fileId: files.id,
-        versionId: fileVersions.id,
-        filename: fileVersions.filename,
-        owner: users.name,
-        blobKey: fileVersions.blobKey,
-        size: fileVersions.size,
-        sha256: fileVersions.sha256,
-      })
-      .from(fileVersions)
-      .innerJoin(files, eq(files.id, fileVersions.fileId))
-      .innerJoin(users, eq(users.id, files.ownerId)),
-  ])
-  const rows = [...current.map((row) => ({ ...row, versionId: null })), ...versions]
-  const report: VerifyReport = { files: current.length, versions: versions.length, bytes: 0, problems: [], orphans: [], removed: 0 }
+  const rows = await recordedPdfs(ctx)
+  const versions = rows.filter((row) => row.versionId !== null).length
+  const report: VerifyReport = { files: rows.length - versions, versions, bytes: 0, problems: [], orphans: [], removed: 0 }
   const referenced = new Set<string>()
   for (const row of rows) {
     referenced.add(row.blobKey)

@@ -1,0 +1,46 @@
+import { eq } from 'drizzle-orm'
+import { files, fileVersions, users } from '../../db/tables'
+import type { AppContext } from '../context'
+
+/** A PDF the database records: a file's current one (`versionId` null) or a kept previous version. */
+export type RecordedPdf = {
+  fileId: string
+  versionId: string | null
+  filename: string
+  /** The owner's name, for the operator's messages. */
+  owner: string
+  blobKey: string
+  size: number
+  sha256: string
+}
+
+/** Every PDF the database records, current ones first, read in one transaction (verify, storage migrate). */
+export async function recordedPdfs(ctx: AppContext): Promise<RecordedPdf[]> {
+  const [current, versions] = await ctx.db.batch([
+    ctx.db
+      .select({
+        fileId: files.id,
+        filename: files.filename,
+        owner: users.name,
+        blobKey: files.blobKey,
+        size: files.size,
+        sha256: files.sha256,
+      })
+      .from(files)
+      .innerJoin(users, eq(users.id, files.ownerId)),
+    ctx.db
+      .select({
+        fileId: files.id,
+        versionId: fileVersions.id,
+        filename: fileVersions.filename,
+        owner: users.name,
+        blobKey: fileVersions.blobKey,
+        size: fileVersions.size,
+        sha256: fileVersions.sha256,
+      })
+      .from(fileVersions)
+      .innerJoin(files, eq(files.id, fileVersions.fileId))
+      .innerJoin(users, eq(users.id, files.ownerId)),
+  ])
+  return [...current.map((row) => ({ ...row, versionId: null })), ...versions]
+}
