@@ -128,7 +128,10 @@ test('on PostgreSQL, two runners at once on clients that default to SERIALIZABLE
   const { url } = await databaseWithUrl()
   const serializable = () => new SQL({ url, max: 1, connection: { default_transaction_isolation: 'serializable' } })
   const [first, second] = [serializable(), serializable()]
-  cleanups.push(() => first.close(), () => second.close())
+  cleanups.push(
+    () => first.close(),
+    () => second.close(),
+  )
   const applied = await Promise.all([migratePg(first), migratePg(second)])
   expect(applied.sort((a, b) => a - b)).toEqual([0, embeddedPgMigrations.length])
 })

@@ -293,7 +293,7 @@ test('kill -9 of one instance during concurrent writes: no acknowledged write lo
   for (const failure of failed) {
     expect(failure.start).toBeLessThan(killAt)
     expect(failure.end).toBeGreaterThan(killAt)
-    if (failure.backend !== '?') expect(failure.backend).toBe(instances.balancer.names[KILLED])
+    if (failure.backend !== '?') expect(failure.backend).toBe(instances.balancer.names[KILLED]!)
   }
   expect(servedBy).toEqual(new Set(['s1', 's2', 's3']))
   expect(whileDown.length).toBeGreaterThan(0)
