@@ -36,7 +36,10 @@ export async function startLoadBalancer(options: { backends: string[]; port?: nu
   const config = join(dir, 'haproxy.cfg')
   writeFileSync(config, haproxyConfig({ port, backends: options.backends, names }))
   const check = Bun.spawnSync([haproxy, '-c', '-f', config], { stdout: 'pipe', stderr: 'pipe' })
-  if (check.exitCode !== 0) throw new Error(`haproxy refused its config:\n${check.stderr.toString()}${check.stdout.toString()}`)
+  if (check.exitCode !== 0) {
+    rmSync(dir, { recursive: true, force: true })
+    throw new Error(`haproxy refused its config:\n${check.stderr.toString()}${check.stdout.toString()}`)
+  }
 
   // -db: foreground, no daemon, so the pid we hold is HAProxy's own.
   const proc = Bun.spawn([haproxy, '-db', '-f', config], { stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' })
