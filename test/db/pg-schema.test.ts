@@ -124,6 +124,18 @@ test('on PostgreSQL, two runners starting at once apply the migrations once (the
   expect(count).toBe(embeddedPgMigrations.length)
 })
 
+test('on PostgreSQL, two runners at once on clients that default to SERIALIZABLE (as the server pool does) apply the migrations once', async () => {
+  const { url } = await databaseWithUrl()
+  const serializable = () => new SQL({ url, max: 1, connection: { default_transaction_isolation: 'serializable' } })
+  const [first, second] = [serializable(), serializable()]
+  cleanups.push(
+    () => first.close(),
+    () => second.close(),
+  )
+  const applied = await Promise.all([migratePg(first), migratePg(second)])
+  expect(applied.sort((a, b) => a - b)).toEqual([0, embeddedPgMigrations.length])
+})
+
 test('on PostgreSQL, the migrated tables and columns are the ones the pg schema describes', async () => {
   const client = await database()
   await migratePg(client)

@@ -16,7 +16,10 @@ const MIGRATION_LOCK = 4_815_162_342
  * second runner waits for the first to commit, then finds nothing pending. Returns how many migrations it applied.
  */
 export async function migratePg(client: SQL, migrations = embeddedPgMigrations): Promise<number> {
-  return await client.begin(async (tx) => {
+  // READ COMMITTED whatever the client's default (the server's pool makes every transaction SERIALIZABLE): a
+  // serializable snapshot is taken at the lock's SELECT, before the other runner commits, and would not see the
+  // migrations it applied (each instance but the first then failed with `relation … already exists`).
+  return await client.begin('isolation level read committed', async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`
     // Created under the lock: two concurrent CREATE … IF NOT EXISTS can still collide on the catalog.
     await tx`CREATE SCHEMA IF NOT EXISTS drizzle`

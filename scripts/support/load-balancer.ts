@@ -1,0 +1,146 @@
+/**
+ * HAProxy in front of several pdfshare instances, for tests of a scaled-out install: Debian's haproxy (2.6),
+ * one config in a temp dir, in the foreground as our child process. Round robin over the given servers, each
+ * checked on GET /api/health every 200 ms (a dead one is out within about half a second), a request whose
+ * connection failed or got no answer at all tried again on another server (for an idempotent request; HAProxy
+ * never resends a request body it could not keep), the client's address passed on in X-Forwarded-For, and
+ * timeouts long enough for a 100 MB upload on a slow link. Every answer says which server gave it in
+ * `X-Pdfshare-Backend` (the server's name: s1, s2, …). Stopped when the process exits, also by a kill -9 (a
+ * watchdog).
+ *
+ * Needs Debian's package: apt-get install -y haproxy
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const PACKAGE = 'apt-get install -y haproxy'
+
+export type LoadBalancer = {
+  /** The frontend, e.g. http://127.0.0.1:41234 */
+  url: string
+  /** The server names in the config, in the order of `backends`: s1, s2, … */
+  names: string[]
+  stop: () => Promise<void>
+}
+
+/** The header every answer through the balancer carries, naming the server that gave it. */
+export const BACKEND_HEADER = 'x-pdfshare-backend'
+
+export async function startLoadBalancer(options: { backends: string[]; port?: number }): Promise<LoadBalancer> {
+  const haproxy = Bun.which('haproxy') ?? Bun.which('haproxy', { PATH: '/usr/sbin:/usr/local/sbin' })
+  if (!haproxy) throw new Error(`HAProxy is not installed (no haproxy on the PATH or in /usr/sbin); install it with: ${PACKAGE}`)
+  const dir = mkdtempSync(join(tmpdir(), 'pdfshare-haproxy-'))
+  const port = options.port ?? freePort()
+  const names = options.backends.map((_, index) => `s${index + 1}`)
+  const config = join(dir, 'haproxy.cfg')
+  writeFileSync(config, haproxyConfig({ port, backends: options.backends, names }))
+  const check = Bun.spawnSync([haproxy, '-c', '-f', config], { stdout: 'pipe', stderr: 'pipe' })
+  if (check.exitCode !== 0) {
+    rmSync(dir, { recursive: true, force: true })
+    throw new Error(`haproxy refused its config:\n${check.stderr.toString()}${check.stdout.toString()}`)
+  }
+
+  // -db: foreground, no daemon, so the pid we hold is HAProxy's own.
+  const proc = Bun.spawn([haproxy, '-db', '-f', config], { stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' })
+  let stderr = ''
+  void (async () => {
+    for await (const chunk of proc.stderr) stderr += new TextDecoder().decode(chunk)
+  })()
+  let stopped = false
+  const stopNow = () => {
+    if (stopped) return
+    stopped = true
+    proc.kill('SIGKILL')
+    rmSync(dir, { recursive: true, force: true })
+  }
+  process.once('exit', stopNow)
+  // `bun test` fires no 'exit' event, and a killed test process fires nothing: a detached shell polls for this
+  // process and kills HAProxy (and removes its folder) once it is gone, however it ended.
+  Bun.spawn(
+    [
+      'sh',
+      '-c',
+      'while kill -0 "$1" 2>/dev/null; do sleep 0.5; done; kill -9 "$2" 2>/dev/null; rm -rf "$3"',
+      'lb-watchdog',
+      String(process.pid),
+      String(proc.pid),
+      dir,
+    ],
+    { stdio: ['ignore', 'ignore', 'ignore'], detached: true },
+  ).unref()
+
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    if (proc.exitCode !== null) {
+      stopNow()
+      throw new Error(`haproxy exited with ${proc.exitCode}:\n${stderr}`)
+    }
+    const up = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) }).then(
+      (response) => response.ok,
+      () => false,
+    )
+    if (up) break
+    if (Date.now() > deadline) {
+      stopNow()
+      throw new Error(`haproxy did not answer on ${url} within 10 s:\n${stderr}`)
+    }
+    await Bun.sleep(50)
+  }
+  return {
+    url,
+    names,
+    async stop() {
+      stopNow()
+      await proc.exited
+    },
+  }
+}
+
+function haproxyConfig(input: { port: number; backends: string[]; names: string[] }): string {
+  const servers = input.backends.map((backend, index) => {
+    const { hostname, port } = new URL(backend)
+    return `  server ${input.names[index]} ${hostname}:${port} check`
+  })
+  return `global
+  maxconn 2000
+
+defaults
+  mode http
+  # Uploads of 100 MB over a slow link: the body may take minutes, an answer comes once it is stored.
+  timeout connect 2s
+  timeout client 300s
+  timeout server 300s
+  timeout http-request 30s
+  timeout queue 30s
+  # A request whose connection was refused or that got no answer at all goes to another server (HAProxy keeps
+  # only requests whose body fits its buffer, and retries no non-idempotent request once it was sent).
+  retries 3
+  option redispatch 1
+  retry-on conn-failure empty-response
+  option forwardfor
+  option http-server-close
+
+frontend pdfshare
+  bind 127.0.0.1:${input.port}
+  default_backend instances
+
+backend instances
+  balance roundrobin
+  option httpchk GET /api/health
+  http-check expect status 200
+  # A dead instance is out after 2 failed checks 200 ms apart, and back after one good one.
+  default-server inter 200ms fastinter 200ms downinter 500ms fall 2 rise 1
+  # after-response: also on HAProxy's own answers (a 502 when the server died mid-request).
+  http-after-response set-header X-Pdfshare-Backend %s
+${servers.join('\n')}
+`
+}
+
+function freePort(): number {
+  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+  const port = probe.port
+  probe.stop(true)
+  return port
+}
