@@ -1,3 +1,5 @@
+import { dialectOf } from '../db/dialect'
+import { SHARED_SWEEP_MIN_AGE_MS } from '../modules/maintenance/service/sweep'
 import type { AppContext } from '../core/context'
 import { formatSize } from '../shared/sizes'
 import { verifyStore } from '../modules/maintenance/service/verify'
@@ -18,7 +20,9 @@ export async function verifyCommand(ctx: AppContext, args: ParsedArgs, io: CliIo
     throw new CliFailure(`a server (pid ${pid}) is running on this data dir; stop it before verify --repair`, 1)
 
   const started = performance.now()
-  const report = await verifyStore(ctx, { repair })
+  // Instances on one PostgreSQL database take no lock: a young blob without a row may be another's upload.
+  const shared = dialectOf(ctx.config.databaseUrl) === 'postgres'
+  const report = await verifyStore(ctx, { repair, recentMs: shared ? SHARED_SWEEP_MIN_AGE_MS : undefined })
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   io.out(`checked ${report.files} file(s) and ${report.versions} previous version(s), ${formatSize(report.bytes)}, in ${seconds} s`)
   for (const problem of report.problems) {
@@ -26,18 +30,21 @@ export async function verifyCommand(ctx: AppContext, args: ParsedArgs, io: CliIo
     io.out(`problem: ${what} (${JSON.stringify(problem.filename)}, owner ${problem.owner}): ${problem.detail}`)
   }
   for (const orphan of report.orphans) {
-    const fate = repair
-      ? 'removed'
-      : pid !== undefined
-        ? 'may be an upload in progress; run verify --repair with the server stopped to remove it'
-        : 'run verify --repair to remove it'
+    const fate = orphan.recent
+      ? 'stored less than a day ago: may be an upload another instance is committing; left alone'
+      : repair
+        ? 'removed'
+        : pid !== undefined
+          ? 'may be an upload in progress; run verify --repair with the server stopped to remove it'
+          : 'run verify --repair to remove it'
     io.out(`unreferenced: blob ${orphan.key} (${formatSize(orphan.size)}) belongs to no file; ${fate}`)
   }
-  const ok = report.problems.length === 0 && (repair || report.orphans.length === 0)
+  const settled = report.orphans.filter((orphan) => !orphan.recent).length
+  const ok = report.problems.length === 0 && (repair || settled === 0)
   io.out(
     ok
       ? 'ok: every file is present with its recorded size and SHA-256, and every kept version'
-      : `${report.problems.length} damaged file(s), ${repair ? 0 : report.orphans.length} unreferenced blob(s)`,
+      : `${report.problems.length} damaged file(s), ${repair ? 0 : settled} unreferenced blob(s)`,
   )
   return ok
 }

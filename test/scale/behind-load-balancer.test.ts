@@ -284,12 +284,14 @@ test('kill -9 of one instance during concurrent writes: no acknowledged write lo
       `${duringRestart} writes acknowledged while s2 started; verify: ${verify.stdout.trim().split('\n').at(-1)}`,
   )
   expect(violations).toEqual([])
-  // verify finds every file and kept version intact. It exits 1 for a blob no row points at: here only what a
-  // write cut off by the kill had stored before its row (the shared start-up sweep leaves such a blob for a day,
-  // as it cannot tell it from another instance's upload in progress), so at most one per write in flight there.
-  expect(verify.stdout).toMatch(/^(ok: |0 damaged file\(s\))/m)
-  const unreferenced = verify.stdout.split('\n').filter((line) => line.startsWith('unreferenced: ')).length
-  expect(verify.code).toBe(unreferenced === 0 ? 0 : 1)
+  // verify finds every file and kept version intact. A blob no row points at is only what a write cut off by the
+  // kill had stored before its row, at most one per write in flight there: on a shared database verify reports
+  // such a young blob and leaves it (it cannot tell it from another instance's upload in progress).
+  expect(verify.stdout).toMatch(/^ok: /m)
+  expect(verify.code).toBe(0)
+  const unreferencedLines = verify.stdout.split('\n').filter((line) => line.startsWith('unreferenced: '))
+  for (const line of unreferencedLines) expect(line).toContain('left alone')
+  const unreferenced = unreferencedLines.length
   // (A write HAProxy resent to another instance counts too: a DELETE whose row went before the kill, not its blob.)
   expect(unreferenced).toBeLessThanOrEqual(inFlightAtKill.length)
   expect(verify.stdout).not.toContain('problem: ')

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { makePdf } from '../../scripts/support/pdf'
 import { randomId } from '../../src/lib/ids'
 import { SHARED_SWEEP_MIN_AGE_MS, sweepUnreferencedBlobs } from '../../src/modules/maintenance/service/sweep'
+import { verifyStore } from '../../src/modules/maintenance/service/verify'
 import { removeLeftoverTempFiles } from '../../src/storage/temp-files'
 import { startTestApp } from '../support/harness'
 import { uploadPdf } from '../support/uploads'
@@ -31,6 +32,25 @@ test('the shared start-up sweep leaves a young blob without a row alone, and mov
   }
   expect(await server.ctx.blobs.stat(inFlight)).toBeUndefined()
   expect((await server.call('GET', `/api/files/${kept.id}/content`, { token: owner.token })).status).toBe(200)
+})
+
+test('verify on a shared database reports a young blob without a row and leaves it, also with --repair; an old one it removes', async () => {
+  const young = randomId()
+  await server.ctx.blobs.put(young, { stream: new Blob([makePdf()]).stream() })
+  const report = await verifyStore(server.ctx, { repair: true, recentMs: SHARED_SWEEP_MIN_AGE_MS })
+  expect(report.orphans).toEqual([{ key: young, size: expect.any(Number), recent: true }])
+  expect(report.removed).toBe(0)
+  expect(await server.ctx.blobs.stat(young)).toBeDefined()
+  const realNow = server.ctx.now
+  server.ctx.now = () => realNow() + SHARED_SWEEP_MIN_AGE_MS + 1000
+  try {
+    const later = await verifyStore(server.ctx, { repair: true, recentMs: SHARED_SWEEP_MIN_AGE_MS })
+    expect(later.orphans).toEqual([{ key: young, size: expect.any(Number), recent: false }])
+    expect(later.removed).toBe(1)
+  } finally {
+    server.ctx.now = realNow
+  }
+  expect(await server.ctx.blobs.stat(young)).toBeUndefined()
 })
 
 test('shared temp clean-up removes only files nobody has written for the given time', async () => {

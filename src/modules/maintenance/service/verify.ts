@@ -20,7 +20,8 @@ export type VerifyReport = {
   bytes: number
   problems: FileProblem[]
   /** Blobs no file points at. */
-  orphans: { key: string; size: number }[]
+  /** `recent`: younger than `recentMs` (may be another instance's upload in progress: never removed). */
+  orphans: { key: string; size: number; recent: boolean }[]
   /** Orphans removed by `repair`. */
   removed: number
 }
@@ -37,7 +38,7 @@ export async function sha256Of(ctx: Pick<AppContext, 'blobs'>, key: string): Pro
  * recorded SHA-256; then lists blobs that nothing points at. With `repair`, orphans are removed (nothing else is
  * ever changed: a damaged file or version is reported, not deleted).
  */
-export async function verifyStore(ctx: AppContext, options: { repair: boolean }): Promise<VerifyReport> {
+export async function verifyStore(ctx: AppContext, options: { repair: boolean; recentMs?: number }): Promise<VerifyReport> {
   const rows = await recordedPdfs(ctx)
   const versions = rows.filter((row) => row.versionId !== null).length
   const report: VerifyReport = { files: rows.length - versions, versions, bytes: 0, problems: [], orphans: [], removed: 0 }
@@ -60,11 +61,17 @@ export async function verifyStore(ctx: AppContext, options: { repair: boolean })
     if (actual !== row.sha256) problem('checksum', `its PDF's SHA-256 is ${actual}, ${row.sha256} recorded`)
   }
   for await (const key of ctx.blobs.keys()) {
-    if (!referenced.has(key)) report.orphans.push({ key, size: (await ctx.blobs.stat(key))?.size ?? 0 })
+    if (referenced.has(key)) continue
+    const found = await ctx.blobs.stat(key)
+    const recent = !!options.recentMs && !!found && ctx.now() - found.modifiedAt < options.recentMs
+    report.orphans.push({ key, size: found?.size ?? 0, recent })
   }
   if (options.repair) {
-    for (const orphan of report.orphans) await discardBlob(ctx, orphan.key)
-    report.removed = report.orphans.length
+    for (const orphan of report.orphans) {
+      if (orphan.recent) continue
+      await discardBlob(ctx, orphan.key)
+      report.removed++
+    }
   }
   return report
 }
