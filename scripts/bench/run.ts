@@ -11,6 +11,7 @@ import { coldStart } from './cold-start'
 import { downloads } from './download'
 import { floodImpact } from './flood'
 import { hostilePreviews } from './hostile'
+import { scaleOut, type SetupSpeed } from './scale-out'
 import { dashboardLoad, previewTimes, viewerLoad } from './share'
 import { ensureBinary, mib, ROOT } from './support'
 import { throughput } from './throughput'
@@ -235,6 +236,43 @@ rows.push(
   { measure: 'idle RSS after start', against: '—', result: mib(cold.idleRss), target: '≤ 80 MB', ok: cold.idleRss <= 80_000_000 },
   { measure: 'binary size', against: '—', result: mib(statSync(binary).size), target: 'reported' },
 )
+
+// Past one machine: the same paths on PostgreSQL + S3, one instance and three behind HAProxy (all on this machine).
+if (Bun.which('haproxy') && Bun.which('radosgw') && existsSync('/usr/lib/postgresql/15/bin/initdb')) {
+  const scale = await scaleOut(binary)
+  const versus = (label: string, pick: (speed: SetupSpeed) => number) => ({
+    measure: `scale-out: ${label}, 64 connections, everything on this 2-core machine`,
+    against: `embedded (libSQL file, local disk): ${pick(scale.embedded).toFixed(0)} req/s`,
+    result:
+      `PostgreSQL + S3, 1 instance: ${pick(scale.postgres1).toFixed(0)} req/s (${pct(pick(scale.postgres1) / pick(scale.embedded))}); ` +
+      `3 instances behind HAProxy: ${pick(scale.postgres3).toFixed(0)} req/s (${pct(pick(scale.postgres3) / pick(scale.embedded))})`,
+    target: 'reported',
+  })
+  rows.push(
+    versus('authenticated `GET /api/files/:id`', (speed) => speed.api),
+    versus('`GET /s/:slug`, every request a new counted visitor', (speed) => speed.page),
+    versus('64 KiB range reads of `/s/:slug/file`', (speed) => speed.range),
+    {
+      measure: 'S3 downloads streamed through the instance, not redirected: 64 KiB range reads',
+      against: `straight from the gateway (presigned URL): ${scale.presignedRange.toFixed(0)} req/s`,
+      result: `through pdfshare: ${scale.postgres1.range.toFixed(0)} req/s (${pct(scale.postgres1.range / scale.presignedRange)})`,
+      target: 'reported',
+    },
+    {
+      measure: 'S3 downloads streamed: a 4 MiB PDF read whole (curl, median of 5)',
+      against: `presigned URL: ${ms(scale.presignedMs, 1)}`,
+      result: `through pdfshare: ${ms(scale.streamedMs, 1)}`,
+      target: 'reported',
+    },
+    {
+      measure: 'scale-out: failed requests in those runs',
+      against: '—',
+      result: String(scale.embedded.errors + scale.postgres1.errors + scale.postgres3.errors),
+      target: '0',
+      ok: scale.embedded.errors + scale.postgres1.errors + scale.postgres3.errors === 0,
+    },
+  )
+}
 
 if (existsSync('/usr/bin/chromium')) {
   const viewer = await viewerLoad(binary)

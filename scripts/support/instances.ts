@@ -30,7 +30,9 @@ export type Instances = {
 
 let buckets = 0
 
-export async function startInstances(options: { count: number; env?: Record<string, string> }): Promise<Instances> {
+/** `program`: how to run pdfshare (default: from source; the bench passes the binary). */
+export async function startInstances(options: { count: number; env?: Record<string, string>; program?: string[] }): Promise<Instances> {
+  const program = options.program
   const [postgres, gateway] = await Promise.all([freshPostgres(), sharedCeph()])
   const bucket = `pdfshare-lb${process.pid}-${++buckets}`
   await gateway.createBucket(bucket)
@@ -60,20 +62,20 @@ export async function startInstances(options: { count: number; env?: Record<stri
   }
   try {
     // All at once, as after a deploy: the migrations and the shared signing secret must cope.
-    servers.push(...(await Promise.all(dirs.slice(0, options.count).map((_, index) => startServer(serverArgs(index), { env })))))
+    servers.push(...(await Promise.all(dirs.slice(0, options.count).map((_, index) => startServer(serverArgs(index), { env, program })))))
     for (const server of servers) ports.push(Number(new URL(server.url).port))
     const balancer = await startLoadBalancer({ backends: servers.map((server) => server.url), port: balancerPort })
     return {
       balancer,
       servers,
       env,
-      cli: (args) => run([...args, '--data', cliDir], { env }),
+      cli: (args) => run([...args, '--data', cliDir], { env, program }),
       async kill(index) {
         servers[index]!.proc.kill('SIGKILL')
         await servers[index]!.proc.exited
       },
       async restart(index) {
-        servers[index] = await startServer(serverArgs(index), { env })
+        servers[index] = await startServer(serverArgs(index), { env, program })
         return servers[index]!
       },
       async stop() {

@@ -124,7 +124,12 @@ describe('preview renderer processes', () => {
     const pool = poolOf({ timeoutMs: 800, concurrency: 1, maxQueued: 1 })
     try {
       const results = await Promise.all([0, 1, 2].map(() => failureOf(pool.render('/dev/null', out('hang')))))
-      expect(results.map((r) => r?.constructor)).toEqual([RenderFailed, RenderFailed, RendererUnavailable])
+      // The two that ran hit the time limit: RenderFailed, or, when the whole test suite starves them of CPU, the
+      // "machine was busy" answer; the third was refused at once, never run.
+      const ran = (r: unknown) =>
+        r instanceof RenderFailed || (r instanceof RendererUnavailable && r.message.includes('while the machine was busy'))
+      expect(results.map(ran)).toEqual([true, true, false])
+      expect(results[2]).toBeInstanceOf(RendererUnavailable)
     } finally {
       pool.close()
     }

@@ -20,17 +20,28 @@ export function signInLimits(ctx: AppContext): SignInAttempt {
   const perMinute = ctx.config.rateLimitLogin
   const byAddress = loggedRateLimiter(ctx, 'of failed sign-ins per address', perMinute)
   const byName = loggedRateLimiter(ctx, 'of failed sign-ins per user name', perMinute)
+  // Each attempt counts and decides in turn: the two counters (in memory, or shared in PostgreSQL, where every
+  // hit is a round trip) then see this instance's attempts in one order, so parallel guesses get exactly the budget.
+  let turn: Promise<unknown> = Promise.resolve()
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = turn.then(work)
+    turn = run.catch(() => {})
+    return run
+  }
   return async (who, signIn) => {
     const now = ctx.now()
-    const [address, name] = await Promise.all([byAddress.hit(who.address, now), byName.hit(who.name, now)])
-    if (!address || !name) return signIn() // the limit is off
     const takeBack = () => Promise.all([byAddress.undo(who.address, now), byName.undo(who.name, now)])
-    const addressHasFailed = address.limit - address.remaining > 1 // this attempt is not the address's first
-    const refusal = !address.allowed ? address : !name.allowed && addressHasFailed ? name : undefined
-    if (refusal) {
-      await takeBack() // refused before any password was checked: not a failure
-      throw rateLimited(refusal)
-    }
+    const decision = await inTurn(async () => {
+      const address = await byAddress.hit(who.address, now)
+      const name = await byName.hit(who.name, now)
+      if (!address || !name) return 'off' as const // the limit is off
+      const addressHasFailed = address.limit - address.remaining > 1 // this attempt is not the address's first
+      const refusal = !address.allowed ? address : !name.allowed && addressHasFailed ? name : undefined
+      if (refusal) await takeBack() // refused before any password was checked: not a failure
+      return refusal ?? ('counted' as const)
+    })
+    if (decision === 'off') return signIn()
+    if (decision !== 'counted') throw rateLimited(decision)
     let failed = false
     try {
       return await signIn()
