@@ -130,7 +130,20 @@ export function createViewCounter(ctx: AppContext): CountView {
   const markWithinBound = MARK_WITHIN_ADDRESS_BOUND(VISITOR_BYTES[dialect])
   let queue: Pending[] = []
   let lastSweep = 0
+  // One group commit in flight at a time: the visits that arrive meanwhile make the next one. On SQLite a commit
+  // is over before anything else runs anyway; on PostgreSQL a second one would only wait on the first's link
+  // lock, so one larger commit costs fewer round trips than two that queue.
+  let flushing = false
   const flush = async () => {
+    flushing = true
+    try {
+      await commit()
+    } finally {
+      flushing = false
+      if (queue.length > 0) setImmediate(flush)
+    }
+  }
+  const commit = async () => {
     const batch = queue
     queue = []
     const now = ctx.now()
@@ -187,7 +200,7 @@ export function createViewCounter(ctx: AppContext): CountView {
     const claim = { sql: CLAIM_LINK_VIEW, args: [link.id], onlyIfPreviousChanged: true }
     const group = lockFirst && perAddress > 0 ? [{ sql: LOCK_LINK, args: [link.id] }, mark, claim] : [mark, claim]
     return new Promise<ViewResult>((resolve, reject) => {
-      if (queue.length === 0) setImmediate(flush)
+      if (queue.length === 0 && !flushing) setImmediate(flush)
       queue.push({ link, ownerId, visitor, group, record, announce, resolve, reject })
     })
   }
