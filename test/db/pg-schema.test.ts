@@ -247,3 +247,26 @@ test('on PostgreSQL, the partial unique index allows one default link a file', a
     )
   expect(String(refused?.cause ?? refused)).toContain('links_one_default_idx')
 })
+
+test("on PostgreSQL, visitor ids sort byte by byte and one address's marks are a range the primary key's index serves", async () => {
+  const client = await database()
+  await seedLink(client)
+  // Ids as the view counter makes them: `<address tag>.<visitor>`; punctuation a linguistic collation would skip.
+  await client.unsafe(
+    `INSERT INTO view_marks (link_id, visitor, seen_at) SELECT 'l1', md5(i::text) || '.' || md5((i * 7)::text), 0 FROM generate_series(1, 5000) i`,
+  )
+  await client.unsafe(
+    `INSERT INTO view_marks (link_id, visitor, seen_at) VALUES ('l1', 'tag-a.x', 0), ('l1', 'tag-a.y', 0), ('l1', 'tag-a/z', 0)`,
+  )
+  await client.unsafe('ANALYZE view_marks')
+  const range = `FROM view_marks WHERE link_id = 'l1' AND visitor > 'tag-a.' AND visitor < 'tag-a/'`
+  expect(Number((await client.unsafe(`SELECT count(*) AS n ${range}`))[0].n)).toBe(2)
+  const plan = (await client.unsafe(`EXPLAIN SELECT count(*) ${range}`)).map((row: Record<string, string>) => row['QUERY PLAN']).join('\n')
+  expect(plan).toContain('view_marks_link_id_visitor_pk')
+  expect(plan).not.toContain('Seq Scan')
+  // Whatever the database's own collation: the column's is "C" (pg migration 0002).
+  const [column] = await client.unsafe(
+    `SELECT collation_name FROM information_schema.columns WHERE table_name = 'view_marks' AND column_name = 'visitor'`,
+  )
+  expect(column.collation_name).toBe('C')
+})

@@ -111,6 +111,8 @@ export const fileVersions = pgTable(
   (table) => [index('file_versions_file_seq_idx').on(table.fileId, table.seq)],
 )
 
+// `visitor` has the "C" collation (byte order, as in SQLite), set by the hand-written migration 0002: drizzle-kit
+// does not model collations. The view counter reads one address's marks as a range of it.
 export const viewMarks = pgTable(
   'view_marks',
   {

@@ -37,14 +37,12 @@ const MARK = `INSERT INTO view_marks (link_id, visitor, seen_at) VALUES (?, ?, ?
  * A live mark is a view counted within the window, so this bounds the views one address adds to one link in
  * any window, also when it changes its User-Agent for every request.
  */
-const MARK_WITHIN_ADDRESS_BOUND = (visitorBytes: string) => `INSERT INTO view_marks (link_id, visitor, seen_at)
-  SELECT ?, ?, ? WHERE (SELECT count(*) FROM view_marks WHERE link_id = ? AND ${visitorBytes} > ? AND ${visitorBytes} < ? AND seen_at > ?) < ?
+const MARK_WITHIN_ADDRESS_BOUND = `INSERT INTO view_marks (link_id, visitor, seen_at)
+  SELECT ?, ?, ? WHERE (SELECT count(*) FROM view_marks WHERE link_id = ? AND visitor > ? AND visitor < ? AND seen_at > ?) < ?
   ON CONFLICT (link_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
-/**
- * The visitor id compared byte by byte, as the range above needs: SQLite's default (BINARY) does; a
- * PostgreSQL database's own collation (en_US…) may skip the punctuation that separates the tag.
- */
-const VISITOR_BYTES = { sqlite: 'visitor', postgres: 'visitor COLLATE "C"' }
+// The range needs visitor ids compared byte by byte: SQLite's default (BINARY) does, and on PostgreSQL the
+// column has the "C" collation (pg migration 0002), so the primary key's index serves the range there too
+// (with a COLLATE in the query instead, each count was a scan of the link's marks: 4.5 ms at 20,000).
 /**
  * On PostgreSQL, where group commits of several requests and instances run at once (READ COMMITTED), the bound
  * above counts only marks already committed: two transactions could each add marks of one address without
@@ -127,7 +125,6 @@ export function createViewCounter(ctx: AppContext): CountView {
   const finalize = finalizer(ctx.config.publicUrl)
   const dialect = activeDialect()
   const lockFirst = dialect === 'postgres'
-  const markWithinBound = MARK_WITHIN_ADDRESS_BOUND(VISITOR_BYTES[dialect])
   let queue: Pending[] = []
   let lastSweep = 0
   // One group commit in flight at a time: the visits that arrive meanwhile make the next one. On SQLite a commit
@@ -195,7 +192,7 @@ export function createViewCounter(ctx: AppContext): CountView {
     const visitor = `${tag}.${hmac(ctx.signingKey, `${visit.clientIp}\n${visit.userAgent}`)}`
     const mark =
       perAddress > 0
-        ? { sql: markWithinBound, args: [link.id, visitor, now, link.id, `${tag}.`, `${tag}/`, since, perAddress, since] }
+        ? { sql: MARK_WITHIN_ADDRESS_BOUND, args: [link.id, visitor, now, link.id, `${tag}.`, `${tag}/`, since, perAddress, since] }
         : { sql: MARK, args: [link.id, visitor, now, since] }
     const claim = { sql: CLAIM_LINK_VIEW, args: [link.id], onlyIfPreviousChanged: true }
     const group = lockFirst && perAddress > 0 ? [{ sql: LOCK_LINK, args: [link.id] }, mark, claim] : [mark, claim]
