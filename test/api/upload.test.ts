@@ -1,8 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { readdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { HARD_MAX_FILE_SIZE } from '../../src/config'
-import { form, json, rawMultipart, startTestApp } from '../support/harness'
+import { form, json, rawMultipart, startTestApp, tempFilesOf } from '../support/harness'
 import { makePdf, pdfOfSize } from '../../scripts/support/pdf'
 
 const server = await startTestApp()
@@ -14,8 +12,7 @@ const upload = (body: BodyInit, headers: Record<string, string> = {}) =>
 const inProcessUpload = (body: BodyInit, headers: Record<string, string> = {}) =>
   server.callInProcess('POST', '/api/files/upload', { token: alice.token, body, headers })
 
-// This process's tmp/ and, behind the balancer, every instance's.
-const tempFiles = () => [server.dataDir, ...(server.instances?.dataDirs ?? [])].flatMap((dir) => readdirSync(join(dir, 'tmp')))
+const tempFiles = () => tempFilesOf(server)
 
 describe('POST /api/files/upload', () => {
   test('201 with every field of the File resource and the interface defaults', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll } from 'bun:test'
@@ -200,6 +200,11 @@ async function balancedInstances(config: Config, env: Record<string, string>, lo
       return response
     },
   }
+}
+
+/** The files in the data dir's tmp/ of the app and, behind the balancer, of every instance. */
+export function tempFilesOf(server: TestServer): string[] {
+  return [server.dataDir, ...(server.instances?.dataDirs ?? [])].flatMap((dir) => readdirSync(join(dir, 'tmp')))
 }
 
 /** A FormData upload body: the file part first unless `fileLast`, then the text fields. */
