@@ -134,6 +134,7 @@ const LOG_LINE_WAIT_MS = 2000
  * one entry per line since a stack arrives as text), and the `call` that sends a test's request through the
  * balancer as the in-process app would have received it: no headers fetch adds by itself, no redirects
  * followed, no body decoded. The test's X-Forwarded-For goes as it is (HAProxy appends the address it saw).
+ * With PDFSHARE_TEST_LB_REPORT=1 each test app prints how many answers each instance gave.
  */
 async function balancedInstances(config: Config, env: Record<string, string>, log: ReturnType<typeof memoryLogger>) {
   const waiting = new Map<string, () => void>()
