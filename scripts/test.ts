@@ -5,8 +5,8 @@
  * "N passed, M failed" (a failed type-check, lint or build counts as one failure). Exits non-zero when
  * anything failed or nothing ran.
  *
- * Without arguments, the API and share-page suites then run a second time on PostgreSQL + S3, and the line
- * counts both runs. Extra arguments go to `bun test` (e.g. `bun run test test/api`), with no second run.
+ * Without arguments, the API and share-page suites then run a second time on PostgreSQL + S3, and a third time
+ * through HAProxy in front of three server processes on PostgreSQL + S3, and the line counts all runs. Extra arguments go to `bun test` (e.g. `bun run test test/api`), with no second run.
  */
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -67,6 +67,23 @@ if (whole) {
   const suites = testFiles('test/{api,share}/*.test.ts').filter((path) => !path.endsWith('.embedded.test.ts'))
   console.log(`the API and share-page suites on PostgreSQL + S3 (${suites.length} files)…`)
   runs.push(runTests(suites, join(root, 'test-output', 'junit-postgres-s3.xml'), { PDFSHARE_TEST_BACKEND: 'postgres-s3' }))
+  // And a third time through HAProxy in front of three server processes on one database and bucket: every
+  // `server.call` is real HTTP through the balancer (test/support/harness.ts), minus these files:
+  const notBalanced: Record<string, string> = {
+    'test/api/webhooks.test.ts':
+      'its app runs on a pinned clock and its own dispatchers (timeouts, injected faults), which the instances would race',
+    'test/api/content.test.ts':
+      'KNOWN BUG: a real server sends a PDF from the bucket chunked, without the Content-Length it asserts (oven-sh/bun#10507)',
+  }
+  for (const path of Object.keys(notBalanced)) {
+    if (suites.includes(path)) continue
+    console.log(`scripts/test.ts leaves out ${path} of the balanced pass, but there is no such suite file`)
+    stepFailures++
+  }
+  const balanced = suites.filter((path) => !(path in notBalanced))
+  console.log(`the API and share-page suites through HAProxy in front of 3 instances (${balanced.length} files; not run this way:)`)
+  for (const [path, reason] of Object.entries(notBalanced)) console.log(`  ${path}: ${reason}`)
+  runs.push(runTests(balanced, join(root, 'test-output', 'junit-postgres-s3-lb.xml'), { PDFSHARE_TEST_BACKEND: 'postgres-s3-lb' }))
 }
 const passed = runs.reduce((sum, run) => sum + run.passed, 0)
 const skipped = runs.reduce((sum, run) => sum + run.skipped, 0)

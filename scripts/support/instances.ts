@@ -17,6 +17,8 @@ export type Instances = {
   balancer: LoadBalancer
   /** The instance processes, by index (s1 is 0); `restart` replaces an entry. */
   servers: RunningServer[]
+  /** The instances' data dirs, by index. */
+  dataDirs: string[]
   /** The settings every instance runs with (database, bucket, proxy, public URL) and that `cli` uses. */
   env: Record<string, string>
   /** Runs a pdfshare command on the same database and bucket, with a data dir of its own. */
@@ -30,22 +32,24 @@ export type Instances = {
 
 let buckets = 0
 
-/** `program`: how to run pdfshare (default: from source; the bench passes the binary). */
-export async function startInstances(options: { count: number; env?: Record<string, string>; program?: string[] }): Promise<Instances> {
+/**
+ * `program`: how to run pdfshare (default: from source; the bench passes the binary). `install`: the database
+ * and bucket settings of an existing install to run on (the test harness's; left in place by `stop`) instead of
+ * a fresh database and bucket. `onOutput`: each instance's output as it comes. `requestRules`: see load-balancer.ts.
+ */
+export async function startInstances(options: {
+  count: number
+  env?: Record<string, string>
+  program?: string[]
+  install?: Record<string, string>
+  onOutput?: (index: number, stream: 'stdout' | 'stderr', text: string) => void
+  requestRules?: string[]
+}): Promise<Instances> {
   const program = options.program
-  const [postgres, gateway] = await Promise.all([freshPostgres(), sharedCeph()])
-  const bucket = `pdfshare-lb${process.pid}-${++buckets}`
-  await gateway.createBucket(bucket)
+  const install = options.install ? { env: options.install, stop: async () => {} } : await freshInstall()
   const balancerPort = freePort()
   const env: Record<string, string> = {
-    PDFSHARE_DATABASE_URL: postgres.url,
-    PDFSHARE_STORAGE: 's3',
-    PDFSHARE_S3_ENDPOINT: gateway.endpoint,
-    PDFSHARE_S3_BUCKET: bucket,
-    PDFSHARE_S3_REGION: gateway.region,
-    PDFSHARE_S3_ACCESS_KEY_ID: gateway.accessKeyId,
-    PDFSHARE_S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
-    PDFSHARE_S3_PATH_STYLE: 'true',
+    ...install.env,
     PDFSHARE_TRUST_PROXY: '1',
     PDFSHARE_PUBLIC_URL: `http://127.0.0.1:${balancerPort}`,
     ...options.env,
@@ -54,20 +58,33 @@ export async function startInstances(options: { count: number; env?: Record<stri
   const cliDir = dirs[options.count]!
   const ports: number[] = []
   const serverArgs = (index: number) => ['--data', dirs[index]!, ...(ports[index] ? ['--port', String(ports[index])] : [])]
+  const onOutput = options.onOutput
+  const serverOptions = (index: number) => ({
+    env,
+    program,
+    onOutput: onOutput && ((stream: 'stdout' | 'stderr', text: string) => onOutput(index, stream, text)),
+  })
   const servers: RunningServer[] = []
   const cleanup = async () => {
     await Promise.all(servers.map((server) => (server.proc.exitCode === null ? server.stop() : undefined)))
-    await postgres.stop().catch(() => {})
+    await install.stop().catch(() => {})
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   }
   try {
     // All at once, as after a deploy: the migrations and the shared signing secret must cope.
-    servers.push(...(await Promise.all(dirs.slice(0, options.count).map((_, index) => startServer(serverArgs(index), { env, program })))))
+    servers.push(
+      ...(await Promise.all(dirs.slice(0, options.count).map((_, index) => startServer(serverArgs(index), serverOptions(index))))),
+    )
     for (const server of servers) ports.push(Number(new URL(server.url).port))
-    const balancer = await startLoadBalancer({ backends: servers.map((server) => server.url), port: balancerPort })
+    const balancer = await startLoadBalancer({
+      backends: servers.map((server) => server.url),
+      port: balancerPort,
+      requestRules: options.requestRules,
+    })
     return {
       balancer,
       servers,
+      dataDirs: dirs.slice(0, options.count),
       env,
       cli: (args) => run([...args, '--data', cliDir], { env, program }),
       async kill(index) {
@@ -75,7 +92,7 @@ export async function startInstances(options: { count: number; env?: Record<stri
         await servers[index]!.proc.exited
       },
       async restart(index) {
-        servers[index] = await startServer(serverArgs(index), { env, program })
+        servers[index] = await startServer(serverArgs(index), serverOptions(index))
         return servers[index]!
       },
       async stop() {
@@ -86,6 +103,26 @@ export async function startInstances(options: { count: number; env?: Record<stri
   } catch (error) {
     await cleanup()
     throw error
+  }
+}
+
+/** A fresh database on the throwaway PostgreSQL cluster and a fresh bucket on the shared Ceph gateway. */
+async function freshInstall(): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
+  const [postgres, gateway] = await Promise.all([freshPostgres(), sharedCeph()])
+  const bucket = `pdfshare-lb${process.pid}-${++buckets}`
+  await gateway.createBucket(bucket)
+  return {
+    env: {
+      PDFSHARE_DATABASE_URL: postgres.url,
+      PDFSHARE_STORAGE: 's3',
+      PDFSHARE_S3_ENDPOINT: gateway.endpoint,
+      PDFSHARE_S3_BUCKET: bucket,
+      PDFSHARE_S3_REGION: gateway.region,
+      PDFSHARE_S3_ACCESS_KEY_ID: gateway.accessKeyId,
+      PDFSHARE_S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+      PDFSHARE_S3_PATH_STYLE: 'true',
+    },
+    stop: postgres.stop,
   }
 }
 

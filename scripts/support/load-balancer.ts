@@ -27,14 +27,15 @@ export type LoadBalancer = {
 /** The header every answer through the balancer carries, naming the server that gave it. */
 export const BACKEND_HEADER = 'x-pdfshare-backend'
 
-export async function startLoadBalancer(options: { backends: string[]; port?: number }): Promise<LoadBalancer> {
+/** `requestRules`: extra `http-request` lines for the frontend (e.g. the test harness's header clean-up). */
+export async function startLoadBalancer(options: { backends: string[]; port?: number; requestRules?: string[] }): Promise<LoadBalancer> {
   const haproxy = Bun.which('haproxy') ?? Bun.which('haproxy', { PATH: '/usr/sbin:/usr/local/sbin' })
   if (!haproxy) throw new Error(`HAProxy is not installed (no haproxy on the PATH or in /usr/sbin); install it with: ${PACKAGE}`)
   const dir = mkdtempSync(join(tmpdir(), 'pdfshare-haproxy-'))
   const port = options.port ?? freePort()
   const names = options.backends.map((_, index) => `s${index + 1}`)
   const config = join(dir, 'haproxy.cfg')
-  writeFileSync(config, haproxyConfig({ port, backends: options.backends, names }))
+  writeFileSync(config, haproxyConfig({ port, backends: options.backends, names, requestRules: options.requestRules ?? [] }))
   const check = Bun.spawnSync([haproxy, '-c', '-f', config], { stdout: 'pipe', stderr: 'pipe' })
   if (check.exitCode !== 0) {
     rmSync(dir, { recursive: true, force: true })
@@ -98,7 +99,7 @@ export async function startLoadBalancer(options: { backends: string[]; port?: nu
   }
 }
 
-function haproxyConfig(input: { port: number; backends: string[]; names: string[] }): string {
+function haproxyConfig(input: { port: number; backends: string[]; names: string[]; requestRules: string[] }): string {
   const servers = input.backends.map((backend, index) => {
     const { hostname, port } = new URL(backend)
     return `  server ${input.names[index]} ${hostname}:${port} check`
@@ -124,7 +125,7 @@ defaults
 
 frontend pdfshare
   bind 127.0.0.1:${input.port}
-  default_backend instances
+${input.requestRules.map((rule) => `  http-request ${rule}\n`).join('')}  default_backend instances
 
 backend instances
   balance roundrobin

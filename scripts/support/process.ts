@@ -31,7 +31,13 @@ export type RunningServer = {
 /** Starts `serve` on a free port and waits until /api/health answers. */
 export async function startServer(
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string; program?: string[] } = {},
+  options: {
+    env?: Record<string, string>
+    cwd?: string
+    program?: string[]
+    /** Gets the server's output as it comes (else stdout, the access log, is drained unread). */
+    onOutput?: (stream: 'stdout' | 'stderr', text: string) => void
+  } = {},
 ): Promise<RunningServer> {
   const proc = Bun.spawn([...(options.program ?? SOURCE_ENTRY), 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     cwd: options.cwd ?? ROOT,
@@ -42,10 +48,20 @@ export async function startServer(
   })
   let stderr = ''
   const decoder = new TextDecoder()
+  const onOutput = options.onOutput
   const reading = (async () => {
-    for await (const chunk of proc.stderr) stderr += decoder.decode(chunk)
+    for await (const chunk of proc.stderr) {
+      const text = decoder.decode(chunk, { stream: true })
+      stderr += text
+      onOutput?.('stderr', text)
+    }
   })()
-  void new Response(proc.stdout).text() // drain the access log
+  if (onOutput) {
+    void (async () => {
+      const stdoutDecoder = new TextDecoder()
+      for await (const chunk of proc.stdout) onOutput('stdout', stdoutDecoder.decode(chunk, { stream: true }))
+    })()
+  } else void new Response(proc.stdout).text() // drain the access log
   const deadline = Date.now() + 15_000
   let url: string | undefined
   while (!url) {

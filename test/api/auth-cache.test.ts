@@ -55,6 +55,8 @@ describe('remembered tokens are refused as promptly as without a cache', () => {
 
   test('a remembered token is refused once it expires (beyond the 30 s leeway)', async () => {
     const user = await server.user(undefined, { ttlSeconds: 60 })
+    // In process: setSystemTime moves this process's clock only.
+    const status = async (token: string) => (await server.callInProcess('GET', '/api/files', { token })).status
     expect(await status(user.token)).toBe(200)
     try {
       setSystemTime(new Date(Date.now() + 80_000))

@@ -41,7 +41,8 @@ describe('plan limits', () => {
         c.enqueue(new Uint8Array(65536))
       },
     })
-    const early = await server.call('POST', '/api/files/upload', {
+    // In process: how much of the body the server read is seen only there (through a network the client sends on).
+    const early = await server.callInProcess('POST', '/api/files/upload', {
       token: bob.token,
       body,
       headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(20 * 1024 * 1024) },

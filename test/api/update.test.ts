@@ -1,8 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { readdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import { form, json, rawMultipart, startTestApp } from '../support/harness'
+import { form, json, rawMultipart, startTestApp, tempFilesOf } from '../support/harness'
 import { makePdf, pdfOfSize } from '../../scripts/support/pdf'
 import { uploadPdf } from '../support/uploads'
 
@@ -235,7 +233,7 @@ describe('PUT /api/files/:id with multipart', () => {
         expect(await get(file.id)).toEqual(file)
         expect(await content(file.id)).toEqual(original)
         expect((await Array.fromAsync(server.ctx.blobs.keys())).sort()).toEqual(blobsBefore)
-        expect(readdirSync(join(server.dataDir, 'tmp'))).toEqual([])
+        expect(tempFilesOf(server)).toEqual([])
       })
     }
   })

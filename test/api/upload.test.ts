@@ -1,8 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { readdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { HARD_MAX_FILE_SIZE } from '../../src/config'
-import { form, json, rawMultipart, startTestApp } from '../support/harness'
+import { form, json, rawMultipart, startTestApp, tempFilesOf } from '../support/harness'
 import { makePdf, pdfOfSize } from '../../scripts/support/pdf'
 
 const server = await startTestApp()
@@ -11,8 +9,10 @@ const pdf = makePdf({ pages: 2 })
 
 const upload = (body: BodyInit, headers: Record<string, string> = {}) =>
   server.call('POST', '/api/files/upload', { token: alice.token, body, headers })
+const inProcessUpload = (body: BodyInit, headers: Record<string, string> = {}) =>
+  server.callInProcess('POST', '/api/files/upload', { token: alice.token, body, headers })
 
-const tempFiles = () => readdirSync(join(server.dataDir, 'tmp'))
+const tempFiles = () => tempFilesOf(server)
 
 describe('POST /api/files/upload', () => {
   test('201 with every field of the File resource and the interface defaults', async () => {
@@ -325,7 +325,8 @@ describe('POST /api/files/upload', () => {
           else controller.enqueue(chunk)
         },
       })
-      const response = await upload(body, { 'content-type': 'multipart/form-data; boundary=b' })
+      // In process: how much of the body the server read is seen only there (through a network the client sends on).
+      const response = await inProcessUpload(body, { 'content-type': 'multipart/form-data; boundary=b' })
       expect(response.status).toBe(415)
       expect(sent).toBeLessThan(1024 * 1024)
       expect(tempFiles()).toEqual([])
@@ -351,7 +352,8 @@ describe('POST /api/files/upload', () => {
           controller.enqueue(new Uint8Array(64 * 1024))
         },
       })
-      const response = await upload(body, {
+      // In process: how much of the body the server read is seen only there (through a network the client sends on).
+      const response = await inProcessUpload(body, {
         'content-type': 'multipart/form-data; boundary=x',
         'content-length': String(HARD_MAX_FILE_SIZE * 2),
       })

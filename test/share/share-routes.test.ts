@@ -18,6 +18,9 @@ async function share(fields: Record<string, string> = {}, bytes: Uint8Array = pd
 }
 const visit = (path: string, headers: Record<string, string> = {}) =>
   server.call('GET', path, { headers: { 'user-agent': FIREFOX, ...headers } })
+// In process, for the tests of the preview cache in this process's data dir (behind a balancer each instance has its own).
+const visitInProcess = (path: string, headers: Record<string, string> = {}) =>
+  server.callInProcess('GET', path, { headers: { 'user-agent': FIREFOX, ...headers } })
 const meta = (page: string, attr: 'name' | 'property', key: string) =>
   new RegExp(`<meta ${attr}="${key}" content="([^"]*)">`).exec(page)?.[1]
 
@@ -196,7 +199,7 @@ describe('GET /s/:slug/download', () => {
 describe('GET /s/:slug/preview.png', () => {
   test('page 1 as a 1200×630 PNG, cached on disk by blob, regenerated after a replacement', async () => {
     const file = await share()
-    const first = await visit(`${file.path}/preview.png`)
+    const first = await visitInProcess(`${file.path}/preview.png`)
     expect(first.status).toBe(200)
     expect(first.headers.get('content-type')).toBe('image/png')
     const png = Buffer.from(await first.arrayBuffer())
@@ -207,15 +210,15 @@ describe('GET /s/:slug/preview.png', () => {
 
     const cached = readdirSync(join(server.dataDir, 'previews')).filter((name) => name.endsWith('.png'))
     expect(cached.length).toBeGreaterThan(0)
-    const again = Buffer.from(await (await visit(`${file.path}/preview.png`)).arrayBuffer())
+    const again = Buffer.from(await (await visitInProcess(`${file.path}/preview.png`)).arrayBuffer())
     expect(again.equals(png)).toBe(true)
-    expect((await visit(`${file.path}/preview.png`, { 'if-none-match': first.headers.get('etag')! })).status).toBe(304)
+    expect((await visitInProcess(`${file.path}/preview.png`, { 'if-none-match': first.headers.get('etag')! })).status).toBe(304)
 
-    await server.call('PUT', `/api/files/${file.id}`, {
+    await server.callInProcess('PUT', `/api/files/${file.id}`, {
       token: owner.token,
       body: form({ bytes: makePdf({ text: () => 'A completely different first page with much more text' }) }),
     })
-    const replaced = Buffer.from(await (await visit(`${file.path}/preview.png`)).arrayBuffer())
+    const replaced = Buffer.from(await (await visitInProcess(`${file.path}/preview.png`)).arrayBuffer())
     expect(replaced.equals(png)).toBe(false)
     const now = readdirSync(join(server.dataDir, 'previews')).filter((name) => name.endsWith('.png'))
     // The old blob is kept as a previous version (PDFSHARE_MAX_VERSIONS), and its preview with it, for a restore.
@@ -225,7 +228,7 @@ describe('GET /s/:slug/preview.png', () => {
   test('concurrent requests for one file share one render', async () => {
     const file = await share({ title: 'concurrent' })
     const before = readdirSync(join(server.dataDir, 'previews')).length
-    const responses = await Promise.all(Array.from({ length: 6 }, () => visit(`${file.path}/preview.png`)))
+    const responses = await Promise.all(Array.from({ length: 6 }, () => visitInProcess(`${file.path}/preview.png`)))
     const bodies = await Promise.all(responses.map(async (r) => Buffer.from(await r.arrayBuffer())))
     for (const body of bodies) expect(body.equals(bodies[0]!)).toBe(true)
     // One cached file, no temp file left over by a second render racing the first.
@@ -236,7 +239,7 @@ describe('GET /s/:slug/preview.png', () => {
   test('a PDF that cannot be rendered gets the neutral placeholder, and the failure is remembered', async () => {
     const broken = new TextEncoder().encode('%PDF-1.7\nthis is not really a PDF at all\n%%EOF\n')
     const file = await share({}, broken)
-    const response = await visit(`${file.path}/preview.png`)
+    const response = await visitInProcess(`${file.path}/preview.png`)
     expect(response.status).toBe(200)
     const info = await sharp(Buffer.from(await response.arrayBuffer())).metadata()
     expect([info.width, info.height]).toEqual([1200, 630])
@@ -246,9 +249,9 @@ describe('GET /s/:slug/preview.png', () => {
 
   test('deleting the file removes its cached preview', async () => {
     const file = await share({ title: 'to delete' })
-    await visit(`${file.path}/preview.png`)
+    await visitInProcess(`${file.path}/preview.png`)
     const before = readdirSync(join(server.dataDir, 'previews')).length
-    await server.call('DELETE', `/api/files/${file.id}`, { token: owner.token })
+    await server.callInProcess('DELETE', `/api/files/${file.id}`, { token: owner.token })
     expect(readdirSync(join(server.dataDir, 'previews')).length).toBe(before - 1)
   })
 })

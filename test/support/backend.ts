@@ -3,14 +3,19 @@
  * With PDFSHARE_TEST_BACKEND=postgres-s3 (the test command's second pass over the API and share-page suites)
  * every `startTestApp` gets its own database on a throwaway PostgreSQL cluster and its own bucket on a
  * throwaway Ceph object gateway, the engines of a scaled-out install (scripts/support/postgres.ts, ceph.ts).
+ * With PDFSHARE_TEST_BACKEND=postgres-s3-lb (the third pass) the same, and the test's requests go through HAProxy
+ * to three server processes on that database and bucket (harness.ts).
  */
 import { sharedCeph } from '../../scripts/support/ceph'
 import { freshPostgres } from '../../scripts/support/postgres'
 import { s3SettingsOf } from './s3'
 
-export type TestBackend = 'embedded' | 'postgres-s3'
+export type TestBackend = 'embedded' | 'postgres-s3' | 'postgres-s3-lb'
 
-export const testBackend: TestBackend = process.env.PDFSHARE_TEST_BACKEND === 'postgres-s3' ? 'postgres-s3' : 'embedded'
+const BACKENDS: TestBackend[] = ['embedded', 'postgres-s3', 'postgres-s3-lb']
+const asked = process.env.PDFSHARE_TEST_BACKEND
+if (asked && !BACKENDS.includes(asked as TestBackend)) throw new Error(`PDFSHARE_TEST_BACKEND=${asked}: not one of ${BACKENDS.join(', ')}`)
+export const testBackend: TestBackend = (asked as TestBackend | undefined) || 'embedded'
 
 let buckets = 0
 

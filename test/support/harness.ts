@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll } from 'bun:test'
+import { type Instances, startInstances } from '../../scripts/support/instances'
+import { BACKEND_HEADER } from '../../scripts/support/load-balancer'
 import { createApp, type App } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
 import type { Logger } from '../../src/log'
@@ -37,9 +39,21 @@ export type TestServer = {
   backendEnv: Record<string, string>
   /** Creates a user and a token for them. */
   user(name?: string, options?: { ttlSeconds?: number | null }): Promise<{ id: string; name: string; token: string; tokenId: string }>
-  /** app.handle on a path, with an optional bearer token. */
-  call(method: string, path: string, init?: { token?: string; body?: BodyInit | null; headers?: Record<string, string> }): Promise<Response>
+  /** The balancer and its three server processes, on the postgres-s3-lb backend only. */
+  instances?: Instances
+  /**
+   * app.handle on a path, with an optional bearer token. On the postgres-s3-lb backend: the same request as real
+   * HTTP through HAProxy to the three server processes (round robin), see balancedCall.
+   */
+  call(method: string, path: string, init?: CallInit): Promise<Response>
+  /**
+   * Always app.handle of the in-process app, on every backend: for a test about this process's own state (its
+   * data dir, its clock, how much of a request body it read), which a request through the balancer cannot see.
+   */
+  callInProcess(method: string, path: string, init?: CallInit): Promise<Response>
 }
+
+type CallInit = { token?: string; body?: BodyInit | null; headers?: Record<string, string> }
 
 let counter = 0
 
@@ -47,6 +61,11 @@ let counter = 0
  * A fresh app on a fresh data dir with a migrated libSQL file (or, with PDFSHARE_TEST_BACKEND=postgres-s3, a
  * fresh PostgreSQL database and bucket: backend.ts): no mocks. Env settings can be passed as
  * they would be in production (e.g. PDFSHARE_MAX_FILE_SIZE). Closed and removed after the test file.
+ *
+ * With PDFSHARE_TEST_BACKEND=postgres-s3-lb, also three `pdfshare serve` processes on that database and bucket
+ * behind HAProxy (scripts/support/instances.ts), each with the test's settings, the same public URL, and one
+ * more trusted proxy hop (the balancer). `call` goes through the balancer; `app`, `ctx` and `user` stay the
+ * in-process app, one more instance of the same install. The processes' log lines land in `log` too.
  */
 export async function startTestApp(env: Record<string, string> = {}, options: { sameInstallAs?: TestServer } = {}): Promise<TestServer> {
   // Another instance of an existing install: the same database and bucket, its own data dir (on the embedded
@@ -62,7 +81,12 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const log = memoryLogger()
   const ctx = await openContext(config, log)
   const app = createApp(ctx)
+  const callInProcess = (method: string, path: string, init: CallInit = {}) =>
+    app.handle(new Request(`${BASE}${path}`, { method, headers: headersOf(init), body: init.body ?? null }))
+  const balanced = testBackend === 'postgres-s3-lb' ? await balancedInstances(config, { ...backend.env, ...env }, log) : undefined
   afterAll(async () => {
+    if (process.env.PDFSHARE_TEST_LB_REPORT && balanced) console.error('answers by instance:', [...balanced.served])
+    await balanced?.instances.stop()
     ctx.close()
     await backend.cleanup()
     if (ownDataDir) rmSync(dataDir, { recursive: true, force: true })
@@ -74,6 +98,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     log,
     dataDir,
     backendEnv: backend.env,
+    instances: balanced?.instances,
     async user(name = `user${++counter}`, options = {}) {
       const user = await addUser(ctx, { name })
       const { jwt, token } = await issueToken(ctx, {
@@ -84,11 +109,103 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
       return { id: user.id, name, token: jwt, tokenId: token.id }
     },
     call(method, path, init = {}) {
-      const headers = new Headers(init.headers)
-      if (init.token) headers.set('authorization', `Bearer ${init.token}`)
-      return app.handle(new Request(`${BASE}${path}`, { method, headers, body: init.body ?? null }))
+      if (balanced) return balanced.call(method, path, headersOf(init), init.body ?? null)
+      return callInProcess(method, path, init)
+    },
+    callInProcess,
+  }
+}
+
+function headersOf(init: CallInit): Headers {
+  const headers = new Headers(init.headers)
+  if (init.token) headers.set('authorization', `Bearer ${init.token}`)
+  return headers
+}
+
+/** The headers fetch adds when a request has none; sent empty and removed by the balancer (REQUEST_RULES). */
+const FETCH_DEFAULTS = ['user-agent', 'accept', 'accept-encoding']
+const REQUEST_RULES = FETCH_DEFAULTS.map((name) => `del-header ${name} if { req.fhdr(${name}) -m len 0 }`)
+/** How long `call` waits for the access-log line of its answer (written just after the answer is handed over). */
+const LOG_LINE_WAIT_MS = 2000
+
+/**
+ * The postgres-s3-lb backend's servers: three processes on the install in `env` behind HAProxy, every line
+ * they log added to `log` (stdout: the info lines; stderr after start-up: error lines, also in `log.errors`,
+ * one entry per line since a stack arrives as text), and the `call` that sends a test's request through the
+ * balancer as the in-process app would have received it: no headers fetch adds by itself, no redirects
+ * followed, no body decoded. The test's X-Forwarded-For goes as it is (HAProxy appends the address it saw).
+ * With PDFSHARE_TEST_LB_REPORT=1 each test app prints how many answers each instance gave.
+ */
+async function balancedInstances(config: Config, env: Record<string, string>, log: ReturnType<typeof memoryLogger>) {
+  const waiting = new Map<string, () => void>()
+  const pending = new Map<string, string>()
+  const started = new Set<number>()
+  const onLine = (index: number, stream: 'stdout' | 'stderr', line: string) => {
+    if (stream === 'stdout') {
+      log.lines.push(line)
+      // An access-log line: `<time> <request id> <method> <path> <status> …`
+      const id = line.split(' ')[1]
+      if (id) waiting.get(id)?.()
+    } else if (started.has(index)) {
+      const text = line.trimEnd()
+      if (text) {
+        log.lines.push(text)
+        log.errors.push(text)
+      }
+    } else if (line.includes(' listening on http://')) started.add(index)
+  }
+  const instances = await startInstances({
+    count: 3,
+    install: env,
+    env: {
+      PDFSHARE_RATE_LIMIT_API: '0',
+      ...env,
+      PDFSHARE_PUBLIC_URL: config.publicUrl,
+      PDFSHARE_TRUST_PROXY: String(config.trustProxyHops + 1),
+    },
+    requestRules: REQUEST_RULES,
+    onOutput(index, stream, text) {
+      const key = `${index} ${stream}`
+      const lines = ((pending.get(key) ?? '') + text).split('\n')
+      pending.set(key, lines.pop()!)
+      for (const line of lines) onLine(index, stream, line)
+    },
+  })
+  const lb = instances.balancer.url
+  const served = new Map<string, number>()
+  return {
+    instances,
+    /** How many answers each instance gave (s1, s2, s3). */
+    served,
+    async call(method: string, path: string, headers: Headers, body: BodyInit | null): Promise<Response> {
+      for (const name of FETCH_DEFAULTS) if (!headers.has(name)) headers.set(name, '')
+      const response = await fetch(`${lb}${path}`, { method, headers, body, redirect: 'manual', decompress: false })
+      const backend = response.headers.get(BACKEND_HEADER)
+      if (!backend) throw new Error(`${method} ${path}: the answer did not come through the balancer`)
+      served.set(backend, (served.get(backend) ?? 0) + 1)
+      // Its access-log line, so that a test reading `log` right after sees it, as it would in process.
+      const id = response.headers.get('x-request-id')
+      if (id && !log.lines.some((line) => line.includes(` ${id} `))) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            if (process.env.PDFSHARE_TEST_LB_REPORT) console.error(`no access-log line within 2 s for ${method} ${path} ${response.status}`)
+            resolve()
+          }, LOG_LINE_WAIT_MS)
+          waiting.set(id, () => {
+            clearTimeout(timer)
+            resolve()
+          })
+        })
+        waiting.delete(id)
+      }
+      return response
     },
   }
+}
+
+/** The files in the data dir's tmp/ of the app and, behind the balancer, of every instance. */
+export function tempFilesOf(server: TestServer): string[] {
+  return [server.dataDir, ...(server.instances?.dataDirs ?? [])].flatMap((dir) => readdirSync(join(dir, 'tmp')))
 }
 
 /** A FormData upload body: the file part first unless `fileLast`, then the text fields. */
