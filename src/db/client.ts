@@ -3,8 +3,6 @@ import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import { activeDialect, type Dialect, dialectOf, useDialect } from './dialect'
 import { openHotSql, type HotSql, type SqlArg } from './hot-sql'
 import { migrate } from './migrate'
-import { openPgDb, toPgPlaceholders } from './pg/client'
-import { migratePg } from './pg/migrate'
 import { BUSY_TIMEOUT_MS, EMBEDDED_PRAGMAS } from './pragmas'
 import * as schema from './schema'
 import { useTablesOf } from './tables'
@@ -37,11 +35,17 @@ export type Database = {
 export async function openDb(url: string): Promise<Database> {
   const dialect = dialectOf(url)
   useDialect(dialect)
-  useTablesOf(dialect)
   return dialect === 'postgres' ? openPostgres(url) : openSqliteDb(url)
 }
 
-function openPostgres(url: string): Database {
+async function openPostgres(url: string): Promise<Database> {
+  // Loaded only here: the embedded server never pays for PostgreSQL's client and tables in memory or start-up.
+  const [{ openPgDb, toPgPlaceholders }, { migratePg }, pgTables] = await Promise.all([
+    import('./pg/client'),
+    import('./pg/migrate'),
+    import('./pg/schema'),
+  ])
+  useTablesOf(pgTables)
   const { db, hot, pool, close } = openPgDb(url)
   return {
     dialect: 'postgres',
@@ -72,6 +76,7 @@ function openPostgres(url: string): Database {
 export async function openSqliteDb(url: string): Promise<Database & { client: Client }> {
   if (activeDialect() !== 'sqlite') throw new Error('this process already runs on PostgreSQL; one process serves one database')
   useDialect('sqlite')
+  useTablesOf(schema)
   const local = url.startsWith('file:')
   const opened = createClient(local ? { url, concurrency: 1, timeout: BUSY_TIMEOUT_MS } : { url })
   for (const pragma of local ? EMBEDDED_PRAGMAS : ['PRAGMA foreign_keys = ON']) await opened.execute(pragma)

@@ -2,10 +2,10 @@
  * The tables every query is built from, for the dialect this process runs on. The SQLite tables
  * (`./schema`) are the typed source; on PostgreSQL the same names are bound to `./pg/schema`, which a test
  * keeps equal column by column (names, modes, nullability), so every query, its SQL and its row types stay
- * the same on both. One process serves one database: `useTablesOf` is called once by `openDb`, before any
+ * the same on both. One process serves one database: `useTablesOf` is called once by `openDb` (with the PostgreSQL tables, loaded only then), before any
  * query, and a second dialect in the same process is refused there.
  */
-import * as pg from './pg/schema'
+import type * as pg from './pg/schema'
 import * as sqlite from './schema'
 
 export type { FileRow, FileVersionRow, LinkRow, TokenRow, UserRow, VisitRow, WebhookDeliveryRow, WebhookRow } from './schema'
@@ -25,8 +25,8 @@ export let rateCounters = sqlite.rateCounters
 export let uploadLeases = sqlite.uploadLeases
 
 /** Binds the table names above to `dialect`'s tables (ES module bindings are live: every importer sees it). */
-export function useTablesOf(dialect: 'sqlite' | 'postgres'): void {
-  const source = (dialect === 'postgres' ? pg : sqlite) as unknown as typeof sqlite
+export function useTablesOf(tables: typeof sqlite | typeof pg): void {
+  const source = tables as unknown as typeof sqlite
   users = source.users
   tokens = source.tokens
   files = source.files

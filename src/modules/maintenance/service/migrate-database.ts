@@ -1,7 +1,6 @@
 import { SQL } from 'bun'
 import { getTableColumns, getTableName, type Table } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { migratePg } from '../../../db/pg/migrate'
 import * as sqliteTables from '../../../db/schema'
 import { badRequest } from '../../../errors'
 
@@ -35,6 +34,7 @@ export type CopiedTable = { table: string; rows: number }
  * PostgreSQL share it, so every token and link cookie issued before keeps working.
  */
 export async function copyDatabaseTo(ctx: AppContext, targetUrl: string, options: { signingSecret?: string } = {}): Promise<CopiedTable[]> {
+  const { migratePg } = await import('../../../db/pg/migrate') // loaded only when used, as by openDb
   const target = new SQL(targetUrl, { max: 1 })
   try {
     await migratePg(target)
