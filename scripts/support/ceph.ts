@@ -197,3 +197,14 @@ async function freePorts(count: number): Promise<number[]> {
   for (const listener of listeners) listener.stop(true)
   return ports
 }
+
+/** The PDFSHARE_S3_* settings for `bucket` on the test gateway (without PDFSHARE_STORAGE). */
+export function s3SettingsOf(gateway: CephGateway, bucket: string): Record<string, string> {
+  return {
+    PDFSHARE_S3_ENDPOINT: gateway.endpoint,
+    PDFSHARE_S3_BUCKET: bucket,
+    PDFSHARE_S3_REGION: gateway.region,
+    PDFSHARE_S3_ACCESS_KEY_ID: gateway.accessKeyId,
+    PDFSHARE_S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+  }
+}

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sharedCeph } from './ceph'
+import { s3SettingsOf, sharedCeph } from './ceph'
 import { type LoadBalancer, startLoadBalancer } from './load-balancer'
 import { freshPostgres } from './postgres'
 import { type RunningServer, type RunResult, run, startServer } from './process'
@@ -107,7 +107,7 @@ export async function startInstances(options: {
 }
 
 /** A fresh database on the throwaway PostgreSQL cluster and a fresh bucket on the shared Ceph gateway. */
-async function freshInstall(): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
+export async function freshInstall(): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
   const [postgres, gateway] = await Promise.all([freshPostgres(), sharedCeph()])
   const bucket = `pdfshare-lb${process.pid}-${++buckets}`
   await gateway.createBucket(bucket)
@@ -115,11 +115,7 @@ async function freshInstall(): Promise<{ env: Record<string, string>; stop: () =
     env: {
       PDFSHARE_DATABASE_URL: postgres.url,
       PDFSHARE_STORAGE: 's3',
-      PDFSHARE_S3_ENDPOINT: gateway.endpoint,
-      PDFSHARE_S3_BUCKET: bucket,
-      PDFSHARE_S3_REGION: gateway.region,
-      PDFSHARE_S3_ACCESS_KEY_ID: gateway.accessKeyId,
-      PDFSHARE_S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
+      ...s3SettingsOf(gateway, bucket),
       PDFSHARE_S3_PATH_STYLE: 'true',
     },
     stop: postgres.stop,

@@ -83,7 +83,9 @@ export async function startCluster(): Promise<PgCluster> {
     // A free port can be taken between the probe and the start: try a few.
     for (let attempt = 1; ; attempt++) {
       const port = freePort()
-      const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`
+      // max_connections: each pdfshare process keeps up to 16 (two pools of 8), and a test of several instances
+      // runs a few of them at once.
+      const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500`
       try {
         run([join(BIN, 'pg_ctl'), '-D', data, '-l', join(dir, 'log'), '-w', '-o', options, 'start'])
         const databaseUrl = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`

@@ -20,7 +20,7 @@ describe('remembered tokens are refused as promptly as without a cache', () => {
       cwd: `${import.meta.dir}/../..`,
       env: { ...process.env, ...server.backendEnv, PDFSHARE_DATABASE_URL: server.config.databaseUrl },
     })
-    expect(cli.exitCode).toBe(0)
+    expect(cli.exitCode, `the CLI said: ${cli.stderr.toString()}`).toBe(0)
     expect(await status(user.token)).toBe(401)
   })
 

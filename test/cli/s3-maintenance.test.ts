@@ -5,9 +5,8 @@ import { join } from 'node:path'
 import { sharedCeph } from '../../scripts/support/ceph'
 import { run, startServer } from '../../scripts/support/process'
 import { createS3BlobStore } from '../../src/storage/s3-blob-store'
-import { bearer } from '../support/bearer'
 import { recordedRowsIn, s3SettingsOf } from '../support/s3'
-import { installWithFiles } from '../support/installs'
+import { expectEveryPdfServed, installWithFiles } from '../support/installs'
 
 // verify, backup and restore as commands (spawned processes) on an install whose PDFs live in a bucket of a
 // real Ceph object gateway; one fresh bucket per install, so that each test sees only its own objects.
@@ -106,13 +105,7 @@ describe('pdfshare backup and restore with S3 storage', () => {
 
     const server = await startServer(['--data', restoredDir], { env: target.env })
     try {
-      for (const row of rows) {
-        const path =
-          row.versionId === null ? `/api/files/${row.fileId}/content` : `/api/files/${row.fileId}/versions/${row.versionId}/content`
-        const response = await fetch(`${server.url}${path}`, { headers: bearer(token) })
-        expect(response.status).toBe(200)
-        expect(sha256(await response.arrayBuffer())).toBe(row.sha256)
-      }
+      await expectEveryPdfServed(server.url, token, rows)
     } finally {
       await server.stop()
     }

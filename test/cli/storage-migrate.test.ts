@@ -5,10 +5,9 @@ import { join } from 'node:path'
 import { sharedCeph } from '../../scripts/support/ceph'
 import { run, SOURCE_ENTRY, ROOT, startServer } from '../../scripts/support/process'
 import { createS3BlobStore } from '../../src/storage/s3-blob-store'
-import { bearer } from '../support/bearer'
 import { uploadPdfTo } from '../support/uploads'
 import { recordedRowsIn, s3SettingsOf } from '../support/s3'
-import { installWithFiles } from '../support/installs'
+import { expectEveryPdfServed, installWithFiles } from '../support/installs'
 
 // `pdfshare storage migrate` as a spawned process, between a data dir and a fresh bucket of a real Ceph
 // object gateway; then a server on the migrated install, which must serve every PDF byte for byte.
@@ -61,13 +60,7 @@ const keysOf = (rows: Row[]) => rows.map((row) => row.blobKey).sort()
 async function expectServed(dataDir: string, token: string, rows: Row[], env: Record<string, string>) {
   const server = await startServer(['--data', dataDir], { env })
   try {
-    for (const row of rows) {
-      const path =
-        row.versionId === null ? `/api/files/${row.fileId}/content` : `/api/files/${row.fileId}/versions/${row.versionId}/content`
-      const response = await fetch(`${server.url}${path}`, { headers: bearer(token) })
-      expect(response.status).toBe(200)
-      expect(sha256(await response.arrayBuffer())).toBe(row.sha256)
-    }
+    await expectEveryPdfServed(server.url, token, rows)
   } finally {
     await server.stop()
   }

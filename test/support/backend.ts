@@ -6,9 +6,7 @@
  * With PDFSHARE_TEST_BACKEND=postgres-s3-lb (the third pass) the same, and the test's requests go through HAProxy
  * to three server processes on that database and bucket (harness.ts).
  */
-import { sharedCeph } from '../../scripts/support/ceph'
-import { freshPostgres } from '../../scripts/support/postgres'
-import { s3SettingsOf } from './s3'
+import { freshInstall } from '../../scripts/support/instances'
 
 export type TestBackend = 'embedded' | 'postgres-s3' | 'postgres-s3-lb'
 
@@ -17,21 +15,9 @@ const asked = process.env.PDFSHARE_TEST_BACKEND
 if (asked && !BACKENDS.includes(asked as TestBackend)) throw new Error(`PDFSHARE_TEST_BACKEND=${asked}: not one of ${BACKENDS.join(', ')}`)
 export const testBackend: TestBackend = (asked as TestBackend | undefined) || 'embedded'
 
-let buckets = 0
-
 /** The settings that put one test app on the backend, and what removes its database afterwards. */
 export async function backendSettings(): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
   if (testBackend === 'embedded') return { env: {}, cleanup: async () => {} }
-  const [postgres, gateway] = await Promise.all([freshPostgres(), sharedCeph()])
-  const bucket = `pdfshare-t${process.pid}-${++buckets}`
-  await gateway.createBucket(bucket)
-  return {
-    env: {
-      PDFSHARE_DATABASE_URL: postgres.url,
-      PDFSHARE_STORAGE: 's3',
-      ...s3SettingsOf(gateway, bucket),
-      PDFSHARE_S3_PATH_STYLE: '1',
-    },
-    cleanup: postgres.stop,
-  }
+  const install = await freshInstall()
+  return { env: install.env, cleanup: install.stop }
 }

@@ -34,3 +34,17 @@ export async function installWithFiles(
   }
   return token
 }
+
+/** Checks that the server at `url` serves every recorded PDF (current ones and kept versions) byte for byte. */
+export async function expectEveryPdfServed(
+  url: string,
+  token: string,
+  rows: { fileId: string; versionId: string | null; sha256: string }[],
+): Promise<void> {
+  for (const row of rows) {
+    const path = row.versionId === null ? `/api/files/${row.fileId}/content` : `/api/files/${row.fileId}/versions/${row.versionId}/content`
+    const response = await fetch(`${url}${path}`, { headers: bearer(token) })
+    expect(response.status).toBe(200)
+    expect(new Bun.CryptoHasher('sha256').update(await response.arrayBuffer()).digest('hex')).toBe(row.sha256)
+  }
+}

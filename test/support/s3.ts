@@ -1,17 +1,7 @@
 import { createClient } from '@libsql/client'
 import { join } from 'node:path'
-import type { CephGateway } from '../../scripts/support/ceph'
 
-/** The PDFSHARE_S3_* settings for `bucket` on the test gateway (without PDFSHARE_STORAGE). */
-export function s3SettingsOf(gateway: CephGateway, bucket: string): Record<string, string> {
-  return {
-    PDFSHARE_S3_ENDPOINT: gateway.endpoint,
-    PDFSHARE_S3_BUCKET: bucket,
-    PDFSHARE_S3_REGION: gateway.region,
-    PDFSHARE_S3_ACCESS_KEY_ID: gateway.accessKeyId,
-    PDFSHARE_S3_SECRET_ACCESS_KEY: gateway.secretAccessKey,
-  }
-}
+export { s3SettingsOf } from '../../scripts/support/ceph'
 
 /** Every PDF an embedded install's database records: the files' current ones (versionId null) and the kept versions. */
 export async function recordedRowsIn(dataDir: string) {
