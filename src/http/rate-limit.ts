@@ -1,22 +1,26 @@
 import { rateLimited } from '../errors'
 import type { AppContext } from '../core/context'
 import { type RateLimit, rateLimitFor } from '../core/limits/rate-limit'
-import { MAX_TRACKED_KEYS, OVERFLOW_COUNTERS, rateLimitHeaders } from '../lib/rate-limiter'
+import { MAX_TRACKED_KEYS, OVERFLOW_COUNTERS, type RateDecision, rateLimitHeaders } from '../lib/rate-limiter'
 
 /**
  * Counts a request against `limiter` under `key`: adds the RateLimit-* headers to the response, or throws
- * the 429 (with Retry-After) when the key is over its limit.
+ * the 429 (with Retry-After) when the key is over its limit. Synchronous when the limiter counts in memory
+ * (the embedded server); a promise when it counts in the shared database.
  */
-export async function applyRateLimit(
+export function applyRateLimit(
   limiter: RateLimit,
   key: string,
   nowMs: number,
   responseHeaders: Record<string, unknown>,
-): Promise<void> {
-  const decision = await limiter.hit(key, nowMs)
-  if (!decision) return
-  if (!decision.allowed) throw rateLimited(decision)
-  Object.assign(responseHeaders, rateLimitHeaders(decision))
+): void | Promise<void> {
+  const decision = limiter.hit(key, nowMs)
+  const apply = (decided: RateDecision | undefined) => {
+    if (!decided) return
+    if (!decided.allowed) throw rateLimited(decided)
+    Object.assign(responseHeaders, rateLimitHeaders(decided))
+  }
+  return decision instanceof Promise ? decision.then(apply) : apply(decision)
 }
 
 /** A limiter whose overflow (see rate-limiter.ts) is written to the log, once per minute at most. */

@@ -5,8 +5,12 @@ import type { AppContext } from '../context'
 
 /** A fixed-window limit per key (lib/rate-limiter.ts has the rules), counted where every instance sees it. */
 export type RateLimit = {
-  /** Counts one request for `key` and decides; undefined when the limit is off (perMinute 0). */
-  hit(key: string, nowMs: number): Promise<RateDecision | undefined>
+  /**
+   * Counts one request for `key` and decides; undefined when the limit is off (perMinute 0). Counted in memory
+   * the decision comes at once, not as a promise: the share page's hook then stays synchronous (measured on
+   * its hot path).
+   */
+  hit(key: string, nowMs: number): RateDecision | undefined | Promise<RateDecision | undefined>
   /** Takes back one request counted by `hit` at `countedAtMs` (e.g. a sign-in that turned out to be right). */
   undo(key: string, countedAtMs: number): Promise<void>
 }
@@ -22,7 +26,7 @@ export type RateLimitOptions = { perMinute: number; windowMs?: number; onOverflo
 export function rateLimitFor(ctx: AppContext, name: string, options: RateLimitOptions): RateLimit {
   if (activeDialect() !== 'postgres') {
     const local = createRateLimiter(options)
-    return { hit: async (key, nowMs) => local.hit(key, nowMs), undo: async (key, countedAtMs) => local.undo(key, countedAtMs) }
+    return { hit: (key, nowMs) => local.hit(key, nowMs), undo: async (key, countedAtMs) => local.undo(key, countedAtMs) }
   }
   return sharedRateLimit(ctx, name, options)
 }

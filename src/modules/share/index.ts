@@ -129,9 +129,9 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
 
   return new Elysia()
     .onStop(() => previews.close())
-    .onBeforeHandle(async ({ request, server, path, set }) => {
+    .onBeforeHandle(({ request, server, path, set }) => {
       if (path.startsWith('/s/'))
-        await applyRateLimit(limiter, clientGroupOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
+        return applyRateLimit(limiter, clientGroupOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
     })
     .get('/s/:slug', async ({ request, params, server, set }) => {
       const access = await accessOf({ slug: params.slug, cookies: request.headers.get('cookie') })
