@@ -1,6 +1,6 @@
 import { createClient, type Client } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
-import { activeDialect, type Dialect, dialectOf, useDialect } from './dialect'
+import { type Dialect, dialectOf, useDialect } from './dialect'
 import { openHotSql, type HotSql, type SqlArg } from './hot-sql'
 import { migrate } from './migrate'
 import { BUSY_TIMEOUT_MS, EMBEDDED_PRAGMAS } from './pragmas'
@@ -74,8 +74,7 @@ async function openPostgres(url: string): Promise<Database> {
  * (hot-sql.ts); its calls are synchronous as well, so the two connections never wait on each other.
  */
 export async function openSqliteDb(url: string): Promise<Database & { client: Client }> {
-  if (activeDialect() !== 'sqlite') throw new Error('this process already runs on PostgreSQL; one process serves one database')
-  useDialect('sqlite')
+  useDialect('sqlite') // refuses a process already on PostgreSQL
   useTablesOf(schema)
   const local = url.startsWith('file:')
   const opened = createClient(local ? { url, concurrency: 1, timeout: BUSY_TIMEOUT_MS } : { url })

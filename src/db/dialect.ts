@@ -18,7 +18,3 @@ export function useDialect(dialect: Dialect): void {
 }
 
 export const activeDialect = (): Dialect => active ?? 'sqlite'
-
-/** 32 random lowercase hex digits, new for each row (webhook message ids). */
-export const randomHexSql = (): string =>
-  activeDialect() === 'postgres' ? `replace(gen_random_uuid()::text, '-', '')` : 'lower(hex(randomblob(16)))'

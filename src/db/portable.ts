@@ -16,3 +16,7 @@ export const caseless = (text: SQL): SQL => (activeDialect() === 'postgres' ? sq
 /** `text LIKE pattern` without regard to ASCII case (SQLite's LIKE; PostgreSQL's ILIKE), `\` escaping. */
 export const likeCaseless = (text: SQLWrapper, pattern: string): SQL =>
   activeDialect() === 'postgres' ? sql`${text} ILIKE ${pattern} ESCAPE '\\'` : sql`${text} LIKE ${pattern} ESCAPE '\\'`
+
+/** 32 random lowercase hex digits, new for each row (webhook message ids). */
+export const randomHexSql = (): string =>
+  activeDialect() === 'postgres' ? `replace(gen_random_uuid()::text, '-', '')` : 'lower(hex(randomblob(16)))'

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
-import { activeDialect, type Dialect, randomHexSql } from '../../db/dialect'
+import { activeDialect, type Dialect } from '../../db/dialect'
+import { randomHexSql } from '../../db/portable'
 import type { SqlStatement } from '../../db/hot-sql'
 import { webhookDeliveries, webhooks } from '../../db/tables'
 import type { WebhookEvent } from '../../shared/webhook-shapes'
