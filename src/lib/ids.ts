@@ -4,9 +4,15 @@ import { randomBytes } from 'node:crypto'
  * A fresh random identifier: `bytes` bytes from the CSPRNG, base64url-encoded.
  * 16 bytes (128 bits) give 22 URL-safe characters; collisions are not a practical concern,
  * and every id column is UNIQUE besides.
+ *
+ * Never begins with `-`: one id in 64 would, and a command line then reads it as a flag (`pdfshare token
+ * revoke -Tx…` → "unknown option"). Such draws are drawn again, so the ids stay uniform over the rest.
  */
 export function randomId(bytes = 16): string {
-  return randomBytes(bytes).toString('base64url')
+  for (;;) {
+    const id = randomBytes(bytes).toString('base64url')
+    if (!id.startsWith('-')) return id
+  }
 }
 
 const WELL_FORMED_ID = /^[A-Za-z0-9_-]{1,64}$/
