@@ -1,5 +1,6 @@
 import { createApp } from '../app'
 import { startVisitPruning } from '../modules/analytics/service/prune-visits'
+import { startMarkSweeps } from '../modules/share/service/visit-marks'
 import { listUsers } from '../modules/auth/users'
 import { dialectOf } from '../db/dialect'
 import { SHARED_SWEEP_MIN_AGE_MS, sweepUnreferencedBlobs } from '../modules/maintenance/service/sweep'
@@ -62,6 +63,7 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
       // Attempts in flight are cut short; their rows come due again after the next start.
       await webhooks.stop()
       pruning.stop()
+      markSweeps.stop()
       ctx.close()
       await releaseLock()
       resolve()
@@ -72,6 +74,8 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
 
   // Visits older than PDFSHARE_ANALYTICS_RETENTION days go now and then every hour.
   const pruning = startVisitPruning(ctx)
+  // Marks that recognise a repeat view leave with their 30 minutes, also on links nobody visits again.
+  const markSweeps = startMarkSweeps(ctx)
   const app = createApp(ctx).listen({
     port: config.port,
     hostname: config.host,

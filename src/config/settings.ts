@@ -204,7 +204,7 @@ export const SETTINGS = {
     default: '20',
     parse: integer(0, 1_000_000),
     rule: 'must be a number of views (0 turns the bound off)',
-    help: 'views one address (IPv6: a /64) may add to a file per 30 minutes; 0 = no bound',
+    help: 'views one address (IPv6: a /64) may add to a link per 30 minutes; 0 = no bound',
   }),
   /** Seconds one share-page preview may take to render before its renderer process is killed. */
   previewTimeout: setting({

@@ -149,7 +149,11 @@ describe('visits of counted views', () => {
     expect(await tokenOf(first)).toBeDefined()
     const repeat = await open(file.path, { 'x-forwarded-for': '192.0.2.10' })
     expect(await tokenOf(repeat)).toBeUndefined()
-    await open(file.path, { cookie: 'pdfshare_seen=1' })
+    const seen = first.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith('pdfshare_seen='))!
+      .split(';')[0]!
+    await open(file.path, { cookie: seen })
     expect(await visitsOf(file.id)).toHaveLength(1)
   })
 
@@ -384,6 +388,41 @@ describe('downloads', () => {
     expect(rows.map((row) => [row.viewed, row.downloaded, row.referrerHost])).toEqual([[false, true, 'mail.example.org']])
     // A Range from byte 0 starts a download.
     await download(file.path, { 'x-forwarded-for': '192.0.2.84', range: 'bytes=0-99' })
+    expect(await visitsOf(file.id)).toHaveLength(2)
+  })
+
+  test('one address with a new User-Agent each time adds at most the per-address bound of downloads, and events for those only', async () => {
+    const hooked = await server.user('download-bound')
+    await addWebhook(hooked, ['link.downloaded'])
+    const file = await newFile(hooked)
+    const before = (await deliveries('link.downloaded')).length
+    for (let i = 0; i < 30; i++) {
+      const response = await download(file.path, {
+        'user-agent': browserNumber(`dl-${i}`),
+        'x-forwarded-for': '192.0.2.85',
+        range: 'bytes=0-0',
+      })
+      expect(response.status).toBe(206) // every one is served: the bound is on what is counted
+    }
+    const rows = await visitsOf(file.id)
+    expect(rows).toHaveLength(server.config.maxViewsPerAddress)
+    expect(new Set(rows.map((row) => row.visitor)).size).toBe(server.config.maxViewsPerAddress)
+    expect((await deliveries('link.downloaded')).length - before).toBe(server.config.maxViewsPerAddress)
+    // The bound is per address: another one still counts.
+    await download(file.path, { 'x-forwarded-for': '192.0.2.86' })
+    expect(await visitsOf(file.id)).toHaveLength(server.config.maxViewsPerAddress + 1)
+  })
+
+  test('another site’s <img>, script or fetch of a download is not counted; a navigation is', async () => {
+    const file = await newFile()
+    const crossSite = { 'sec-fetch-site': 'cross-site' }
+    await download(file.path, { ...crossSite, 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' })
+    await download(file.path, { ...crossSite, 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' })
+    await download(file.path, { ...crossSite, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' })
+    expect(await visitsOf(file.id)).toHaveLength(0)
+    const navigation = { 'sec-fetch-mode': 'navigate', 'x-forwarded-for': nextAddress() }
+    await download(file.path, { ...navigation, 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': 'document' })
+    await download(file.path, { ...navigation, ...crossSite, 'sec-fetch-dest': 'empty', 'x-forwarded-for': nextAddress() }) // <a download>
     expect(await visitsOf(file.id)).toHaveLength(2)
   })
 })

@@ -120,7 +120,7 @@ describe('CLI', () => {
 
   const usageErrors: [string, string[], Record<string, string>, RegExp][] = [
     ['unknown command', ['frobnicate'], {}, /unknown command "frobnicate"/],
-    ['unknown flag', ['serve', '--prot', '1'], {}, /Unknown option '--prot'/],
+    ['unknown flag', ['serve', '--prot', '1'], {}, /unknown flag "--prot" \(see --help\)/],
     ['flag of another command', ['user', 'list', '--ttl', '1d'], {}, /user list does not take --ttl/],
     ['bad port flag', ['serve', '--port', 'abc'], {}, /invalid --port "abc"/],
     ['bad port env', ['serve'], { PDFSHARE_PORT: 'x' }, /invalid PDFSHARE_PORT "x"/],

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createClient } from '@libsql/client'
 import type { Browser } from 'playwright-core'
 import { makePdf } from '../../scripts/support/pdf'
 import { ROOT, run, type RunningServer, startServer } from '../../scripts/support/process'
@@ -24,6 +25,17 @@ const chrome = (n: number) => `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.3
 async function newLink(options: LinkOptions) {
   const link = await addLinkInDatabase(join(dir, 'data', 'pdfshare.db'), fileId, options)
   return `${server.url}${link.path}`
+}
+
+/** A link's counted views, read from the binary's database file. */
+async function viewsOf(url: string): Promise<number> {
+  const db = createClient({ url: `file:${join(dir, 'data', 'pdfshare.db')}` })
+  try {
+    const result = await db.execute({ sql: 'SELECT views FROM links WHERE slug = ?', args: [url.split('/s/')[1]!] })
+    return Number(result.rows[0]![0])
+  } finally {
+    db.close()
+  }
 }
 
 beforeAll(async () => {
@@ -115,5 +127,40 @@ describe('share links in Chromium, served by the compiled binary', () => {
     expect(await firstPageInk(first.page)).toBeGreaterThan(200)
     await first.page.context().close()
     await second.page.context().close()
+  })
+
+  test('a limited link’s page that came without a grant (uncounted) asks once more as a plain navigation, which counts', async () => {
+    const url = await newLink({ maxViews: 3 })
+    const reader = await watchedPage(browser, { userAgent: chrome(3) })
+    const navigations: string[] = []
+    // The browser's first request for the page is not counted (as a prefetch or prerender would not be; Chromium
+    // keeps its own Sec-Purpose, so here it claims to be a link unfurler): the page comes without a grant.
+    await reader.page.route(url, async (route) => {
+      const uncounted = navigations.length === 0
+      navigations.push(uncounted ? 'uncounted' : 'navigation')
+      await route.continue({ headers: { ...route.request().headers(), ...(uncounted && { 'user-agent': 'Slackbot-LinkExpanding 1.0' }) } })
+    })
+    await reader.page.goto(url)
+    expect(await firstPageInk(reader.page)).toBeGreaterThan(200)
+    expect(navigations).toEqual(['uncounted', 'navigation'])
+    expect(await viewsOf(url)).toBe(1)
+    await reader.page.context().close()
+  })
+
+  test('a limited link visited over the per-address bound: one more try, then the reader is told why it does not open', async () => {
+    const url = await newLink({ maxViews: 100 })
+    // This machine's address has used its views of the link in this half hour (20 other browsers).
+    for (let i = 0; i < 20; i++) expect((await fetch(url, { headers: { 'user-agent': chrome(100 + i) } })).status).toBe(200)
+    const reader = await watchedPage(browser, { userAgent: chrome(4) })
+    let navigations = 0
+    reader.page.on('request', (request) => {
+      if (request.isNavigationRequest()) navigations++
+    })
+    await reader.page.goto(url)
+    await reader.page.waitForSelector('#status[data-problem="not-counted"]')
+    expect(await reader.page.locator('#status').textContent()).toContain('This visit could not be counted')
+    expect(navigations).toBe(2)
+    expect(reader.pdfBytes()).toBe(0)
+    await reader.page.context().close()
   })
 })

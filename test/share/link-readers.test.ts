@@ -344,10 +344,71 @@ describe('view limits', () => {
     expect(direct.status).toBe(403)
     await expectNothingOfTheDocument(direct)
     expect((await visit(`${link.path}/download`)).status).toBe(403)
-    // A bot that unfurls the link is served the page (not counted) and its grant, like any served page.
+    // A reader whose view was counted gets the grant with the page, and with it the bytes.
     const page = await visit(link.path)
     expect((await visit(`${link.path}/file`, { cookie: cookiesOf(page) })).status).toBe(200)
     expect(await linkViews(server, link.id)).toBe(1)
+  })
+
+  test('a request that is not counted gets the page without a grant, and the bytes stay closed, before and after the limit', async () => {
+    // Over the per-address bound: one address's readers take all but the last view first.
+    const crowded = '203.0.113.77'
+    const bound = server.config.maxViewsPerAddress
+    const link = await addLink(server, file.id, { maxViews: bound + 1 })
+    for (let i = 0; i < bound; i++) await visit(link.path, { 'x-forwarded-for': crowded, 'user-agent': browserNumber(`crowd-${i}`) })
+    const uncounted: [string, Record<string, string>, string?][] = [
+      ['a link unfurler', { 'user-agent': SLACKBOT }],
+      ['curl', { 'user-agent': 'curl/8.5.0' }],
+      ['no User-Agent', { 'user-agent': '' }],
+      ['HEAD', {}, 'HEAD'],
+      ['a prefetch', { 'sec-purpose': 'prefetch' }],
+      ['a prerender', { 'sec-purpose': 'prefetch;prerender' }],
+      ['another site’s <img>', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' }],
+      ['another site’s <iframe>', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' }],
+      ['another site’s fetch()', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' }],
+      ['a visit over the per-address bound', { 'x-forwarded-for': crowded, 'user-agent': browserNumber('crowd-extra') }],
+    ]
+    const pages: Response[] = []
+    for (const [what, headers, method] of uncounted) {
+      const page = await visit(link.path, headers, method)
+      expect(page.status, what).toBe(200)
+      expect(cookieNamed(page, 'pdfshare_grant'), what).toBeUndefined()
+      if (method !== 'HEAD') expect(await page.clone().text(), what).toContain('data-ungranted="1"')
+      for (const route of ['/file', '/download']) {
+        expect((await visit(`${link.path}${route}`, { ...headers, cookie: cookiesOf(page) })).status, `${what}: ${route}`).toBe(403)
+      }
+      pages.push(page)
+    }
+    expect(await linkViews(server, link.id)).toBe(bound)
+    // The last view is used by a reader; the uncounted requests' cookies still open nothing.
+    const reader = await visit(link.path, { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })
+    expect(await reader.text()).not.toContain('data-ungranted')
+    expect(cookieNamed(reader, 'pdfshare_grant')).toBeDefined()
+    expect(await linkViews(server, link.id)).toBe(bound + 1)
+    for (const page of pages) {
+      expect((await visit(`${link.path}/file`, { cookie: cookiesOf(page) })).status).toBe(410)
+      expect((await visit(link.path, { 'user-agent': SLACKBOT, cookie: cookiesOf(page) })).status).toBe(410)
+    }
+    expect((await visit(`${link.path}/file`, { cookie: cookiesOf(reader) })).status).toBe(200)
+  })
+
+  test('a hand-made seen cookie is no repeat: the visit is counted (and uses a view) or refused, never a free grant', async () => {
+    const link = await addLink(server, file.id, { maxViews: 1 })
+    const first = await visit(link.path, { cookie: 'pdfshare_seen=1' })
+    expect(first.status).toBe(200)
+    expect(await linkViews(server, link.id)).toBe(1)
+    expect((await visit(link.path, { cookie: 'pdfshare_seen=1' })).status).toBe(410)
+    // The counted reader's own seen cookie is a true repeat: the page again, with a grant, without another view.
+    const seen = cookieNamed(first, 'pdfshare_seen')!.split(';')[0]!
+    const again = await visit(link.path, { cookie: seen })
+    expect(again.status).toBe(410) // used up, and a seen cookie is no grant
+    const repeat = await addLink(server, file.id, { maxViews: 2 })
+    const counted = await visit(repeat.path)
+    const repeatSeen = cookieNamed(counted, 'pdfshare_seen')!.split(';')[0]!
+    const back = await visit(repeat.path, { cookie: repeatSeen })
+    expect(back.status).toBe(200)
+    expect(cookieNamed(back, 'pdfshare_grant')).toBeDefined()
+    expect(await linkViews(server, repeat.id)).toBe(1)
   })
 
   test('one view left and 20 concurrent new readers: exactly one is served', async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app'
+import { startMarkSweeps } from '../../src/modules/share/service/visit-marks'
+import { eventually } from '../support/eventually'
 import { BASE, form, json, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
 import { sharePathOf } from '../support/share-paths'
@@ -24,7 +26,8 @@ describe('views', () => {
     expect(response.status).toBe(200)
     expect(await views(file.id)).toBe(1)
     const cookie = response.headers.get('set-cookie')!
-    expect(cookie).toContain('pdfshare_seen=1')
+    // Signed: its expiry and an HMAC of the link and the expiry, so it cannot be made by hand.
+    expect(cookie).toMatch(/^pdfshare_seen=\d{13}\.[A-Za-z0-9_-]{43};/)
     expect(cookie).toContain('Max-Age=1800')
     expect(cookie).toContain(`Path=/base${file.path}`)
     expect(cookie).toContain('HttpOnly')
@@ -33,9 +36,23 @@ describe('views', () => {
 
   test('a repeat visit with the cookie is not counted', async () => {
     const file = await newFile()
-    await visit(file.path, { 'user-agent': FIREFOX })
-    await visit(file.path, { 'user-agent': SAFARI_PHONE, cookie: 'other=1; pdfshare_seen=1' })
+    const first = await visit(file.path, { 'user-agent': FIREFOX })
+    const seen = first.headers.get('set-cookie')!.split(';')[0]!
+    await visit(file.path, { 'user-agent': SAFARI_PHONE, cookie: `other=1; ${seen}` })
     expect(await views(file.id)).toBe(1)
+  })
+
+  test('a hand-made, expired or other link’s seen cookie is no repeat: the visit counts', async () => {
+    const file = await newFile()
+    const other = await newFile()
+    const otherSeen = (await visit(other.path, { 'user-agent': FIREFOX })).headers.get('set-cookie')!.split(';')[0]!
+    const [name, value] = otherSeen.split('=') as [string, string]
+    const [expiry, mac] = value.split('.') as [string, string]
+    const forged = ['pdfshare_seen=1', otherSeen, `${name}=${Number(expiry) + 1}.${mac}`, `${name}=${Date.now() - 1000}.${mac}`]
+    for (const [i, cookie] of forged.entries()) {
+      await visit(file.path, { 'user-agent': FIREFOX, 'x-forwarded-for': `198.51.100.${i + 1}`, cookie })
+    }
+    expect(await views(file.id)).toBe(forged.length)
   })
 
   test('without the cookie, the same IP and User-Agent within 30 minutes is a repeat; after 30 minutes it counts again', async () => {
@@ -49,7 +66,7 @@ describe('views', () => {
     expect(await views(file.id)).toBe(1)
     now += 2 * 60 * 1000
     const again = await visitAt()
-    expect(again.headers.get('set-cookie')).toContain('pdfshare_seen=1')
+    expect(again.headers.get('set-cookie')).toMatch(/^pdfshare_seen=\d+\./)
     expect(await views(file.id)).toBe(2)
     // A different browser on the same address is another visitor.
     await app.handle(new Request(`${BASE}${file.path}`, { headers: { 'user-agent': SAFARI_PHONE } }))
@@ -137,7 +154,7 @@ describe('views', () => {
     expect(await views(file.id)).toBe(n)
   })
 
-  test('one address rotating User-Agents adds at most PDFSHARE_MAX_VIEWS_PER_ADDRESS views to a file per 30 minutes', async () => {
+  test('one address rotating User-Agents adds at most PDFSHARE_MAX_VIEWS_PER_ADDRESS views to a link per 30 minutes', async () => {
     const capped = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_MAX_VIEWS_PER_ADDRESS: '5' })
     const owner = await capped.user()
     const upload = async () => {
@@ -169,5 +186,26 @@ describe('views', () => {
     now += 31 * 60 * 1000
     await visitAs(a.path, '203.0.113.5', 50)
     expect(await viewsOf(a.id)).toBe(12)
+  })
+
+  test('the server deletes expired view marks on a timer, also when no view comes after them', async () => {
+    const file = await newFile()
+    let now = Date.UTC(2026, 10, 23, 9, 0, 0)
+    const ctx = { ...server.ctx, now: () => now }
+    await createApp(ctx).handle(
+      new Request(`${BASE}${file.path}`, { headers: { 'user-agent': FIREFOX, 'x-forwarded-for': '192.0.2.200' } }),
+    )
+    const marksOfFile = async () =>
+      (await server.ctx.sql.get('SELECT count(*) FROM view_marks WHERE link_id IN (SELECT id FROM links WHERE file_id = ?)', [file.id]))![0]
+    expect(Number(await marksOfFile())).toBe(1)
+    const sweeps = startMarkSweeps(ctx, 20)
+    try {
+      await Bun.sleep(100)
+      expect(Number(await marksOfFile())).toBe(1) // still within its 30 minutes
+      now += 30 * 60 * 1000
+      await eventually(async () => expect(Number(await marksOfFile())).toBe(0))
+    } finally {
+      sweeps.stop()
+    }
   })
 })

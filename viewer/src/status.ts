@@ -17,6 +17,8 @@ export type Problem =
   | { kind: 'no-viewer' }
   /** The PDF was replaced on the server while it was open. */
   | { kind: 'replaced' }
+  /** A page of a link with a view limit whose visit was not counted, twice: the server keeps its bytes closed. */
+  | { kind: 'not-counted' }
   /** The PDF needs a password (pdf.js checks it in the browser; it is never sent anywhere). */
   | { kind: 'password'; incorrect: boolean; submit: (password: string) => void }
 
@@ -119,6 +121,15 @@ export function createStatus(element: HTMLElement, downloadUrl: string | null): 
           el.append(
             paragraph('This document was replaced', 'status-title'),
             paragraph('The owner uploaded a new version while it was open. Reload the page to see it.'),
+            reload(),
+          )
+          break
+        case 'not-counted':
+          el.append(
+            paragraph('This visit could not be counted', 'status-title'),
+            paragraph(
+              'This document may be opened a limited number of times, and this visit was not counted as one: too many visits came from your network in the last 30 minutes. Try again later.',
+            ),
             reload(),
           )
           break

@@ -9,7 +9,7 @@ import { clientGroupOf, clientIpOf } from '../../http/client-ip'
 import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
 import { etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
 import { readBeaconBody } from './beacon-body'
-import { GRANT_COOKIE, linkCookieHeader, linkCookieValue, UNLOCK_COOKIE } from './link-cookies'
+import { type LinkCookie, linkCookieHeader, linkCookieValue } from './link-cookies'
 import { goneWords, passwordPage } from './link-pages'
 import { messagePage, viewerPage, type PageContext } from './pages'
 import { readPasswordField } from './password-form'
@@ -23,13 +23,13 @@ import {
   STAND_IN_HEADERS,
   type Disposition,
 } from './response-headers'
-import { readingToken, visitCookieHeader, visitCookieOf } from './reading-token'
-import { createViewCounter } from './service/count-view'
+import { visitCookieHeader, visitCookieOf } from './reading-token'
 import { linkAccessReader } from './service/link-access'
+import { pageOpener } from './service/open-page'
 import { downloadRecorder } from './service/record-download'
 import { READING_LIMITS, readingRecorder } from './service/record-reading'
 import { linkUnlocker } from './service/unlock-link'
-import { seenCookie, visitFactsOf, visitOf } from './visitor'
+import { visitFactsOf, visitOf } from './visitor'
 
 type ResponseSet = { status?: number | string; headers: Record<string, string | number> }
 
@@ -44,7 +44,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const { config } = ctx
   const page: PageContext = { publicUrl: config.publicUrl, basePath: new URL(config.publicUrl).pathname.replace(/\/$/, ''), manifest }
   const previews = createPreviewService(ctx)
-  const countView = createViewCounter(ctx)
+  const openPage = pageOpener(ctx)
   const accessOf = linkAccessReader(ctx)
   const unlock = linkUnlocker(ctx)
   const recordReading = readingRecorder(ctx)
@@ -53,8 +53,8 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const limiter = loggedRateLimiter(ctx, 'per address on /s/*', config.rateLimitShare)
   const secure = config.publicUrl.startsWith('https:')
   const linkPath = (slug: string) => `${page.basePath}/s/${slug}`
-  const linkCookie = (name: string, link: SharedLink['link']) =>
-    linkCookieHeader(name, linkCookieValue(ctx.signingKey, name, link, ctx.now()), linkPath(link.slug), { secure })
+  const linkCookie = (kind: LinkCookie, link: SharedLink['link']) =>
+    linkCookieHeader(kind, linkCookieValue(ctx.signingKey, kind, link, ctx.now()), linkPath(link.slug), { secure })
   // Pages are returned as strings with their headers on `set`: a Response built here would be copied again
   // by Elysia to merge the common headers in, a large share of a page's CPU (BENCHMARKS.md, Design measurements).
   const html = (set: ResponseSet, status: number, body: string, headers: Record<string, string | string[]> = {}) => {
@@ -134,35 +134,24 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
         return applyRateLimit(limiter, clientGroupOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
     })
     .get('/s/:slug', async ({ request, params, server, set }) => {
-      const access = await accessOf({ slug: params.slug, cookies: request.headers.get('cookie') })
-      if (access.kind === 'missing') return notFound(set)
-      if (access.kind === 'gone') return gone(set, access.state)
-      const { link } = access.shared
-      if (!access.unlocked) return showPasswordPage(set, link.slug, false)
-      const cookies: string[] = []
-      let reading: { token: string } | null = null
-      // A grant holder of a limited link was let in already: they keep reading without using another view.
-      if (!access.granted) {
-        const { outcome, visit } = await countView({
-          link,
-          ownerId: access.shared.file.ownerId,
-          visit: visitOf(request, clientIpOf(request, server, config.trustProxyHops)),
-          facts: visitFactsOf(request, ownHost),
-        })
-        if (outcome === 'limit_reached') return gone(set, 'used_up')
-        if (outcome === 'counted') cookies.push(seenCookie(linkPath(link.slug), { secure }))
-        if (visit) {
-          const token = readingToken(ctx.signingKey, { id: visit.id, linkId: link.id }, ctx.now())
-          cookies.push(visitCookie(link, token))
-          // A reader who asked not to be tracked gets no token: the viewer then reports no reading at all.
-          if (visit.tracked) reading = { token }
-        }
-        if (access.limited) cookies.push(linkCookie(GRANT_COOKIE, link))
-      }
+      const decision = await openPage({
+        slug: params.slug,
+        cookies: request.headers.get('cookie'),
+        visit: visitOf(request, clientIpOf(request, server, config.trustProxyHops)),
+        facts: visitFactsOf(request, ownHost),
+      })
+      if (decision.kind === 'missing') return notFound(set)
+      if (decision.kind === 'gone') return gone(set, decision.state)
+      const { link } = decision.shared
+      if (decision.kind === 'password') return showPasswordPage(set, link.slug, false)
+      const cookies = [
+        ...(decision.set.seen ? [linkCookie('seen', link)] : []),
+        ...(decision.set.visitToken ? [visitCookie(link, decision.set.visitToken)] : []),
+        ...(decision.set.grant ? [linkCookie('grant', link)] : []),
+      ]
       const headers = { ...robotsHeaders(link.searchEngineVisible), ...(cookies.length > 0 && { 'set-cookie': cookies }) }
-      // A page behind a password or a view limit is the reader's own: no cache may keep it for another.
-      if (link.passwordHash !== null || access.limited) Object.assign(headers, { 'cache-control': 'no-store' })
-      return html(set, 200, viewerPage(access.shared, page, reading), headers)
+      if (decision.private) Object.assign(headers, { 'cache-control': 'no-store' })
+      return html(set, 200, viewerPage(decision.shared, page, { reading: decision.reading, ungranted: decision.ungranted }), headers)
     })
     .post(
       '/s/:slug',
@@ -191,7 +180,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
         set.status = 303
         Object.assign(set.headers, STAND_IN_HEADERS, {
           location: linkPath(link.slug),
-          'set-cookie': linkCookie(UNLOCK_COOKIE, link),
+          'set-cookie': linkCookie('unlock', link),
         })
         return ''
       },

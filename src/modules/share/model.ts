@@ -9,7 +9,11 @@ export type Visit = {
   userAgent: string | null
   /** Sec-Purpose, Purpose, X-Purpose or X-Moz: how browsers mark prefetches and previews. */
   purpose: string | null
-  /** The visitor carries our "seen" cookie for this file: they were counted less than 30 minutes ago. */
-  seenCookie: boolean
+  /**
+   * Sec-Fetch-Mode and Sec-Fetch-Dest, which browsers send with every request: a page opened by a reader is
+   * `navigate` to a `document`; an `<img>`, `<iframe>`, script or fetch of another site's page is not.
+   */
+  fetchMode: string | null
+  fetchDest: string | null
   clientIp: string
 }

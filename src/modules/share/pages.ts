@@ -31,9 +31,15 @@ export function displayTitle(row: Pick<SharedLink['file'], 'title' | 'filename'>
  * card, robots), so link unfurlers never need JavaScript; every value is HTML-escaped. The viewer script
  * reads its settings from data attributes: the page has no inline script, which the CSP forbids. A tracked,
  * counted visit also gets its reading token (`data-visit`) and where to send reading batches (`data-reading`);
- * without them the viewer reports nothing.
+ * without them the viewer reports nothing. An `ungranted` page (a limited link's page for a request that was not
+ * counted) says so (`data-ungranted`): its bytes are closed, and the viewer asks again once instead of loading.
  */
-export function viewerPage({ link, file }: SharedLink, page: PageContext, reading: { token: string } | null = null): string {
+export function viewerPage(
+  { link, file }: SharedLink,
+  page: PageContext,
+  options: { reading?: { token: string } | null; ungranted?: boolean } = {},
+): string {
+  const { reading = null, ungranted = false } = options
   const title = displayTitle(file)
   const description = file.description || `${file.filename}, shared with pdfshare`
   const shareUrl = `${page.publicUrl}/s/${link.slug}`
@@ -72,7 +78,7 @@ ${link.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nof
 <script type="module" src="${assets}/${page.manifest.script}"></script>
 </head>
 <body data-download="${link.allowDownload ? 'on' : 'off'}">
-<div id="app" data-file="${base}/file" data-size="${file.size}" data-etag="${etagOf(file.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/" data-title="${title}"${reading ? html` data-visit="${reading.token}" data-reading="${base}/reading"` : ''}>
+<div id="app" data-file="${base}/file" data-size="${file.size}" data-etag="${etagOf(file.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/" data-title="${title}"${reading ? html` data-visit="${reading.token}" data-reading="${base}/reading"` : ''}${ungranted ? html` data-ungranted="1"` : ''}>
 <header class="toolbar">
   <h1 class="doc-title" title="${title}">${title}</h1>
   <div class="group pages" role="group" aria-label="Pages">

@@ -1,68 +1,24 @@
-import { isbot } from 'isbot'
 import type { AppContext } from '../../../core/context'
-import { activeDialect } from '../../../db/dialect'
 import type { GroupResult, SqlStatement } from '../../../db/hot-sql'
-import { hmacSha256Base64url } from '../../../lib/hmac'
-import { addressGroup } from '../../../lib/address-group'
 import { isConstraintFailure } from '../../../lib/error-codes'
 import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
 import { eventSubscribers } from '../../../core/webhooks/subscribers'
 import { insertVisit, viewedEvent, type VisitedLink, type VisitFacts, type VisitRecord } from './visit-records'
+import { isHumanVisit, SWEEP_INTERVAL_MS, sweepStatement, UNMARK, visitMarker } from './visit-marks'
 import { visitorKeys } from './visitor-salt'
 
-/** A repeat visit by the same visitor within this window is not counted again (the README's Views: 30 minutes). */
-export const REPEAT_WINDOW_MS = 30 * 60 * 1000
+export { REPEAT_WINDOW_MS } from './visit-marks'
 
 /**
- * Not a human visit: HEAD, prefetches and previews, requests without a User-Agent, and known crawlers,
- * link unfurlers (Slack, Discord, X, Facebook, LinkedIn, WhatsApp, Telegram…), HTTP libraries and headless
- * browsers that say so (the isbot list).
- */
-export function isHumanVisit(visit: Visit): boolean {
-  if (visit.method !== 'GET') return false
-  if (visit.purpose && /prefetch|preview|prerender/i.test(visit.purpose)) return false
-  if (!visit.userAgent?.trim()) return false
-  return !isbot(visit.userAgent)
-}
-
-/** Expired marks are deleted at most this often, in the same commit as the views that come along. */
-const SWEEP_INTERVAL_MS = 10 * 60 * 1000
-
-const MARK = `INSERT INTO view_marks (link_id, visitor, seen_at) VALUES (?, ?, ?)
-  ON CONFLICT (link_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
-/**
- * The same, unless the visitor's address already has `maxViewsPerAddress` live marks on this link. A visitor id starts with
- * a tag of its address (`tag.`), so the marks of one address are a range of the primary key (link, visitor).
- * A live mark is a view counted within the window, so this bounds the views one address adds to one link in
- * any window, also when it changes its User-Agent for every request.
- */
-const MARK_WITHIN_ADDRESS_BOUND = `INSERT INTO view_marks (link_id, visitor, seen_at)
-  SELECT ?, ?, ? WHERE (SELECT count(*) FROM view_marks WHERE link_id = ? AND visitor > ? AND visitor < ? AND seen_at > ?) < ?
-  ON CONFLICT (link_id, visitor) DO UPDATE SET seen_at = excluded.seen_at WHERE view_marks.seen_at <= ?`
-// The range needs visitor ids compared byte by byte: SQLite's default (BINARY) does, and on PostgreSQL the
-// column has the "C" collation (pg migration 0002), so the primary key's index serves the range there too
-// (with a COLLATE in the query instead, each count was a scan of the link's marks: 4.5 ms at 20,000).
-/**
- * On PostgreSQL, where group commits of several requests and instances run at once (READ COMMITTED), the bound
- * above counts only marks already committed: two transactions could each add marks of one address without
- * seeing the other's. Locking the link's row first makes them queue on the link (the claim below locks it
- * anyway, until the commit), and the mark, a later statement, then counts what the one before committed.
- * SQLite runs one writer at a time: there the mark alone is enough.
- */
-const LOCK_LINK = 'SELECT 1 FROM links WHERE id = ? FOR UPDATE'
-/**
- * The claim, right after the mark and only if the mark changed a row (`onlyIfPreviousChanged`), so the link's
+ * The claim, right after the visit's mark and only if the mark changed a row (`onlyIfPreviousChanged`), so the link's
  * count moves only for a visit the mark made new, and only while the link is under its view limit. The check
  * and the +1 are one statement, so concurrent visits at the last view can never both pass (on PostgreSQL the
  * UPDATE waits for a concurrent one on the row and checks its condition again on what that committed).
  */
 const CLAIM_LINK_VIEW = `UPDATE links SET views = views + 1
   WHERE id = ? AND (max_views IS NULL OR views < max_views)`
-/** A mark whose claim was refused is taken back: that visitor was not served, so a later visit is not a repeat. */
-const UNMARK = 'DELETE FROM view_marks WHERE link_id = ? AND visitor = ?'
 const ADD_FILE_VIEWS = 'UPDATE files SET views = views + ? WHERE id = ?'
-const SWEEP = 'DELETE FROM view_marks WHERE seen_at <= ?'
 
 /**
  * `counted`: a new view, within the link's limit. `not_counted`: not a human visit, a repeat, or over the
@@ -118,13 +74,11 @@ type Pending = {
  * webhook event commit together or not at all.
  */
 export function createViewCounter(ctx: AppContext): CountView {
-  const perAddress = ctx.config.maxViewsPerAddress
+  const markOf = visitMarker(ctx)
   const analytics = ctx.config.analyticsRetention > 0
   const visitorKeyOf = visitorKeys(ctx)
   const wantsEvent = eventSubscribers(ctx)
   const finalize = finalizer(ctx.config.publicUrl)
-  const dialect = activeDialect()
-  const lockFirst = dialect === 'postgres'
   let queue: Pending[] = []
   let lastSweep = 0
   // One group commit in flight at a time: the visits that arrive meanwhile make the next one. On SQLite a commit
@@ -148,7 +102,7 @@ export function createViewCounter(ctx: AppContext): CountView {
     const sweeping = now - lastSweep > SWEEP_INTERVAL_MS
     if (sweeping) {
       lastSweep = now
-      groups.push([{ sql: SWEEP, args: [now - REPEAT_WINDOW_MS] }])
+      groups.push([sweepStatement(now)])
     }
     try {
       const results = await ctx.sql.runGroups(groups, (results) => finalize(batch, results))
@@ -173,7 +127,7 @@ export function createViewCounter(ctx: AppContext): CountView {
     }
   }
   return async ({ link, ownerId, visit, facts }) => {
-    if (!isHumanVisit(visit) || visit.seenCookie) return { outcome: 'not_counted', visit: null }
+    if (!isHumanVisit(visit)) return { outcome: 'not_counted', visit: null }
     const now = ctx.now()
     const record: VisitRecord | null = analytics
       ? {
@@ -186,16 +140,8 @@ export function createViewCounter(ctx: AppContext): CountView {
         }
       : null
     const announce = record !== null && (await wantsEvent(ownerId, 'link.viewed'))
-    const since = now - REPEAT_WINDOW_MS
-    // base64url has no '.' or '/': every id of one address sorts between `tag.` and `tag/`.
-    const tag = hmac(ctx.signingKey, `address\n${addressGroup(visit.clientIp)}`).slice(0, 16)
-    const visitor = `${tag}.${hmac(ctx.signingKey, `${visit.clientIp}\n${visit.userAgent}`)}`
-    const mark =
-      perAddress > 0
-        ? { sql: MARK_WITHIN_ADDRESS_BOUND, args: [link.id, visitor, now, link.id, `${tag}.`, `${tag}/`, since, perAddress, since] }
-        : { sql: MARK, args: [link.id, visitor, now, since] }
-    const claim = { sql: CLAIM_LINK_VIEW, args: [link.id], onlyIfPreviousChanged: true }
-    const group = lockFirst && perAddress > 0 ? [{ sql: LOCK_LINK, args: [link.id] }, mark, claim] : [mark, claim]
+    const { visitor, statements } = markOf({ linkId: link.id, clientIp: visit.clientIp, userAgent: visit.userAgent!, kind: 'view', now })
+    const group = [...statements, { sql: CLAIM_LINK_VIEW, args: [link.id], onlyIfPreviousChanged: true }]
     return new Promise<ViewResult>((resolve, reject) => {
       if (queue.length === 0 && !flushing) setImmediate(flush)
       queue.push({ link, ownerId, visitor, group, record, announce, resolve, reject })
@@ -234,5 +180,3 @@ const finalizer =
     })
     return [...[...toFiles].map(([id, n]) => ({ sql: ADD_FILE_VIEWS, args: [n, id] })), ...visits, ...unmarks]
   }
-
-const hmac = hmacSha256Base64url

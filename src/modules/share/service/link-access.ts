@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../core/context'
 import { sharedLinkFinder, type SharedLink } from '../../../core/links/find-shared-link'
 import { linkState, type LinkState } from '../../../core/links/link-state'
-import { GRANT_COOKIE, hasLinkCookie, UNLOCK_COOKIE } from '../link-cookies'
+import { hasLinkCookie } from '../link-cookies'
 
 /** A link's count of views, read live: the cached SharedLink has none (the view counter writes them). */
 const LIVE_VIEWS = 'SELECT "views" FROM "links" WHERE "id" = ?'
@@ -38,13 +38,13 @@ export function linkAccessReader(ctx: AppContext): ReadLinkAccess {
     const state = linkState({ ...link, views: 0 }, now)
     if (state !== 'active') return { kind: 'gone', state }
     const limited = link.maxViews !== null
-    const granted = limited && hasLinkCookie(ctx.signingKey, GRANT_COOKIE, link, cookies, now)
+    const granted = limited && hasLinkCookie(ctx.signingKey, 'grant', link, cookies, now)
     if (limited && !granted) {
       const row = await ctx.sql.get(LIVE_VIEWS, [link.id])
       if (!row) return { kind: 'missing' } // deleted since the cached lookup
       if (linkState({ ...link, views: Number(row[0]) }, now) === 'used_up') return { kind: 'gone', state: 'used_up' }
     }
-    const unlocked = link.passwordHash === null || hasLinkCookie(ctx.signingKey, UNLOCK_COOKIE, link, cookies, now)
+    const unlocked = link.passwordHash === null || hasLinkCookie(ctx.signingKey, 'unlock', link, cookies, now)
     return { kind: 'open', shared, unlocked, limited, granted }
   }
 }

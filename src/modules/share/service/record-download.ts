@@ -1,28 +1,14 @@
 import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
-import { activeDialect } from '../../../db/dialect'
 import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
 import { readingToken, visitOfToken } from '../reading-token'
-import { isHumanVisit, REPEAT_WINDOW_MS } from './count-view'
-import { downloadedEvent, type VisitFacts } from './visit-records'
+import { downloadedEvent, insertVisit, type VisitFacts } from './visit-records'
+import { isHumanDownload, visitMarker } from './visit-marks'
 import { visitorKeys } from './visitor-salt'
 
 /** The reader's own visit is marked downloaded, once. */
 const MARK_DOWNLOADED = 'UPDATE "visits" SET "downloaded" = TRUE WHERE "id" = ? AND "link_id" = ? AND "downloaded" = FALSE'
-/**
- * A download without a known visit (a direct /download link) is a visit of its own, unless the same visitor
- * key downloaded through this link within the repeat window (a browser that keeps no cookies, a retry).
- */
-const INSERT_DOWNLOAD = `INSERT INTO "visits" ("id", "link_id", "file_id", "at", "visitor", "referrer_host", "device", "tracked", "viewed", "downloaded", "reading_ms")
-  SELECT ?, ?, ?, ?, ?, ?, ?, ?, FALSE, TRUE, 0
-  WHERE NOT EXISTS (SELECT 1 FROM "visits" WHERE "link_id" = ? AND "at" > ? AND "visitor" = ? AND "downloaded" = TRUE)`
-/**
- * On PostgreSQL two requests' transactions run at once (READ COMMITTED), and the NOT EXISTS above sees only
- * visits already committed: the link's row is locked first, so downloads through one link queue and the insert,
- * a later statement, sees the one before. SQLite runs one writer at a time: there the insert alone is enough.
- */
-const LOCK_LINK = 'SELECT 1 FROM "links" WHERE "id" = ? FOR UPDATE'
 
 export type RecordDownload = (input: {
   shared: SharedLink
@@ -39,15 +25,17 @@ const startsDownload = (range: string | null) => range === null || /^\s*bytes\s*
 /**
  * Records a download by a human reader (the view counter's rules for who is one) that starts a download:
  * the reader's visit is marked downloaded (its cookie names it), or else a visit row is written with
- * viewed = false, downloaded = true. The `link.downloaded` event is written in the same transaction, only if
- * the download was recorded (a repeat of the same visit is not). Returns a new visit's token, for its cookie.
+ * viewed = false, downloaded = true — a visit of its own, marked like a view (service/visit-marks.ts): not
+ * again by the same visitor within the repeat window, and within the per-address bound, which views and such
+ * downloads share. The `link.downloaded` event is written in the same transaction, only if the download was
+ * recorded (not a repeat, not over the bound). Returns a new visit's token, for its cookie.
  */
 export function downloadRecorder(ctx: AppContext): RecordDownload {
   const visitorKeyOf = visitorKeys(ctx)
+  const markOf = visitMarker(ctx)
   const publicUrl = ctx.config.publicUrl
-  const lockFirst = activeDialect() === 'postgres'
   return async ({ shared, visit, facts, visitToken, range }) => {
-    if (ctx.config.analyticsRetention === 0 || !isHumanVisit(visit) || !startsDownload(range)) return { newToken: null }
+    if (ctx.config.analyticsRetention === 0 || !isHumanDownload(visit) || !startsDownload(range)) return { newToken: null }
     const { link, file } = shared
     const now = ctx.now()
     const known = visitOfToken(ctx.signingKey, visitToken, link.id, now)
@@ -59,26 +47,14 @@ export function downloadRecorder(ctx: AppContext): RecordDownload {
     }
     const id = timeOrderedId(now)
     const visitor = await visitorKeyOf({ clientIp: visit.clientIp, userAgent: visit.userAgent, now })
-    const insert = {
-      sql: INSERT_DOWNLOAD,
-      args: [
-        id,
-        link.id,
-        link.fileId,
-        now,
-        visitor,
-        facts.referrerHost,
-        facts.device,
-        facts.tracked,
-        link.id,
-        now - REPEAT_WINDOW_MS,
-        visitor,
-      ],
-    }
-    const lock = lockFirst ? [{ sql: LOCK_LINK, args: [link.id] }] : []
-    const [result] = await ctx.sql.runGroups([[...lock, insert, downloadedEvent(publicUrl, file.ownerId, link, { id, at: now })]])
+    const mark = markOf({ linkId: link.id, clientIp: visit.clientIp, userAgent: visit.userAgent!, kind: 'download', now })
+    const record = { id, at: now, visitor, ...facts, viewed: false, downloaded: true }
+    const insert = { ...insertVisit(link, record), onlyIfPreviousChanged: true }
+    const [result] = await ctx.sql.runGroups([
+      [...mark.statements, insert, downloadedEvent(publicUrl, file.ownerId, link, { id, at: now })],
+    ])
     if (result instanceof Error) throw result
-    const inserted = result![lock.length] === 1
+    const inserted = result![mark.statements.length] === 1
     return { newToken: inserted ? readingToken(ctx.signingKey, { id, linkId: link.id }, now) : null }
   }
 }

@@ -1,0 +1,72 @@
+import type { AppContext } from '../../../core/context'
+import type { SharedLink } from '../../../core/links/find-shared-link'
+import type { LinkState } from '../../../core/links/link-state'
+import { hasLinkCookie } from '../link-cookies'
+import type { Visit } from '../model'
+import { readingToken } from '../reading-token'
+import { createViewCounter } from './count-view'
+import { linkAccessReader } from './link-access'
+import type { VisitFacts } from './visit-records'
+
+/**
+ * What `GET /s/:slug` answers. `page`: the viewer, with the cookies to set — `seen` and `visit` (the reading
+ * token) for a counted view, `grant` for a view of a limited link that was counted or repeats a counted one —
+ * and `reading` when the viewer may report reading. `ungranted`: a limited link's page served to a request that
+ * was not counted (a bot, a prefetch, a visit over the per-address bound): the page, but its bytes stay closed.
+ */
+export type PageDecision =
+  | { kind: 'missing' }
+  | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
+  | { kind: 'password'; shared: SharedLink }
+  | {
+      kind: 'page'
+      shared: SharedLink
+      set: { seen: boolean; grant: boolean; visitToken: string | null }
+      reading: { token: string } | null
+      ungranted: boolean
+      /** Behind a password or a view limit: the reader's own page, which no cache may keep for another. */
+      private: boolean
+    }
+
+export type OpenPage = (input: {
+  slug: string
+  cookies: string | null
+  visit: Visit
+  facts: Omit<VisitFacts, 'visitor'>
+}) => Promise<PageDecision>
+
+/**
+ * Decides what a request for a link's page gets: the link's state and the reader's cookies first
+ * (service/link-access.ts), then the view count. Grants of a limited link go only to counted views and to
+ * true repeats of one (the signed `pdfshare_seen` of this link), never to a request that was not counted.
+ */
+export function pageOpener(ctx: AppContext): OpenPage {
+  const accessOf = linkAccessReader(ctx)
+  const countView = createViewCounter(ctx)
+  return async ({ slug, cookies, visit, facts }) => {
+    const access = await accessOf({ slug, cookies })
+    if (access.kind !== 'open') return access
+    const { shared, limited } = access
+    const { link } = shared
+    if (!access.unlocked) return { kind: 'password', shared }
+    const page = (set: { seen?: boolean; grant?: boolean; visitToken?: string | null } = {}, reading: { token: string } | null = null) =>
+      ({
+        kind: 'page',
+        shared,
+        set: { seen: false, grant: false, visitToken: null, ...set },
+        reading,
+        ungranted: limited && !access.granted && !set.grant,
+        private: link.passwordHash !== null || limited,
+      }) as const
+    // A grant holder of a limited link was let in already: they keep reading without using another view.
+    if (access.granted) return page()
+    // A visitor counted within the repeat window: not counted again, and as entitled as that view was.
+    if (hasLinkCookie(ctx.signingKey, 'seen', link, cookies, ctx.now())) return page({ grant: limited })
+    const { outcome, visit: record } = await countView({ link, ownerId: shared.file.ownerId, visit, facts })
+    if (outcome === 'limit_reached') return { kind: 'gone', state: 'used_up' }
+    if (outcome === 'not_counted') return page()
+    const token = record ? readingToken(ctx.signingKey, { id: record.id, linkId: link.id }, ctx.now()) : null
+    // A reader who asked not to be tracked gets no token in the page: the viewer then reports no reading at all.
+    return page({ seen: true, grant: limited, visitToken: token }, token && record?.tracked ? { token } : null)
+  }
+}
