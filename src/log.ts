@@ -1,4 +1,5 @@
 import { writeSync } from 'node:fs'
+import { redactPasswords } from './lib/redact'
 
 /** Where pdfshare writes its lines. The server logs to the console; tests pass their own to keep output clean and inspect it. */
 export type Logger = {
@@ -31,9 +32,14 @@ function bufferedStdout(): (line: string) => void {
 
 const writeLine = bufferedStdout()
 
+/** Error lines go to stderr with the error's stack (never to a client), without a URL's password. */
 export const consoleLogger: Logger = {
   info: writeLine,
-  error: (line, error) => console.error(line, error instanceof Error ? `\n${error.stack ?? error.message}` : (error ?? '')),
+  error: (line, error) =>
+    console.error(
+      redactPasswords(line),
+      redactPasswords(error instanceof Error ? `\n${error.stack ?? error.message}` : String(error ?? '')),
+    ),
 }
 
 export const silentLogger: Logger = { info: () => {}, error: () => {} }

@@ -4,6 +4,7 @@ import { runCli } from './cli'
 import { processIo } from './cli/io'
 import { runPreviewRenderer } from './core/previews/renderer-process'
 import { RENDERER_ARGUMENT } from './core/previews/renderer-protocol'
+import { redactPasswords } from './lib/redact'
 
 // The entry point of the binary and of `bun run src/main.ts`: argv → command (default: serve).
 // The only place that reads settings from process.env.
@@ -16,7 +17,7 @@ if (process.argv[2] === RENDERER_ARGUMENT) {
   try {
     process.exitCode = await runCli(process.argv.slice(2), process.env, processIo)
   } catch (error) {
-    console.error('pdfshare: unexpected error:', error instanceof Error ? error.message : error)
+    console.error('pdfshare: unexpected error:', redactPasswords(error instanceof Error ? error.message : String(error)))
     process.exitCode = 1
   }
 }

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       dataDir: '/srv/app/data',
       publicUrl: 'http://localhost:3000',
       databaseUrl: 'file:/srv/app/data/pdfshare.db',
+      migrateTo: undefined,
       jwtSecret: undefined,
       maxFileSize: 104857600,
       maxVersions: 5,
@@ -225,6 +226,22 @@ describe('loadConfig', () => {
       }
     })
   }
+
+  test('a URL that cannot be used is named without its password', () => {
+    for (const url of ['postgres://bob:s3cr3t@[bad', 'mysql://bob:s3cr3t@db.example.test/x', 'postgres://bob:pa@ss@[x']) {
+      let message = ''
+      try {
+        load({}, { PDFSHARE_DATABASE_URL: url })
+      } catch (error) {
+        message = (error as Error).message
+      }
+      expect(message).toContain('invalid PDFSHARE_DATABASE_URL "')
+      expect(message).toContain('bob:***@')
+      expect(message).not.toContain('s3cr3t')
+      expect(message).not.toContain('pa@ss')
+    }
+    expect(() => load({}, { PDFSHARE_MIGRATE_TO: 'postgres://bob:s3cr3t@[bad' })).toThrow(/^invalid PDFSHARE_MIGRATE_TO: must be/)
+  })
 
   test('unknown PDFSHARE_ variables are reported (likely typos)', () => {
     expect(unknownEnvSettings({ PDFSHARE_PROT: '1', PDFSHARE_PORT: '2', HOME: '/root' })).toEqual(['PDFSHARE_PROT'])

@@ -47,7 +47,8 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     const at = args.findIndex((arg, i) => (end === -1 || i < end) && arg.startsWith('-') && arg !== '--' && !isKnownFlag(arg))
     if (at !== -1 && (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       // The words of the command before it (never a flag's value: one may be a secret).
-      const takesValue = (arg = '') => arg.startsWith('--') && (OPTIONS as Record<string, { type: string }>)[arg.slice(2)]?.type === 'string'
+      const takesValue = (arg = '') =>
+        arg.startsWith('--') && (OPTIONS as Record<string, { type: string }>)[arg.slice(2)]?.type === 'string'
       const words = args.slice(0, at).filter((arg, i) => !arg.startsWith('-') && !takesValue(args[i - 1]))
       throw new CliFailure(
         `unknown flag ${JSON.stringify(args[at])} (see --help); if it is an id or a name that begins with "-", put -- before it: pdfshare ${[...words, '--', args[at]].join(' ')}`,
@@ -61,7 +62,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
 function isKnownFlag(arg: string): boolean {
   if (arg.startsWith('--')) return Object.hasOwn(OPTIONS, arg.slice(2).split('=')[0]!)
   // Short flags may be grouped (-hv); each letter must be one.
-  const shorts = new Set(Object.values(OPTIONS).map((option) => ('short' in option ? option.short : '')))
+  const shorts = new Set<string>(Object.values(OPTIONS).map((option) => ('short' in option ? option.short : '')))
   return [...arg.slice(1)].every((letter) => shorts.has(letter))
 }
 

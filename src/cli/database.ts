@@ -5,15 +5,26 @@ import { configuredStorage } from '../data-dir/blobs'
 import { dialectOf } from '../db/dialect'
 import { meta } from '../db/tables'
 import { copyDatabaseTo } from '../modules/maintenance/service/migrate-database'
+import { redactPasswords } from '../lib/redact'
 import { openContext } from '../open-context'
 import { allowOnly, type ParsedArgs, stringFlag } from './args'
 import { CliFailure, type CliIo } from './io'
 import { acquireServerLock, serverHoldingLock } from './server-lock'
 
-export const DATABASE_USAGE = `database migrate --to postgres://…
+export const DATABASE_USAGE = `database migrate --to postgres://… | --to - | (PDFSHARE_MIGRATE_TO)
                                 copy the embedded database into a new, empty PostgreSQL database (every row,
                                 the signing secret too); the embedded file is only read; run it with the
-                                server stopped, then set PDFSHARE_DATABASE_URL`
+                                server stopped, then set PDFSHARE_DATABASE_URL. With --to - the URL is the
+                                first line of stdin; PDFSHARE_MIGRATE_TO keeps it out of argv as well`
+
+/**
+ * Where to copy: `--to URL`, `--to -` (the first line of stdin: `pdfshare database migrate --to - < url.txt`), or
+ * PDFSHARE_MIGRATE_TO. A URL in argv is visible to every local user in `ps` and stays in shell history.
+ */
+async function targetUrl(flag: string | undefined, config: Config): Promise<string | undefined> {
+  if (flag === '-') return (await Bun.stdin.text()).split(/\r?\n/)[0]?.trim()
+  return flag ?? config.migrateTo
+}
 
 /**
  * `database migrate --to postgres://…`: moves an embedded install's metadata to PostgreSQL, the step before
@@ -25,9 +36,12 @@ export async function databaseCommand(config: Config, args: ParsedArgs, io: CliI
     throw new CliFailure(action ? `unknown command "database ${action}"` : 'database needs a subcommand: migrate', 2)
   allowOnly(args, 'database migrate', ['to'])
   if (extra.length > 0) throw new CliFailure(`unexpected argument ${JSON.stringify(extra[0])}`, 2)
-  const to = stringFlag(args, 'to')
+  const to = await targetUrl(stringFlag(args, 'to'), config)
   if (!to || dialectOf(to) !== 'postgres' || !URL.canParse(to)) {
-    throw new CliFailure('database migrate needs --to postgres://user:password@host:5432/database', 2)
+    throw new CliFailure(
+      'database migrate needs the PostgreSQL URL: --to - (and the URL on stdin), PDFSHARE_MIGRATE_TO, or --to postgres://user:password@host:5432/database',
+      2,
+    )
   }
   if (dialectOf(config.databaseUrl) === 'postgres') {
     throw new CliFailure('PDFSHARE_DATABASE_URL already names a PostgreSQL database; database migrate copies from the embedded one', 2)
@@ -63,8 +77,11 @@ export async function databaseCommand(config: Config, args: ParsedArgs, io: CliI
       await release()
     }
   } catch (error) {
-    if (error instanceof Error && /ECONNREFUSED|password authentication|does not exist/i.test(error.message)) {
-      throw new CliFailure(`cannot use the PostgreSQL database: ${error.message}`, 1)
+    if (
+      error instanceof Error &&
+      (error.name === 'PostgresError' || /ECONNREFUSED|password authentication|does not exist/i.test(error.message))
+    ) {
+      throw new CliFailure(`cannot use the PostgreSQL database ${redactPasswords(to)}: ${redactPasswords(error.message)}`, 1)
     }
     throw error
   } finally {

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, SETTING_FLAGS, unknownEnvSettings } from '../config'
 import { settingsHelp } from '../config/help'
 import { openContext } from '../open-context'
+import { redactPasswords } from '../lib/redact'
 import { VERSION } from '../version'
 import { parseCommandLine, stringFlag } from './args'
 import { asCliFailure, CliFailure, type CliIo } from './io'
@@ -76,7 +77,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   } catch (raw) {
     const error = asCliFailure(raw)
     if (error instanceof ConfigError || error instanceof CliFailure) {
-      io.err(`pdfshare: ${error.message}`)
+      io.err(`pdfshare: ${redactPasswords(error.message)}`)
       return error instanceof CliFailure ? error.exitCode : 2
     }
     throw error

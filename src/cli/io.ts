@@ -24,7 +24,11 @@ export class CliFailure extends Error {
 
 /** The CLI's side of the error family: a service's refusal is one line and exit code 1, whatever its code. */
 export function asCliFailure(error: unknown): unknown {
-  return error instanceof DomainError ? new CliFailure(error.message, 1) : error
+  if (error instanceof DomainError) return new CliFailure(error.message, 1)
+  // Bun's PostgreSQL client: the server could not be reached or refused us (its own words, e.g. "Failed to connect").
+  if (error instanceof Error && error.name === 'PostgresError')
+    return new CliFailure(`the PostgreSQL database answered: ${error.message} (${(error as { code?: string }).code ?? 'no code'})`, 1)
+  return error
 }
 
 /** Plain aligned columns for list commands. */

@@ -1,3 +1,4 @@
+import { redactPasswords } from '../lib/redact'
 import type { Earlier, Setting } from './setting'
 import { SETTING_AGREEMENTS, SETTINGS } from './settings'
 
@@ -74,6 +75,6 @@ function givenText(entry: Setting<unknown, SettingFlag>, flags: SettingFlags, en
 
 function refusal(entry: Setting<unknown, SettingFlag>, given: { text: string; source: string }): ConfigError {
   const rule = typeof entry.rule === 'function' ? entry.rule(given.text) : (entry.rule ?? 'is not valid')
-  const text = entry.quiet ? '' : ` ${JSON.stringify(given.text)}`
+  const text = entry.quiet ? '' : ` ${JSON.stringify(redactPasswords(given.text))}`
   return new ConfigError(`invalid ${given.source}${text}: ${rule}`)
 }

@@ -76,6 +76,15 @@ export const SETTINGS = {
     rule: 'must be a libSQL URL (file:…, libsql://…, http(s)://…) or a PostgreSQL URL (postgres://user:password@host:5432/db)',
     help: 'the metadata database: a postgres:// URL for PostgreSQL (several instances); a libsql:// or http(s):// server also works',
   }),
+  /** The PostgreSQL URL `database migrate` copies into, when --to is not given (argv is seen by `ps` and shell history). */
+  migrateTo: setting<string | undefined>({
+    env: 'PDFSHARE_MIGRATE_TO',
+    default: { shown: 'none', from: () => undefined },
+    parse: (text: string) => (/^postgres(?:ql)?:\/\//i.test(text.trim()) && URL.canParse(text.trim()) ? text.trim() : undefined),
+    rule: 'must be a PostgreSQL URL (postgres://user:password@host:5432/db)',
+    quiet: true,
+    help: 'the PostgreSQL URL database migrate copies into (instead of --to, which ps and shell history show)',
+  }),
   /** HS256 secret; when absent, a generated secret is kept in the data dir. */
   jwtSecret: setting<string | undefined>({
     env: 'PDFSHARE_JWT_SECRET',

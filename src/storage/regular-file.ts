@@ -1,5 +1,5 @@
-import { lstat } from 'node:fs/promises'
-import type { Stats } from 'node:fs'
+import { constants, type Stats } from 'node:fs'
+import { type FileHandle, lstat, open, readlink, realpath } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 
 /**
@@ -34,4 +34,40 @@ function kindOf(info: Stats): string {
   if (info.isSocket()) return 'a socket'
   if (info.isDirectory()) return 'a folder'
   return 'a regular file'
+}
+
+/** A regular file opened by `openRegularFile`: read it through `handle`, then close it. */
+export type OpenedRegularFile = { handle: FileHandle; size: number }
+
+/**
+ * Opens `relative` inside `root` for reading, only if what was opened is a regular file at exactly that place:
+ * the last component is opened without following a symbolic link (O_NOFOLLOW), a fifo or device cannot block
+ * the open (O_NONBLOCK), the opened file is checked with fstat, and its real path (Linux `/proc/self/fd`) must be
+ * root's real path joined with `relative`, so no folder on the way was a link either. What is checked is the
+ * file then read, not a path that someone could change between a check and the read. Otherwise why not.
+ */
+export async function openRegularFile(root: string, relative: string): Promise<OpenedRegularFile | string> {
+  const path = join(root, relative)
+  const flags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY
+  const handle = await open(path, flags).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'ELOOP') return undefined
+    throw error
+  })
+  if (!handle) return (await whyNotRegularFile(root, relative)) ?? 'changed while it was opened'
+  let reason: string | undefined
+  try {
+    const info = await handle.stat()
+    if (!info.isFile()) reason = `is not a regular file (${kindOf(info)})`
+    else {
+      const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined)
+      if (opened !== undefined && opened !== join(await realpath(root), relative))
+        reason = (await whyNotRegularFile(root, relative)) ?? 'is reached through a symbolic link'
+    }
+    if (reason === undefined) return { handle, size: info.size }
+  } catch (error) {
+    await handle.close()
+    throw error
+  }
+  await handle.close()
+  return reason
 }

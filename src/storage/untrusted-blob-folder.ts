@@ -1,8 +1,7 @@
-import { stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { BlobStore } from './blob-store'
 import { blobPathOf, keysIn, slice } from './local-blob-store'
-import { whyNotRegularFile } from './regular-file'
+import { openRegularFile, type OpenedRegularFile, whyNotRegularFile } from './regular-file'
 
 /** A blob that is there but is not a regular file reached through real folders (`reason` says what it is). */
 export class RefusedBlob extends Error {
@@ -28,20 +27,38 @@ export function openUntrustedBlobFolder(root: string): BlobStore {
     if (problem) throw new RefusedBlob(problem)
     return true
   }
-  const checkedStream = (key: string, range: Parameters<BlobStore['read']>[1]) =>
-    streamAfter(async () => {
-      await isRegular(key) // an absent blob: the file's own stream errors with ENOENT
-      return slice(Bun.file(pathOf(key)), range).stream()
-    })
+  /** The blob opened, if it is a regular file at its place (the file opened is the file checked); RefusedBlob if not. */
+  const opened = async (key: string): Promise<OpenedRegularFile | undefined> => {
+    // Named from the folder's parent, so a reason reads "is inside blobs/ab, …" like the backup's own layout.
+    const file = await openRegularFile(dirname(root), join(basename(root), blobPathOf(key)))
+    if (file === 'missing') return undefined
+    if (typeof file === 'string') throw new RefusedBlob(file)
+    return file
+  }
+  const checkedStream = (key: string, range: Parameters<BlobStore['read']>[1]) => {
+    let file: OpenedRegularFile | undefined
+    return streamAfter(
+      async () => {
+        file = await opened(key)
+        if (!file) throw Object.assign(new Error(`no blob ${key}`), { code: 'ENOENT' })
+        return slice(Bun.file(file.handle.fd), range).stream()
+      },
+      () => file?.handle.close(),
+    )
+  }
   const readOnly = async () => {
     throw new Error('a blob folder being restored from is never written to')
   }
 
   return {
     async stat(key) {
-      if (!(await isRegular(key))) return undefined
-      const info = await stat(pathOf(key))
-      return { size: info.size, modifiedAt: info.mtimeMs }
+      const file = await opened(key)
+      if (!file) return undefined
+      try {
+        return { size: file.size, modifiedAt: (await file.handle.stat()).mtimeMs }
+      } finally {
+        await file.handle.close()
+      }
     },
     read: checkedStream,
     body: checkedStream,
@@ -56,18 +73,26 @@ export function openUntrustedBlobFolder(root: string): BlobStore {
   }
 }
 
-/** A stream whose source is opened (and checked) when the first bytes are asked for. */
-function streamAfter(open: () => Promise<ReadableStream<Uint8Array>>): ReadableStream<Uint8Array> {
+/** A stream whose source is opened (and checked) when the first bytes are asked for; `close` once it is over. */
+function streamAfter(open: () => Promise<ReadableStream<Uint8Array>>, close: () => Promise<void> | undefined): ReadableStream<Uint8Array> {
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      reader ??= (await open()).getReader()
-      const { done, value } = await reader.read()
-      if (done) controller.close()
-      else controller.enqueue(value)
+      try {
+        reader ??= (await open()).getReader()
+        const { done, value } = await reader.read()
+        if (done) {
+          controller.close()
+          await close()
+        } else controller.enqueue(value)
+      } catch (error) {
+        await close()
+        throw error
+      }
     },
-    cancel(reason) {
-      return reader?.cancel(reason)
+    async cancel(reason) {
+      await reader?.cancel(reason)
+      await close()
     },
   })
 }

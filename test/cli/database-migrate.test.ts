@@ -1,4 +1,5 @@
 import { afterAll, expect, test } from 'bun:test'
+import { SQL } from 'bun'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -42,10 +43,15 @@ test('every row moves, tokens and share links keep working, and new writes conti
   const before = await files(embedded.url, token)
   await embedded.stop()
 
-  const moved = await run(['database', 'migrate', '--to', postgres.url, '--data', dataDir])
-  expect(moved.code).toBe(0)
+  // The URL, which holds a password, comes on stdin: not in argv, where `ps` would show it.
+  const moved = await run(['database', 'migrate', '--to', '-', '--data', dataDir], { stdin: `${postgres.url}\n` })
+  expect(moved.code, moved.stderr).toBe(0)
   expect(moved.stdout).toContain('files: 2 row(s)')
   expect(moved.stdout).toContain('file_versions: 1 row(s)')
+  // The day's visitor salt stays behind (the migrated install starts a new one); the signing secret moves.
+  const pg = new SQL(postgres.url)
+  expect((await pg`SELECT key FROM meta ORDER BY key`).map((row: { key: string }) => row.key)).toEqual(['data_dir_id', 'signing_secret'])
+  await pg.close()
 
   const server = await startServer(['--data', dataDir], { env: onPostgres })
   try {
@@ -66,8 +72,8 @@ test('every row moves, tokens and share links keep working, and new writes conti
     await server.stop()
   }
 
-  // Not twice into the same database; and the embedded file was only read.
-  const again = await run(['database', 'migrate', '--to', postgres.url, '--data', dataDir])
+  // Not twice into the same database (the URL in PDFSHARE_MIGRATE_TO this time); and the embedded file was only read.
+  const again = await run(['database', 'migrate', '--data', dataDir], { env: { PDFSHARE_MIGRATE_TO: postgres.url } })
   expect(again.code).not.toBe(0)
   expect(again.stderr).toContain('already holds pdfshare data')
   const back = await startServer(['--data', dataDir])
@@ -78,9 +84,16 @@ test('every row moves, tokens and share links keep working, and new writes conti
   }
 })
 
-test('clear refusals: no URL, not PostgreSQL, from PostgreSQL', async () => {
-  expect((await run(['database', 'migrate', '--data', dataDir])).stderr).toContain('needs --to postgres://')
-  expect((await run(['database', 'migrate', '--to', 'file:/tmp/x.db', '--data', dataDir])).stderr).toContain('needs --to postgres://')
+test('clear refusals: no URL, not PostgreSQL, from PostgreSQL, a server that refuses (its password never shown)', async () => {
+  expect((await run(['database', 'migrate', '--data', dataDir])).stderr).toContain('needs the PostgreSQL URL: --to -')
+  expect((await run(['database', 'migrate', '--to', 'file:/tmp/x.db', '--data', dataDir])).stderr).toContain('needs the PostgreSQL URL')
+  const wrong = new URL(postgres.url)
+  wrong.password = 'not-the-Password-42'
+  wrong.username = 'nobody'
+  const refused = await run(['database', 'migrate', '--to', '-', '--data', dataDir], { stdin: wrong.href })
+  expect(refused.code).not.toBe(0)
+  expect(refused.stderr).not.toContain('not-the-Password-42')
+  expect(refused.stderr).toContain('cannot use the PostgreSQL database postgres://nobody:***@')
   const fromPg = await run(['database', 'migrate', '--to', postgres.url, '--data', dataDir], { env: onPostgres })
   expect(fromPg.code).toBe(2)
   expect(fromPg.stderr).toContain('copies from the embedded one')

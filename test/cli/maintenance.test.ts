@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import {
   appendFileSync,
+  chmodSync,
+  chownSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -8,6 +10,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   truncateSync,
   writeFileSync,
@@ -219,6 +222,82 @@ describe('pdfshare backup and restore', () => {
     expect(damaged.stderr).toContain(`file ${idOf(linked!)}: its PDF is not a regular file (a symbolic link)`)
     expect(damaged.stderr).toMatch(new RegExp(`file ${idOf(grown!)}: its PDF has (\\d+) bytes, \\d+ recorded`))
     expect(damaged.stderr).toContain(`file ${idOf(missing!)}: its PDF is missing`)
+  })
+})
+
+describe('backup into a folder someone else could have prepared', () => {
+  test('only a new folder or an empty private one of this user; never through a link; files created 0600 in a 0700 folder', async () => {
+    const { dataDir, server } = await populated(1)
+    try {
+      const backup = (dir: string) => run(['backup', dir, '--data', dataDir])
+      const refused = async (dir: string, words: string) => {
+        const result = await backup(dir)
+        expect(result.code, result.stderr).toBe(1)
+        expect(result.stderr).toContain(words)
+      }
+      // A link to an empty folder, planted where the backup is to go.
+      const planted = freshDir('planted')
+      mkdirSync(planted, { mode: 0o700 })
+      const link = freshDir('link')
+      symlinkSync(planted, link)
+      await refused(link, 'is a symbolic link')
+      expect(readdirSync(planted)).toEqual([])
+      // An empty folder anyone may write to (links could be put into it while the backup runs).
+      const open = freshDir('open')
+      mkdirSync(open)
+      chmodSync(open, 0o777)
+      await refused(open, 'is writable by others')
+      // Another user's empty folder (the tests run as root, so the folder can be given away).
+      const theirs = freshDir('theirs')
+      mkdirSync(theirs, { mode: 0o700 })
+      chownSync(theirs, 65534, 65534)
+      await refused(theirs, 'belongs to another user')
+      // A new folder in a folder anyone may change (no sticky bit): it could be swapped for another.
+      const shared = freshDir('shared')
+      mkdirSync(shared)
+      chmodSync(shared, 0o777)
+      await refused(join(shared, 'backup'), 'which others may write to')
+      expect(existsSync(join(shared, 'backup'))).toBe(false)
+
+      // A new folder under /tmp-like sticky folders, and an empty private folder of this user, both work.
+      for (const dir of [
+        freshDir('new'),
+        (() => {
+          const mine = freshDir('mine')
+          mkdirSync(mine, { mode: 0o700 })
+          return mine
+        })(),
+      ]) {
+        const result = await backup(dir)
+        expect(result.code, result.stderr).toBe(0)
+        expect(statSync(dir).mode & 0o777).toBe(0o700)
+        expect(readdirSync(dir).sort()).toEqual(['backup.json', 'blobs', 'jwt-secret', 'pdfshare.db'])
+        for (const name of ['backup.json', 'jwt-secret', 'pdfshare.db']) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600)
+      }
+    } finally {
+      await server.stop()
+    }
+  })
+
+  test('the day’s visitor salt is not in a backup, not even its bytes', async () => {
+    const { dataDir, server } = await populated(1)
+    const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
+    const list = await (await fetch(`${server.url}/api/files`, { headers: bearer(token) })).json()
+    const shareUrl = new URL(list.data[0].shareUrl)
+    const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36'
+    expect((await fetch(`${server.url}${shareUrl.pathname}`, { headers: { 'user-agent': chrome } })).status).toBe(200)
+    const live = createClient({ url: `file:${join(dataDir, 'pdfshare.db')}` })
+    const salt = String((await live.execute("SELECT value FROM meta WHERE key = 'visitor_salt'")).rows[0]![0])
+    live.close()
+    expect(salt).toMatch(/^\d{4}-\d\d-\d\d:/)
+    const backupDir = freshDir('backup')
+    expect((await run(['backup', backupDir, '--data', dataDir])).code).toBe(0)
+    await server.stop()
+    const copy = createClient({ url: `file:${join(backupDir, 'pdfshare.db')}` })
+    expect((await copy.execute("SELECT count(*) AS n FROM meta WHERE key = 'visitor_salt'")).rows[0]!.n).toBe(0)
+    expect(Number((await copy.execute('SELECT count(*) AS n FROM visits')).rows[0]!.n)).toBe(1)
+    copy.close()
+    expect(readFileSync(join(backupDir, 'pdfshare.db')).includes(salt.slice(11))).toBe(false)
   })
 })
 

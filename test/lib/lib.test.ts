@@ -1,3 +1,4 @@
+import { redactPasswords } from '../../src/lib/redact'
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { parseFormBoolean, parseJsonBoolean } from '../../src/lib/booleans'
@@ -124,6 +125,18 @@ describe('sizes and durations', () => {
     expect(parseTtl('12h')).toBe(43200)
     expect(parseTtl('never')).toBeNull()
     for (const bad of ['0d', '12', 'd', '1.5h', 'forever']) expect(parseTtl(bad)).toBeUndefined()
+  })
+})
+
+describe('passwords in messages', () => {
+  test('the password of every URL in a text is replaced, the rest is kept', () => {
+    expect(redactPasswords('cannot connect to postgres://app:hunter2@db:5432/pdfshare (refused)')).toBe(
+      'cannot connect to postgres://app:***@db:5432/pdfshare (refused)',
+    )
+    expect(redactPasswords('"postgresql://u:p@ss@[x" and s3://k:secret@host/b')).toBe('"postgresql://u:***@[x" and s3://k:***@host/b')
+    expect(redactPasswords('postgres://app@db/x, https://example.test/a@b, a:b@c')).toBe(
+      'postgres://app@db/x, https://example.test/a@b, a:b@c',
+    )
   })
 })
 

@@ -11,6 +11,7 @@ type WrittenOut = {
   publicUrl: string
   databaseUrl: string
   jwtSecret: string | undefined
+  migrateTo: string | undefined
   maxFileSize: number
   maxVersions: number
   rateLimitApi: number

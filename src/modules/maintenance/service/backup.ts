@@ -1,6 +1,6 @@
 import { createClient } from '@libsql/client'
 import { sql } from 'drizzle-orm'
-import { chmod, copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AppContext } from '../../../core/context'
@@ -8,8 +8,10 @@ import { blobStoreOf } from '../../../data-dir/blobs'
 import { layoutOf } from '../../../data-dir/layout'
 import { BlobMismatch } from '../../../storage/expected-bytes'
 import { fsyncPath } from '../../../storage/fsync'
+import { preparePrivateFolder, UnsafeFolder, writeNewFile } from '../../../storage/private-folder'
 import { badRequest, snapshotsKeptChanging } from '../../../errors'
 import { VERSION } from '../../../version'
+import { VISITOR_SALT_KEY } from '../../share/service/visitor-salt'
 
 /**
  * What `backup.json` records; its presence marks a complete backup (it is written last). `bytes` counts every
@@ -34,12 +36,35 @@ const MAX_ATTEMPTS = 5
  *
  * The backup folder is laid out like a data dir (blobs/, and tmp/ while it is written) and its blobs are
  * written through the same blob store as a data dir's, read from the live store through its interface.
+ *
+ * A backup holds the database and the signing key, so it is written only into a folder this user alone can
+ * change (storage/private-folder.ts: created here, or an empty private one of this user's), first into a
+ * private folder inside it (`.incomplete-…`), whose parts are moved into place when everything is copied; the
+ * manifest comes last. Files are created with O_EXCL and O_NOFOLLOW and their mode set on the open file.
  */
 export async function backupTo(ctx: AppContext, target: string): Promise<BackupManifest & { attempts: number }> {
   if (!ctx.config.databaseUrl.startsWith('file:')) {
     throw badRequest('backup copies the embedded database; back up a libSQL server with its own tools')
   }
-  await assertEmptyDir(target, 'the backup directory')
+  await preparePrivateFolder(target, 'the backup directory').catch((error: unknown) => {
+    throw error instanceof UnsafeFolder ? badRequest(error.message) : error
+  })
+  const staging = await mkdtemp(join(target, '.incomplete-'))
+  try {
+    const result = await backupInto(ctx, staging)
+    for (const name of await readdir(staging)) await rename(join(staging, name), join(target, name))
+    await rmdir(staging)
+    await writeNewFile(join(target, BACKUP_MANIFEST), `${JSON.stringify(result.manifest, null, 2)}\n`)
+    await fsyncPath(target)
+    return { ...result.manifest, attempts: result.attempts }
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true })
+    throw error
+  }
+}
+
+/** The snapshot, its blobs and the signing key, into `folder` (private, new); the manifest to write last. */
+async function backupInto(ctx: AppContext, target: string): Promise<{ manifest: BackupManifest; attempts: number }> {
   const folder = layoutOf(target)
   await mkdir(folder.tmp, { recursive: true, mode: 0o700 })
   const blobs = blobStoreOf(folder)
@@ -67,10 +92,8 @@ export async function backupTo(ctx: AppContext, target: string): Promise<BackupM
     const referenced = new Set(rows.map((row) => row.blobKey))
     for (const key of copied) if (!referenced.has(key)) await blobs.delete(key)
     await rm(folder.tmp, { recursive: true, force: true })
-    if (existsSync(ctx.layout.secretFile)) {
-      await copyFile(ctx.layout.secretFile, folder.secretFile)
-      await chmod(folder.secretFile, 0o600)
-    }
+    await forgetVisitorSalt(snapshot)
+    if (existsSync(ctx.layout.secretFile)) await writeNewFile(folder.secretFile, await readFile(ctx.layout.secretFile))
     const manifest: BackupManifest = {
       format: 1,
       version: VERSION,
@@ -80,12 +103,23 @@ export async function backupTo(ctx: AppContext, target: string): Promise<BackupM
       bytes: rows.reduce((sum, row) => sum + row.size, 0),
     }
     await fsyncPath(snapshot)
-    await writeFile(join(target, BACKUP_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 })
-    await fsyncPath(join(target, BACKUP_MANIFEST))
     await fsyncPath(target)
-    return { ...manifest, attempts: attempt }
+    return { manifest, attempts: attempt }
   }
   throw snapshotsKeptChanging(MAX_ATTEMPTS)
+}
+
+/**
+ * Deletes the day's visitor salt from a snapshot, with SQLite's secure_delete so its bytes are overwritten in
+ * the file too: whoever holds a backup must not be able to test an address against that day's visitor keys.
+ */
+async function forgetVisitorSalt(databasePath: string): Promise<void> {
+  const client = createClient({ url: `file:${databasePath}` })
+  try {
+    await client.executeMultiple(`PRAGMA secure_delete = ON; DELETE FROM meta WHERE key = '${VISITOR_SALT_KEY}';`)
+  } finally {
+    client.close()
+  }
 }
 
 /** A PDF a database file refers to: a file's current one (`versionId` null), or a kept previous version. */

@@ -3,6 +3,7 @@ import { getTableColumns, getTableName, type Table } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import * as sqliteTables from '../../../db/schema'
 import { badRequest } from '../../../errors'
+import { VISITOR_SALT_KEY } from '../../share/service/visitor-salt'
 
 /**
  * The tables in the order their references allow (a row's parents first). The shared-limit tables are left
@@ -64,8 +65,10 @@ async function copyTable(ctx: AppContext, tx: SQL, table: Table): Promise<Copied
   let rows = 0
   // rowid order: stable, and the server is stopped, so nothing moves meanwhile.
   for (let offset = 0; ; offset += PAGE) {
-    const page = await ctx.db.select().from(table).limit(PAGE).offset(offset)
-    if (page.length === 0) break
+    const read = await ctx.db.select().from(table).limit(PAGE).offset(offset)
+    if (read.length === 0) break
+    // The day's visitor salt stays behind: the migrated install starts a new one (see visitor-salt.ts).
+    const page = table === sqliteTables.meta ? read.filter((row) => (row as { key: string }).key !== VISITOR_SALT_KEY) : read
     const keys = Object.keys(getTableColumns(table))
     const values: unknown[] = []
     const tuples = page.map((row) => {
@@ -76,9 +79,9 @@ async function copyTable(ctx: AppContext, tx: SQL, table: Table): Promise<Copied
     })
     // The identity keys (`seq`) keep their values, so creation order and cursors stay as they were.
     const keep = columns.includes('seq') ? ' OVERRIDING SYSTEM VALUE' : ''
-    await tx.unsafe(`INSERT INTO "${name}" (${list})${keep} VALUES ${tuples.join(', ')}`, values)
+    if (page.length > 0) await tx.unsafe(`INSERT INTO "${name}" (${list})${keep} VALUES ${tuples.join(', ')}`, values)
     rows += page.length
-    if (page.length < PAGE) break
+    if (read.length < PAGE) break
   }
   if (columns.includes('seq')) {
     await tx.unsafe(`SELECT setval(pg_get_serial_sequence('"${name}"', 'seq'), coalesce((SELECT max(seq) FROM "${name}"), 0) + 1, false)`)

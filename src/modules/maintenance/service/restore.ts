@@ -1,9 +1,8 @@
 import { createClient } from '@libsql/client'
-import { chmod, copyFile, mkdir, readFile, rename, rm, rmdir } from 'node:fs/promises'
+import { mkdir, mkdtemp, rename, rm, rmdir } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { badRequest } from '../../../errors'
-import { randomId } from '../../../lib/ids'
 import type { Config } from '../../../config'
 import { configuredBlobStore } from '../../../data-dir/blobs'
 import { layoutOf } from '../../../data-dir/layout'
@@ -11,7 +10,8 @@ import { storedId, writeDataDirId } from '../../../data-dir/pairing'
 import type { BlobStat, BlobStore } from '../../../storage/blob-store'
 import { BlobMismatch } from '../../../storage/expected-bytes'
 import { fsyncPath } from '../../../storage/fsync'
-import { whyNotRegularFile } from '../../../storage/regular-file'
+import { writeNewFile } from '../../../storage/private-folder'
+import { openRegularFile } from '../../../storage/regular-file'
 import { openUntrustedBlobFolder, RefusedBlob } from '../../../storage/untrusted-blob-folder'
 import { assertEmptyDir, BACKUP_DATABASE, BACKUP_MANIFEST, describeRow, rowsOf, type BackupManifest, type SnapshotRow } from './backup'
 
@@ -31,8 +31,10 @@ export type RestoreTarget = Pick<
  *
  * Only regular files are taken from the backup, never what a symbolic link, device or fifo leads to: a
  * backup may come from elsewhere, and restore may run as a user who can read more than its author (a
- * `jwt-secret` linked to a root-only file would be copied into the data dir). All bad PDFs are reported
- * together, so one run tells what is wrong with the whole backup.
+ * `jwt-secret` linked to a root-only file would be copied into the data dir). Each file is opened first and
+ * the opened file is checked (storage/regular-file.ts), so nothing can be swapped in between a check and the
+ * read; the database is read from its copy in the staging dir, never from the backup. All bad PDFs are
+ * reported together, so one run tells what is wrong with the whole backup.
  *
  * The backup's blobs are read through a blob store that reads regular files only, and written through the
  * target's configured blob store (for local storage: the staging data dir's), each checked against its
@@ -40,31 +42,33 @@ export type RestoreTarget = Pick<
  */
 export async function restoreFrom(source: string, target: RestoreTarget): Promise<BackupManifest> {
   const { dataDir } = target
-  const manifestProblem = await whyNotRegularFile(source, BACKUP_MANIFEST)
-  if (manifestProblem === 'missing') throw damaged(`${source} is not a complete pdfshare backup (no ${BACKUP_MANIFEST})`)
-  if (manifestProblem) throw damaged(`the backup is damaged: ${BACKUP_MANIFEST} ${manifestProblem}`)
-  const manifest = JSON.parse(await readFile(join(source, BACKUP_MANIFEST), 'utf8')) as BackupManifest
-  if (manifest.format !== 1) throw damaged(`backup format ${manifest.format} is not supported by this version`)
-  const databaseProblem = await whyNotRegularFile(source, BACKUP_DATABASE)
-  if (databaseProblem) throw damaged(`the backup is damaged: ${BACKUP_DATABASE} ${databaseProblem}`)
-  const secretProblem = await whyNotRegularFile(source, 'jwt-secret')
-  if (secretProblem && secretProblem !== 'missing') throw damaged(`the backup is damaged: jwt-secret ${secretProblem}`)
+  const manifestText = await readBackupFile(source, BACKUP_MANIFEST)
+  if (manifestText === 'missing') throw damaged(`${source} is not a complete pdfshare backup (no ${BACKUP_MANIFEST})`)
+  const manifest = parseManifest(manifestText)
+  const database = await openRegularFile(source, BACKUP_DATABASE)
+  if (typeof database === 'string')
+    throw damaged(`the backup is damaged: ${BACKUP_DATABASE} ${database === 'missing' ? 'is missing' : database}`)
+  await database.handle.close() // opened again to be copied, and checked again then
+  const secret = await readBackupFile(source, 'jwt-secret')
   await assertEmptyDir(dataDir, 'the data dir')
 
-  const staging = join(dirname(dataDir), `.${randomId(6)}.restoring`)
+  // Assembled beside the data dir in a folder only this process made (mode 0700), then renamed into place.
+  await mkdir(dirname(dataDir), { recursive: true })
+  const staging = await mkdtemp(join(dirname(dataDir), `.${basename(dataDir)}.restoring-`))
   const layout = layoutOf(staging)
   // For local storage, the staging dir's own (empty) store; for S3, the bucket, checked to hold no PDFs.
   const blobs = configuredBlobStore(layout, target)
-  if (target.storage === 's3' && !(await blobs.keys()[Symbol.asyncIterator]().next()).done)
-    throw badRequest(
-      `the S3 bucket ${target.s3Bucket} already holds pdfshare PDFs (under blobs/); restore into an empty bucket, as into an empty data dir`,
-    )
   const put: string[] = []
   try {
+    if (target.storage === 's3' && !(await blobs.keys()[Symbol.asyncIterator]().next()).done)
+      throw badRequest(
+        `the S3 bucket ${target.s3Bucket} already holds pdfshare PDFs (under blobs/); restore into an empty bucket, as into an empty data dir`,
+      )
     await mkdir(layout.tmp, { recursive: true, mode: 0o700 })
     await mkdir(layout.previews, { recursive: true, mode: 0o700 })
+    await copyBackupFile(source, BACKUP_DATABASE, join(staging, 'pdfshare.db'))
     const backup = openUntrustedBlobFolder(layoutOf(source).blobs)
-    const rows = await rowsOf(join(source, BACKUP_DATABASE))
+    const rows = await rowsOf(join(staging, 'pdfshare.db'))
     const problems: string[] = []
     for (const row of rows) {
       const problem = await restoreBlob(backup, blobs, row)
@@ -74,16 +78,11 @@ export async function restoreFrom(source: string, target: RestoreTarget): Promis
     if (problems.length > 0)
       throw damaged(`the backup is damaged: ${problems.length} of ${rows.length} PDF(s) cannot be restored: ${problems.join('; ')}`)
 
-    await copyFile(join(source, BACKUP_DATABASE), join(staging, 'pdfshare.db'))
-    await fsyncPath(join(staging, 'pdfshare.db'))
     // The restored data dir is the backed-up one again: same id on both sides, so it starts. A backup from
     // before ids has none; its first start adopts it.
     const id = await idOf(join(staging, 'pdfshare.db'))
     if (id) await writeDataDirId(layout, id)
-    if (!secretProblem) {
-      await copyFile(join(source, 'jwt-secret'), layout.secretFile)
-      await chmod(layout.secretFile, 0o600)
-    }
+    if (secret !== 'missing') await writeNewFile(layout.secretFile, secret)
     await fsyncPath(staging)
     if (existsSync(dataDir)) await rmdir(dataDir) // empty, checked above
     await rename(staging, dataDir)
@@ -94,6 +93,44 @@ export async function restoreFrom(source: string, target: RestoreTarget): Promis
     await rm(staging, { recursive: true, force: true })
     throw error
   }
+}
+
+/**
+ * A file of the backup, read through its open file once that is checked to be a regular file in place
+ * (storage/regular-file.ts); 'missing' when there is none; a refusal when it is something else.
+ */
+async function readBackupFile(source: string, name: string): Promise<Uint8Array | 'missing'> {
+  const file = await openRegularFile(source, name)
+  if (file === 'missing') return file
+  if (typeof file === 'string') throw damaged(`the backup is damaged: ${name} ${file}`)
+  try {
+    return new Uint8Array(await file.handle.readFile())
+  } finally {
+    await file.handle.close()
+  }
+}
+
+/** The same for a file too large to hold in memory (the database): copied into `destination`, and synced. */
+async function copyBackupFile(source: string, name: string, destination: string): Promise<void> {
+  const file = await openRegularFile(source, name)
+  if (typeof file === 'string') throw damaged(`the backup is damaged: ${name} ${file === 'missing' ? 'is missing' : file}`)
+  try {
+    await Bun.write(destination, Bun.file(file.handle.fd))
+  } finally {
+    await file.handle.close()
+  }
+  await fsyncPath(destination)
+}
+
+function parseManifest(bytes: Uint8Array): BackupManifest {
+  let manifest: BackupManifest
+  try {
+    manifest = JSON.parse(new TextDecoder().decode(bytes)) as BackupManifest
+  } catch {
+    throw damaged(`the backup is damaged: ${BACKUP_MANIFEST} is not JSON`)
+  }
+  if (manifest?.format !== 1) throw damaged(`backup format ${manifest?.format} is not supported by this version`)
+  return manifest
 }
 
 /** Copies one blob into the staging data dir if it is intact; otherwise says what is wrong with it. */

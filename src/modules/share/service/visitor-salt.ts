@@ -8,9 +8,11 @@ import { hmacSha256Base64url } from '../../../lib/hmac'
  * IPv4 address, an IPv6 /64) and User-Agent. The salt is 32 random bytes kept in `meta` as
  * `visitor_salt` = `<UTC day>:<base64>` and replaced by a new random one when the day changes: the old salt
  * is gone, so a visitor cannot be followed from one day to the next, and nobody holding the database can test
- * a raw address against its rows (the server's signing key is not involved).
+ * a raw address against its rows (the server's signing key is not involved). Backups and `database migrate`
+ * leave the salt behind: a restored or migrated install starts a new day's salt.
  */
-const SALT_KEY = 'visitor_salt'
+export const VISITOR_SALT_KEY = 'visitor_salt'
+const SALT_KEY = VISITOR_SALT_KEY
 const READ_SALT = 'SELECT "value" FROM "meta" WHERE "key" = ?'
 /** A new day's salt replaces any other day's; when two requests race at midnight the first one written wins. */
 const REPLACE_SALT = `INSERT INTO "meta" ("key", "value") VALUES (?, ?)
