@@ -153,11 +153,17 @@ describe('password links', () => {
         .subarray(0, 5)
         .toString(),
     ).toBe('%PDF-')
+    // The bytes a cookie let in are kept by no cache (an open link's are private, no-cache).
+    expect(bytes.headers.get('cache-control')).toBe('no-store')
     const ranged = await visit(`${link.path}/file`, { ...headers, range: 'bytes=0-99' })
     expect(ranged.status).toBe(206)
+    expect(ranged.headers.get('cache-control')).toBe('no-store')
     const download = await visit(`${link.path}/download`, headers)
     expect(download.status).toBe(200)
     expect(download.headers.get('content-disposition')).toStartWith('attachment')
+    expect(download.headers.get('cache-control')).toBe('no-store')
+    const open = await addLink(server, file.id)
+    expect((await visit(`${open.path}/file`)).headers.get('cache-control')).toBe('private, no-cache')
   })
 
   test('a wrong password: 401 with the form and "Wrong password", no cookie', async () => {
@@ -346,7 +352,9 @@ describe('view limits', () => {
     expect((await visit(`${link.path}/download`)).status).toBe(403)
     // A reader whose view was counted gets the grant with the page, and with it the bytes.
     const page = await visit(link.path)
-    expect((await visit(`${link.path}/file`, { cookie: cookiesOf(page) })).status).toBe(200)
+    const granted = await visit(`${link.path}/file`, { cookie: cookiesOf(page) })
+    expect(granted.status).toBe(200)
+    expect(granted.headers.get('cache-control')).toBe('no-store')
     expect(await linkViews(server, link.id)).toBe(1)
   })
 
