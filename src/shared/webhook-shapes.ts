@@ -13,6 +13,8 @@ export const WEBHOOK_LIMITS = {
   url: 2000,
   /** Webhooks a user may have. */
   perUser: 20,
+  /** Test events (POST /api/webhooks/:id/test) a user may send per minute. */
+  testsPerMinute: 10,
 } as const
 
 /** Each entry of GET /api/webhooks. The secret is never part of it. */

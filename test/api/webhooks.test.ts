@@ -10,6 +10,7 @@ import type { DeliveryDto, NewWebhookDto } from '../../src/modules/webhooks/mode
 import { WebhookEventSchema } from '../../src/modules/webhooks/model'
 import { type Dispatcher, startWebhookDispatcher } from '../../src/modules/webhooks/service/dispatcher'
 import { form, json, startTestApp, type TestServer } from '../support/harness'
+import { sharePathOf } from '../support/share-paths'
 import { uploadPdf } from '../support/uploads'
 import { eventually, type Received, startReceiver } from '../support/webhook-receiver'
 
@@ -436,12 +437,70 @@ describe('timing', () => {
     await uploadPdf(app.server, bob)
     const took = performance.now() - started
     expect(took).toBeLessThan(1_000)
-    await eventually(() => expect(slow.received).toHaveLength(2), 3_000)
+    // One delivery of a webhook at a time: the second is sent once the first has its (slow) answer.
+    await eventually(() => expect(slow.received).toHaveLength(2), 8_000)
     await eventually(
       async () => expect((await log(bob, hook.id, app.server)).map((entry) => entry.status)).toEqual(['delivered', 'delivered']),
       12_000,
     )
   }, 30_000)
+
+  test('one user’s slow receiver and test events hold one slot: another user’s delivery goes at once', async () => {
+    const app = await webhookApp(undefined, 10_000)
+    const [alice, bob] = [await app.server.user(), await app.server.user()]
+    const slow = startReceiver(async () => {
+      await Bun.sleep(2_000)
+      return new Response(null, { status: 204 })
+    })
+    const aliceHook = await addHook(alice, slow.url('/alice'), ['file.uploaded'], app.server)
+    for (let i = 0; i < 8; i++) {
+      expect((await app.server.call('POST', `/api/webhooks/${aliceHook.id}/test`, { token: alice.token })).status).toBe(202)
+    }
+    await eventually(() => expect(slow.at('/alice')).toHaveLength(1))
+    const quick = startReceiver()
+    await addHook(bob, quick.url('/bob'), ['file.uploaded'], app.server)
+    const started = Date.now()
+    await uploadPdf(app.server, bob)
+    await eventually(() => expect(quick.at('/bob')).toHaveLength(1), 5_000)
+    // Four global slots, first in first out, made this wait for alice's queue (2 s a delivery, growing with it).
+    expect(quick.at('/bob')[0]!.at - started).toBeLessThan(1_500)
+    expect(slow.at('/alice').length).toBeLessThanOrEqual(2) // her webhook got one slot, not four
+  }, 30_000)
+
+  test('link.viewed and link.downloaded wake the dispatcher: sent at once, not at its next poll', async () => {
+    const server = await startTestApp({ PDFSHARE_WEBHOOK_ALLOW_PRIVATE: '1' })
+    const dispatcher = startWebhookDispatcher(server.ctx, { pollMs: 60_000 })
+    afterAll(() => dispatcher.stop())
+    const dave = await server.user()
+    const readers = startReceiver()
+    await addHook(dave, readers.url('/readers'), ['link.viewed', 'link.downloaded'], server)
+    const file = await uploadPdf(server, dave)
+    const path = sharePathOf(file)
+    const chrome = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36' }
+    await Bun.sleep(50) // the poll at start is over
+    const started = Date.now()
+    expect((await server.call('GET', path, { headers: chrome })).status).toBe(200)
+    await eventually(() => expect(readers.at('/readers')).toHaveLength(1), 1_500)
+    expect((await server.call('GET', `${path}/download`, { headers: { ...chrome, 'x-forwarded-for': '192.0.2.1' } })).status).toBe(200)
+    await eventually(() => expect(readers.at('/readers')).toHaveLength(2), 1_500)
+    expect(Date.now() - started).toBeLessThan(3_000)
+    expect(readers.at('/readers').map((request) => JSON.parse(request.body).type)).toEqual(['link.viewed', 'link.downloaded'])
+  })
+
+  test('"send test event" at most 10 a minute per user, then 429 with Retry-After', async () => {
+    const app = await webhookApp()
+    const carol = await app.server.user()
+    const hook = await addHook(carol, receiver.url('/limited'), ['file.uploaded'], app.server)
+    const statuses: number[] = []
+    let last: Response | undefined
+    for (let i = 0; i < 11; i++) {
+      last = await app.server.call('POST', `/api/webhooks/${hook.id}/test`, { token: carol.token })
+      statuses.push(last.status)
+    }
+    expect(statuses).toEqual([...Array(10).fill(202), 429])
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect((await json(last!)).code).toBe('rate_limited')
+  })
 
   test('retried with backoff for 24 h after the event, then failed (the clock is the app’s)', async () => {
     const server = await startTestApp({ PDFSHARE_WEBHOOK_ALLOW_PRIVATE: '1' })
@@ -519,9 +578,11 @@ describe('private targets without PDFSHARE_WEBHOOK_ALLOW_PRIVATE', () => {
     await strict.dispatcher.idle()
     const [entry] = await log(bob, hook.id, strict.server)
     expect(entry).toMatchObject({ status: 'pending', lastStatus: null })
-    expect(entry!.lastError).toMatch(
-      /^refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address; set PDFSHARE_WEBHOOK_ALLOW_PRIVATE=1 to allow loopback, private and link-local targets$/,
+    // The owner learns that the name is not public, not what it resolves to here; the server's log says that.
+    expect(entry!.lastError).toBe(
+      'refused: localhost resolves to a non-public address; set PDFSHARE_WEBHOOK_ALLOW_PRIVATE=1 to allow loopback, private and link-local targets',
     )
+    expect(strict.server.log.lines.join('\n')).toMatch(/localhost resolves to (127\.0\.0\.1|::1), a loopback address/)
     expect(receiver.at('/named')).toEqual([])
   })
 })

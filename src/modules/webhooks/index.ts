@@ -20,12 +20,13 @@ import { toDeliveryDto, toWebhookDto } from './presenter'
 import { createWebhook } from './service/create-webhook'
 import { listDeliveries } from './service/list-deliveries'
 import { deleteWebhook, listWebhooks } from './service/owned-webhooks'
-import { sendTestEvent } from './service/send-test-event'
+import { testEventSender } from './service/send-test-event'
 
 const tags = ['webhooks']
 
 /** The caller's webhooks and their delivery logs: /api/webhooks. Thin handlers around the services. */
 export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
+  const sendTestEvent = testEventSender(ctx)
   return new Elysia({ name: 'webhooks', prefix: '/api/webhooks' })
     .use(auth)
     .get(
@@ -92,7 +93,7 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '/:id/test',
       async ({ caller, params, set }) => {
-        const delivery = await sendTestEvent(ctx, { ownerId: caller.userId, id: params.id })
+        const delivery = await sendTestEvent({ ownerId: caller.userId, id: params.id })
         set.status = 202
         return { success: true as const, data: toDeliveryDto(delivery) }
       },
@@ -102,7 +103,7 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
         response: { 202: DeliveryEnvelope, 404: FailureSchema, ...authFailures },
         detail: {
           summary: 'Send a webhook.test event to this webhook',
-          description: 'Queued like any event (signed, retried, logged); the answer is its delivery, still pending.',
+          description: `Queued like any event (signed, retried, logged); the answer is its delivery, still pending. At most ${WEBHOOK_LIMITS.testsPerMinute} a minute per user (429 with Retry-After).`,
           tags,
         },
       },

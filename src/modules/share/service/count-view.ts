@@ -4,6 +4,7 @@ import { isConstraintFailure } from '../../../lib/error-codes'
 import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
 import { eventSubscribers } from '../../../core/webhooks/subscribers'
+import { outboxWritten } from '../../../core/webhooks/wake'
 import { insertVisit, viewedEvent, type VisitedLink, type VisitFacts, type VisitRecord } from './visit-records'
 import { isHumanVisit, SWEEP_INTERVAL_MS, sweepStatement, UNMARK, visitMarker } from './visit-marks'
 import { visitorKeys } from './visitor-salt'
@@ -106,6 +107,8 @@ export function createViewCounter(ctx: AppContext): CountView {
     }
     try {
       const results = await ctx.sql.runGroups(groups, (results) => finalize(batch, results))
+      // link.viewed events went into the outbox with the views: the dispatcher sends them now, not at its next poll.
+      if (batch.some((pending) => pending.announce)) outboxWritten(ctx)
       const refused = new Set<string>()
       batch.forEach((pending, i) => {
         const result = results[i]!

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
+import { outboxWritten } from '../../../core/webhooks/wake'
 import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
 import { readingToken, visitOfToken } from '../reading-token'
@@ -43,6 +44,7 @@ export function downloadRecorder(ctx: AppContext): RecordDownload {
       await ctx.sql.runGroups([
         [{ sql: MARK_DOWNLOADED, args: [known, link.id] }, downloadedEvent(publicUrl, file.ownerId, link, { id: known, at: now })],
       ])
+      outboxWritten(ctx)
       return { newToken: null }
     }
     const id = timeOrderedId(now)
@@ -54,6 +56,7 @@ export function downloadRecorder(ctx: AppContext): RecordDownload {
       [...mark.statements, insert, downloadedEvent(publicUrl, file.ownerId, link, { id, at: now })],
     ])
     if (result instanceof Error) throw result
+    outboxWritten(ctx) // link.downloaded, if it was written: sent now, not at the dispatcher's next poll
     const inserted = result![mark.statements.length] === 1
     return { newToken: inserted ? readingToken(ctx.signingKey, { id, linkId: link.id }, now) : null }
   }

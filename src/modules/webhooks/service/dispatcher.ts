@@ -9,8 +9,12 @@ import type { Resolve } from './target-safety'
 export type DispatcherOptions = {
   /** Deliveries in flight at once. */
   concurrency?: number
+  /** Deliveries of one webhook in flight at once (of this process). */
+  perWebhook?: number
   /** The time limit of one attempt, the answer included. */
   timeoutMs?: number
+  /** The time limit of an attempt's connection. */
+  connectTimeoutMs?: number
   /** How often the outbox is read besides the nudges (rows of other processes, retries coming due). */
   pollMs?: number
   resolve?: Resolve
@@ -25,21 +29,33 @@ export type Dispatcher = {
   stop(): Promise<void>
 }
 
-type Claimed = OutgoingDelivery & { createdAt: number; attempts: number }
+type Claimed = OutgoingDelivery & { createdAt: number; attempts: number; webhookId: string }
+
+/** Due deliveries looked at per claim: the oldest few of each webhook, at most this many in all. */
+const CANDIDATES = 500
 
 /**
  * Sends the outbox: claims due pending deliveries (at most `concurrency` in flight), sends each once and
  * writes the result. A claim moves `next_attempt_at` past the attempt's time limit and counts the attempt
  * before anything is sent, so a process killed mid-delivery leaves a row that comes due again by itself:
- * at least once, never lost. It runs beside the HTTP server, never inside a request: a slow receiver delays
- * only other deliveries.
+ * at least once, never lost. It runs beside the HTTP server, never inside a request.
+ *
+ * The slots are shared fairly: at most `perWebhook` deliveries of one webhook are in flight (1: a receiver
+ * gets its events one at a time, in order, unless one is retried), and free slots go round the owners with
+ * due deliveries (then round each owner's webhooks), oldest first within each. One owner's slow receiver, or
+ * a flood of their test events, holds at most `perWebhook` slots per webhook and never makes another owner's
+ * delivery wait its turn behind theirs.
  */
 export function startWebhookDispatcher(ctx: AppContext, options: DispatcherOptions = {}): Dispatcher {
   const concurrency = options.concurrency ?? 4
+  const perWebhook = options.perWebhook ?? 1
   const timeoutMs = options.timeoutMs ?? 10_000
-  const lease = timeoutMs + 5_000 // the attempt's limit and time to write its result
+  const connectTimeoutMs = options.connectTimeoutMs ?? 3_000
+  const lease = timeoutMs + connectTimeoutMs + 5_000 // the attempt's limits and time to write its result
   const shutdown = new AbortController()
   const inFlight = new Set<Promise<void>>()
+  /** Deliveries in flight per webhook. */
+  const busy = new Map<string, number>()
   let pumping: Promise<void> | undefined
   let again = false
 
@@ -47,21 +63,29 @@ export function startWebhookDispatcher(ctx: AppContext, options: DispatcherOptio
     const result = await sendDelivery(delivery, {
       allowPrivate: ctx.config.webhookAllowPrivate,
       timeoutMs,
+      connectTimeoutMs,
       now: ctx.now,
       shutdown: shutdown.signal,
       resolve: options.resolve,
     })
+    if (result.detail) ctx.log.info(`webhook delivery ${delivery.id}: ${result.detail}`)
     await recordAttempt(ctx, delivery, result)
   }
 
   const claimAndStart = async () => {
     const free = concurrency - inFlight.size
     if (free <= 0) return
-    const due = await claimDue(ctx, free, lease)
+    const chosen = fairShare(await dueCandidates(ctx, perWebhook), free, perWebhook, busy)
+    if (chosen.length === 0) return
+    const due = await claim(ctx, chosen, lease)
     for (const delivery of due) {
+      busy.set(delivery.webhookId, (busy.get(delivery.webhookId) ?? 0) + 1)
       const running: Promise<void> = deliver(delivery)
         .catch((error) => ctx.log.error(`webhook delivery ${delivery.id}: its result could not be written`, error))
         .finally(() => {
+          const left = (busy.get(delivery.webhookId) ?? 1) - 1
+          if (left > 0) busy.set(delivery.webhookId, left)
+          else busy.delete(delivery.webhookId)
           inFlight.delete(running)
           pump()
         })
@@ -110,30 +134,77 @@ export function startWebhookDispatcher(ctx: AppContext, options: DispatcherOptio
   }
 }
 
+type Candidate = { id: string; webhookId: string; ownerId: string }
+
 /**
- * Claims up to `limit` due deliveries, then reads where each goes. The poll looks first with a read: a write
- * when nothing is due would still count as one for this process's versioned caches (token, link and file
- * lookups), and empty them at every poll. The claim itself is one statement that re-checks each row, so two
- * dispatchers never take the same delivery.
+ * The due deliveries that may be sent next: the oldest `perWebhook` of each webhook (a window over the due
+ * rows, so one webhook's backlog does not hide the others'), the oldest webhooks' first. A read: a write when
+ * nothing is due would still count as one for this process's versioned caches (token, link and file lookups),
+ * and empty them at every poll.
  */
-async function claimDue(ctx: AppContext, limit: number, lease: number): Promise<Claimed[]> {
+async function dueCandidates(ctx: AppContext, perWebhook: number): Promise<Candidate[]> {
   const now = ctx.now()
-  const isDue = sql`status = 'pending' AND next_attempt_at <= ${now}`
-  const due = await ctx.db.all<{ id: string }>(
-    sql`SELECT id FROM ${webhookDeliveries} WHERE ${isDue} ORDER BY next_attempt_at, seq LIMIT ${limit}`,
-  )
-  if (due.length === 0) return []
+  return ctx.db.all<Candidate>(sql`
+    SELECT id, webhook_id AS "webhookId", owner_id AS "ownerId" FROM (
+      SELECT d.id, d.webhook_id, w.owner_id, d.next_attempt_at, d.seq,
+        row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.seq) AS place
+      FROM ${webhookDeliveries} d JOIN ${webhooks} w ON w.id = d.webhook_id
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
+    ) due
+    WHERE place <= ${perWebhook}
+    ORDER BY place, next_attempt_at, seq
+    LIMIT ${CANDIDATES}`)
+}
+
+/**
+ * Up to `free` candidates, round the owners in the order of their oldest due delivery, each turn an owner's
+ * next webhook in turn, skipping webhooks with `perWebhook` deliveries in flight already.
+ */
+export function fairShare(candidates: Candidate[], free: number, perWebhook: number, busy: ReadonlyMap<string, number>): string[] {
+  const owners = new Map<string, Map<string, string[]>>()
+  for (const candidate of candidates) {
+    const hooks = owners.get(candidate.ownerId) ?? new Map<string, string[]>()
+    owners.set(candidate.ownerId, hooks)
+    hooks.set(candidate.webhookId, [...(hooks.get(candidate.webhookId) ?? []), candidate.id])
+  }
+  const taken = new Map<string, number>()
+  const chosen: string[] = []
+  const queues = [...owners.values()].map((hooks) => [...hooks.entries()])
+  for (let progress = true; chosen.length < free && progress; ) {
+    progress = false
+    for (const queue of queues) {
+      if (chosen.length >= free) break
+      // This owner's next webhook that may take one more.
+      for (let turn = 0; turn < queue.length; turn++) {
+        const [webhookId, ids] = queue.shift()!
+        queue.push([webhookId, ids])
+        const inFlight = (busy.get(webhookId) ?? 0) + (taken.get(webhookId) ?? 0)
+        if (ids.length === 0 || inFlight >= perWebhook) continue
+        chosen.push(ids.shift()!)
+        taken.set(webhookId, (taken.get(webhookId) ?? 0) + 1)
+        progress = true
+        break
+      }
+    }
+  }
+  return chosen
+}
+
+/**
+ * Claims the chosen deliveries, then reads where each goes. The claim is one statement that re-checks each
+ * row, so two dispatchers never take the same delivery.
+ */
+async function claim(ctx: AppContext, ids: string[], lease: number): Promise<Claimed[]> {
+  const now = ctx.now()
   const claimed = await ctx.db.all<{ id: string }>(sql`
     UPDATE ${webhookDeliveries} SET next_attempt_at = ${now + lease}, attempts = attempts + 1
-    WHERE ${inArray(
-      webhookDeliveries.id,
-      due.map((row) => row.id),
-    )} AND ${isDue}
+    WHERE ${inArray(webhookDeliveries.id, ids)} AND status = 'pending' AND next_attempt_at <= ${now}
     RETURNING id`)
   if (claimed.length === 0) return []
   return ctx.db
     .select({
       id: webhookDeliveries.id,
+      webhookId: webhookDeliveries.webhookId,
       payload: webhookDeliveries.payload,
       createdAt: webhookDeliveries.createdAt,
       attempts: webhookDeliveries.attempts,

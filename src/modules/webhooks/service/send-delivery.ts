@@ -1,16 +1,19 @@
 import { webhookSignature } from './signing'
-import { type Resolve, targetRefusal } from './target-safety'
+import { type Resolve, targetOf } from './target-safety'
 
 /** At most this much of a receiver's answer is read (for the delivery log's error text); the rest is dropped. */
 export const MAX_RESPONSE_BYTES = 64 * 1024
 const ERROR_SNIPPET = 200
 
 export type OutgoingDelivery = { id: string; payload: string; url: string; secret: string }
-export type AttemptResult = { delivered: boolean; status: number | null; error: string | null }
+/** `error` goes into the delivery log the owner reads; `detail`, when there is more to say, only into the server's log. */
+export type AttemptResult = { delivered: boolean; status: number | null; error: string | null; detail?: string }
 
 export type SendOptions = {
   allowPrivate: boolean
   timeoutMs: number
+  /** The time limit of the TCP connection alone (a receiver that does not answer at all holds a slot this long). */
+  connectTimeoutMs: number
   /** Seconds for the `webhook-timestamp` header come from it. */
   now: () => number
   /** Aborted when the server stops. */
@@ -20,8 +23,10 @@ export type SendOptions = {
 
 /**
  * One attempt of a delivery: check where it goes (every attempt, after resolving the host), then POST the
- * stored body, signed, with a time limit that covers the answer too, without following a redirect (a 3xx is
- * a failure: the receiver must name its final URL). Never throws: what went wrong is the result's `error`.
+ * stored body, signed, to the very address that was checked (the URL's name goes in the Host header and as
+ * the TLS server name, so the certificate is still checked against it), with a time limit for the connection
+ * and one that covers the answer too, without following a redirect (a 3xx is a failure: the receiver must
+ * name its final URL). Never throws: what went wrong is the result's `error`.
  */
 export async function sendDelivery(delivery: OutgoingDelivery, options: SendOptions): Promise<AttemptResult> {
   let url: URL
@@ -30,18 +35,26 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
   } catch {
     return failure(null, 'the webhook URL cannot be parsed')
   }
-  const refusal = await targetRefusal(url, options.allowPrivate, options.resolve)
-  if (refusal) return failure(null, refusal)
+  const target = await targetOf(url, options.allowPrivate, options.resolve)
+  if ('refusal' in target) return { ...failure(null, target.refusal), ...(target.detail && { detail: target.detail }) }
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80)
+  const connected = await connects(target.address, port, options.connectTimeoutMs, options.shutdown)
+  if (connected !== true) return failure(null, connected)
 
+  const direct = new URL(url)
+  direct.hostname = target.address.includes(':') ? `[${target.address}]` : target.address
+  const named = direct.hostname !== url.hostname
   const timestamp = Math.floor(options.now() / 1000)
   const timeout = AbortSignal.timeout(options.timeoutMs)
   try {
-    const response = await fetch(url, {
+    const response = await fetch(direct, {
       method: 'POST',
       body: delivery.payload,
       redirect: 'manual',
       signal: AbortSignal.any([timeout, options.shutdown]),
+      ...(named && url.protocol === 'https:' && { tls: { serverName: url.hostname } }),
       headers: {
+        ...(named && { host: url.host }),
         'content-type': 'application/json',
         'user-agent': 'pdfshare-webhooks',
         'webhook-id': delivery.id,
@@ -63,11 +76,42 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
   } catch (error) {
     if (options.shutdown.aborted) return failure(null, 'interrupted: pdfshare was stopping')
     if (timeout.aborted) return failure(null, `no answer within ${options.timeoutMs / 1000} s`)
-    return failure(null, `could not connect: ${(error as Error).message ?? String(error)}`)
+    // Bun names the URL it fetched, which holds the address: the owner sees their own host name instead.
+    const message = String((error as Error).message ?? error).replaceAll(direct.host, url.host)
+    return failure(null, `could not connect: ${message}`)
   }
 }
 
 const failure = (status: number | null, error: string): AttemptResult => ({ delivered: false, status, error })
+
+/**
+ * Whether a TCP connection to the address opens within `ms` (then closed at once), or why not: fetch has no
+ * limit of its own on connecting, and a receiver whose address drops packets would hold a slot for the whole
+ * attempt's limit.
+ */
+async function connects(address: string, port: number, ms: number, shutdown: AbortSignal): Promise<true | string> {
+  let timer: Timer | undefined
+  const socket = Bun.connect({ hostname: address, port, socket: { data() {}, error() {} } })
+  const deadline = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`could not connect within ${ms / 1000} s`), ms)
+    shutdown.addEventListener('abort', () => resolve('interrupted: pdfshare was stopping'), { once: true })
+  })
+  try {
+    return await Promise.race([
+      socket.then(
+        (opened) => {
+          opened.end()
+          return true as const
+        },
+        (error: Error & { code?: string }) => `could not connect (${error.code ?? error.name})`,
+      ),
+      deadline,
+    ])
+  } finally {
+    clearTimeout(timer)
+    void socket.then((opened) => opened.end()).catch(() => {})
+  }
+}
 
 /** The first MAX_RESPONSE_BYTES of the answer as text; the connection is released without reading further. */
 async function readBounded(response: Response): Promise<string> {

@@ -4,16 +4,31 @@ import type { AppContext } from '../../../core/context'
 import type { WebhookPayload } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
 import { type WebhookDeliveryRow, webhookDeliveries, webhooks } from '../../../db/tables'
-import { webhookNotFound } from '../../../errors'
+import { rateLimitFor } from '../../../core/limits/rate-limit'
+import { rateLimited, webhookNotFound } from '../../../errors'
+import { WEBHOOK_LIMITS } from '../../../shared/webhook-shapes'
 import { isWellFormedId } from '../../../lib/ids'
 import { type OwnedWebhook, ownedWebhook } from './owned-webhooks'
 
+export type SendTestEvent = (input: OwnedWebhook) => Promise<WebhookDeliveryRow>
+
 /**
  * "Send test event": a `webhook.test` delivery to this webhook alone (whatever events it asked for), through
- * the outbox like any other, so it is signed, retried and logged the same way.
+ * the outbox like any other, so it is signed, retried and logged the same way. At most
+ * WEBHOOK_LIMITS.testsPerMinute a user (429 with Retry-After past it): test events are the one kind of delivery
+ * a user can make as fast as they can send requests.
  */
-export async function sendTestEvent(ctx: AppContext, input: OwnedWebhook): Promise<WebhookDeliveryRow> {
-  if (!isWellFormedId(input.id)) throw webhookNotFound()
+export function testEventSender(ctx: AppContext): SendTestEvent {
+  const perUser = rateLimitFor(ctx, 'of webhook test events per user', { perMinute: WEBHOOK_LIMITS.testsPerMinute })
+  return async (input) => {
+    if (!isWellFormedId(input.id)) throw webhookNotFound()
+    const decision = await perUser.hit(input.ownerId, ctx.now())
+    if (decision && !decision.allowed) throw rateLimited(decision)
+    return sendTestEvent(ctx, input)
+  }
+}
+
+async function sendTestEvent(ctx: AppContext, input: OwnedWebhook): Promise<WebhookDeliveryRow> {
   const at = ctx.now()
   const payload: WebhookPayload = { type: 'webhook.test', timestamp: new Date(at).toISOString(), data: { webhook: { id: input.id } } }
   const [row] = await ctx.db.all<Record<string, unknown>>(sql`
