@@ -72,8 +72,6 @@ if (whole) {
   const notBalanced: Record<string, string> = {
     'test/api/webhooks.test.ts':
       'its app runs on a pinned clock and its own dispatchers (timeouts, injected faults), which the instances would race',
-    'test/api/content.test.ts':
-      'KNOWN BUG: a real server sends a PDF from the bucket chunked, without the Content-Length it asserts (oven-sh/bun#10507)',
   }
   for (const path of Object.keys(notBalanced)) {
     if (suites.includes(path)) continue

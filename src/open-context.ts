@@ -51,7 +51,10 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
       now: Date.now,
       firstStart: created,
       notices,
-      close: database.close,
+      close: () => {
+        blobs.close?.()
+        database.close()
+      },
     }
   } catch (error) {
     database.close()

@@ -46,6 +46,7 @@ describe('loadConfig', () => {
       s3AccessKeyId: undefined,
       s3SecretAccessKey: undefined,
       s3PathStyle: true,
+      s3CopiesSize: 1073741824,
     })
   })
 

@@ -320,6 +320,14 @@ export const SETTINGS = {
     rule: `must be one of ${ACCEPTED_BOOLEANS}`,
     help: 'address the bucket in the path (true) or as a subdomain of the endpoint (false)',
   }),
+  /** Bytes of local copies of the bucket's PDFs one instance keeps (storage/local-copies.ts); 0: none. */
+  s3CopiesSize: setting({
+    env: 'PDFSHARE_S3_COPIES_SIZE',
+    default: '1GB',
+    parse: size(0, 1024 * 1024 * 1024 * 1024),
+    rule: 'must be a size (e.g. 1GB; 0 keeps no copies)',
+    help: "disk for local copies of the bucket's PDFs: whole PDFs are sent from them with their length; 0 = none",
+  }),
 }
 
 type Agreeing = {

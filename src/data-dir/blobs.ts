@@ -19,7 +19,8 @@ export function blobStoreOf(layout: DataDirLayout): BlobStore {
 type StorageSettings = Pick<
   Config,
   'storage' | 's3Endpoint' | 's3Bucket' | 's3Region' | 's3AccessKeyId' | 's3SecretAccessKey' | 's3PathStyle'
->
+> &
+  Partial<Pick<Config, 's3CopiesSize'>>
 
 /**
  * Where a running install keeps its PDFs, as PDFSHARE_STORAGE says: the data dir's own store, or an
@@ -38,7 +39,7 @@ export function configuredStorage(
   if (settings.storage === 'local') return { blobs: blobStoreOf(layout), where: layout.blobs, idHolder: dataDirIdHolder(layout) }
   const client = s3ClientOf(settings)
   return {
-    blobs: createS3BlobStore({ client, tempDir: layout.tmp }),
+    blobs: createS3BlobStore({ client, tempDir: layout.tmp, copiesBytes: settings.s3CopiesSize ?? 0 }),
     where: `the bucket ${settings.s3Bucket}`,
     idHolder: bucketIdHolder(client, settings.s3Bucket!),
     // Link-preview cards beside the PDFs, so one instance's render serves them all.

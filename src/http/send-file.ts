@@ -29,7 +29,11 @@ export function etagOf(sha256: string): string {
  * `body` gives the bytes (a blob store's `body`: for the local store a file handle, which Bun sends with
  * sendfile) and is not called for HEAD or 304.
  */
-export function sendFile(request: Request, body: (range?: ByteRange) => BodyInit, options: SendFileOptions): Response {
+export async function sendFile(
+  request: Request,
+  body: (range?: ByteRange) => BodyInit | Promise<BodyInit>,
+  options: SendFileOptions,
+): Promise<Response> {
   const headers: Record<string, string> = {
     ...options.headers,
     'content-type': 'application/pdf',
@@ -57,12 +61,12 @@ export function sendFile(request: Request, body: (range?: ByteRange) => BodyInit
       const { start, end } = ranges[0]!
       headers['content-range'] = `bytes ${start}-${end}/${options.size}`
       headers['content-length'] = String(end - start + 1)
-      return new Response(request.method === 'HEAD' ? null : body({ start, end: end + 1 }), { status: 206, headers })
+      return new Response(request.method === 'HEAD' ? null : await body({ start, end: end + 1 }), { status: 206, headers })
     }
   }
 
   headers['content-length'] = String(options.size)
-  return new Response(request.method === 'HEAD' ? null : body(), { status: 200, headers })
+  return new Response(request.method === 'HEAD' ? null : await body(), { status: 200, headers })
 }
 
 /**

@@ -21,7 +21,7 @@ export interface BlobStore {
    * process; an object store gives the stream of a ranged GET (not Bun's S3File itself: as a body, Bun answers
    * it with a redirect to a presigned URL, without our headers). The caller sets every header itself.
    */
-  body(key: string, range?: ByteRange): BodyInit
+  body(key: string, range?: ByteRange): BodyInit | Promise<BodyInit>
   /**
    * A readable local file with the blob's bytes, for a program that wants a path (the preview renderer).
    * The local store hands out the blob's own path (no copy; it may not exist); an object store downloads a
@@ -39,6 +39,8 @@ export interface BlobStore {
    * folder), so a blob the start-up sweep wrongly took for a leftover can still be put back by hand.
    */
   moveAside(key: string): Promise<void>
+  /** Lets go of what the store keeps besides the blobs (an object store's local copies); the process is stopping. */
+  close?(): void
 }
 
 /**

@@ -1,9 +1,10 @@
 import { open, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { S3Client, S3File } from 'bun'
+import type { S3Client } from 'bun'
 import { randomId } from '../lib/ids'
 import type { BlobStore, ByteRange } from './blob-store'
 import { bytesChecker, type ExpectedBytes } from './expected-bytes'
+import { createLocalCopies } from './local-copies'
 import { checkedBlobKey } from './local-blob-store'
 
 export type S3BlobStoreOptions = {
@@ -15,7 +16,12 @@ export type S3BlobStoreOptions = {
   tempDir: string
   /** Keys asked for per list request (S3's maximum and default: 1000). */
   pageSize?: number
+  /** Bytes of local copies to keep (local-copies.ts); 0 or absent: none, every read goes to the bucket. */
+  copiesBytes?: number
 }
+
+/** The largest range read from the bucket into memory (beyond it, from a local copy). */
+const BUFFERED_RANGE = 256 * 1024
 
 /**
  * Blobs as objects in an S3-compatible bucket (AWS S3, Ceph's radosgw, MinIO…), laid out as
@@ -28,10 +34,15 @@ export type S3BlobStoreOptions = {
  * on their way out and errors the stream before its end if they are not the expected ones: the upload is
  * then never completed, and nothing is stored (tested on radosgw, for a single PUT and for a multipart one).
  */
-export function createS3BlobStore({ client, prefix = '', tempDir, pageSize = 1000 }: S3BlobStoreOptions): BlobStore {
+export function createS3BlobStore({ client, prefix = '', tempDir, pageSize = 1000, copiesBytes = 0 }: S3BlobStoreOptions): BlobStore {
   if (prefix !== '' && !prefix.endsWith('/')) throw new Error(`an S3 prefix must end with "/"`)
   const blobs = `${prefix}blobs/`
   const objectOf = (key: string) => client.file(`${blobs}${checkedBlobKey(key)}.pdf`)
+  const download = async (key: string, path: string) => {
+    await (await open(path, 'wx', 0o600)).close() // owner-only from the start
+    await Bun.write(path, objectOf(key))
+  }
+  const copies = copiesBytes > 0 ? createLocalCopies({ tempDir, maxBytes: copiesBytes, download }) : undefined
 
   const read = (key: string, range?: ByteRange) => slice(objectOf(key), range).stream()
 
@@ -46,19 +57,34 @@ export function createS3BlobStore({ client, prefix = '', tempDir, pageSize = 100
       }
     },
     read,
-    // Not the S3File itself: as a body, Bun answers it with a redirect to a presigned URL, without our headers.
-    body: read,
+    /**
+     * Not the S3File itself: as a body, Bun answers it with a redirect to a presigned URL, without our headers;
+     * and not a stream either when there are copies, since Bun sends a stream without its length. A whole PDF
+     * comes from its local copy (made now if need be), a file Bun sends with its length; so does a range, from
+     * the copy when there is one, and otherwise a small range (a viewer's 64 KiB reads: a reader's first page
+     * does not wait for the whole file) is read from the bucket into memory, and a larger one from a new copy.
+     */
+    async body(key, range) {
+      if (!copies) return read(key, range)
+      if (range && !copies.has(key) && range.end - range.start <= BUFFERED_RANGE)
+        return new Uint8Array(await slice(objectOf(key), range).arrayBuffer())
+      return slice(Bun.file((await copies.copyOf(key)).path), range)
+    },
     async localFile(key) {
+      if (copies) {
+        const copy = await copies.copyOf(key, { hold: true })
+        return { path: copy.path, release: async () => copy.release() }
+      }
       const path = join(tempDir, `${randomId(8)}.pdf`)
-      await (await open(path, 'wx', 0o600)).close() // owner-only from the start
       try {
-        await Bun.write(path, objectOf(key))
+        await download(key, path)
       } catch (error) {
         await rm(path, { force: true })
         throw error
       }
       return { path, release: () => rm(path, { force: true }) }
     },
+    close: () => copies?.close(),
     async put(key, source) {
       const object = objectOf(key)
       if ('file' in source) {
@@ -105,8 +131,8 @@ function checked(stream: ReadableStream<Uint8Array>, expected: ExpectedBytes | u
   )
 }
 
-function slice(object: S3File, range: ByteRange | undefined): S3File {
-  return range ? object.slice(range.start, range.end) : object
+function slice<T extends Blob>(object: T, range: ByteRange | undefined): T {
+  return range ? (object.slice(range.start, range.end) as T) : object
 }
 
 function isMissing(error: unknown): boolean {

@@ -44,6 +44,29 @@ async function s3Store(options: Partial<S3BlobStoreOptions> = {}) {
 }
 
 blobStoreContract('the S3 store on Ceph radosgw', () => s3Store())
+blobStoreContract('the S3 store with local copies on Ceph radosgw', () => s3Store({ copiesBytes: 10_000_000 }))
+
+test('with local copies: a whole PDF is a local file of its size (sent with its length); a small range before any copy is read from the bucket', async () => {
+  const { store, tempDir } = await s3Store({ copiesBytes: 10_000_000 })
+  const bytes = new Uint8Array(200_000).map((_, i) => i % 251)
+  await store.put('copiedKey0000001', { stream: new Response(bytes).body! })
+  const ranged = await store.body('copiedKey0000001', { start: 10, end: 20 })
+  expect(ranged).toEqual(bytes.slice(10, 20)) // bytes in memory: no copy yet, the first page does not wait for the whole file
+  expect(readdirSync(tempDir)).toEqual([])
+  const whole = (await store.body('copiedKey0000001')) as Blob
+  expect(whole).toBeInstanceOf(Blob)
+  expect(whole.size).toBe(bytes.length)
+  expect(new Uint8Array(await whole.arrayBuffer())).toEqual(bytes)
+  const range = (await store.body('copiedKey0000001', { start: 10, end: 20 })) as Blob
+  expect(range.size).toBe(10) // from the copy now
+  expect(new Uint8Array(await range.arrayBuffer())).toEqual(bytes.slice(10, 20))
+  // localFile hands out the copy itself; close removes the copies.
+  const local = await store.localFile('copiedKey0000001')
+  expect(local.path.startsWith(tempDir)).toBe(true)
+  await local.release()
+  store.close?.()
+  expect(readdirSync(tempDir)).toEqual([])
+})
 
 const sha256 = (bytes: Uint8Array) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
 

@@ -12,6 +12,7 @@ type WrittenOut = {
   databaseUrl: string
   jwtSecret: string | undefined
   migrateTo: string | undefined
+  s3CopiesSize: number
   maxFileSize: number
   maxVersions: number
   rateLimitApi: number
