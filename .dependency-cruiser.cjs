@@ -9,7 +9,7 @@
  */
 const LAYERS = {
   // entry points
-  main: { path: '^src/main\\.ts$', may: ['cli', 'core', 'owner-only-umask'] }, // core: the preview renderer's entry
+  main: { path: '^src/main\\.ts$', may: ['cli', 'core', 'lib', 'owner-only-umask'] }, // core: the preview renderer's entry
   cli: { path: '^src/cli/', may: ['app', 'open-context', 'modules', 'core', 'http', 'uploads', 'assets', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
   app: { path: '^src/app\\.ts$', may: ['modules', 'http', 'uploads', 'assets', 'core', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
   'open-context': { path: '^src/open-context\\.ts$', may: ['core', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log'] },
@@ -29,7 +29,7 @@ const LAYERS = {
   config: { path: '^src/config/', may: ['errors', 'lib', 'shared'] },
   errors: { path: '^src/errors\\.ts$', may: ['lib', 'shared'] },
   lib: { path: '^src/lib/', may: ['shared'] },
-  log: { path: '^src/log\\.ts$', may: [] },
+  log: { path: '^src/log\\.ts$', may: ['lib'] },
   version: { path: '^src/version\\.ts$', may: [] },
   'owner-only-umask': { path: '^src/owner-only-umask\\.ts$', may: [] },
   shared: { path: '^src/shared/', may: [] }, // bundled by the dashboard too: plain types and constants

@@ -15,7 +15,7 @@ const pdf = await Bun.file(process.argv[2]!).bytes()
 const white = async (png: Buffer) => Math.min(...(await sharp(png).stats()).channels.slice(0, 3).map((c) => c.min)) >= WHITE_FROM
 const result: Record<string, unknown> = {}
 try {
-  result.now = await white(await renderFirstPage(process.argv[2]!, 1024 * 1024 * 1024))
+  result.now = await white((await renderFirstPage(process.argv[2]!, 1024 * 1024 * 1024)).png)
 } catch (error) {
   result.now = `failed: ${(error as Error).message.split('\n')[0]}`
 }

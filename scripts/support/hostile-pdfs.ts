@@ -57,6 +57,17 @@ export function contentStreamBomb(inflatedMiB = 256): Uint8Array<ArrayBuffer> {
 }
 
 /**
+ * A correct page that is slow to draw: it fills the whole page `fills` times (about 0.3 ms a fill for a
+ * preview here), like a real PDF that renders correctly in several seconds.
+ */
+export function slowPage(fills: number): Uint8Array<ArrayBuffer> {
+  const content = new TextEncoder().encode(
+    `0.9 g\n${'1 1 610 790 re f\n'.repeat(fills)}0 g BT /F1 24 Tf 72 700 Td (Slow but correct) Tj ET\n`,
+  )
+  return assemblePdf([CATALOG, PAGES, page(''), { dict: '', stream: content, deflate: true }])
+}
+
+/**
  * A page that draws one `side`×`side` RGB image over the whole page (432 MB of pixels at the default
  * side). The stream holds only a compressed megabyte of it; PDFium still has to set up, decode and scale
  * an image of the declared size.

@@ -338,6 +338,8 @@ type Agreeing = {
   s3Bucket: string | undefined
   s3AccessKeyId: string | undefined
   s3SecretAccessKey: string | undefined
+  previewTimeout: number
+  idleTimeout: number
 }
 
 /**
@@ -348,6 +350,11 @@ export const SETTING_AGREEMENTS: ((config: Agreeing) => string | undefined)[] = 
   ({ linkDefaultExpiry, linkMaxExpiry }) =>
     linkDefaultExpiry !== null && linkMaxExpiry !== null && linkDefaultExpiry > linkMaxExpiry
       ? `PDFSHARE_LINK_DEFAULT_EXPIRY (${formatTtl(linkDefaultExpiry)}) must not be longer than PDFSHARE_LINK_MAX_EXPIRY (${formatTtl(linkMaxExpiry)})`
+      : undefined,
+  // A link preview's request waits at most until shortly before the connection would be dropped for silence.
+  ({ previewTimeout, idleTimeout }) =>
+    previewTimeout >= idleTimeout
+      ? `PDFSHARE_PREVIEW_TIMEOUT (${previewTimeout} s) must be shorter than PDFSHARE_IDLE_TIMEOUT (${idleTimeout} s): a connection silent that long is dropped, so no preview that takes as long could ever be answered`
       : undefined,
   (config) => {
     if (config.storage !== 's3') return undefined

@@ -123,6 +123,16 @@ export const fileVersions = sqliteTable(
   (table) => [index('file_versions_file_seq_idx').on(table.fileId, table.seq)],
 )
 
+/**
+ * The number of pages of each stored PDF (current ones and kept versions), by blob key: what PDFium counted when
+ * it first opened the PDF (for its link preview, or for the first reading batch of its readers). Known only once
+ * counted; a PDF PDFium cannot open has none. Goes with its blob.
+ */
+export const pdfPages = sqliteTable('pdf_pages', {
+  blobKey: text('blob_key').primaryKey(),
+  pages: integer('pages').notNull(),
+})
+
 export type UserRow = typeof users.$inferSelect
 export type TokenRow = typeof tokens.$inferSelect
 export type FileRow = typeof files.$inferSelect

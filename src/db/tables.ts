@@ -23,6 +23,7 @@ export let webhookDeliveries = sqlite.webhookDeliveries
 export let meta = sqlite.meta
 export let rateCounters = sqlite.rateCounters
 export let uploadLeases = sqlite.uploadLeases
+export let pdfPages = sqlite.pdfPages
 
 /** Binds the table names above to `dialect`'s tables (ES module bindings are live: every importer sees it). */
 export function useTablesOf(tables: typeof sqlite | typeof pg): void {
@@ -40,4 +41,5 @@ export function useTablesOf(tables: typeof sqlite | typeof pg): void {
   meta = source.meta
   rateCounters = source.rateCounters
   uploadLeases = source.uploadLeases
+  pdfPages = source.pdfPages
 }

@@ -7,6 +7,7 @@ import { randomId } from '../../src/lib/ids'
 import { pruneVisits } from '../../src/modules/analytics/service/prune-visits'
 import { BASE, json, startTestApp, type TestServer } from '../support/harness'
 import { sharePathOf } from '../support/share-paths'
+import { makePdf } from '../../scripts/support/pdf'
 import { uploadPdf } from '../support/uploads'
 import { browserNumber, FIREFOX, SAFARI_PHONE, SLACKBOT } from '../support/user-agents'
 
@@ -38,8 +39,10 @@ const open = (path: string, headers: Record<string, string> = {}) =>
   call('GET', path, { headers: { 'user-agent': FIREFOX, 'x-forwarded-for': nextAddress(), ...headers } })
 
 type Shared = { id: string; path: string; linkId: string }
+/** Four pages: reading batches may name pages 1 to 4 (a page past the last is refused). */
+const FOUR_PAGES = makePdf({ pages: 4 })
 async function newFile(user = owner): Promise<Shared> {
-  const file = await uploadPdf(server, user)
+  const file = await uploadPdf(server, user, FOUR_PAGES)
   const links = await json(await server.call('GET', `/api/files/${file.id}/links`, { token: user.token }))
   return { id: file.id, path: sharePathOf(file), linkId: links.data[0].id }
 }
@@ -240,6 +243,24 @@ describe('reading batches', () => {
     expect((await visitsOf(file.id))[0]!.readingMs).toBe(19_500)
   })
 
+  test('a page past the PDF’s last is refused (PDFium counts its pages, kept per version): nobody "reaches" page 10,000 of a 1-page PDF', async () => {
+    const onePage = await uploadPdf(server, owner)
+    const links = await json(await server.call('GET', `/api/files/${onePage.id}/links`, { token: owner.token }))
+    const single = { id: onePage.id, path: sharePathOf(onePage), linkId: links.data[0].id }
+    const { token } = await readerVisit(single)
+    now += 60_000
+    const beyond = await reading(single.path, { visit: token, pages: [{ page: 10_000, ms: 1000 }] })
+    expect(beyond.status).toBe(400)
+    expect(await beyond.text()).toBe("page 10000 is past the document's last page (1)")
+    expect((await reading(single.path, { visit: token, pages: [{ page: 1, ms: 1000 }] })).status).toBe(204)
+    const stats = await json(await server.call('GET', `/api/files/${single.id}/analytics`, { token: owner.token }))
+    expect(stats.data.pages.map((entry: { page: number }) => entry.page)).toEqual([1])
+    const counted = await server.ctx.sql.get('SELECT pages FROM pdf_pages WHERE blob_key = (SELECT blob_key FROM files WHERE id = ?)', [
+      single.id,
+    ])
+    expect(counted).toEqual([1])
+  })
+
   test('refused, and nothing changes: another link, another visit, forged or expired tokens, out-of-range fields, odd bodies', async () => {
     const file = await newFile()
     const other = await newLink(file)
@@ -263,6 +284,7 @@ describe('reading batches', () => {
       ['no token', await reading(file.path, { pages: [{ page: 1, ms: 1000 }] }), 403],
       ['page 0', await reading(file.path, page({ page: 0, ms: 10 })), 400],
       ['page 10001', await reading(file.path, page({ page: 10_001, ms: 10 })), 400],
+      ['page 5 of a 4-page PDF', await reading(file.path, page({ page: 5, ms: 10 })), 400],
       ['page 1.5', await reading(file.path, page({ page: 1.5, ms: 10 })), 400],
       ['ms -1', await reading(file.path, page({ page: 1, ms: -1 })), 400],
       ['ms 600001', await reading(file.path, page({ page: 1, ms: 600_001 })), 400],

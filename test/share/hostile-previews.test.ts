@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { form, startTestApp, type TestServer } from '../support/harness'
@@ -9,11 +10,14 @@ import {
   formPatternCycle,
   hugeImagePage,
   selfDrawingForm,
+  slowPage,
   titleLowOnPage,
 } from '../../scripts/support/hostile-pdfs'
+import { run, startServer } from '../../scripts/support/process'
+import { eventually } from '../support/eventually'
 import { makePdf } from '../../scripts/support/pdf'
 import { sharePathOf } from '../support/share-paths'
-import { uploadPdf } from '../support/uploads'
+import { uploadPdf, uploadPdfTo } from '../support/uploads'
 import { SLACKBOT } from '../support/user-agents'
 
 // Issue 11 §1: nothing a PDF draws can block or exhaust the server. Renders run in killable renderer
@@ -160,4 +164,72 @@ test('renderers stop with the server', async () => {
   await other.app.stop()
   await Bun.sleep(100)
   expect(existsSync(join('/proc', String(renderers[0])))).toBe(false)
+})
+
+describe('a preview request always gets an answer (issue 16, item 9)', () => {
+  test('a correct PDF that is only slow gets its card on a second try, in the background, with more time', async () => {
+    const impatient = await startTestApp({ PDFSHARE_PREVIEW_TIMEOUT: '1' })
+    const user = await impatient.user()
+    const file = await uploadPdf(impatient, user, slowPage(6_000)) // about 1.8 s to draw here
+    const first = await preview(impatient, sharePathOf(file))
+    expect(isPlaceholder(first)).toBe(true)
+    const lines = () => impatient.log.lines.filter((line) => line.startsWith(`preview of file ${file.id}:`))
+    expect(lines()[0]).toMatch(/took longer than 1 s; serving the placeholder/)
+    await eventually(async () => expect(isPlaceholder(await preview(impatient, sharePathOf(file)))).toBe(false), 40_000)
+    const card = await preview(impatient, sharePathOf(file))
+    expect(await darkest(await card.arrayBuffer())).toBeLessThan(128) // the page's title is on it
+    expect(lines().at(-1)).toBe(`preview of file ${file.id}: rendered on its second try (up to 30 s)`)
+    // Its pages were counted with it.
+    expect(
+      await impatient.ctx.sql.get('SELECT pages FROM pdf_pages WHERE blob_key = (SELECT blob_key FROM files WHERE id = ?)', [file.id]),
+    ).toEqual([1])
+  }, 60_000)
+
+  test('past the idle timeout no request is left unanswered: the placeholder, pending, and the render goes on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pdfshare-preview-wait-'))
+    try {
+      await run(['user', 'add', 'waiter', '--data', dir])
+      const token = (await run(['token', 'issue', 'waiter', '--data', dir])).stdout.trim()
+      // A connection silent for 2 s is dropped; renders get 1 s each, two at a time.
+      const server = await startServer(['--data', dir], { env: { PDFSHARE_IDLE_TIMEOUT: '2', PDFSHARE_PREVIEW_TIMEOUT: '1' } })
+      try {
+        const files = []
+        for (let i = 0; i < 6; i++) files.push(await uploadPdfTo(server.url, token, slowPage(6_000 + i)))
+        const started = performance.now()
+        const answers = await Promise.all(
+          files.map(async (file) => {
+            const response = await fetch(`${file.shareUrl.replace(/^https?:\/\/[^/]+/, server.url)}/preview.png`, {
+              headers: { 'user-agent': SLACKBOT },
+            })
+            return {
+              status: response.status,
+              pending: response.headers.get('x-preview'),
+              cache: response.headers.get('cache-control'),
+              ms: performance.now() - started,
+            }
+          }),
+        )
+        // Every one answered (before, 4 of 16 such requests got no answer at all), within the 2 s.
+        expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200))
+        expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(2_000)
+        const pending = answers.filter((answer) => answer.pending === 'pending')
+        expect(pending.length).toBeGreaterThan(0)
+        expect(pending.every((answer) => answer.cache === 'no-store')).toBe(true)
+      } finally {
+        await server.stop()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  test('a preview timeout that no request could wait for is refused at start', async () => {
+    const refused = await run(['user', 'list', '--data', join(tmpdir(), 'never-made')], {
+      env: { PDFSHARE_IDLE_TIMEOUT: '30', PDFSHARE_PREVIEW_TIMEOUT: '30' },
+    })
+    expect(refused.code).toBe(2)
+    expect(refused.stderr.trim()).toBe(
+      'pdfshare: PDFSHARE_PREVIEW_TIMEOUT (30 s) must be shorter than PDFSHARE_IDLE_TIMEOUT (30 s): a connection silent that long is dropped, so no preview that takes as long could ever be answered',
+    )
+  })
 })

@@ -5,7 +5,8 @@
  *   sleep-…   never answers (and uses no CPU, like a renderer starved by a busy machine)
  *   hog-…     allocates memory until it is stopped
  *   crash-…   exits in the middle of the job
- *   otherwise writes "rendered by <pid>" to the output and answers ok.
+ *   otherwise writes "rendered by <pid>" to the output and answers ok, with 3 pages.
+ * A `pages` job (no output) misbehaves as the PDF's name asks.
  * Started with the argument `no-start`, it prints a message and exits before saying it is ready.
  */
 import { writeFileSync } from 'node:fs'
@@ -18,7 +19,7 @@ if (process.argv[2] === 'no-start') {
 }
 process.on('disconnect', () => process.exit(0))
 process.on('message', (job: RenderJob) => {
-  const mode = basename(job.outPath).split('-')[0]
+  const mode = basename(job.outPath ?? job.pdfPath).split('-')[0]
   if (mode === 'hang') {
     for (;;);
   } else if (mode === 'sleep') {
@@ -29,8 +30,8 @@ process.on('message', (job: RenderJob) => {
   } else if (mode === 'crash') {
     process.exit(7)
   } else {
-    writeFileSync(job.outPath, `rendered by ${process.pid}`)
-    process.send!({ id: job.id, ok: true })
+    if (job.outPath) writeFileSync(job.outPath, `rendered by ${process.pid}`)
+    process.send!({ id: job.id, ok: true, pages: 3 })
   }
 })
 process.send!({ ready: true })

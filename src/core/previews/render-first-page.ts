@@ -1,4 +1,4 @@
-import { PDFiumLibrary } from '@hyzyla/pdfium'
+import { type PDFiumDocument, PDFiumLibrary } from '@hyzyla/pdfium'
 import wasmPath from '@hyzyla/pdfium/pdfium.wasm' with { type: 'file' }
 import { formatSize } from '../../shared/sizes'
 import { cardWindow, type Bitmap } from './card-window'
@@ -30,7 +30,23 @@ export async function warmUp(): Promise<void> {
  * Runs in the renderer process only (renderer-process.ts): a hostile PDF can make PDFium loop forever, and
  * only a process can be killed.
  */
-export async function renderFirstPage(pdfPath: string, heapLimit: number): Promise<Buffer> {
+export async function renderFirstPage(pdfPath: string, heapLimit: number): Promise<{ png: Buffer; pages: number }> {
+  const { bitmap, pages } = await withPdfium(pdfPath, heapLimit, async (document) => ({
+    bitmap: await renderPageOne(document),
+    pages: document.getPageCount(),
+  }))
+  if (bitmap.width < 1 || bitmap.height < 1 || bitmap.data.length < bitmap.width * bitmap.height * 4)
+    throw new Error('PDFium returned an empty bitmap')
+  return { png: await encodeCard(bitmap), pages }
+}
+
+/** The number of pages of a PDF, as PDFium counts them once it has opened it (the same caps as a render). */
+export async function countPages(pdfPath: string, heapLimit: number): Promise<number> {
+  return withPdfium(pdfPath, heapLimit, async (document) => document.getPageCount())
+}
+
+/** Opens the PDF in a fresh, capped PDFium instance, runs `use` on it, and tears everything down again. */
+async function withPdfium<T>(pdfPath: string, heapLimit: number, use: (document: PDFiumDocument) => Promise<T>): Promise<T> {
   await warmUp()
   const module = await compiled!
   const heap = { refused: false }
@@ -41,9 +57,15 @@ export async function renderFirstPage(pdfPath: string, heapLimit: number): Promi
       return {}
     },
   })
-  let bitmap: Bitmap
   try {
-    bitmap = await renderPageOne(library, pdfPath)
+    const document = await loadIntoPdfium(library, pdfPath).catch((error: Error) => {
+      throw new Error(`PDFium cannot open it (${error.message})`)
+    })
+    try {
+      return await use(document)
+    } finally {
+      document.destroy()
+    }
   } catch (error) {
     // Once its heap is full PDFium aborts, and every later call into it aborts again: name the cause.
     if (heap.refused) throw new Error(`PDFium needed more than ${formatSize(heapLimit)} of memory`)
@@ -55,29 +77,19 @@ export async function renderFirstPage(pdfPath: string, heapLimit: number): Promi
       // an aborted instance cannot be torn down; it is garbage once this returns
     }
   }
-  if (bitmap.width < 1 || bitmap.height < 1 || bitmap.data.length < bitmap.width * bitmap.height * 4)
-    throw new Error('PDFium returned an empty bitmap')
-  return encodeCard(bitmap)
 }
 
-async function renderPageOne(library: PDFiumLibrary, pdfPath: string): Promise<Bitmap> {
-  const document = await loadIntoPdfium(library, pdfPath).catch((error: Error) => {
-    throw new Error(`PDFium cannot open it (${error.message})`)
+async function renderPageOne(document: PDFiumDocument): Promise<Bitmap> {
+  if (document.getPageCount() < 1) throw new Error('the document has no pages')
+  const page = document.getPage(0)
+  const { originalWidth, originalHeight } = page.getOriginalSize()
+  if (!(originalWidth > 0 && originalHeight > 0)) throw new Error('page 1 has no size')
+  // Scale so the page is as wide as the card, but never render more than a generous height.
+  const scale = Math.min(PREVIEW_WIDTH / originalWidth, (PREVIEW_HEIGHT * 4) / originalHeight)
+  // renderFormFields draws the fields' values over the page as viewers do; annotations are drawn either way.
+  return await page.render({ scale, render: 'bitmap', renderFormFields: true }).catch((error: Error) => {
+    throw new Error(`PDFium cannot render page 1 (${error.message})`)
   })
-  try {
-    if (document.getPageCount() < 1) throw new Error('the document has no pages')
-    const page = document.getPage(0)
-    const { originalWidth, originalHeight } = page.getOriginalSize()
-    if (!(originalWidth > 0 && originalHeight > 0)) throw new Error('page 1 has no size')
-    // Scale so the page is as wide as the card, but never render more than a generous height.
-    const scale = Math.min(PREVIEW_WIDTH / originalWidth, (PREVIEW_HEIGHT * 4) / originalHeight)
-    // renderFormFields draws the fields' values over the page as viewers do; annotations are drawn either way.
-    return await page.render({ scale, render: 'bitmap', renderFormFields: true }).catch((error: Error) => {
-      throw new Error(`PDFium cannot render page 1 (${error.message})`)
-    })
-  } finally {
-    document.destroy()
-  }
 }
 
 async function encodeCard(bitmap: Bitmap): Promise<Buffer> {

@@ -21,9 +21,18 @@ export type RendererLimits = {
   command: string[]
 }
 
-/** The render of this PDF failed (timeout, memory cap, PDFium error, crash): a property of the PDF. */
+/**
+ * The render of this PDF failed (timeout, memory cap, PDFium error, crash): a property of the PDF. `slow`: it
+ * only ran out of time, with the CPU it needed; with more time it may well render.
+ */
 export class RenderFailed extends Error {
   override name = 'RenderFailed'
+  constructor(
+    message: string,
+    readonly slow = false,
+  ) {
+    super(message)
+  }
 }
 
 /** No renderer could be started, or all are busy with a full queue: our side, worth retrying later. */
@@ -47,8 +56,13 @@ type Renderer = {
 }
 
 export type RendererPool = {
-  /** Renders page 1 of the PDF at `pdfPath` into `outPath` (a PNG), in a renderer process. */
-  render(pdfPath: string, outPath: string): Promise<void>
+  /**
+   * Renders page 1 of the PDF at `pdfPath` into `outPath` (a PNG), in a renderer process; resolves with the PDF's
+   * page count. `timeoutMs` replaces the pool's time limit for this render (a second try of a slow PDF).
+   */
+  render(pdfPath: string, outPath: string, options?: { timeoutMs?: number }): Promise<{ pages: number }>
+  /** Counts the pages of the PDF at `pdfPath` in a renderer process, under the same limits. */
+  countPages(pdfPath: string): Promise<number>
   /** Stops every renderer (the server is stopping). */
   close(): void
 }
@@ -134,8 +148,8 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
     idle.push(renderer)
   }
 
-  const renderOn = (renderer: Renderer, job: RenderJob) =>
-    new Promise<void>((resolve, reject) => {
+  const renderOn = (renderer: Renderer, job: RenderJob, timeoutMs: number) =>
+    new Promise<number>((resolve, reject) => {
       const pid = renderer.proc.pid
       const cpuAtStart = cpuMillisOf(pid)
       let killedFor: Error | undefined
@@ -148,13 +162,13 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
         // half of it each; one that got less than a quarter of its time was starved by a busy machine, and the
         // same PDF may well render next time, so that is not remembered.
         const cpuMs = cpuMillisOf(pid) - cpuAtStart
-        const slow = `took longer than ${limits.timeoutMs / 1000} s`
+        const slow = `took longer than ${timeoutMs / 1000} s`
         kill(
-          Number.isFinite(cpuMs) && cpuMs < limits.timeoutMs / 4
+          Number.isFinite(cpuMs) && cpuMs < timeoutMs / 4
             ? new RendererUnavailable(`${slow} while the machine was busy (${(cpuMs / 1000).toFixed(1)} s on the CPU)`)
-            : new RenderFailed(slow),
+            : new RenderFailed(slow, true),
         )
-      }, limits.timeoutMs)
+      }, timeoutMs)
       const watch = setInterval(() => {
         if (residentBytes(pid) > limits.memoryBytes) kill(new RenderFailed(`needed more than ${formatSize(limits.memoryBytes)} of memory`))
       }, MEMORY_POLL_MS)
@@ -165,7 +179,7 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
       renderer.onMessage = (message) => {
         if (!('id' in message) || message.id !== job.id) return
         settle()
-        if (message.ok) resolve()
+        if (message.ok) resolve(message.pages)
         else reject(new RenderFailed(message.reason))
       }
       renderer.onExit = (reason) => {
@@ -175,24 +189,30 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
       renderer.proc.send(job)
     })
 
+  /** One job on a free renderer (a new one if none is idle), under the limits; the page count it answered. */
+  const run = (job: Omit<RenderJob, 'id' | 'memoryLimit'>, timeoutMs = limits.timeoutMs) =>
+    limit(async () => {
+      if (closed) throw new RendererUnavailable('the server is stopping')
+      const renderer = idle.pop() ?? start()
+      clearTimeout(renderer.idleTimer)
+      await renderer.ready
+      let pages: number
+      try {
+        pages = await renderOn(renderer, { ...job, id: nextJob++, memoryLimit: limits.memoryBytes }, timeoutMs)
+      } catch (error) {
+        stop(renderer) // whatever state a failed render left behind goes with its process
+        throw error
+      }
+      release(renderer)
+      return pages
+    }).catch((error: unknown) => {
+      if (error instanceof RenderFailed || error instanceof RendererUnavailable) throw error
+      throw new RendererUnavailable(error instanceof Error ? error.message : String(error))
+    })
+
   return {
-    render: (pdfPath, outPath) =>
-      limit(async () => {
-        if (closed) throw new RendererUnavailable('the server is stopping')
-        const renderer = idle.pop() ?? start()
-        clearTimeout(renderer.idleTimer)
-        await renderer.ready
-        try {
-          await renderOn(renderer, { id: nextJob++, pdfPath, outPath, memoryLimit: limits.memoryBytes })
-        } catch (error) {
-          stop(renderer) // whatever state a failed render left behind goes with its process
-          throw error
-        }
-        release(renderer)
-      }).catch((error: unknown) => {
-        if (error instanceof RenderFailed || error instanceof RendererUnavailable) throw error
-        throw new RendererUnavailable(error instanceof Error ? error.message : String(error))
-      }),
+    render: async (pdfPath, outPath, options = {}) => ({ pages: await run({ kind: 'card', pdfPath, outPath }, options.timeoutMs) }),
+    countPages: (pdfPath) => run({ kind: 'pages', pdfPath }),
     close() {
       closed = true
       for (const renderer of all) stop(renderer)

@@ -1,5 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises'
-import { renderFirstPage, warmUp } from './render-first-page'
+import { countPages, renderFirstPage, warmUp } from './render-first-page'
 import type { RenderJob, RendererMessage } from './renderer-protocol'
 
 /**
@@ -27,11 +27,15 @@ export async function runPreviewRenderer(): Promise<void> {
       try {
         // The wasm heap (which holds the PDF's bytes too) gets what the memory cap leaves beside this process.
         const heapLimit = Math.max(MIN_HEAP, job.memoryLimit - process.memoryUsage.rss() - HEADROOM)
-        const png = await renderFirstPage(job.pdfPath, heapLimit)
-        const temp = `${job.outPath}.tmp`
-        await writeFile(temp, png)
-        await rename(temp, job.outPath) // readers never see a half-written preview
-        send({ id: job.id, ok: true })
+        if (job.kind === 'pages' || !job.outPath) {
+          send({ id: job.id, ok: true, pages: await countPages(job.pdfPath, heapLimit) })
+        } else {
+          const { png, pages } = await renderFirstPage(job.pdfPath, heapLimit)
+          const temp = `${job.outPath}.tmp`
+          await writeFile(temp, png)
+          await rename(temp, job.outPath) // readers never see a half-written preview
+          send({ id: job.id, ok: true, pages })
+        }
       } catch (error) {
         send({ id: job.id, ok: false, reason: reasonOf(error) })
       }

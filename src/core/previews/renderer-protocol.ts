@@ -3,11 +3,14 @@ import { join } from 'node:path'
 /** The argument that makes the pdfshare executable (or src/main.ts) run as a preview renderer. */
 export const RENDERER_ARGUMENT = '__preview-renderer'
 
-/** Server → renderer: render page 1 of the PDF at `pdfPath` into a PNG at `outPath`. */
-export type RenderJob = { id: number; pdfPath: string; outPath: string; memoryLimit: number }
+/**
+ * Server → renderer: render page 1 of the PDF at `pdfPath` into a PNG link card at `outPath` (`card`), or only
+ * count its pages (`pages`, no `outPath`).
+ */
+export type RenderJob = { id: number; kind: 'card' | 'pages'; pdfPath: string; outPath?: string; memoryLimit: number }
 
-/** Renderer → server: once when it is ready, then one answer per job. */
-export type RendererMessage = { ready: true } | { id: number; ok: true } | { id: number; ok: false; reason: string }
+/** Renderer → server: once when it is ready, then one answer per job, with the PDF's page count when it opened. */
+export type RendererMessage = { ready: true } | { id: number; ok: true; pages: number } | { id: number; ok: false; reason: string }
 
 /** How to start a renderer: the binary runs itself; from source, Bun runs the same entry point. */
 export function rendererCommand(): string[] {

@@ -7,6 +7,7 @@ import m3 from './0003_data_dir_id.sql' with { type: 'text' }
 import m4 from './0004_links_and_versions.sql' with { type: 'text' }
 import m5 from './0005_analytics_and_webhooks.sql' with { type: 'text' }
 import m6 from './0006_shared_limits.sql' with { type: 'text' }
+import m7 from './0007_pdf_pages.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795357528261, sql: m0 },
@@ -16,4 +17,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0004_links_and_versions', when: 1795441250615, sql: m4 },
   { tag: '0005_analytics_and_webhooks', when: 1795445319823, sql: m5 },
   { tag: '0006_shared_limits', when: 1795451455936, sql: m6 },
+  { tag: '0007_pdf_pages', when: 1795599910915, sql: m7 },
 ]

@@ -205,6 +205,11 @@ export const webhookDeliveries = pgTable(
   ],
 )
 
+export const pdfPages = pgTable('pdf_pages', {
+  blobKey: text('blob_key').primaryKey(),
+  pages: integer('pages').notNull(),
+})
+
 export const meta = pgTable('meta', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),

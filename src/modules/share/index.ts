@@ -3,7 +3,7 @@ import type { ViewerManifest } from '../../assets/viewer-assets'
 import type { AppContext } from '../../core/context'
 import type { SharedLink } from '../../core/links/find-shared-link'
 import type { LinkState } from '../../core/links/link-state'
-import { createPreviewService, PLACEHOLDER_PREVIEW } from '../../core/previews/preview-service'
+import { createPreviewService, PLACEHOLDER_PREVIEW, previewWaitOf } from '../../core/previews/preview-service'
 import { DomainError } from '../../errors'
 import { clientGroupOf, clientIpOf } from '../../http/client-ip'
 import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
@@ -16,6 +16,7 @@ import { readPasswordField } from './password-form'
 import {
   LOCKED_PREVIEW_HEADERS,
   PAGE_HEADERS,
+  PENDING_PREVIEW_HEADERS,
   PASSWORD_PAGE_HEADERS,
   previewHeaders,
   robotsHeaders,
@@ -47,7 +48,8 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const openPage = pageOpener(ctx)
   const accessOf = linkAccessReader(ctx)
   const unlock = linkUnlocker(ctx)
-  const recordReading = readingRecorder(ctx)
+  const recordReading = readingRecorder(ctx, previews)
+  const previewWaitMs = previewWaitOf(config)
   const recordDownload = downloadRecorder(ctx)
   const ownHost = new URL(config.publicUrl).host
   const limiter = loggedRateLimiter(ctx, 'per address on /s/*', config.rateLimitShare)
@@ -220,7 +222,10 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
       // A password link's preview never shows the document, whoever asks: the neutral card, the same for every link.
       if (access.shared.link.passwordHash !== null)
         return new Response(Bun.file(PLACEHOLDER_PREVIEW.path), { headers: LOCKED_PREVIEW_HEADERS })
-      const preview = await previews.previewOf(access.shared.file)
+      // Answered before the connection could be dropped for silence: a render still waiting or running
+      // goes on and is there for the next request; this one gets the placeholder, marked pending.
+      const preview = await previews.previewOf(access.shared.file, { waitMs: previewWaitMs })
+      if (preview.pending) return new Response(Bun.file(preview.path), { headers: PENDING_PREVIEW_HEADERS })
       const headers = previewHeaders(access.shared, { placeholder: preview.kind === 'placeholder' })
       if (request.headers.get('if-none-match') === headers.etag) return new Response(null, { status: 304, headers })
       return new Response(Bun.file(preview.path), { headers })

@@ -51,6 +51,18 @@ export const LOCKED_PREVIEW_HEADERS = {
   'x-robots-tag': 'noindex, nofollow',
 }
 
+/**
+ * The placeholder answered while a link's card is still being rendered (`X-Preview: pending`): kept by no
+ * cache, so the next request gets the card.
+ */
+export const PENDING_PREVIEW_HEADERS = {
+  'content-type': 'image/png',
+  'cache-control': 'no-store',
+  'x-preview': 'pending',
+  'x-content-type-options': 'nosniff',
+  'x-robots-tag': 'noindex, nofollow',
+}
+
 /** Keeps search engines away unless the owner made the file visible to them. */
 export function robotsHeaders(visible: boolean): Record<string, string> {
   return visible ? {} : { 'x-robots-tag': 'noindex, nofollow' }

@@ -11,7 +11,7 @@ import { fsyncPath } from '../../../storage/fsync'
 import { preparePrivateFolder, UnsafeFolder, writeNewFile } from '../../../storage/private-folder'
 import { badRequest, snapshotsKeptChanging } from '../../../errors'
 import { VERSION } from '../../../version'
-import { VISITOR_SALT_KEY } from '../../share/service/visitor-salt'
+import { VISITOR_SALT_KEY } from '../../../db/meta-keys'
 
 /**
  * What `backup.json` records; its presence marks a complete backup (it is written last). `bytes` counts every

@@ -3,7 +3,7 @@ import { getTableColumns, getTableName, type Table } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import * as sqliteTables from '../../../db/schema'
 import { badRequest } from '../../../errors'
-import { VISITOR_SALT_KEY } from '../../share/service/visitor-salt'
+import { VISITOR_SALT_KEY } from '../../../db/meta-keys'
 
 /**
  * The tables in the order their references allow (a row's parents first). The shared-limit tables are left
@@ -15,6 +15,7 @@ const TABLES: Table[] = [
   sqliteTables.files,
   sqliteTables.links,
   sqliteTables.fileVersions,
+  sqliteTables.pdfPages,
   sqliteTables.viewMarks,
   sqliteTables.visits,
   sqliteTables.visitPages,

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../core/context'
-import { files, fileVersions } from '../../../db/tables'
+import { sql } from 'drizzle-orm'
+import { files, fileVersions, pdfPages } from '../../../db/tables'
 
 /**
  * Moves blobs no row points at — neither a file's current PDF nor a kept previous version — (leftovers of a crash between "blob in place" and "row committed", or
@@ -7,7 +8,8 @@ import { files, fileVersions } from '../../../db/tables'
  * gone. Run by the server at start, before it accepts requests, so no upload of this process can be
  * mid-commit. With several instances on one database and bucket, another instance's upload can be: they pass
  * `minAgeMs` (SHARED_SWEEP_MIN_AGE_MS), and only blobs older than that with no row are moved. Nothing is deleted: a leftover is a few bytes of disk, a PDF wrongly taken for one (a database
- * that is not this data dir's slipping past the pairing check) would be a loss. Returns how many moved.
+ * that is not this data dir's slipping past the pairing check) would be a loss. The page counts of blobs no row
+ * points at are dropped too. Returns how many moved.
  */
 export async function sweepUnreferencedBlobs(ctx: AppContext, options: { minAgeMs?: number } = {}): Promise<number> {
   const minAgeMs = options.minAgeMs ?? 0
@@ -29,6 +31,9 @@ export async function sweepUnreferencedBlobs(ctx: AppContext, options: { minAgeM
     moved++
   }
   await ctx.previews.discardAllBut(referenced)
+  await ctx.db.run(
+    sql`DELETE FROM ${pdfPages} WHERE ${pdfPages.blobKey} NOT IN (SELECT ${files.blobKey} FROM ${files}) AND ${pdfPages.blobKey} NOT IN (SELECT ${fileVersions.blobKey} FROM ${fileVersions})`,
+  )
   return moved
 }
 

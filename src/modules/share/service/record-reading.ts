@@ -2,6 +2,7 @@ import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { SqlStatement } from '../../../db/hot-sql'
 import { rateLimitFor } from '../../../core/limits/rate-limit'
+import type { PreviewService } from '../../../core/previews/preview-service'
 import { visitOfToken } from '../reading-token'
 
 /** The bounds of a reading batch (the README's "Reading analytics" names them). */
@@ -76,9 +77,10 @@ export type RecordReading = (input: { shared: SharedLink; body: string }) => Pro
  * A reading batch from the viewer: time each page was on screen. Accepted only with a valid, unexpired
  * reading token of a tracked visit of this very link (so a reader changes only their own visit), only with
  * bounded fields, at most `batchesPerMinute` a visit, and only while the visit's reading time stays within
- * the time since its page was served. Each page's time is added up (capped), and the visit's total follows.
+ * the time since its page was served, and for pages the PDF has (`pdfs.pagesOf`, once PDFium has counted them).
+ * Each page's time is added up (capped), and the visit's total follows.
  */
-export function readingRecorder(ctx: AppContext): RecordReading {
+export function readingRecorder(ctx: AppContext, pdfs: Pick<PreviewService, 'pagesOf'>): RecordReading {
   const perVisit = rateLimitFor(ctx, 'of reading batches per visit', { perMinute: READING_LIMITS.batchesPerMinute })
   return async ({ shared, body }) => {
     const batch = parseBatch(body)
@@ -87,6 +89,10 @@ export function readingRecorder(ctx: AppContext): RecordReading {
     const visitId = visitOfToken(ctx.signingKey, batch.visit, shared.link.id, now)
     if (!visitId) return refuse(403, 'the reading token is not valid for this link, or has expired')
     if (!(await perVisit.hit(visitId, now))?.allowed) return refuse(429, `at most ${READING_LIMITS.batchesPerMinute} batches a minute`)
+    // No page past the PDF's last (counted by PDFium; a PDF it cannot count keeps the bound of maxPage).
+    const pages = await pdfs.pagesOf(shared.file)
+    const beyond = pages === undefined ? undefined : batch.pages.find((entry) => entry.page > pages)
+    if (beyond) return refuse(400, `page ${beyond.page} is past the document's last page (${pages})`)
     const row = await ctx.sql.get(VISIT, [visitId, shared.link.id])
     if (!row) return refuse(403, 'the visit is not recorded')
     const [at, tracked, readingMs] = row.map(Number) as [number, number, number]

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { AppContext } from '../../../core/context'
+import { VISITOR_SALT_KEY } from '../../../db/meta-keys'
 import { addressGroup } from '../../../lib/address-group'
 import { hmacSha256Base64url } from '../../../lib/hmac'
 
@@ -11,7 +12,6 @@ import { hmacSha256Base64url } from '../../../lib/hmac'
  * a raw address against its rows (the server's signing key is not involved). Backups and `database migrate`
  * leave the salt behind: a restored or migrated install starts a new day's salt.
  */
-export const VISITOR_SALT_KEY = 'visitor_salt'
 const SALT_KEY = VISITOR_SALT_KEY
 const READ_SALT = 'SELECT "value" FROM "meta" WHERE "key" = ?'
 /** A new day's salt replaces any other day's; when two requests race at midnight the first one written wins. */
