@@ -30,6 +30,8 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
   const shared = dialectOf(opened.config.databaseUrl) === 'postgres'
   const releaseLock = shared ? async () => {} : await acquireServerLock(opened.config.dataDir)
   const leftovers = await removeLeftoverTempFiles(opened.layout.tmp, { untouchedForMs: shared ? SHARED_TEMP_MIN_IDLE_MS : 0 })
+  // Local copies of the bucket's PDFs a killed instance left (storage/local-copies.ts): a cache, nothing to report.
+  await removeLeftoverTempFiles(opened.layout.copies, { untouchedForMs: shared ? SHARED_TEMP_MIN_IDLE_MS : 0 })
   if (leftovers > 0) io.err(`removed ${leftovers} interrupted upload(s) from ${opened.layout.tmp}`)
   const orphans = await sweepUnreferencedBlobs(opened, { minAgeMs: shared ? SHARED_SWEEP_MIN_AGE_MS : 0 })
   if (orphans > 0) {

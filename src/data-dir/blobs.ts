@@ -39,7 +39,7 @@ export function configuredStorage(
   if (settings.storage === 'local') return { blobs: blobStoreOf(layout), where: layout.blobs, idHolder: dataDirIdHolder(layout) }
   const client = s3ClientOf(settings)
   return {
-    blobs: createS3BlobStore({ client, tempDir: layout.tmp, copiesBytes: settings.s3CopiesSize ?? 0 }),
+    blobs: createS3BlobStore({ client, tempDir: layout.tmp, copiesBytes: settings.s3CopiesSize ?? 0, copiesDir: layout.copies }),
     where: `the bucket ${settings.s3Bucket}`,
     idHolder: bucketIdHolder(client, settings.s3Bucket!),
     // Link-preview cards beside the PDFs, so one instance's render serves them all.

@@ -9,6 +9,8 @@ export type DataDirLayout = {
   tmp: string
   /** Rendered share-page previews (cache; safe to delete). */
   previews: string
+  /** Local copies of the PDFs of an S3 bucket, a folder per running instance (cache; safe to delete). */
+  copies: string
   /** The generated HS256 secret when PDFSHARE_JWT_SECRET is not set (mode 0600). */
   secretFile: string
   /** The id this data dir shares with its database (see pairing.ts). */
@@ -23,6 +25,7 @@ export function layoutOf(root: string): DataDirLayout {
     blobs: join(root, 'blobs'),
     tmp: join(root, 'tmp'),
     previews: join(root, 'previews'),
+    copies: join(root, 'copies'),
     secretFile: join(root, 'jwt-secret'),
     idFile: join(root, 'data-dir-id'),
     orphans: join(root, 'orphans'),

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createSingleFlight } from '../lib/concurrency'
@@ -10,9 +10,9 @@ import { randomId } from '../lib/ids'
  * whatever header is set: oven-sh/bun#10507), so clients show progress and a total; and a PDF read again (its
  * readers, its previews) comes from the disk instead of the bucket.
  *
- * The copies of one process live in a folder of their own inside the data dir's tmp/ (instances may share a
+ * The copies of one process live in a folder of their own inside the data dir's `copies/` (instances may share a
  * data dir, and each knows only its own copies), removed when the process closes it; one a killed process left
- * is swept with the other leftovers of tmp/ at the next start. At most `maxBytes` are kept: the least recently
+ * is removed at the next start of a server (as tmp/'s leftovers are). At most `maxBytes` are kept: the least recently
  * used copy goes first, never one used in the last `holdMs` (a response may still be sending it) nor one held.
  */
 export type LocalCopies = {
@@ -25,8 +25,8 @@ export type LocalCopies = {
 }
 
 export type LocalCopiesOptions = {
-  /** The data dir's tmp/. */
-  tempDir: string
+  /** The data dir's copies/ (made when the first copy is). */
+  folder: string
   maxBytes: number
   /** Writes the blob's bytes to `path` (a new file). */
   download(key: string, path: string): Promise<void>
@@ -36,12 +36,12 @@ export type LocalCopiesOptions = {
 
 type Copy = { path: string; size: number; usedAt: number; holds: number }
 
-export function createLocalCopies({ tempDir, maxBytes, download, holdMs = 5 * 60_000, now = Date.now }: LocalCopiesOptions): LocalCopies {
-  const folder = join(tempDir, `copies-${randomId(8)}`)
+export function createLocalCopies(options: LocalCopiesOptions): LocalCopies {
+  const { maxBytes, download, holdMs = 5 * 60_000, now = Date.now } = options
+  const folder = join(options.folder, `${process.pid}-${randomId(6)}`)
   const copies = new Map<string, Copy>() // in order of use: the first is the least recently used
   const once = createSingleFlight<Copy>()
   let total = 0
-  let made = false
 
   const evict = async () => {
     for (const [key, copy] of copies) {
@@ -53,10 +53,7 @@ export function createLocalCopies({ tempDir, maxBytes, download, holdMs = 5 * 60
     }
   }
   const fetchCopy = async (key: string): Promise<Copy> => {
-    if (!made) {
-      mkdirSync(folder, { recursive: true, mode: 0o700 })
-      made = true
-    }
+    mkdirSync(folder, { recursive: true, mode: 0o700 })
     const path = join(folder, `${key}.pdf`)
     const partial = `${path}.${randomId(6)}.part`
     try {
@@ -76,7 +73,13 @@ export function createLocalCopies({ tempDir, maxBytes, download, holdMs = 5 * 60
   return {
     has: (key) => copies.has(key),
     async copyOf(key, options = {}) {
-      const known = copies.get(key)
+      let known = copies.get(key)
+      if (known && !existsSync(known.path)) {
+        // Removed behind this process's back (another instance's start-up took the folder for a leftover).
+        copies.delete(key)
+        total -= known.size
+        known = undefined
+      }
       const copy = known ?? (await once(key, () => fetchCopy(key)))
       // Used now: to the end of the order.
       copies.delete(key)
@@ -96,7 +99,7 @@ export function createLocalCopies({ tempDir, maxBytes, download, holdMs = 5 * 60
     },
     close() {
       copies.clear()
-      if (made) rmSync(folder, { recursive: true, force: true })
+      rmSync(folder, { recursive: true, force: true })
     },
   }
 }

@@ -16,8 +16,9 @@ export type S3BlobStoreOptions = {
   tempDir: string
   /** Keys asked for per list request (S3's maximum and default: 1000). */
   pageSize?: number
-  /** Bytes of local copies to keep (local-copies.ts); 0 or absent: none, every read goes to the bucket. */
+  /** Bytes of local copies to keep (local-copies.ts), in `copiesDir`; 0 or absent: none, every read goes to the bucket. */
   copiesBytes?: number
+  copiesDir?: string
 }
 
 /** The largest range read from the bucket into memory (beyond it, from a local copy). */
@@ -34,7 +35,8 @@ const BUFFERED_RANGE = 256 * 1024
  * on their way out and errors the stream before its end if they are not the expected ones: the upload is
  * then never completed, and nothing is stored (tested on radosgw, for a single PUT and for a multipart one).
  */
-export function createS3BlobStore({ client, prefix = '', tempDir, pageSize = 1000, copiesBytes = 0 }: S3BlobStoreOptions): BlobStore {
+export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
+  const { client, prefix = '', tempDir, pageSize = 1000, copiesBytes = 0, copiesDir = join(tempDir, '..', 'copies') } = options
   if (prefix !== '' && !prefix.endsWith('/')) throw new Error(`an S3 prefix must end with "/"`)
   const blobs = `${prefix}blobs/`
   const objectOf = (key: string) => client.file(`${blobs}${checkedBlobKey(key)}.pdf`)
@@ -42,7 +44,7 @@ export function createS3BlobStore({ client, prefix = '', tempDir, pageSize = 100
     await (await open(path, 'wx', 0o600)).close() // owner-only from the start
     await Bun.write(path, objectOf(key))
   }
-  const copies = copiesBytes > 0 ? createLocalCopies({ tempDir, maxBytes: copiesBytes, download }) : undefined
+  const copies = copiesBytes > 0 ? createLocalCopies({ folder: copiesDir, maxBytes: copiesBytes, download }) : undefined
 
   const read = (key: string, range?: ByteRange) => slice(objectOf(key), range).stream()
 

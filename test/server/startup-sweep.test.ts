@@ -23,12 +23,16 @@ test('at start the server removes leftover temp files, moves unreferenced blobs 
     mkdirSync(join(dataDir, 'blobs', 'zz'), { recursive: true })
     const orphan = join(dataDir, 'blobs', 'zz', 'zzOrphanBlobKey000000.pdf')
     writeFileSync(orphan, '%PDF-1.7 orphan')
+    // And the local copies of a bucket's PDFs an instance kept (storage/local-copies.ts).
+    mkdirSync(join(dataDir, 'copies', '4242-killed'), { recursive: true })
+    writeFileSync(join(dataDir, 'copies', '4242-killed', 'someBlobKey00000.pdf'), '%PDF-1.7 copy')
 
     server = await startServer(['--data', dataDir])
     try {
       expect(server.stderr()).toContain('removed 1 interrupted upload(s)')
       expect(server.stderr()).toContain(`moved 1 unreferenced blob(s) to ${join(dataDir, 'orphans')}`)
       expect(existsSync(join(dataDir, 'tmp', 'upload-interrupted.part'))).toBe(false)
+      expect(readdirSync(join(dataDir, 'copies'))).toEqual([])
       expect(existsSync(orphan)).toBe(false)
       expect(readFileSync(join(dataDir, 'orphans', 'zzOrphanBlobKey000000.pdf'), 'utf8')).toBe('%PDF-1.7 orphan')
       const content = await fetch(`${server.url}/api/files/${file.id}/content`, { headers: bearer(token) })

@@ -12,7 +12,7 @@ function copiesWith(maxBytes: number, holdMs = 0) {
   let clock = 1_000
   const downloads: string[] = []
   const copies = createLocalCopies({
-    tempDir: root,
+    folder: root,
     maxBytes,
     holdMs,
     now: () => clock,
@@ -66,7 +66,7 @@ test('beyond the size the least recently used copy goes, never one held or used 
 test('a failed download keeps nothing, and the next request tries again', async () => {
   let fail = true
   const copies = createLocalCopies({
-    tempDir: root,
+    folder: root,
     maxBytes: 1_000,
     download: async (_key, path) => {
       writeFileSync(path, 'half')
@@ -80,5 +80,8 @@ test('a failed download keeps nothing, and the next request tries again', async 
   expect(readFileSync((await copies.copyOf('k')).path, 'utf8')).toBe('whole')
   const folder = readdirSync(root)[0]!
   expect(readdirSync(join(root, folder))).toEqual(['k.pdf'])
+  // A copy removed behind its back (another instance's start-up took the folder for a leftover) is made again.
+  rmSync(join(root, folder), { recursive: true })
+  expect(readFileSync((await copies.copyOf('k')).path, 'utf8')).toBe('whole')
   copies.close()
 })

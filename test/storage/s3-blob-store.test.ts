@@ -60,11 +60,14 @@ test('with local copies: a whole PDF is a local file of its size (sent with its 
   const range = (await store.body('copiedKey0000001', { start: 10, end: 20 })) as Blob
   expect(range.size).toBe(10) // from the copy now
   expect(new Uint8Array(await range.arrayBuffer())).toEqual(bytes.slice(10, 20))
-  // localFile hands out the copy itself; close removes the copies.
+  // localFile hands out the copy itself (in copies/ beside tmp/); close removes the copies.
   const local = await store.localFile('copiedKey0000001')
-  expect(local.path.startsWith(tempDir)).toBe(true)
+  const copies = join(tempDir, '..', 'copies')
+  expect(local.path.startsWith(`${copies}/`)).toBe(true)
   await local.release()
+  expect(readdirSync(copies)).toHaveLength(1)
   store.close?.()
+  expect(readdirSync(copies)).toEqual([])
   expect(readdirSync(tempDir)).toEqual([])
 })
 

@@ -70,7 +70,8 @@ export async function linkViews(server: Pick<TestServer, 'ctx'>, linkId: string)
  */
 export async function addLinkInDatabase(databasePath: string, fileId: string, options: LinkOptions = {}): Promise<TestLink> {
   const row = await rowOf(fileId, options)
-  const client = createClient({ url: `file:${databasePath}` })
+  // The server may be writing at that moment (views, reading): wait for its write lock as the CLI does.
+  const client = createClient({ url: `file:${databasePath}`, timeout: 5_000 })
   try {
     await client.execute({
       sql: `INSERT INTO links (id, file_id, slug, is_default, label, allow_download, search_engine_visible, expires_at, max_views,
