@@ -166,7 +166,9 @@ describe('bounded uploads', () => {
       })
       return { response, finish: () => finish() }
     })
-    await Bun.sleep(50)
+    // Both held uploads must have reached an instance and taken their slots (through the balancer, on a busy
+    // machine, 50 ms was once not enough).
+    await Bun.sleep(500)
     const third = await server.call('POST', '/api/files/upload', { token: gina.token, body: form({ bytes: makePdf() }) })
     expect(third.status).toBe(429)
     expect(third.headers.get('retry-after')).toBe('5')
