@@ -12,7 +12,9 @@ await run(['user', 'add', 'alice', '--data', dataDir])
 await run(['user', 'add', 'bob', '--data', dataDir])
 const alice = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
 const bob = (await run(['token', 'issue', 'bob', '--data', dataDir])).stdout.trim()
-const server = await startServer(['--data', dataDir], { env: { PDFSHARE_IDLE_TIMEOUT: '2', PDFSHARE_PREVIEW_TIMEOUT: '1', PDFSHARE_RATE_LIMIT_API: '0' } })
+const server = await startServer(['--data', dataDir], {
+  env: { PDFSHARE_IDLE_TIMEOUT: '2', PDFSHARE_PREVIEW_TIMEOUT: '1', PDFSHARE_RATE_LIMIT_API: '0' },
+})
 const port = Number(new URL(server.url).port)
 afterAll(async () => {
   await server.stop()
