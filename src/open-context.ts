@@ -41,8 +41,7 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
     return {
       config,
       layout,
-      db: database.db,
-      sql: database.hot,
+      db: database,
       blobs,
       previews: previewCacheIn(layout.previews, sharedPreviews),
       tempFiles: createLocalTempFiles(layout.tmp),

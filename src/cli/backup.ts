@@ -1,4 +1,4 @@
-import { dialectOf } from '../db/dialect'
+import { dialectOf } from '../db/database'
 import { resolve } from 'node:path'
 import type { Config } from '../config'
 import type { AppContext } from '../core/context'
@@ -29,7 +29,7 @@ const ON_POSTGRES =
 export async function backupCommand(ctx: AppContext, args: ParsedArgs, io: CliIo): Promise<void> {
   allowOnly(args, 'backup', [])
   const dir = directoryArgument(args, 'backup')
-  if (dialectOf(ctx.config.databaseUrl) === 'postgres') throw new CliFailure(ON_POSTGRES, 2)
+  if (ctx.db.dialect === 'postgres') throw new CliFailure(ON_POSTGRES, 2)
   const started = performance.now()
   const result = await backupTo(ctx, dir)
   const seconds = ((performance.now() - started) / 1000).toFixed(1)

@@ -2,8 +2,7 @@ import { eq } from 'drizzle-orm'
 import type { Config } from '../config'
 import { loadSigningSecret } from '../data-dir/signing-secret'
 import { configuredStorage } from '../data-dir/blobs'
-import { dialectOf } from '../db/dialect'
-import { meta } from '../db/tables'
+import { dialectOf } from '../db/database'
 import { copyDatabaseTo } from '../modules/maintenance/service/migrate-database'
 import { redactPasswords } from '../lib/redact'
 import { openContext } from '../open-context'
@@ -60,7 +59,8 @@ export async function databaseCommand(config: Config, args: ParsedArgs, io: CliI
       const copied = await copyDatabaseTo(ctx, to, { signingSecret: config.jwtSecret ? undefined : secret })
       // The bucket carries the install's id for instances that start with a data dir of their own.
       const { idHolder } = configuredStorage(ctx.layout, config)
-      const [row] = await ctx.db.select().from(meta).where(eq(meta.key, 'data_dir_id'))
+      const { meta } = ctx.db.tables
+      const [row] = await ctx.db.orm.select().from(meta).where(eq(meta.key, 'data_dir_id'))
       const id = row?.value
       if (config.storage === 's3' && id && !(await idHolder.read())) await idHolder.write(id)
       for (const { table, rows } of copied) io.out(`${table}: ${rows} row(s)`)

@@ -2,7 +2,6 @@ import { createApp } from '../app'
 import { startVisitPruning } from '../modules/analytics/service/prune-visits'
 import { startMarkSweeps } from '../modules/share/service/visit-marks'
 import { listUsers } from '../modules/auth/users'
-import { dialectOf } from '../db/dialect'
 import { SHARED_SWEEP_MIN_AGE_MS, sweepUnreferencedBlobs } from '../modules/maintenance/service/sweep'
 import { startWebhookDispatcher } from '../modules/webhooks/service/dispatcher'
 import type { OpenedContext } from '../open-context'
@@ -27,7 +26,7 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
   allowOnly(args, 'serve', ['port', 'host', 'public-url'])
   // Several instances on one PostgreSQL database (and bucket) may share a data dir, and always share the
   // blobs: no lock then, and the start-up clean-ups leave alone what another instance may be writing.
-  const shared = dialectOf(opened.config.databaseUrl) === 'postgres'
+  const { shared } = opened.db
   const releaseLock = shared ? async () => {} : await acquireServerLock(opened.config.dataDir)
   const leftovers = await removeLeftoverTempFiles(opened.layout.tmp, { untouchedForMs: shared ? SHARED_TEMP_MIN_IDLE_MS : 0 })
   // Local copies of the bucket's PDFs a killed instance left (storage/local-copies.ts): a cache, nothing to report.

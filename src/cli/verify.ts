@@ -1,4 +1,3 @@
-import { dialectOf } from '../db/dialect'
 import { SHARED_SWEEP_MIN_AGE_MS } from '../modules/maintenance/service/sweep'
 import type { AppContext } from '../core/context'
 import { formatSize } from '../shared/sizes'
@@ -21,7 +20,7 @@ export async function verifyCommand(ctx: AppContext, args: ParsedArgs, io: CliIo
 
   const started = performance.now()
   // Instances on one PostgreSQL database take no lock: a young blob without a row may be another's upload.
-  const shared = dialectOf(ctx.config.databaseUrl) === 'postgres'
+  const { shared } = ctx.db
   const report = await verifyStore(ctx, { repair, recentMs: shared ? SHARED_SWEEP_MIN_AGE_MS : undefined })
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   io.out(`checked ${report.files} file(s) and ${report.versions} previous version(s), ${formatSize(report.bytes)}, in ${seconds} s`)

@@ -1,7 +1,6 @@
 import type { Config } from '../config'
 import type { DataDirLayout } from '../data-dir/layout'
-import type { Db } from '../db/client'
-import type { HotSql } from '../db/hot-sql'
+import type { Database } from '../db/database'
 import type { Logger } from '../log'
 import type { BlobStore } from '../storage/blob-store'
 import type { TempFiles } from '../storage/temp-files'
@@ -16,9 +15,8 @@ import type { PreviewCache } from './previews/preview-cache'
 export type AppContext = {
   config: Config
   layout: DataDirLayout
-  db: Db
-  /** Kept prepared statements for the per-request reads and view counts. */
-  sql: HotSql
+  /** The metadata database: its drizzle (`orm`), tables, hot statements and portable SQL (db/database.ts). */
+  db: Database
   blobs: BlobStore
   /** Rendered link-preview cards by blob key (data/previews); whoever removes a blob drops its card. */
   previews: PreviewCache

@@ -1,5 +1,5 @@
 import type { Client, Transaction } from '@libsql/client'
-import type { Database } from '../db/client'
+import type { Database } from '../db/database'
 import { readFile, writeFile } from 'node:fs/promises'
 import { ConfigError } from '../config'
 import { randomId } from '../lib/ids'

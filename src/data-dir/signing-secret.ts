@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises'
-import type { Database } from '../db/client'
+import type { Database } from '../db/database'
 import type { DataDirLayout } from './layout'
 
 /**

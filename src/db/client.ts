@@ -1,64 +1,21 @@
 import { createClient, type Client } from '@libsql/client'
-import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
-import { type Dialect, dialectOf, useDialect } from './dialect'
-import { openHotSql, type HotSql, type SqlArg } from './hot-sql'
+import { drizzle } from 'drizzle-orm/libsql'
+import { type Database, dialectOf, sqlitePortable, sqliteTables } from './database'
+import { openHotSql } from './hot-sql'
 import { migrate } from './migrate'
 import { BUSY_TIMEOUT_MS, EMBEDDED_PRAGMAS } from './pragmas'
 import * as schema from './schema'
-import { useTablesOf } from './tables'
 import { trackWrites } from './write-tracking'
-
-export type Db = LibSQLDatabase<typeof schema>
-
-/** Runs plain statements (`?` placeholders) and gives each one's rows as arrays of values. */
-export type PlainQuery = (sql: string, args?: SqlArg[]) => Promise<unknown[][]>
-
-export type Database = {
-  dialect: Dialect
-  db: Db
-  hot: HotSql
-  /** Applies the pending migrations of this dialect; returns how many ran. */
-  migrate: () => Promise<number>
-  /**
-   * Runs `work` in one transaction that holds the database's write lock (SQLite) or an exclusive lock on
-   * `meta` (PostgreSQL), so two processes starting together (a server and a CLI command, two instances)
-   * take turns. Committed when `work` returns, undone when it throws.
-   */
-  exclusive: <T>(work: (query: PlainQuery) => Promise<T>) => Promise<T>
-  close: () => void
-}
 
 /**
  * Opens the metadata database: PostgreSQL for a `postgres://` URL (pg/client.ts), libSQL for anything else.
- * No singleton: the caller owns it and closes it.
+ * No singleton: the caller owns the value and closes it.
  */
 export async function openDb(url: string): Promise<Database> {
-  const dialect = dialectOf(url)
-  useDialect(dialect)
-  return dialect === 'postgres' ? openPostgres(url) : openSqliteDb(url)
-}
-
-async function openPostgres(url: string): Promise<Database> {
+  if (dialectOf(url) === 'sqlite') return openSqliteDb(url)
   // Loaded only here: the embedded server never pays for PostgreSQL's client and tables in memory or start-up.
-  const [{ openPgDb, toPgPlaceholders }, { migratePg }, pgTables] = await Promise.all([
-    import('./pg/client'),
-    import('./pg/migrate'),
-    import('./pg/schema'),
-  ])
-  useTablesOf(pgTables)
-  const { db, hot, pool, close } = openPgDb(url)
-  return {
-    dialect: 'postgres',
-    db,
-    hot,
-    migrate: () => migratePg(pool),
-    exclusive: (work) =>
-      pool.begin(async (tx) => {
-        await tx.unsafe('LOCK TABLE meta IN EXCLUSIVE MODE')
-        return work(async (sql, args = []) => [...(await tx.unsafe(toPgPlaceholders(sql), args).values())] as unknown[][])
-      }),
-    close,
-  }
+  const { openPgDb } = await import('./pg/client')
+  return openPgDb(url)
 }
 
 /**
@@ -74,8 +31,6 @@ async function openPostgres(url: string): Promise<Database> {
  * (hot-sql.ts); its calls are synchronous as well, so the two connections never wait on each other.
  */
 export async function openSqliteDb(url: string): Promise<Database & { client: Client }> {
-  useDialect('sqlite') // refuses a process already on PostgreSQL
-  useTablesOf(schema)
   const local = url.startsWith('file:')
   const opened = createClient(local ? { url, concurrency: 1, timeout: BUSY_TIMEOUT_MS } : { url })
   for (const pragma of local ? EMBEDDED_PRAGMAS : ['PRAGMA foreign_keys = ON']) await opened.execute(pragma)
@@ -85,7 +40,12 @@ export async function openSqliteDb(url: string): Promise<Database & { client: Cl
   const hot = openHotSql(url, client, writes)
   return {
     dialect: 'sqlite',
-    db: drizzle(client, { schema }),
+    // A libSQL server could take several instances, but pdfshare's rules for several instances (shared limits,
+    // row locks) are written for PostgreSQL: on libSQL one instance owns the database.
+    shared: false,
+    tables: sqliteTables,
+    orm: drizzle(client, { schema }),
+    portable: sqlitePortable,
     client,
     hot,
     migrate: () => migrate(client),

@@ -1,16 +1,9 @@
 import type { Client, InValue } from '@libsql/client'
 import Database from 'libsql'
+import { type GroupResult, groupCommit, runSteps, runStepsAsync, type SqlArg, type SqlStatement, type Step } from './group-commit'
 import { BUSY_TIMEOUT_MS, EMBEDDED_PRAGMAS } from './pragmas'
 
-export type SqlArg = string | number | boolean | null
-/**
- * One statement of a group. `onlyIfPreviousChanged`: run it only if the statement before it in the group
- * changed exactly one row (otherwise it counts as changing none); checked by the connection, so the same
- * text runs on SQLite and PostgreSQL (which has no `changes()`).
- */
-export type SqlStatement = { sql: string; args: SqlArg[]; onlyIfPreviousChanged?: boolean }
-/** The rows changed by each statement of a group, or the error that undid the group. */
-export type GroupResult = number[] | Error
+export type { GroupResult, SqlArg, SqlStatement } from './group-commit'
 
 /** A row's values in the order of the SELECT list. */
 export type SqlRow = unknown[]
@@ -99,11 +92,12 @@ function nativeHotSql(path: string, localWrites: () => number): HotSql {
     }
     return statement
   }
-  const run = (statement: SqlStatement) => prepared(statement.sql).run(...statement.args.map(bindable)).changes
-  const runGroup = (group: SqlStatement[]) => {
-    const changes: number[] = []
-    for (const statement of group) changes.push(statement.onlyIfPreviousChanged && changes.at(-1) !== 1 ? 0 : run(statement))
-    return changes
+  const execute = (step: Step) => {
+    if ('savepoint' in step) {
+      prepared(step.savepoint).run()
+      return 0
+    }
+    return prepared(step.statement.sql).run(...step.statement.args.map(bindable)).changes
   }
   let commits = 0
   const inOneTransaction = <T>(work: () => T): T => {
@@ -116,33 +110,6 @@ function nativeHotSql(path: string, localWrites: () => number): HotSql {
     } catch (error) {
       if (db.inTransaction) prepared('ROLLBACK').run()
       throw error
-    }
-  }
-  // A group that fails is undone alone, its error kept in its place.
-  const runGuarded = (group: SqlStatement[]): GroupResult => {
-    prepared('SAVEPOINT hot_group').run()
-    try {
-      const changes = runGroup(group)
-      prepared('RELEASE hot_group').run()
-      return changes
-    } catch (error) {
-      prepared('ROLLBACK TO hot_group').run()
-      prepared('RELEASE hot_group').run()
-      return asError(error)
-    }
-  }
-  // Groups almost never fail, so they first run under one savepoint (three statements fewer per group);
-  // only if one fails is that undone and every group run again under its own.
-  const runAll = (groups: SqlStatement[][]): GroupResult[] => {
-    prepared('SAVEPOINT hot_all').run()
-    try {
-      const changes = groups.map(runGroup)
-      prepared('RELEASE hot_all').run()
-      return changes
-    } catch {
-      prepared('ROLLBACK TO hot_all').run()
-      prepared('RELEASE hot_all').run()
-      return groups.map(runGuarded)
     }
   }
   // Our own version number: bumped whenever the local write count or SQLite's data_version moved. After a
@@ -171,12 +138,7 @@ function nativeHotSql(path: string, localWrites: () => number): HotSql {
     write: async (sql, args) => inOneTransaction(() => (prepared(sql).get(...args.map(bindable)) as SqlRow | undefined) ?? undefined),
     dataVersion: async () => version(),
     ownCommits: () => commits,
-    runGroups: async (groups, finalize) =>
-      inOneTransaction(() => {
-        const results = runAll(groups)
-        for (const statement of finalize?.(results) ?? []) run(statement)
-        return results
-      }),
+    runGroups: async (groups, finalize) => inOneTransaction(() => runSteps(groupCommit(groups, finalize), execute)),
     close: () => db.close(),
   }
 }
@@ -195,24 +157,13 @@ function clientHotSql(client: Client): HotSql {
     runGroups: async (groups, finalize) => {
       const transaction = await client.transaction('write')
       try {
-        const results: GroupResult[] = []
-        for (const group of groups) {
-          await transaction.execute('SAVEPOINT hot_group')
-          try {
-            const changes: number[] = []
-            for (const statement of group) {
-              if (statement.onlyIfPreviousChanged && changes.at(-1) !== 1) changes.push(0)
-              else changes.push((await transaction.execute(toInStatement(statement))).rowsAffected)
-            }
-            await transaction.execute('RELEASE hot_group')
-            results.push(changes)
-          } catch (error) {
-            await transaction.execute('ROLLBACK TO hot_group')
-            await transaction.execute('RELEASE hot_group')
-            results.push(asError(error))
+        const results = await runStepsAsync(groupCommit(groups, finalize), async (step) => {
+          if ('savepoint' in step) {
+            await transaction.execute(step.savepoint)
+            return 0
           }
-        }
-        for (const statement of finalize?.(results) ?? []) await transaction.execute(toInStatement(statement))
+          return (await transaction.execute(toInStatement(step.statement))).rowsAffected
+        })
         await transaction.commit()
         return results
       } finally {
@@ -228,4 +179,3 @@ function clientHotSql(client: Client): HotSql {
 /** SQLite has no boolean: true and false are stored as 1 and 0, as drizzle stores them. */
 const bindable = (arg: SqlArg) => (arg === true ? 1 : arg === false ? 0 : arg)
 const toInStatement = (statement: SqlStatement) => ({ sql: statement.sql, args: statement.args as InValue[] })
-const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)))

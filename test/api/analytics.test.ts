@@ -1,8 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import { createApp } from '../../src/app'
-import { activeDialect } from '../../src/db/dialect'
-import { meta, visitPages, visits, webhookDeliveries, webhooks } from '../../src/db/tables'
 import { randomId } from '../../src/lib/ids'
 import { pruneVisits } from '../../src/modules/analytics/service/prune-visits'
 import { BASE, json, startTestApp, type TestServer } from '../support/harness'
@@ -17,6 +15,7 @@ import { browserNumber, FIREFOX, SAFARI_PHONE, SLACKBOT } from '../support/user-
 const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_RATE_LIMIT_SHARE: '0' })
 const owner = await server.user('owner')
 const stranger = await server.user('stranger')
+const { meta, visitPages, visits, webhookDeliveries, webhooks } = server.ctx.db.tables
 
 const DAY = 86_400_000
 const TABLET = 'Mozilla/5.0 (Linux; Android 14; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36'
@@ -56,8 +55,9 @@ async function newLink(file: Shared): Promise<Shared> {
   return { id: file.id, path: sharePathOf({ shareUrl: data.url }), linkId: data.id }
 }
 
-const visitsOf = (fileId: string) => server.ctx.db.select().from(visits).where(eq(visits.fileId, fileId)).orderBy(visits.seq)
-const pagesOf = (visitId: string) => server.ctx.db.select().from(visitPages).where(eq(visitPages.visitId, visitId)).orderBy(visitPages.page)
+const visitsOf = (fileId: string) => server.ctx.db.orm.select().from(visits).where(eq(visits.fileId, fileId)).orderBy(visits.seq)
+const pagesOf = (visitId: string) =>
+  server.ctx.db.orm.select().from(visitPages).where(eq(visitPages.visitId, visitId)).orderBy(visitPages.page)
 const tokenOf = async (response: Response) => /data-visit="([^"]+)"/.exec(await response.text())?.[1]
 const visitCookie = (response: Response) =>
   response.headers
@@ -81,7 +81,7 @@ async function readerVisit(file: Shared, headers: Record<string, string> = {}) {
 }
 
 async function addWebhook(user: { id: string }, events: string[]) {
-  await server.ctx.db.insert(webhooks).values({
+  await server.ctx.db.orm.insert(webhooks).values({
     id: randomId(),
     ownerId: user.id,
     url: 'https://hooks.example.test/in',
@@ -91,7 +91,7 @@ async function addWebhook(user: { id: string }, events: string[]) {
   })
 }
 const deliveries = async (event: string) =>
-  (await server.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.event, event))).map((row) => JSON.parse(row.payload))
+  (await server.ctx.db.orm.select().from(webhookDeliveries).where(eq(webhookDeliveries.event, event))).map((row) => JSON.parse(row.payload))
 
 describe('visits of counted views', () => {
   test('a counted view records a visit with link, device and referrer host, and never the raw address or User-Agent', async () => {
@@ -126,14 +126,14 @@ describe('visits of counted views', () => {
     expect(html).toContain(`data-visit="${row!.id}.`)
 
     // Every text value of every table: no address, no User-Agent, no referrer path or query.
-    const tables = await server.ctx.db.all<{ name: string }>(
-      activeDialect() === 'postgres'
+    const tables = await server.ctx.db.orm.all<{ name: string }>(
+      server.ctx.db.dialect === 'postgres'
         ? sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
         : sql`SELECT name FROM sqlite_master WHERE type = 'table'`,
     )
     const texts: string[] = []
     for (const { name } of tables) {
-      const rows = await server.ctx.db.all<Record<string, unknown>>(sql.raw(`SELECT * FROM "${name}"`))
+      const rows = await server.ctx.db.orm.all<Record<string, unknown>>(sql.raw(`SELECT * FROM "${name}"`))
       for (const tableRow of rows) for (const value of Object.values(tableRow)) if (typeof value === 'string') texts.push(value)
     }
     expect(texts.length).toBeGreaterThan(20)
@@ -183,7 +183,9 @@ describe('visits of counted views', () => {
       [false, true, 0],
       [false, true, 0],
     ])
-    expect(await server.ctx.db.select().from(visitPages).where(sql`${visitPages.visitId} IN (${rows[0]!.id}, ${rows[1]!.id})`)).toEqual([])
+    expect(await server.ctx.db.orm.select().from(visitPages).where(sql`${visitPages.visitId} IN (${rows[0]!.id}, ${rows[1]!.id})`)).toEqual(
+      [],
+    )
     const file2 = await json(await call('GET', `/api/files/${file.id}`, { token: owner.token }))
     expect(file2.data.views).toBe(2)
   })
@@ -197,13 +199,13 @@ describe('visits of counted views', () => {
     const [dayOneA] = await visitsOf(a.id)
     const [dayOneB] = await visitsOf(b.id)
     expect(dayOneA!.visitor).toBe(dayOneB!.visitor)
-    const saltBefore = (await server.ctx.db.select().from(meta).where(eq(meta.key, 'visitor_salt')))[0]!.value
+    const saltBefore = (await server.ctx.db.orm.select().from(meta).where(eq(meta.key, 'visitor_salt')))[0]!.value
     now += DAY
     await open(a.path, reader)
     const [, dayTwo] = await visitsOf(a.id)
     expect(dayTwo).toBeDefined()
     expect(dayTwo!.visitor).not.toBe(dayOneA!.visitor)
-    const saltAfter = (await server.ctx.db.select().from(meta).where(eq(meta.key, 'visitor_salt')))[0]!.value
+    const saltAfter = (await server.ctx.db.orm.select().from(meta).where(eq(meta.key, 'visitor_salt')))[0]!.value
     expect(saltAfter.slice(0, 10)).toBe(new Date(now).toISOString().slice(0, 10))
     expect(saltAfter.slice(11)).not.toBe(saltBefore.slice(11))
     expect(Buffer.from(saltAfter.slice(11), 'base64')).toHaveLength(32)
@@ -255,7 +257,7 @@ describe('reading batches', () => {
     expect((await reading(single.path, { visit: token, pages: [{ page: 1, ms: 1000 }] })).status).toBe(204)
     const stats = await json(await server.call('GET', `/api/files/${single.id}/analytics`, { token: owner.token }))
     expect(stats.data.pages.map((entry: { page: number }) => entry.page)).toEqual([1])
-    const counted = await server.ctx.sql.get('SELECT pages FROM pdf_pages WHERE blob_key = (SELECT blob_key FROM files WHERE id = ?)', [
+    const counted = await server.ctx.db.hot.get('SELECT pages FROM pdf_pages WHERE blob_key = (SELECT blob_key FROM files WHERE id = ?)', [
       single.id,
     ])
     expect(counted).toEqual([1])
@@ -605,7 +607,7 @@ describe('retention', () => {
   test('PDFSHARE_ANALYTICS_RETENTION=0 records no visits, gives no reading token and sends no reader events', async () => {
     const off: TestServer = await startTestApp({ PDFSHARE_ANALYTICS_RETENTION: '0' })
     const user = await off.user('off')
-    await off.ctx.db.insert(webhooks).values({
+    await off.ctx.db.orm.insert(webhooks).values({
       id: randomId(),
       ownerId: user.id,
       url: 'https://hooks.example.test/in',
@@ -619,8 +621,8 @@ describe('retention', () => {
     expect(visitCookie(page)).toBeUndefined()
     await off.call('GET', `${sharePathOf(file)}/download`, { headers: { 'user-agent': SAFARI_PHONE } })
     expect((await json(await off.call('GET', `/api/files/${file.id}`, { token: user.token }))).data.views).toBe(1)
-    expect(await off.ctx.db.select().from(visits)).toEqual([])
-    expect(await off.ctx.db.select().from(webhookDeliveries)).toEqual([])
+    expect(await off.ctx.db.orm.select().from(visits)).toEqual([])
+    expect(await off.ctx.db.orm.select().from(webhookDeliveries)).toEqual([])
   })
 })
 

@@ -4,7 +4,6 @@ import { makePdf } from '../../scripts/support/pdf'
 import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
 import type { LinkDto } from '../../src/modules/links/model'
-import { links } from '../../src/db/tables'
 import { openContext } from '../../src/open-context'
 import { form, json, startTestApp, type TestServer } from '../support/harness'
 import { addLink } from '../support/links'
@@ -36,6 +35,7 @@ async function refusal(response: Response, status = 400): Promise<string> {
 }
 
 const server = await startTestApp()
+const { links } = server.ctx.db.tables
 
 describe('links of a file', () => {
   test('a new file has its default link, listed first; a new link with defaults; GET of one link', async () => {
@@ -461,12 +461,12 @@ describe('instance policy', () => {
 })
 
 async function column(server: TestServer, linkId: string, name: string): Promise<unknown> {
-  const [row] = await server.ctx.db.all<Record<string, unknown>>(
+  const [row] = await server.ctx.db.orm.all<Record<string, unknown>>(
     sql`SELECT ${sql.identifier(name)} FROM ${links} WHERE ${links.id} = ${linkId}`,
   )
   return row?.[name]
 }
 
 async function setColumn(server: TestServer, linkId: string, name: string, value: number): Promise<void> {
-  await server.ctx.db.run(sql`UPDATE ${links} SET ${sql.identifier(name)} = ${value} WHERE ${links.id} = ${linkId}`)
+  await server.ctx.db.orm.run(sql`UPDATE ${links} SET ${sql.identifier(name)} = ${value} WHERE ${links.id} = ${linkId}`)
 }

@@ -165,7 +165,7 @@ describe('PUT /api/files/:id with multipart', () => {
 
   test('replacement keeps id, shareUrl, filename, views and createdAt; changes bytes, size, sha256 and updatedAt', async () => {
     const file = await uploaded()
-    await server.ctx.db.run(sql`UPDATE files SET views = 7 WHERE id = ${file.id}`)
+    await server.ctx.db.orm.run(sql`UPDATE files SET views = 7 WHERE id = ${file.id}`)
     const response = await putForm(file.id, form({ bytes: replacement, name: 'other-name.pdf' }, { title: 'Replaced' }))
     expect(response.status).toBe(200)
     const { data } = await json(response)
@@ -201,13 +201,14 @@ describe('PUT /api/files/:id with multipart', () => {
 
   test('the old blob stays, as the newest previous version, after a replacement', async () => {
     const file = await uploaded()
-    const oldKey = (await server.ctx.db.all<{ blob_key: string }>(sql`SELECT blob_key FROM files WHERE id = ${file.id}`))[0]?.blob_key ?? ''
+    const oldKey =
+      (await server.ctx.db.orm.all<{ blob_key: string }>(sql`SELECT blob_key FROM files WHERE id = ${file.id}`))[0]?.blob_key ?? ''
     const before = new Set(await Array.fromAsync(server.ctx.blobs.keys()))
     await putForm(file.id, form({ bytes: replacement }))
     const after = new Set(await Array.fromAsync(server.ctx.blobs.keys()))
     expect(after.size).toBe(before.size + 1)
     expect(after.has(oldKey)).toBe(true)
-    const kept = await server.ctx.db.all<{ blob_key: string }>(sql`SELECT blob_key FROM file_versions WHERE file_id = ${file.id}`)
+    const kept = await server.ctx.db.orm.all<{ blob_key: string }>(sql`SELECT blob_key FROM file_versions WHERE file_id = ${file.id}`)
     expect(kept).toEqual([{ blob_key: oldKey }])
   })
 
@@ -264,13 +265,15 @@ describe('PUT /api/files/:id with multipart', () => {
     expect(versions.some((v) => Buffer.from(v).equals(Buffer.from(stored)))).toBe(true)
     expect(final.sha256).toBe(new Bun.CryptoHasher('sha256').update(stored).digest('hex'))
     const keys = await Array.fromAsync(server.ctx.blobs.keys())
-    const referenced = await server.ctx.db.all<{ blob_key: string }>(
+    const referenced = await server.ctx.db.orm.all<{ blob_key: string }>(
       sql`SELECT blob_key FROM files UNION ALL SELECT blob_key FROM file_versions`,
     )
     expect(keys.sort()).toEqual(referenced.map((r) => r.blob_key).sort())
     // 7 PDFs went through the file (the upload and 6 replacements): the current one, the 5 newest previous ones kept.
     // count(*) is a number on SQLite and a string on PostgreSQL.
-    const [kept] = await server.ctx.db.all<{ n: number | string }>(sql`SELECT count(*) AS n FROM file_versions WHERE file_id = ${file.id}`)
+    const [kept] = await server.ctx.db.orm.all<{ n: number | string }>(
+      sql`SELECT count(*) AS n FROM file_versions WHERE file_id = ${file.id}`,
+    )
     expect(Number(kept?.n)).toBe(5)
   })
 })

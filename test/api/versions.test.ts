@@ -33,7 +33,7 @@ function client(server: TestServer) {
       (await json(await server.call('GET', '/api/me', { token: user.token }))).data.usage.bytes,
     blobKeys: async () => new Set(await Array.fromAsync(server.ctx.blobs.keys())),
     blobKeyOf: async (fileId: string) =>
-      (await server.ctx.db.all<{ blob_key: string }>(sql`SELECT blob_key FROM files WHERE id = ${fileId}`))[0]?.blob_key ?? '',
+      (await server.ctx.db.orm.all<{ blob_key: string }>(sql`SELECT blob_key FROM files WHERE id = ${fileId}`))[0]?.blob_key ?? '',
   }
 }
 
@@ -182,7 +182,7 @@ describe('versions kept on replacement (PDFSHARE_MAX_VERSIONS default 5)', async
     expect((await api.blobKeys()).size).toBe(keysBefore.size + 4)
     expect((await server.call('DELETE', `/api/files/${file.id}`, { token: alice.token })).status).toBe(200)
     expect(await api.blobKeys()).toEqual(keysBefore)
-    expect(await server.ctx.db.all(sql`SELECT id FROM file_versions WHERE file_id = ${file.id}`)).toEqual([])
+    expect(await server.ctx.db.orm.all(sql`SELECT id FROM file_versions WHERE file_id = ${file.id}`)).toEqual([])
   })
 
   test('removing a user with their files removes the version blobs too', async () => {
@@ -205,7 +205,7 @@ describe('versions kept on replacement (PDFSHARE_MAX_VERSIONS default 5)', async
     const statuses = (await Promise.all(requests)).map((r) => r.status)
     expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200])
     for (const status of statuses.slice(5)) expect([200, 404]).toContain(status) // a restore may find its version pruned
-    const referenced = await server.ctx.db.all<{ blob_key: string }>(
+    const referenced = await server.ctx.db.orm.all<{ blob_key: string }>(
       sql`SELECT blob_key FROM files UNION ALL SELECT blob_key FROM file_versions`,
     )
     expect([...(await api.blobKeys())].sort()).toEqual(referenced.map((r) => r.blob_key).sort())
@@ -223,8 +223,9 @@ describe('the limit', () => {
     const pdfs = [0, 1, 2, 3].map((i) => pdfSaying(`limited ${i}`))
     const file = await fileWithHistory(server, dave, pdfs[0]!, [pdfs[1]!, pdfs[2]!])
     const [, , oldest] = await api.list(dave, file.id)
-    const oldestKey = (await server.ctx.db.all<{ blob_key: string }>(sql`SELECT blob_key FROM file_versions WHERE id = ${oldest!.id}`))[0]
-      ?.blob_key
+    const oldestKey = (
+      await server.ctx.db.orm.all<{ blob_key: string }>(sql`SELECT blob_key FROM file_versions WHERE id = ${oldest!.id}`)
+    )[0]?.blob_key
     expect((await api.blobKeys()).has(oldestKey ?? '')).toBe(true)
 
     expect((await api.replace(dave, file.id, pdfs[3]!)).status).toBe(200)

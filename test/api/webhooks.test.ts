@@ -3,7 +3,6 @@ import { eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { makePdf } from '../../scripts/support/pdf'
 import { WEBHOOK_EVENTS } from '../../src/shared/webhook-shapes'
-import { webhookDeliveries } from '../../src/db/tables'
 import { setQuota } from '../../src/modules/auth/users'
 import type { FileDto } from '../../src/modules/files/model'
 import type { DeliveryDto, NewWebhookDto } from '../../src/modules/webhooks/model'
@@ -319,7 +318,7 @@ describe('deliveries', () => {
       server.call('PUT', `/api/files/${file.id}`, { token: bob.token, body: form({ bytes: makePdf({ text: () => text }) }) })
     // Fault injection at the database boundary: just before A's switching batch runs, B replaces the file and
     // commits, so A's swap finds another blob key, writes nothing, and A tries again from the new state.
-    const db = server.ctx.db
+    const db = server.ctx.db.orm
     const batch = db.batch.bind(db)
     let interleaved: Response | undefined
     db.batch = (async (statements: Parameters<typeof db.batch>[0]) => {
@@ -399,7 +398,8 @@ describe('deliveries', () => {
     await main.dispatcher.idle()
     expect((await log(bob, hook.id))[0]).toMatchObject({ status: 'pending', lastStatus: 503 })
     expect((await server.call('DELETE', `/api/webhooks/${hook.id}`, { token: bob.token })).status).toBe(200)
-    expect(await server.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.id))).toEqual([])
+    const { webhookDeliveries } = server.ctx.db.tables
+    expect(await server.ctx.db.orm.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.id))).toEqual([])
     skipRetryDelay(main)
     await Bun.sleep(300)
     await main.dispatcher.idle()
@@ -414,10 +414,10 @@ describe('timing', () => {
     const dispatcher = startWebhookDispatcher(idle.ctx, { pollMs: 20 })
     try {
       await dispatcher.idle()
-      const before = await idle.ctx.sql.dataVersion()
+      const before = await idle.ctx.db.hot.dataVersion()
       await Bun.sleep(200) // about ten polls
       await dispatcher.idle()
-      expect(await idle.ctx.sql.dataVersion()).toBe(before!)
+      expect(await idle.ctx.db.hot.dataVersion()).toBe(before!)
     } finally {
       await dispatcher.stop()
     }

@@ -20,7 +20,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const { db } = database
+const db = database.orm
 await db.insert(users).values({ id: 'u1', name: 'alice', createdAt: 1, maxBytes: null, maxFiles: 3 })
 const fileOf = (id: string) => ({
   id,
@@ -63,7 +63,7 @@ const implementations: [string, HotSql][] = [
   ['native prepared statements', database.hot],
   ['through the client (remote databases)', openHotSql('libsql://remote.example', database.client)],
 ]
-const linkRows = rowReader(() => links)
+const linkRows = rowReader(links)
 const BY_ID = `SELECT ${linkRows.columns} FROM ${linkRows.table} WHERE "id" = ?`
 const MARK = 'INSERT INTO view_marks (link_id, visitor, seen_at) VALUES (?, ?, ?)'
 const INCREMENT = 'UPDATE files SET views = views + 1 WHERE id = ?'
@@ -76,7 +76,7 @@ describe.each(implementations)('hot SQL: %s', (_name, sql) => {
       expect(linkRows.read((await sql.get(BY_ID, [id]))!)).toEqual(expected!)
     }
     const [user] = await db.select().from(users)
-    const userRows = rowReader(() => users)
+    const userRows = rowReader(users)
     expect(userRows.read((await sql.get(`SELECT ${userRows.columns} FROM ${userRows.table}`, []))!)).toEqual(user!)
   })
 

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { createApp } from '../../src/app'
 import type { HotSql } from '../../src/db/hot-sql'
 import type { AppContext } from '../../src/core/context'
-import * as schema from '../../src/db/tables'
+import * as schema from '../../src/db/schema'
 import type { BlobStore } from '../../src/storage/blob-store'
 import type { TempFiles } from '../../src/storage/temp-files'
 import { bearer } from '../support/bearer'
@@ -33,8 +33,11 @@ function faultyApp(faults: Faults) {
   const ctx: AppContext = { ...server.ctx, log, blobs: { ...server.ctx.blobs, ...faults.blobs } as BlobStore }
   if (faults.tempFiles) ctx.tempFiles = faults.tempFiles
   if (faults.db) {
-    ctx.db = drizzle(failingClient((server.ctx.db as unknown as { $client: Client }).$client, faults.db), { schema })
-    ctx.sql = failingHotSql(server.ctx.sql, faults.db)
+    ctx.db = {
+      ...server.ctx.db,
+      orm: drizzle(failingClient((server.ctx.db.orm as unknown as { $client: Client }).$client, faults.db), { schema }),
+      hot: failingHotSql(server.ctx.db.hot, faults.db),
+    }
   }
   const app = createApp(ctx)
   const call = (method: string, path: string, body?: BodyInit, headers: Record<string, string> = {}) =>

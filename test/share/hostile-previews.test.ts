@@ -27,7 +27,7 @@ const owner = await server.user()
 
 async function shared(pdf: Uint8Array) {
   const file = await uploadPdf(server, owner, pdf)
-  const row = await server.ctx.db.query.files.findFirst({ where: (files, { eq }) => eq(files.id, file.id) })
+  const row = await server.ctx.db.orm.query.files.findFirst({ where: (files, { eq }) => eq(files.id, file.id) })
   return { id: file.id, path: sharePathOf(file), blobKey: row!.blobKey }
 }
 const preview = (server: TestServer, path: string) =>
@@ -181,7 +181,7 @@ describe('a preview request always gets an answer (issue 16, item 9)', () => {
     expect(lines().at(-1)).toBe(`preview of file ${file.id}: rendered on its second try (up to 30 s)`)
     // Its pages were counted with it.
     expect(
-      await impatient.ctx.sql.get('SELECT pages FROM pdf_pages WHERE blob_key = (SELECT blob_key FROM files WHERE id = ?)', [file.id]),
+      await impatient.ctx.db.hot.get('SELECT pages FROM pdf_pages WHERE blob_key = (SELECT blob_key FROM files WHERE id = ?)', [file.id]),
     ).toEqual([1])
   }, 60_000)
 

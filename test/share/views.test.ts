@@ -196,7 +196,9 @@ describe('views', () => {
       new Request(`${BASE}${file.path}`, { headers: { 'user-agent': FIREFOX, 'x-forwarded-for': '192.0.2.200' } }),
     )
     const marksOfFile = async () =>
-      (await server.ctx.sql.get('SELECT count(*) FROM view_marks WHERE link_id IN (SELECT id FROM links WHERE file_id = ?)', [file.id]))![0]
+      (await server.ctx.db.hot.get('SELECT count(*) FROM view_marks WHERE link_id IN (SELECT id FROM links WHERE file_id = ?)', [
+        file.id,
+      ]))![0]
     expect(Number(await marksOfFile())).toBe(1)
     const sweeps = startMarkSweeps(ctx, 20)
     try {

@@ -2,7 +2,6 @@ import { expect, test } from 'bun:test'
 import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { eq } from 'drizzle-orm'
 import { PLACEHOLDER_PREVIEW } from '../../src/core/previews/preview-service'
-import { files } from '../../src/db/tables'
 import { join } from 'node:path'
 import { makePdf } from '../../scripts/support/pdf'
 import { sharedCeph } from '../../scripts/support/ceph'
@@ -62,7 +61,8 @@ test('upload, share page bytes with Range, preview, replace and delete, with the
 test('link-preview cards are kept in the bucket: another instance (or this one with an empty disk) serves them without rendering, and they go with the PDF', async () => {
   const file = await uploadPdf(server, owner, { bytes: makePdf({ pages: 1, text: () => 'card' }), name: 'Card.pdf' })
   const path = sharePathOf(file)
-  const { blobKey } = (await server.ctx.db.select().from(files).where(eq(files.id, file.id)))[0]!
+  const { files } = server.ctx.db.tables
+  const { blobKey } = (await server.ctx.db.orm.select().from(files).where(eq(files.id, file.id)))[0]!
   const objects = new Bun.S3Client({
     endpoint: gateway.endpoint,
     bucket,

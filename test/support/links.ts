@@ -1,6 +1,6 @@
 import { createClient } from '@libsql/client'
 import { eq } from 'drizzle-orm'
-import { links, type LinkRow } from '../../src/db/tables'
+import type { LinkRow } from '../../src/db/tables'
 import { randomId } from '../../src/lib/ids'
 import type { TestServer } from './harness'
 
@@ -44,7 +44,7 @@ async function rowOf(fileId: string, options: LinkOptions, now = Date.now()): Pr
 /** A new (non-default) link to `fileId` in the test app's database; its path is `/s/<slug>` as the app routes it. */
 export async function addLink(server: Pick<TestServer, 'ctx'>, fileId: string, options: LinkOptions = {}): Promise<TestLink> {
   const row = await rowOf(fileId, options)
-  await server.ctx.db.insert(links).values(row)
+  await server.ctx.db.orm.insert(server.ctx.db.tables.links).values(row)
   return { id: row.id, slug: row.slug, path: `/s/${row.slug}` }
 }
 
@@ -52,7 +52,8 @@ export async function addLink(server: Pick<TestServer, 'ctx'>, fileId: string, o
 export async function changeLink(server: Pick<TestServer, 'ctx'>, linkId: string, options: Omit<LinkOptions, 'views'>): Promise<void> {
   const { password, ...rest } = options
   const passwordHash = password === undefined ? {} : { passwordHash: password ? await Bun.password.hash(password, 'argon2id') : null }
-  await server.ctx.db
+  const { links } = server.ctx.db.tables
+  await server.ctx.db.orm
     .update(links)
     .set({ ...rest, ...passwordHash, updatedAt: Date.now() })
     .where(eq(links.id, linkId))
@@ -60,7 +61,8 @@ export async function changeLink(server: Pick<TestServer, 'ctx'>, linkId: string
 
 /** A link's counted views, as stored. */
 export async function linkViews(server: Pick<TestServer, 'ctx'>, linkId: string): Promise<number> {
-  const [row] = await server.ctx.db.select({ views: links.views }).from(links).where(eq(links.id, linkId))
+  const { links } = server.ctx.db.tables
+  const [row] = await server.ctx.db.orm.select({ views: links.views }).from(links).where(eq(links.id, linkId))
   return row!.views
 }
 

@@ -31,7 +31,7 @@ export type Authenticate = (authorization: string | null) => Promise<Caller | un
  */
 export function createAuthenticator(ctx: AppContext): Authenticate {
   const verified = new Map<string, VerifiedClaims>()
-  const callers = versionedCache<Caller>(ctx.sql)
+  const callers = versionedCache<Caller>(ctx.db.hot)
   const claimsOf = async (token: string): Promise<VerifiedClaims | undefined> => {
     const known = verified.get(token)
     if (known) return known
@@ -43,7 +43,7 @@ export function createAuthenticator(ctx: AppContext): Authenticate {
     return claims
   }
   const lookUpCaller = async (claims: VerifiedClaims): Promise<Caller | undefined> => {
-    const row = await ctx.sql.get(CALLER_OF_TOKEN, [claims.jti, claims.sub])
+    const row = await ctx.db.hot.get(CALLER_OF_TOKEN, [claims.jti, claims.sub])
     return row && { userId: String(row[0]), userName: String(row[1]), tokenId: claims.jti }
   }
   return async (authorization) => {

@@ -9,7 +9,7 @@ export async function discardBlob(ctx: AppContext, blobKey: string): Promise<voi
   try {
     await ctx.blobs.delete(blobKey)
     await ctx.previews.discard(blobKey)
-    await ctx.sql.runGroups([[{ sql: 'DELETE FROM pdf_pages WHERE blob_key = ?', args: [blobKey] }]])
+    await ctx.db.hot.runGroups([[{ sql: 'DELETE FROM pdf_pages WHERE blob_key = ?', args: [blobKey] }]])
   } catch (error) {
     ctx.log.error(`could not remove unreferenced blob ${blobKey}; the next start moves it to orphans/`, error)
   }

@@ -8,7 +8,7 @@ const OWNED_FILE = `${FILE_WITH_LINK} WHERE f."id" = ? AND f."owner_id" = ?`
 
 /**
  * One file of its owner, with its default link's fields. A malformed id, an unknown id and another user's id
- * all answer the same 404. Runs on every GET/PATCH/PUT/DELETE of a file, hence a kept prepared statement (ctx.sql).
+ * all answer the same 404. Runs on every GET/PATCH/PUT/DELETE of a file, hence a kept prepared statement (ctx.db.hot).
  */
 export async function getOwnedFile(ctx: AppContext, input: OwnedFileKey): Promise<FileWithLink> {
   const row = await findOwnedFile(ctx, input)
@@ -20,8 +20,8 @@ type OwnedFileKey = { ownerId: string; id: string }
 
 async function findOwnedFile(ctx: AppContext, input: OwnedFileKey): Promise<FileWithLink | undefined> {
   if (!isWellFormedId(input.id)) return undefined
-  const raw = await ctx.sql.get(OWNED_FILE, [input.id, input.ownerId])
-  return raw && readFileWithLink(raw)
+  const raw = await ctx.db.hot.get(OWNED_FILE, [input.id, input.ownerId])
+  return raw && readFileWithLink(ctx.db.tables, raw)
 }
 
 /**
@@ -30,7 +30,7 @@ async function findOwnedFile(ctx: AppContext, input: OwnedFileKey): Promise<File
  * is always what the database holds now, without reading it when nothing has changed.
  */
 export function ownedFileReader(ctx: AppContext): (input: OwnedFileKey) => Promise<FileWithLink> {
-  const cache = versionedCache<FileWithLink>(ctx.sql, { ownCommits: true })
+  const cache = versionedCache<FileWithLink>(ctx.db.hot, { ownCommits: true })
   return async (input) => {
     const row = await cache(`${input.ownerId}/${input.id}`, () => findOwnedFile(ctx, input))
     if (!row) throw notFound()

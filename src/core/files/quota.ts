@@ -1,6 +1,6 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
-import { users } from '../../db/tables'
 import { fileCountExceeded, quotaExceeded, storageExceeded, unauthorized } from '../../errors'
+import type { Tables } from '../../db/database'
 import type { AppContext } from '../context'
 import { fileCountOf, storedBytesOf, usageOf, versionBytesOf } from './usage'
 
@@ -27,7 +27,8 @@ export function quotaGrowth(bytes: number, replacing?: { frees: number }): Quota
 
 /** The early check: refuses when the growth would take the user past a limit. A user that is gone is unauthorized. */
 export async function assertQuotaAllows(ctx: AppContext, userId: string, growth: QuotaGrowth): Promise<void> {
-  const [user] = await ctx.db.select().from(users).where(eq(users.id, userId))
+  const { users } = ctx.db.tables
+  const [user] = await ctx.db.orm.select().from(users).where(eq(users.id, userId))
   if (!user) throw unauthorized()
   if (user.maxFiles === null && user.maxBytes === null) return
   const usage = await usageOf(ctx, userId)
@@ -41,7 +42,8 @@ export async function assertQuotaAllows(ctx: AppContext, userId: string, growth:
 
 /** After a write guarded by `fitsQuota` changed nothing: the precise reason, as the client should read it. */
 export async function quotaRefusal(ctx: AppContext, userId: string, growth: QuotaGrowth): Promise<Error> {
-  const [user] = await ctx.db.select().from(users).where(eq(users.id, userId))
+  const { users } = ctx.db.tables
+  const [user] = await ctx.db.orm.select().from(users).where(eq(users.id, userId))
   if (!user) return unauthorized()
   const usage = await usageOf(ctx, userId)
   if (user.maxFiles !== null && usage.files + growth.files > user.maxFiles) return fileCountExceeded(usage.files, user.maxFiles)
@@ -54,13 +56,16 @@ export async function quotaRefusal(ctx: AppContext, userId: string, growth: Quot
  * both limits (bytes: current PDFs and kept versions, as `usageOf` counts them). A write that does not grow usage is always allowed, even for a user whose limits were lowered
  * below it.
  */
-export function fitsQuota(ownerId: string, growth: QuotaGrowth): SQL {
+export function fitsQuota(tables: Tables, ownerId: string, growth: QuotaGrowth): SQL {
+  const { users } = tables
   // TRUE, not 1: PostgreSQL's AND takes booleans only. The growth is cast so that PostgreSQL, which infers a
   // parameter's type from its context, reads it as a bigint rather than an integer (a PDF may exceed 2 GiB).
   const countFits =
-    growth.files > 0 ? sql`(${users.maxFiles} IS NULL OR ${fileCountOf(ownerId)} + ${growth.files} <= ${users.maxFiles})` : sql`TRUE`
+    growth.files > 0
+      ? sql`(${users.maxFiles} IS NULL OR ${fileCountOf(tables, ownerId)} + ${growth.files} <= ${users.maxFiles})`
+      : sql`TRUE`
   const bytes = sql`CAST(${growth.bytes} AS BIGINT)`
   const bytesFit = sql`(${users.maxBytes} IS NULL OR ${bytes} <= 0
-    OR ${storedBytesOf(ownerId)} + ${bytes} <= ${users.maxBytes})`
+    OR ${storedBytesOf(tables, ownerId)} + ${bytes} <= ${users.maxBytes})`
   return sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${ownerId} AND ${countFits} AND ${bytesFit})`
 }

@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm'
-import { files, fileVersions, users } from '../../db/tables'
 import type { AppContext } from '../context'
 
 /** A PDF the database records: a file's current one (`versionId` null) or a kept previous version. */
@@ -16,8 +15,9 @@ export type RecordedPdf = {
 
 /** Every PDF the database records, current ones first, read in one transaction (verify, storage migrate). */
 export async function recordedPdfs(ctx: AppContext): Promise<RecordedPdf[]> {
-  const [current, versions] = await ctx.db.batch([
-    ctx.db
+  const { files, fileVersions, users } = ctx.db.tables
+  const [current, versions] = await ctx.db.orm.batch([
+    ctx.db.orm
       .select({
         fileId: files.id,
         filename: files.filename,
@@ -28,7 +28,7 @@ export async function recordedPdfs(ctx: AppContext): Promise<RecordedPdf[]> {
       })
       .from(files)
       .innerJoin(users, eq(users.id, files.ownerId)),
-    ctx.db
+    ctx.db.orm
       .select({
         fileId: files.id,
         versionId: fileVersions.id,

@@ -1,5 +1,5 @@
 import { desc, eq } from 'drizzle-orm'
-import { fileVersions, type FileRow } from '../../db/tables'
+import type { FileRow } from '../../db/tables'
 import type { AppContext } from '../context'
 
 /** The part of a kept version (or of the current PDF about to become one) that pruning needs. */
@@ -18,7 +18,8 @@ export async function replacementPlan(
   ctx: AppContext,
   file: Pick<FileRow, 'id' | 'versionId' | 'blobKey' | 'size'>,
 ): Promise<ReplacementPlan> {
-  const kept = await ctx.db
+  const { fileVersions } = ctx.db.tables
+  const kept = await ctx.db.orm
     .select({ id: fileVersions.id, blobKey: fileVersions.blobKey, size: fileVersions.size })
     .from(fileVersions)
     .where(eq(fileVersions.fileId, file.id))

@@ -1,4 +1,3 @@
-import { activeDialect } from '../../db/dialect'
 import { hmacSha256Base64url } from '../../lib/hmac'
 import { createRateLimiter, type RateDecision } from '../../lib/rate-limiter'
 import type { AppContext } from '../context'
@@ -24,7 +23,7 @@ export type RateLimitOptions = { perMinute: number; windowMs?: number; onOverflo
  * one key queue on its row and none is lost. `name` tells the limiters apart in the shared table.
  */
 export function rateLimitFor(ctx: AppContext, name: string, options: RateLimitOptions): RateLimit {
-  if (activeDialect() !== 'postgres') {
+  if (!ctx.db.shared) {
     const local = createRateLimiter(options)
     return { hit: (key, nowMs) => local.hit(key, nowMs), undo: async (key, countedAtMs) => local.undo(key, countedAtMs) }
   }
@@ -55,9 +54,9 @@ function sharedRateLimit(ctx: AppContext, name: string, options: RateLimitOption
       const windowStart = windowOf(nowMs)
       if (nowMs - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = nowMs
-        await ctx.sql.runGroups([[{ sql: PRUNE, args: [nowMs - PRUNE_AFTER_MS - windowMs] }]])
+        await ctx.db.hot.runGroups([[{ sql: PRUNE, args: [nowMs - PRUNE_AFTER_MS - windowMs] }]])
       }
-      const row = await ctx.sql.write(HIT, [rowKey(key), windowStart])
+      const row = await ctx.db.hot.write(HIT, [rowKey(key), windowStart])
       const used = Number(row?.[0] ?? 1)
       return {
         allowed: used <= options.perMinute,
@@ -68,7 +67,7 @@ function sharedRateLimit(ctx: AppContext, name: string, options: RateLimitOption
     },
     async undo(key, countedAtMs) {
       if (options.perMinute <= 0) return
-      await ctx.sql.write(UNDO, [rowKey(key), windowOf(countedAtMs)])
+      await ctx.db.hot.write(UNDO, [rowKey(key), windowOf(countedAtMs)])
     },
   }
 }

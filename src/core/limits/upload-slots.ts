@@ -1,6 +1,4 @@
 import { and, eq, lte, sql } from 'drizzle-orm'
-import { activeDialect } from '../../db/dialect'
-import { uploadLeases } from '../../db/tables'
 import { randomId } from '../../lib/ids'
 import type { AppContext } from '../context'
 
@@ -20,19 +18,20 @@ const RENEW_MS = 30 * 1000
  * the last slot at once cannot both succeed; the loser is retried and sees the winner's row.
  */
 export function sharedUploadSlots(ctx: AppContext): SharedUploadSlots | undefined {
-  if (activeDialect() !== 'postgres') return undefined // one process: its own count is the whole count
+  const { uploadLeases } = ctx.db.tables
+  if (!ctx.db.shared) return undefined // one process: its own count is the whole count
   return {
     async take(userId, perUser) {
       const now = ctx.now()
-      await ctx.db.delete(uploadLeases).where(and(eq(uploadLeases.userId, userId), lte(uploadLeases.expiresAt, now)))
+      await ctx.db.orm.delete(uploadLeases).where(and(eq(uploadLeases.userId, userId), lte(uploadLeases.expiresAt, now)))
       const id = randomId()
-      const { rowsAffected } = await ctx.db.run(sql`
+      const { rowsAffected } = await ctx.db.orm.run(sql`
         INSERT INTO ${uploadLeases} (id, user_id, expires_at)
         SELECT ${id}, ${userId}, ${now + LEASE_MS}
         WHERE (SELECT count(*) FROM ${uploadLeases} WHERE ${uploadLeases.userId} = ${userId} AND ${uploadLeases.expiresAt} > ${now}) < ${perUser}`)
       if (rowsAffected === 0) return undefined
       const renewal = setInterval(() => {
-        ctx.db
+        ctx.db.orm
           .update(uploadLeases)
           .set({ expiresAt: ctx.now() + LEASE_MS })
           .where(eq(uploadLeases.id, id))
@@ -41,7 +40,7 @@ export function sharedUploadSlots(ctx: AppContext): SharedUploadSlots | undefine
       return async () => {
         clearInterval(renewal)
         // A lease that cannot be removed now expires on its own.
-        await ctx.db
+        await ctx.db.orm
           .delete(uploadLeases)
           .where(eq(uploadLeases.id, id))
           .catch((error) => ctx.log.error('could not free an upload slot', error))

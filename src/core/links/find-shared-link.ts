@@ -2,7 +2,7 @@ import type { FileRow, LinkRow } from '../../db/tables'
 import { versionedCache } from '../../db/versioned-cache'
 import { isWellFormedId } from '../../lib/ids'
 import type { AppContext } from '../context'
-import { fileRows, linkRows } from '../files/file-rows'
+import { FILE_COLUMNS, LINK_COLUMNS, rowReadersOf } from '../files/file-rows'
 
 /**
  * A share link and its file, as the public share routes see them. Without the view counts: those are written
@@ -10,7 +10,7 @@ import { fileRows, linkRows } from '../files/file-rows'
  */
 export type SharedLink = { link: Omit<LinkRow, 'views'>; file: Omit<FileRow, 'views'> }
 
-const BY_SLUG = `SELECT ${linkRows.columnsOf('l')}, ${fileRows.columnsOf('f')}
+const BY_SLUG = `SELECT ${LINK_COLUMNS.columnsOf('l')}, ${FILE_COLUMNS.columnsOf('f')}
   FROM "links" l JOIN "files" f ON f."id" = l."file_id" WHERE l."slug" = ?`
 
 export type FindSharedLink = (slug: string) => Promise<SharedLink | undefined>
@@ -21,9 +21,10 @@ export type FindSharedLink = (slug: string) => Promise<SharedLink | undefined>
  * versioned cache: any edit, replacement or deletion is a commit of another connection and empties it.
  */
 export function sharedLinkFinder(ctx: AppContext): FindSharedLink {
-  const cache = versionedCache<SharedLink>(ctx.sql)
+  const cache = versionedCache<SharedLink>(ctx.db.hot)
+  const { fileRows, linkRows } = rowReadersOf(ctx.db.tables)
   const load = async (slug: string) => {
-    const raw = await ctx.sql.get(BY_SLUG, [slug])
+    const raw = await ctx.db.hot.get(BY_SLUG, [slug])
     if (!raw) return undefined
     const { views: _linkViews, ...link } = linkRows.read(raw)
     const { views: _fileViews, ...file } = fileRows.read(raw.slice(linkRows.width))

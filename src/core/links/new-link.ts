@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
-import { type LinkRow, links } from '../../db/tables'
+import type { Tables } from '../../db/database'
+import type { LinkRow } from '../../db/tables'
 import { randomId } from '../../lib/ids'
 import type { AppContext } from '../context'
 import { hashPassword } from '../passwords/argon2'
@@ -40,8 +41,8 @@ export async function prepareNewLink(ctx: AppContext, input: LinkInput, options:
  * The INSERT of a prepared link for `fileId`, only where `condition` holds (the file went in; the owner owns
  * it and has room for another link): the one statement both the upload and POST …/links write a link with.
  */
-export function insertLinkWhere(link: NewLink, fileId: string, condition: SQL): SQL {
-  return sql`INSERT INTO ${links} (id, file_id, slug, is_default, label, allow_download, search_engine_visible, expires_at, max_views,
+export function insertLinkWhere(tables: Pick<Tables, 'links'>, link: NewLink, fileId: string, condition: SQL): SQL {
+  return sql`INSERT INTO ${tables.links} (id, file_id, slug, is_default, label, allow_download, search_engine_visible, expires_at, max_views,
                           password_hash, disabled, views, created_at, updated_at)
     SELECT ${link.id}, ${fileId}, ${link.slug}, ${link.isDefault}, ${link.label}, ${link.allowDownload},
            ${link.searchEngineVisible}, ${link.expiresAt}, ${link.maxViews}, ${link.passwordHash}, ${link.disabled},

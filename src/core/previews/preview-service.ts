@@ -72,7 +72,7 @@ export function createPreviewService(
     ctx.previews.push(row.blobKey, kind).catch((error) => ctx.log.error(`preview of file ${row.id}: not kept in the bucket: ${error}`))
   const recordPages = async (blobKey: string, pages: number) => {
     remember(pageCounts, blobKey, pages)
-    await ctx.sql.runGroups([[{ sql: RECORD_PAGES, args: [blobKey, pages] }]]).catch((error) => {
+    await ctx.db.hot.runGroups([[{ sql: RECORD_PAGES, args: [blobKey, pages] }]]).catch((error) => {
       ctx.log.error(`the page count of blob ${blobKey} could not be kept`, error)
     })
   }
@@ -146,7 +146,7 @@ export function createPreviewService(
   }
 
   const countPages = async (row: PreviewedFile): Promise<number | undefined> => {
-    const stored = await ctx.sql.get(PAGES, [row.blobKey])
+    const stored = await ctx.db.hot.get(PAGES, [row.blobKey])
     if (stored) return remember(pageCounts, row.blobKey, Number(stored[0]))
     try {
       const pdf = await ctx.blobs.localFile(row.blobKey)

@@ -1,8 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
-import { activeDialect, type Dialect } from '../../db/dialect'
-import { randomHexSql } from '../../db/portable'
-import type { SqlStatement } from '../../db/hot-sql'
-import { webhookDeliveries, webhooks } from '../../db/tables'
+import { type Database, drizzleSqlOf } from '../../db/database'
+import type { SqlArg, SqlStatement } from '../../db/hot-sql'
 import type { WebhookEvent } from '../../shared/webhook-shapes'
 
 /** The body of every delivery (the Standard Webhooks shape): the event type, when it happened, and its data. */
@@ -21,32 +19,26 @@ export type OutboxEvent = {
 
 /**
  * The outbox statement of one event: a pending delivery for each of the owner's webhooks that asked for it,
- * in the same transaction as the change (put it in the same `ctx.db.batch`, or the same group of the hot
- * connection with `outboxStatement`). Nothing is sent from here: the dispatcher reads the outbox.
+ * in the same transaction as the change (put it in the same `ctx.db.orm.batch`, or, as `outboxStatement`, in the
+ * same group of the hot connection). Nothing is sent from here: the dispatcher reads the outbox.
  */
-export function enqueueEvent(event: OutboxEvent): SQL {
-  const payload: WebhookPayload = { type: event.event, timestamp: new Date(event.at).toISOString(), data: event.data }
-  return sql`INSERT INTO ${webhookDeliveries} (id, webhook_id, event, payload, created_at, status, attempts, next_attempt_at)
-    SELECT 'msg_' || ${sql.raw(randomHexSql())}, ${webhooks.id}, ${event.event}, ${JSON.stringify(payload)}, ${event.at}, 'pending', 0, ${event.at}
-    FROM ${webhooks}
-    WHERE ${webhooks.ownerId} = ${event.ownerId} AND ${webhooks.events} LIKE ${eventPattern(event.event)}
-      ${event.onlyIf ? sql`AND ${event.onlyIf}` : sql``}`
+export function enqueueEvent(db: Pick<Database, 'portable'>, event: OutboxEvent): SQL {
+  const { text, args } = outboxInsert(db, event)
+  return sql`${drizzleSqlOf(text, args)}${event.onlyIf ? sql` AND ${event.onlyIf}` : sql``}`
 }
 
 /**
- * The hot path's form, for a group of the hot connection (`ctx.sql.runGroups`, e.g. in a view's finalize),
- * where it runs for every counted view: the same statement as `enqueueEvent` as a fixed SQL text (kept
- * prepared by the hot connection) with the values as arguments, instead of building it with drizzle each
- * time (a tenth of a counted view's CPU, measured). `onlyIfPreviousChanged`: only if the statement just
- * before it in the group changed one row.
+ * The same statement for a group of the hot connection (`ctx.db.hot.runGroups`, e.g. in a view's finalize),
+ * where it runs for every counted view: a fixed SQL text (kept prepared by the hot connection) with the values
+ * as arguments, instead of building it with drizzle each time (a tenth of a counted view's CPU, measured).
+ * `onlyIfPreviousChanged`: only if the statement just before it in the group changed one row.
  */
-export function outboxStatement(event: Omit<OutboxEvent, 'onlyIf'> & { onlyIfPreviousChanged?: boolean }): SqlStatement {
-  const payload: WebhookPayload = { type: event.event, timestamp: new Date(event.at).toISOString(), data: event.data }
-  return {
-    sql: outboxSql(),
-    args: [event.event, JSON.stringify(payload), event.at, event.at, event.ownerId, eventPattern(event.event)],
-    onlyIfPreviousChanged: event.onlyIfPreviousChanged,
-  }
+export function outboxStatement(
+  db: Pick<Database, 'portable'>,
+  event: Omit<OutboxEvent, 'onlyIf'> & { onlyIfPreviousChanged?: boolean },
+): SqlStatement {
+  const { text, args } = outboxInsert(db, event)
+  return { sql: text, args, onlyIfPreviousChanged: event.onlyIfPreviousChanged }
 }
 
 /**
@@ -55,13 +47,16 @@ export function outboxStatement(event: Omit<OutboxEvent, 'onlyIf'> & { onlyIfPre
  */
 export const eventPattern = (event: string) => `%"${event}"%`
 
-const outboxSql = () => {
-  const dialect = activeDialect()
-  if (outboxText?.dialect !== dialect) outboxText = { dialect, text: outboxTextFor() }
-  return outboxText.text
-}
-let outboxText: { dialect: Dialect; text: string } | undefined
-const outboxTextFor =
-  () => `INSERT INTO "webhook_deliveries" ("id", "webhook_id", "event", "payload", "created_at", "status", "attempts", "next_attempt_at")
-  SELECT 'msg_' || ${randomHexSql()}, "id", ?, ?, ?, 'pending', 0, ? FROM "webhooks"
+/** The statement, written once: its text for the database's dialect (kept, one per dialect) and its values. */
+function outboxInsert(db: Pick<Database, 'portable'>, event: Omit<OutboxEvent, 'onlyIf'>): { text: string; args: SqlArg[] } {
+  const payload: WebhookPayload = { type: event.event, timestamp: new Date(event.at).toISOString(), data: event.data }
+  let text = texts.get(db.portable.randomHex)
+  if (text === undefined) {
+    text = `INSERT INTO "webhook_deliveries" ("id", "webhook_id", "event", "payload", "created_at", "status", "attempts", "next_attempt_at")
+  SELECT 'msg_' || ${db.portable.randomHex}, "id", ?, ?, ?, 'pending', 0, ? FROM "webhooks"
   WHERE "owner_id" = ? AND "events" LIKE ?`
+    texts.set(db.portable.randomHex, text)
+  }
+  return { text, args: [event.event, JSON.stringify(payload), event.at, event.at, event.ownerId, eventPattern(event.event)] }
+}
+const texts = new Map<string, string>()

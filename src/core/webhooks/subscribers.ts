@@ -15,7 +15,7 @@ export type WantsEvent = (ownerId: string, event: WebhookEvent) => Promise<boole
  * announced: the webhook did not exist when it was counted.
  */
 export function eventSubscribers(ctx: AppContext): WantsEvent {
-  const cache = versionedCache<boolean>(ctx.sql)
+  const cache = versionedCache<boolean>(ctx.db.hot)
   return async (ownerId, event) =>
-    (await cache(`${ownerId}\n${event}`, async () => (await ctx.sql.get(WANTS, [ownerId, eventPattern(event)])) !== undefined)) ?? false
+    (await cache(`${ownerId}\n${event}`, async () => (await ctx.db.hot.get(WANTS, [ownerId, eventPattern(event)])) !== undefined)) ?? false
 }

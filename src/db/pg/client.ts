@@ -1,11 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { SQL } from 'bun'
-import type { SQL as DrizzleSql } from 'drizzle-orm'
+import { type SQL as DrizzleSql, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sql'
-import type { LibSQLDatabase } from 'drizzle-orm/libsql'
+import { PgDialect } from 'drizzle-orm/pg-core'
 import { errorCodes } from '../../lib/error-codes'
-import type { GroupResult, HotSql, SqlArg, SqlStatement } from '../hot-sql'
-import type * as sqliteSchema from '../schema'
+import type { Database, Orm, Portable, Tables } from '../database'
+import { groupCommit, runStepsAsync } from '../group-commit'
+import type { HotSql, SqlArg } from '../hot-sql'
+import { migratePg } from './migrate'
 import * as schema from './schema'
 
 /**
@@ -21,16 +23,36 @@ const MAX_ATTEMPTS = 12
  */
 const POOL_SIZE = 8
 
-/** Typed as the libSQL database (client.ts `Db`): the services are written once, against that. */
-type Db = LibSQLDatabase<typeof sqliteSchema>
+/** The PostgreSQL twins of the tables, under the names the SQLite ones have (database.ts `Tables`). */
+const pgTables = {
+  users: schema.users,
+  tokens: schema.tokens,
+  files: schema.files,
+  links: schema.links,
+  fileVersions: schema.fileVersions,
+  pdfPages: schema.pdfPages,
+  viewMarks: schema.viewMarks,
+  visits: schema.visits,
+  visitPages: schema.visitPages,
+  webhooks: schema.webhooks,
+  webhookDeliveries: schema.webhookDeliveries,
+  meta: schema.meta,
+  rateCounters: schema.rateCounters,
+  uploadLeases: schema.uploadLeases,
+}
 
-export type PgDatabase = { db: Db; hot: HotSql; pool: SQL; close: () => void }
+const pgPortable: Portable = {
+  caseless: (text) => sql`lower(${text}) COLLATE "C"`,
+  likeCaseless: (text, pattern) => sql`${text} ILIKE ${pattern} ESCAPE '\\'`,
+  randomHex: `replace(gen_random_uuid()::text, '-', '')`,
+  lockLink: (linkId) => [{ sql: 'SELECT 1 FROM links WHERE id = ? FOR UPDATE', args: [linkId] }],
+}
 
 /**
  * Opens the metadata database on PostgreSQL with Bun's SQL client, shaped like the embedded one, so the
  * services run unchanged on either:
  *
- * - `db` is drizzle on the PostgreSQL twin of the tables (tables.ts binds them). SQLite runs one writer at a
+ * - `orm` is drizzle on the PostgreSQL twins of the tables (`tables`), typed as drizzle on the SQLite ones. SQLite runs one writer at a
  *   time; PostgreSQL does not, so every statement outside a batch, and every `db.batch([...])`, runs
  *   SERIALIZABLE and is retried whole on a serialization failure or deadlock. The read-modify-writes the
  *   services express as one guarded statement or one batch (quota, token cap, version swap…) therefore keep
@@ -41,30 +63,31 @@ export type PgDatabase = { db: Db; hot: HotSql; pool: SQL; close: () => void }
  *   PostgreSQL re-checks against the row it waited for, so concurrent views on one link queue on its row
  *   instead of failing as they would under SERIALIZABLE; a deadlock between two instances' groups is retried.
  */
-export function openPgDb(url: string): PgDatabase {
+export function openPgDb(url: string): Database {
   const pool = new SQL(url, { max: POOL_SIZE, connection: { default_transaction_isolation: 'serializable' } })
-  // The transaction a batch runs in: drizzle's queries are built on `db` but executed inside it.
+  // The transaction a batch runs in: drizzle's queries are built on `orm` but executed inside it.
   const inBatch = new AsyncLocalStorage<SQL>()
-  const client = {
-    unsafe(query: string, params?: unknown[]) {
-      const tx = inBatch.getStore()
-      if (tx) return tx.unsafe(query, params)
-      // Alone, a statement is its own transaction: safe to run again if it was undone.
-      return {
-        // biome-ignore lint/suspicious/noThenProperty: drizzle awaits what `unsafe` returns
-        then: <A, B>(resolve: (rows: unknown) => A, reject: (error: unknown) => B) =>
-          retried(() => pool.unsafe(query, params)).then(resolve, reject),
-        values: () => retried(() => pool.unsafe(query, params).values()),
-      }
-    },
-    begin: (...args: Parameters<SQL['begin']>) => pool.begin(...args),
+  const unsafe = (query: string, params?: unknown[]) => {
+    const tx = inBatch.getStore()
+    if (tx) return tx.unsafe(query, params)
+    // Alone, a statement is its own transaction: safe to run again if it was undone.
+    return {
+      // biome-ignore lint/suspicious/noThenProperty: drizzle awaits what `unsafe` returns
+      then: <A, B>(resolve: (rows: unknown) => A, reject: (error: unknown) => B) =>
+        retried(() => pool.unsafe(query, params)).then(resolve, reject),
+      values: () => retried(() => pool.unsafe(query, params).values()),
+    }
   }
-  const drizzleDb = drizzle({ client: client as unknown as SQL, schema })
+  // drizzle's client: the pool, with its statements sent through `unsafe` above.
+  const client = new Proxy(pool, { get: (target, name) => (name === 'unsafe' ? unsafe : Reflect.get(target, name)) })
+  const drizzleDb = drizzle({ client, schema })
+  const pgDialect = new PgDialect()
+  const rendered = (query: DrizzleSql) => pgDialect.sqlToQuery(query)
   const extras = {
     batch: (queries: readonly PromiseLike<unknown>[]) =>
       retried(() =>
         pool.begin('isolation level serializable', (tx) =>
-          inBatch.run(tx as unknown as SQL, async () => {
+          inBatch.run(tx, async () => {
             const results: unknown[] = []
             for (const query of queries) results.push(await query)
             return results
@@ -72,17 +95,34 @@ export function openPgDb(url: string): PgDatabase {
         ),
       ),
     run: (query: DrizzleSql) =>
-      lazily(async () => ({ rowsAffected: ((await drizzleDb.execute(query)) as unknown as { count: number }).count })),
+      lazily(async () => {
+        const { sql: text, params } = rendered(query)
+        return { rowsAffected: Number((await unsafe(text, params)).count) }
+      }),
     all: (query: DrizzleSql) => lazily(async () => [...(await drizzleDb.execute(query))]),
   }
-  const db = Object.assign(drizzleDb, extras) as unknown as Db
+  /**
+   * The one place where PostgreSQL's drizzle and tables are given the SQLite twins' types, which every query is
+   * written against (database.ts `Tables`): the runtime API of the query builders the services use is the same,
+   * `batch`, `run` and `all` are added above, and the tables are kept equal column by column by
+   * test/db/pg-schema.test.ts. The API and share-page suites run on PostgreSQL to hold this up.
+   */
+  const twin = { orm: Object.assign(drizzleDb, extras), tables: pgTables } as unknown as { orm: Orm; tables: Tables }
   // The hot statements on connections of their own whose default is READ COMMITTED: a single statement is then
   // one round trip, with no BEGIN and COMMIT around it (measured: the shared rate limit's upsert took three).
   const hotPool = new SQL(url, { max: POOL_SIZE, connection: { default_transaction_isolation: 'read committed' } })
   return {
-    db,
+    dialect: 'postgres',
+    shared: true,
+    ...twin,
     hot: pgHotSql(hotPool),
-    pool,
+    portable: pgPortable,
+    migrate: () => migratePg(pool),
+    exclusive: (work) =>
+      pool.begin(async (tx) => {
+        await tx.unsafe('LOCK TABLE meta IN EXCLUSIVE MODE')
+        return work(async (text, args = []) => [...(await tx.unsafe(toPgPlaceholders(text), args).values())] as unknown[][])
+      }),
     close: () => {
       void pool.close()
       void hotPool.close()
@@ -114,61 +154,25 @@ async function retried<T>(work: () => Promise<T>): Promise<T> {
 export const isRetryable = (error: unknown) => errorCodes(error).some((code) => RETRYABLE.has(code.replace(/^PG_/, '')))
 
 function pgHotSql(pool: SQL): HotSql {
-  const run = async (tx: SQL, statement: SqlStatement) => (await tx.unsafe(toPgPlaceholders(statement.sql), statement.args)).count as number
-  const runGroup = async (tx: SQL, group: SqlStatement[]) => {
-    const changes: number[] = []
-    for (const statement of group) {
-      // The SQLite connection checks the same in the statement's own process: only after a change of one row.
-      if (statement.onlyIfPreviousChanged && changes.at(-1) !== 1) changes.push(0)
-      else changes.push(await run(tx, statement))
-    }
-    return changes
-  }
-  const guarded = async (tx: SQL, group: SqlStatement[]): Promise<GroupResult> => {
-    await tx.unsafe('SAVEPOINT hot_group')
-    try {
-      const changes = await runGroup(tx, group)
-      await tx.unsafe('RELEASE SAVEPOINT hot_group')
-      return changes
-    } catch (error) {
-      if (isRetryable(error)) throw error
-      await tx.unsafe('ROLLBACK TO SAVEPOINT hot_group')
-      await tx.unsafe('RELEASE SAVEPOINT hot_group')
-      return error instanceof Error ? error : new Error(String(error))
-    }
+  const read = async (text: string, args: SqlArg[]) => {
+    const rows = await retried(() => pool.unsafe(toPgPlaceholders(text), args).values())
+    return rows[0] as unknown[] | undefined
   }
   return {
-    get: async (sql: string, args: SqlArg[]) => {
-      const rows = await retried(() => pool.unsafe(toPgPlaceholders(sql), args).values())
-      return rows[0] as unknown[] | undefined
-    },
-    write: async (sql: string, args: SqlArg[]) => {
-      const rows = await retried(() => pool.unsafe(toPgPlaceholders(sql), args).values())
-      return rows[0] as unknown[] | undefined
-    },
+    get: read,
+    write: read,
+    // A deadlock or serialization failure undoes the whole transaction: it is run again, whole.
     runGroups: (groups, finalize) =>
       retried(() =>
-        pool.begin(async (raw) => {
-          const tx = raw as unknown as SQL
-          // Groups almost never fail, so they first run under one savepoint (two round trips a group fewer); only
-          // if one fails is that undone and every group run again under its own, as on SQLite.
-          let results: GroupResult[]
-          await tx.unsafe('SAVEPOINT hot_all')
-          try {
-            results = []
-            for (const group of groups) results.push(await runGroup(tx, group))
-            await tx.unsafe('RELEASE SAVEPOINT hot_all')
-          } catch (error) {
-            // A deadlock or serialization failure undoes the whole transaction: run it all again.
-            if (isRetryable(error)) throw error
-            await tx.unsafe('ROLLBACK TO SAVEPOINT hot_all')
-            await tx.unsafe('RELEASE SAVEPOINT hot_all')
-            results = []
-            for (const group of groups) results.push(await guarded(tx, group))
-          }
-          for (const statement of finalize?.(results) ?? []) await run(tx, statement)
-          return results
-        }),
+        pool.begin((tx) =>
+          runStepsAsync(groupCommit(groups, finalize, isRetryable), async (step) => {
+            if ('savepoint' in step) {
+              await tx.unsafe(step.savepoint)
+              return 0
+            }
+            return Number((await tx.unsafe(toPgPlaceholders(step.statement.sql), step.statement.args)).count)
+          }),
+        ),
       ),
     // No signal of other instances' commits: nothing is cached (versioned-cache.ts).
     dataVersion: async () => undefined,

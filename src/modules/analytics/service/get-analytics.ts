@@ -1,6 +1,5 @@
 import { and, gte, lt, type SQL, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { visitPages, visits } from '../../../db/tables'
 import { DEVICE_CLASSES, type DeviceClass } from '../../../lib/device-class'
 import type { AnalyticsDto } from '../model'
 import { DAY_MS, dayRange } from './day-range'
@@ -17,6 +16,7 @@ export const tenths = (ms: number) => Math.round(ms / 100) / 10
  * the range (indexed by file or link, then time).
  */
 export async function getAnalytics(ctx: AppContext, input: ScopeInput & { from?: string; to?: string }): Promise<AnalyticsDto> {
+  const { visitPages, visits } = ctx.db.tables
   const scope = await visitScope(ctx, input)
   const range = dayRange(ctx.now(), input)
   const inRange = and(scope, gte(visits.at, range.fromMs), lt(visits.at, range.toMs)) as SQL
@@ -24,7 +24,7 @@ export async function getAnalytics(ctx: AppContext, input: ScopeInput & { from?:
   const day = sql<number>`(${visits.at} / ${sql.raw(String(DAY_MS))})`
 
   const [perDay, referrers, devices, pages, reach, median] = await Promise.all([
-    ctx.db
+    ctx.db.orm
       // `viewed` is a boolean on PostgreSQL, which has no sum of booleans: counted with a CASE on both.
       .select({
         day,
@@ -34,22 +34,22 @@ export async function getAnalytics(ctx: AppContext, input: ScopeInput & { from?:
       .from(visits)
       .where(inRange)
       .groupBy(day),
-    ctx.db
+    ctx.db.orm
       .select({ host: sql<string>`coalesce(${visits.referrerHost}, '')`, views: sql<number>`count(*)` })
       .from(visits)
       .where(and(inRange, sql`${visits.viewed} = TRUE`))
       .groupBy(sql`1`)
       .orderBy(sql`2 DESC`, sql`1`)
       .limit(TOP_REFERRERS),
-    ctx.db.select({ device: visits.device, visits: sql<number>`count(*)` }).from(visits).where(inRange).groupBy(visits.device),
-    ctx.db
+    ctx.db.orm.select({ device: visits.device, visits: sql<number>`count(*)` }).from(visits).where(inRange).groupBy(visits.device),
+    ctx.db.orm
       .select({ page: visitPages.page, ms: sql<number>`sum(${visitPages.ms})` })
       .from(visitPages)
       .innerJoin(visits, sql`${visits.id} = ${visitPages.visitId}`)
       .where(inRange)
       .groupBy(visitPages.page),
     // How many visits got to each page as their furthest: reach of page N is the sum over N and beyond.
-    ctx.db.all<{ furthest: number; visits: number }>(sql`SELECT furthest, count(*) AS visits FROM (
+    ctx.db.orm.all<{ furthest: number; visits: number }>(sql`SELECT furthest, count(*) AS visits FROM (
         SELECT max(${visitPages.page}) AS furthest FROM ${visitPages} JOIN ${visits} ON ${visits.id} = ${visitPages.visitId}
         WHERE ${inRange} GROUP BY ${visitPages.visitId}
       ) AS per_visit GROUP BY furthest`),
@@ -90,7 +90,8 @@ export async function getAnalytics(ctx: AppContext, input: ScopeInput & { from?:
 }
 
 async function countDownloads(ctx: AppContext, inRange: SQL): Promise<number> {
-  const [row] = await ctx.db
+  const { visits } = ctx.db.tables
+  const [row] = await ctx.db.orm
     .select({ n: sql<number>`count(*)` })
     .from(visits)
     .where(and(inRange, sql`${visits.downloaded} = TRUE`))
@@ -99,11 +100,12 @@ async function countDownloads(ctx: AppContext, inRange: SQL): Promise<number> {
 
 /** The median reading time of the tracked visits that reported any, read as the middle row(s) in order. */
 async function medianReadingMs(ctx: AppContext, inRange: SQL): Promise<number | null> {
+  const { visits } = ctx.db.tables
   const reported = and(inRange, sql`${visits.tracked} = TRUE AND ${visits.readingMs} > 0`)
-  const [counted] = await ctx.db.select({ n: sql<number>`count(*)` }).from(visits).where(reported)
+  const [counted] = await ctx.db.orm.select({ n: sql<number>`count(*)` }).from(visits).where(reported)
   const n = Number(counted?.n ?? 0)
   if (n === 0) return null
-  const middle = await ctx.db
+  const middle = await ctx.db.orm
     .select({ ms: visits.readingMs })
     .from(visits)
     .where(reported)

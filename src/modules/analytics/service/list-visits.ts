@@ -1,6 +1,6 @@
 import { and, desc, lt, type SQL } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { type VisitRow, visits } from '../../../db/tables'
+import type { VisitRow } from '../../../db/tables'
 import { badRequest } from '../../../errors'
 import { type ScopeInput, visitScope } from './scope'
 
@@ -12,9 +12,10 @@ export async function listVisits(
   ctx: AppContext,
   input: ScopeInput & { limit: number; cursor?: string },
 ): Promise<{ rows: VisitRow[]; nextCursor: string | null }> {
+  const { visits } = ctx.db.tables
   const scope = await visitScope(ctx, input)
   if (input.cursor !== undefined && !/^\d{1,15}$/.test(input.cursor)) throw badRequest('cursor must be a value of nextCursor')
-  const rows = await ctx.db
+  const rows = await ctx.db.orm
     .select()
     .from(visits)
     .where(input.cursor === undefined ? scope : and(scope, lt(visits.seq, Number(input.cursor))))
@@ -28,11 +29,12 @@ const CSV_PAGE = 500
 
 /** Every visit of a file, newest first, read in bounded pages as the export is sent. The 404 comes before the first row. */
 export async function visitsForExport(ctx: AppContext, input: ScopeInput): Promise<AsyncGenerator<VisitRow[]>> {
+  const { visits } = ctx.db.tables
   const scope: SQL = await visitScope(ctx, input)
   return (async function* () {
     let before = Number.MAX_SAFE_INTEGER
     for (;;) {
-      const rows = await ctx.db
+      const rows = await ctx.db.orm
         .select()
         .from(visits)
         .where(and(scope, lt(visits.seq, before)))

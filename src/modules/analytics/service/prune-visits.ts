@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { files, visits } from '../../../db/tables'
 import { DAY_MS } from './day-range'
 
 /** Visits deleted per statement: a short write each, so requests never wait long behind the pruning. */
@@ -12,13 +11,14 @@ export const PRUNE_INTERVAL_MS = 60 * 60 * 1000
  * batches. With retention 0 no visit is recorded, and any left from before are deleted. Returns how many.
  */
 export async function pruneVisits(ctx: AppContext): Promise<number> {
+  const { files, visits } = ctx.db.tables
   const before = ctx.now() - ctx.config.analyticsRetention * DAY_MS
   let deleted = 0
   // File by file, through the (file, time) index: visits have no index on time alone, which every counted
   // view would pay for (BENCHMARKS.md, Design measurements).
-  for (const { id } of await ctx.db.select({ id: files.id }).from(files)) {
+  for (const { id } of await ctx.db.orm.select({ id: files.id }).from(files)) {
     for (;;) {
-      const result = await ctx.db.run(
+      const result = await ctx.db.orm.run(
         sql`DELETE FROM ${visits} WHERE ${visits.seq} IN
           (SELECT ${visits.seq} FROM ${visits} WHERE ${visits.fileId} = ${id} AND ${visits.at} < ${before} LIMIT ${PRUNE_BATCH})`,
       )

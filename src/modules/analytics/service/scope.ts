@@ -1,6 +1,5 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { files, links, visits } from '../../../db/tables'
 import { notFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 
@@ -9,9 +8,10 @@ export type ScopeInput = { ownerId: string } & ({ fileId: string } | { linkId: s
 
 /** The condition on `visits` for an owner's file or link; another user's, or a missing one, is the same 404. */
 export async function visitScope(ctx: AppContext, input: ScopeInput): Promise<SQL> {
+  const { files, links, visits } = ctx.db.tables
   if ('fileId' in input) {
     if (!isWellFormedId(input.fileId)) throw notFound()
-    const [row] = await ctx.db
+    const [row] = await ctx.db.orm
       .select({ id: files.id })
       .from(files)
       .where(and(eq(files.id, input.fileId), eq(files.ownerId, input.ownerId)))
@@ -19,7 +19,7 @@ export async function visitScope(ctx: AppContext, input: ScopeInput): Promise<SQ
     return eq(visits.fileId, row.id)
   }
   if (!isWellFormedId(input.linkId)) throw notFound('Link not found')
-  const [row] = await ctx.db
+  const [row] = await ctx.db.orm
     .select({ id: links.id })
     .from(links)
     .where(

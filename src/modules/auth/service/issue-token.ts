@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { signToken } from '../../../core/accounts/jwt'
 import type { AppContext } from '../../../core/context'
-import { tokens, type TokenRow } from '../../../db/tables'
+import type { TokenRow } from '../../../db/tables'
 import { tooManyTokens } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import { findUserByName } from '../users'
@@ -22,6 +22,7 @@ export async function issueToken(
   ctx: AppContext,
   input: { userName: string; label: string; ttlSeconds: number | null; replaceOldest?: string },
 ): Promise<IssuedToken> {
+  const { tokens } = ctx.db.tables
   const user = await findUserByName(ctx, input.userName)
   const nowMs = ctx.now()
   const iat = Math.floor(nowMs / 1000)
@@ -35,21 +36,21 @@ export async function issueToken(
     revokedAt: null,
   }
   const cap = ctx.config.maxTokensPerUser
-  const activeCount = sql`(SELECT count(*) FROM ${tokens} WHERE ${isActiveTokenOf(user.id, nowMs)})`
-  const insert = ctx.db.run(sql`
+  const activeCount = sql`(SELECT count(*) FROM ${tokens} WHERE ${isActiveTokenOf(ctx.db.tables, user.id, nowMs)})`
+  const insert = ctx.db.orm.run(sql`
     INSERT INTO ${tokens} (id, user_id, label, created_at, expires_at, revoked_at)
     SELECT ${token.id}, ${token.userId}, ${token.label}, ${token.createdAt}, ${token.expiresAt}, NULL
     WHERE ${activeCount} < ${cap}`)
   let inserted: { rowsAffected: number }
   if (input.replaceOldest === undefined) inserted = await insert
   else {
-    const oldest = sql`(SELECT ${tokens.id} FROM ${tokens} WHERE ${isActiveTokenOf(user.id, nowMs)} AND ${tokens.label} = ${input.replaceOldest}
+    const oldest = sql`(SELECT ${tokens.id} FROM ${tokens} WHERE ${isActiveTokenOf(ctx.db.tables, user.id, nowMs)} AND ${tokens.label} = ${input.replaceOldest}
       ORDER BY ${tokens.createdAt}, ${tokens.id} LIMIT 1)`
-    const makeRoom = ctx.db
+    const makeRoom = ctx.db.orm
       .update(tokens)
       .set({ revokedAt: nowMs })
       .where(and(eq(tokens.id, oldest), sql`${activeCount} >= ${cap}`))
-    ;[, inserted] = await ctx.db.batch([makeRoom, insert])
+    ;[, inserted] = await ctx.db.orm.batch([makeRoom, insert])
   }
   if (inserted.rowsAffected === 0) throw tooManyTokens(cap)
   const jwt = await signToken(ctx.signingKey, { sub: user.id, jti: token.id, iat, ...(exp !== undefined && { exp }) })

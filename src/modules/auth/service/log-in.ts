@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { users } from '../../../db/tables'
 import { invalidCredentials } from '../../../errors'
 import { passwordMatches } from '../../../core/passwords/argon2'
 import { issueToken, type IssuedToken } from './issue-token'
@@ -17,7 +16,8 @@ export async function logIn(
   ctx: AppContext,
   input: { username: string; password: string },
 ): Promise<IssuedToken & { user: { id: string; name: string } }> {
-  const [user] = await ctx.db
+  const { users } = ctx.db.tables
+  const [user] = await ctx.db.orm
     .select({ id: users.id, name: users.name, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.name, input.username))

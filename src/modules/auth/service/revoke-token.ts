@@ -1,16 +1,17 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import { unverifiedTokenId } from '../../../core/accounts/jwt'
 import type { AppContext } from '../../../core/context'
-import { tokens, type TokenRow } from '../../../db/tables'
+import type { TokenRow } from '../../../db/tables'
 import { noTokenWithId, tokenNotFound } from '../../../errors'
 
 /** Revokes by token id, or by the whole JWT (its `jti` is read without verification: revoking needs no trust). */
 export async function revokeToken(ctx: AppContext, input: { tokenIdOrJwt: string }): Promise<TokenRow> {
+  const { tokens } = ctx.db.tables
   const id = input.tokenIdOrJwt.includes('.') ? unverifiedTokenId(input.tokenIdOrJwt) : input.tokenIdOrJwt
-  const [existing] = id ? await ctx.db.select().from(tokens).where(eq(tokens.id, id)) : []
+  const [existing] = id ? await ctx.db.orm.select().from(tokens).where(eq(tokens.id, id)) : []
   if (!existing) throw noTokenWithId(input.tokenIdOrJwt)
   if (existing.revokedAt !== null) return existing
-  const [revoked] = await ctx.db
+  const [revoked] = await ctx.db.orm
     .update(tokens)
     .set({ revokedAt: ctx.now() })
     .where(and(eq(tokens.id, existing.id), isNull(tokens.revokedAt)))
@@ -23,7 +24,8 @@ export async function revokeToken(ctx: AppContext, input: { tokenIdOrJwt: string
  * is "not found" exactly like an unknown or already revoked one.
  */
 export async function revokeOwnToken(ctx: AppContext, input: { userId: string; id: string }): Promise<TokenRow> {
-  const [revoked] = await ctx.db
+  const { tokens } = ctx.db.tables
+  const [revoked] = await ctx.db.orm
     .update(tokens)
     .set({ revokedAt: ctx.now() })
     .where(and(eq(tokens.id, input.id), eq(tokens.userId, input.userId), isNull(tokens.revokedAt)))

@@ -1,17 +1,19 @@
 import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { users, type UserRow } from '../../../db/tables'
+import type { UserRow } from '../../../db/tables'
 import { unauthorized, userNotFound } from '../../../errors'
 
 export async function findUserByName(ctx: AppContext, name: string): Promise<UserRow> {
-  const [row] = await ctx.db.select().from(users).where(eq(users.name, name))
+  const { users } = ctx.db.tables
+  const [row] = await ctx.db.orm.select().from(users).where(eq(users.name, name))
   if (!row) throw userNotFound(name)
   return row
 }
 
 /** The user behind a verified token; gone since the token was issued means the caller is not signed in. */
 export async function findUserById(ctx: AppContext, id: string): Promise<UserRow> {
-  const [row] = await ctx.db.select().from(users).where(eq(users.id, id))
+  const { users } = ctx.db.tables
+  const [row] = await ctx.db.orm.select().from(users).where(eq(users.id, id))
   if (!row) throw unauthorized()
   return row
 }

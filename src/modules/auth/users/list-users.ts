@@ -1,13 +1,18 @@
 import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { fileCountOf, storedBytesOf, type Usage } from '../../../core/files/usage'
-import { users, type UserRow } from '../../../db/tables'
+import type { UserRow } from '../../../db/tables'
 
 /** Every user by name, with what they use (bytes: current PDFs and kept versions, as the quota counts them). */
 export async function listUsers(ctx: AppContext): Promise<(UserRow & { usage: Usage })[]> {
+  const { users } = ctx.db.tables
   const owner = sql`${users.id}`
-  const rows = await ctx.db
-    .select({ user: users, files: sql<number>`${fileCountOf(owner)}`, bytes: sql<number>`${storedBytesOf(owner)}` })
+  const rows = await ctx.db.orm
+    .select({
+      user: users,
+      files: sql<number>`${fileCountOf(ctx.db.tables, owner)}`,
+      bytes: sql<number>`${storedBytesOf(ctx.db.tables, owner)}`,
+    })
     .from(users)
     .orderBy(users.name)
   return rows.map((row) => ({ ...row.user, usage: { files: Number(row.files), bytes: Number(row.bytes ?? 0) } }))

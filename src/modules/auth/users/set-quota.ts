@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { users, type UserRow } from '../../../db/tables'
+import type { UserRow } from '../../../db/tables'
 import { userNotFound } from '../../../errors'
 import { findUserByName } from './find-user'
 
@@ -9,8 +9,9 @@ export async function setQuota(
   ctx: AppContext,
   input: { name: string; maxBytes?: number | null; maxFiles?: number | null },
 ): Promise<UserRow> {
+  const { users } = ctx.db.tables
   const user = await findUserByName(ctx, input.name)
-  const [updated] = await ctx.db
+  const [updated] = await ctx.db.orm
     .update(users)
     .set({
       ...(input.maxBytes !== undefined && { maxBytes: input.maxBytes }),

@@ -5,7 +5,6 @@ import type { FileWithLink } from '../../../core/files/file-rows'
 import { insertLinkWhere, prepareNewLink } from '../../../core/links/new-link'
 import { enqueueEvent } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
-import { files } from '../../../db/tables'
 import { badRequest } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import type { MultipartBody } from '../../../uploads/receive-multipart'
@@ -21,6 +20,7 @@ import { toFileDto } from '../presenter'
  * sweep moves it to orphans/. The received temp file is not this verb's to remove: the upload receiver discards it.
  */
 export async function createFile(ctx: AppContext, input: { ownerId: string; body: MultipartBody }): Promise<FileWithLink> {
+  const { files } = ctx.db.tables
   const { file, fields } = input.body
   if (!file) throw badRequest('The request has no file part; send the PDF as a part named "file" (curl -F "file=@report.pdf")')
   const metadata = metadataFromForm(fields)
@@ -53,19 +53,19 @@ export async function createFile(ctx: AppContext, input: { ownerId: string; body
   const growth = quotaGrowth(row.size)
   const fileWentIn = sql`EXISTS (SELECT 1 FROM ${files} WHERE id = ${row.id})`
   await ctx.blobs.put(row.blobKey, { file: file.temp.path })
-  const [inserted] = await ctx.db
+  const [inserted] = await ctx.db.orm
     .batch([
-      ctx.db.all<{ seq: number }>(sql`
+      ctx.db.orm.all<{ seq: number }>(sql`
     INSERT INTO ${files} (id, owner_id, blob_key, filename, title, description, size, sha256, views, created_at, updated_at, uploaded_at, version_id)
     SELECT ${row.id}, ${row.ownerId}, ${row.blobKey}, ${row.filename}, ${row.title}, ${row.description},
            ${row.size}, ${row.sha256}, 0, ${now}, ${now}, ${now}, ${row.versionId}
-    WHERE ${fitsQuota(row.ownerId, growth)}
+    WHERE ${fitsQuota(ctx.db.tables, row.ownerId, growth)}
     RETURNING seq`),
       // Only when the file went in (the quota allowed it): the same transaction, so a file never lacks its link.
-      ctx.db.run(insertLinkWhere(link, row.id, fileWentIn)),
+      ctx.db.orm.run(insertLinkWhere(ctx.db.tables, link, row.id, fileWentIn)),
       // The owner's webhooks hear of it only if the file went in: a refused upload sends nothing.
-      ctx.db.run(
-        enqueueEvent({
+      ctx.db.orm.run(
+        enqueueEvent(ctx.db, {
           event: 'file.uploaded',
           ownerId: row.ownerId,
           data: { file: toFileDto(row, ctx.config.publicUrl) },

@@ -4,7 +4,6 @@ import { discardBlob } from '../../../core/files/discard-blob'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
 import { enqueueEvent } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
-import { files, fileVersions } from '../../../db/tables'
 import { notFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 
@@ -16,23 +15,24 @@ import { isWellFormedId } from '../../../lib/ids'
  * deletes that follow in the transaction then take it away).
  */
 export async function deleteOwnedFile(ctx: AppContext, input: { ownerId: string; id: string }): Promise<{ id: string }> {
+  const { files, fileVersions } = ctx.db.tables
   if (!isWellFormedId(input.id)) throw notFound()
   const owned = and(eq(files.id, input.id), eq(files.ownerId, input.ownerId))
   const file = await getOwnedFile(ctx, input) // for the event's filename; 404 early
-  const announce = enqueueEvent({
+  const announce = enqueueEvent(ctx.db, {
     event: 'file.deleted',
     ownerId: input.ownerId,
     data: { file: { id: file.id, filename: file.filename } },
     at: ctx.now(),
     onlyIf: sql`EXISTS (SELECT 1 FROM ${files} WHERE ${owned})`,
   })
-  const [, versions, [deleted]] = await ctx.db.batch([
-    ctx.db.run(announce),
-    ctx.db
+  const [, versions, [deleted]] = await ctx.db.orm.batch([
+    ctx.db.orm.run(announce),
+    ctx.db.orm
       .delete(fileVersions)
       .where(eq(fileVersions.fileId, sql`(SELECT ${files.id} FROM ${files} WHERE ${owned})`))
       .returning({ blobKey: fileVersions.blobKey }),
-    ctx.db.delete(files).where(owned).returning({ id: files.id, blobKey: files.blobKey }),
+    ctx.db.orm.delete(files).where(owned).returning({ id: files.id, blobKey: files.blobKey }),
   ])
   if (!deleted) throw notFound()
   outboxWritten(ctx)

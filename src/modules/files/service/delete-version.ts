@@ -2,7 +2,6 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { discardBlob } from '../../../core/files/discard-blob'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
-import { files, fileVersions } from '../../../db/tables'
 import { currentVersionNotDeletable, versionNotFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 import type { VersionKey } from './find-version'
@@ -13,10 +12,11 @@ import type { VersionKey } from './find-version'
  * current version cannot be deleted (409): restore another one first, or delete the file.
  */
 export async function deleteVersion(ctx: AppContext, input: VersionKey): Promise<{ id: string }> {
+  const { files, fileVersions } = ctx.db.tables
   const file = await getOwnedFile(ctx, input)
   if (input.versionId === file.versionId) throw currentVersionNotDeletable()
   if (!isWellFormedId(input.versionId)) throw versionNotFound()
-  const [deleted] = await ctx.db
+  const [deleted] = await ctx.db.orm
     .delete(fileVersions)
     .where(
       and(

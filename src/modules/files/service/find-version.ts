@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
-import { fileVersions, type FileVersionRow } from '../../../db/tables'
+import type { FileVersionRow } from '../../../db/tables'
 import { versionNotFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 
@@ -21,8 +21,9 @@ export async function findOwnedVersion(ctx: AppContext, input: VersionKey): Prom
 
 /** A previous version of the file `fileId` (whose ownership the caller has checked), if it is kept. */
 export async function findKeptVersion(ctx: AppContext, fileId: string, versionId: string): Promise<FileVersionRow | undefined> {
+  const { fileVersions } = ctx.db.tables
   if (!isWellFormedId(versionId)) return undefined
-  const [row] = await ctx.db
+  const [row] = await ctx.db.orm
     .select()
     .from(fileVersions)
     .where(and(eq(fileVersions.id, versionId), eq(fileVersions.fileId, fileId)))

@@ -1,8 +1,7 @@
-import { caseless, likeCaseless } from '../../../db/portable'
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
+import type { Database } from '../../../db/database'
 import type { FileWithLink } from '../../../core/files/file-rows'
-import { files, links } from '../../../db/tables'
 import { badRequest } from '../../../errors'
 import type { ListOrder } from '../../../shared/file-shapes'
 
@@ -21,12 +20,15 @@ export type ListInput = {
  * Each order's sort key and direction; every order pages by keyset, with the upload sequence breaking ties. Name is the title readers see (the filename when the title is
  * empty), A to Z without regard to ASCII case; views and size go from the most to the least.
  */
-const ORDERS: Record<ListOrder, { key: () => SQL | undefined; ascending: boolean }> = {
-  newest: { key: () => undefined, ascending: false },
-  oldest: { key: () => undefined, ascending: true },
-  name: { key: () => caseless(sql`coalesce(nullif(${files.title}, ''), ${files.filename})`), ascending: true },
-  views: { key: () => sql`${files.views}`, ascending: false },
-  size: { key: () => sql`${files.size}`, ascending: false },
+const ORDERS: Record<ListOrder, { key: ((db: Database) => SQL) | undefined; ascending: boolean }> = {
+  newest: { key: undefined, ascending: false },
+  oldest: { key: undefined, ascending: true },
+  name: {
+    key: ({ tables: { files }, portable }) => portable.caseless(sql`coalesce(nullif(${files.title}, ''), ${files.filename})`),
+    ascending: true,
+  },
+  views: { key: ({ tables: { files } }) => sql`${files.views}`, ascending: false },
+  size: { key: ({ tables: { files } }) => sql`${files.size}`, ascending: false },
 }
 
 type Cursor = { key: string | number | undefined; seq: number }
@@ -37,9 +39,10 @@ type Cursor = { key: string | number | undefined; seq: number }
  * a file whose count changes meanwhile may move between pages: that order is live.)
  */
 export async function listOwnedFiles(ctx: AppContext, input: ListInput): Promise<FilePage> {
+  const { files, links } = ctx.db.tables
   const order = input.order ?? 'newest'
   const { ascending } = ORDERS[order]
-  const key = ORDERS[order].key()
+  const key = ORDERS[order].key?.(ctx.db)
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, order)
   const pattern = input.search ? `%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined
   const beyond = (left: SQL | typeof files.seq, right: unknown) => (ascending ? sql`${left} > ${right}` : sql`${left} < ${right}`)
@@ -50,7 +53,7 @@ export async function listOwnedFiles(ctx: AppContext, input: ListInput): Promise
         ? beyond(files.seq, after.seq)
         : sql`(${beyond(key, after.key)} OR (${key} = ${after.key} AND ${beyond(files.seq, after.seq)}))`
   const direction = ascending ? asc : desc
-  const rows = await ctx.db
+  const rows = await ctx.db.orm
     .select({
       file: files,
       slug: links.slug,
@@ -64,7 +67,9 @@ export async function listOwnedFiles(ctx: AppContext, input: ListInput): Promise
       and(
         eq(files.ownerId, input.ownerId),
         keyset,
-        pattern === undefined ? undefined : sql`(${likeCaseless(files.filename, pattern)} OR ${likeCaseless(files.title, pattern)})`,
+        pattern === undefined
+          ? undefined
+          : sql`(${ctx.db.portable.likeCaseless(files.filename, pattern)} OR ${ctx.db.portable.likeCaseless(files.title, pattern)})`,
       ),
     )
     .orderBy(...(key === undefined ? [] : [direction(key)]), direction(files.seq))
@@ -93,7 +98,7 @@ function decodeCursor(text: string, order: ListOrder): Cursor {
   const decoded = Buffer.from(text, 'base64url').toString('utf8')
   const bySeq = /^seq:(\d{1,15})$/.exec(decoded)
   if (bySeq) {
-    if (ORDERS[order].key() !== undefined) throw invalid()
+    if (ORDERS[order].key !== undefined) throw invalid()
     return { key: undefined, seq: Number(bySeq[1]) }
   }
   let parsed: unknown
@@ -102,7 +107,7 @@ function decodeCursor(text: string, order: ListOrder): Cursor {
   } catch {
     throw invalid()
   }
-  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== order || ORDERS[order].key() === undefined) throw invalid()
+  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== order || ORDERS[order].key === undefined) throw invalid()
   const [, key, seq] = parsed as [unknown, unknown, unknown]
   if ((typeof key !== 'string' && typeof key !== 'number') || !Number.isSafeInteger(seq)) throw invalid()
   return { key, seq: seq as number }

@@ -1,6 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { files, fileVersions } from '../../../db/tables'
 import { notFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 
@@ -20,10 +19,11 @@ export type VersionEntry = {
  * replaced. Both reads in one transaction, so a replacement in between cannot list a PDF twice or not at all.
  */
 export async function listVersions(ctx: AppContext, input: { ownerId: string; id: string }): Promise<VersionEntry[]> {
+  const { files, fileVersions } = ctx.db.tables
   if (!isWellFormedId(input.id)) throw notFound()
   const owned = and(eq(files.id, input.id), eq(files.ownerId, input.ownerId))
-  const [current, kept] = await ctx.db.batch([
-    ctx.db
+  const [current, kept] = await ctx.db.orm.batch([
+    ctx.db.orm
       .select({
         id: files.versionId,
         filename: files.filename,
@@ -33,7 +33,7 @@ export async function listVersions(ctx: AppContext, input: { ownerId: string; id
       })
       .from(files)
       .where(owned),
-    ctx.db
+    ctx.db.orm
       .select()
       .from(fileVersions)
       .where(eq(fileVersions.fileId, sql`(SELECT ${files.id} FROM ${files} WHERE ${owned})`))

@@ -4,7 +4,6 @@ import type { FileWithLink } from '../../../core/files/file-rows'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
 import { enqueueEvent } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
-import { files, fileVersions } from '../../../db/tables'
 import { conflict, versionNotFound } from '../../../errors'
 import { findKeptVersion, type VersionKey } from './find-version'
 import { toFileDto } from '../presenter'
@@ -22,6 +21,7 @@ const MAX_ATTEMPTS = 5
  * receiver a restore is the PDF behind the links changing, like a replacement.
  */
 export async function restoreVersion(ctx: AppContext, input: VersionKey): Promise<FileWithLink> {
+  const { files, fileVersions } = ctx.db.tables
   const target = { ownerId: input.ownerId, id: input.id }
   const owned = and(eq(files.id, input.id), eq(files.ownerId, input.ownerId))
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -42,22 +42,22 @@ export async function restoreVersion(ctx: AppContext, input: VersionKey): Promis
       uploadedAt: now,
     }
     const restored = { ...current, ...becomesCurrent, updatedAt: Math.max(now, current.updatedAt + 1) }
-    const [, swapped] = await ctx.db.batch([
+    const [, swapped] = await ctx.db.orm.batch([
       // The current PDF becomes a previous version, if the file still holds it and the chosen version is still kept.
-      ctx.db.run(sql`
+      ctx.db.orm.run(sql`
         INSERT INTO ${fileVersions} (id, file_id, blob_key, filename, size, sha256, uploaded_at, replaced_at)
         SELECT version_id, id, blob_key, filename, size, sha256, uploaded_at, ${now} FROM ${files}
         WHERE ${holdsCurrent} AND EXISTS (SELECT 1 FROM ${fileVersions} WHERE ${fileVersions.id} = ${version.id} AND ${fileVersions.fileId} = ${current.id})`),
       // The chosen version becomes current, only if the statement above moved the current PDF aside.
-      ctx.db
+      ctx.db.orm
         .update(files)
-        .set({ ...becomesCurrent, updatedAt: nextUpdatedAt(now) })
+        .set({ ...becomesCurrent, updatedAt: nextUpdatedAt(ctx.db.tables, now) })
         .where(and(holdsCurrent, sql`EXISTS (SELECT 1 FROM ${fileVersions} WHERE ${fileVersions.id} = ${current.versionId})`))
         .returning({ id: files.id }),
       // And leaves the list of previous versions, only if the file now holds its PDF.
-      ctx.db.delete(fileVersions).where(and(eq(fileVersions.id, version.id), holdsVersion)),
-      ctx.db.run(
-        enqueueEvent({
+      ctx.db.orm.delete(fileVersions).where(and(eq(fileVersions.id, version.id), holdsVersion)),
+      ctx.db.orm.run(
+        enqueueEvent(ctx.db, {
           event: 'file.replaced',
           ownerId: input.ownerId,
           data: { file: toFileDto(restored, ctx.config.publicUrl), restoredVersionId: version.id },

@@ -1,4 +1,4 @@
-import { greaterOf } from '../../../db/portable'
+import { greaterOf, type Tables } from '../../../db/database'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { AppContext } from '../../../core/context'
@@ -9,7 +9,6 @@ import type { FileWithLink } from '../../../core/files/file-rows'
 import { replacementPlan } from '../../../core/files/versions'
 import { enqueueEvent } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
-import { files, fileVersions, links } from '../../../db/tables'
 import { notFound } from '../../../errors'
 import { isWellFormedId, randomId } from '../../../lib/ids'
 import type { ReceivedPdf } from '../../../uploads/pdf-part-writer'
@@ -33,7 +32,7 @@ export async function updateFromMultipart(ctx: AppContext, input: Target & { bod
 }
 
 // Each successful PUT moves updatedAt forward, even two within the same millisecond.
-export const nextUpdatedAt = (now: number) => greaterOf(now, sql`${files.updatedAt} + 1`)
+export const nextUpdatedAt = ({ files }: Tables, now: number) => greaterOf(now, sql`${files.updatedAt} + 1`)
 
 async function applyUpdate(
   ctx: AppContext,
@@ -41,20 +40,23 @@ async function applyUpdate(
   metadata: MetadataInput,
   replacement: ReceivedPdf | undefined,
 ): Promise<FileWithLink> {
+  const { files, links } = ctx.db.tables
   const { allowDownload, searchEngineVisible, ...fileFields } = metadata
   const now = ctx.now()
-  const changes = { ...fileFields, updatedAt: nextUpdatedAt(now) }
+  const changes = { ...fileFields, updatedAt: nextUpdatedAt(ctx.db.tables, now) }
   const switches = { allowDownload, searchEngineVisible }
   const hasSwitches = allowDownload !== undefined || searchEngineVisible !== undefined
   if (!replacement) {
     if (!isWellFormedId(target.id)) throw notFound()
-    const updateFile = ctx.db.update(files).set(changes).where(ownedBy(target)).returning({ id: files.id })
+    const updateFile = ctx.db.orm.update(files).set(changes).where(ownedBy(ctx.db.tables, target)).returning({ id: files.id })
     // The switches are the default link's; in the same transaction, so the PUT is all or nothing.
-    const updateLink = ctx.db
+    const updateLink = ctx.db.orm
       .update(links)
       .set({ ...switches, updatedAt: now })
-      .where(and(eq(links.fileId, sql`(SELECT ${files.id} FROM ${files} WHERE ${ownedBy(target)})`), eq(links.isDefault, true)))
-    const [updated] = hasSwitches ? await ctx.db.batch([updateFile, updateLink]) : [await updateFile]
+      .where(
+        and(eq(links.fileId, sql`(SELECT ${files.id} FROM ${files} WHERE ${ownedBy(ctx.db.tables, target)})`), eq(links.isDefault, true)),
+      )
+    const [updated] = hasSwitches ? await ctx.db.orm.batch([updateFile, updateLink]) : [await updateFile]
     if (updated.length === 0) throw notFound()
     return getOwnedFile(ctx, target)
   }
@@ -94,7 +96,7 @@ async function applyUpdate(
   return getOwnedFile(ctx, target)
 }
 
-const ownedBy = (target: Target) => and(eq(files.id, target.id), eq(files.ownerId, target.ownerId))
+const ownedBy = ({ files }: Tables, target: Target) => and(eq(files.id, target.id), eq(files.ownerId, target.ownerId))
 
 /**
  * Compare-and-swap on the blob key, so that two concurrent replacements of one file cannot both believe they
@@ -111,46 +113,52 @@ const ownedBy = (target: Target) => and(eq(files.id, target.id), eq(files.ownerI
 async function switchBlob(
   ctx: AppContext,
   target: Target,
-  changes: SQLiteUpdateSetSource<typeof files> & { size: number; blobKey: string },
-  linkChanges: SQLiteUpdateSetSource<typeof links>,
+  changes: SQLiteUpdateSetSource<Tables['files']> & { size: number; blobKey: string },
+  linkChanges: SQLiteUpdateSetSource<Tables['links']>,
   replaced: (current: FileWithLink) => FileWithLink,
 ): Promise<{ discard: string[] }> {
+  const { files, fileVersions, links } = ctx.db.tables
   for (let attempt = 0; ; attempt++) {
     const current = await getOwnedFile(ctx, target)
     const plan = await replacementPlan(ctx, current)
     const growth = quotaGrowth(changes.size, plan)
-    const holdsCurrent = and(ownedBy(target), eq(files.blobKey, current.blobKey))
-    const holdsNew = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${ownedBy(target)} AND ${files.blobKey} = ${changes.blobKey})`
+    const holdsCurrent = and(ownedBy(ctx.db.tables, target), eq(files.blobKey, current.blobKey))
+    const holdsNew = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${ownedBy(ctx.db.tables, target)} AND ${files.blobKey} = ${changes.blobKey})`
     const pruneIds = plan.prune.map((version) => version.id)
     const alreadyKept = pruneIds.filter((id) => id !== current.versionId)
     const stillKept =
       alreadyKept.length === 0
         ? sql`TRUE`
         : sql`(SELECT count(*) FROM ${fileVersions} WHERE ${fileVersions.fileId} = ${target.id} AND ${inArray(fileVersions.id, alreadyKept)}) = ${alreadyKept.length}`
-    const keepCurrent = ctx.db.run(sql`
+    const keepCurrent = ctx.db.orm.run(sql`
       INSERT INTO ${fileVersions} (id, file_id, blob_key, filename, size, sha256, uploaded_at, replaced_at)
       SELECT version_id, id, blob_key, filename, size, sha256, uploaded_at, ${ctx.now()} FROM ${files}
-      WHERE ${holdsCurrent} AND ${fitsQuota(target.ownerId, growth)} AND ${stillKept}`)
-    const swap = ctx.db
+      WHERE ${holdsCurrent} AND ${fitsQuota(ctx.db.tables, target.ownerId, growth)} AND ${stillKept}`)
+    const swap = ctx.db.orm
       .update(files)
       .set(changes)
       .where(and(holdsCurrent, sql`EXISTS (SELECT 1 FROM ${fileVersions} WHERE ${fileVersions.id} = ${current.versionId})`))
       .returning({ id: files.id })
-    const prune = ctx.db.delete(fileVersions).where(and(eq(fileVersions.fileId, target.id), inArray(fileVersions.id, pruneIds), holdsNew))
+    const prune = ctx.db.orm
+      .delete(fileVersions)
+      .where(and(eq(fileVersions.fileId, target.id), inArray(fileVersions.id, pruneIds), holdsNew))
     const switchLink = () =>
-      ctx.db
+      ctx.db.orm
         .update(links)
         .set(linkChanges)
         .where(
           and(
-            eq(links.fileId, sql`(SELECT ${files.id} FROM ${files} WHERE ${ownedBy(target)} AND ${files.blobKey} = ${changes.blobKey})`),
+            eq(
+              links.fileId,
+              sql`(SELECT ${files.id} FROM ${files} WHERE ${ownedBy(ctx.db.tables, target)} AND ${files.blobKey} = ${changes.blobKey})`,
+            ),
             eq(links.isDefault, true),
           ),
         )
     // Built from `current`: a metadata PUT that commits between that read and this batch (it keeps the blob
     // key, so the swap still happens) is not reflected in the event's title or description.
-    const announce = ctx.db.run(
-      enqueueEvent({
+    const announce = ctx.db.orm.run(
+      enqueueEvent(ctx.db, {
         event: 'file.replaced',
         ownerId: target.ownerId,
         data: { file: toFileDto(replaced(current), ctx.config.publicUrl) },
@@ -158,7 +166,7 @@ async function switchBlob(
         onlyIf: holdsNew,
       }),
     )
-    const [, swapped] = await ctx.db.batch([
+    const [, swapped] = await ctx.db.orm.batch([
       keepCurrent,
       swap,
       ...(pruneIds.length > 0 ? [prune] : []),

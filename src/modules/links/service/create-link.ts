@@ -3,7 +3,7 @@ import type { AppContext } from '../../../core/context'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
 import type { LinkInput } from '../../../core/links/link-input'
 import { insertLinkWhere, prepareNewLink } from '../../../core/links/new-link'
-import { files, type LinkRow, links } from '../../../db/tables'
+import type { LinkRow } from '../../../db/tables'
 import { badRequest } from '../../../errors'
 import { LINK_LIMITS } from '../../../shared/link-shapes'
 
@@ -13,10 +13,12 @@ import { LINK_LIMITS } from '../../../shared/link-shapes'
  * meanwhile gets no link.
  */
 export async function createLink(ctx: AppContext, input: { ownerId: string; fileId: string; link: LinkInput }): Promise<LinkRow> {
+  const { files, links } = ctx.db.tables
   await getOwnedFile(ctx, { ownerId: input.ownerId, id: input.fileId })
   const link = await prepareNewLink(ctx, input.link, { isDefault: false })
-  const inserted = await ctx.db.all<{ seq: number }>(
+  const inserted = await ctx.db.orm.all<{ seq: number }>(
     sql`${insertLinkWhere(
+      ctx.db.tables,
       link,
       input.fileId,
       sql`EXISTS (SELECT 1 FROM ${files} WHERE id = ${input.fileId} AND owner_id = ${input.ownerId})

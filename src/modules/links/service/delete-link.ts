@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { links } from '../../../db/tables'
 import { defaultLinkCannotBeDeleted } from '../../../errors'
 import { type Asker, getLink, linkOfAsker } from './owned-links'
 
@@ -10,8 +9,9 @@ import { type Asker, getLink, linkOfAsker } from './owned-links'
  * deleted.
  */
 export async function deleteLink(ctx: AppContext, input: { asker: Asker; linkId: string }): Promise<{ id: string }> {
+  const { links } = ctx.db.tables
   const link = await getLink(ctx, input)
   if (link.isDefault) throw defaultLinkCannotBeDeleted()
-  await ctx.db.delete(links).where(and(eq(links.id, input.linkId), eq(links.isDefault, false), linkOfAsker(input.asker)))
+  await ctx.db.orm.delete(links).where(and(eq(links.id, input.linkId), eq(links.isDefault, false), linkOfAsker(ctx.db.tables, input.asker)))
   return { id: link.id }
 }

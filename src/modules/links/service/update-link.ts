@@ -1,11 +1,11 @@
-import { greaterOf } from '../../../db/portable'
+import { greaterOf } from '../../../db/database'
 import { and, eq, sql } from 'drizzle-orm'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { AppContext } from '../../../core/context'
 import type { LinkInput } from '../../../core/links/link-input'
 import { checkExpiryChange, checkPasswordChange } from '../../../core/links/link-policy'
 import { hashPassword } from '../../../core/passwords/argon2'
-import { type LinkRow, links } from '../../../db/tables'
+import type { LinkRow } from '../../../db/tables'
 import { type Asker, getLink, linkNotFound, linkOfAsker } from './owned-links'
 
 /**
@@ -16,6 +16,7 @@ import { type Asker, getLink, linkNotFound, linkOfAsker } from './owned-links'
  * searchEngineVisible.
  */
 export async function updateLink(ctx: AppContext, input: { asker: Asker; linkId: string; link: LinkInput }): Promise<LinkRow> {
+  const { links } = ctx.db.tables
   await getLink(ctx, input) // 404 before a password is hashed
   const { password, ...fields } = input.link
   const now = ctx.now()
@@ -27,10 +28,10 @@ export async function updateLink(ctx: AppContext, input: { asker: Asker; linkId:
     updatedAt: greaterOf(now, sql`${links.updatedAt} + 1`),
   }
   if (password !== undefined) changes.passwordHash = password === null ? null : await hashPassword(password)
-  const [row] = await ctx.db
+  const [row] = await ctx.db.orm
     .update(links)
     .set(changes)
-    .where(and(eq(links.id, input.linkId), linkOfAsker(input.asker)))
+    .where(and(eq(links.id, input.linkId), linkOfAsker(ctx.db.tables, input.asker)))
     .returning()
   if (!row) throw linkNotFound() // its file was deleted meanwhile
   return row

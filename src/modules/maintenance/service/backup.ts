@@ -73,7 +73,7 @@ async function backupInto(ctx: AppContext, target: string): Promise<{ manifest: 
 
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     await rm(snapshot, { force: true })
-    await ctx.db.run(sql`VACUUM INTO ${snapshot}`)
+    await ctx.db.orm.run(sql`VACUUM INTO ${snapshot}`)
     const rows = await rowsOf(snapshot)
     let complete = true
     for (const row of rows) {

@@ -66,7 +66,7 @@ async function copyTable(ctx: AppContext, tx: SQL, table: Table): Promise<Copied
   let rows = 0
   // rowid order: stable, and the server is stopped, so nothing moves meanwhile.
   for (let offset = 0; ; offset += PAGE) {
-    const read = await ctx.db.select().from(table).limit(PAGE).offset(offset)
+    const read = await ctx.db.orm.select().from(table).limit(PAGE).offset(offset)
     if (read.length === 0) break
     // The day's visitor salt stays behind: the migrated install starts a new one (see visitor-salt.ts).
     const page = table === sqliteTables.meta ? read.filter((row) => (row as { key: string }).key !== VISITOR_SALT_KEY) : read

@@ -1,6 +1,5 @@
 import type { AppContext } from '../../../core/context'
 import { sql } from 'drizzle-orm'
-import { files, fileVersions, pdfPages } from '../../../db/tables'
 
 /**
  * Moves blobs no row points at — neither a file's current PDF nor a kept previous version — (leftovers of a crash between "blob in place" and "row committed", or
@@ -12,11 +11,12 @@ import { files, fileVersions, pdfPages } from '../../../db/tables'
  * points at are dropped too. Returns how many moved.
  */
 export async function sweepUnreferencedBlobs(ctx: AppContext, options: { minAgeMs?: number } = {}): Promise<number> {
+  const { files, fileVersions, pdfPages } = ctx.db.tables
   const minAgeMs = options.minAgeMs ?? 0
   // The current PDFs and the kept previous versions, read in one transaction.
-  const [current, versions] = await ctx.db.batch([
-    ctx.db.select({ key: files.blobKey }).from(files),
-    ctx.db.select({ key: fileVersions.blobKey }).from(fileVersions),
+  const [current, versions] = await ctx.db.orm.batch([
+    ctx.db.orm.select({ key: files.blobKey }).from(files),
+    ctx.db.orm.select({ key: fileVersions.blobKey }).from(fileVersions),
   ])
   const referenced = new Set([...current, ...versions].map((row) => row.key))
   let moved = 0
@@ -31,7 +31,7 @@ export async function sweepUnreferencedBlobs(ctx: AppContext, options: { minAgeM
     moved++
   }
   await ctx.previews.discardAllBut(referenced)
-  await ctx.db.run(
+  await ctx.db.orm.run(
     sql`DELETE FROM ${pdfPages} WHERE ${pdfPages.blobKey} NOT IN (SELECT ${files.blobKey} FROM ${files}) AND ${pdfPages.blobKey} NOT IN (SELECT ${fileVersions.blobKey} FROM ${fileVersions})`,
   )
   return moved

@@ -5,7 +5,7 @@ import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
 import { eventSubscribers } from '../../../core/webhooks/subscribers'
 import { outboxWritten } from '../../../core/webhooks/wake'
-import { insertVisit, viewedEvent, type VisitedLink, type VisitFacts, type VisitRecord } from './visit-records'
+import { insertVisit, visitEvents, type VisitedLink, type VisitFacts, type VisitRecord } from './visit-records'
 import { isHumanVisit, SWEEP_INTERVAL_MS, sweepStatement, UNMARK, visitMarker } from './visit-marks'
 import { visitorKeys } from './visitor-salt'
 
@@ -79,7 +79,7 @@ export function createViewCounter(ctx: AppContext): CountView {
   const analytics = ctx.config.analyticsRetention > 0
   const visitorKeyOf = visitorKeys(ctx)
   const wantsEvent = eventSubscribers(ctx)
-  const finalize = finalizer(ctx.config.publicUrl)
+  const finalize = finalizer(visitEvents(ctx).viewed)
   let queue: Pending[] = []
   let lastSweep = 0
   // One group commit in flight at a time: the visits that arrive meanwhile make the next one. On SQLite a commit
@@ -106,7 +106,7 @@ export function createViewCounter(ctx: AppContext): CountView {
       groups.push([sweepStatement(now)])
     }
     try {
-      const results = await ctx.sql.runGroups(groups, (results) => finalize(batch, results))
+      const results = await ctx.db.hot.runGroups(groups, (results) => finalize(batch, results))
       // link.viewed events went into the outbox with the views: the dispatcher sends them now, not at its next poll.
       if (batch.some((pending) => pending.announce)) outboxWritten(ctx)
       const refused = new Set<string>()
@@ -164,7 +164,7 @@ function outcomeOf(changes: number[]): ViewOutcome {
  * and `link.viewed` events, and the refused visits' marks taken back.
  */
 const finalizer =
-  (publicUrl: string) =>
+  (viewedEvent: ReturnType<typeof visitEvents>['viewed']) =>
   (batch: Pending[], results: GroupResult[]): SqlStatement[] => {
     const toFiles = new Map<string, number>()
     const visits: SqlStatement[] = []
@@ -177,7 +177,7 @@ const finalizer =
         toFiles.set(pending.link.fileId, (toFiles.get(pending.link.fileId) ?? 0) + 1)
         if (pending.record) {
           visits.push(insertVisit(pending.link, pending.record))
-          if (pending.announce) visits.push(viewedEvent(publicUrl, pending.ownerId, pending.link, pending.record))
+          if (pending.announce) visits.push(viewedEvent(pending.ownerId, pending.link, pending.record))
         }
       } else if (outcome === 'limit_reached') unmarks.push({ sql: UNMARK, args: [pending.link.id, pending.visitor] })
     })

@@ -40,7 +40,7 @@ export function linkAccessReader(ctx: AppContext): ReadLinkAccess {
     const limited = link.maxViews !== null
     const granted = limited && hasLinkCookie(ctx.signingKey, 'grant', link, cookies, now)
     if (limited && !granted) {
-      const row = await ctx.sql.get(LIVE_VIEWS, [link.id])
+      const row = await ctx.db.hot.get(LIVE_VIEWS, [link.id])
       if (!row) return { kind: 'missing' } // deleted since the cached lookup
       if (linkState({ ...link, views: Number(row[0]) }, now) === 'used_up') return { kind: 'gone', state: 'used_up' }
     }

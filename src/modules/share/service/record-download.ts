@@ -4,7 +4,7 @@ import { outboxWritten } from '../../../core/webhooks/wake'
 import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
 import { readingToken, visitOfToken } from '../reading-token'
-import { downloadedEvent, insertVisit, type VisitFacts } from './visit-records'
+import { insertVisit, visitEvents, type VisitFacts } from './visit-records'
 import { isHumanDownload, visitMarker } from './visit-marks'
 import { visitorKeys } from './visitor-salt'
 
@@ -34,15 +34,15 @@ const startsDownload = (range: string | null) => range === null || /^\s*bytes\s*
 export function downloadRecorder(ctx: AppContext): RecordDownload {
   const visitorKeyOf = visitorKeys(ctx)
   const markOf = visitMarker(ctx)
-  const publicUrl = ctx.config.publicUrl
+  const events = visitEvents(ctx)
   return async ({ shared, visit, facts, visitToken, range }) => {
     if (ctx.config.analyticsRetention === 0 || !isHumanDownload(visit) || !startsDownload(range)) return { newToken: null }
     const { link, file } = shared
     const now = ctx.now()
     const known = visitOfToken(ctx.signingKey, visitToken, link.id, now)
     if (known) {
-      await ctx.sql.runGroups([
-        [{ sql: MARK_DOWNLOADED, args: [known, link.id] }, downloadedEvent(publicUrl, file.ownerId, link, { id: known, at: now })],
+      await ctx.db.hot.runGroups([
+        [{ sql: MARK_DOWNLOADED, args: [known, link.id] }, events.downloaded(file.ownerId, link, { id: known, at: now })],
       ])
       outboxWritten(ctx)
       return { newToken: null }
@@ -52,9 +52,7 @@ export function downloadRecorder(ctx: AppContext): RecordDownload {
     const mark = markOf({ linkId: link.id, clientIp: visit.clientIp, userAgent: visit.userAgent!, kind: 'download', now })
     const record = { id, at: now, visitor, ...facts, viewed: false, downloaded: true }
     const insert = { ...insertVisit(link, record), onlyIfPreviousChanged: true }
-    const [result] = await ctx.sql.runGroups([
-      [...mark.statements, insert, downloadedEvent(publicUrl, file.ownerId, link, { id, at: now })],
-    ])
+    const [result] = await ctx.db.hot.runGroups([[...mark.statements, insert, events.downloaded(file.ownerId, link, { id, at: now })]])
     if (result instanceof Error) throw result
     outboxWritten(ctx) // link.downloaded, if it was written: sent now, not at the dispatcher's next poll
     const inserted = result![mark.statements.length] === 1

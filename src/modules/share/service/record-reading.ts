@@ -93,7 +93,7 @@ export function readingRecorder(ctx: AppContext, pdfs: Pick<PreviewService, 'pag
     const pages = await pdfs.pagesOf(shared.file)
     const beyond = pages === undefined ? undefined : batch.pages.find((entry) => entry.page > pages)
     if (beyond) return refuse(400, `page ${beyond.page} is past the document's last page (${pages})`)
-    const row = await ctx.sql.get(VISIT, [visitId, shared.link.id])
+    const row = await ctx.db.hot.get(VISIT, [visitId, shared.link.id])
     if (!row) return refuse(403, 'the visit is not recorded')
     const [at, tracked, readingMs] = row.map(Number) as [number, number, number]
     if (tracked !== 1) return refuse(403, 'the reader asked not to be tracked: no reading is recorded')
@@ -108,7 +108,7 @@ export function readingRecorder(ctx: AppContext, pdfs: Pick<PreviewService, 'pag
       })),
       { sql: SUM_PAGES, args: [visitId, visitId] },
     ]
-    const [result] = await ctx.sql.runGroups([group])
+    const [result] = await ctx.db.hot.runGroups([group])
     if (result instanceof Error) throw result
     // A concurrent batch used up the time between the check above and this transaction.
     if (result!.slice(1, -1).every((changes) => changes === 0)) return refuse(400, 'more reading time than time since the page was opened')

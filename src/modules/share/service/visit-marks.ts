@@ -1,6 +1,5 @@
 import { isbot } from 'isbot'
 import type { AppContext } from '../../../core/context'
-import { activeDialect } from '../../../db/dialect'
 import type { SqlStatement } from '../../../db/hot-sql'
 import { addressGroup } from '../../../lib/address-group'
 import { hmacSha256Base64url } from '../../../lib/hmac'
@@ -47,14 +46,6 @@ const MARK_WITHIN_ADDRESS_BOUND = `INSERT INTO view_marks (link_id, visitor, see
 // The range needs visitor ids compared byte by byte: SQLite's default (BINARY) does, and on PostgreSQL the
 // column has the "C" collation (pg migration 0002), so the primary key's index serves the range there too
 // (with a COLLATE in the query instead, each count was a scan of the link's marks: 4.5 ms at 20,000).
-/**
- * On PostgreSQL, where group commits of several requests and instances run at once (READ COMMITTED), the bound
- * above counts only marks already committed: two transactions could each add marks of one address without
- * seeing the other's. Locking the link's row first makes them queue on the link (the claim of a view locks it
- * anyway, until the commit), and the mark, a later statement, then counts what the one before committed.
- * SQLite runs one writer at a time: there the mark alone is enough.
- */
-const LOCK_LINK = 'SELECT 1 FROM links WHERE id = ? FOR UPDATE'
 /** A mark taken back: its visit was not served, so a later visit is not a repeat. */
 export const UNMARK = 'DELETE FROM view_marks WHERE link_id = ? AND visitor = ?'
 const SWEEP = 'DELETE FROM view_marks WHERE seen_at <= ?'
@@ -70,7 +61,11 @@ export type VisitMark = { visitor: string; statements: SqlStatement[] }
  */
 export function visitMarker(ctx: AppContext) {
   const perAddress = ctx.config.maxViewsPerAddress
-  const lockFirst = activeDialect() === 'postgres' && perAddress > 0
+  // Where group commits of several requests and instances run at once (PostgreSQL, READ COMMITTED), the bound
+  // counts only marks already committed: two transactions could each add marks of one address without seeing
+  // the other's. The link's row is locked first, so they queue on the link (the claim of a view locks it anyway,
+  // until the commit), and the mark, a later statement, counts what the one before committed.
+  const lockFirst = (linkId: string) => (perAddress > 0 ? ctx.db.portable.lockLink(linkId) : [])
   return (input: { linkId: string; clientIp: string; userAgent: string; kind: 'view' | 'download'; now: number }): VisitMark => {
     const { linkId, now } = input
     const since = now - REPEAT_WINDOW_MS
@@ -82,7 +77,7 @@ export function visitMarker(ctx: AppContext) {
       perAddress > 0
         ? { sql: MARK_WITHIN_ADDRESS_BOUND, args: [linkId, visitor, now, linkId, `${tag}.`, `${tag}/`, since, perAddress, since] }
         : { sql: MARK, args: [linkId, visitor, now, since] }
-    return { visitor, statements: lockFirst ? [{ sql: LOCK_LINK, args: [linkId] }, mark] : [mark] }
+    return { visitor, statements: [...lockFirst(linkId), mark] }
   }
 }
 
@@ -100,7 +95,9 @@ export function sweepStatement(now: number): SqlStatement {
  */
 export function startMarkSweeps(ctx: AppContext, intervalMs = SWEEP_INTERVAL_MS): { stop: () => void } {
   const timer = setInterval(() => {
-    ctx.sql.runGroups([[sweepStatement(ctx.now())]]).catch((error: unknown) => ctx.log.error('could not delete expired view marks', error))
+    ctx.db.hot
+      .runGroups([[sweepStatement(ctx.now())]])
+      .catch((error: unknown) => ctx.log.error('could not delete expired view marks', error))
   }, intervalMs)
   timer.unref()
   return { stop: () => clearInterval(timer) }

@@ -1,3 +1,4 @@
+import type { AppContext } from '../../../core/context'
 import { shareUrlOf } from '../../../core/links/share-url'
 import { outboxStatement } from '../../../core/webhooks/outbox'
 import type { SqlStatement } from '../../../db/hot-sql'
@@ -47,29 +48,31 @@ const linkData = (publicUrl: string, link: VisitedLink) => ({
   label: link.label,
 })
 
-/** The `link.viewed` outbox rows for a counted view, for the owner's webhooks that want it (same transaction). */
-export function viewedEvent(publicUrl: string, ownerId: string, link: VisitedLink, visit: VisitRecord): SqlStatement {
-  return outboxStatement({
-    event: 'link.viewed',
-    ownerId,
-    at: visit.at,
-    data: {
-      link: linkData(publicUrl, link),
-      visit: { id: visit.id, at: new Date(visit.at).toISOString(), referrerHost: visit.referrerHost, device: visit.device },
-    },
-  })
-}
-
 /**
- * The `link.downloaded` outbox rows, written only if the statement just before it changed one row (the
- * download was recorded: a new visit row, or a visit marked downloaded for the first time).
+ * The outbox rows of readers' events, for the owner's webhooks that want them, in the same transaction as the
+ * visit: `link.viewed` for a counted view; `link.downloaded` only if the statement just before it changed one
+ * row (the download was recorded: a new visit row, or a visit marked downloaded for the first time).
  */
-export function downloadedEvent(publicUrl: string, ownerId: string, link: VisitedLink, visit: { id: string; at: number }): SqlStatement {
-  return outboxStatement({
-    event: 'link.downloaded',
-    ownerId,
-    at: visit.at,
-    data: { link: linkData(publicUrl, link), visit: { id: visit.id, at: new Date(visit.at).toISOString() } },
-    onlyIfPreviousChanged: true,
-  })
+export function visitEvents(ctx: Pick<AppContext, 'db' | 'config'>) {
+  const { publicUrl } = ctx.config
+  return {
+    viewed: (ownerId: string, link: VisitedLink, visit: VisitRecord): SqlStatement =>
+      outboxStatement(ctx.db, {
+        event: 'link.viewed',
+        ownerId,
+        at: visit.at,
+        data: {
+          link: linkData(publicUrl, link),
+          visit: { id: visit.id, at: new Date(visit.at).toISOString(), referrerHost: visit.referrerHost, device: visit.device },
+        },
+      }),
+    downloaded: (ownerId: string, link: VisitedLink, visit: { id: string; at: number }): SqlStatement =>
+      outboxStatement(ctx.db, {
+        event: 'link.downloaded',
+        ownerId,
+        at: visit.at,
+        data: { link: linkData(publicUrl, link), visit: { id: visit.id, at: new Date(visit.at).toISOString() } },
+        onlyIfPreviousChanged: true,
+      }),
+  }
 }

@@ -26,7 +26,7 @@ export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 export function visitorKeys(ctx: AppContext): VisitorKeyOf {
   let cached: { day: string; salt: Buffer } | undefined
   const storedSalt = async (day: string) => {
-    const row = await ctx.sql.get(READ_SALT, [SALT_KEY])
+    const row = await ctx.db.hot.get(READ_SALT, [SALT_KEY])
     const value = row ? String(row[0]) : ''
     return value.startsWith(`${day}:`) ? Buffer.from(value.slice(day.length + 1), 'base64') : undefined
   }
@@ -34,7 +34,7 @@ export function visitorKeys(ctx: AppContext): VisitorKeyOf {
     if (cached?.day === day) return cached.salt
     let salt = await storedSalt(day)
     if (!salt) {
-      await ctx.sql.runGroups([[{ sql: REPLACE_SALT, args: [SALT_KEY, `${day}:${randomBytes(32).toString('base64')}`] }]])
+      await ctx.db.hot.runGroups([[{ sql: REPLACE_SALT, args: [SALT_KEY, `${day}:${randomBytes(32).toString('base64')}`] }]])
       salt = await storedSalt(day)
       if (!salt) throw new Error('the visitor salt could not be stored')
     }

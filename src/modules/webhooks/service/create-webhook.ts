@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { type WebhookRow, webhooks } from '../../../db/tables'
+import type { WebhookRow } from '../../../db/tables'
 import { badRequest, tooManyWebhooks } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import type { WebhookInput } from '../input'
@@ -15,6 +15,7 @@ import { literalTargetRefusal } from './target-safety'
  * itself, so concurrent creates cannot pass it together.
  */
 export async function createWebhook(ctx: AppContext, input: { ownerId: string; webhook: WebhookInput }): Promise<WebhookRow> {
+  const { webhooks } = ctx.db.tables
   const refusal = literalTargetRefusal(input.webhook.url, ctx.config.webhookAllowPrivate)
   if (refusal) throw badRequest(refusal)
   const row: WebhookRow = {
@@ -26,7 +27,7 @@ export async function createWebhook(ctx: AppContext, input: { ownerId: string; w
     secret: newWebhookSecret(),
     createdAt: ctx.now(),
   }
-  const inserted = await ctx.db.all<{ seq: number }>(sql`
+  const inserted = await ctx.db.orm.all<{ seq: number }>(sql`
     INSERT INTO ${webhooks} (id, owner_id, url, events, secret, created_at)
     SELECT ${row.id}, ${row.ownerId}, ${row.url}, ${row.events}, ${row.secret}, ${row.createdAt}
     WHERE (SELECT count(*) FROM ${webhooks} WHERE owner_id = ${row.ownerId}) < ${WEBHOOK_LIMITS.perUser}

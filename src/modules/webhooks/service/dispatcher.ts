@@ -1,7 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { onOutboxWritten } from '../../../core/webhooks/wake'
-import { webhookDeliveries, webhooks } from '../../../db/tables'
 import { nextAttemptAt } from './backoff'
 import { type AttemptResult, type OutgoingDelivery, sendDelivery } from './send-delivery'
 import type { Resolve } from './target-safety'
@@ -143,8 +142,9 @@ type Candidate = { id: string; webhookId: string; ownerId: string }
  * and empty them at every poll.
  */
 async function dueCandidates(ctx: AppContext, perWebhook: number): Promise<Candidate[]> {
+  const { webhookDeliveries, webhooks } = ctx.db.tables
   const now = ctx.now()
-  return ctx.db.all<Candidate>(sql`
+  return ctx.db.orm.all<Candidate>(sql`
     SELECT id, webhook_id AS "webhookId", owner_id AS "ownerId" FROM (
       SELECT d.id, d.webhook_id, w.owner_id, d.next_attempt_at, d.seq,
         row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.seq) AS place
@@ -195,13 +195,14 @@ export function fairShare(candidates: Candidate[], free: number, perWebhook: num
  * row, so two dispatchers never take the same delivery.
  */
 async function claim(ctx: AppContext, ids: string[], lease: number): Promise<Claimed[]> {
+  const { webhookDeliveries, webhooks } = ctx.db.tables
   const now = ctx.now()
-  const claimed = await ctx.db.all<{ id: string }>(sql`
+  const claimed = await ctx.db.orm.all<{ id: string }>(sql`
     UPDATE ${webhookDeliveries} SET next_attempt_at = ${now + lease}, attempts = attempts + 1
     WHERE ${inArray(webhookDeliveries.id, ids)} AND status = 'pending' AND next_attempt_at <= ${now}
     RETURNING id`)
   if (claimed.length === 0) return []
-  return ctx.db
+  return ctx.db.orm
     .select({
       id: webhookDeliveries.id,
       webhookId: webhookDeliveries.webhookId,
@@ -223,18 +224,19 @@ async function claim(ctx: AppContext, ids: string[], lease: number): Promise<Cla
 
 /** Delivered; or due again after the backoff; or failed once the retry window is over. */
 async function recordAttempt(ctx: AppContext, delivery: Claimed, result: AttemptResult): Promise<void> {
+  const { webhookDeliveries } = ctx.db.tables
   const now = ctx.now()
   const mine = and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending'))
   const outcome = { lastStatus: result.status, lastError: result.error }
   if (result.delivered) {
-    await ctx.db
+    await ctx.db.orm
       .update(webhookDeliveries)
       .set({ ...outcome, status: 'delivered', deliveredAt: now })
       .where(mine)
     return
   }
   const next = nextAttemptAt({ createdAt: delivery.createdAt, attempts: delivery.attempts, now })
-  await ctx.db
+  await ctx.db.orm
     .update(webhookDeliveries)
     .set(next === null ? { ...outcome, status: 'failed' } : { ...outcome, nextAttemptAt: next })
     .where(mine)

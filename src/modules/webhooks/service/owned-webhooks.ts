@@ -1,17 +1,19 @@
 import { and, asc, eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
-import { type WebhookRow, webhooks } from '../../../db/tables'
+import type { Tables } from '../../../db/database'
+import type { WebhookRow } from '../../../db/tables'
 import { webhookNotFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 
 export type OwnedWebhook = { ownerId: string; id: string }
 
 /** The condition of a webhook of this owner: ownership is in every query, another user's id is simply not found. */
-export const ownedWebhook = (key: OwnedWebhook) => and(eq(webhooks.id, key.id), eq(webhooks.ownerId, key.ownerId))
+export const ownedWebhook = ({ webhooks }: Tables, key: OwnedWebhook) => and(eq(webhooks.id, key.id), eq(webhooks.ownerId, key.ownerId))
 
 /** The owner's webhooks, oldest first. */
 export async function listWebhooks(ctx: AppContext, input: { ownerId: string }): Promise<WebhookRow[]> {
-  return ctx.db.select().from(webhooks).where(eq(webhooks.ownerId, input.ownerId)).orderBy(asc(webhooks.seq))
+  const { webhooks } = ctx.db.tables
+  return ctx.db.orm.select().from(webhooks).where(eq(webhooks.ownerId, input.ownerId)).orderBy(asc(webhooks.seq))
 }
 
 /**
@@ -19,8 +21,9 @@ export async function listWebhooks(ctx: AppContext, input: { ownerId: string }):
  * any more. An attempt already in flight finishes, and its result finds no row to write to.
  */
 export async function deleteWebhook(ctx: AppContext, input: OwnedWebhook): Promise<{ id: string }> {
+  const { webhooks } = ctx.db.tables
   if (!isWellFormedId(input.id)) throw webhookNotFound()
-  const [deleted] = await ctx.db.delete(webhooks).where(ownedWebhook(input)).returning({ id: webhooks.id })
+  const [deleted] = await ctx.db.orm.delete(webhooks).where(ownedWebhook(ctx.db.tables, input)).returning({ id: webhooks.id })
   if (!deleted) throw webhookNotFound()
   return deleted
 }

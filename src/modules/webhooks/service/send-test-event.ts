@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import type { WebhookPayload } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
-import { type WebhookDeliveryRow, webhookDeliveries, webhooks } from '../../../db/tables'
+import type { WebhookDeliveryRow } from '../../../db/tables'
 import { rateLimitFor } from '../../../core/limits/rate-limit'
 import { rateLimited, webhookNotFound } from '../../../errors'
 import { WEBHOOK_LIMITS } from '../../../shared/webhook-shapes'
@@ -29,15 +29,16 @@ export function testEventSender(ctx: AppContext): SendTestEvent {
 }
 
 async function sendTestEvent(ctx: AppContext, input: OwnedWebhook): Promise<WebhookDeliveryRow> {
+  const { webhookDeliveries, webhooks } = ctx.db.tables
   const at = ctx.now()
   const payload: WebhookPayload = { type: 'webhook.test', timestamp: new Date(at).toISOString(), data: { webhook: { id: input.id } } }
-  const [row] = await ctx.db.all<Record<string, unknown>>(sql`
+  const [row] = await ctx.db.orm.all<Record<string, unknown>>(sql`
     INSERT INTO ${webhookDeliveries} (id, webhook_id, event, payload, created_at, status, attempts, next_attempt_at)
     SELECT ${`msg_${randomBytes(16).toString('hex')}`}, ${webhooks.id}, 'webhook.test', ${JSON.stringify(payload)}, ${at}, 'pending', 0, ${at}
-    FROM ${webhooks} WHERE ${ownedWebhook(input)}
+    FROM ${webhooks} WHERE ${ownedWebhook(ctx.db.tables, input)}
     RETURNING id`)
   if (!row) throw webhookNotFound()
-  const [delivery] = await ctx.db.select().from(webhookDeliveries).where(sql`${webhookDeliveries.id} = ${row.id}`)
+  const [delivery] = await ctx.db.orm.select().from(webhookDeliveries).where(sql`${webhookDeliveries.id} = ${row.id}`)
   outboxWritten(ctx)
   return delivery!
 }
