@@ -254,7 +254,7 @@ describe('the table of settings', () => {
   const shown = (entry: (typeof entries)[number]) => (typeof entry.default === 'string' ? entry.default : entry.default.shown)
 
   test("the README's Settings table has every setting, with its flag and default, and no other", () => {
-    const readme = readFileSync(join(import.meta.dir, '../README.md'), 'utf8')
+    const readme = readFileSync(join(import.meta.dir, '../docs/operations.md'), 'utf8')
     const section = readme.slice(readme.indexOf('\n## Settings\n'), readme.indexOf('\n## ', readme.indexOf('\n## Settings\n') + 1))
     const rows = [...section.matchAll(/^\| *(`--[a-z-]+`)? *\| `(PDFSHARE_[A-Z0-9_]+)` \| ([^|]+?) \|/gm)].map(([, flag, env, value]) => ({
       flag: flag?.replaceAll('`', '') ?? '',

@@ -12,7 +12,7 @@ export type Setting<T, Flag extends string = never> = {
   /** The command-line flag (without its dashes) and what its argument is called, for settings that have one. */
   flag?: { name: Flag; arg: string }
   /**
-   * The default as the README and --help show it. A text is read by `parse` like a given value, so the text
+   * The default as docs/operations.md (Settings) and --help show it. A text is read by `parse` like a given value, so the text
    * shown and the value used cannot drift apart; a default that follows other settings is computed instead.
    */
   default: string | { shown: string; from: (earlier: Earlier) => T }

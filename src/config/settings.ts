@@ -28,7 +28,7 @@ const LINK_EXPIRY_RULE = 'must be a duration from 1m to 100y such as 30m, 12h, 7
 
 /**
  * Every setting of pdfshare, in the order they are read (a default may use settings above it; with several
- * invalid values, the first one here is the one reported). The README's Settings table lists the same.
+ * invalid values, the first one here is the one reported). The Settings table in docs/operations.md lists the same.
  */
 export const SETTINGS = {
   port: setting({

@@ -144,7 +144,7 @@ export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect
 
 /**
  * Recent visits by visitors without our cookie, so a repeat visit within the window is not counted twice
- * (the 30-minute repeat window of the README's Views paragraph), per link. `visitor` is an HMAC of IP and
+ * (the 30-minute repeat window of the Views paragraph in docs/share-page.md), per link. `visitor` is an HMAC of IP and
  * User-Agent under the server secret, never the raw values. Rows older than the window are deleted as new
  * visits arrive.
  */

@@ -2,7 +2,7 @@ import type { DomainError, ErrorCode, ErrorHints } from '../errors'
 import { rateLimitHeaders } from '../lib/rate-limiter'
 
 /**
- * The HTTP status of each error code: the README's table "Status codes and error codes". The one status that
+ * The HTTP status of each error code: the table "Status codes and error codes" in docs/api.md. The one status that
  * is not a code's own is a Range outside the file, which `sendFile` answers with 416 (a Range is an HTTP
  * matter, not a domain one) and the code `invalid_request`.
  */

@@ -1,4 +1,4 @@
-/** The spellings a form or JSON body may use for a boolean (the README's decisions on booleans). */
+/** The spellings a form or JSON body may use for a boolean (docs/api.md's decisions on booleans). */
 export const ACCEPTED_BOOLEANS = 'true, false, 1, 0, yes, no, on, off'
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on'])

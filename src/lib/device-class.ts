@@ -2,7 +2,7 @@
 export const DEVICE_CLASSES = ['phone', 'tablet', 'desktop'] as const
 export type DeviceClass = (typeof DEVICE_CLASSES)[number]
 
-// A small rule set over the User-Agent, checked in this order (the README's "Reading analytics" lists it):
+// A small rule set over the User-Agent, checked in this order (docs/share-page.md, "Reading analytics", lists it):
 // tablets say iPad, Tablet, Kindle, Silk or PlayBook, or are Android without "Mobile" (Android phones add it);
 // phones say Mobi (Mobile, Mobi), iPhone, iPod, Android, Windows Phone, BlackBerry or Opera Mini;
 // everything else is a desktop. An iPad in desktop mode says Macintosh and is counted as a desktop.

@@ -1,7 +1,7 @@
 import { textLength } from '../shared/file-shapes'
 
 /**
- * Text rules shared by every text field (the README's decisions on text): NFC first, then length in Unicode code points,
+ * Text rules shared by every text field (docs/api.md's decisions on text): NFC first, then length in Unicode code points,
  * no control characters except the ones a field explicitly allows, and nothing that disguises the text
  * around it (DISPLAY_TRICKS).
  */

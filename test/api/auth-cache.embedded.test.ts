@@ -4,7 +4,7 @@ import { FOREIGN_CHECK_MS } from '../../src/db/hot-sql'
 import { startTestApp } from '../support/harness'
 
 // The embedded database only: another process writing to the SQLite file through its own connection. Such a
-// commit is seen through SQLite's data_version, read at most every FOREIGN_CHECK_MS (README, Performance): a
+// commit is seen through SQLite's data_version, read at most every FOREIGN_CHECK_MS (docs/development.md, Performance): a
 // real CLI process takes far longer than that to exit. (Several instances on one database, on both backends:
 // auth-cache.test.ts.)
 const server = await startTestApp()

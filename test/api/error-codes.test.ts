@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { ERROR_CODES } from '../../src/errors'
 import { HTTP_STATUS } from '../../src/http/failure'
 
-// The README's table "Status codes and error codes" is what clients read; the mapping must say the same.
-const readme = readFileSync(join(import.meta.dir, '../../README.md'), 'utf8')
+// The table "Status codes and error codes" in docs/api.md is what clients read; the mapping must say the same.
+const readme = readFileSync(join(import.meta.dir, '../../docs/api.md'), 'utf8')
 const documented = [...readme.matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map(([, status, code]) => ({ status: Number(status), code }))
 
 describe('error codes', () => {

@@ -8,7 +8,7 @@ import { addLink, changeLink, linkViews, type TestLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'
 import { browserNumber, FIREFOX, SAFARI_PHONE, SLACKBOT } from '../support/user-agents'
 
-// What readers of a share link get (README: Links readers see), through app.handle on a real libSQL file.
+// What readers of a share link get (docs/share-page.md, Links readers see), through app.handle on a real libSQL file.
 // X-Forwarded-For is trusted for one hop, so a test can stand for readers at different addresses.
 const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_RATE_LIMIT_SHARE: '0' })
 const owner = await server.user('owner')

@@ -6,7 +6,7 @@ import { parseFormBoolean, parseJsonBoolean } from '../../lib/booleans'
 import { descriptionAgreesWithDesc, metadataText, storedText } from './metadata-rules'
 import { DefaultLinkForm, MetadataForm, UpdateJson } from './model'
 
-/** Metadata sent by a client, after every text and boolean rule (README, Decisions on the interface's gaps), as it will be stored. Absent keys were not sent. */
+/** Metadata sent by a client, after every text and boolean rule (docs/api.md, Decisions on the interface's gaps), as it will be stored. Absent keys were not sent. */
 export type MetadataInput = {
   filename?: string
   title?: string

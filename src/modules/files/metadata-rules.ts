@@ -4,7 +4,7 @@ import { checkText, type TextCheck } from '../../lib/text'
 import { TEXT_LIMITS } from '../../shared/file-shapes'
 
 /**
- * The rules of a file's metadata that JSON Schema cannot state (the README's decisions on text and booleans): texts counted in code points
+ * The rules of a file's metadata that JSON Schema cannot state (docs/api.md's decisions on text and booleans): texts counted in code points
  * after NFC, without control or display-trick characters; filenames that are not blank and name no folder;
  * booleans as words. The schemas in model.ts are checked with these rules; input.ts stores what they accept.
  */

@@ -8,7 +8,7 @@ import { formBooleanRule, jsonBooleanRule } from '../../lib/booleans'
 import { textRule, type TextField } from './metadata-rules'
 
 /**
- * The File resource, as the README's API section describes it field by field. Written once: the routes' response
+ * The File resource, as docs/api.md (The File resource) describes it field by field. Written once: the routes' response
  * schemas, the OpenAPI document and the type tests all use these objects.
  */
 export const FileSchema = t.Object(
@@ -42,7 +42,7 @@ export const DeletedEnvelope = t.Object({ success: t.Literal(true), data: t.Obje
 
 /**
  * One PDF of a file: the current one, or a previous one kept when the file was replaced (at most
- * PDFSHARE_MAX_VERSIONS). As the README's Versions section describes it.
+ * PDFSHARE_MAX_VERSIONS). As docs/api.md, Versions, describes it.
  */
 export const VersionSchema = t.Object(
   {
@@ -140,7 +140,7 @@ export const MetadataForm = t.Object({
 const EMPTY_IS_ABSENT = '"" is the same as leaving it out'
 
 /**
- * The default link's own fields on an upload (the README's "API: share links"), checked with core/links' rules
+ * The default link's own fields on an upload (docs/api.md, "API: share links"), checked with core/links' rules
  * and the instance policy. A PUT does not take them: a link is changed with PATCH /api/links/:linkId.
  */
 export const DefaultLinkForm = t.Object({

@@ -4,7 +4,7 @@ import { withRule } from '../../http/rule-schema'
 import { ACCEPTED_BOOLEANS, jsonBooleanRule } from '../../lib/booleans'
 import { LINK_LIMITS } from '../../shared/link-shapes'
 
-/** The Link resource, as the README's "API: share links" section describes it. Written once: routes, OpenAPI, tests. */
+/** The Link resource, as docs/api.md, "API: share links", describes it. Written once: routes, OpenAPI, tests. */
 export const LinkSchema = t.Object(
   {
     id: t.String({ description: 'Opaque, URL-safe, at most 64 characters' }),

@@ -5,7 +5,7 @@ import { rateLimitFor } from '../../../core/limits/rate-limit'
 import type { PreviewService } from '../../../core/previews/preview-service'
 import { visitOfToken } from '../reading-token'
 
-/** The bounds of a reading batch (the README's "Reading analytics" names them). */
+/** The bounds of a reading batch (docs/share-page.md's "Reading analytics" names them). */
 export const READING_LIMITS = {
   bodyBytes: 8 * 1024,
   pagesPerBatch: 50,

@@ -5,7 +5,7 @@ import { addressGroup } from '../../../lib/address-group'
 import { hmacSha256Base64url } from '../../../lib/hmac'
 import type { Visit } from '../model'
 
-/** A repeat visit by the same visitor within this window is not counted again (the README's Views: 30 minutes). */
+/** A repeat visit by the same visitor within this window is not counted again (docs/share-page.md, Views: 30 minutes). */
 export const REPEAT_WINDOW_MS = 30 * 60 * 1000
 
 /**
