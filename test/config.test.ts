@@ -123,7 +123,7 @@ describe('loadConfig', () => {
     }
   })
 
-  test('limits of issue 11: tokens per user, upload pace, views per address', () => {
+  test('abuse limits: tokens per user, upload pace, views per address', () => {
     expect(
       load(
         {},

@@ -1,6 +1,6 @@
 /**
  * One PDF → is its link card all white, the way pdfshare renders it now and the way it did before the card
- * was cropped to the page's content and drew form fields (issue 11)? Prints one JSON line. Run in a child
+ * was cropped to the page’s content and drew form fields? Prints one JSON line. Run in a child
  * process per PDF by cards.ts, so a PDF that hangs PDFium only costs its own timeout.
  */
 import { PDFiumLibrary } from '@hyzyla/pdfium'

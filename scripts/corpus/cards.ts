@@ -1,6 +1,6 @@
 /**
  * `bun scripts/corpus/cards.ts DIR…`: how many PDFs get an all-white link card, now and as rendered before
- * issue 11 (top of the page, no form fields). Each PDF is checked in its own process with a 20 s limit.
+ * cards were cropped to their content (the top of the page, no form fields). Each PDF is checked in its own process with a 20 s limit.
  * Corpora are not part of the repository: fetch them yourself (e.g. pdf.js's test/pdfs, qpdf's test files,
  * py-pdf's sample-files).
  */

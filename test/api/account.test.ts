@@ -3,7 +3,7 @@ import { setPassword } from '../../src/modules/auth/users'
 import { createApp } from '../../src/app'
 import { BASE, json, startTestApp } from '../support/harness'
 
-// Password sign-in and token self-service (issue 6). X-Forwarded-For is trusted for one hop here, so tests
+// Password sign-in and token self-service. X-Forwarded-For is trusted for one hop here, so tests
 // can stand for clients at different addresses.
 const server = await startTestApp({ PDFSHARE_RATE_LIMIT_LOGIN: '4', PDFSHARE_TRUST_PROXY: '1' })
 // Sign-in limits count per minute: for sign-ins the clock stands still, so no test can straddle two windows.

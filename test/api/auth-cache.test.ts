@@ -5,7 +5,7 @@ import { revokeToken } from '../../src/modules/auth/service/revoke-token'
 import { removeUser } from '../../src/modules/auth/users'
 import { startTestApp } from '../support/harness'
 
-// The authenticator remembers verified tokens and their callers (issue 5); none of that may delay a refusal.
+// The authenticator remembers verified tokens and their callers; none of that may delay a refusal.
 const server = await startTestApp()
 const status = async (token: string) => (await server.call('GET', '/api/files', { token })).status
 /** A second instance on the same database and PDFs. */

@@ -7,7 +7,7 @@ import { randomId } from '../../src/lib/ids'
 import { json, startTestApp } from '../support/harness'
 import { uploadPdf } from '../support/uploads'
 
-// One id in 64 used to begin with `-`, and the CLI then read it as a flag (issue 16, item 1). New ids never do;
+// One id in 64 used to begin with `-`, and the CLI then read it as a flag. New ids never do;
 // ids made before (still in databases) are given to the CLI as they are, or after `--`.
 describe('ids that begin with "-"', () => {
   test('new ids never begin with "-" (20,000 draws: about 310 would have)', () => {

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL side of the schema (issue 15): it agrees with the SQLite one, its migrations are embedded, and
+ * The PostgreSQL side of the schema: it agrees with the SQLite one, its migrations are embedded, and
  * on a real throwaway cluster (Debian's postgresql-15, scripts/support/postgres.ts) they apply once, also when two
  * runners race, and give the tables the schema describes.
  */

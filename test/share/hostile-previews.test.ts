@@ -20,7 +20,7 @@ import { sharePathOf } from '../support/share-paths'
 import { uploadPdf, uploadPdfTo } from '../support/uploads'
 import { SLACKBOT } from '../support/user-agents'
 
-// Issue 11 §1: nothing a PDF draws can block or exhaust the server. Renders run in killable renderer
+// Nothing a PDF draws can block or exhaust the server. Renders run in killable renderer
 // processes (src/core/previews/renderer-pool.ts, whose own test proves the kill paths).
 const server = await startTestApp({ PDFSHARE_PREVIEW_TIMEOUT: '3' })
 const owner = await server.user()
@@ -166,7 +166,7 @@ test('renderers stop with the server', async () => {
   expect(existsSync(join('/proc', String(renderers[0])))).toBe(false)
 })
 
-describe('a preview request always gets an answer (issue 16, item 9)', () => {
+describe('a preview request always gets an answer', () => {
   test('a correct PDF that is only slow gets its card on a second try, in the background, with more time', async () => {
     const impatient = await startTestApp({ PDFSHARE_PREVIEW_TIMEOUT: '1' })
     const user = await impatient.user()

@@ -7,8 +7,8 @@ import { sharePathOf } from '../support/share-paths'
 import { uploadPdf } from '../support/uploads'
 import { FIREFOX } from '../support/user-agents'
 
-// Share lookups are cached while the database is unchanged and views are written in group commits
-// (issue 5); what a visitor sees must never lag behind what the owner did.
+// Share lookups are cached while the database is unchanged and views are written in group commits;
+// what a visitor sees must never lag behind what the owner did.
 // X-Forwarded-For is trusted for one hop, so tests can stand for visitors at different addresses.
 const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1' })
 const owner = await server.user('owner')

@@ -3,7 +3,7 @@ import { fairShare } from '../../src/modules/webhooks/service/dispatcher'
 import { sendDelivery } from '../../src/modules/webhooks/service/send-delivery'
 import { addressKind, targetOf } from '../../src/modules/webhooks/service/target-safety'
 
-// The rules of one delivery attempt and of the dispatcher's slots, without a database (issue 16, item 6).
+// The rules of one delivery attempt and of the dispatcher's slots, without a database.
 describe('where a webhook may go', () => {
   test('only global unicast: every special-purpose range, and IPv4 carried inside IPv6, is refused', () => {
     const refused: [string, string][] = [
