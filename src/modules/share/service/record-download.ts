@@ -3,7 +3,7 @@ import type { SharedLink } from '../../../core/links/find-shared-link'
 import { outboxWritten } from '../../../core/webhooks/wake'
 import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
-import { readingToken, visitOfToken } from '../reading-token'
+import { readingToken, visitCookieOf, visitOfToken } from '../reader-cookies'
 import { insertVisit, visitEvents, type VisitFacts } from './visit-records'
 import { isHumanDownload, visitMarker } from './visit-marks'
 import { visitorKeys } from './visitor-salt'
@@ -15,8 +15,8 @@ export type RecordDownload = (input: {
   shared: SharedLink
   visit: Visit
   facts: Omit<VisitFacts, 'visitor'>
-  /** The reader's `pdfshare_visit` cookie, if any. */
-  visitToken: string | undefined
+  /** The request's Cookie header: its `pdfshare_visit` names the reader's visit, if there was one. */
+  cookies: string | null
   range: string | null
 }) => Promise<{ newToken: string | null }>
 
@@ -35,11 +35,11 @@ export function downloadRecorder(ctx: AppContext): RecordDownload {
   const visitorKeyOf = visitorKeys(ctx)
   const markOf = visitMarker(ctx)
   const events = visitEvents(ctx)
-  return async ({ shared, visit, facts, visitToken, range }) => {
+  return async ({ shared, visit, facts, cookies, range }) => {
     if (ctx.config.analyticsRetention === 0 || !isHumanDownload(visit) || !startsDownload(range)) return { newToken: null }
     const { link, file } = shared
     const now = ctx.now()
-    const known = visitOfToken(ctx.signingKey, visitToken, link.id, now)
+    const known = visitOfToken(ctx.signingKey, visitCookieOf(cookies), link.id, now)
     if (known) {
       await ctx.db.hot.runGroups([
         [{ sql: MARK_DOWNLOADED, args: [known, link.id] }, events.downloaded(file.ownerId, link, { id: known, at: now })],

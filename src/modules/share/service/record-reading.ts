@@ -1,9 +1,9 @@
 import type { AppContext } from '../../../core/context'
-import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { SqlStatement } from '../../../db/hot-sql'
 import { rateLimitFor } from '../../../core/limits/rate-limit'
 import type { PreviewService } from '../../../core/previews/preview-service'
-import { visitOfToken } from '../reading-token'
+import { visitOfToken } from '../reader-cookies'
+import { linkAccessReader } from './link-access'
 
 /** The bounds of a reading batch (docs/share-page.md's "Reading analytics" names them). */
 export const READING_LIMITS = {
@@ -18,7 +18,8 @@ export const READING_LIMITS = {
   batchesPerMinute: 60,
 }
 
-export type ReadingAnswer = { ok: true } | { ok: false; status: 400 | 403 | 429; reason: string }
+/** What a reading batch is answered: 204, or a status with a short reason. */
+export type ReadingAnswer = { ok: true } | { ok: false; status: 400 | 403 | 404 | 410 | 413 | 415 | 429; reason: string }
 
 const VISIT = 'SELECT "at", "tracked", "reading_ms" FROM "visits" WHERE "id" = ? AND "link_id" = ?'
 /**
@@ -38,7 +39,7 @@ const SUM_PAGES = `UPDATE "visits" SET "reading_ms" = (SELECT coalesce(sum("ms")
 
 type Batch = { visit: unknown; pages: { page: number; ms: number }[] }
 
-const refuse = (status: 400 | 403 | 429, reason: string): ReadingAnswer => ({ ok: false, status, reason })
+const refuse = (status: Exclude<ReadingAnswer, { ok: true }>['status'], reason: string): ReadingAnswer => ({ ok: false, status, reason })
 
 /** The batch's shape, strictly: `{ visit, pages: [{ page, ms }, …] }` and nothing else; or why not. */
 function parseBatch(text: string): Batch | string {
@@ -71,7 +72,12 @@ function parseBatch(text: string): Batch | string {
   return { visit, pages: pages as Batch['pages'] }
 }
 
-export type RecordReading = (input: { shared: SharedLink; body: string }) => Promise<ReadingAnswer>
+export type RecordReading = (input: {
+  slug: string
+  cookies: string | null
+  /** The batch's text, or why the body is refused (read only once the link is known). */
+  body: () => Promise<string | { status: 400 | 413 | 415; reason: string }>
+}) => Promise<ReadingAnswer>
 
 /**
  * A reading batch from the viewer: time each page was on screen. Accepted only with a valid, unexpired
@@ -82,7 +88,18 @@ export type RecordReading = (input: { shared: SharedLink; body: string }) => Pro
  */
 export function readingRecorder(ctx: AppContext, pdfs: Pick<PreviewService, 'pagesOf'>): RecordReading {
   const perVisit = rateLimitFor(ctx, 'of reading batches per visit', { perMinute: READING_LIMITS.batchesPerMinute })
-  return async ({ shared, body }) => {
+  const accessOf = linkAccessReader(ctx)
+  return async ({ slug, cookies, body: readBody }) => {
+    // With the reader's cookies: the reader who used a limited link's last view holds its grant and is still
+    // reading, like their /file requests.
+    const access = await accessOf({ slug, cookies })
+    if (access.kind === 'missing') return refuse(404, 'no such link')
+    const body = await readBody()
+    if (typeof body !== 'string') return refuse(body.status, body.reason)
+    // A link turned off or expired since takes no more reading, nor a used-up one from a reader without its
+    // grant (its password, though, is no bar: the token shows the page was served).
+    if (access.kind !== 'open') return refuse(410, 'the link is no longer active')
+    const { shared } = access
     const batch = parseBatch(body)
     if (typeof batch === 'string') return refuse(400, batch)
     const now = ctx.now()

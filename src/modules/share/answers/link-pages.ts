@@ -1,5 +1,5 @@
-import type { LinkState } from '../../core/links/link-state'
-import { html } from '../../lib/html'
+import type { LinkState } from '../../../core/links/link-state'
+import { html } from '../../../lib/html'
 import { type PageContext, standInPage } from './pages'
 
 /**

@@ -1,5 +1,5 @@
-import type { SharedLink } from '../../core/links/find-shared-link'
-import { contentDisposition } from '../../http/send-file'
+import type { SharedLink } from '../../../core/links/find-shared-link'
+import { contentDisposition } from '../../../http/send-file'
 
 /**
  * The page's policy: scripts, styles, images, fonts and fetches from our origin only; no inline script, no

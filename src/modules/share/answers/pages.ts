@@ -1,7 +1,8 @@
-import type { ViewerManifest } from '../../assets/viewer-assets'
-import type { SharedLink } from '../../core/links/find-shared-link'
-import { etagOf } from '../../http/send-file'
-import { html, type SafeHtml } from '../../lib/html'
+import type { ViewerManifest } from '../../../assets/viewer-assets'
+import type { SharedLink } from '../../../core/links/find-shared-link'
+import { etagOf } from '../../../http/send-file'
+import { html, type SafeHtml } from '../../../lib/html'
+import { viewerToolbar } from '../../../../viewer/src/toolbar-markup'
 
 export type PageContext = {
   /** Absolute base of every URL in tags that leave the site (og:url, og:image, canonical). */
@@ -9,16 +10,6 @@ export type PageContext = {
   /** Path prefix of the public URL ("" or e.g. "/docs"), for links within the site. */
   basePath: string
   manifest: ViewerManifest
-}
-
-const icons = {
-  previous: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M15 18l-6-6 6-6"/></svg>`,
-  next: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M9 18l6-6-6-6"/></svg>`,
-  minus: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M5 12h14"/></svg>`,
-  plus: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M12 5v14M5 12h14"/></svg>`,
-  search: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="11" cy="11" r="7"/><path d="M20 20l-3.5-3.5"/></svg>`,
-  download: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M12 4v11M7 10l5 5 5-5M5 20h14"/></svg>`,
-  close: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>`,
 }
 
 /** The title readers see: the file's title, or its filename when the title is empty. */
@@ -79,43 +70,7 @@ ${link.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nof
 </head>
 <body data-download="${link.allowDownload ? 'on' : 'off'}">
 <div id="app" data-file="${base}/file" data-size="${file.size}" data-etag="${etagOf(file.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/" data-title="${title}"${reading ? html` data-visit="${reading.token}" data-reading="${base}/reading"` : ''}${ungranted ? html` data-ungranted="1"` : ''}>
-<header class="toolbar">
-  <h1 class="doc-title" title="${title}">${title}</h1>
-  <div class="group pages" role="group" aria-label="Pages">
-    <button id="previous-page" type="button" title="Previous page (p)" aria-label="Previous page" disabled>${icons.previous}</button>
-    <label class="visually-hidden" for="page-number">Page</label>
-    <input id="page-number" type="number" inputmode="numeric" min="1" value="1" disabled>
-    <span class="page-of">/ <span id="page-count">–</span></span>
-    <button id="next-page" type="button" title="Next page (n)" aria-label="Next page" disabled>${icons.next}</button>
-  </div>
-  <div class="group zoom" role="group" aria-label="Zoom">
-    <button id="zoom-out" class="zoom-steps" type="button" title="Zoom out (−)" aria-label="Zoom out" disabled>${icons.minus}</button>
-    <label class="visually-hidden" for="zoom">Zoom</label>
-    <select id="zoom" disabled>
-      <option value="auto">Auto</option>
-      <option value="page-width">Fit width</option>
-      <option value="page-fit">Fit page</option>
-      <option value="0.5">50%</option>
-      <option value="1">100%</option>
-      <option value="1.5">150%</option>
-      <option value="2">200%</option>
-      <option value="custom" id="zoom-custom" hidden></option>
-    </select>
-    <button id="zoom-in" class="zoom-steps" type="button" title="Zoom in (+)" aria-label="Zoom in" disabled>${icons.plus}</button>
-  </div>
-  <div class="group actions">
-    <button id="find-toggle" type="button" title="Find in document (Ctrl+F)" aria-label="Find in document" aria-controls="find-bar" aria-expanded="false" disabled>${icons.search}</button>
-    ${link.allowDownload ? html`<a id="download" class="button primary" href="${download}" title="Download the PDF">${icons.download}<span class="label">Download</span></a>` : ''}
-  </div>
-</header>
-<div id="find-bar" class="find-bar" role="search" hidden>
-  <label class="visually-hidden" for="find-input">Find in document</label>
-  <input id="find-input" type="search" placeholder="Find in document" autocomplete="off" spellcheck="false">
-  <span id="find-result" aria-live="polite"></span>
-  <button id="find-previous" type="button" title="Previous match (Shift+Enter)" aria-label="Previous match">${icons.previous}</button>
-  <button id="find-next" type="button" title="Next match (Enter)" aria-label="Next match">${icons.next}</button>
-  <button id="find-close" type="button" title="Close (Esc)" aria-label="Close find">${icons.close}</button>
-</div>
+${viewerToolbar({ title, download })}
 <div id="viewer-container" tabindex="0"><div id="viewer" class="pdfViewer"></div></div>
 <div id="status" class="status" role="status" aria-live="polite"><div class="spinner"></div><p>Loading document…</p></div>
 </div>

@@ -1,0 +1,112 @@
+import type { ViewerManifest } from '../../../assets/viewer-assets'
+import type { AppContext } from '../../../core/context'
+import type { SharedLink } from '../../../core/links/find-shared-link'
+import type { LinkState } from '../../../core/links/link-state'
+import { etagOf, sendFile, takeSetHeaders } from '../../../http/send-file'
+import { goneWords, passwordPage } from './link-pages'
+import { messagePage, viewerPage, type PageContext } from './pages'
+import { type LinkCookie, linkCookieValue, readerCookieHeader } from '../reader-cookies'
+import { PAGE_HEADERS, PASSWORD_PAGE_HEADERS, robotsHeaders, sharedPdfHeaders, STAND_IN_HEADERS, type Disposition } from './headers'
+import type { BytesDecision } from '../service/open-bytes'
+import type { PageDecision } from '../service/open-page'
+
+export type ResponseSet = { status?: number | string; headers: Record<string, string | number> }
+
+/**
+ * How the share routes answer what their services decided: each decision becomes its page, status, headers and
+ * cookies here, and nowhere else. Pages are returned as strings with their headers on `set`: a Response built
+ * here would be copied again by Elysia to merge the common headers in, a large share of a page's CPU
+ * (BENCHMARKS.md, Design measurements).
+ */
+export function shareAnswers(ctx: AppContext, manifest: ViewerManifest) {
+  const { config } = ctx
+  const page: PageContext = { publicUrl: config.publicUrl, basePath: new URL(config.publicUrl).pathname.replace(/\/$/, ''), manifest }
+  const secure = config.publicUrl.startsWith('https:')
+  const linkPath = (slug: string) => `${page.basePath}/s/${slug}`
+  const linkCookie = (kind: LinkCookie, link: SharedLink['link']) =>
+    readerCookieHeader(kind, linkCookieValue(ctx.signingKey, kind, link, ctx.now()), linkPath(link.slug), { secure })
+  const visitCookie = (link: SharedLink['link'], token: string) => readerCookieHeader('visit', token, linkPath(link.slug), { secure })
+  const html = (set: ResponseSet, status: number, body: string, headers: Record<string, string | string[]> = {}) => {
+    set.status = status
+    // Several Set-Cookie headers go as an array, which Elysia writes as one header each.
+    Object.assign(set.headers, PAGE_HEADERS, headers)
+    return body
+  }
+  const pdfHeaders = sharedPdfHeaders()
+
+  const notFound = (set: ResponseSet) =>
+    html(
+      set,
+      404,
+      messagePage(page, 'Not found', 'This link does not lead to a document. It may have been deleted, or the address is mistyped.'),
+      robotsHeaders(false),
+    )
+  const gone = (set: ResponseSet, state: Exclude<LinkState, 'active'>) => {
+    const words = goneWords(state)
+    return html(set, 410, messagePage(page, words.title, words.message), STAND_IN_HEADERS)
+  }
+  const refused = (set: ResponseSet, status: number, title: string, message: string, headers: Record<string, string> = {}) =>
+    html(set, status, messagePage(page, title, message), { ...STAND_IN_HEADERS, ...headers })
+  const passwordForm = (set: ResponseSet, slug: string, wrong: boolean) =>
+    html(set, wrong ? 401 : 200, passwordPage(page, slug, { wrong }), PASSWORD_PAGE_HEADERS)
+
+  return {
+    notFound,
+    gone,
+    refused,
+    passwordForm,
+
+    /** `GET /s/:slug`. */
+    page(set: ResponseSet, decision: PageDecision) {
+      if (decision.kind === 'missing') return notFound(set)
+      if (decision.kind === 'gone') return gone(set, decision.state)
+      const { link } = decision.shared
+      if (decision.kind === 'password') return passwordForm(set, link.slug, false)
+      const cookies = [
+        ...(decision.set.seen ? [linkCookie('seen', link)] : []),
+        ...(decision.set.visitToken ? [visitCookie(link, decision.set.visitToken)] : []),
+        ...(decision.set.grant ? [linkCookie('grant', link)] : []),
+      ]
+      const headers = { ...robotsHeaders(link.searchEngineVisible), ...(cookies.length > 0 && { 'set-cookie': cookies }) }
+      if (decision.private) Object.assign(headers, { 'cache-control': 'no-store' })
+      return html(set, 200, viewerPage(decision.shared, page, { reading: decision.reading, ungranted: decision.ungranted }), headers)
+    },
+
+    /** `POST /s/:slug` with the right password: back to the page, with the unlock cookie. */
+    unlocked(set: ResponseSet, link: SharedLink['link']) {
+      set.status = 303
+      Object.assign(set.headers, STAND_IN_HEADERS, { location: linkPath(link.slug), 'set-cookie': linkCookie('unlock', link) })
+      return ''
+    },
+
+    /** `/s/:slug/file` and `/s/:slug/download`. */
+    bytes(request: Request, set: ResponseSet, decision: BytesDecision, disposition: Disposition) {
+      switch (decision.kind) {
+        case 'missing':
+          return notFound(set)
+        case 'gone':
+          return gone(set, decision.state)
+        case 'locked':
+          return refused(set, 401, 'Password required', 'Open the link and enter its password to read this document.')
+        case 'ungranted':
+          return refused(set, 403, 'Open the link first', 'Open the link to read this document.')
+        case 'no_download':
+          return html(
+            set,
+            403,
+            messagePage(page, 'Download turned off', 'The owner of this document does not offer it for download.'),
+            robotsHeaders(decision.shared.link.searchEngineVisible),
+          )
+      }
+      const { shared } = decision
+      if (decision.visitToken) set.headers['set-cookie'] = visitCookie(shared.link, decision.visitToken)
+      const headers = pdfHeaders(shared, disposition)
+      return sendFile(request, (range) => ctx.blobs.body(shared.file.blobKey, range), {
+        size: shared.file.size,
+        etag: etagOf(shared.file.sha256),
+        disposition: headers['content-disposition']!,
+        headers: { ...takeSetHeaders(set), ...headers },
+      })
+    },
+  }
+}

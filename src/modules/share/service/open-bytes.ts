@@ -1,0 +1,56 @@
+import type { AppContext } from '../../../core/context'
+import type { SharedLink } from '../../../core/links/find-shared-link'
+import type { LinkState } from '../../../core/links/link-state'
+import type { Visit } from '../model'
+import { linkAccessReader } from './link-access'
+import { downloadRecorder } from './record-download'
+import type { VisitFacts } from './visit-records'
+
+/**
+ * What `/s/:slug/file` (inline) and `/s/:slug/download` (attachment) answer: the PDF's bytes (`bytes`, with the
+ * reading token of a download that made a visit of its own, for its cookie), or why not: the link is missing
+ * or gone, its password was not given (`locked`), it has a view limit and the reader holds no grant
+ * (`ungranted`), or it does not offer downloads (`no_download`).
+ */
+export type BytesDecision =
+  | { kind: 'missing' }
+  | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
+  | { kind: 'locked' }
+  | { kind: 'ungranted' }
+  | { kind: 'no_download'; shared: SharedLink }
+  | { kind: 'bytes'; shared: SharedLink; visitToken: string | null }
+
+export type OpenBytes = (input: {
+  slug: string
+  cookies: string | null
+  disposition: 'inline' | 'attachment'
+  visit: Visit
+  facts: Omit<VisitFacts, 'visitor'>
+  range: string | null
+}) => Promise<BytesDecision>
+
+/**
+ * Decides what a request for a link's bytes gets. A download that starts is recorded for the reading analytics
+ * before its bytes go (service/record-download.ts); analytics never stand between a reader and a download, so
+ * a failure to record it is logged, and the bytes go all the same.
+ */
+export function bytesOpener(ctx: AppContext): OpenBytes {
+  const accessOf = linkAccessReader(ctx)
+  const recordDownload = downloadRecorder(ctx)
+  return async ({ slug, cookies, disposition, visit, facts, range }) => {
+    const access = await accessOf({ slug, cookies })
+    if (access.kind !== 'open') return access
+    if (!access.unlocked) return { kind: 'locked' }
+    if (access.limited && !access.granted) return { kind: 'ungranted' }
+    const { shared } = access
+    if (disposition === 'inline') return { kind: 'bytes', shared, visitToken: null }
+    if (!shared.link.allowDownload) return { kind: 'no_download', shared }
+    try {
+      const { newToken } = await recordDownload({ shared, visit, facts, cookies, range })
+      return { kind: 'bytes', shared, visitToken: newToken }
+    } catch (error) {
+      ctx.log.error(`could not record a download of link ${shared.link.id}`, error)
+      return { kind: 'bytes', shared, visitToken: null }
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import type { AppContext } from '../../../core/context'
+import type { SharedLink } from '../../../core/links/find-shared-link'
+import type { LinkState } from '../../../core/links/link-state'
+import type { Preview, PreviewService } from '../../../core/previews/preview-service'
+import { linkAccessReader } from './link-access'
+
+/**
+ * What `/s/:slug/preview.png` answers: the link is missing or gone; it has a password, so the neutral card,
+ * the same for every link, whoever asks (`locked`); or its card (`card`), which may be the placeholder for now
+ * (`pending`) when the render would outlast the time the request may wait.
+ */
+export type PreviewDecision =
+  | { kind: 'missing' }
+  | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
+  | { kind: 'locked' }
+  | { kind: 'card'; shared: SharedLink; preview: Preview }
+
+export type OpenPreview = (input: { slug: string }) => Promise<PreviewDecision>
+
+export function previewOpener(ctx: AppContext, previews: PreviewService, waitMs: number): OpenPreview {
+  const accessOf = linkAccessReader(ctx)
+  return async ({ slug }) => {
+    const access = await accessOf({ slug, cookies: null })
+    if (access.kind !== 'open') return access
+    if (access.shared.link.passwordHash !== null) return { kind: 'locked' }
+    return { kind: 'card', shared: access.shared, preview: await previews.previewOf(access.shared.file, { waitMs }) }
+  }
+}
