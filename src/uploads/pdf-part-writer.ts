@@ -6,9 +6,9 @@ import type { TempFile } from '../storage/temp-files'
 import { createSignatureCheck } from './pdf-signature'
 
 /**
- * A PDF that has fully arrived in a temporary file, fsync'd, with its size and SHA-256. It carries the temp
- * file's handle: whoever received it (uploads/receive-upload.ts) discards it through that handle once the
- * PDF has been stored or refused, so no one else removes temp files by path.
+ * A PDF that has fully arrived in a temporary file, fsync'd, with its size and SHA-256. The temp file belongs
+ * to the upload it came with (uploads/receive-upload.ts), which discards it once the PDF has been stored or
+ * refused, so no one else removes temp files.
  */
 export type ReceivedPdf = {
   temp: TempFile
@@ -21,7 +21,7 @@ export type ReceivedPdf = {
 /**
  * Streams one file part into a temp file while counting, hashing and checking for the `%PDF-` signature in
  * its first 1,024 bytes. The bytes are stored exactly as they came (anything before the signature included).
- * Throws (and removes the temp file) the moment the signature check fails or the size passes `maxBytes`,
+ * Throws the moment the signature check fails or the size passes `maxBytes`,
  * so the caller can stop reading the request at once. Memory use is bounded by the temp file's batches (about 2 MiB).
  */
 export async function writePdfPart(stream: Readable, temp: TempFile, maxBytes: number, clientFilename: string): Promise<ReceivedPdf> {
@@ -40,7 +40,8 @@ export async function writePdfPart(stream: Readable, temp: TempFile, maxBytes: n
     await temp.sync()
     await temp.close()
   } catch (error) {
-    await temp.discard()
+    // The temp file stays the upload's (receive-upload.ts), which discards it with the refusal.
+    await temp.close().catch(() => {})
     throw isDiskFull(error) ? insufficientStorage('the disk filled up while it was being written') : error
   }
   return { temp, size, sha256: hash.digest('hex'), clientFilename }

@@ -114,9 +114,8 @@ export async function receiveMultipart(request: Request, options: MultipartOptio
     return { fields, file }
   } catch (error) {
     parser.destroy()
-    // The writer discards its own temp file on failure; a writer that had already finished leaves one behind.
-    const written = await fileWork?.catch(() => undefined)
-    await written?.temp.discard()
+    // The temp file, finished or not, is the upload's to discard (receive-upload.ts): once the writer is done with it.
+    await fileWork?.catch(() => undefined)
     throw error
   }
 }

@@ -3,6 +3,7 @@ import { assertQuotaAllows, quotaGrowth } from '../core/files/quota'
 import { fileTooLarge } from '../errors'
 import { assertDiskSpace } from './disk-space'
 import { MAX_FORM_OVERHEAD_BYTES, receiveMultipart, type MultipartBody } from './receive-multipart'
+import type { TempFile, TempFiles } from '../storage/temp-files'
 import { uploadGateFor } from './upload-gate'
 
 /**
@@ -12,25 +13,27 @@ import { uploadGateFor } from './upload-gate'
 export type UploadTarget = { ownerId: string; replacing?: { frees: number } }
 
 /**
- * Receives the upload in `request` and hands it to `store` (which makes it a file, or replaces one's PDF);
- * resolves with what `store` returns.
+ * A received upload: its form fields and its PDF (in a temp file), for the owner it was received for. It owns
+ * its upload slot and every temp file made for it, and gives them back once, when it is disposed (`await using
+ * upload = await receiveUpload(…)`): a PDF moved into the blob store has left its temp file already, a refused
+ * one's goes then.
  */
-export type ReceiveUpload = <T>(request: Request, target: UploadTarget, store: (body: MultipartBody) => Promise<T>) => Promise<T>
+export type Upload = MultipartBody & { ownerId: string; [Symbol.asyncDispose](): Promise<void> }
+
+export type ReceiveUpload = (request: Request, target: UploadTarget) => Promise<Upload>
 
 /**
  * The one owner of receiving an upload, for every route that takes a PDF. Before a byte of the body is read
  * it refuses what cannot succeed, in this order: no free upload slot (server-wide or for this user), a
  * declared Content-Length that cannot fit under the size cap, a quota the declared size would pass, a disk
- * that would keep less than the reserve free. Then it streams the body to a temp file (receive-multipart.ts)
- * and calls `store` while still holding the slot. The received PDF carries its temp file's handle, and this
- * is the one place that discards it once `store` is done, whatever happened: moved into the blob store, the
- * temp file is already gone; refused, it goes now.
+ * that would keep less than the reserve free. Then it streams the body to a temp file (receive-multipart.ts).
+ * An upload refused on the way gives its slot and temp file back before the refusal is thrown.
  */
 export function uploadReceiver(ctx: AppContext): ReceiveUpload {
   const { config } = ctx
   const gate = uploadGateFor(ctx)
 
-  const receive = async (request: Request, target: UploadTarget): Promise<MultipartBody> => {
+  const receive = async (request: Request, target: UploadTarget, tempFiles: TempFiles): Promise<MultipartBody> => {
     const declared = declaredLength(request)
     if (declared !== undefined && declared > config.maxFileSize + MAX_FORM_OVERHEAD_BYTES) throw fileTooLarge(config.maxFileSize)
     // The PDF is at least the declared body less the most a form can carry besides it.
@@ -39,22 +42,38 @@ export function uploadReceiver(ctx: AppContext): ReceiveUpload {
     // Without a Content-Length the upload may be as large as the cap.
     await assertDiskSpace(ctx.layout.tmp, declared ?? config.maxFileSize, config.minFreeDisk)
     return receiveMultipart(request, {
-      tempFiles: ctx.tempFiles,
+      tempFiles,
       maxFileBytes: config.maxFileSize,
       fileField: 'file',
       pace: { now: ctx.now, minBytesPerSecond: config.uploadMinRate, timeoutMs: config.uploadTimeout * 1000 },
     })
   }
 
-  return (request, target, store) =>
-    gate.run(target.ownerId, async () => {
-      const body = await receive(request, target)
-      try {
-        return await store(body)
-      } finally {
-        await body.file?.temp.discard()
-      }
-    })
+  return async (request, target) => {
+    const release = await gate.take(target.ownerId)
+    const temps: TempFile[] = []
+    let disposed = false
+    const dispose = async () => {
+      if (disposed) return
+      disposed = true
+      for (const temp of temps) await temp.discard()
+      await release()
+    }
+    // Every temp file made for this upload is its own, whatever happens to the part it was made for.
+    const tempFiles: TempFiles = {
+      async create(name) {
+        const temp = await ctx.tempFiles.create(name)
+        temps.push(temp)
+        return temp
+      },
+    }
+    try {
+      return { ...(await receive(request, target, tempFiles)), ownerId: target.ownerId, [Symbol.asyncDispose]: dispose }
+    } catch (error) {
+      await dispose()
+      throw error
+    }
+  }
 }
 
 /** The declared Content-Length, if it is a plain non-negative integer. */

@@ -3,7 +3,9 @@ import { type SharedUploadSlots, sharedUploadSlots } from '../core/limits/upload
 import { tooManyUploadsForUser, uploadsBusy } from '../errors'
 
 export type UploadGate = {
-  /** Runs `work` holding an upload slot for `userId`, or refuses at once when no slot is free. */
+  /** Takes an upload slot for `userId`, or refuses at once when no slot is free; resolves with its release. */
+  take(userId: string): Promise<() => Promise<void>>
+  /** Runs `work` holding a slot (taken and released around it). */
   run<T>(userId: string, work: () => Promise<T>): Promise<T>
 }
 
@@ -16,30 +18,45 @@ export type UploadGate = {
 export function createUploadGate(limits: { total: number; perUser: number }, shared?: SharedUploadSlots): UploadGate {
   let total = 0
   const perUser = new Map<string, number>()
-  return {
-    async run(userId, work) {
-      const mine = perUser.get(userId) ?? 0
-      if (mine >= limits.perUser) {
+  const take = async (userId: string) => {
+    const mine = perUser.get(userId) ?? 0
+    if (mine >= limits.perUser) throw tooManyUploadsForUser(limits.perUser)
+    if (total >= limits.total) throw uploadsBusy()
+    total++
+    perUser.set(userId, mine + 1)
+    let releaseShared: (() => Promise<void>) | undefined
+    let released = false
+    const release = async () => {
+      if (released) return
+      released = true
+      total--
+      const left = (perUser.get(userId) ?? 1) - 1
+      if (left > 0) perUser.set(userId, left)
+      else perUser.delete(userId)
+      await releaseShared?.()
+    }
+    if (shared) {
+      try {
+        releaseShared = await shared.take(userId, limits.perUser)
+      } catch (error) {
+        await release()
+        throw error
+      }
+      if (!releaseShared) {
+        await release()
         throw tooManyUploadsForUser(limits.perUser)
       }
-      if (total >= limits.total) {
-        throw uploadsBusy()
-      }
-      total++
-      perUser.set(userId, mine + 1)
-      let release: (() => Promise<void>) | undefined
+    }
+    return release
+  }
+  return {
+    take,
+    async run(userId, work) {
+      const release = await take(userId)
       try {
-        if (shared) {
-          release = await shared.take(userId, limits.perUser)
-          if (!release) throw tooManyUploadsForUser(limits.perUser)
-        }
         return await work()
       } finally {
-        total--
-        const left = (perUser.get(userId) ?? 1) - 1
-        if (left > 0) perUser.set(userId, left)
-        else perUser.delete(userId)
-        await release?.()
+        await release()
       }
     },
   }

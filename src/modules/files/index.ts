@@ -8,7 +8,7 @@ import { requireMediaType } from '../../http/request-body'
 import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
 import { contentDisposition, etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
 import { uploadReceiver } from '../../uploads/receive-upload'
-import { metadataFromJson } from './input'
+import { metadataFromForm, metadataFromJson } from './input'
 import {
   DeletedEnvelope,
   FileEnvelope,
@@ -29,7 +29,8 @@ import { findOwnedVersion, type VersionBlob } from './service/find-version'
 import { listVersions } from './service/list-versions'
 import { restoreVersion } from './service/restore-version'
 import { listOwnedFiles } from './service/list-files'
-import { updateFromMultipart, updateMetadata } from './service/update-file'
+import { replacePdf } from './service/replace-pdf'
+import { updateMetadata } from './service/update-metadata'
 
 const tags = ['files']
 
@@ -66,7 +67,8 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
       '/upload',
       async ({ request, caller, set }) => {
         requireMediaType(request, ['multipart/form-data'])
-        const row = await receiveUpload(request, { ownerId: caller.userId }, (body) => createFile(ctx, { ownerId: caller.userId, body }))
+        await using upload = await receiveUpload(request, { ownerId: caller.userId })
+        const row = await createFile(ctx, upload)
         set.status = 201
         return envelope(row)
       },
@@ -118,11 +120,10 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         if (type === 'application/json') {
           return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromJson(await readJsonBody(request)) }))
         }
-        return envelope(
-          await receiveUpload(request, { ownerId: caller.userId, replacing: await replacementPlan(ctx, current) }, (body) =>
-            updateFromMultipart(ctx, { ...target, body }),
-          ),
-        )
+        const plan = await replacementPlan(ctx, current)
+        await using upload = await receiveUpload(request, { ownerId: caller.userId, replacing: plan })
+        if (!upload.file) return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromForm(upload.fields) }))
+        return envelope(await replacePdf(ctx, { id: params.id, upload, seen: { current, plan } }))
       },
       {
         auth: true,

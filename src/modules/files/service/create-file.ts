@@ -7,7 +7,7 @@ import { enqueueEvent } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
 import { badRequest } from '../../../errors'
 import { randomId } from '../../../lib/ids'
-import type { MultipartBody } from '../../../uploads/receive-multipart'
+import type { Upload } from '../../../uploads/receive-upload'
 import { defaultLinkFromForm, filenameFromPart, metadataFromForm } from '../input'
 import { toFileDto } from '../presenter'
 
@@ -17,11 +17,11 @@ import { toFileDto } from '../presenter'
  * the row — guarded by the quota in the same statement — its default link and the `file.uploaded` webhook
  * deliveries, in one transaction. The blob is durable before the row that points at
  * it exists; if the row is refused the blob is removed, and if the process dies in between the start-up
- * sweep moves it to orphans/. The received temp file is not this verb's to remove: the upload receiver discards it.
+ * sweep moves it to orphans/. The upload's temp file is the upload's to discard (`await using`, receive-upload.ts).
  */
-export async function createFile(ctx: AppContext, input: { ownerId: string; body: MultipartBody }): Promise<FileWithLink> {
+export async function createFile(ctx: AppContext, upload: Upload): Promise<FileWithLink> {
   const { files } = ctx.db.tables
-  const { file, fields } = input.body
+  const { file, fields, ownerId } = upload
   if (!file) throw badRequest('The request has no file part; send the PDF as a part named "file" (curl -F "file=@report.pdf")')
   const metadata = metadataFromForm(fields)
   const link = await prepareNewLink(
@@ -33,7 +33,7 @@ export async function createFile(ctx: AppContext, input: { ownerId: string; body
   const row: FileWithLink = {
     seq: 0, // assigned by the database
     id: randomId(),
-    ownerId: input.ownerId,
+    ownerId,
     slug: link.slug,
     blobKey: randomId(),
     filename: metadata.filename ?? filenameFromPart(file.clientFilename),

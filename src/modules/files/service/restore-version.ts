@@ -7,7 +7,7 @@ import { outboxWritten } from '../../../core/webhooks/wake'
 import { conflict, versionNotFound } from '../../../errors'
 import { findKeptVersion, type VersionKey } from './find-version'
 import { toFileDto } from '../presenter'
-import { nextUpdatedAt } from './update-file'
+import { nextUpdatedAt } from './update-metadata'
 
 const MAX_ATTEMPTS = 5
 

@@ -1,66 +1,41 @@
-import { greaterOf, type Tables } from '../../../db/database'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { AppContext } from '../../../core/context'
 import { discardBlob } from '../../../core/files/discard-blob'
+import type { FileWithLink } from '../../../core/files/file-rows'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
 import { fitsQuota, quotaGrowth, quotaRefusal } from '../../../core/files/quota'
-import type { FileWithLink } from '../../../core/files/file-rows'
-import { replacementPlan } from '../../../core/files/versions'
+import { type ReplacementPlan, replacementPlan } from '../../../core/files/versions'
 import { enqueueEvent } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
-import { notFound } from '../../../errors'
-import { isWellFormedId, randomId } from '../../../lib/ids'
-import type { ReceivedPdf } from '../../../uploads/pdf-part-writer'
-import type { MultipartBody } from '../../../uploads/receive-multipart'
-import { metadataFromForm, type MetadataInput } from '../input'
+import type { Tables } from '../../../db/database'
+import { badRequest } from '../../../errors'
+import { randomId } from '../../../lib/ids'
+import type { Upload } from '../../../uploads/receive-upload'
+import { metadataFromForm } from '../input'
 import { toFileDto } from '../presenter'
+import { nextUpdatedAt, ownedBy, type Target } from './update-metadata'
 
-type Target = { ownerId: string; id: string }
-
-/** PUT with a JSON body: metadata only. Omitted fields stay as they are. */
-export async function updateMetadata(ctx: AppContext, input: Target & { metadata: MetadataInput }): Promise<FileWithLink> {
-  return applyUpdate(ctx, input, input.metadata, undefined)
-}
+/** What the route read of the file before receiving the upload (for its early quota check): the first attempt uses it. */
+export type SeenBefore = { current: FileWithLink; plan: ReplacementPlan }
 
 /**
- * PUT with a multipart body: metadata and, when a file part was sent, the replacement PDF. All or nothing.
- * The received temp file is the upload receiver's to discard.
+ * PUT with a multipart body and a PDF: the replacement PDF and the form's metadata, all or nothing. New bytes
+ * first, under a new key; then the row switches in one transaction; only then go the bytes of the versions
+ * pruned. A reader sees the old blob with the old metadata or the new blob with the new metadata, never a mix.
+ * The file is read once (`seen`, what the route read before the upload) unless a concurrent change makes the
+ * swap miss; the answer is the row as the swap wrote it. The upload's temp file is the upload's to discard.
  */
-export async function updateFromMultipart(ctx: AppContext, input: Target & { body: MultipartBody }): Promise<FileWithLink> {
-  return applyUpdate(ctx, input, metadataFromForm(input.body.fields), input.body.file)
-}
-
-// Each successful PUT moves updatedAt forward, even two within the same millisecond.
-export const nextUpdatedAt = ({ files }: Tables, now: number) => greaterOf(now, sql`${files.updatedAt} + 1`)
-
-async function applyUpdate(
-  ctx: AppContext,
-  target: Target,
-  metadata: MetadataInput,
-  replacement: ReceivedPdf | undefined,
-): Promise<FileWithLink> {
-  const { files, links } = ctx.db.tables
-  const { allowDownload, searchEngineVisible, ...fileFields } = metadata
+export async function replacePdf(ctx: AppContext, input: { id: string; upload: Upload; seen: SeenBefore }): Promise<FileWithLink> {
+  const { upload } = input
+  const replacement = upload.file
+  if (!replacement) throw badRequest('The request has no file part; send the PDF as a part named "file"')
+  const target: Target = { ownerId: upload.ownerId, id: input.id }
+  const { allowDownload, searchEngineVisible, ...fileFields } = metadataFromForm(upload.fields)
   const now = ctx.now()
   const changes = { ...fileFields, updatedAt: nextUpdatedAt(ctx.db.tables, now) }
   const switches = { allowDownload, searchEngineVisible }
   const hasSwitches = allowDownload !== undefined || searchEngineVisible !== undefined
-  if (!replacement) {
-    if (!isWellFormedId(target.id)) throw notFound()
-    const updateFile = ctx.db.orm.update(files).set(changes).where(ownedBy(ctx.db.tables, target)).returning({ id: files.id })
-    // The switches are the default link's; in the same transaction, so the PUT is all or nothing.
-    const updateLink = ctx.db.orm
-      .update(links)
-      .set({ ...switches, updatedAt: now })
-      .where(
-        and(eq(links.fileId, sql`(SELECT ${files.id} FROM ${files} WHERE ${ownedBy(ctx.db.tables, target)})`), eq(links.isDefault, true)),
-      )
-    const [updated] = hasSwitches ? await ctx.db.orm.batch([updateFile, updateLink]) : [await updateFile]
-    if (updated.length === 0) throw notFound()
-    return getOwnedFile(ctx, target)
-  }
-
   // New bytes first, under a new key; then switch the row in one transaction; only then drop the bytes of the
   // versions pruned. A reader sees the old blob with the old metadata or the new blob with the new metadata, never a mix.
   const blobKey = randomId()
@@ -76,7 +51,7 @@ async function applyUpdate(
     searchEngineVisible: searchEngineVisible ?? current.searchEngineVisible,
   })
   await ctx.blobs.put(blobKey, { file: replacement.temp.path })
-  let switched: { discard: string[] } | undefined
+  let switched: { discard: string[]; row: FileWithLink } | undefined
   try {
     switched = await switchBlob(
       ctx,
@@ -87,16 +62,15 @@ async function applyUpdate(
         updatedAt: hasSwitches ? now : undefined,
       },
       replaced,
+      input.seen,
     )
   } finally {
     if (!switched) await ctx.blobs.delete(blobKey)
   }
   outboxWritten(ctx)
   for (const key of switched.discard) await discardBlob(ctx, key)
-  return getOwnedFile(ctx, target)
+  return switched.row
 }
-
-const ownedBy = ({ files }: Tables, target: Target) => and(eq(files.id, target.id), eq(files.ownerId, target.ownerId))
 
 /**
  * Compare-and-swap on the blob key, so that two concurrent replacements of one file cannot both believe they
@@ -116,11 +90,11 @@ async function switchBlob(
   changes: SQLiteUpdateSetSource<Tables['files']> & { size: number; blobKey: string },
   linkChanges: SQLiteUpdateSetSource<Tables['links']>,
   replaced: (current: FileWithLink) => FileWithLink,
-): Promise<{ discard: string[] }> {
+  seen: SeenBefore,
+): Promise<{ discard: string[]; row: FileWithLink }> {
   const { files, fileVersions, links } = ctx.db.tables
+  let { current, plan } = seen
   for (let attempt = 0; ; attempt++) {
-    const current = await getOwnedFile(ctx, target)
-    const plan = await replacementPlan(ctx, current)
     const growth = quotaGrowth(changes.size, plan)
     const holdsCurrent = and(ownedBy(ctx.db.tables, target), eq(files.blobKey, current.blobKey))
     const holdsNew = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${ownedBy(ctx.db.tables, target)} AND ${files.blobKey} = ${changes.blobKey})`
@@ -173,11 +147,13 @@ async function switchBlob(
       ...(linkChanges.updatedAt === undefined ? [] : [switchLink()]),
       announce,
     ])
-    if ((swapped as { id: string }[]).length > 0) return { discard: plan.prune.map((version) => version.blobKey) }
+    if ((swapped as { id: string }[]).length > 0) return { discard: plan.prune.map((version) => version.blobKey), row: replaced(current) }
     // Refused: by the quota, or because the file changed meanwhile (another replacement, a restore, a deleted version).
     const now = await getOwnedFile(ctx, target) // 404 if it was deleted meanwhile
     const replanned = await replacementPlan(ctx, now)
     const unchanged = now.blobKey === current.blobKey && replanned.prune.map((version) => version.id).join() === pruneIds.join()
     if (unchanged || attempt >= 5) throw await quotaRefusal(ctx, target.ownerId, growth)
+    current = now
+    plan = replanned
   }
 }
