@@ -10,9 +10,11 @@
 const LAYERS = {
   // entry points
   main: { path: '^src/main\\.ts$', may: ['cli', 'core', 'lib', 'owner-only-umask'] }, // core: the preview renderer's entry
-  cli: { path: '^src/cli/', may: ['app', 'open-context', 'modules', 'core', 'http', 'uploads', 'assets', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
+  cli: { path: '^src/cli/', may: ['app', 'open-context', 'modules', 'maintenance', 'core', 'http', 'uploads', 'assets', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
   app: { path: '^src/app\\.ts$', may: ['modules', 'http', 'uploads', 'assets', 'core', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
   'open-context': { path: '^src/open-context\\.ts$', may: ['core', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log'] },
+  // the operator's work on a whole install (backup, restore, verify, sweeps, migrations), for the CLI and the server's start
+  maintenance: { path: '^src/maintenance/', may: ['core', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
   // features: one folder each; they never import each other (rule modules-are-independent)
   modules: { path: '^src/modules/', may: ['http', 'uploads', 'assets', 'core', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
   // what features use besides the core

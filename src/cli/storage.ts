@@ -1,6 +1,6 @@
 import { type Config, missingS3Settings } from '../config'
 import { configuredBlobStore } from '../data-dir/blobs'
-import { migrateBlobs, type MigrateReport, type MigrateRow } from '../modules/maintenance/service/migrate-storage'
+import { migrateBlobs, type MigrateReport, type MigrateRow } from '../maintenance/migrate-storage'
 import { openContext } from '../open-context'
 import { formatSize } from '../shared/sizes'
 import { describeS3Failure } from '../storage/s3-errors'

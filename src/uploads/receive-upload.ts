@@ -14,9 +14,10 @@ export type UploadTarget = { ownerId: string; replacing?: { frees: number } }
 
 /**
  * A received upload: its form fields and its PDF (in a temp file), for the owner it was received for. It owns
- * its upload slot and every temp file made for it, and gives them back once, when it is disposed (`await using
- * upload = await receiveUpload(…)`): a PDF moved into the blob store has left its temp file already, a refused
- * one's goes then.
+ * its upload slot and every temp file made for it, and gives them back once, when it is disposed
+ * (`Symbol.asyncDispose`, in the route's `finally`; `await using` would say the same, but the import checker's
+ * parser cannot read it yet): a PDF moved into the blob store has left its temp file already, a refused one's
+ * goes then.
  */
 export type Upload = MultipartBody & { ownerId: string; [Symbol.asyncDispose](): Promise<void> }
 

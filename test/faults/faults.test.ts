@@ -222,7 +222,7 @@ describe('storage faults', () => {
     expect(response.status).toBe(200)
     expect((await server.call('GET', `/api/files/${doomed.id}`, { token: alice.token })).status).toBe(404)
     expect(log.lines.some((line) => line.includes('could not remove unreferenced blob'))).toBe(true)
-    const { sweepUnreferencedBlobs } = await import('../../src/modules/maintenance/service/sweep')
+    const { sweepUnreferencedBlobs } = await import('../../src/maintenance/sweep')
     expect(await sweepUnreferencedBlobs(server.ctx)).toBe(1)
   })
 })
@@ -281,7 +281,7 @@ describe('database faults', () => {
   })
 
   test('after all of it the store verifies clean', async () => {
-    const { verifyStore } = await import('../../src/modules/maintenance/service/verify')
+    const { verifyStore } = await import('../../src/maintenance/verify')
     const report = await verifyStore(server.ctx, { repair: false })
     expect(report.problems).toEqual([])
     expect(report.orphans).toEqual([])

@@ -67,10 +67,15 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
       '/upload',
       async ({ request, caller, set }) => {
         requireMediaType(request, ['multipart/form-data'])
-        await using upload = await receiveUpload(request, { ownerId: caller.userId })
-        const row = await createFile(ctx, upload)
-        set.status = 201
-        return envelope(row)
+        // `await using` would say this, but the import checker's parser (swc's visitor) cannot read it yet.
+        const upload = await receiveUpload(request, { ownerId: caller.userId })
+        try {
+          const row = await createFile(ctx, upload)
+          set.status = 201
+          return envelope(row)
+        } finally {
+          await upload[Symbol.asyncDispose]()
+        }
       },
       {
         auth: true,
@@ -121,9 +126,13 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
           return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromJson(await readJsonBody(request)) }))
         }
         const plan = await replacementPlan(ctx, current)
-        await using upload = await receiveUpload(request, { ownerId: caller.userId, replacing: plan })
-        if (!upload.file) return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromForm(upload.fields) }))
-        return envelope(await replacePdf(ctx, { id: params.id, upload, seen: { current, plan } }))
+        const upload = await receiveUpload(request, { ownerId: caller.userId, replacing: plan })
+        try {
+          if (!upload.file) return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromForm(upload.fields) }))
+          return envelope(await replacePdf(ctx, { id: params.id, upload, seen: { current, plan } }))
+        } finally {
+          await upload[Symbol.asyncDispose]()
+        }
       },
       {
         auth: true,

@@ -17,7 +17,7 @@ import { toFileDto } from '../presenter'
  * the row — guarded by the quota in the same statement — its default link and the `file.uploaded` webhook
  * deliveries, in one transaction. The blob is durable before the row that points at
  * it exists; if the row is refused the blob is removed, and if the process dies in between the start-up
- * sweep moves it to orphans/. The upload's temp file is the upload's to discard (`await using`, receive-upload.ts).
+ * sweep moves it to orphans/. The upload's temp file is the upload's to discard (receive-upload.ts).
  */
 export async function createFile(ctx: AppContext, upload: Upload): Promise<FileWithLink> {
   const { files } = ctx.db.tables

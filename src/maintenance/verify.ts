@@ -1,6 +1,6 @@
-import { recordedPdfs } from '../../../core/files/recorded-pdfs'
-import type { AppContext } from '../../../core/context'
-import { discardBlob } from '../../../core/files/discard-blob'
+import { recordedPdfs } from '../core/files/recorded-pdfs'
+import type { AppContext } from '../core/context'
+import { discardBlob } from '../core/files/discard-blob'
 
 export type FileProblem = {
   fileId: string

@@ -1,8 +1,8 @@
-import { type RecordedPdf, recordedPdfs } from '../../../core/files/recorded-pdfs'
-import type { AppContext } from '../../../core/context'
-import { badRequest } from '../../../errors'
-import type { BlobStore } from '../../../storage/blob-store'
-import { BlobMismatch } from '../../../storage/expected-bytes'
+import { type RecordedPdf, recordedPdfs } from '../core/files/recorded-pdfs'
+import type { AppContext } from '../core/context'
+import { badRequest } from '../errors'
+import type { BlobStore } from '../storage/blob-store'
+import { BlobMismatch } from '../storage/expected-bytes'
 import { sha256Of } from './verify'
 
 /** How many PDFs are copied at the same time (each: one read at the source, one write and one read back at the target). */

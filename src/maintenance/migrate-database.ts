@@ -1,9 +1,9 @@
 import { SQL } from 'bun'
 import { getTableColumns, getTableName, type Table } from 'drizzle-orm'
-import type { AppContext } from '../../../core/context'
-import * as sqliteTables from '../../../db/schema'
-import { badRequest } from '../../../errors'
-import { VISITOR_SALT_KEY } from '../../../db/meta-keys'
+import type { AppContext } from '../core/context'
+import * as sqliteTables from '../db/schema'
+import { badRequest } from '../errors'
+import { VISITOR_SALT_KEY } from '../db/meta-keys'
 
 /**
  * The tables in the order their references allow (a row's parents first). The shared-limit tables are left
@@ -36,7 +36,7 @@ export type CopiedTable = { table: string; rows: number }
  * PostgreSQL share it, so every token and link cookie issued before keeps working.
  */
 export async function copyDatabaseTo(ctx: AppContext, targetUrl: string, options: { signingSecret?: string } = {}): Promise<CopiedTable[]> {
-  const { migratePg } = await import('../../../db/pg/migrate') // loaded only when used, as by openDb
+  const { migratePg } = await import('../db/pg/migrate') // loaded only when used, as by openDb
   const target = new SQL(targetUrl, { max: 1 })
   try {
     await migratePg(target)

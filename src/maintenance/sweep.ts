@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../core/context'
+import type { AppContext } from '../core/context'
 import { sql } from 'drizzle-orm'
 
 /**
