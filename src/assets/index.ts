@@ -6,7 +6,7 @@ import type { ViewerAssets } from './viewer-assets'
  * pages link to by the names in the manifest. Anything else under /assets/ is a plain 404.
  */
 export function assetRoutes(assets: ViewerAssets) {
-  return new Elysia().get(
+  return new Elysia({ name: 'assets' }).get(
     '/assets/*',
     ({ request, params }) =>
       assets.serve(request, params['*']) ?? new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } }),

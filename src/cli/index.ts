@@ -1,9 +1,9 @@
-import { ConfigError, loadConfig, SETTING_FLAGS, unknownEnvSettings } from '../config'
+import { type Config, ConfigError, loadConfig, SETTING_FLAGS, unknownEnvSettings } from '../config'
 import { settingsHelp } from '../config/help'
-import { openContext } from '../open-context'
+import { type OpenedContext, openContext } from '../open-context'
 import { redactPasswords } from '../lib/redact'
 import { VERSION } from '../version'
-import { parseCommandLine, stringFlag } from './args'
+import { type ParsedArgs, parseCommandLine, stringFlag } from './args'
 import { asCliFailure, CliFailure, type CliIo } from './io'
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup'
 import { LINK_USAGE, linkCommand } from './link'
@@ -30,6 +30,36 @@ Usage: pdfshare [command] [flags]
 Settings: flags beat environment variables, which beat defaults. Every command takes --data. See the README.
 ${settingsHelp()}`
 
+/**
+ * Every command: what it runs on — the opened data dir and database (`context`), or only the settings
+ * (`nothing`: restore and the migrations open what they need themselves, restore into an empty data dir) — and
+ * its run. A run answers false for "done, but something is wrong" (exit code 1: verify found a problem).
+ */
+type Command =
+  | { opens: 'context'; run: (ctx: OpenedContext, args: ParsedArgs, io: CliIo) => Promise<unknown> }
+  | { opens: 'nothing'; run: (config: Config, args: ParsedArgs, io: CliIo) => Promise<unknown> }
+
+const COMMANDS = {
+  serve: {
+    opens: 'context',
+    run: (ctx, args, io) => {
+      if (args.positionals.length > 1) throw new CliFailure(`unexpected argument ${JSON.stringify(args.positionals[1])}`, 2)
+      return serveCommand(ctx, args, io)
+    },
+  },
+  user: { opens: 'context', run: userCommand },
+  token: { opens: 'context', run: tokenCommand },
+  link: { opens: 'context', run: linkCommand },
+  verify: { opens: 'context', run: verifyCommand },
+  backup: { opens: 'context', run: backupCommand },
+  restore: { opens: 'nothing', run: restoreCommand },
+  storage: { opens: 'nothing', run: storageCommand },
+  database: { opens: 'nothing', run: databaseCommand },
+} satisfies Record<string, Command>
+type CommandName = keyof typeof COMMANDS
+
+const exitCodeOf = (result: unknown) => (result === false ? 1 : 0)
+
 /** Runs one command line; returns the process exit code. The only caller of loadConfig in production. */
 export async function runCli(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
   try {
@@ -42,37 +72,20 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       io.out(VERSION)
       return 0
     }
-    const command = args.positionals[0] ?? 'serve'
-    if (!['serve', 'user', 'token', 'link', 'verify', 'backup', 'restore', 'storage', 'database'].includes(command))
-      throw new CliFailure(`unknown command "${command}" (see --help)`, 2)
-    if (command === 'serve' && args.positionals.length > 1)
-      throw new CliFailure(`unexpected argument ${JSON.stringify(args.positionals[1])}`, 2)
+    const name = args.positionals[0] ?? 'serve'
+    const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined
+    if (!command) throw new CliFailure(`unknown command "${name}" (see --help)`, 2)
 
     const config = loadConfig(Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, stringFlag(args, flag)])), env)
-    for (const name of unknownEnvSettings(env)) io.err(`warning: ${name} is not a pdfshare setting and is ignored`)
-    if (command === 'restore') {
-      await restoreCommand(config, args, io)
-      return 0
-    }
-    if (command === 'storage') return (await storageCommand(config, args, io)) ? 0 : 1
-    if (command === 'database') {
-      await databaseCommand(config, args, io)
-      return 0
-    }
+    for (const warning of unknownEnvSettings(env)) io.err(`warning: ${warning} is not a pdfshare setting and is ignored`)
+    if (command.opens === 'nothing') return exitCodeOf(await command.run(config, args, io))
     const ctx = await openContext(config)
     for (const notice of ctx.notices) io.err(notice)
-    if (command === 'serve') {
-      await serveCommand(ctx, args, io)
-      return 0
-    }
     try {
-      if (command === 'verify') return (await verifyCommand(ctx, args, io)) ? 0 : 1
-      await ({ user: userCommand, token: tokenCommand, link: linkCommand, backup: backupCommand } as const)[
-        command as 'user' | 'token' | 'link' | 'backup'
-      ](ctx, args, io)
-      return 0
+      return exitCodeOf(await command.run(ctx, args, io))
     } finally {
-      ctx.close()
+      // `serve` closes its context itself, once its requests have finished.
+      if (name !== 'serve') ctx.close()
     }
   } catch (raw) {
     const error = asCliFailure(raw)

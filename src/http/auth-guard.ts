@@ -18,7 +18,7 @@ import { applyRateLimit, loggedRateLimiter } from './rate-limit'
 export function authGuard(ctx: AppContext) {
   const limiter = loggedRateLimiter(ctx, 'per user on /api', ctx.config.rateLimitApi)
   const authenticate = createAuthenticator(ctx)
-  return new Elysia().macro({
+  return new Elysia({ name: 'auth-guard' }).macro({
     auth: {
       async resolve({ request, set }) {
         const caller = await authenticate(request.headers.get('authorization'))

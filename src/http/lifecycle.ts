@@ -52,7 +52,7 @@ function isoClock(): () => string {
 export function requestLifecycle(log: Logger) {
   const nextRequestId = requestIds()
   const clock = isoClock()
-  return new Elysia()
+  return new Elysia({ name: 'request-lifecycle' })
     .onRequest(({ request, set }) => {
       const offered = request.headers.get('x-request-id')
       const id = offered && CLIENT_REQUEST_ID.test(offered) ? offered : nextRequestId()

@@ -34,7 +34,7 @@ const tags = ['account']
 export function authRoutes(ctx: AppContext, auth: AuthGuard) {
   const attempt = signInLimits(ctx)
 
-  return new Elysia({ prefix: '/api' })
+  return new Elysia({ name: 'auth', prefix: '/api' })
     .use(auth)
     .get('/me', async ({ caller }) => ({ success: true as const, data: await getAccount(ctx, { userId: caller.userId }) }), {
       auth: true,

@@ -54,7 +54,7 @@ export function dashboardRoutes(ctx: AppContext, manifest: ViewerManifest) {
   }
   // Pages, not part of the API: kept out of the OpenAPI document. The bare address leads to the dashboard.
   const hidden = { detail: { hide: true } }
-  return new Elysia()
+  return new Elysia({ name: 'dashboard' })
     .get('/', ({ redirect }) => redirect(`${basePath}/app`, 302), hidden)
     .get('/app', serve, hidden)
     .get('/app/', serve, hidden)

@@ -61,7 +61,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
       headers: { ...takeSetHeaders(set), 'cache-control': 'private, no-cache' },
     })
 
-  return new Elysia({ prefix: '/api/files' })
+  return new Elysia({ name: 'files', prefix: '/api/files' })
     .use(auth)
     .post(
       '/upload',

@@ -7,11 +7,13 @@ import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
 import { shareAnswers } from './answers'
 import { readBeaconBody, readPasswordField, visitFactsOf, visitOf } from './reader-request'
 import { LOCKED_PREVIEW_HEADERS, PENDING_PREVIEW_HEADERS, previewHeaders, type Disposition } from './answers/headers'
+import { linkAccessReader } from './service/link-access'
 import { bytesOpener } from './service/open-bytes'
 import { pageOpener } from './service/open-page'
 import { previewOpener } from './service/open-preview'
 import { READING_LIMITS, readingRecorder } from './service/record-reading'
 import { linkUnlocker } from './service/unlock-link'
+import { visitorKeys } from './service/visitor-salt'
 
 /**
  * The public share routes: /s/:slug (the viewer, or the link's password page), its bytes, download, preview
@@ -24,12 +26,14 @@ import { linkUnlocker } from './service/unlock-link'
 export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const { config } = ctx
   const answers = shareAnswers(ctx, manifest)
+  // Built once, shared by every route: the link lookups' cache, the day's visitor salt, the renderers.
+  const built = { accessOf: linkAccessReader(ctx), visitorKeyOf: visitorKeys(ctx) }
   const previews = createPreviewService(ctx)
-  const openPage = pageOpener(ctx)
-  const openBytes = bytesOpener(ctx)
-  const openPreview = previewOpener(ctx, previews, previewWaitOf(config))
-  const unlock = linkUnlocker(ctx)
-  const recordReading = readingRecorder(ctx, previews)
+  const openPage = pageOpener(ctx, built)
+  const openBytes = bytesOpener(ctx, built)
+  const openPreview = previewOpener(built.accessOf, previews, previewWaitOf(config))
+  const unlock = linkUnlocker(ctx, built.accessOf)
+  const recordReading = readingRecorder(ctx, built.accessOf, previews)
   const ownHost = new URL(config.publicUrl).host
   const limiter = loggedRateLimiter(ctx, 'per address on /s/*', config.rateLimitShare)
   const bytes = async (

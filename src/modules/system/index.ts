@@ -8,7 +8,7 @@ import { HealthEnvelope } from './model'
  * `publicUrl` is the document's one server: its paths (/api/…) are relative to it, prefix included.
  */
 export function systemRoutes(publicUrl: string) {
-  return new Elysia()
+  return new Elysia({ name: 'system' })
     .use(
       openapi({
         provider: null, // no hosted UI: its page would load scripts from a CDN

@@ -7,7 +7,7 @@ import { eventSubscribers } from '../../../core/webhooks/subscribers'
 import { outboxWritten } from '../../../core/webhooks/wake'
 import { insertVisit, visitEvents, type VisitedLink, type VisitFacts, type VisitRecord } from './visit-records'
 import { isHumanVisit, SWEEP_INTERVAL_MS, sweepStatement, UNMARK, visitMarker } from './visit-marks'
-import { visitorKeys } from './visitor-salt'
+import type { VisitorKeyOf } from './visitor-salt'
 
 export { REPEAT_WINDOW_MS } from './visit-marks'
 
@@ -74,10 +74,9 @@ type Pending = {
  * salt) and its `link.viewed` outbox rows are added by `finalize`, so a served page, its visit and its
  * webhook event commit together or not at all.
  */
-export function createViewCounter(ctx: AppContext): CountView {
+export function createViewCounter(ctx: AppContext, visitorKeyOf: VisitorKeyOf): CountView {
   const markOf = visitMarker(ctx)
   const analytics = ctx.config.analyticsRetention > 0
-  const visitorKeyOf = visitorKeys(ctx)
   const wantsEvent = eventSubscribers(ctx)
   const finalize = finalizer(visitEvents(ctx).viewed)
   let queue: Pending[] = []

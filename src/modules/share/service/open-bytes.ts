@@ -2,9 +2,10 @@ import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
 import type { Visit } from '../model'
-import { linkAccessReader } from './link-access'
+import type { ReadLinkAccess } from './link-access'
 import { downloadRecorder } from './record-download'
 import type { VisitFacts } from './visit-records'
+import type { VisitorKeyOf } from './visitor-salt'
 
 /**
  * What `/s/:slug/file` (inline) and `/s/:slug/download` (attachment) answer: the PDF's bytes (`bytes`, with the
@@ -34,9 +35,9 @@ export type OpenBytes = (input: {
  * before its bytes go (service/record-download.ts); analytics never stand between a reader and a download, so
  * a failure to record it is logged, and the bytes go all the same.
  */
-export function bytesOpener(ctx: AppContext): OpenBytes {
-  const accessOf = linkAccessReader(ctx)
-  const recordDownload = downloadRecorder(ctx)
+export function bytesOpener(ctx: AppContext, built: { accessOf: ReadLinkAccess; visitorKeyOf: VisitorKeyOf }): OpenBytes {
+  const { accessOf } = built
+  const recordDownload = downloadRecorder(ctx, built.visitorKeyOf)
   return async ({ slug, cookies, disposition, visit, facts, range }) => {
     const access = await accessOf({ slug, cookies })
     if (access.kind !== 'open') return access

@@ -4,7 +4,8 @@ import type { LinkState } from '../../../core/links/link-state'
 import type { Visit } from '../model'
 import { hasLinkCookie, readingToken } from '../reader-cookies'
 import { createViewCounter } from './count-view'
-import { linkAccessReader } from './link-access'
+import type { ReadLinkAccess } from './link-access'
+import type { VisitorKeyOf } from './visitor-salt'
 import type { VisitFacts } from './visit-records'
 
 /**
@@ -39,9 +40,9 @@ export type OpenPage = (input: {
  * (service/link-access.ts), then the view count. Grants of a limited link go only to counted views and to
  * true repeats of one (the signed `pdfshare_seen` of this link), never to a request that was not counted.
  */
-export function pageOpener(ctx: AppContext): OpenPage {
-  const accessOf = linkAccessReader(ctx)
-  const countView = createViewCounter(ctx)
+export function pageOpener(ctx: AppContext, built: { accessOf: ReadLinkAccess; visitorKeyOf: VisitorKeyOf }): OpenPage {
+  const { accessOf } = built
+  const countView = createViewCounter(ctx, built.visitorKeyOf)
   return async ({ slug, cookies, visit, facts }) => {
     const access = await accessOf({ slug, cookies })
     if (access.kind !== 'open') return access

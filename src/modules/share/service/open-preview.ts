@@ -1,8 +1,7 @@
-import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
 import type { Preview, PreviewService } from '../../../core/previews/preview-service'
-import { linkAccessReader } from './link-access'
+import type { ReadLinkAccess } from './link-access'
 
 /**
  * What `/s/:slug/preview.png` answers: the link is missing or gone; it has a password, so the neutral card,
@@ -17,8 +16,7 @@ export type PreviewDecision =
 
 export type OpenPreview = (input: { slug: string }) => Promise<PreviewDecision>
 
-export function previewOpener(ctx: AppContext, previews: PreviewService, waitMs: number): OpenPreview {
-  const accessOf = linkAccessReader(ctx)
+export function previewOpener(accessOf: ReadLinkAccess, previews: PreviewService, waitMs: number): OpenPreview {
   return async ({ slug }) => {
     const access = await accessOf({ slug, cookies: null })
     if (access.kind !== 'open') return access

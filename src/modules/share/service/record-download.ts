@@ -6,7 +6,7 @@ import type { Visit } from '../model'
 import { readingToken, visitCookieOf, visitOfToken } from '../reader-cookies'
 import { insertVisit, visitEvents, type VisitFacts } from './visit-records'
 import { isHumanDownload, visitMarker } from './visit-marks'
-import { visitorKeys } from './visitor-salt'
+import type { VisitorKeyOf } from './visitor-salt'
 
 /** The reader's own visit is marked downloaded, once. */
 const MARK_DOWNLOADED = 'UPDATE "visits" SET "downloaded" = TRUE WHERE "id" = ? AND "link_id" = ? AND "downloaded" = FALSE'
@@ -31,8 +31,7 @@ const startsDownload = (range: string | null) => range === null || /^\s*bytes\s*
  * downloads share. The `link.downloaded` event is written in the same transaction, only if the download was
  * recorded (not a repeat, not over the bound). Returns a new visit's token, for its cookie.
  */
-export function downloadRecorder(ctx: AppContext): RecordDownload {
-  const visitorKeyOf = visitorKeys(ctx)
+export function downloadRecorder(ctx: AppContext, visitorKeyOf: VisitorKeyOf): RecordDownload {
   const markOf = visitMarker(ctx)
   const events = visitEvents(ctx)
   return async ({ shared, visit, facts, cookies, range }) => {

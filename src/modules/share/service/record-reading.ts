@@ -3,7 +3,7 @@ import type { SqlStatement } from '../../../db/hot-sql'
 import { rateLimitFor } from '../../../core/limits/rate-limit'
 import type { PreviewService } from '../../../core/previews/preview-service'
 import { visitOfToken } from '../reader-cookies'
-import { linkAccessReader } from './link-access'
+import type { ReadLinkAccess } from './link-access'
 
 /** The bounds of a reading batch (docs/share-page.md's "Reading analytics" names them). */
 export const READING_LIMITS = {
@@ -86,9 +86,8 @@ export type RecordReading = (input: {
  * the time since its page was served, and for pages the PDF has (`pdfs.pagesOf`, once PDFium has counted them).
  * Each page's time is added up (capped), and the visit's total follows.
  */
-export function readingRecorder(ctx: AppContext, pdfs: Pick<PreviewService, 'pagesOf'>): RecordReading {
+export function readingRecorder(ctx: AppContext, accessOf: ReadLinkAccess, pdfs: Pick<PreviewService, 'pagesOf'>): RecordReading {
   const perVisit = rateLimitFor(ctx, 'of reading batches per visit', { perMinute: READING_LIMITS.batchesPerMinute })
-  const accessOf = linkAccessReader(ctx)
   return async ({ slug, cookies, body: readBody }) => {
     // With the reader's cookies: the reader who used a limited link's last view holds its grant and is still
     // reading, like their /file requests.

@@ -5,7 +5,7 @@ import { passwordMatches } from '../../../core/passwords/argon2'
 import { rateLimitFor } from '../../../core/limits/rate-limit'
 import { DomainError } from '../../../errors'
 import { MAX_TRACKED_KEYS } from '../../../lib/rate-limiter'
-import { linkAccessReader } from './link-access'
+import type { ReadLinkAccess } from './link-access'
 
 /** Wrong passwords one address may try on one link per window, before it gets 429 until the window ends. */
 export const UNLOCK_FAILURES_PER_WINDOW = 10
@@ -33,14 +33,13 @@ export type UnlockLink = (input: { slug: string; address: string; password: () =
  * so parallel guesses cannot overtake the count, and is taken back when it is right or ends without an answer
  * (the hashing queue was full). Passwords are checked in the same bounded argon2 queue as sign-ins.
  */
-export function linkUnlocker(ctx: AppContext): UnlockLink {
+export function linkUnlocker(ctx: AppContext, accessOf: ReadLinkAccess): UnlockLink {
   const failures = rateLimitFor(ctx, 'of link passwords', {
     perMinute: UNLOCK_FAILURES_PER_WINDOW,
     windowMs: UNLOCK_WINDOW_MS,
     onOverflow: () =>
       ctx.log.error(`rate limit of link passwords: more than ${MAX_TRACKED_KEYS.toLocaleString('en')} link and address pairs this window`),
   })
-  const accessOf = linkAccessReader(ctx)
   return async ({ slug, address, password: readPassword }) => {
     const access = await accessOf({ slug, cookies: null })
     if (access.kind !== 'open') return access
