@@ -37,6 +37,8 @@ describe('loadConfig', () => {
       linkDefaultExpiry: null,
       linkMaxExpiry: null,
       linkRequirePassword: false,
+      webhookConcurrency: 4,
+      webhookTimeout: 10,
       webhookAllowPrivate: false,
       analyticsRetention: 365,
       storage: 'local',

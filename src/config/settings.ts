@@ -264,6 +264,22 @@ export const SETTINGS = {
     rule: `must be one of ${ACCEPTED_BOOLEANS}`,
     help: 'let webhooks target loopback, private (LAN) and link-local addresses',
   }),
+  /** Webhook deliveries one instance sends at once (one at a time per webhook, shared fairly among owners). */
+  webhookConcurrency: setting({
+    env: 'PDFSHARE_WEBHOOK_CONCURRENCY',
+    default: '4',
+    parse: integer(1, 64),
+    rule: 'must be a number of deliveries from 1 to 64',
+    help: 'webhook deliveries sent at once (one at a time per webhook)',
+  }),
+  /** Seconds one delivery attempt may take, the answer included (its connection: at most 3 of them). */
+  webhookTimeout: setting({
+    env: 'PDFSHARE_WEBHOOK_TIMEOUT',
+    default: '10',
+    parse: integer(1, 60),
+    rule: 'must be a number of seconds from 1 to 60',
+    help: 'seconds a webhook delivery attempt may take, its answer included',
+  }),
   /** Days visits (reading analytics) are kept; 0 records no visits at all. */
   analyticsRetention: setting({
     env: 'PDFSHARE_ANALYTICS_RETENTION',

@@ -34,6 +34,8 @@ type WrittenOut = {
   linkDefaultExpiry: number | null
   linkMaxExpiry: number | null
   linkRequirePassword: boolean
+  webhookConcurrency: number
+  webhookTimeout: number
   webhookAllowPrivate: boolean
   analyticsRetention: number
   storage: 'local' | 's3'

@@ -1,4 +1,4 @@
-import { webhookSignature } from './signing'
+import { webhookSignature } from '../service/signing'
 import { type Resolve, targetOf } from './target-safety'
 
 /** At most this much of a receiver's answer is read (for the delivery log's error text); the rest is dropped. */

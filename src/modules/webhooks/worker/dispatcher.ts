@@ -46,10 +46,10 @@ const CANDIDATES = 500
  * delivery wait its turn behind theirs.
  */
 export function startWebhookDispatcher(ctx: AppContext, options: DispatcherOptions = {}): Dispatcher {
-  const concurrency = options.concurrency ?? 4
+  const concurrency = options.concurrency ?? ctx.config.webhookConcurrency
   const perWebhook = options.perWebhook ?? 1
-  const timeoutMs = options.timeoutMs ?? 10_000
-  const connectTimeoutMs = options.connectTimeoutMs ?? 3_000
+  const timeoutMs = options.timeoutMs ?? ctx.config.webhookTimeout * 1000
+  const connectTimeoutMs = options.connectTimeoutMs ?? Math.min(3_000, timeoutMs)
   const lease = timeoutMs + connectTimeoutMs + 5_000 // the attempt's limits and time to write its result
   const shutdown = new AbortController()
   const inFlight = new Set<Promise<void>>()
