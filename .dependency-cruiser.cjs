@@ -67,8 +67,20 @@ module.exports = {
       name: 'services-are-framework-free',
       comment: 'Core, uploads and the services take plain input and return plain results; only routes and http/ know Elysia.',
       severity: 'error',
-      from: { path: '^src/(core|uploads|storage|db|data-dir|config|lib|shared)/|^src/modules/[^/]+/service/' },
+      from: { path: '^src/(core|uploads|storage|db|data-dir|config|lib|shared|maintenance)/|^src/modules/[^/]+/(service|worker)/' },
       to: { path: '^(node_modules/)?(elysia|@elysiajs)(/|$)' },
+    },
+    {
+      name: 'services-reach-no-elysia-through-another-file',
+      comment:
+        "Nor through a file that imports it: a module's routes, schemas and request checks (index, model, input), or http/'s Elysia parts. " +
+        'A service takes input the route has checked; types it may import (they are gone at run time).',
+      severity: 'error',
+      from: { path: '^src/(core|uploads|storage|db|data-dir|config|lib|shared|maintenance)/|^src/modules/[^/]+/(service|worker)/' },
+      to: {
+        path: '^src/modules/[^/]+/(index|model|input)\\.ts$|^src/http/(auth-guard|check-body|lifecycle|rule-schema|schemas)\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'routes-touch-no-sql-or-files',

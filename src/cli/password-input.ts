@@ -1,4 +1,4 @@
-import { passwordProblem } from '../modules/auth/passwords'
+import { passwordProblem } from '../modules/auth/rules'
 import { CliFailure } from './io'
 
 /**

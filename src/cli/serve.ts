@@ -1,7 +1,7 @@
 import { createApp } from '../app'
 import { startVisitPruning } from '../modules/analytics/service/prune-visits'
 import { startMarkSweeps } from '../modules/share/service/visit-marks'
-import { listUsers } from '../modules/auth/users'
+import { listUsers } from '../modules/auth/service/users'
 import { SHARED_SWEEP_MIN_AGE_MS, sweepUnreferencedBlobs } from '../maintenance/sweep'
 import { startWebhookDispatcher } from '../modules/webhooks/worker/dispatcher'
 import type { OpenedContext } from '../open-context'

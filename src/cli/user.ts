@@ -1,6 +1,6 @@
 import type { AppContext } from '../core/context'
 import { formatSize, parseSize } from '../shared/sizes'
-import { addUser, findUserByName, listUsers, removeUser, setPassword, setQuota } from '../modules/auth/users'
+import { addUser, findUserByName, listUsers, removeUser, setPassword, setQuota } from '../modules/auth/service/users'
 import { allowOnly, stringFlag, type ParsedArgs } from './args'
 import { readNewPassword } from './password-input'
 import { CliFailure, commandHint, table, type CliIo } from './io'

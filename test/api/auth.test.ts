@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { SignJWT, UnsecuredJWT } from 'jose'
 import { revokeToken } from '../../src/modules/auth/service/revoke-token'
-import { removeUser } from '../../src/modules/auth/users'
+import { removeUser } from '../../src/modules/auth/service/users'
 import { UNAUTHORIZED_MESSAGE } from '../../src/errors'
 import { bearer } from '../support/bearer'
 import { json, startTestApp } from '../support/harness'

@@ -22,8 +22,8 @@ import { issueToken } from './service/issue-token'
 import { listActiveTokens } from './service/list-tokens'
 import { logIn } from './service/log-in'
 import { revokeOwnToken } from './service/revoke-token'
-import { signInLimits } from './sign-in-limits'
-import { findUserById } from './users'
+import { signInLimits } from './service/sign-in-limits'
+import { findUserById } from './service/users'
 
 const tags = ['account']
 

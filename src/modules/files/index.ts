@@ -8,7 +8,7 @@ import { requireMediaType } from '../../http/request-body'
 import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
 import { contentDisposition, etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
 import { uploadReceiver } from '../../uploads/receive-upload'
-import { metadataFromForm, metadataFromJson } from './input'
+import { metadataFromForm, metadataFromJson, newFileFromForm } from './input'
 import {
   DeletedEnvelope,
   FileEnvelope,
@@ -70,7 +70,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         // `await using` would say this, but the import checker's parser (swc's visitor) cannot read it yet.
         const upload = await receiveUpload(request, { ownerId: caller.userId })
         try {
-          const row = await createFile(ctx, upload)
+          const row = await createFile(ctx, { upload, ...newFileFromForm(upload) })
           set.status = 201
           return envelope(row)
         } finally {
@@ -129,7 +129,8 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         const upload = await receiveUpload(request, { ownerId: caller.userId, replacing: plan })
         try {
           if (!upload.file) return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromForm(upload.fields) }))
-          return envelope(await replacePdf(ctx, { id: params.id, upload, seen: { current, plan } }))
+          const metadata = metadataFromForm(upload.fields)
+          return envelope(await replacePdf(ctx, { id: params.id, upload, metadata, seen: { current, plan } }))
         } finally {
           await upload[Symbol.asyncDispose]()
         }

@@ -3,7 +3,8 @@ import { type LinkInput, toLinkInput } from '../../core/links/link-input'
 import { badRequest } from '../../errors'
 import { bodyChecker } from '../../http/check-body'
 import { parseFormBoolean, parseJsonBoolean } from '../../lib/booleans'
-import { descriptionAgreesWithDesc, metadataText, storedText } from './metadata-rules'
+import type { MultipartBody } from '../../uploads/receive-multipart'
+import { descriptionAgreesWithDesc, metadataText, storedText } from './rules'
 import { DefaultLinkForm, MetadataForm, UpdateJson } from './model'
 
 /** Metadata sent by a client, after every text and boolean rule (docs/api.md, Decisions on the interface's gaps), as it will be stored. Absent keys were not sent. */
@@ -28,6 +29,24 @@ export function defaultLinkFromForm(fields: Map<string, string>): LinkInput {
     }),
   )
   return toLinkInput(checkDefaultLink(sent))
+}
+
+/** What an upload's form says of the new file, checked: its metadata, its stored filename and its default link. */
+export type NewFileInput = { metadata: MetadataInput; filename: string; defaultLink: LinkInput }
+
+/**
+ * An upload's form (POST /api/files/upload), checked in this order: the PDF part is there, the metadata fields,
+ * the default link's fields, and the filename (the `filename` field, else the part's own name).
+ */
+export function newFileFromForm(body: MultipartBody): NewFileInput {
+  if (!body.file) throw badRequest('The request has no file part; send the PDF as a part named "file" (curl -F "file=@report.pdf")')
+  const metadata = metadataFromForm(body.fields)
+  const defaultLink = {
+    ...defaultLinkFromForm(body.fields),
+    allowDownload: metadata.allowDownload,
+    searchEngineVisible: metadata.searchEngineVisible,
+  }
+  return { metadata, defaultLink, filename: metadata.filename ?? filenameFromPart(body.file.clientFilename) }
 }
 
 /** The fields of a multipart body (upload or update), checked against MetadataForm. */

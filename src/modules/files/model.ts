@@ -5,7 +5,7 @@ import { ACCEPTED_BOOLEANS } from '../../lib/booleans'
 import { LIST_ORDERS, TEXT_LIMITS } from '../../shared/file-shapes'
 import { LINK_LIMITS } from '../../shared/link-shapes'
 import { formBooleanRule, jsonBooleanRule } from '../../lib/booleans'
-import { textRule, type TextField } from './metadata-rules'
+import { textRule, type TextField } from './rules'
 
 /**
  * The File resource, as docs/api.md (The File resource) describes it field by field. Written once: the routes' response

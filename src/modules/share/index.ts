@@ -5,7 +5,7 @@ import { createPreviewService, PLACEHOLDER_PREVIEW, previewWaitOf } from '../../
 import { clientGroupOf, clientIpOf } from '../../http/client-ip'
 import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
 import { shareAnswers } from './answers'
-import { readBeaconBody, readPasswordField, visitFactsOf, visitOf } from './reader-request'
+import { readBeaconBody, readPasswordField, visitFactsOf, visitOf } from './input'
 import { LOCKED_PREVIEW_HEADERS, PENDING_PREVIEW_HEADERS, previewHeaders, type Disposition } from './answers/headers'
 import { linkAccessReader } from './service/link-access'
 import { bytesOpener } from './service/open-bytes'

@@ -4,7 +4,7 @@ import type { AppContext } from '../../../core/context'
 import type { TokenRow } from '../../../db/tables'
 import { tooManyTokens } from '../../../errors'
 import { randomId } from '../../../lib/ids'
-import { findUserByName } from '../users'
+import { findUserByName } from './users'
 import { isActiveTokenOf } from './list-tokens'
 
 export type IssuedToken = { jwt: string; token: TokenRow }

@@ -5,38 +5,34 @@ import type { FileWithLink } from '../../../core/files/file-rows'
 import { insertLinkWhere, prepareNewLink } from '../../../core/links/new-link'
 import { enqueueEvent } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
-import { badRequest } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import type { Upload } from '../../../uploads/receive-upload'
-import { defaultLinkFromForm, filenameFromPart, metadataFromForm } from '../input'
+import type { NewFileInput } from '../input'
 import { toFileDto } from '../presenter'
 
 /**
- * Turns a received upload into a committed file: validate the fields (the default link's too, with the
- * instance policy; its password is hashed before anything is stored), move the blob into place, then insert
+ * Turns a received upload and its checked form (files/input.ts `newFileFromForm`) into a committed file: the
+ * default link with the instance policy (its password hashed before anything is stored), the blob moved into
+ * place, then the row inserted
  * the row — guarded by the quota in the same statement — its default link and the `file.uploaded` webhook
  * deliveries, in one transaction. The blob is durable before the row that points at
  * it exists; if the row is refused the blob is removed, and if the process dies in between the start-up
  * sweep moves it to orphans/. The upload's temp file is the upload's to discard (receive-upload.ts).
  */
-export async function createFile(ctx: AppContext, upload: Upload): Promise<FileWithLink> {
+export async function createFile(ctx: AppContext, input: NewFileInput & { upload: Upload }): Promise<FileWithLink> {
   const { files } = ctx.db.tables
-  const { file, fields, ownerId } = upload
-  if (!file) throw badRequest('The request has no file part; send the PDF as a part named "file" (curl -F "file=@report.pdf")')
-  const metadata = metadataFromForm(fields)
-  const link = await prepareNewLink(
-    ctx,
-    { ...defaultLinkFromForm(fields), allowDownload: metadata.allowDownload, searchEngineVisible: metadata.searchEngineVisible },
-    { isDefault: true },
-  )
+  const { upload, metadata } = input
+  const file = upload.file
+  if (!file) throw new Error('createFile needs an upload with its PDF (files/input.ts newFileFromForm checks it)')
+  const link = await prepareNewLink(ctx, input.defaultLink, { isDefault: true })
   const now = link.createdAt
   const row: FileWithLink = {
     seq: 0, // assigned by the database
     id: randomId(),
-    ownerId,
+    ownerId: upload.ownerId,
     slug: link.slug,
     blobKey: randomId(),
-    filename: metadata.filename ?? filenameFromPart(file.clientFilename),
+    filename: input.filename,
     title: metadata.title ?? '',
     description: metadata.description ?? '',
     size: file.size,

@@ -12,7 +12,7 @@ import type { Tables } from '../../../db/database'
 import { badRequest } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import type { Upload } from '../../../uploads/receive-upload'
-import { metadataFromForm } from '../input'
+import type { MetadataInput } from '../input'
 import { toFileDto } from '../presenter'
 import { nextUpdatedAt, ownedBy, type Target } from './update-metadata'
 
@@ -20,18 +20,22 @@ import { nextUpdatedAt, ownedBy, type Target } from './update-metadata'
 export type SeenBefore = { current: FileWithLink; plan: ReplacementPlan }
 
 /**
- * PUT with a multipart body and a PDF: the replacement PDF and the form's metadata, all or nothing. New bytes
+ * PUT with a multipart body and a PDF: the replacement PDF and the form's metadata (checked by the route), all
+ * or nothing. New bytes
  * first, under a new key; then the row switches in one transaction; only then go the bytes of the versions
  * pruned. A reader sees the old blob with the old metadata or the new blob with the new metadata, never a mix.
  * The file is read once (`seen`, what the route read before the upload) unless a concurrent change makes the
  * swap miss; the answer is the row as the swap wrote it. The upload's temp file is the upload's to discard.
  */
-export async function replacePdf(ctx: AppContext, input: { id: string; upload: Upload; seen: SeenBefore }): Promise<FileWithLink> {
+export async function replacePdf(
+  ctx: AppContext,
+  input: { id: string; upload: Upload; metadata: MetadataInput; seen: SeenBefore },
+): Promise<FileWithLink> {
   const { upload } = input
   const replacement = upload.file
   if (!replacement) throw badRequest('The request has no file part; send the PDF as a part named "file"')
   const target: Target = { ownerId: upload.ownerId, id: input.id }
-  const { allowDownload, searchEngineVisible, ...fileFields } = metadataFromForm(upload.fields)
+  const { allowDownload, searchEngineVisible, ...fileFields } = input.metadata
   const now = ctx.now()
   const changes = { ...fileFields, updatedAt: nextUpdatedAt(ctx.db.tables, now) }
   const switches = { allowDownload, searchEngineVisible }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../core/context'
 import { sharedLinkFinder, type SharedLink } from '../../../core/links/find-shared-link'
 import { linkState, type LinkState } from '../../../core/links/link-state'
-import { hasLinkCookie } from '../reader-cookies'
+import { hasLinkCookie } from './reader-cookies'
 
 /** A link's count of views, read live: the cached SharedLink has none (the view counter writes them). */
 const LIVE_VIEWS = 'SELECT "views" FROM "links" WHERE "id" = ?'

@@ -2,7 +2,7 @@ import type { AppContext } from '../../../core/context'
 import type { SqlStatement } from '../../../db/hot-sql'
 import { rateLimitFor } from '../../../core/limits/rate-limit'
 import type { PreviewService } from '../../../core/previews/preview-service'
-import { visitOfToken } from '../reader-cookies'
+import { visitOfToken } from './reader-cookies'
 import type { ReadLinkAccess } from './link-access'
 
 /** The bounds of a reading batch (docs/share-page.md's "Reading analytics" names them). */

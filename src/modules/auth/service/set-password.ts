@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { badRequest } from '../../../errors'
 import { hashPassword } from '../../../core/passwords/argon2'
-import { passwordProblem } from '../passwords'
+import { passwordProblem } from '../rules'
 import { findUserByName } from './find-user'
 
 /** Sets or changes a user's password, which lets them sign in to the dashboard. */

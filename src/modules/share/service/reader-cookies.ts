@@ -1,7 +1,7 @@
-import { cookieValues, setCookieHeader } from '../../http/cookies'
-import { isSignedValue, signedValue } from '../../lib/signed-value'
-import type { LinkRow } from '../../db/tables'
-import { REPEAT_WINDOW_MS } from './service/visit-marks'
+import { cookieValues, setCookieHeader } from '../../../http/cookies'
+import { isSignedValue, signedValue } from '../../../lib/signed-value'
+import type { LinkRow } from '../../../db/tables'
+import { REPEAT_WINDOW_MS } from './visit-marks'
 
 /**
  * Everything a share link keeps in its readers' browsers: signed values (lib/signed-value.ts: nothing is stored

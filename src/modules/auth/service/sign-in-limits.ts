@@ -1,6 +1,6 @@
-import type { AppContext } from '../../core/context'
-import { DomainError, rateLimited } from '../../errors'
-import { loggedRateLimiter } from '../../http/rate-limit'
+import type { AppContext } from '../../../core/context'
+import { DomainError, rateLimited } from '../../../errors'
+import { loggedRateLimiter } from '../../../http/rate-limit'
 
 export type SignInAttempt = <T>(who: { address: string; name: string }, signIn: () => Promise<T>) => Promise<T>
 
