@@ -106,7 +106,7 @@ export const FileIdParams = t.Object({ id: t.String() })
 
 /**
  * A text field of the metadata: documented as a string of at most its TEXT_LIMITS characters, checked by
- * its rule in metadata-rules.ts (code points after NFC, no control or display-trick characters).
+ * its rule in rules.ts (code points after NFC, no control or display-trick characters).
  */
 const text = (field: TextField, options: { label?: string; description?: string } = {}) =>
   t.Optional(withRule(t.String({ maxLength: TEXT_LIMITS[field], description: options.description }), textRule(field, options)))
