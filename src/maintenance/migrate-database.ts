@@ -48,7 +48,7 @@ export async function copyDatabaseTo(ctx: AppContext, targetUrl: string, options
         throw badRequest('the PostgreSQL database already holds pdfshare data; copy into a new, empty database')
       }
       const copied: CopiedTable[] = []
-      for (const table of TABLES) copied.push(await copyTable(ctx, tx as unknown as SQL, table))
+      for (const table of TABLES) copied.push(await copyTable(ctx, tx, table))
       if (options.signingSecret) {
         await tx.unsafe('INSERT INTO meta (key, value) VALUES ($1, $2)', ['signing_secret', options.signingSecret])
       }
