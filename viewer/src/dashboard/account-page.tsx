@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
-import { TOKEN_LABEL_MAX, type IssuedTokenDto, type MeDto, type TokenDto } from '../../../src/shared/account-shapes'
-import { ApiError, call } from './api'
+import type { MeDto, TokenDto } from '../../../src/modules/auth/model'
+import { TOKEN_LABEL_MAX } from '../../../src/shared/account-shapes'
+import { api, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
 import { session } from './session'
 import { copyWithNotice, notify } from './ui'
@@ -47,14 +48,14 @@ export function AccountPage() {
   const [busy, setBusy] = useState(false)
 
   const loadTokens = () =>
-    call<{ data: TokenDto[] }>('GET', '/tokens')
+    ok(api.api.tokens.get())
       .then(({ data }) => setTokens(data))
-      .catch((failure) => notify('error', failure instanceof ApiError ? failure.message : 'The tokens could not be loaded'))
+      .catch((failure) => notify('error', errorText(failure, 'The tokens could not be loaded')))
 
   useEffect(() => {
-    call<{ data: MeDto }>('GET', '/me')
+    ok(api.api.me.get())
       .then(({ data }) => setMe(data))
-      .catch((failure) => notify('error', failure instanceof ApiError ? failure.message : 'Your account could not be loaded'))
+      .catch((failure) => notify('error', errorText(failure, 'Your account could not be loaded')))
     void loadTokens()
   }, [])
 
@@ -62,13 +63,13 @@ export function AccountPage() {
     event.preventDefault()
     setBusy(true)
     try {
-      const { data } = await call<{ data: IssuedTokenDto }>('POST', '/tokens', { label: label.trim(), ttl: LIFETIMES[lifetime]![1] })
+      const { data } = await ok(api.api.tokens.post({ label: label.trim(), ttl: LIFETIMES[lifetime]![1] }))
       setCreated({ label: data.label, token: data.token })
       setLabel('')
       notify('ok', `Token “${data.label}” created; copy it now, it is shown only once`)
       void loadTokens()
     } catch (failure) {
-      notify('error', failure instanceof ApiError ? failure.message : 'The token was not created')
+      notify('error', errorText(failure, 'The token was not created'))
     } finally {
       setBusy(false)
     }
@@ -77,12 +78,12 @@ export function AccountPage() {
   const revoke = async (token: TokenDto) => {
     if (!confirm(`Revoke “${token.label}”? Scripts using it stop working at once.`)) return
     try {
-      await call('DELETE', `/tokens/${token.id}`)
+      await ok(api.api.tokens({ id: token.id }).delete())
       notify('ok', `“${token.label}” revoked`)
       if (token.id === session.current()?.tokenId) return session.end()
       void loadTokens()
     } catch (failure) {
-      notify('error', failure instanceof ApiError ? failure.message : 'The token was not revoked')
+      notify('error', errorText(failure, 'The token was not revoked'))
     }
   }
 

@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { ANALYTICS_RANGES, type AnalyticsDto, type DeviceClass } from '../../../src/shared/analytics-shapes'
-import type { LinkDto } from '../../../src/shared/link-shapes'
-import { ApiError, call, download } from './api'
+import type { AnalyticsDto, DeviceClass } from '../../../src/modules/analytics/model'
+import type { LinkDto } from '../../../src/modules/links/model'
+import { ANALYTICS_RANGES } from '../../../src/shared/analytics-shapes'
+import { api, download, errorText, ok } from './api'
 import { Bar, ViewsChart } from './charts'
 import { formatDuration, lastDays } from './format'
 import { linkName } from './links-panel'
 import { notify } from './ui'
 import { VisitsList } from './visits-list'
 
-const errorText = (failure: unknown, fallback: string) => (failure instanceof ApiError ? failure.message : fallback)
 const DEVICES: [DeviceClass, string][] = [
   ['desktop', 'Desktop'],
   ['phone', 'Phone'],
@@ -155,9 +155,12 @@ export function AnalyticsPanel(props: { fileId: string; filename: string }) {
   const load = () => {
     const request = ++latest.current
     const { from, to } = lastDays(days)
-    const path = linkId ? `/links/${linkId}/analytics` : `/files/${props.fileId}/analytics`
     setLoading(true)
-    call<{ data: AnalyticsDto }>('GET', `${path}?from=${from}&to=${to}`)
+    ok(
+      linkId
+        ? api.api.links({ linkId }).analytics.get({ query: { from, to } })
+        : api.api.files({ id: props.fileId }).analytics.get({ query: { from, to } }),
+    )
       .then(({ data }) => {
         if (request !== latest.current) return
         setData(data)
@@ -168,7 +171,7 @@ export function AnalyticsPanel(props: { fileId: string; filename: string }) {
   }
 
   useEffect(() => {
-    call<{ data: LinkDto[] }>('GET', `/files/${props.fileId}/links`)
+    ok(api.api.files({ id: props.fileId }).links.get())
       .then(({ data }) => setLinks(data))
       .catch(() => setLinks([]))
   }, [props.fileId])

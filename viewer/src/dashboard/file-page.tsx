@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { TEXT_LIMITS, textLength, type FileDto } from '../../../src/shared/file-shapes'
+import type { FileDto } from '../../../src/modules/files/model'
+import { TEXT_LIMITS, textLength } from '../../../src/shared/file-shapes'
 import { AnalyticsPanel } from './analytics-panel'
-import { ApiError, call, sendPdf, type Transfer } from './api'
+import { ApiError, api, errorText, ok, sendPdf, type Transfer } from './api'
 import { formatBytes, formatDate } from './format'
 import { LinksPanel } from './links-panel'
 import { QrCode } from './qr-code'
@@ -24,12 +25,12 @@ export function FilePage(props: { id: string }) {
   const picker = useRef<HTMLInputElement>(null)
 
   const load = (keepDraft = false) =>
-    call<{ data: FileDto }>('GET', `/files/${props.id}`)
+    ok(api.api.files({ id: props.id }).get())
       .then(({ data }) => {
         setFile(data)
         if (!keepDraft) setDraft(draftOf(data))
       })
-      .catch((failure) => setMissing(failure instanceof ApiError ? failure.message : 'The file could not be loaded'))
+      .catch((failure) => setMissing(errorText(failure, 'The file could not be loaded')))
 
   useEffect(() => void load(), [props.id])
 
@@ -72,12 +73,12 @@ export function FilePage(props: { id: string }) {
     event.preventDefault()
     setSaving(true)
     try {
-      const { data } = await call<{ data: FileDto }>('PUT', `/files/${file.id}`, draft)
+      const { data } = await ok(api.api.files({ id: file.id }).put(draft))
       setFile(data)
       setDraft(draftOf(data))
       notify('ok', 'Saved')
     } catch (failure) {
-      notify('error', failure instanceof ApiError ? failure.message : 'The changes were not saved')
+      notify('error', errorText(failure, 'The changes were not saved'))
     } finally {
       setSaving(false)
     }
@@ -86,23 +87,23 @@ export function FilePage(props: { id: string }) {
   const toggle = async (field: 'allowDownload' | 'searchEngineVisible', value: boolean) => {
     setFile({ ...file, [field]: value })
     try {
-      const { data } = await call<{ data: FileDto }>('PUT', `/files/${file.id}`, { [field]: value })
+      const { data } = await ok(api.api.files({ id: file.id }).put({ [field]: value }))
       setFile(data)
       notify('ok', `${field === 'allowDownload' ? 'Download' : 'Search-engine visibility'} turned ${value ? 'on' : 'off'}`)
     } catch (failure) {
       setFile(file)
-      notify('error', failure instanceof ApiError ? failure.message : 'The change was not saved')
+      notify('error', errorText(failure, 'The change was not saved'))
     }
   }
 
   const remove = async () => {
     try {
-      await call('DELETE', `/files/${file.id}`)
+      await ok(api.api.files({ id: file.id }).delete())
       dialog.current?.close()
       notify('ok', `${name} was deleted`)
       location.hash = '#/files'
     } catch (failure) {
-      notify('error', failure instanceof ApiError ? failure.message : 'The file was not deleted')
+      notify('error', errorText(failure, 'The file was not deleted'))
     }
   }
 

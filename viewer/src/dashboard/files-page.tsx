@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { LIST_ORDERS, type FileDto, type FileListPage, type ListOrder } from '../../../src/shared/file-shapes'
-import { ApiError, call } from './api'
+import type { FileDto } from '../../../src/modules/files/model'
+import { LIST_ORDERS, type ListOrder } from '../../../src/shared/file-shapes'
+import { api, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
 import { UploadList, useDropZone, useUploadQueue } from './uploads'
 import { Empty, notify, Switch } from './ui'
@@ -25,26 +26,22 @@ export function FilesPage() {
   const picker = useRef<HTMLInputElement>(null)
   const generation = useRef(0)
 
-  const query = (after: string | null) => {
-    const params = new URLSearchParams({ limit: String(PAGE_SIZE), order })
-    if (search.trim()) params.set('q', search.trim())
-    if (after) params.set('cursor', after)
-    return `/files?${params}`
-  }
+  const page = (after: string | null) =>
+    ok(api.api.files.get({ query: { limit: PAGE_SIZE, order, q: search.trim() || undefined, cursor: after ?? undefined } }))
 
   const load = async () => {
     const mine = ++generation.current
     setState('loading')
     try {
-      const page = await call<FileListPage>('GET', query(null))
+      const first = await page(null)
       if (mine !== generation.current) return // a newer search already answered
-      setFiles(page.data)
-      setCursor(page.nextCursor)
+      setFiles(first.data)
+      setCursor(first.nextCursor)
       setState('ready')
     } catch (failure) {
       if (mine !== generation.current) return
       setState('failed')
-      notify('error', failure instanceof ApiError ? failure.message : 'The files could not be loaded')
+      notify('error', errorText(failure, 'The files could not be loaded'))
     }
   }
 
@@ -56,11 +53,11 @@ export function FilesPage() {
   const more = async () => {
     setLoadingMore(true)
     try {
-      const page = await call<FileListPage>('GET', query(cursor))
-      setFiles((current) => [...current, ...page.data])
-      setCursor(page.nextCursor)
+      const next = await page(cursor)
+      setFiles((current) => [...current, ...next.data])
+      setCursor(next.nextCursor)
     } catch (failure) {
-      notify('error', failure instanceof ApiError ? failure.message : 'More files could not be loaded')
+      notify('error', errorText(failure, 'More files could not be loaded'))
     } finally {
       setLoadingMore(false)
     }
@@ -74,7 +71,7 @@ export function FilesPage() {
     const replace = (next: FileDto) => setFiles((current) => current.map((f) => (f.id === next.id ? next : f)))
     replace({ ...file, [field]: value })
     try {
-      const { data } = await call<{ data: FileDto }>('PUT', `/files/${file.id}`, { [field]: value })
+      const { data } = await ok(api.api.files({ id: file.id }).put({ [field]: value }))
       replace(data)
       notify(
         'ok',
@@ -82,7 +79,7 @@ export function FilesPage() {
       )
     } catch (failure) {
       replace(file)
-      notify('error', failure instanceof ApiError ? failure.message : 'The change was not saved')
+      notify('error', errorText(failure, 'The change was not saved'))
     }
   }
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { LinkDto, LinkInput, LinkState } from '../../../src/shared/link-shapes'
-import { ApiError, call } from './api'
+import type { LinkBody, LinkDto, LinkState } from '../../../src/modules/links/model'
+import { api, errorText, ok } from './api'
 import { formatDate } from './format'
 import { LinkForm } from './link-form'
 import { QrCode } from './qr-code'
@@ -15,8 +15,6 @@ const STATE_TEXT: Record<LinkState, string> = {
 
 /** How a link is called on the page and in button names: its label, else what sets it apart. */
 export const linkName = (link: LinkDto) => link.label || (link.isDefault ? 'Default link' : `Link of ${formatDate(link.createdAt)}`)
-
-const errorText = (failure: unknown, fallback: string) => (failure instanceof ApiError ? failure.message : fallback)
 
 /** A visible verb, and the link's name for screen readers, so ten "Copy" buttons are told apart. */
 function Named(props: { verb: string; name: string }) {
@@ -52,7 +50,7 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
   const focusNext = useRef<string | null>(null)
 
   const load = () =>
-    call<{ data: LinkDto[] }>('GET', `/files/${props.fileId}/links`)
+    ok(api.api.files({ id: props.fileId }).links.get())
       .then(({ data }) => {
         setLinks(data)
         setLoadError('')
@@ -72,16 +70,16 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
     if (link.isDefault) props.onDefaultChanged()
   }
 
-  const create = async (input: LinkInput) => {
-    const { data } = await call<{ data: LinkDto }>('POST', `/files/${props.fileId}/links`, input)
+  const create = async (input: LinkBody) => {
+    const { data } = await ok(api.api.files({ id: props.fileId }).links.post(input))
     setCreating(false)
     setLinks((current) => [...(current ?? []), data])
     focusNext.current = `link-${data.id}`
     notify('ok', `${linkName(data)} created: ${data.url}`)
   }
 
-  const edit = (link: LinkDto) => async (input: LinkInput) => {
-    const { data } = await call<{ data: LinkDto }>('PATCH', `/links/${link.id}`, input)
+  const edit = (link: LinkDto) => async (input: LinkBody) => {
+    const { data } = await ok(api.api.links({ linkId: link.id }).patch(input))
     setEditing(null)
     replaced(data)
     focusNext.current = `link-edit-${link.id}`
@@ -90,7 +88,7 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
 
   const toggle = async (link: LinkDto) => {
     try {
-      const { data } = await call<{ data: LinkDto }>('PATCH', `/links/${link.id}`, { disabled: !link.disabled })
+      const { data } = await ok(api.api.links({ linkId: link.id }).patch({ disabled: !link.disabled }))
       replaced(data)
       notify('ok', `${linkName(data)} turned ${data.disabled ? 'off: readers get a “turned off” page' : 'on'}`)
     } catch (failure) {
@@ -100,7 +98,7 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
 
   const remove = async (link: LinkDto) => {
     try {
-      await call('DELETE', `/links/${link.id}`)
+      await ok(api.api.links({ linkId: link.id }).delete())
       setDeleting(null)
       setLinks((current) => current?.filter((each) => each.id !== link.id) ?? null)
       focusNext.current = 'links-heading'

@@ -1,10 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { FileDto, VersionDto } from '../../../src/shared/file-shapes'
-import { ApiError, call, download } from './api'
+import type { FileDto, VersionDto } from '../../../src/modules/files/model'
+import { api, download, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
 import { ConfirmDialog, notify } from './ui'
-
-const errorText = (failure: unknown, fallback: string) => (failure instanceof ApiError ? failure.message : fallback)
 
 /** How a version is called in button names and confirmations: when it was uploaded. */
 const versionName = (version: VersionDto) => `the version of ${formatDate(version.uploadedAt)}`
@@ -24,7 +22,7 @@ export function VersionsPanel(props: { fileId: string; revision: string; onResto
   const base = `/files/${props.fileId}/versions`
 
   const load = () =>
-    call<{ data: VersionDto[] }>('GET', base)
+    ok(api.api.files({ id: props.fileId }).versions.get())
       .then(({ data }) => {
         setVersions(data)
         setLoadError('')
@@ -45,11 +43,11 @@ export function VersionsPanel(props: { fileId: string; revision: string; onResto
     setPending(null)
     try {
       if (action === 'restore') {
-        const { data } = await call<{ data: FileDto }>('POST', `${base}/${version.id}/restore`)
+        const { data } = await ok(api.api.files({ id: props.fileId }).versions({ versionId: version.id }).restore.post())
         props.onRestored(data)
         notify('ok', `Restored ${versionName(version)}: readers get it at the same links`)
       } else {
-        await call('DELETE', `${base}/${version.id}`)
+        await ok(api.api.files({ id: props.fileId }).versions({ versionId: version.id }).delete())
         notify('ok', `Deleted ${versionName(version)}`)
       }
     } catch (failure) {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
-import type { DeviceClass, VisitDto, VisitsPage } from '../../../src/shared/analytics-shapes'
-import type { LinkDto } from '../../../src/shared/link-shapes'
-import { ApiError, call } from './api'
+import type { DeviceClass, VisitDto } from '../../../src/modules/analytics/model'
+import type { LinkDto } from '../../../src/modules/links/model'
+import { api, errorText, ok } from './api'
 import { formatDate, formatDuration } from './format'
 import { linkName } from './links-panel'
 
@@ -17,22 +17,26 @@ export function VisitsList(props: { fileId: string; linkId: string; links: LinkD
   const [cursor, setCursor] = useState<string | null>(null)
   const [loadError, setLoadError] = useState('')
   const [busy, setBusy] = useState(false)
-  const base = props.linkId ? `/links/${props.linkId}/visits` : `/files/${props.fileId}/visits`
 
   const load = async (after: string | null) => {
     setBusy(true)
     try {
-      const page = await call<VisitsPage>('GET', `${base}?limit=${PAGE_SIZE}${after ? `&cursor=${encodeURIComponent(after)}` : ''}`)
+      const query = { limit: PAGE_SIZE, cursor: after ?? undefined }
+      const page = await ok(
+        props.linkId
+          ? api.api.links({ linkId: props.linkId }).visits.get({ query })
+          : api.api.files({ id: props.fileId }).visits.get({ query }),
+      )
       setVisits((current) => (after ? [...(current ?? []), ...page.data] : page.data))
       setCursor(page.nextCursor)
       setLoadError('')
     } catch (failure) {
-      setLoadError(failure instanceof ApiError ? failure.message : 'The visits could not be loaded')
+      setLoadError(errorText(failure, 'The visits could not be loaded'))
     } finally {
       setBusy(false)
     }
   }
-  useEffect(() => void load(null), [base])
+  useEffect(() => void load(null), [props.fileId, props.linkId])
 
   const names = new Map(props.links.map((link) => [link.id, linkName(link)]))
   if (loadError) {

@@ -1,11 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { DeliveryDto, DeliveryStatus } from '../../../src/shared/webhook-shapes'
-import { ApiError, call } from './api'
+import type { DeliveryDto, DeliveryStatus } from '../../../src/modules/webhooks/model'
+import { api, errorText, ok } from './api'
 import { formatDate } from './format'
 
 const PAGE_SIZE = 20
-/** GET /api/webhooks/:id/deliveries: a page of the log, newest first. */
-type DeliveriesPage = { data: DeliveryDto[]; nextCursor: string | null }
 /** While a delivery is pending the log is read again this often, this many times at most (then "Refresh"). */
 const POLL_MS = 2_000
 const POLLS = 45
@@ -32,16 +30,17 @@ export function DeliveryLog(props: { webhookId: string; label: string; revision:
   const [cursor, setCursor] = useState<string | null>(null)
   const [loadError, setLoadError] = useState('')
   const polls = useRef(0)
-  const base = `/webhooks/${props.webhookId}/deliveries?limit=${PAGE_SIZE}`
 
   const load = async (after: string | null = null) => {
     try {
-      const page = await call<DeliveriesPage>('GET', `${base}${after ? `&cursor=${encodeURIComponent(after)}` : ''}`)
+      const page = await ok(
+        api.api.webhooks({ id: props.webhookId }).deliveries.get({ query: { limit: PAGE_SIZE, cursor: after ?? undefined } }),
+      )
       setDeliveries((current) => (after ? [...(current ?? []), ...page.data] : page.data))
       setCursor(page.nextCursor)
       setLoadError('')
     } catch (failure) {
-      setLoadError(failure instanceof ApiError ? failure.message : 'The delivery log could not be loaded')
+      setLoadError(errorText(failure, 'The delivery log could not be loaded'))
     }
   }
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { type NewWebhookDto, WEBHOOK_EVENTS, WEBHOOK_LIMITS, type WebhookDto, type WebhookEvent } from '../../../src/shared/webhook-shapes'
-import { ApiError, call } from './api'
+import type { NewWebhookDto, WebhookDto } from '../../../src/modules/webhooks/model'
+import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type WebhookEvent } from '../../../src/shared/webhook-shapes'
+import { api, errorText, ok } from './api'
 import { formatDate } from './format'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
 import { DeliveryLog } from './webhook-deliveries'
@@ -12,7 +13,6 @@ const EVENT_TEXT: Record<WebhookEvent, string> = {
   'link.viewed': 'A link is opened (a new visitor’s first view)',
   'link.downloaded': 'A PDF is downloaded',
 }
-const errorText = (failure: unknown, fallback: string) => (failure instanceof ApiError ? failure.message : fallback)
 
 /** A webhook's URL without scheme, for button names ("Delete… ntfy.home.lan/pdfs"). */
 const shortUrl = (url: string) => url.replace(/^https?:\/\//, '')
@@ -58,7 +58,7 @@ function CreateForm(props: { onCreated: (webhook: NewWebhookDto) => void }) {
     setError('')
     try {
       const chosen = WEBHOOK_EVENTS.filter((name) => events.has(name))
-      const { data } = await call<{ data: NewWebhookDto }>('POST', '/webhooks', { url: url.trim(), events: chosen })
+      const { data } = await ok(api.api.webhooks.post({ url: url.trim(), events: chosen }))
       setUrl('')
       props.onCreated(data)
     } catch (failure) {
@@ -126,7 +126,7 @@ export function WebhooksPage() {
   const [revisions, setRevisions] = useState<Record<string, number>>({})
 
   const load = () =>
-    call<{ data: WebhookDto[] }>('GET', '/webhooks')
+    ok(api.api.webhooks.get())
       .then(({ data }) => {
         setWebhooks(data)
         setLoadError('')
@@ -136,7 +136,7 @@ export function WebhooksPage() {
 
   const test = async (webhook: WebhookDto) => {
     try {
-      await call('POST', `/webhooks/${webhook.id}/test`)
+      await ok(api.api.webhooks({ id: webhook.id }).test.post())
       setRevisions((current) => ({ ...current, [webhook.id]: (current[webhook.id] ?? 0) + 1 }))
       notify('ok', `Test event queued for ${shortUrl(webhook.url)}; its delivery log shows how it went`)
     } catch (failure) {
@@ -147,7 +147,7 @@ export function WebhooksPage() {
   const remove = async (webhook: WebhookDto) => {
     setDeleting(null)
     try {
-      await call('DELETE', `/webhooks/${webhook.id}`)
+      await ok(api.api.webhooks({ id: webhook.id }).delete())
       setWebhooks((current) => current?.filter((each) => each.id !== webhook.id) ?? null)
       if (created?.id === webhook.id) setCreated(null)
       notify('ok', `Webhook ${shortUrl(webhook.url)} deleted`)
