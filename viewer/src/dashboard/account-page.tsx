@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import type { MeDto, TokenDto } from '../../../src/modules/auth/model'
 import { TOKEN_LABEL_MAX } from '../../../src/shared/account-shapes'
 import { api, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
 import { session } from './session'
 import { copyWithNotice, notify } from './ui'
+import { useLoad } from './use-api'
 
 /** Lifetimes as the API (and the CLI's --ttl) spell them. */
 const LIFETIMES: [label: string, ttl: string][] = [
@@ -40,24 +41,19 @@ function Usage(props: { me: MeDto }) {
 
 /** Usage against the plan, and the user's API tokens: create (value shown once), list, revoke. */
 export function AccountPage() {
-  const [me, setMe] = useState<MeDto | null>(null)
-  const [tokens, setTokens] = useState<TokenDto[] | null>(null)
+  const me = useLoad(() => ok(api.api.me.get()), [], {
+    failure: 'Your account could not be loaded',
+    onError: (message) => notify('error', message),
+  }).value
+  const tokenList = useLoad(() => ok(api.api.tokens.get()), [], {
+    failure: 'The tokens could not be loaded',
+    onError: (message) => notify('error', message),
+  })
+  const tokens = tokenList.value
   const [label, setLabel] = useState('')
   const [lifetime, setLifetime] = useState(2)
   const [created, setCreated] = useState<{ label: string; token: string } | null>(null)
   const [busy, setBusy] = useState(false)
-
-  const loadTokens = () =>
-    ok(api.api.tokens.get())
-      .then(({ data }) => setTokens(data))
-      .catch((failure) => notify('error', errorText(failure, 'The tokens could not be loaded')))
-
-  useEffect(() => {
-    ok(api.api.me.get())
-      .then(({ data }) => setMe(data))
-      .catch((failure) => notify('error', errorText(failure, 'Your account could not be loaded')))
-    void loadTokens()
-  }, [])
 
   const create = async (event: Event) => {
     event.preventDefault()
@@ -67,7 +63,7 @@ export function AccountPage() {
       setCreated({ label: data.label, token: data.token })
       setLabel('')
       notify('ok', `Token “${data.label}” created; copy it now, it is shown only once`)
-      void loadTokens()
+      void tokenList.reload()
     } catch (failure) {
       notify('error', errorText(failure, 'The token was not created'))
     } finally {
@@ -81,7 +77,7 @@ export function AccountPage() {
       await ok(api.api.tokens({ id: token.id }).delete())
       notify('ok', `“${token.label}” revoked`)
       if (token.id === session.current()?.tokenId) return session.end()
-      void loadTokens()
+      void tokenList.reload()
     } catch (failure) {
       notify('error', errorText(failure, 'The token was not revoked'))
     }

@@ -5,6 +5,7 @@ import { formatDate } from './format'
 import { LinkForm } from './link-form'
 import { QrCode } from './qr-code'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
+import { useLoad } from './use-api'
 
 const STATE_TEXT: Record<LinkState, string> = {
   active: 'Active',
@@ -40,8 +41,10 @@ function Lock() {
  * switches are the default link's), so the list is read again.
  */
 export function LinksPanel(props: { fileId: string; revision: string; onDefaultChanged: () => void }) {
-  const [links, setLinks] = useState<LinkDto[] | null>(null)
-  const [loadError, setLoadError] = useState('')
+  const list = useLoad(() => ok(api.api.files({ id: props.fileId }).links.get()), [props.fileId, props.revision], {
+    failure: 'The links could not be loaded',
+  })
+  const { value: links, error: loadError, set: setLinks } = list
   const [creating, setCreating] = useState(false)
   const [editing, setEditing] = useState<string | null>(null)
   const [qr, setQr] = useState<string | null>(null)
@@ -49,15 +52,6 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
   /** Where the focus goes once the list has been drawn again after an action (an element id). */
   const focusNext = useRef<string | null>(null)
 
-  const load = () =>
-    ok(api.api.files({ id: props.fileId }).links.get())
-      .then(({ data }) => {
-        setLinks(data)
-        setLoadError('')
-      })
-      .catch((failure) => setLoadError(errorText(failure, 'The links could not be loaded')))
-
-  useEffect(() => void load(), [props.fileId, props.revision])
   useEffect(() => {
     if (!focusNext.current) return
     document.getElementById(focusNext.current)?.focus()

@@ -4,6 +4,7 @@ import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type WebhookEvent } from '../../../src/
 import { api, errorText, ok } from './api'
 import { formatDate } from './format'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
+import { useLoad } from './use-api'
 import { DeliveryLog } from './webhook-deliveries'
 
 const EVENT_TEXT: Record<WebhookEvent, string> = {
@@ -118,21 +119,12 @@ function CreateForm(props: { onCreated: (webhook: NewWebhookDto) => void }) {
 
 /** The owner's webhooks: create (the secret shown once), the delivery log of each, a test event, delete. */
 export function WebhooksPage() {
-  const [webhooks, setWebhooks] = useState<WebhookDto[] | null>(null)
-  const [loadError, setLoadError] = useState('')
+  const list = useLoad(() => ok(api.api.webhooks.get()), [], { failure: 'The webhooks could not be loaded' })
+  const { value: webhooks, error: loadError, set: setWebhooks } = list
   const [created, setCreated] = useState<NewWebhookDto | null>(null)
   const [deleting, setDeleting] = useState<WebhookDto | null>(null)
   /** Per webhook, a number that moves when a test event was queued, so its log is read again. */
   const [revisions, setRevisions] = useState<Record<string, number>>({})
-
-  const load = () =>
-    ok(api.api.webhooks.get())
-      .then(({ data }) => {
-        setWebhooks(data)
-        setLoadError('')
-      })
-      .catch((failure) => setLoadError(errorText(failure, 'The webhooks could not be loaded')))
-  useEffect(() => void load(), [])
 
   const test = async (webhook: WebhookDto) => {
     try {
