@@ -34,7 +34,7 @@ const LAYERS = {
   log: { path: '^src/log\\.ts$', may: ['lib'] },
   version: { path: '^src/version\\.ts$', may: [] },
   'owner-only-umask': { path: '^src/owner-only-umask\\.ts$', may: [] },
-  shared: { path: '^src/shared/', may: [] }, // bundled by the dashboard too: plain types and constants
+  shared: { path: '^src/shared/', may: [] }, // bundled by the dashboard too: constants and the types derived from them
   types: { path: '^src/[^/]+\\.d\\.ts$', may: [] }, // ambient declarations (file imports)
 }
 

@@ -1,8 +1,8 @@
 /**
- * The File resource and its limits as the dashboard sees them. This folder is bundled into the browser:
- * plain types and constants only, no imports from outside it, no runtime APIs of Bun or Node.
- * The server's t-schemas (modules/files/model.ts) are built from these constants, and a type test
- * (test/types/shared-shapes.test.ts) keeps the types here equal to the ones the schemas produce.
+ * The files' limits and list orders, for the server and the dashboard alike. This folder is bundled into the
+ * browser: constants, functions and the types derived from them, no imports from outside it, no runtime APIs
+ * of Bun or Node. The server's t-schemas (modules/files/model.ts) are built from these constants, and the
+ * API's types are that model's: test/types/shared-shapes.test.ts fails if a hand-written one comes back here.
  */
 
 /** The longest filename, title and description, counted by `textLength`. */
@@ -21,34 +21,3 @@ export function textLength(text: string): number {
 /** How a list of files can be ordered (`?order=`); the first is the default. */
 export const LIST_ORDERS = ['newest', 'oldest', 'name', 'views', 'size'] as const
 export type ListOrder = (typeof LIST_ORDERS)[number]
-
-export type FileDto = {
-  id: string
-  filename: string
-  title: string
-  desc: string
-  description: string
-  fileSize: number
-  contentType: 'application/pdf'
-  allowDownload: boolean
-  searchEngineVisible: boolean
-  views: number
-  shareUrl: string
-  createdAt: string
-  updatedAt: string
-  sha256: string
-}
-
-/** One PDF of a file in GET /api/files/:id/versions: the current one (first), or a kept previous one. */
-export type VersionDto = {
-  id: string
-  current: boolean
-  filename: string
-  fileSize: number
-  sha256: string
-  uploadedAt: string
-  replacedAt: string | null
-}
-
-/** One page of GET /api/files. */
-export type FileListPage = { data: FileDto[]; nextCursor: string | null }

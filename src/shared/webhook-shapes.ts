@@ -1,7 +1,7 @@
 /**
- * Webhooks as the dashboard and the server both know them: the events, the limits, and the shapes of the
- * Webhook and WebhookDelivery resources. Bundled into the browser: plain types and constants only. A type test
- * (test/types/shared-shapes.test.ts) keeps the DTOs equal to the types of modules/webhooks' schemas.
+ * Webhooks' events and limits, for the server and the dashboard alike. Bundled into the browser: constants and
+ * the types derived from them. The Webhook and WebhookDelivery resources' types are those of
+ * modules/webhooks/model.ts.
  */
 
 /** What a webhook can ask for. `webhook.test` is sent only by the "send test event" action. */
@@ -16,24 +16,3 @@ export const WEBHOOK_LIMITS = {
   /** Test events (POST /api/webhooks/:id/test) a user may send per minute. */
   testsPerMinute: 10,
 } as const
-
-/** Each entry of GET /api/webhooks. The secret is never part of it. */
-export type WebhookDto = { id: string; url: string; events: WebhookEvent[]; createdAt: string }
-
-/** The answer to POST /api/webhooks: the webhook and, this once, its `whsec_…` signing secret. */
-export type NewWebhookDto = { id: string; url: string; events: WebhookEvent[]; createdAt: string; secret: string }
-
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
-
-/** Each entry of GET /api/webhooks/:id/deliveries (newest first), and the answer to POST /api/webhooks/:id/test. */
-export type DeliveryDto = {
-  id: string
-  event: string
-  status: DeliveryStatus
-  attempts: number
-  lastStatus: number | null
-  lastError: string | null
-  createdAt: string
-  deliveredAt: string | null
-  nextAttemptAt: string | null
-}

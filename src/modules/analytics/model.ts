@@ -92,6 +92,8 @@ export const VisitSchema = t.Object(
   { title: 'Visit' },
 )
 export type VisitDto = Static<typeof VisitSchema>
+/** phone, tablet or desktop, from the reader's User-Agent. */
+export type DeviceClass = VisitDto['device']
 
 export const AnalyticsEnvelope = t.Object({ success: t.Literal(true), data: AnalyticsSchema })
 export const VisitListEnvelope = t.Object({

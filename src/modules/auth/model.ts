@@ -6,8 +6,7 @@ import { TOKEN_LABEL_MAX } from '../../shared/account-shapes'
 
 /**
  * The account's request and response shapes, written once: the routes check bodies and answers with them,
- * the OpenAPI document shows them, and the types come from them. The dashboard reads the same shapes from
- * src/shared/account-shapes.ts, which test/types/shared-shapes.test.ts keeps equal to these.
+ * the OpenAPI document shows them, and the types come from them, for the server and the dashboard alike.
  */
 
 /** The lifetime of an API token when none is asked for (the API and the CLI). */

@@ -28,6 +28,8 @@ export const LinkSchema = t.Object(
   { title: 'Link' },
 )
 export type LinkDto = Static<typeof LinkSchema>
+/** What a reader gets from a link now: active, or why not (disabled wins, then expired, then used_up). */
+export type LinkState = LinkDto['state']
 
 export const LinkEnvelope = t.Object({ success: t.Literal(true), data: LinkSchema })
 export const LinkListEnvelope = t.Object({ success: t.Literal(true), data: t.Array(LinkSchema) })
@@ -83,3 +85,5 @@ export const LinkJson = t.Object(
   },
   { additionalProperties: true, error: () => 'The JSON body must be an object, e.g. {"label": "For the board", "maxViews": 10}' },
 )
+/** What the dashboard sends to POST /api/files/:id/links and PATCH /api/links/:linkId. */
+export type LinkBody = Static<typeof LinkJson>

@@ -59,6 +59,7 @@ export const DeliverySchema = t.Object(
   { title: 'WebhookDelivery' },
 )
 export type DeliveryDto = Static<typeof DeliverySchema>
+export type DeliveryStatus = DeliveryDto['status']
 
 export const WebhookEnvelope = t.Object({ success: t.Literal(true), data: WebhookSchema })
 export const NewWebhookEnvelope = t.Object({ success: t.Literal(true), data: NewWebhookSchema })

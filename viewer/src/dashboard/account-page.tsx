@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'preact/hooks'
-import { TOKEN_LABEL_MAX, type IssuedTokenDto, type MeDto, type TokenDto } from '../../../src/shared/account-shapes'
-import { ApiError, call } from './api'
+import { useState } from 'preact/hooks'
+import type { MeDto, TokenDto } from '../../../src/modules/auth/model'
+import { TOKEN_LABEL_MAX } from '../../../src/shared/account-shapes'
+import { api, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
 import { session } from './session'
 import { copyWithNotice, notify } from './ui'
+import { useLoad } from './use-api'
 
 /** Lifetimes as the API (and the CLI's --ttl) spell them. */
 const LIFETIMES: [label: string, ttl: string][] = [
@@ -39,36 +41,31 @@ function Usage(props: { me: MeDto }) {
 
 /** Usage against the plan, and the user's API tokens: create (value shown once), list, revoke. */
 export function AccountPage() {
-  const [me, setMe] = useState<MeDto | null>(null)
-  const [tokens, setTokens] = useState<TokenDto[] | null>(null)
+  const me = useLoad(() => ok(api.api.me.get()), [], {
+    failure: 'Your account could not be loaded',
+    onError: (message) => notify('error', message),
+  }).value
+  const tokenList = useLoad(() => ok(api.api.tokens.get()), [], {
+    failure: 'The tokens could not be loaded',
+    onError: (message) => notify('error', message),
+  })
+  const tokens = tokenList.value
   const [label, setLabel] = useState('')
   const [lifetime, setLifetime] = useState(2)
   const [created, setCreated] = useState<{ label: string; token: string } | null>(null)
   const [busy, setBusy] = useState(false)
 
-  const loadTokens = () =>
-    call<{ data: TokenDto[] }>('GET', '/tokens')
-      .then(({ data }) => setTokens(data))
-      .catch((failure) => notify('error', failure instanceof ApiError ? failure.message : 'The tokens could not be loaded'))
-
-  useEffect(() => {
-    call<{ data: MeDto }>('GET', '/me')
-      .then(({ data }) => setMe(data))
-      .catch((failure) => notify('error', failure instanceof ApiError ? failure.message : 'Your account could not be loaded'))
-    void loadTokens()
-  }, [])
-
   const create = async (event: Event) => {
     event.preventDefault()
     setBusy(true)
     try {
-      const { data } = await call<{ data: IssuedTokenDto }>('POST', '/tokens', { label: label.trim(), ttl: LIFETIMES[lifetime]![1] })
+      const { data } = await ok(api.api.tokens.post({ label: label.trim(), ttl: LIFETIMES[lifetime]![1] }))
       setCreated({ label: data.label, token: data.token })
       setLabel('')
       notify('ok', `Token “${data.label}” created; copy it now, it is shown only once`)
-      void loadTokens()
+      void tokenList.reload()
     } catch (failure) {
-      notify('error', failure instanceof ApiError ? failure.message : 'The token was not created')
+      notify('error', errorText(failure, 'The token was not created'))
     } finally {
       setBusy(false)
     }
@@ -77,12 +74,12 @@ export function AccountPage() {
   const revoke = async (token: TokenDto) => {
     if (!confirm(`Revoke “${token.label}”? Scripts using it stop working at once.`)) return
     try {
-      await call('DELETE', `/tokens/${token.id}`)
+      await ok(api.api.tokens({ id: token.id }).delete())
       notify('ok', `“${token.label}” revoked`)
       if (token.id === session.current()?.tokenId) return session.end()
-      void loadTokens()
+      void tokenList.reload()
     } catch (failure) {
-      notify('error', failure instanceof ApiError ? failure.message : 'The token was not revoked')
+      notify('error', errorText(failure, 'The token was not revoked'))
     }
   }
 

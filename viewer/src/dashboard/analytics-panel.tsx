@@ -1,14 +1,14 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
-import { ANALYTICS_RANGES, type AnalyticsDto, type DeviceClass } from '../../../src/shared/analytics-shapes'
-import type { LinkDto } from '../../../src/shared/link-shapes'
-import { ApiError, call, download } from './api'
+import { useState } from 'preact/hooks'
+import type { AnalyticsDto, DeviceClass } from '../../../src/modules/analytics/model'
+import { ANALYTICS_RANGES } from '../../../src/shared/analytics-shapes'
+import { api, download, errorText, ok } from './api'
 import { Bar, ViewsChart } from './charts'
 import { formatDuration, lastDays } from './format'
 import { linkName } from './links-panel'
 import { notify } from './ui'
+import { useLoad } from './use-api'
 import { VisitsList } from './visits-list'
 
-const errorText = (failure: unknown, fallback: string) => (failure instanceof ApiError ? failure.message : fallback)
 const DEVICES: [DeviceClass, string][] = [
   ['desktop', 'Desktop'],
   ['phone', 'Phone'],
@@ -145,34 +145,25 @@ function Devices(props: { devices: AnalyticsDto['devices'] }) {
 export function AnalyticsPanel(props: { fileId: string; filename: string }) {
   const [days, setDays] = useState<number>(30)
   const [linkId, setLinkId] = useState('')
-  const [links, setLinks] = useState<LinkDto[]>([])
-  const [data, setData] = useState<AnalyticsDto | null>(null)
-  const [loadError, setLoadError] = useState('')
-  const [loading, setLoading] = useState(false)
-  /** Only the newest request's answer is shown when the choices change quickly. */
-  const latest = useRef(0)
-
-  const load = () => {
-    const request = ++latest.current
-    const { from, to } = lastDays(days)
-    const path = linkId ? `/links/${linkId}/analytics` : `/files/${props.fileId}/analytics`
-    setLoading(true)
-    call<{ data: AnalyticsDto }>('GET', `${path}?from=${from}&to=${to}`)
-      .then(({ data }) => {
-        if (request !== latest.current) return
-        setData(data)
-        setLoadError('')
-      })
-      .catch((failure) => request === latest.current && setLoadError(errorText(failure, 'The analytics could not be loaded')))
-      .finally(() => request === latest.current && setLoading(false))
-  }
-
-  useEffect(() => {
-    call<{ data: LinkDto[] }>('GET', `/files/${props.fileId}/links`)
-      .then(({ data }) => setLinks(data))
-      .catch(() => setLinks([]))
-  }, [props.fileId])
-  useEffect(load, [props.fileId, days, linkId])
+  // The links only name the choices: without them the panel still shows every link's numbers.
+  const links =
+    useLoad(() => ok(api.api.files({ id: props.fileId }).links.get()), [props.fileId], {
+      failure: 'The links could not be loaded',
+    }).value ?? []
+  // Only the newest request's answer is shown when the choices change quickly.
+  const analytics = useLoad(
+    () => {
+      const { from, to } = lastDays(days)
+      return ok(
+        linkId
+          ? api.api.links({ linkId }).analytics.get({ query: { from, to } })
+          : api.api.files({ id: props.fileId }).analytics.get({ query: { from, to } }),
+      )
+    },
+    [props.fileId, days, linkId],
+    { failure: 'The analytics could not be loaded' },
+  )
+  const { value: data, error: loadError } = analytics
 
   const csv = async () => {
     try {
@@ -187,7 +178,7 @@ export function AnalyticsPanel(props: { fileId: string; filename: string }) {
   const nothing = data !== null && data.totals.views === 0 && data.totals.downloads === 0
 
   return (
-    <section class="card analytics" aria-labelledby="analytics-heading" aria-busy={loading}>
+    <section class="card analytics" aria-labelledby="analytics-heading" aria-busy={analytics.loading}>
       <h2 id="analytics-heading">Analytics</h2>
       <div class="row wrap analytics-filters">
         <div class="field">
@@ -211,7 +202,7 @@ export function AnalyticsPanel(props: { fileId: string; filename: string }) {
             ))}
           </select>
         </div>
-        <button type="button" onClick={load}>
+        <button type="button" onClick={analytics.reload}>
           Refresh
         </button>
         <button type="button" onClick={csv}>

@@ -1,8 +1,12 @@
 /**
- * The dashboard's only way to change anything: our own JSON API, with the session's bearer token. Failures
- * become ApiError with the API's own message, which the pages show as they are.
+ * The dashboard's only way to change anything: our own JSON API, with the session's bearer token. `api` is an
+ * Eden Treaty client typed by the server's routes (`App` is a type-only import: nothing of the server is
+ * bundled), so every answer has the type of the route's response schema. `ok` turns an answer into its
+ * success body or throws ApiError with the API's own message, which the pages show as they are.
  */
-import type { FileDto } from '../../../src/shared/file-shapes'
+import { treaty } from '@elysiajs/eden'
+import type { App } from '../../../src/app'
+import type { FileDto } from '../../../src/modules/files/model'
 import { session } from './session'
 
 export class ApiError extends Error {
@@ -15,29 +19,52 @@ export class ApiError extends Error {
   }
 }
 
-/** Where the API lives: the page tells us (the server may sit under a path prefix). */
+/** The message to show for a failure: the API's own, else `fallback`. */
+export const errorText = (failure: unknown, fallback: string) => (failure instanceof ApiError ? failure.message : fallback)
+
+/** Where the API lives: the page tells us (the server may sit under a path prefix, e.g. /docs/api). */
 export const apiBase = document.getElementById('app')?.dataset.api ?? '/api'
 
-async function failureOf(response: Response): Promise<ApiError> {
-  const body = (await response.json().catch(() => null)) as { error?: unknown; code?: unknown } | null
-  const message = typeof body?.error === 'string' ? body.error : `The server answered ${response.status}`
-  return new ApiError(message, response.status, typeof body?.code === 'string' ? body.code : 'unknown')
+const UNREACHABLE = 'The server cannot be reached. Check the connection and try again.'
+
+/**
+ * The API, as `api.api.files({ id }).get()`: the routes' paths start with /api, so the client's domain is
+ * the page's origin plus the path prefix in front of it. Dates stay the ISO strings the models say they are
+ * (Eden would turn them into Date objects). A 401 while signed in means the token expired or was revoked.
+ */
+export const api = treaty<App>(`${location.origin}${apiBase.replace(/\/api$/, '')}`, {
+  parseDate: false,
+  headers: () => {
+    const token = session.token()
+    return token ? { authorization: `Bearer ${token}` } : undefined
+  },
+  onResponse: (response) => {
+    if (response.status === 401 && session.token()) session.expired()
+  },
+})
+
+/** The API's failure envelope, `{ error, code }`, as an ApiError; anything else says the status. */
+function failureOf(status: number, body: unknown): ApiError {
+  const { error, code }: Record<string, unknown> = typeof body === 'object' && body !== null ? { ...body } : {}
+  return new ApiError(
+    typeof error === 'string' ? error : `The server answered ${status}`,
+    status,
+    typeof code === 'string' ? code : 'unknown',
+  )
 }
 
-export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {}
-  const token = session.token()
-  if (token) headers.authorization = `Bearer ${token}`
-  if (body !== undefined) headers['content-type'] = 'application/json'
-  let response: Response
-  try {
-    response = await fetch(`${apiBase}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-  } catch {
-    throw new ApiError('The server cannot be reached. Check the connection and try again.', 0, 'network')
-  }
-  if (response.status === 401 && token) session.expired()
-  if (!response.ok) throw await failureOf(response)
-  return (await response.json()) as T
+/** An Eden answer: the success body, or the failure (no `response` when the request never got one). */
+type Answer<T> =
+  | { data: T; error: null; response: Response; status: number }
+  | { data: null; error: { status: unknown; value: unknown }; response: Response | undefined; status: number }
+
+/** The success body of an API answer, e.g. `const { data } = await ok(api.api.files({ id }).get())`; else throws ApiError. */
+export async function ok<T>(request: Promise<Answer<T>>): Promise<T> {
+  const answer = await request
+  if (answer.error === null) return answer.data
+  // Eden answers a fetch that failed (offline, refused, cut) with a 503 and no response.
+  if (answer.response === undefined) throw new ApiError(UNREACHABLE, 0, 'network')
+  throw failureOf(answer.status, answer.error.value)
 }
 
 export type Transfer = { promise: Promise<FileDto>; cancel: () => void }
@@ -54,7 +81,7 @@ export function sendPdf(method: 'POST' | 'PUT', path: string, file: File, onProg
     if (token) request.setRequestHeader('authorization', `Bearer ${token}`)
     request.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size)
     request.onload = () => {
-      let body: { data?: FileDto; error?: string; code?: string } | null = null
+      let body: { data?: FileDto } | null = null
       try {
         body = JSON.parse(request.responseText)
       } catch {
@@ -62,7 +89,7 @@ export function sendPdf(method: 'POST' | 'PUT', path: string, file: File, onProg
       }
       if (request.status >= 200 && request.status < 300 && body?.data) return resolve(body.data)
       if (request.status === 401 && token) session.expired()
-      reject(new ApiError(body?.error ?? `The server answered ${request.status}`, request.status, body?.code ?? 'unknown'))
+      reject(failureOf(request.status, body))
     }
     request.onerror = () => reject(new ApiError('The upload was interrupted: the server cannot be reached.', 0, 'network'))
     request.onabort = () => reject(new ApiError('Cancelled', 0, 'cancelled'))
@@ -83,10 +110,10 @@ export async function download(path: string, filename: string): Promise<void> {
   try {
     response = await fetch(`${apiBase}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} })
   } catch {
-    throw new ApiError('The server cannot be reached. Check the connection and try again.', 0, 'network')
+    throw new ApiError(UNREACHABLE, 0, 'network')
   }
   if (response.status === 401 && token) session.expired()
-  if (!response.ok) throw await failureOf(response)
+  if (!response.ok) throw failureOf(response.status, await response.json().catch(() => null))
   const url = URL.createObjectURL(await response.blob())
   const anchor = document.createElement('a')
   anchor.href = url

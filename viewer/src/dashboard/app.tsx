@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { AccountPage } from './account-page'
-import { call } from './api'
+import { api, ok } from './api'
 import { FilePage } from './file-page'
 import { FilesPage } from './files-page'
 import { session, type Session } from './session'
@@ -50,7 +50,7 @@ export function App() {
     // A sign-in session's token is revoked, so a copy of it left anywhere is worthless. A pasted API token
     // is left alone: scripts may use it too.
     if (current.kind === 'login' && current.tokenId) {
-      await call('DELETE', `/tokens/${current.tokenId}`).catch(() =>
+      await ok(api.api.tokens({ id: current.tokenId }).delete()).catch(() =>
         notify('error', 'The session could not be revoked on the server; it ends by itself when it expires'),
       )
     }

@@ -1,12 +1,14 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
-import { TEXT_LIMITS, textLength, type FileDto } from '../../../src/shared/file-shapes'
+import { useRef, useState } from 'preact/hooks'
+import type { FileDto } from '../../../src/modules/files/model'
+import { TEXT_LIMITS, textLength } from '../../../src/shared/file-shapes'
 import { AnalyticsPanel } from './analytics-panel'
-import { ApiError, call, sendPdf, type Transfer } from './api'
+import { ApiError, api, errorText, ok, sendPdf, type Transfer } from './api'
 import { formatBytes, formatDate } from './format'
 import { LinksPanel } from './links-panel'
 import { QrCode } from './qr-code'
 import { useDropZone } from './uploads'
 import { copyWithNotice, CountedField, notify, Switch } from './ui'
+import { useLoad } from './use-api'
 import { VersionsPanel } from './versions-panel'
 
 type Draft = { filename: string; title: string; desc: string }
@@ -14,33 +16,29 @@ const draftOf = (file: FileDto): Draft => ({ filename: file.filename, title: fil
 
 /** One file: its default link (copy, QR, viewer, preview), all its links, its analytics, its texts and switches, replace, versions and delete. */
 export function FilePage(props: { id: string }) {
-  const [file, setFile] = useState<FileDto | null>(null)
-  const [missing, setMissing] = useState('')
-  const [draft, setDraft] = useState<Draft>({ filename: '', title: '', desc: '' })
+  const loaded = useLoad(() => ok(api.api.files({ id: props.id }).get()), [props.id], { failure: 'The file could not be loaded' })
+  const file = loaded.value
+  const missing = loaded.error
+  /** The Details form's texts once edited; null while they are the file's own. */
+  const [edited, setDraft] = useState<Draft | null>(null)
   const [saving, setSaving] = useState(false)
   const [replacing, setReplacing] = useState<{ sent: number; total: number; transfer: Transfer } | null>(null)
   const [replaceError, setReplaceError] = useState('')
   const dialog = useRef<HTMLDialogElement>(null)
   const picker = useRef<HTMLInputElement>(null)
 
-  const load = (keepDraft = false) =>
-    call<{ data: FileDto }>('GET', `/files/${props.id}`)
-      .then(({ data }) => {
-        setFile(data)
-        if (!keepDraft) setDraft(draftOf(data))
-      })
-      .catch((failure) => setMissing(failure instanceof ApiError ? failure.message : 'The file could not be loaded'))
-
-  useEffect(() => void load(), [props.id])
+  /** The file as the server has it now (saved, replaced, restored): the form shows its texts again. */
+  const show = (data: FileDto) => {
+    loaded.set(data)
+    setDraft(null)
+  }
 
   const replace = async (chosen: File) => {
     setReplaceError('')
     const transfer = sendPdf('PUT', `/files/${props.id}`, chosen, (sent, total) => setReplacing({ sent, total, transfer }))
     setReplacing({ sent: 0, total: chosen.size, transfer })
     try {
-      const data = await transfer.promise
-      setFile(data)
-      setDraft(draftOf(data))
+      show(await transfer.promise)
       notify('ok', `The PDF was replaced with ${chosen.name}; the link stays the same`)
     } catch (failure) {
       const message = failure instanceof Error ? failure.message : 'The replacement failed'
@@ -64,6 +62,7 @@ export function FilePage(props: { id: string }) {
   }
   if (!file) return <main aria-busy="true">Loading…</main>
 
+  const draft = edited ?? draftOf(file)
   const changed = draft.filename !== file.filename || draft.title !== file.title || draft.desc !== file.desc
   const tooLong = (Object.keys(TEXT_LIMITS) as (keyof Draft)[]).some((key) => textLength(draft[key]) > TEXT_LIMITS[key])
   const name = file.title || file.filename
@@ -72,37 +71,36 @@ export function FilePage(props: { id: string }) {
     event.preventDefault()
     setSaving(true)
     try {
-      const { data } = await call<{ data: FileDto }>('PUT', `/files/${file.id}`, draft)
-      setFile(data)
-      setDraft(draftOf(data))
+      const { data } = await ok(api.api.files({ id: file.id }).put(draft))
+      show(data)
       notify('ok', 'Saved')
     } catch (failure) {
-      notify('error', failure instanceof ApiError ? failure.message : 'The changes were not saved')
+      notify('error', errorText(failure, 'The changes were not saved'))
     } finally {
       setSaving(false)
     }
   }
 
   const toggle = async (field: 'allowDownload' | 'searchEngineVisible', value: boolean) => {
-    setFile({ ...file, [field]: value })
+    loaded.set({ ...file, [field]: value })
     try {
-      const { data } = await call<{ data: FileDto }>('PUT', `/files/${file.id}`, { [field]: value })
-      setFile(data)
+      const { data } = await ok(api.api.files({ id: file.id }).put({ [field]: value }))
+      loaded.set(data)
       notify('ok', `${field === 'allowDownload' ? 'Download' : 'Search-engine visibility'} turned ${value ? 'on' : 'off'}`)
     } catch (failure) {
-      setFile(file)
-      notify('error', failure instanceof ApiError ? failure.message : 'The change was not saved')
+      loaded.set(file)
+      notify('error', errorText(failure, 'The change was not saved'))
     }
   }
 
   const remove = async () => {
     try {
-      await call('DELETE', `/files/${file.id}`)
+      await ok(api.api.files({ id: file.id }).delete())
       dialog.current?.close()
       notify('ok', `${name} was deleted`)
       location.hash = '#/files'
     } catch (failure) {
-      notify('error', failure instanceof ApiError ? failure.message : 'The file was not deleted')
+      notify('error', errorText(failure, 'The file was not deleted'))
     }
   }
 
@@ -154,7 +152,7 @@ export function FilePage(props: { id: string }) {
         </div>
       </section>
 
-      <LinksPanel fileId={file.id} revision={`${file.allowDownload} ${file.searchEngineVisible}`} onDefaultChanged={() => load(true)} />
+      <LinksPanel fileId={file.id} revision={`${file.allowDownload} ${file.searchEngineVisible}`} onDefaultChanged={loaded.reload} />
 
       <AnalyticsPanel fileId={file.id} filename={file.filename} />
 
@@ -187,7 +185,7 @@ export function FilePage(props: { id: string }) {
             {saving ? 'Saving…' : 'Save'}
           </button>
           {changed && (
-            <button type="button" class="link" onClick={() => setDraft(draftOf(file))}>
+            <button type="button" class="link" onClick={() => setDraft(null)}>
               Undo changes
             </button>
           )}
@@ -235,14 +233,7 @@ export function FilePage(props: { id: string }) {
         />
       </section>
 
-      <VersionsPanel
-        fileId={file.id}
-        revision={`${file.sha256} ${file.updatedAt}`}
-        onRestored={(data) => {
-          setFile(data)
-          setDraft(draftOf(data))
-        }}
-      />
+      <VersionsPanel fileId={file.id} revision={`${file.sha256} ${file.updatedAt}`} onRestored={show} />
 
       <section class="card danger" aria-labelledby="delete-heading">
         <h2 id="delete-heading">Delete</h2>

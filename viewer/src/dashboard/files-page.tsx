@@ -1,9 +1,11 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
-import { LIST_ORDERS, type FileDto, type FileListPage, type ListOrder } from '../../../src/shared/file-shapes'
-import { ApiError, call } from './api'
+import { useRef, useState } from 'preact/hooks'
+import type { FileDto } from '../../../src/modules/files/model'
+import { LIST_ORDERS, type ListOrder } from '../../../src/shared/file-shapes'
+import { api, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
 import { UploadList, useDropZone, useUploadQueue } from './uploads'
 import { Empty, notify, Switch } from './ui'
+import { usePages } from './use-api'
 
 const PAGE_SIZE = 25
 const ORDER_LABELS: Record<ListOrder, string> = {
@@ -16,73 +18,38 @@ const ORDER_LABELS: Record<ListOrder, string> = {
 
 /** The owner's files: search, order, paging through the API's cursor, upload, and the two switches. */
 export function FilesPage() {
-  const [files, setFiles] = useState<FileDto[]>([])
-  const [cursor, setCursor] = useState<string | null>(null)
   const [search, setSearch] = useState('')
   const [order, setOrder] = useState<ListOrder>(LIST_ORDERS[0])
-  const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading')
-  const [loadingMore, setLoadingMore] = useState(false)
   const picker = useRef<HTMLInputElement>(null)
-  const generation = useRef(0)
-
-  const query = (after: string | null) => {
-    const params = new URLSearchParams({ limit: String(PAGE_SIZE), order })
-    if (search.trim()) params.set('q', search.trim())
-    if (after) params.set('cursor', after)
-    return `/files?${params}`
-  }
-
-  const load = async () => {
-    const mine = ++generation.current
-    setState('loading')
-    try {
-      const page = await call<FileListPage>('GET', query(null))
-      if (mine !== generation.current) return // a newer search already answered
-      setFiles(page.data)
-      setCursor(page.nextCursor)
-      setState('ready')
-    } catch (failure) {
-      if (mine !== generation.current) return
-      setState('failed')
-      notify('error', failure instanceof ApiError ? failure.message : 'The files could not be loaded')
-    }
-  }
-
-  useEffect(() => {
-    const timer = setTimeout(load, search ? 250 : 0)
-    return () => clearTimeout(timer)
-  }, [search, order])
-
-  const more = async () => {
-    setLoadingMore(true)
-    try {
-      const page = await call<FileListPage>('GET', query(cursor))
-      setFiles((current) => [...current, ...page.data])
-      setCursor(page.nextCursor)
-    } catch (failure) {
-      notify('error', failure instanceof ApiError ? failure.message : 'More files could not be loaded')
-    } finally {
-      setLoadingMore(false)
-    }
-  }
+  // The search is sent once the typing pauses for 250 ms; an answer to an older search is dropped.
+  const list = usePages(
+    (cursor) => ok(api.api.files.get({ query: { limit: PAGE_SIZE, order, q: search.trim() || undefined, cursor } })),
+    [search, order],
+    {
+      delay: search ? 250 : 0,
+      failure: 'The files could not be loaded',
+      moreFailure: 'More files could not be loaded',
+      onError: (message) => notify('error', message),
+    },
+  )
+  const files = list.items ?? []
 
   // A new upload shows at the top until the list is sorted again (its place in another order is the server's call).
-  const uploads = useUploadQueue((uploaded) => setFiles((current) => [uploaded, ...current]))
+  const uploads = useUploadQueue(list.prepend)
   const drop = useDropZone(uploads.add)
 
   const toggle = async (file: FileDto, field: 'allowDownload' | 'searchEngineVisible', value: boolean) => {
-    const replace = (next: FileDto) => setFiles((current) => current.map((f) => (f.id === next.id ? next : f)))
-    replace({ ...file, [field]: value })
+    list.replace({ ...file, [field]: value })
     try {
-      const { data } = await call<{ data: FileDto }>('PUT', `/files/${file.id}`, { [field]: value })
-      replace(data)
+      const { data } = await ok(api.api.files({ id: file.id }).put({ [field]: value }))
+      list.replace(data)
       notify(
         'ok',
         `${field === 'allowDownload' ? 'Download' : 'Search-engine visibility'} turned ${value ? 'on' : 'off'} for ${data.title || data.filename}`,
       )
     } catch (failure) {
-      replace(file)
-      notify('error', failure instanceof ApiError ? failure.message : 'The change was not saved')
+      list.replace(file)
+      notify('error', errorText(failure, 'The change was not saved'))
     }
   }
 
@@ -126,16 +93,16 @@ export function FilesPage() {
           </select>
         </div>
       </div>
-      {state === 'loading' && files.length === 0 && <p aria-busy="true">Loading…</p>}
-      {state === 'failed' && (
+      {list.status === 'loading' && files.length === 0 && <p aria-busy="true">Loading…</p>}
+      {list.status === 'failed' && (
         <p class="form-error">
           The files could not be loaded.{' '}
-          <button type="button" class="link" onClick={load}>
+          <button type="button" class="link" onClick={list.reload}>
             Try again
           </button>
         </p>
       )}
-      {state === 'ready' &&
+      {list.status === 'ready' &&
         files.length === 0 &&
         (search.trim() ? (
           <Empty title="Nothing matches">
@@ -195,9 +162,9 @@ export function FilesPage() {
           </table>
         </div>
       )}
-      {cursor && (
-        <button type="button" onClick={more} disabled={loadingMore}>
-          {loadingMore ? 'Loading…' : 'Show more'}
+      {list.hasMore && (
+        <button type="button" onClick={list.more} disabled={list.loadingMore}>
+          {list.loadingMore ? 'Loading…' : 'Show more'}
         </button>
       )}
     </main>

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { textLength } from '../../../src/shared/file-shapes'
-import { LINK_LIMITS, type LinkDto, type LinkInput } from '../../../src/shared/link-shapes'
-import { ApiError } from './api'
+import type { LinkBody, LinkDto } from '../../../src/modules/links/model'
+import { LINK_LIMITS } from '../../../src/shared/link-shapes'
+import { errorText } from './api'
 import { fromLocalInput, toLocalInput } from './format'
 import { CountedField, Switch } from './ui'
 
@@ -34,8 +35,8 @@ const viewsOf = (text: string): number | null => (text.trim() === '' ? null : Nu
  * instance's default expiry). An edit: only what changed, since PATCH leaves omitted fields alone; an
  * emptied expiry or view limit is sent as null, which clears it.
  */
-function inputOf(fields: Fields, link?: LinkDto): LinkInput {
-  const input: LinkInput = {}
+function inputOf(fields: Fields, link?: LinkDto): LinkBody {
+  const input: LinkBody = {}
   const start = fieldsOf(link)
   if (fields.label !== start.label) input.label = fields.label === '' ? null : fields.label
   if (fields.password !== '') input.password = fields.password
@@ -56,7 +57,7 @@ export function LinkForm(props: {
   idPrefix: string
   link?: LinkDto
   submitLabel: string
-  onSubmit: (input: LinkInput) => Promise<void>
+  onSubmit: (input: LinkBody) => Promise<void>
   onCancel: () => void
 }) {
   const [fields, setFields] = useState(fieldsOf(props.link))
@@ -76,7 +77,7 @@ export function LinkForm(props: {
     try {
       await props.onSubmit(inputOf(fields, props.link))
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : 'The link was not saved')
+      setError(errorText(failure, 'The link was not saved'))
     } finally {
       setBusy(false)
     }

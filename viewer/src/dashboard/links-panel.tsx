@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { LinkDto, LinkInput, LinkState } from '../../../src/shared/link-shapes'
-import { ApiError, call } from './api'
+import type { LinkBody, LinkDto, LinkState } from '../../../src/modules/links/model'
+import { api, errorText, ok } from './api'
 import { formatDate } from './format'
 import { LinkForm } from './link-form'
 import { QrCode } from './qr-code'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
+import { useLoad } from './use-api'
 
 const STATE_TEXT: Record<LinkState, string> = {
   active: 'Active',
@@ -15,8 +16,6 @@ const STATE_TEXT: Record<LinkState, string> = {
 
 /** How a link is called on the page and in button names: its label, else what sets it apart. */
 export const linkName = (link: LinkDto) => link.label || (link.isDefault ? 'Default link' : `Link of ${formatDate(link.createdAt)}`)
-
-const errorText = (failure: unknown, fallback: string) => (failure instanceof ApiError ? failure.message : fallback)
 
 /** A visible verb, and the link's name for screen readers, so ten "Copy" buttons are told apart. */
 function Named(props: { verb: string; name: string }) {
@@ -42,8 +41,10 @@ function Lock() {
  * switches are the default link's), so the list is read again.
  */
 export function LinksPanel(props: { fileId: string; revision: string; onDefaultChanged: () => void }) {
-  const [links, setLinks] = useState<LinkDto[] | null>(null)
-  const [loadError, setLoadError] = useState('')
+  const list = useLoad(() => ok(api.api.files({ id: props.fileId }).links.get()), [props.fileId, props.revision], {
+    failure: 'The links could not be loaded',
+  })
+  const { value: links, error: loadError, set: setLinks } = list
   const [creating, setCreating] = useState(false)
   const [editing, setEditing] = useState<string | null>(null)
   const [qr, setQr] = useState<string | null>(null)
@@ -51,15 +52,6 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
   /** Where the focus goes once the list has been drawn again after an action (an element id). */
   const focusNext = useRef<string | null>(null)
 
-  const load = () =>
-    call<{ data: LinkDto[] }>('GET', `/files/${props.fileId}/links`)
-      .then(({ data }) => {
-        setLinks(data)
-        setLoadError('')
-      })
-      .catch((failure) => setLoadError(errorText(failure, 'The links could not be loaded')))
-
-  useEffect(() => void load(), [props.fileId, props.revision])
   useEffect(() => {
     if (!focusNext.current) return
     document.getElementById(focusNext.current)?.focus()
@@ -72,16 +64,16 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
     if (link.isDefault) props.onDefaultChanged()
   }
 
-  const create = async (input: LinkInput) => {
-    const { data } = await call<{ data: LinkDto }>('POST', `/files/${props.fileId}/links`, input)
+  const create = async (input: LinkBody) => {
+    const { data } = await ok(api.api.files({ id: props.fileId }).links.post(input))
     setCreating(false)
     setLinks((current) => [...(current ?? []), data])
     focusNext.current = `link-${data.id}`
     notify('ok', `${linkName(data)} created: ${data.url}`)
   }
 
-  const edit = (link: LinkDto) => async (input: LinkInput) => {
-    const { data } = await call<{ data: LinkDto }>('PATCH', `/links/${link.id}`, input)
+  const edit = (link: LinkDto) => async (input: LinkBody) => {
+    const { data } = await ok(api.api.links({ linkId: link.id }).patch(input))
     setEditing(null)
     replaced(data)
     focusNext.current = `link-edit-${link.id}`
@@ -90,7 +82,7 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
 
   const toggle = async (link: LinkDto) => {
     try {
-      const { data } = await call<{ data: LinkDto }>('PATCH', `/links/${link.id}`, { disabled: !link.disabled })
+      const { data } = await ok(api.api.links({ linkId: link.id }).patch({ disabled: !link.disabled }))
       replaced(data)
       notify('ok', `${linkName(data)} turned ${data.disabled ? 'off: readers get a “turned off” page' : 'on'}`)
     } catch (failure) {
@@ -100,7 +92,7 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
 
   const remove = async (link: LinkDto) => {
     try {
-      await call('DELETE', `/links/${link.id}`)
+      await ok(api.api.links({ linkId: link.id }).delete())
       setDeleting(null)
       setLinks((current) => current?.filter((each) => each.id !== link.id) ?? null)
       focusNext.current = 'links-heading'

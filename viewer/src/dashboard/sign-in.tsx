@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { MeDto, SignInDto } from '../../../src/shared/account-shapes'
-import { ApiError, call } from './api'
+import { api, errorText, ok } from './api'
 import { session, tokenIdOf } from './session'
 
 /** Username and password, or an API token pasted in (for users created without a password). */
@@ -18,17 +17,17 @@ export function SignIn() {
     setError('')
     try {
       if (mode === 'password') {
-        const { data } = await call<{ data: SignInDto }>('POST', '/auth/login', { username, password })
+        const { data } = await ok(api.api.auth.login.post({ username, password }))
         session.start({ token: data.token, tokenId: data.tokenId, name: data.user.name, kind: 'login' })
       } else {
         const token = pasted.trim()
         session.start({ token, tokenId: tokenIdOf(token), name: '', kind: 'pasted' })
-        const me = await call<{ data: MeDto }>('GET', '/me')
+        const me = await ok(api.api.me.get())
         session.start({ token, tokenId: tokenIdOf(token), name: me.data.name, kind: 'pasted' })
       }
     } catch (failure) {
       if (mode === 'token') session.end()
-      setError(failure instanceof ApiError ? failure.message : 'Signing in failed')
+      setError(errorText(failure, 'Signing in failed'))
     } finally {
       setBusy(false)
     }

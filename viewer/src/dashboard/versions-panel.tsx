@@ -1,10 +1,9 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
-import type { FileDto, VersionDto } from '../../../src/shared/file-shapes'
-import { ApiError, call, download } from './api'
+import { useRef, useState } from 'preact/hooks'
+import type { FileDto, VersionDto } from '../../../src/modules/files/model'
+import { api, download, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
 import { ConfirmDialog, notify } from './ui'
-
-const errorText = (failure: unknown, fallback: string) => (failure instanceof ApiError ? failure.message : fallback)
+import { useLoad } from './use-api'
 
 /** How a version is called in button names and confirmations: when it was uploaded. */
 const versionName = (version: VersionDto) => `the version of ${formatDate(version.uploadedAt)}`
@@ -17,21 +16,13 @@ type Pending = { action: 'restore' | 'delete'; version: VersionDto }
  * changes when the current PDF changed elsewhere on the page (a replacement), so the list is read again.
  */
 export function VersionsPanel(props: { fileId: string; revision: string; onRestored: (file: FileDto) => void }) {
-  const [versions, setVersions] = useState<VersionDto[] | null>(null)
-  const [loadError, setLoadError] = useState('')
+  const list = useLoad(() => ok(api.api.files({ id: props.fileId }).versions.get()), [props.fileId, props.revision], {
+    failure: 'The versions could not be loaded',
+  })
+  const { value: versions, error: loadError } = list
   const [pending, setPending] = useState<Pending | null>(null)
   const heading = useRef<HTMLHeadingElement>(null)
   const base = `/files/${props.fileId}/versions`
-
-  const load = () =>
-    call<{ data: VersionDto[] }>('GET', base)
-      .then(({ data }) => {
-        setVersions(data)
-        setLoadError('')
-      })
-      .catch((failure) => setLoadError(errorText(failure, 'The versions could not be loaded')))
-
-  useEffect(() => void load(), [props.fileId, props.revision])
 
   const get = async (version: VersionDto) => {
     try {
@@ -45,17 +36,17 @@ export function VersionsPanel(props: { fileId: string; revision: string; onResto
     setPending(null)
     try {
       if (action === 'restore') {
-        const { data } = await call<{ data: FileDto }>('POST', `${base}/${version.id}/restore`)
+        const { data } = await ok(api.api.files({ id: props.fileId }).versions({ versionId: version.id }).restore.post())
         props.onRestored(data)
         notify('ok', `Restored ${versionName(version)}: readers get it at the same links`)
       } else {
-        await call('DELETE', `${base}/${version.id}`)
+        await ok(api.api.files({ id: props.fileId }).versions({ versionId: version.id }).delete())
         notify('ok', `Deleted ${versionName(version)}`)
       }
     } catch (failure) {
       notify('error', errorText(failure, action === 'restore' ? 'The version was not restored' : 'The version was not deleted'))
     }
-    await load()
+    await list.reload()
     heading.current?.focus()
   }
 

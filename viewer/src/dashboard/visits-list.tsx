@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'preact/hooks'
-import type { DeviceClass, VisitDto, VisitsPage } from '../../../src/shared/analytics-shapes'
-import type { LinkDto } from '../../../src/shared/link-shapes'
-import { ApiError, call } from './api'
+import type { DeviceClass, VisitDto } from '../../../src/modules/analytics/model'
+import type { LinkDto } from '../../../src/modules/links/model'
+import { api, ok } from './api'
 import { formatDate, formatDuration } from './format'
 import { linkName } from './links-panel'
+import { usePages } from './use-api'
 
 const PAGE_SIZE = 20
 const DEVICE_TEXT: Record<DeviceClass, string> = { desktop: 'Desktop', phone: 'Phone', tablet: 'Tablet' }
@@ -13,32 +13,23 @@ const actions = (visit: VisitDto) => [visit.viewed && 'Viewed', visit.downloaded
 
 /** The newest visits of the file (or of one link), 20 at a time with "Show more"; never who the reader was. */
 export function VisitsList(props: { fileId: string; linkId: string; links: LinkDto[] }) {
-  const [visits, setVisits] = useState<VisitDto[] | null>(null)
-  const [cursor, setCursor] = useState<string | null>(null)
-  const [loadError, setLoadError] = useState('')
-  const [busy, setBusy] = useState(false)
-  const base = props.linkId ? `/links/${props.linkId}/visits` : `/files/${props.fileId}/visits`
-
-  const load = async (after: string | null) => {
-    setBusy(true)
-    try {
-      const page = await call<VisitsPage>('GET', `${base}?limit=${PAGE_SIZE}${after ? `&cursor=${encodeURIComponent(after)}` : ''}`)
-      setVisits((current) => (after ? [...(current ?? []), ...page.data] : page.data))
-      setCursor(page.nextCursor)
-      setLoadError('')
-    } catch (failure) {
-      setLoadError(failure instanceof ApiError ? failure.message : 'The visits could not be loaded')
-    } finally {
-      setBusy(false)
-    }
-  }
-  useEffect(() => void load(null), [base])
+  const list = usePages(
+    (cursor) =>
+      ok(
+        props.linkId
+          ? api.api.links({ linkId: props.linkId }).visits.get({ query: { limit: PAGE_SIZE, cursor } })
+          : api.api.files({ id: props.fileId }).visits.get({ query: { limit: PAGE_SIZE, cursor } }),
+      ),
+    [props.fileId, props.linkId],
+    { failure: 'The visits could not be loaded' },
+  )
+  const visits = list.items
 
   const names = new Map(props.links.map((link) => [link.id, linkName(link)]))
-  if (loadError) {
+  if (list.error) {
     return (
       <p class="form-error" role="alert">
-        {loadError}
+        {list.error}
       </p>
     )
   }
@@ -83,9 +74,9 @@ export function VisitsList(props: { fileId: string; linkId: string; links: LinkD
           </tbody>
         </table>
       </div>
-      {cursor && (
-        <button type="button" disabled={busy} onClick={() => load(cursor)}>
-          {busy ? 'Loading…' : 'Show more visits'}
+      {list.hasMore && (
+        <button type="button" disabled={list.loadingMore} onClick={list.more}>
+          {list.loadingMore ? 'Loading…' : 'Show more visits'}
         </button>
       )}
     </>

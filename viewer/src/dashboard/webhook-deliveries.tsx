@@ -1,11 +1,10 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
-import type { DeliveryDto, DeliveryStatus } from '../../../src/shared/webhook-shapes'
-import { ApiError, call } from './api'
+import { useEffect, useRef } from 'preact/hooks'
+import type { DeliveryDto, DeliveryStatus } from '../../../src/modules/webhooks/model'
+import { api, ok } from './api'
 import { formatDate } from './format'
+import { usePages } from './use-api'
 
 const PAGE_SIZE = 20
-/** GET /api/webhooks/:id/deliveries: a page of the log, newest first. */
-type DeliveriesPage = { data: DeliveryDto[]; nextCursor: string | null }
 /** While a delivery is pending the log is read again this often, this many times at most (then "Refresh"). */
 const POLL_MS = 2_000
 const POLLS = 45
@@ -28,26 +27,16 @@ function when(delivery: DeliveryDto): string {
  * when a test event was queued, so the log is read again; while anything is pending it is read every 2 s.
  */
 export function DeliveryLog(props: { webhookId: string; label: string; revision: number }) {
-  const [deliveries, setDeliveries] = useState<DeliveryDto[] | null>(null)
-  const [cursor, setCursor] = useState<string | null>(null)
-  const [loadError, setLoadError] = useState('')
+  const log = usePages(
+    (cursor) => ok(api.api.webhooks({ id: props.webhookId }).deliveries.get({ query: { limit: PAGE_SIZE, cursor } })),
+    [props.webhookId, props.revision],
+    { failure: 'The delivery log could not be loaded' },
+  )
+  const deliveries = log.items
+  const loadError = log.error
   const polls = useRef(0)
-  const base = `/webhooks/${props.webhookId}/deliveries?limit=${PAGE_SIZE}`
-
-  const load = async (after: string | null = null) => {
-    try {
-      const page = await call<DeliveriesPage>('GET', `${base}${after ? `&cursor=${encodeURIComponent(after)}` : ''}`)
-      setDeliveries((current) => (after ? [...(current ?? []), ...page.data] : page.data))
-      setCursor(page.nextCursor)
-      setLoadError('')
-    } catch (failure) {
-      setLoadError(failure instanceof ApiError ? failure.message : 'The delivery log could not be loaded')
-    }
-  }
-
   useEffect(() => {
     polls.current = 0
-    void load()
   }, [props.webhookId, props.revision])
 
   const pending = deliveries?.some((delivery) => delivery.status === 'pending') ?? false
@@ -55,7 +44,7 @@ export function DeliveryLog(props: { webhookId: string; label: string; revision:
     if (!pending || polls.current >= POLLS) return
     const timer = setTimeout(() => {
       polls.current++
-      void load()
+      void log.reload()
     }, POLL_MS)
     return () => clearTimeout(timer)
   }, [deliveries])
@@ -64,7 +53,7 @@ export function DeliveryLog(props: { webhookId: string; label: string; revision:
     <div class="delivery-log">
       <div class="row">
         <h4>Delivery log</h4>
-        <button type="button" class="link" onClick={() => load()}>
+        <button type="button" class="link" onClick={log.reload}>
           Refresh<span class="visually-hidden"> the delivery log of {props.label}</span>
         </button>
       </div>
@@ -114,8 +103,8 @@ export function DeliveryLog(props: { webhookId: string; label: string; revision:
           </table>
         </div>
       )}
-      {cursor && (
-        <button type="button" onClick={() => load(cursor)}>
+      {log.hasMore && (
+        <button type="button" onClick={log.more}>
           Show older deliveries
         </button>
       )}

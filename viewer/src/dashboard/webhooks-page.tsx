@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { type NewWebhookDto, WEBHOOK_EVENTS, WEBHOOK_LIMITS, type WebhookDto, type WebhookEvent } from '../../../src/shared/webhook-shapes'
-import { ApiError, call } from './api'
+import type { NewWebhookDto, WebhookDto } from '../../../src/modules/webhooks/model'
+import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type WebhookEvent } from '../../../src/shared/webhook-shapes'
+import { api, errorText, ok } from './api'
 import { formatDate } from './format'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
+import { useLoad } from './use-api'
 import { DeliveryLog } from './webhook-deliveries'
 
 const EVENT_TEXT: Record<WebhookEvent, string> = {
@@ -12,7 +14,6 @@ const EVENT_TEXT: Record<WebhookEvent, string> = {
   'link.viewed': 'A link is opened (a new visitor’s first view)',
   'link.downloaded': 'A PDF is downloaded',
 }
-const errorText = (failure: unknown, fallback: string) => (failure instanceof ApiError ? failure.message : fallback)
 
 /** A webhook's URL without scheme, for button names ("Delete… ntfy.home.lan/pdfs"). */
 const shortUrl = (url: string) => url.replace(/^https?:\/\//, '')
@@ -58,7 +59,7 @@ function CreateForm(props: { onCreated: (webhook: NewWebhookDto) => void }) {
     setError('')
     try {
       const chosen = WEBHOOK_EVENTS.filter((name) => events.has(name))
-      const { data } = await call<{ data: NewWebhookDto }>('POST', '/webhooks', { url: url.trim(), events: chosen })
+      const { data } = await ok(api.api.webhooks.post({ url: url.trim(), events: chosen }))
       setUrl('')
       props.onCreated(data)
     } catch (failure) {
@@ -118,25 +119,16 @@ function CreateForm(props: { onCreated: (webhook: NewWebhookDto) => void }) {
 
 /** The owner's webhooks: create (the secret shown once), the delivery log of each, a test event, delete. */
 export function WebhooksPage() {
-  const [webhooks, setWebhooks] = useState<WebhookDto[] | null>(null)
-  const [loadError, setLoadError] = useState('')
+  const list = useLoad(() => ok(api.api.webhooks.get()), [], { failure: 'The webhooks could not be loaded' })
+  const { value: webhooks, error: loadError, set: setWebhooks } = list
   const [created, setCreated] = useState<NewWebhookDto | null>(null)
   const [deleting, setDeleting] = useState<WebhookDto | null>(null)
   /** Per webhook, a number that moves when a test event was queued, so its log is read again. */
   const [revisions, setRevisions] = useState<Record<string, number>>({})
 
-  const load = () =>
-    call<{ data: WebhookDto[] }>('GET', '/webhooks')
-      .then(({ data }) => {
-        setWebhooks(data)
-        setLoadError('')
-      })
-      .catch((failure) => setLoadError(errorText(failure, 'The webhooks could not be loaded')))
-  useEffect(() => void load(), [])
-
   const test = async (webhook: WebhookDto) => {
     try {
-      await call('POST', `/webhooks/${webhook.id}/test`)
+      await ok(api.api.webhooks({ id: webhook.id }).test.post())
       setRevisions((current) => ({ ...current, [webhook.id]: (current[webhook.id] ?? 0) + 1 }))
       notify('ok', `Test event queued for ${shortUrl(webhook.url)}; its delivery log shows how it went`)
     } catch (failure) {
@@ -147,7 +139,7 @@ export function WebhooksPage() {
   const remove = async (webhook: WebhookDto) => {
     setDeleting(null)
     try {
-      await call('DELETE', `/webhooks/${webhook.id}`)
+      await ok(api.api.webhooks({ id: webhook.id }).delete())
       setWebhooks((current) => current?.filter((each) => each.id !== webhook.id) ?? null)
       if (created?.id === webhook.id) setCreated(null)
       notify('ok', `Webhook ${shortUrl(webhook.url)} deleted`)

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../core/context'
 import { usageOf } from '../../../core/files/usage'
-import type { MeDto } from '../../../shared/account-shapes'
+import type { MeDto } from '../model'
 import { findUserById, limitsOf } from './users'
 
 /** The caller's account: who they are, what they use and what their plan allows. */
