@@ -1,16 +1,18 @@
-import { Elysia } from 'elysia'
-import { createAuthenticator } from '../core/accounts/authenticate'
+import { Elysia, type TSchema } from 'elysia'
+import { type Caller, createAuthenticator } from '../core/accounts/authenticate'
 import type { AppContext } from '../core/context'
 import { unauthorized } from '../errors'
 import { noteCaller } from './lifecycle'
 import { applyRateLimit, loggedRateLimiter } from './rate-limit'
+import { readJsonObject } from './read-json-body'
 
 /**
  * The `auth: true` macro every feature's routes may use: resolves the caller from the bearer token before
- * the handler runs. Routes with a body use `parse: 'none'` and read it in the handler, so a request is
- * authenticated before a single byte of its body is read: an anonymous client cannot make the server
- * receive (and store in a temp file) a 100 MB upload. Also applies the rate limit, per user: all of a user's
- * tokens share one budget, so minting tokens buys no more requests.
+ * the handler runs. A body is never read before its sender is known: a route with a JSON body authenticates in
+ * its parser (jsonBody), before Elysia parses or checks the body, and an upload route reads its own
+ * body (`parse: 'none'`) in the handler; so an anonymous client cannot make the server receive (and store in a
+ * temp file) a 100 MB upload, and its request is a 401 whatever its body holds. Also applies the rate limit,
+ * per user: all of a user's tokens share one budget, so minting tokens buys no more requests.
  *
  * It lives here, at the HTTP edge below the modules, so that a feature module needs no other module to
  * know who is calling (modules never import each other).
@@ -18,17 +20,49 @@ import { applyRateLimit, loggedRateLimiter } from './rate-limit'
 export function authGuard(ctx: AppContext) {
   const limiter = loggedRateLimiter(ctx, 'per user on /api', ctx.config.rateLimitApi)
   const authenticate = createAuthenticator(ctx)
-  return new Elysia({ name: 'auth-guard' }).macro({
+  // One authentication (and one rate-limit charge) per request, whether the parser or the macro asks first.
+  const callers = new WeakMap<Request, Promise<Caller>>()
+  const callerOf = (request: Request, headers: Record<string, unknown>): Promise<Caller> => {
+    let caller = callers.get(request)
+    if (!caller) {
+      caller = (async () => {
+        const found = await authenticate(request.headers.get('authorization'))
+        if (!found) throw unauthorized()
+        noteCaller(request, found.userName)
+        await applyRateLimit(limiter, found.userId, ctx.now(), headers)
+        return found
+      })()
+      callers.set(request, caller)
+    }
+    return caller
+  }
+  return new Elysia({ name: 'auth-guard' }).decorate('callerOf', callerOf).macro({
     auth: {
       async resolve({ request, set }) {
-        const caller = await authenticate(request.headers.get('authorization'))
-        if (!caller) throw unauthorized()
-        noteCaller(request, caller.userName)
-        await applyRateLimit(limiter, caller.userId, ctx.now(), set.headers)
-        return { caller }
+        return { caller: await callerOf(request, set.headers) }
       },
     },
   })
 }
 
 export type AuthGuard = ReturnType<typeof authGuard>
+
+type CallerOf = (request: Request, headers: Record<string, unknown>) => Promise<Caller>
+type ParserContext = { request: Request; set: { headers: Record<string, unknown> }; callerOf: CallerOf }
+
+/**
+ * `parse` for a JSON route, beside its `body: schema` (which Elysia then checks and Eden types): the body,
+ * read by readJsonObject, after its sender is known when `from` is 'caller' (routes with `auth: true`). It
+ * answers every request, with the body or an error (401, 415, 413, 400), so the 'json' named after it never
+ * runs: it is there because the OpenAPI document takes a body's media type from the names of a route's parsers.
+ */
+export function jsonBody(
+  schema: TSchema,
+  from: 'anyone' | 'caller',
+): [(context: ParserContext) => Promise<Record<string, unknown>>, 'json'] {
+  const parse = async ({ request, set, callerOf }: ParserContext) => {
+    if (from === 'caller') await callerOf(request, set.headers)
+    return readJsonObject(request, schema)
+  }
+  return [parse, 'json']
+}

@@ -8,13 +8,36 @@ type ObjectSchema = TSchema & { properties: Record<string, TSchema>; required?: 
 export type Agreement<T> = { after: keyof T & string; problem: (body: T) => string | undefined }
 
 /**
- * The check of a JSON or form body that a route reads itself (`parse: 'none'`, so that the caller is
- * authenticated before the body is read), against the same t.Object the OpenAPI document shows.
- * A body that passes is returned as the schema's type; anything else is a 400 whose text is the `error` of
- * the first property that fails, in the schema's order (the object's own `error` when it is not an object
- * at all), so a body with several mistakes always gets the same answer.
+ * The check of a body against a t.Object, the one the OpenAPI document shows: a body that passes is returned as
+ * the schema's type; anything else is a 400 whose text is the `error` of the first property that fails, in the
+ * schema's order (the object's own `error` when it is not an object at all), so a body with several mistakes
+ * always gets the same answer. JSON routes have Elysia check their `body` schema, and their refusal is worded
+ * here (bodyProblem, from lifecycle.ts); forms and the update route, which takes JSON or an upload, read their
+ * own bodies (`parse: 'none'`) and are checked by a bodyChecker.
  */
 export function bodyChecker<T extends ObjectSchema>(schema: T, agreements: Agreement<Static<T>>[] = []): (value: unknown) => Static<T> {
+  const firstProblem = problemFinder(schema, agreements)
+  return (value) => {
+    const problem = firstProblem(value)
+    if (problem !== undefined) throw badRequest(problem)
+    return value as Static<T>
+  }
+}
+
+const finders = new WeakMap<TSchema, (value: unknown) => string | undefined>()
+
+/** What is wrong with a body that failed `schema`, worded as bodyChecker words it; undefined for a schema that is not a t.Object. */
+export function bodyProblem(schema: TSchema, value: unknown): string | undefined {
+  if (!('properties' in schema) || typeof schema.properties !== 'object') return undefined
+  let finder = finders.get(schema)
+  if (!finder) {
+    finder = problemFinder(schema as ObjectSchema, [])
+    finders.set(schema, finder)
+  }
+  return finder(value)
+}
+
+function problemFinder<T extends ObjectSchema>(schema: T, agreements: Agreement<Static<T>>[]): (value: unknown) => string | undefined {
   const whole = TypeCompiler.Compile(schema)
   const properties = Object.entries(schema.properties).map(([key, property]) => ({
     key,
@@ -23,7 +46,7 @@ export function bodyChecker<T extends ObjectSchema>(schema: T, agreements: Agree
     required: schema.required?.includes(key) ?? false,
   }))
 
-  const firstProblem = (value: unknown): string | undefined => {
+  return (value: unknown): string | undefined => {
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       return errorText(schema, value, 'The body must be a JSON object')
     const body = value as Record<string, unknown>
@@ -38,12 +61,6 @@ export function bodyChecker<T extends ObjectSchema>(schema: T, agreements: Agree
       }
     }
     return whole.Check(value) ? undefined : errorText(schema, value, 'The body does not match its schema')
-  }
-
-  return (value) => {
-    const problem = firstProblem(value)
-    if (problem !== undefined) throw badRequest(problem)
-    return value as Static<T>
   }
 }
 

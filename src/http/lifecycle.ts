@@ -1,9 +1,10 @@
-import { Elysia, ValidationError } from 'elysia'
+import { Elysia, type TSchema, ValidationError } from 'elysia'
 import { badRequest, databaseBusy, diskFull, DomainError, internalError, notFound } from '../errors'
 import { randomId } from '../lib/ids'
 import { errorCodes } from '../lib/error-codes'
 import { isDiskFull } from '../storage/disk-full'
 import type { Logger } from '../log'
+import { bodyProblem } from './check-body'
 import { httpFailure } from './failure'
 
 type RequestNote = { id: string; startedAt: number; user?: string }
@@ -84,12 +85,28 @@ function asDomainError(code: unknown, error: unknown): DomainError {
   if (isDiskFull(error)) return diskFull()
   if (isDatabaseBusy(error)) return databaseBusy()
   if (code === 'NOT_FOUND') return notFound('Not found')
-  if (code === 'PARSE') return badRequest('Malformed request body')
+  if (code === 'PARSE') {
+    // Elysia wraps what a parser throws: our JSON parsers' refusals (401, 415, 413, 400, 429) and a busy database
+    // are answered as themselves; a body its own parsers could not read (SyntaxError, TypeError) is the client's.
+    const cause = error instanceof Error ? error.cause : undefined
+    if (cause === undefined || cause instanceof SyntaxError || cause instanceof TypeError) return badRequest('Malformed request body')
+    return asDomainError(undefined, cause)
+  }
+  if (error instanceof ValidationError && error.type === 'body') {
+    // Worded like every body check (check-body.ts): the first property that fails, in the schema's order.
+    const problem = bodyProblem(schemaOf(error.validator), error.value)
+    if (problem !== undefined) return badRequest(problem)
+  }
   if (error instanceof ValidationError && error.type !== 'response') {
     const detail = `${error.valueError?.path ?? ''} ${error.valueError?.message ?? ''}`
     return badRequest(typeof error.customError === 'string' ? error.customError : `Invalid ${error.type}: ${detail}`.trim())
   }
   return internalError()
+}
+
+/** The TypeBox schema behind a validator Elysia compiled (or the schema itself). */
+function schemaOf(validator: ValidationError['validator']): TSchema {
+  return 'Schema' in validator && typeof validator.Schema === 'function' ? (validator.Schema() as TSchema) : (validator as TSchema)
 }
 
 /** SQLITE_BUSY/LOCKED: another process (a CLI command, a backup) held the write lock past the busy timeout. */

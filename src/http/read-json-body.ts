@@ -1,5 +1,8 @@
 import { badRequest, jsonBodyTooLarge } from '../errors'
+import type { TSchema } from 'elysia'
 import { readBoundedText } from './bounded-body'
+import { bodyProblem } from './check-body'
+import { requireMediaType } from './request-body'
 
 /** JSON bodies are small: a file's metadata, a sign-in, a token's label; nothing near this size is a real one. */
 export const MAX_JSON_BODY_BYTES = 64 * 1024
@@ -21,4 +24,18 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   } catch (error) {
     throw badRequest(`Malformed JSON body: ${(error as Error).message}`)
   }
+}
+
+/**
+ * The body of a JSON route, for its parser (auth-guard.ts jsonBody): application/json only (a text/plain or form
+ * body would make the request one any web page can send), bounded as above, and an object, as every JSON body
+ * of the API is (else the schema's own words for it). The object check comes before Elysia's because Elysia
+ * would turn `[]`, `0` or `"s"` into an object before its schema check.
+ */
+export async function readJsonObject(request: Request, schema: TSchema): Promise<Record<string, unknown>> {
+  requireMediaType(request, ['application/json'])
+  const value = await readJsonBody(request)
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw badRequest(bodyProblem(schema, value) ?? 'The body must be a JSON object')
+  return value as Record<string, unknown>
 }

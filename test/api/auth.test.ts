@@ -133,4 +133,25 @@ describe('authentication', () => {
     expect(response.status).toBe(401)
     expect(pulls).toBeLessThanOrEqual(1)
   })
+
+  test('an unauthenticated JSON body is refused before it is read: 401, whatever the body', async () => {
+    const routes: [string, string][] = [
+      ['POST', '/api/tokens'],
+      ['POST', '/api/files/abcdefghijkl/links'],
+      ['PATCH', '/api/links/abcdefghijkl'],
+      ['POST', '/api/webhooks'],
+    ]
+    const bodies: [string, string][] = [
+      ['application/json', '[]'],
+      ['application/json', '{"label": 5'],
+      ['text/plain', '{}'],
+      ['application/json', JSON.stringify({ label: 'x'.repeat(200 * 1024) })],
+    ]
+    for (const [method, path] of routes) {
+      for (const [type, body] of bodies) {
+        const response = await server.call(method, path, { body, headers: { 'content-type': type } })
+        expect(`${method} ${path} ${type} ${body.length} → ${response.status}`).toBe(`${method} ${path} ${type} ${body.length} → 401`)
+      }
+    }
+  })
 })

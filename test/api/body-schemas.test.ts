@@ -2,6 +2,8 @@ import { expect, test } from 'bun:test'
 import { LoginBody, NewTokenBody } from '../../src/modules/auth/model'
 import { metadataFromForm, metadataFromJson } from '../../src/modules/files/input'
 import { UpdateForm, UpdateJson, UploadForm } from '../../src/modules/files/model'
+import { LinkJson } from '../../src/modules/links/model'
+import { WebhookJson } from '../../src/modules/webhooks/model'
 import { json, startTestApp } from '../support/harness'
 
 const server = await startTestApp()
@@ -15,6 +17,23 @@ test('the request bodies in the OpenAPI document are the schemas the bodies are 
   expect(body('/api/files/{id}', 'put', 'multipart/form-data')).toEqual(asJson(UpdateForm))
   expect(body('/api/auth/login', 'post', 'application/json')).toEqual(asJson(LoginBody))
   expect(body('/api/tokens', 'post', 'application/json')).toEqual(asJson(NewTokenBody))
+  // Routes whose body Elysia checks are documented by the OpenAPI plugin from that same schema, in its own words
+  // for a few keywords ("X or null" as type [X, "null"], a union of constants as an enum): the same fields.
+  const fields = (schema: { properties: object; required?: string[] }) => ({
+    names: Object.keys(schema.properties),
+    required: schema.required,
+  })
+  expect(fields(body('/api/files/{id}/links', 'post', 'application/json'))).toEqual(fields(LinkJson))
+  expect(fields(body('/api/links/{linkId}', 'patch', 'application/json'))).toEqual(fields(LinkJson))
+  expect(fields(body('/api/webhooks', 'post', 'application/json'))).toEqual(fields(WebhookJson))
+  // A JSON route documents JSON only (its parser refuses any other media type with 415).
+  for (const [path, method] of [
+    ['/api/auth/login', 'post'],
+    ['/api/tokens', 'post'],
+    ['/api/links/{linkId}', 'patch'],
+  ] as const) {
+    expect(Object.keys(paths[path][method].requestBody.content)).toEqual(['application/json'])
+  }
 })
 
 test('a body with several mistakes is answered with the first, in the order of its schema', () => {

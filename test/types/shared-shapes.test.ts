@@ -2,7 +2,12 @@ import { expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { expectTypeOf } from 'expect-type'
+import { treaty } from '@elysiajs/eden'
 import type { Static } from 'elysia'
+import type { App } from '../../src/app'
+import type { LoginBody, NewTokenBody } from '../../src/modules/auth/model'
+import type { LinkJson } from '../../src/modules/links/model'
+import type { WebhookJson } from '../../src/modules/webhooks/model'
 import type { ListQuery } from '../../src/modules/files/model'
 import type { ListOrder } from '../../src/shared/file-shapes'
 
@@ -82,4 +87,15 @@ test('the dashboard takes every API type from the server models and writes none 
 // Checked by `bun run typecheck`: the order the list query takes is the one LIST_ORDERS spells.
 test('ListOrder is the order the files list query takes', () => {
   expectTypeOf<NonNullable<Static<typeof ListQuery>['order']>>().toEqualTypeOf<ListOrder>()
+})
+
+test("the dashboard's client sends the bodies the routes check: their types are the models' schemas", () => {
+  type Client = ReturnType<typeof treaty<App>>['api']
+  expectTypeOf<Parameters<Client['tokens']['post']>[0]>().toEqualTypeOf<Static<typeof NewTokenBody>>()
+  expectTypeOf<Parameters<Client['auth']['login']['post']>[0]>().toEqualTypeOf<Static<typeof LoginBody>>()
+  expectTypeOf<NonNullable<Parameters<ReturnType<Client['links']>['patch']>[0]>>().toEqualTypeOf<Static<typeof LinkJson>>()
+  expectTypeOf<Parameters<Client['webhooks']['post']>[0]>().toEqualTypeOf<Static<typeof WebhookJson>>()
+  // A wrong body is a type error in the dashboard, not a 400 found in a browser.
+  expectTypeOf<{ label: number }>().not.toMatchTypeOf<Parameters<Client['tokens']['post']>[0]>()
+  expect(typeof treaty).toBe('function')
 })

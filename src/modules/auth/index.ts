@@ -1,11 +1,9 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
-import type { AuthGuard } from '../../http/auth-guard'
+import { type AuthGuard, jsonBody } from '../../http/auth-guard'
 import { clientGroupOf } from '../../http/client-ip'
-import { readJsonBody } from '../../http/read-json-body'
-import { requireMediaType } from '../../http/request-body'
-import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
-import { newTokenFrom, signInFrom } from './input'
+import { authFailures, FailureSchema } from '../../http/schemas'
+import { newTokenFrom } from './input'
 import {
   IssuedTokenEnvelope,
   LoginBody,
@@ -43,16 +41,14 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
     })
     .post(
       '/auth/login',
-      async ({ request, server }) => {
-        // JSON only: a text/plain or form body would make this a CORS-simple request any web page can send.
-        requireMediaType(request, ['application/json'])
-        const { username, password } = signInFrom(await readJsonBody(request))
+      async ({ request, server, body: { username, password } }) => {
         const who = { address: clientGroupOf(request, server, ctx.config.trustProxyHops), name: username.toLowerCase() }
         const session = await attempt(who, () => logIn(ctx, { username, password }))
         return { success: true as const, data: toSignInDto(session) }
       },
       {
-        parse: 'none',
+        parse: jsonBody(LoginBody, 'anyone'),
+        body: LoginBody,
         response: {
           200: SignInEnvelope,
           400: FailureSchema,
@@ -65,7 +61,6 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
         detail: {
           summary: 'Sign in with a user name and password: a session token (default 12 h), revocable like any token',
           tags,
-          requestBody: { required: true, content: { 'application/json': { schema: openApiSchema(LoginBody) } } },
         },
       },
     )
@@ -95,8 +90,8 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .post(
       '/tokens',
-      async ({ request, caller, set }) => {
-        const { label, ttlSeconds } = newTokenFrom(await readJsonBody(request))
+      async ({ body, caller, set }) => {
+        const { label, ttlSeconds } = newTokenFrom(body)
         const user = await findUserById(ctx, caller.userId)
         const issued = await issueToken(ctx, { userName: user.name, label, ttlSeconds })
         set.status = 201
@@ -104,13 +99,17 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
       },
       {
         auth: true,
-        parse: 'none',
-        response: { 201: IssuedTokenEnvelope, 400: FailureSchema, 403: FailureSchema, ...authFailures },
-        detail: {
-          summary: 'Create an API token for the caller; its value is in this answer only',
-          tags,
-          requestBody: { required: true, content: { 'application/json': { schema: openApiSchema(NewTokenBody) } } },
+        parse: jsonBody(NewTokenBody, 'caller'),
+        body: NewTokenBody,
+        response: {
+          201: IssuedTokenEnvelope,
+          400: FailureSchema,
+          403: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          ...authFailures,
         },
+        detail: { summary: 'Create an API token for the caller; its value is in this answer only', tags },
       },
     )
     .delete(

@@ -1,10 +1,8 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
-import type { AuthGuard } from '../../http/auth-guard'
-import { readJsonBody } from '../../http/read-json-body'
-import { requireMediaType } from '../../http/request-body'
-import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
-import { linkFromJson } from './input'
+import { type AuthGuard, jsonBody } from '../../http/auth-guard'
+import { toLinkInput } from '../../core/links/link-input'
+import { authFailures, FailureSchema } from '../../http/schemas'
 import { FileIdParams, LinkDeletedEnvelope, LinkEnvelope, LinkIdParams, LinkJson, LinkListEnvelope } from './model'
 import { toLinkDto } from './presenter'
 import { createLink } from './service/create-link'
@@ -15,20 +13,10 @@ import { updateLink } from './service/update-link'
 
 const tags = ['links']
 
-const jsonBody = (description: string) => ({
-  required: true,
-  description,
-  content: { 'application/json': { schema: openApiSchema(LinkJson) } },
-})
-
 /** The owner's share links: /api/files/:id/links and /api/links/:linkId. Thin handlers around the services. */
 export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
   const publicUrl = ctx.config.publicUrl
   const dto = (row: Parameters<typeof toLinkDto>[0]) => toLinkDto(row, publicUrl, ctx.now())
-  const readLink = async (request: Request) => {
-    requireMediaType(request, ['application/json'])
-    return linkFromJson(await readJsonBody(request))
-  }
 
   return new Elysia({ name: 'links' })
     .use(auth)
@@ -47,22 +35,22 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .post(
       '/api/files/:id/links',
-      async ({ request, caller, params, set }) => {
-        const link = await readLink(request)
-        const row = await createLink(ctx, { ownerId: caller.userId, fileId: params.id, link })
+      async ({ body, caller, params, set }) => {
+        const row = await createLink(ctx, { ownerId: caller.userId, fileId: params.id, link: toLinkInput(body) })
         set.status = 201
         return { success: true as const, data: dto(row) }
       },
       {
         auth: true,
-        parse: 'none',
+        parse: jsonBody(LinkJson, 'caller'),
+        body: LinkJson,
         params: FileIdParams,
         response: { 201: LinkEnvelope, 400: FailureSchema, 404: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
         detail: {
           summary: 'Add a share link to a file (at most 100 a file)',
-          description: 'Omitted fields take their defaults and the server policy (default expiry, required password).',
+          description:
+            'Every field is optional: omitted ones take their defaults and the server policy (default expiry, required password).',
           tags,
-          requestBody: jsonBody('The new link; every field optional'),
         },
       },
     )
@@ -81,23 +69,20 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .patch(
       '/api/links/:linkId',
-      async ({ request, caller, params }) => {
-        const link = await readLink(request)
-        return {
-          success: true as const,
-          data: dto(await updateLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId, link })),
-        }
-      },
+      async ({ body, caller, params }) => ({
+        success: true as const,
+        data: dto(await updateLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId, link: toLinkInput(body) })),
+      }),
       {
         auth: true,
-        parse: 'none',
+        parse: jsonBody(LinkJson, 'caller'),
+        body: LinkJson,
         params: LinkIdParams,
         response: { 200: LinkEnvelope, 400: FailureSchema, 404: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
         detail: {
           summary: 'Change a share link',
           description: 'Omitted fields stay unchanged; null clears password, expiresAt and maxViews, "" or null the label.',
           tags,
-          requestBody: jsonBody('The fields to change'),
         },
       },
     )

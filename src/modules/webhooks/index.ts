@@ -1,9 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
-import type { AuthGuard } from '../../http/auth-guard'
-import { readJsonBody } from '../../http/read-json-body'
-import { requireMediaType } from '../../http/request-body'
-import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
+import { type AuthGuard, jsonBody } from '../../http/auth-guard'
+import { authFailures, FailureSchema } from '../../http/schemas'
 import { webhookFromJson } from './input'
 import {
   DeliveriesQuery,
@@ -40,16 +38,16 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .post(
       '',
-      async ({ request, caller, set }) => {
-        requireMediaType(request, ['application/json'])
-        const webhook = webhookFromJson(await readJsonBody(request))
+      async ({ body, caller, set }) => {
+        const webhook = webhookFromJson(body)
         const row = await createWebhook(ctx, { ownerId: caller.userId, webhook })
         set.status = 201
         return { success: true as const, data: { ...toWebhookDto(row), secret: row.secret } }
       },
       {
         auth: true,
-        parse: 'none',
+        parse: jsonBody(WebhookJson, 'caller'),
+        body: WebhookJson,
         response: {
           201: NewWebhookEnvelope,
           400: FailureSchema,
@@ -62,7 +60,6 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
           summary: 'Add a webhook; the answer carries its signing secret, once',
           description: `At most ${WEBHOOK_LIMITS.perUser} webhooks a user (one more: 403). Loopback, private and link-local targets are refused unless the server sets PDFSHARE_WEBHOOK_ALLOW_PRIVATE=1.`,
           tags,
-          requestBody: { required: true, content: { 'application/json': { schema: openApiSchema(WebhookJson) } } },
         },
       },
     )

@@ -1,15 +1,12 @@
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/webhook-shapes'
 import { badRequest } from '../../errors'
-import { bodyChecker } from '../../http/check-body'
-import { WebhookJson } from './model'
-
-const checkJson = bodyChecker(WebhookJson)
+import type { Static } from 'elysia'
+import type { WebhookJson } from './model'
 
 export type WebhookInput = { url: URL; events: WebhookEvent[] }
 
-/** A POST /api/webhooks body, checked: an http(s) URL without credentials, and its events once each, in the list's order. */
-export function webhookFromJson(body: unknown): WebhookInput {
-  const json = checkJson(body)
+/** A POST /api/webhooks body (checked against WebhookJson by its route): an http(s) URL without credentials, and its events once each, in the list's order. */
+export function webhookFromJson(json: Static<typeof WebhookJson>): WebhookInput {
   if (!URL.canParse(json.url)) throw badRequest('url must be an absolute http(s) URL such as https://ntfy.example/pdf')
   const url = new URL(json.url)
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('url must use http or https')
