@@ -12,7 +12,9 @@ import { TOKEN_LABEL_MAX } from '../../shared/account-shapes'
 /** The lifetime of an API token when none is asked for (the API and the CLI). */
 export const DEFAULT_TOKEN_TTL = '90d'
 
-const NOT_AN_OBJECT = { error: () => 'The body must be a JSON object' }
+// Unknown fields are ignored, as in every JSON body of the API. Said explicitly: Elysia would otherwise set
+// additionalProperties on these schema objects when it first compiles their routes, changing the OpenAPI document.
+const NOT_AN_OBJECT = { additionalProperties: true, error: () => 'The body must be a JSON object' }
 
 /** A string of `min` to `max` code points (TypeBox's own minLength and maxLength count UTF-16 units). */
 const codePointsRule =
