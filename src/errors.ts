@@ -97,6 +97,8 @@ export const conflict = (message: string) => new DomainError('conflict', message
 export const currentVersionNotDeletable = () =>
   conflict('This is the current version of the file; restore another version first, or delete the file')
 export const defaultLinkCannotBeDeleted = () => conflict('The default link of a file cannot be deleted; disable it, or delete the file')
+export const fileKeptChanging = (times: number) =>
+  conflict(`The file changed ${times} times while this request waited for its turn (other replacements or restores); send it again`)
 
 // request_timeout, file_too_large, body_too_large, not_pdf, unsupported_media_type: an upload or body refused.
 

@@ -174,11 +174,14 @@ describe('a preview request always gets an answer', () => {
     const first = await preview(impatient, sharePathOf(file))
     expect(isPlaceholder(first)).toBe(true)
     const lines = () => impatient.log.lines.filter((line) => line.startsWith(`preview of file ${file.id}:`))
-    expect(lines()[0]).toMatch(/took longer than 1 s; serving the placeholder/)
+    // On a loaded machine the renderer may get under a quarter of the CPU in its second: then the machine is
+    // blamed, not the PDF, and the next request renders it as any other; otherwise the second try does.
+    const firstLine = lines()[0]!
+    expect(firstLine).toMatch(/took longer than 1 s( while the machine was busy \(\d\.\d s on the CPU\))?; serving the placeholder/)
     await eventually(async () => expect(isPlaceholder(await preview(impatient, sharePathOf(file)))).toBe(false), 40_000)
     const card = await preview(impatient, sharePathOf(file))
     expect(await darkest(await card.arrayBuffer())).toBeLessThan(128) // the page's title is on it
-    expect(lines().at(-1)).toBe(`preview of file ${file.id}: rendered on its second try (up to 30 s)`)
+    if (!firstLine.includes('busy')) expect(lines().at(-1)).toBe(`preview of file ${file.id}: rendered on its second try (up to 30 s)`)
     // Its pages were counted with it.
     expect(
       await impatient.ctx.db.hot.get('SELECT pages FROM pdf_pages WHERE blob_key = (SELECT blob_key FROM files WHERE id = ?)', [file.id]),

@@ -28,3 +28,9 @@ export async function replacementPlan(
   const prune = previous.slice(ctx.config.maxVersions)
   return { prune, frees: prune.reduce((sum, version) => sum + version.size, 0) }
 }
+
+/**
+ * Tries of a replacement's or a restore's compare-and-swap before it gives up on a file that other requests keep
+ * changing (each miss means another change committed). Seven concurrent changes of one file need up to seven.
+ */
+export const MAX_SWAP_ATTEMPTS = 20

@@ -5,11 +5,11 @@ import { discardBlob } from '../../../core/files/discard-blob'
 import type { FileWithLink } from '../../../core/files/file-rows'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
 import { fitsQuota, quotaGrowth, quotaRefusal } from '../../../core/files/quota'
-import { type ReplacementPlan, replacementPlan } from '../../../core/files/versions'
+import { MAX_SWAP_ATTEMPTS, type ReplacementPlan, replacementPlan } from '../../../core/files/versions'
 import { enqueueEvent } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
 import type { Tables } from '../../../db/database'
-import { badRequest } from '../../../errors'
+import { badRequest, fileKeptChanging } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import type { Upload } from '../../../uploads/receive-upload'
 import type { MetadataInput } from '../input'
@@ -156,7 +156,11 @@ async function switchBlob(
     const now = await getOwnedFile(ctx, target) // 404 if it was deleted meanwhile
     const replanned = await replacementPlan(ctx, now)
     const unchanged = now.blobKey === current.blobKey && replanned.prune.map((version) => version.id).join() === pruneIds.join()
-    if (unchanged || attempt >= 5) throw await quotaRefusal(ctx, target.ownerId, growth)
+    if (unchanged) throw await quotaRefusal(ctx, target.ownerId, growth)
+    // Each miss means another change committed; the first attempt's read is the route's, from before the upload
+    // arrived, so it misses whatever committed meanwhile. Past MAX_SWAP_ATTEMPTS the answer says so (409), never
+    // that the quota was the reason.
+    if (attempt + 1 >= MAX_SWAP_ATTEMPTS) throw fileKeptChanging(attempt + 1)
     current = now
     plan = replanned
   }

@@ -2,14 +2,13 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import type { FileWithLink } from '../../../core/files/file-rows'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
+import { MAX_SWAP_ATTEMPTS } from '../../../core/files/versions'
 import { enqueueEvent } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
-import { conflict, versionNotFound } from '../../../errors'
+import { fileKeptChanging, versionNotFound } from '../../../errors'
 import { findKeptVersion, type VersionKey } from './find-version'
 import { toFileDto } from '../presenter'
 import { nextUpdatedAt } from './update-metadata'
-
-const MAX_ATTEMPTS = 5
 
 /**
  * Makes a previous version the file's PDF again: the current PDF becomes the newest previous version and the
@@ -24,7 +23,7 @@ export async function restoreVersion(ctx: AppContext, input: VersionKey): Promis
   const { files, fileVersions } = ctx.db.tables
   const target = { ownerId: input.ownerId, id: input.id }
   const owned = and(eq(files.id, input.id), eq(files.ownerId, input.ownerId))
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+  for (let attempt = 1; attempt <= MAX_SWAP_ATTEMPTS; attempt++) {
     const current = await getOwnedFile(ctx, target)
     if (input.versionId === current.versionId) return current
     const version = await findKeptVersion(ctx, current.id, input.versionId)
@@ -71,5 +70,5 @@ export async function restoreVersion(ctx: AppContext, input: VersionKey): Promis
       return getOwnedFile(ctx, target)
     }
   }
-  throw conflict('The file kept changing while the version was restored; try again')
+  throw fileKeptChanging(MAX_SWAP_ATTEMPTS)
 }
