@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'invalid_request',
   'unauthorized',
   'quota_exceeded',
+  'insufficient_scope',
   'not_found',
   'conflict',
   'request_timeout',
@@ -35,8 +36,8 @@ export type ErrorHints = {
   retryAfterSeconds?: number
   /** The state of the rate limit that refused the request. */
   rateLimit?: RateDecision
-  /** The kind of credential the client should present. */
-  challenge?: 'Bearer'
+  /** The kind of credential the client should present, and what was wrong with the one it did (RFC 6750). */
+  challenge?: 'Bearer' | `Bearer error="insufficient_scope", scope="${string}"`
 }
 
 export class DomainError extends Error {
@@ -64,6 +65,11 @@ export const UNAUTHORIZED_MESSAGE = 'Invalid or missing API JWT token'
 export const unauthorized = () => new DomainError('unauthorized', UNAUTHORIZED_MESSAGE, { challenge: 'Bearer' })
 /** One answer for every failed sign-in, whatever the reason. */
 export const invalidCredentials = () => new DomainError('unauthorized', 'Wrong user name or password')
+
+// insufficient_scope: a valid token that may not do this (docs/api.md, Scopes).
+
+export const insufficientScope = (scope: string, message = `This token may not do this: it needs the scope ${scope}`) =>
+  new DomainError('insufficient_scope', message, { challenge: `Bearer error="insufficient_scope", scope="${scope}"` })
 
 // quota_exceeded: a plan limit or the token cap.
 

@@ -11,6 +11,8 @@ const OPTIONS = {
   'public-url': { type: 'string' },
   label: { type: 'string' },
   ttl: { type: 'string' },
+  scope: { type: 'string' },
+  admin: { type: 'boolean' },
   'max-storage': { type: 'string' },
   'max-files': { type: 'string' },
   'delete-files': { type: 'boolean' },

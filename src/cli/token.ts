@@ -1,3 +1,4 @@
+import { parseScopes, SCOPES } from '../core/accounts/scopes'
 import type { AppContext } from '../core/context'
 import { parseTtl } from '../lib/durations'
 import { DEFAULT_TOKEN_TTL } from '../modules/auth/model'
@@ -7,17 +8,21 @@ import { revokeToken } from '../modules/auth/service/revoke-token'
 import { allowOnly, stringFlag, type ParsedArgs } from './args'
 import { CliFailure, table, type CliIo } from './io'
 
-export const TOKEN_USAGE = `token issue NAME [--label TEXT] [--ttl 90d|12h|30m|2w|1y|never]
-                                print a new API token (only the JWT, on stdout)
+export const TOKEN_USAGE = `token issue NAME [--label TEXT] [--ttl 90d|12h|30m|2w|1y|never] [--scope S1,S2]
+                                print a new API token (only the JWT, on stdout); --scope limits
+                                it to ${SCOPES.join(', ')}
   token list [NAME]             tokens, newest first
   token revoke TOKEN_ID|JWT     revoke a token at once`
+
+/** A token's scopes as the CLI shows them: "all" for a token issued without scopes. */
+const scopesText = (column: string | null) => (column === null ? 'all' : column.split(' ').join(','))
 
 export async function tokenCommand(ctx: AppContext, args: ParsedArgs, io: CliIo): Promise<void> {
   const [, action, subject, ...extra] = args.positionals
   if (extra.length > 0) throw new CliFailure(`unexpected argument ${JSON.stringify(extra[0])}`, 2)
   switch (action) {
     case 'issue': {
-      allowOnly(args, 'token issue', ['label', 'ttl'])
+      allowOnly(args, 'token issue', ['label', 'ttl', 'scope'])
       if (!subject) throw new CliFailure('token issue needs a user NAME', 2)
       const ttlText = stringFlag(args, 'ttl') ?? DEFAULT_TOKEN_TTL
       const ttlSeconds = parseTtl(ttlText)
@@ -28,10 +33,14 @@ export async function tokenCommand(ctx: AppContext, args: ParsedArgs, io: CliIo)
         )
       const label = stringFlag(args, 'label') ?? ''
       if (label.length > 200) throw new CliFailure('--label must be at most 200 characters', 2)
-      const { jwt, token } = await issueToken(ctx, { userName: subject, label, ttlSeconds })
+      const scopeText = stringFlag(args, 'scope')
+      const scopes = scopeText === undefined ? undefined : parseScopes(scopeText)
+      if (scopes && 'problem' in scopes) throw new CliFailure(`invalid --scope: ${scopes.problem}`, 2)
+      const { jwt, token } = await issueToken(ctx, { userName: subject, label, ttlSeconds, scopes: scopes && new Set(scopes.scopes) })
       io.out(jwt)
       io.err(
-        `issued token ${token.id} for ${subject}, ${token.expiresAt === null ? 'never expires' : `expires ${new Date(token.expiresAt).toISOString()}`}`,
+        `issued token ${token.id} for ${subject}, ${token.expiresAt === null ? 'never expires' : `expires ${new Date(token.expiresAt).toISOString()}`}, ` +
+          `scopes: ${scopesText(token.scopes)}`,
       )
       return
     }
@@ -42,13 +51,14 @@ export async function tokenCommand(ctx: AppContext, args: ParsedArgs, io: CliIo)
       const now = ctx.now()
       io.out(
         table(
-          ['ID', 'USER', 'LABEL', 'CREATED', 'EXPIRES', 'STATUS'],
+          ['ID', 'USER', 'LABEL', 'CREATED', 'EXPIRES', 'SCOPES', 'STATUS'],
           tokens.map((token) => [
             token.id,
             token.userName,
             token.label || '-',
             new Date(token.createdAt).toISOString(),
             token.expiresAt === null ? 'never' : new Date(token.expiresAt).toISOString(),
+            scopesText(token.scopes),
             token.revokedAt !== null ? 'revoked' : token.expiresAt !== null && token.expiresAt <= now ? 'expired' : 'active',
           ]),
         ),

@@ -5,8 +5,9 @@ import { allowOnly, stringFlag, type ParsedArgs } from './args'
 import { readNewPassword } from './password-input'
 import { CliFailure, commandHint, table, type CliIo } from './io'
 
-export const USER_USAGE = `user add NAME [--password | --password-stdin]
-                                create a user; with a password they can also sign in to the dashboard
+export const USER_USAGE = `user add NAME [--password | --password-stdin] [--admin]
+                                create a user; with a password they can also sign in to the dashboard;
+                                an admin manages users (the first user is one)
   user passwd NAME [--password-stdin]
                                 set or change a user's password (typed twice, or one line from stdin)
   user list                     users with their usage and limits
@@ -24,13 +25,16 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
   }
   switch (action) {
     case 'add': {
-      allowOnly(args, 'user add', ['password', 'password-stdin'])
+      allowOnly(args, 'user add', ['password', 'password-stdin', 'admin'])
       const wantsPassword = args.flags.password === true || args.flags['password-stdin'] === true
       // Asked before the user exists, so a mistyped password leaves nothing half made.
       const password = wantsPassword ? await readNewPassword(args.flags['password-stdin'] === true) : undefined
-      const user = await addUser(ctx, { name: needName() })
+      const user = await addUser(ctx, { name: needName(), admin: args.flags.admin === true })
       if (password !== undefined) await setPassword(ctx, { name: user.name, password })
-      io.out(`created user ${user.name}${password !== undefined ? ' with a password' : ''}`)
+      io.out(
+        `created user ${user.name}${password !== undefined ? ' with a password' : ''}` +
+          (user.isAdmin ? (args.flags.admin === true ? ', an admin' : ', an admin (the first user is one)') : ''),
+      )
       io.err(`next: TOKEN=$(${commandHint(ctx.config.dataDir, `token issue ${user.name}`)})`)
       return
     }
@@ -47,7 +51,7 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
       if (users.length === 0) return io.err(`no users yet; create one with: ${commandHint(ctx.config.dataDir, 'user add NAME')}`)
       io.out(
         table(
-          ['NAME', 'FILES', 'STORAGE', 'MAX STORAGE', 'MAX FILES', 'CREATED'],
+          ['NAME', 'FILES', 'STORAGE', 'MAX STORAGE', 'MAX FILES', 'CREATED', 'ROLE'],
           users.map((user) => [
             user.name,
             String(user.usage.files),
@@ -55,6 +59,7 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
             user.maxBytes === null ? 'unlimited' : formatSize(user.maxBytes),
             user.maxFiles === null ? 'unlimited' : String(user.maxFiles),
             new Date(user.createdAt).toISOString(),
+            user.isAdmin ? 'admin' : 'user',
           ]),
         ),
       )

@@ -13,6 +13,8 @@ export const users = sqliteTable('users', {
   maxFiles: integer('max_files'),
   /** argon2id (Bun.password) PHC string; NULL: no password, the user signs in with API tokens only. */
   passwordHash: text('password_hash'),
+  /** Admins manage users and every token (docs/api.md, Admins): the first user, and those added with --admin. */
+  isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
 })
 
 export const tokens = sqliteTable(
@@ -28,6 +30,8 @@ export const tokens = sqliteTable(
     /** NULL for a token issued with --ttl never. */
     expiresAt: integer('expires_at'),
     revokedAt: integer('revoked_at'),
+    /** The token's scopes, space-separated in SCOPES order; NULL: every scope of its user (docs/api.md, Scopes). */
+    scopes: text('scopes'),
   },
   (table) => [index('tokens_user_idx').on(table.userId)],
 )

@@ -209,6 +209,7 @@ describe('GET /api/me', () => {
       data: {
         id: frank.id,
         name: 'frank',
+        admin: false, // not the first user of this install
         usage: { files: 2, bytes: 2 * pdf.length },
         limits: { maxStorageBytes: null, maxFiles: null, maxFileSize: 104857600 },
       },

@@ -101,6 +101,31 @@ describe('CLI', () => {
     expect((await cli('token', 'issue', 'alice', '--ttl', 'forever')).code).toBe(2)
   })
 
+  test('the first user is an admin, others only with --admin; user list says who', async () => {
+    // alice was the first user of this data dir (the test above).
+    const second = await cli('user', 'add', 'carl')
+    expect(second.stdout).toBe('created user carl\n')
+    const admin = await cli('user', 'add', 'dana', '--admin')
+    expect(admin.stdout).toBe('created user dana, an admin\n')
+    const list = (await cli('user', 'list')).stdout
+    expect(list).toMatch(/^alice\s.*\sadmin$/m)
+    expect(list).toMatch(/^carl\s.*\suser$/m)
+    expect(list).toMatch(/^dana\s.*\sadmin$/m)
+  })
+
+  test('token issue --scope: a token limited to those scopes, listed with them; a bad scope is exit code 2', async () => {
+    const issued = await cli('token', 'issue', 'alice', '--label', 'ci', '--scope', 'files:write, links:write')
+    expect(issued.code, issued.stderr).toBe(0)
+    expect(issued.stderr).toContain('scopes: files:write,links:write')
+    const jti = JSON.parse(Buffer.from(issued.stdout.trim().split('.')[1]!, 'base64url').toString()).jti
+    expect((await cli('token', 'list', 'alice')).stdout).toMatch(new RegExp(`^${jti}\\s.*\\sfiles:write,links:write\\s+active$`, 'm'))
+    expect((await cli('token', 'issue', 'alice')).stderr).toContain('scopes: all')
+    const bad = await cli('token', 'issue', 'alice', '--scope', 'files:read,files:everything')
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('unknown scope "files:everything"; the scopes are files:read, files:write')
+    expect(bad.stdout).toBe('')
+  })
+
   test('token issue refuses a token past PDFSHARE_MAX_TOKENS_PER_USER with the reason, exit code 1', async () => {
     const env = { PDFSHARE_MAX_TOKENS_PER_USER: '2' }
     expect((await run(['user', 'add', 'capped', '--data', dataDir], { env })).code).toBe(0)

@@ -162,6 +162,16 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     await eventually(async () => expect(await page.getByRole('button', { name: 'Revoke ci job' }).count()).toBe(0))
     expect((await api('/me', created)).status).toBe(401)
 
+    // A token that may only read files: it reads them, and its upload is refused with the scope it lacks.
+    await page.getByLabel('Label').fill('reader')
+    await page.getByRole('radio', { name: 'Only:' }).check()
+    await page.getByRole('checkbox', { name: /files:read/ }).check()
+    await page.getByRole('button', { name: 'Create token' }).click()
+    const reader = await page.getByLabel('The new token').inputValue()
+    expect((await api('/files', reader)).status).toBe(200)
+    expect((await api('/tokens', reader)).status).toBe(403)
+    await eventually(async () => expect(await page.locator('tbody tr', { hasText: 'reader' }).textContent()).toContain('files:read'))
+
     // Phone size.
     await page.setViewportSize({ width: 360, height: 740 })
     await page.getByRole('link', { name: 'Files' }).click()

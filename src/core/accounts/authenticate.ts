@@ -1,9 +1,21 @@
 import { versionedCache } from '../../db/versioned-cache'
 import type { AppContext } from '../context'
 import { isUnexpired, verifyToken, type VerifiedClaims } from './jwt'
+import { type Scope, scopesOfColumn } from './scopes'
 
-/** Who is calling: resolved from the bearer token on every authenticated request. */
-export type Caller = { userId: string; userName: string; tokenId: string }
+/**
+ * Who is calling: resolved from the bearer token on every authenticated request. `scopes` is what this request
+ * may do: its token's scopes, without `admin` unless its user is an admin; `unrestricted`: its token was issued
+ * without scopes (it may do whatever its user may, now and later).
+ */
+export type Caller = {
+  userId: string
+  userName: string
+  tokenId: string
+  isAdmin: boolean
+  scopes: ReadonlySet<Scope>
+  unrestricted: boolean
+}
 
 const BEARER = /^bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*) *$/i
 /** Our tokens are about 250 characters; anything far longer is refused before any parsing or crypto. */
@@ -12,7 +24,7 @@ const MAX_TOKEN_LENGTH = 2048
 const VERIFIED_CACHE_SIZE = 1024
 
 // The token's row must exist, belong to the token's subject and not be revoked; the user must exist.
-const CALLER_OF_TOKEN = `SELECT users.id, users.name FROM tokens JOIN users ON users.id = tokens.user_id
+const CALLER_OF_TOKEN = `SELECT users.id, users.name, users.is_admin, tokens.scopes FROM tokens JOIN users ON users.id = tokens.user_id
   WHERE tokens.id = ? AND tokens.user_id = ? AND tokens.revoked_at IS NULL`
 
 export type Authenticate = (authorization: string | null) => Promise<Caller | undefined>
@@ -44,7 +56,12 @@ export function createAuthenticator(ctx: AppContext): Authenticate {
   }
   const lookUpCaller = async (claims: VerifiedClaims): Promise<Caller | undefined> => {
     const row = await ctx.db.hot.get(CALLER_OF_TOKEN, [claims.jti, claims.sub])
-    return row && { userId: String(row[0]), userName: String(row[1]), tokenId: claims.jti }
+    if (!row) return undefined
+    const isAdmin = Boolean(row[2])
+    const column = row[3] === null ? null : String(row[3])
+    const held = scopesOfColumn(column)
+    const scopes = isAdmin ? held : new Set([...held].filter((scope) => scope !== 'admin'))
+    return { userId: String(row[0]), userName: String(row[1]), tokenId: claims.jti, isAdmin, scopes, unrestricted: column === null }
   }
   return async (authorization) => {
     const match = authorization && authorization.length <= MAX_TOKEN_LENGTH + 16 ? BEARER.exec(authorization) : null

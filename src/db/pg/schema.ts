@@ -25,6 +25,7 @@ export const users = pgTable('users', {
   maxBytes: bigint('max_bytes', { mode: 'number' }),
   maxFiles: integer('max_files'),
   passwordHash: text('password_hash'),
+  isAdmin: boolean('is_admin').notNull().default(false),
 })
 
 export const tokens = pgTable(
@@ -38,6 +39,8 @@ export const tokens = pgTable(
     createdAt: millis('created_at').notNull(),
     expiresAt: millis('expires_at'),
     revokedAt: millis('revoked_at'),
+    /** The token's scopes, space-separated in SCOPES order; NULL: every scope of its user (docs/api.md, Scopes). */
+    scopes: text('scopes'),
   },
   (table) => [index('tokens_user_idx').on(table.userId)],
 )

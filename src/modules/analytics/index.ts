@@ -68,7 +68,7 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
         data: await getAnalytics(ctx, { ownerId: caller.userId, fileId: params.id, ...query }),
       }),
       {
-        auth: true,
+        auth: 'analytics:read',
         params: FileIdParams,
         query: RangeQuery,
         response: numbers,
@@ -82,7 +82,7 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
         data: await getAnalytics(ctx, { ownerId: caller.userId, linkId: params.linkId, ...query }),
       }),
       {
-        auth: true,
+        auth: 'analytics:read',
         params: LinkIdParams,
         query: RangeQuery,
         response: numbers,
@@ -90,14 +90,14 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
       },
     )
     .get('/api/files/:id/visits', ({ caller, params, query }) => visitsPage({ ownerId: caller.userId, fileId: params.id }, query), {
-      auth: true,
+      auth: 'analytics:read',
       params: FileIdParams,
       query: VisitsQuery,
       response: list,
       detail: { summary: "A file's visits, newest first (paged)", tags },
     })
     .get('/api/links/:linkId/visits', ({ caller, params, query }) => visitsPage({ ownerId: caller.userId, linkId: params.linkId }, query), {
-      auth: true,
+      auth: 'analytics:read',
       params: LinkIdParams,
       query: VisitsQuery,
       response: list,
@@ -107,7 +107,7 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
       '/api/files/:id/visits.csv',
       ({ caller, params }) => csvOf({ ownerId: caller.userId, fileId: params.id }, `visits-${params.id}.csv`),
       {
-        auth: true,
+        auth: 'analytics:read',
         params: FileIdParams,
         detail: csvDetail("All of a file's visits as CSV (every visit kept, newest first)"),
       },
@@ -115,6 +115,10 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
     .get(
       '/api/links/:linkId/visits.csv',
       ({ caller, params }) => csvOf({ ownerId: caller.userId, linkId: params.linkId }, `visits-${params.linkId}.csv`),
-      { auth: true, params: LinkIdParams, detail: csvDetail("All of a share link's visits as CSV (every visit kept, newest first)") },
+      {
+        auth: 'analytics:read',
+        params: LinkIdParams,
+        detail: csvDetail("All of a share link's visits as CSV (every visit kept, newest first)"),
+      },
     )
 }

@@ -16,12 +16,11 @@ import {
 } from './model'
 import { toIssuedTokenDto, toSignInDto, toTokenDto } from './presenter'
 import { getAccount } from './service/get-account'
-import { issueToken } from './service/issue-token'
+import { issueOwnToken } from './service/issue-own-token'
 import { listActiveTokens } from './service/list-tokens'
 import { logIn } from './service/log-in'
 import { revokeOwnToken } from './service/revoke-token'
 import { signInLimits } from './service/sign-in-limits'
-import { findUserById } from './service/users'
 
 const tags = ['account']
 
@@ -61,6 +60,7 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
         detail: {
           summary: 'Sign in with a user name and password: a session token (default 12 h), revocable like any token',
           tags,
+          security: [],
         },
       },
     )
@@ -83,7 +83,7 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
         return { success: true as const, data: rows.map((row) => toTokenDto(row, caller.tokenId)) }
       },
       {
-        auth: true,
+        auth: 'account',
         response: { 200: TokenListEnvelope, ...authFailures },
         detail: { summary: "The caller's tokens that still work, newest first (never their values)", tags },
       },
@@ -91,15 +91,13 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '/tokens',
       async ({ body, caller, set }) => {
-        const { label, ttlSeconds } = newTokenFrom(body)
-        const user = await findUserById(ctx, caller.userId)
-        const issued = await issueToken(ctx, { userName: user.name, label, ttlSeconds })
+        const issued = await issueOwnToken(ctx, { issuer: caller, ...newTokenFrom(body) })
         set.status = 201
         return { success: true as const, data: toIssuedTokenDto(issued) }
       },
       {
-        auth: true,
-        parse: jsonBody(NewTokenBody, 'caller'),
+        auth: 'account',
+        parse: jsonBody(NewTokenBody, 'account'),
         body: NewTokenBody,
         response: {
           201: IssuedTokenEnvelope,
@@ -119,7 +117,7 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
         return { success: true as const, data: { id: revoked.id } }
       },
       {
-        auth: true,
+        auth: 'account',
         params: TokenIdParams,
         response: { 200: RevokedEnvelope, 404: FailureSchema, ...authFailures },
         detail: { summary: "Revoke one of the caller's tokens (another user's is 404, like an unknown one)", tags },

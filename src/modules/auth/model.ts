@@ -2,7 +2,7 @@ import { t, type Static, type TSchema } from 'elysia'
 import { type Rule, withRule } from '../../http/rule-schema'
 import { parseTtl } from '../../lib/durations'
 import { codePointLength } from '../../lib/text'
-import { TOKEN_LABEL_MAX } from '../../shared/account-shapes'
+import { SCOPE_MEANINGS, SCOPES, TOKEN_LABEL_MAX } from '../../shared/account-shapes'
 
 /**
  * The account's request and response shapes, written once: the routes check bodies and answers with them,
@@ -36,6 +36,16 @@ const ttlRule: Rule = (value) =>
     ? undefined
     : 'ttl must be a lifetime such as 90d, 12h, 30m, 2w, 1y, or "never"'
 
+const scopesRule: Rule = (value) =>
+  Array.isArray(value) &&
+  value.length > 0 &&
+  value.every((scope) => (SCOPES as readonly unknown[]).includes(scope)) &&
+  new Set(value).size === value.length
+    ? undefined
+    : `scopes must be a list of different scopes, at least one, from ${SCOPES.join(', ')}`
+
+export const ScopeSchema = t.UnionEnum(SCOPES, { description: SCOPES.map((scope) => `${scope}: ${SCOPE_MEANINGS[scope]}`).join('; ') })
+
 export const NewTokenBody = t.Object(
   {
     label: withRule(t.String({ minLength: 1, maxLength: TOKEN_LABEL_MAX, description: 'Shown in the token list; not blank' }), labelRule),
@@ -45,15 +55,30 @@ export const NewTokenBody = t.Object(
         ttlRule,
       ),
     ),
+    scopes: t.Optional(
+      withRule(
+        t.Array(ScopeSchema, {
+          minItems: 1,
+          uniqueItems: true,
+          description: 'What the token may do (docs/api.md, Scopes). Omitted: what the token issuing it may do',
+        }),
+        scopesRule,
+      ),
+    ),
   },
   NOT_AN_OBJECT,
 )
 
 const expiresAt = t.Union([t.String(), t.Null()], { description: 'null: never expires' })
 
+const tokenScopes = t.Union([t.Array(ScopeSchema), t.Null()], {
+  description: 'What the token may do; null: everything its user may (a token issued without scopes)',
+})
+
 export const TokenSchema = t.Object({
   id: t.String({ description: "The token's jti; DELETE /api/tokens/{id} revokes it" }),
   label: t.String(),
+  scopes: tokenScopes,
   createdAt: t.String(),
   expiresAt,
   current: t.Boolean({ description: 'The token this request was made with' }),
@@ -64,6 +89,7 @@ export const IssuedTokenSchema = t.Object({
   token: t.String({ description: 'The JWT. Shown once; only its id is kept.' }),
   id: t.String(),
   label: t.String(),
+  scopes: tokenScopes,
   expiresAt,
 })
 export type IssuedTokenDto = Static<typeof IssuedTokenSchema>
@@ -80,6 +106,7 @@ export type SignInDto = Static<typeof SignInSchema>
 export const MeSchema = t.Object({
   id: t.String(),
   name: t.String(),
+  admin: t.Boolean({ description: 'An admin manages users (docs/api.md, Admins)' }),
   usage: t.Object({ files: t.Integer(), bytes: t.Integer() }),
   limits: t.Object({
     maxStorageBytes: t.Union([t.Integer(), t.Null()], { description: 'null = unlimited' }),

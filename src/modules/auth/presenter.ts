@@ -1,14 +1,17 @@
+import { scopesOfColumn } from '../../core/accounts/scopes'
 import type { TokenRow } from '../../db/tables'
 import type { IssuedTokenDto, SignInDto, TokenDto } from './model'
 import type { IssuedToken } from './service/issue-token'
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+const scopesOfRow = (row: Pick<TokenRow, 'scopes'>) => (row.scopes === null ? null : [...scopesOfColumn(row.scopes)])
 
 /** The only way a token row leaves the server: never its value, and whether it is the one asking. */
 export function toTokenDto(row: TokenRow, currentTokenId: string): TokenDto {
   return {
     id: row.id,
     label: row.label,
+    scopes: scopesOfRow(row),
     createdAt: new Date(row.createdAt).toISOString(),
     expiresAt: iso(row.expiresAt),
     current: row.id === currentTokenId,
@@ -17,7 +20,13 @@ export function toTokenDto(row: TokenRow, currentTokenId: string): TokenDto {
 
 /** A new token: its value, shown this once. */
 export function toIssuedTokenDto(issued: IssuedToken): IssuedTokenDto {
-  return { token: issued.jwt, id: issued.token.id, label: issued.token.label, expiresAt: iso(issued.token.expiresAt) }
+  return {
+    token: issued.jwt,
+    id: issued.token.id,
+    label: issued.token.label,
+    scopes: scopesOfRow(issued.token),
+    expiresAt: iso(issued.token.expiresAt),
+  }
 }
 
 /** A password sign-in: the session token and whose it is. */

@@ -78,7 +78,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         }
       },
       {
-        auth: true,
+        auth: 'files:write',
         parse: 'none',
         response: {
           201: FileEnvelope,
@@ -104,14 +104,14 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         return { success: true as const, data: page.rows.map((row) => toFileDto(row, publicUrl)), nextCursor: page.nextCursor }
       },
       {
-        auth: true,
+        auth: 'files:read',
         query: ListQuery,
         response: { 200: FileListEnvelope, 400: FailureSchema, ...authFailures },
         detail: { summary: "List the caller's files, newest (or oldest) first, optionally only those matching ?q=", tags },
       },
     )
     .get('/:id', async ({ caller, params }) => envelope(await readOwnedFile({ ownerId: caller.userId, id: params.id })), {
-      auth: true,
+      auth: 'files:read',
       params: FileIdParams,
       response: { 200: FileEnvelope, 404: FailureSchema, ...authFailures },
       detail: { summary: 'Get a file', tags },
@@ -136,7 +136,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         }
       },
       {
-        auth: true,
+        auth: 'files:write',
         parse: 'none',
         params: FileIdParams,
         response: {
@@ -165,7 +165,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         data: await deleteOwnedFile(ctx, { ownerId: caller.userId, id: params.id }),
       }),
       {
-        auth: true,
+        auth: 'files:write',
         params: FileIdParams,
         response: { 200: DeletedEnvelope, 404: FailureSchema, ...authFailures },
         detail: { summary: 'Delete a file, its PDF and its previews', tags },
@@ -176,7 +176,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
       async ({ request, caller, params, set }) =>
         sendOwnerCopy(request, set, await getOwnedFile(ctx, { ownerId: caller.userId, id: params.id })),
       {
-        auth: true,
+        auth: 'files:read',
         params: FileIdParams,
         detail: {
           summary: 'Download the PDF (owner); supports Range',
@@ -196,7 +196,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         data: (await listVersions(ctx, { ownerId: caller.userId, id: params.id })).map(toVersionDto),
       }),
       {
-        auth: true,
+        auth: 'files:read',
         params: FileIdParams,
         response: { 200: VersionListEnvelope, 404: FailureSchema, ...authFailures },
         detail: {
@@ -211,7 +211,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
       async ({ request, caller, params, set }) =>
         sendOwnerCopy(request, set, await findOwnedVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId })),
       {
-        auth: true,
+        auth: 'files:read',
         params: VersionParams,
         detail: {
           summary: 'Download one version of the PDF (owner), as its own filename; supports Range',
@@ -229,7 +229,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
       async ({ caller, params }) =>
         envelope(await restoreVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId })),
       {
-        auth: true,
+        auth: 'files:write',
         params: VersionParams,
         response: { 200: FileEnvelope, 404: FailureSchema, 409: FailureSchema, ...authFailures },
         detail: {
@@ -247,7 +247,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         data: await deleteVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId }),
       }),
       {
-        auth: true,
+        auth: 'files:write',
         params: VersionParams,
         response: { 200: DeletedEnvelope, 404: FailureSchema, 409: FailureSchema, ...authFailures },
         detail: { summary: 'Delete a previous version and its PDF (not the current one: 409)', tags },

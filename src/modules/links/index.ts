@@ -27,7 +27,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
         data: (await listLinks(ctx, { asker: { ownerId: caller.userId }, fileId: params.id })).map(dto),
       }),
       {
-        auth: true,
+        auth: 'files:read',
         params: FileIdParams,
         response: { 200: LinkListEnvelope, 404: FailureSchema, ...authFailures },
         detail: { summary: "List a file's share links, the default link first, then in creation order", tags },
@@ -41,8 +41,8 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
         return { success: true as const, data: dto(row) }
       },
       {
-        auth: true,
-        parse: jsonBody(LinkJson, 'caller'),
+        auth: 'links:write',
+        parse: jsonBody(LinkJson, 'links:write'),
         body: LinkJson,
         params: FileIdParams,
         response: { 201: LinkEnvelope, 400: FailureSchema, 404: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
@@ -61,7 +61,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
         data: dto(await getLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId })),
       }),
       {
-        auth: true,
+        auth: 'files:read',
         params: LinkIdParams,
         response: { 200: LinkEnvelope, 404: FailureSchema, ...authFailures },
         detail: { summary: 'Get a share link', tags },
@@ -74,8 +74,8 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
         data: dto(await updateLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId, link: toLinkInput(body) })),
       }),
       {
-        auth: true,
-        parse: jsonBody(LinkJson, 'caller'),
+        auth: 'links:write',
+        parse: jsonBody(LinkJson, 'links:write'),
         body: LinkJson,
         params: LinkIdParams,
         response: { 200: LinkEnvelope, 400: FailureSchema, 404: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
@@ -93,7 +93,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
         data: await deleteLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId }),
       }),
       {
-        auth: true,
+        auth: 'links:write',
         params: LinkIdParams,
         response: { 200: LinkDeletedEnvelope, 404: FailureSchema, 409: FailureSchema, ...authFailures },
         detail: { summary: "Delete a share link (not a file's default link: 409)", tags },

@@ -31,7 +31,7 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
       '',
       async ({ caller }) => ({ success: true as const, data: (await listWebhooks(ctx, { ownerId: caller.userId })).map(toWebhookDto) }),
       {
-        auth: true,
+        auth: 'webhooks:write',
         response: { 200: WebhookListEnvelope, ...authFailures },
         detail: { summary: "List the caller's webhooks, oldest first (without their secrets)", tags },
       },
@@ -45,8 +45,8 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
         return { success: true as const, data: { ...toWebhookDto(row), secret: row.secret } }
       },
       {
-        auth: true,
-        parse: jsonBody(WebhookJson, 'caller'),
+        auth: 'webhooks:write',
+        parse: jsonBody(WebhookJson, 'webhooks:write'),
         body: WebhookJson,
         response: {
           201: NewWebhookEnvelope,
@@ -67,7 +67,7 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
       '/:id',
       async ({ caller, params }) => ({ success: true as const, data: await deleteWebhook(ctx, { ownerId: caller.userId, id: params.id }) }),
       {
-        auth: true,
+        auth: 'webhooks:write',
         params: WebhookIdParams,
         response: { 200: WebhookDeletedEnvelope, 404: FailureSchema, ...authFailures },
         detail: { summary: 'Delete a webhook and its delivery log; nothing pending is sent to it any more', tags },
@@ -80,7 +80,7 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
         return { success: true as const, data: page.rows.map(toDeliveryDto), nextCursor: page.nextCursor }
       },
       {
-        auth: true,
+        auth: 'webhooks:write',
         params: WebhookIdParams,
         query: DeliveriesQuery,
         response: { 200: DeliveryListEnvelope, 400: FailureSchema, 404: FailureSchema, ...authFailures },
@@ -95,7 +95,7 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
         return { success: true as const, data: toDeliveryDto(delivery) }
       },
       {
-        auth: true,
+        auth: 'webhooks:write',
         params: WebhookIdParams,
         response: { 202: DeliveryEnvelope, 404: FailureSchema, ...authFailures },
         detail: {

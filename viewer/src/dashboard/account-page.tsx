@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import type { MeDto, TokenDto } from '../../../src/modules/auth/model'
-import { TOKEN_LABEL_MAX } from '../../../src/shared/account-shapes'
+import { type Scope, SCOPE_MEANINGS, SCOPES, TOKEN_LABEL_MAX } from '../../../src/shared/account-shapes'
 import { api, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
 import { session } from './session'
@@ -15,6 +15,48 @@ const LIFETIMES: [label: string, ttl: string][] = [
   ['1 year', '1y'],
   ['Never expires', 'never'],
 ]
+
+/** What a new token may do: everything the user may (the default), or only the scopes ticked. */
+function ScopeChoice(props: {
+  admin: boolean
+  limited: boolean
+  chosen: ReadonlySet<Scope>
+  onChange: (limited: boolean, chosen: Set<Scope>) => void
+}) {
+  const offered = SCOPES.filter((scope) => scope !== 'admin' || props.admin)
+  const toggle = (scope: Scope, on: boolean) => {
+    const next = new Set(props.chosen)
+    if (on) next.add(scope)
+    else next.delete(scope)
+    props.onChange(true, next)
+  }
+  return (
+    <fieldset class="scopes">
+      <legend>What it may do</legend>
+      <label>
+        <input type="radio" name="token-scope" checked={!props.limited} onChange={() => props.onChange(false, new Set(props.chosen))} />
+        Everything you can do
+      </label>
+      <label>
+        <input type="radio" name="token-scope" checked={props.limited} onChange={() => props.onChange(true, new Set(props.chosen))} />
+        Only:
+      </label>
+      <div class="scope-list" aria-disabled={!props.limited}>
+        {offered.map((scope) => (
+          <label key={scope}>
+            <input
+              type="checkbox"
+              checked={props.chosen.has(scope)}
+              disabled={!props.limited}
+              onChange={(event) => toggle(scope, event.currentTarget.checked)}
+            />
+            <code>{scope}</code> <span class="hint">{SCOPE_MEANINGS[scope]}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  )
+}
 
 function Usage(props: { me: MeDto }) {
   const { usage, limits } = props.me
@@ -52,6 +94,8 @@ export function AccountPage() {
   const tokens = tokenList.value
   const [label, setLabel] = useState('')
   const [lifetime, setLifetime] = useState(2)
+  const [limited, setLimited] = useState(false)
+  const [chosen, setChosen] = useState<Set<Scope>>(new Set())
   const [created, setCreated] = useState<{ label: string; token: string } | null>(null)
   const [busy, setBusy] = useState(false)
 
@@ -59,7 +103,8 @@ export function AccountPage() {
     event.preventDefault()
     setBusy(true)
     try {
-      const { data } = await ok(api.api.tokens.post({ label: label.trim(), ttl: LIFETIMES[lifetime]![1] }))
+      const scopes = limited ? SCOPES.filter((scope) => chosen.has(scope)) : undefined
+      const { data } = await ok(api.api.tokens.post({ label: label.trim(), ttl: LIFETIMES[lifetime]![1], scopes }))
       setCreated({ label: data.label, token: data.token })
       setLabel('')
       notify('ok', `Token “${data.label}” created; copy it now, it is shown only once`)
@@ -114,7 +159,16 @@ export function AccountPage() {
               ))}
             </select>
           </div>
-          <button type="submit" class="primary" disabled={busy || !label.trim()}>
+          <ScopeChoice
+            admin={me?.admin ?? false}
+            limited={limited}
+            chosen={chosen}
+            onChange={(nextLimited, nextChosen) => {
+              setLimited(nextLimited)
+              setChosen(nextChosen)
+            }}
+          />
+          <button type="submit" class="primary" disabled={busy || !label.trim() || (limited && chosen.size === 0)}>
             Create token
           </button>
         </form>
@@ -146,6 +200,7 @@ export function AccountPage() {
                   <th scope="col">Label</th>
                   <th scope="col">Created</th>
                   <th scope="col">Expires</th>
+                  <th scope="col">May do</th>
                   <th scope="col">
                     <span class="visually-hidden">Actions</span>
                   </th>
@@ -160,6 +215,7 @@ export function AccountPage() {
                     </td>
                     <td data-label="Created">{formatDate(token.createdAt)}</td>
                     <td data-label="Expires">{token.expiresAt ? formatDate(token.expiresAt) : 'never'}</td>
+                    <td data-label="May do">{token.scopes === null ? 'everything' : token.scopes.join(', ')}</td>
                     <td>
                       <button type="button" class="danger" onClick={() => revoke(token)} aria-label={`Revoke ${token.label}`}>
                         Revoke

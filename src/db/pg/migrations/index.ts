@@ -4,10 +4,12 @@ import m0 from './0000_init.sql' with { type: 'text' }
 import m1 from './0001_shared_limits.sql' with { type: 'text' }
 import m2 from './0002_view_marks_visitor_bytes.sql' with { type: 'text' }
 import m3 from './0003_pdf_pages.sql' with { type: 'text' }
+import m4 from './0004_token_scopes_and_admins.sql' with { type: 'text' }
 
 export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795446515396, sql: m0 },
   { tag: '0001_shared_limits', when: 1795451456619, sql: m1 },
   { tag: '0002_view_marks_visitor_bytes', when: 1795454622721, sql: m2 },
   { tag: '0003_pdf_pages', when: 1795599911322, sql: m3 },
+  { tag: '0004_token_scopes_and_admins', when: 1795607718737, sql: m4 },
 ]

@@ -7,5 +7,5 @@ import { findUserById, limitsOf } from './users'
 export async function getAccount(ctx: AppContext, input: { userId: string }): Promise<MeDto> {
   const user = await findUserById(ctx, input.userId)
   const usage = await usageOf(ctx, user.id)
-  return { id: user.id, name: user.name, usage, limits: { ...limitsOf(user), maxFileSize: ctx.config.maxFileSize } }
+  return { id: user.id, name: user.name, admin: user.isAdmin, usage, limits: { ...limitsOf(user), maxFileSize: ctx.config.maxFileSize } }
 }

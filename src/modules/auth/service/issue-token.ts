@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { signToken } from '../../../core/accounts/jwt'
+import { columnOfScopes, type Scope } from '../../../core/accounts/scopes'
 import type { AppContext } from '../../../core/context'
 import type { TokenRow } from '../../../db/tables'
 import { tooManyTokens } from '../../../errors'
@@ -10,7 +11,8 @@ import { isActiveTokenOf } from './list-tokens'
 export type IssuedToken = { jwt: string; token: TokenRow }
 
 /**
- * Creates a token row and signs the JWT for it. `ttlSeconds: null` issues a token without `exp`.
+ * Creates a token row and signs the JWT for it. `ttlSeconds: null` issues a token without `exp`; without
+ * `scopes` it may do everything its user may.
  *
  * A user has at most `config.maxTokensPerUser` active tokens (not revoked, not expired), whoever issues them:
  * the API, a sign-in or the CLI. Minting tokens must not buy more of anything, and each one is a row and a
@@ -20,7 +22,7 @@ export type IssuedToken = { jwt: string; token: TokenRow }
  */
 export async function issueToken(
   ctx: AppContext,
-  input: { userName: string; label: string; ttlSeconds: number | null; replaceOldest?: string },
+  input: { userName: string; label: string; ttlSeconds: number | null; replaceOldest?: string; scopes?: ReadonlySet<Scope> },
 ): Promise<IssuedToken> {
   const { tokens } = ctx.db.tables
   const user = await findUserByName(ctx, input.userName)
@@ -34,12 +36,13 @@ export async function issueToken(
     createdAt: nowMs,
     expiresAt: exp === undefined ? null : exp * 1000,
     revokedAt: null,
+    scopes: input.scopes === undefined ? null : columnOfScopes(input.scopes),
   }
   const cap = ctx.config.maxTokensPerUser
   const activeCount = sql`(SELECT count(*) FROM ${tokens} WHERE ${isActiveTokenOf(ctx.db.tables, user.id, nowMs)})`
   const insert = ctx.db.orm.run(sql`
-    INSERT INTO ${tokens} (id, user_id, label, created_at, expires_at, revoked_at)
-    SELECT ${token.id}, ${token.userId}, ${token.label}, ${token.createdAt}, ${token.expiresAt}, NULL
+    INSERT INTO ${tokens} (id, user_id, label, created_at, expires_at, revoked_at, scopes)
+    SELECT ${token.id}, ${token.userId}, ${token.label}, ${token.createdAt}, ${token.expiresAt}, NULL, ${token.scopes}
     WHERE ${activeCount} < ${cap}`)
   let inserted: { rowsAffected: number }
   if (input.replaceOldest === undefined) inserted = await insert
