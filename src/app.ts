@@ -12,6 +12,7 @@ import { linksRoutes } from './modules/links'
 import { shareRoutes } from './modules/share'
 import { systemRoutes } from './modules/system'
 import { webhooksRoutes } from './modules/webhooks'
+import { auditRoutes } from './modules/audit'
 
 /**
  * The whole HTTP application, built from an already-opened context. It never listens by itself:
@@ -27,6 +28,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(filesRoutes(ctx, auth))
     .use(linksRoutes(ctx, auth))
     .use(webhooksRoutes(ctx, auth))
+    .use(auditRoutes(ctx, auth))
     .use(analyticsRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets.manifest))
     .use(dashboardRoutes(ctx, assets.manifest))

@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       webhookTimeout: 10,
       webhookAllowPrivate: false,
       analyticsRetention: 365,
+      auditRetention: 365,
       storage: 'local',
       s3Endpoint: undefined,
       s3Bucket: undefined,

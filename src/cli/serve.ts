@@ -1,4 +1,5 @@
 import { createApp } from '../app'
+import { startAuditPruning } from '../core/audit/prune'
 import { startVisitPruning } from '../modules/analytics/service/prune-visits'
 import { startMarkSweeps } from '../modules/share/service/visit-marks'
 import { listUsers } from '../modules/auth/service/users'
@@ -64,6 +65,7 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
       // Attempts in flight are cut short; their rows come due again after the next start.
       await webhooks.stop()
       pruning.stop()
+      auditPruning.stop()
       markSweeps.stop()
       ctx.close()
       await releaseLock()
@@ -75,6 +77,8 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
 
   // Visits older than PDFSHARE_ANALYTICS_RETENTION days go now and then every hour.
   const pruning = startVisitPruning(ctx)
+  // Audit-log entries older than PDFSHARE_AUDIT_RETENTION days, likewise.
+  const auditPruning = startAuditPruning(ctx)
   // Marks that recognise a repeat view leave with their 30 minutes, also on links nobody visits again.
   const markSweeps = startMarkSweeps(ctx)
   const app = createApp(ctx).listen({

@@ -1,4 +1,6 @@
 import { parseScopes, SCOPES } from '../core/accounts/scopes'
+import { recordAudit } from '../core/audit/record'
+import { tokenFacts } from '../modules/auth/presenter'
 import type { AppContext } from '../core/context'
 import { parseTtl } from '../lib/durations'
 import { DEFAULT_TOKEN_TTL } from '../modules/auth/model'
@@ -37,6 +39,7 @@ export async function tokenCommand(ctx: AppContext, args: ParsedArgs, io: CliIo)
       const scopes = scopeText === undefined ? undefined : parseScopes(scopeText)
       if (scopes && 'problem' in scopes) throw new CliFailure(`invalid --scope: ${scopes.problem}`, 2)
       const { jwt, token } = await issueToken(ctx, { userName: subject, label, ttlSeconds, scopes: scopes && new Set(scopes.scopes) })
+      await recordAudit(ctx, { action: 'token.issued', actor: { via: 'cli' }, userId: token.userId, detail: tokenFacts(token) })
       io.out(jwt)
       io.err(
         `issued token ${token.id} for ${subject}, ${token.expiresAt === null ? 'never expires' : `expires ${new Date(token.expiresAt).toISOString()}`}, ` +
@@ -69,6 +72,12 @@ export async function tokenCommand(ctx: AppContext, args: ParsedArgs, io: CliIo)
       allowOnly(args, 'token revoke', [])
       if (!subject) throw new CliFailure('token revoke needs a TOKEN_ID (see token list)', 2)
       const token = await revokeToken(ctx, { tokenIdOrJwt: subject })
+      await recordAudit(ctx, {
+        action: 'token.revoked',
+        actor: { via: 'cli' },
+        userId: token.userId,
+        detail: { tokenId: token.id, label: token.label },
+      })
       io.out(`revoked token ${token.id}`)
       return
     }

@@ -1,3 +1,4 @@
+import { type AuditAction, type AuditDetail, recordAudit } from '../core/audit/record'
 import type { AppContext } from '../core/context'
 import { formatSize, parseSize } from '../shared/sizes'
 import { addUser, findUserByName, listUsers, removeUser, setPassword, setQuota } from '../modules/auth/service/users'
@@ -16,6 +17,9 @@ export const USER_USAGE = `user add NAME [--password | --password-stdin] [--admi
   user quota NAME [--max-storage SIZE|unlimited] [--max-files N|unlimited]
                                 show or set plan limits, e.g. --max-storage 5GB --max-files 1000`
 
+const audit = (ctx: AppContext, action: AuditAction, userId: string, detail: AuditDetail) =>
+  recordAudit(ctx, { action, actor: { via: 'cli' }, userId, detail })
+
 export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo): Promise<void> {
   const [, action, name, ...extra] = args.positionals
   if (extra.length > 0) throw new CliFailure(`unexpected argument ${JSON.stringify(extra[0])}`, 2)
@@ -30,7 +34,11 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
       // Asked before the user exists, so a mistyped password leaves nothing half made.
       const password = wantsPassword ? await readNewPassword(args.flags['password-stdin'] === true) : undefined
       const user = await addUser(ctx, { name: needName(), admin: args.flags.admin === true })
-      if (password !== undefined) await setPassword(ctx, { name: user.name, password })
+      await audit(ctx, 'user.added', user.id, { name: user.name, admin: user.isAdmin })
+      if (password !== undefined) {
+        await setPassword(ctx, { name: user.name, password })
+        await audit(ctx, 'user.password_set', user.id, { name: user.name })
+      }
       io.out(
         `created user ${user.name}${password !== undefined ? ' with a password' : ''}` +
           (user.isAdmin ? (args.flags.admin === true ? ', an admin' : ', an admin (the first user is one)') : ''),
@@ -42,6 +50,7 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
       allowOnly(args, 'user passwd', ['password-stdin'])
       const user = await findUserByName(ctx, needName())
       await setPassword(ctx, { name: user.name, password: await readNewPassword(args.flags['password-stdin'] === true) })
+      await audit(ctx, 'user.password_set', user.id, { name: user.name })
       io.out(`password of ${user.name} set; they can sign in at /app`)
       return
     }
@@ -67,7 +76,8 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
     }
     case 'remove': {
       allowOnly(args, 'user remove', ['delete-files'])
-      const { removedFiles } = await removeUser(ctx, { name: needName(), deleteFiles: args.flags['delete-files'] === true })
+      const { id, removedFiles } = await removeUser(ctx, { name: needName(), deleteFiles: args.flags['delete-files'] === true })
+      await audit(ctx, 'user.removed', id, { name: needName(), removedFiles })
       io.out(`removed user ${name}${removedFiles > 0 ? ` and ${removedFiles} file(s)` : ''}`)
       return
     }
@@ -84,6 +94,9 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
         maxBytes === undefined && maxFiles === undefined
           ? await findUserByName(ctx, needName())
           : await setQuota(ctx, { name: needName(), maxBytes, maxFiles })
+      if (maxBytes !== undefined || maxFiles !== undefined) {
+        await audit(ctx, 'user.quota_set', user.id, { name: user.name, maxBytes: user.maxBytes, maxFiles: user.maxFiles })
+      }
       io.out(
         `${user.name}: max storage ${user.maxBytes === null ? 'unlimited' : formatSize(user.maxBytes)}, max files ${user.maxFiles ?? 'unlimited'}`,
       )

@@ -288,6 +288,14 @@ export const SETTINGS = {
     rule: 'must be a number of days from 0 to 36500 (0 records no visits)',
     help: 'days visits (reading analytics) are kept, then deleted; 0 = record none',
   }),
+  /** Days audit-log entries are kept. */
+  auditRetention: setting({
+    env: 'PDFSHARE_AUDIT_RETENTION',
+    default: '365',
+    parse: integer(1, 36_500),
+    rule: 'must be a number of days from 1 to 36500',
+    help: 'days audit-log entries (sign-ins, tokens, users, deletions) are kept, then deleted',
+  }),
   /** Where PDFs are kept: the data dir's blobs/ folder, or an S3-compatible bucket (the S3_* settings below). */
   storage: setting({
     env: 'PDFSHARE_STORAGE',

@@ -30,6 +30,7 @@ export const sqliteTables = {
   meta: schema.meta,
   rateCounters: schema.rateCounters,
   uploadLeases: schema.uploadLeases,
+  auditEvents: schema.auditEvents,
 }
 export type Tables = typeof sqliteTables
 

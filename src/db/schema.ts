@@ -302,3 +302,31 @@ export const uploadLeases = sqliteTable(
   },
   (table) => [index('upload_leases_user_idx').on(table.userId, table.expiresAt)],
 )
+
+/**
+ * Who did what on the server (docs/api.md, Audit log): sign-ins, tokens, users and quotas, deleted files, links and
+ * webhooks. No foreign keys: an entry outlives the user, file or token it names. Never a secret in `detail`.
+ */
+export const auditEvents = sqliteTable(
+  'audit_events',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    at: integer('at').notNull(),
+    /** e.g. sign_in.failed, token.issued, link.changed (src/core/audit/actions.ts). */
+    action: text('action').notNull(),
+    /** The account the entry is about: its owner sees it. NULL: no account (a sign-in as a name that does not exist). */
+    userId: text('user_id'),
+    /** Who did it: a user's id, or NULL for the server's own command line. */
+    actorId: text('actor_id'),
+    /** The actor's name when it acted ("pdfshare CLI" for the command line), kept if the user is removed. */
+    actorName: text('actor_name').notNull(),
+    /** api or cli. */
+    via: text('via').notNull(),
+    /** The client's address (its /64 for IPv6) for requests through the API; NULL from the command line. */
+    address: text('address'),
+    /** The entry's facts as a JSON object: ids, names, labels, scopes, limits; never a password, code or token. */
+    detail: text('detail').notNull(),
+  },
+  (table) => [index('audit_events_user_idx').on(table.userId, table.seq), index('audit_events_at_idx').on(table.at)],
+)
+export type AuditEventRow = typeof auditEvents.$inferSelect

@@ -9,6 +9,7 @@ export type {
   TokenRow,
   UserRow,
   VisitRow,
+  AuditEventRow,
   WebhookDeliveryRow,
   WebhookRow,
 } from './schema'

@@ -1,8 +1,10 @@
+import type { Server } from 'bun'
 import { Elysia, type TSchema } from 'elysia'
 import { type Caller, createAuthenticator } from '../core/accounts/authenticate'
 import type { Scope } from '../core/accounts/scopes'
 import type { AppContext } from '../core/context'
 import { insufficientScope, unauthorized } from '../errors'
+import { auditFor } from './audit'
 import { noteCaller } from './lifecycle'
 import { applyRateLimit, loggedRateLimiter } from './rate-limit'
 import { readJsonObject } from './read-json-body'
@@ -10,7 +12,8 @@ import { readJsonObject } from './read-json-body'
 /**
  * The `auth` macro every feature's routes use: `auth: 'files:read'` resolves the caller from the bearer token
  * before the handler runs and refuses a token without that scope (403 insufficient_scope); `auth: true` takes
- * any valid token (/api/me, sign-out). The scope also goes into the route's OpenAPI security requirement.
+ * any valid token (/api/me, sign-out). The scope also goes into the route's OpenAPI security requirement. The
+ * handler gets `caller`, and `audit`, which writes an audit-log entry with the caller as its actor.
  *
  * A body is never read before its sender is known and may send it: a route with a JSON body authenticates in
  * its parser (jsonBody), before Elysia parses or checks the body, and an upload route reads its own body
@@ -43,8 +46,17 @@ export function authGuard(ctx: AppContext) {
   return new Elysia({ name: 'auth-guard' }).decorate('callerOf', callerOf).macro({
     auth: (need: Scope | true) => ({
       detail: { security: [{ bearer: need === true ? [] : [need] }] },
-      async resolve({ request, set }: { request: Request; set: { headers: Record<string, unknown> } }) {
-        return { caller: mayDo(await callerOf(request, set.headers), need) }
+      async resolve({
+        request,
+        set,
+        server,
+      }: {
+        request: Request
+        set: { headers: Record<string, unknown> }
+        server: Server<unknown> | null
+      }) {
+        const caller = mayDo(await callerOf(request, set.headers), need)
+        return { caller, audit: auditFor(ctx, request, server, caller) }
       },
     }),
   })

@@ -21,6 +21,7 @@ const TABLES: Table[] = [
   sqliteTables.visitPages,
   sqliteTables.webhooks,
   sqliteTables.webhookDeliveries,
+  sqliteTables.auditEvents,
   sqliteTables.meta,
 ]
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters for the widest table. */

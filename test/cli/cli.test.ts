@@ -137,6 +137,29 @@ describe('CLI', () => {
     expect(refused.stderr).toContain('token revoke')
   })
 
+  test('what the CLI does to users and tokens is in the audit log, by "pdfshare CLI", without secrets', async () => {
+    const db = createClient({ url: `file:${join(dataDir, 'pdfshare.db')}` })
+    try {
+      const rows = (
+        await db.execute("SELECT action, actor_id, actor_name, via, address, detail FROM audit_events WHERE via = 'cli' ORDER BY seq")
+      ).rows
+      const actions = rows.map((row) => String(row[0]))
+      for (const action of ['user.added', 'user.password_set', 'user.quota_set', 'token.issued', 'token.revoked'])
+        expect(actions).toContain(action)
+      for (const row of rows) expect([row[1], row[2], row[4]]).toEqual([null, 'pdfshare CLI', null])
+      const everything = JSON.stringify(rows)
+      expect(everything).not.toContain('second password')
+      expect(everything).not.toContain('first password')
+      expect(JSON.parse(String(rows[actions.indexOf('user.quota_set')]![5]))).toEqual({
+        name: 'alice',
+        maxBytes: 5_000_000_000,
+        maxFiles: 1000,
+      })
+    } finally {
+      db.close()
+    }
+  })
+
   test('user remove refuses to drop files silently', async () => {
     expect((await cli('user', 'add', 'temp')).code).toBe(0)
     expect((await cli('user', 'remove', 'temp')).code).toBe(0)

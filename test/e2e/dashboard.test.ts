@@ -241,6 +241,11 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
       await page.keyboard.press('Enter')
       await page.getByRole('heading', { name: 'API tokens' }).waitFor()
       await expectAccessible(page, `account ${colorScheme}`)
+      // The activity page: dana's sign-in is on it (newest first).
+      await page.getByRole('link', { name: 'Activity' }).focus()
+      await page.keyboard.press('Enter')
+      await page.getByRole('cell', { name: 'Signed in' }).first().waitFor()
+      await expectAccessible(page, `activity ${colorScheme}`)
       expect(unexpected(watched)).toEqual([])
       expect(await watched.cspViolations()).toEqual([])
       await page.context().close()

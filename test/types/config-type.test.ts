@@ -38,6 +38,7 @@ type WrittenOut = {
   webhookTimeout: number
   webhookAllowPrivate: boolean
   analyticsRetention: number
+  auditRetention: number
   storage: 'local' | 's3'
   s3Endpoint: string | undefined
   s3Bucket: string | undefined

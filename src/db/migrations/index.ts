@@ -9,6 +9,7 @@ import m5 from './0005_analytics_and_webhooks.sql' with { type: 'text' }
 import m6 from './0006_shared_limits.sql' with { type: 'text' }
 import m7 from './0007_pdf_pages.sql' with { type: 'text' }
 import m8 from './0008_token_scopes_and_admins.sql' with { type: 'text' }
+import m9 from './0009_audit_log.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795357528261, sql: m0 },
@@ -20,4 +21,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0006_shared_limits', when: 1795451455936, sql: m6 },
   { tag: '0007_pdf_pages', when: 1795599910915, sql: m7 },
   { tag: '0008_token_scopes_and_admins', when: 1795607718249, sql: m8 },
+  { tag: '0009_audit_log', when: 1795608437185, sql: m9 },
 ]

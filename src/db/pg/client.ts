@@ -39,6 +39,7 @@ const pgTables = {
   meta: schema.meta,
   rateCounters: schema.rateCounters,
   uploadLeases: schema.uploadLeases,
+  auditEvents: schema.auditEvents,
 }
 
 const pgPortable: Portable = {

@@ -233,3 +233,19 @@ export const uploadLeases = pgTable(
   },
   (table) => [index('upload_leases_user_idx').on(table.userId, table.expiresAt)],
 )
+
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    seq: seqKey(),
+    at: millis('at').notNull(),
+    action: text('action').notNull(),
+    userId: text('user_id'),
+    actorId: text('actor_id'),
+    actorName: text('actor_name').notNull(),
+    via: text('via').notNull(),
+    address: text('address'),
+    detail: text('detail').notNull(),
+  },
+  (table) => [index('audit_events_user_idx').on(table.userId, table.seq), index('audit_events_at_idx').on(table.at)],
+)

@@ -14,7 +14,7 @@ import {
   TokenIdParams,
   TokenListEnvelope,
 } from './model'
-import { toIssuedTokenDto, toSignInDto, toTokenDto } from './presenter'
+import { tokenFacts, toIssuedTokenDto, toSignInDto, toTokenDto } from './presenter'
 import { getAccount } from './service/get-account'
 import { issueOwnToken } from './service/issue-own-token'
 import { listActiveTokens } from './service/list-tokens'
@@ -42,7 +42,7 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
       '/auth/login',
       async ({ request, server, body: { username, password } }) => {
         const who = { address: clientGroupOf(request, server, ctx.config.trustProxyHops), name: username.toLowerCase() }
-        const session = await attempt(who, () => logIn(ctx, { username, password }))
+        const session = await attempt(who, () => logIn(ctx, { username, password, address: who.address }))
         return { success: true as const, data: toSignInDto(session) }
       },
       {
@@ -66,8 +66,9 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .post(
       '/auth/logout',
-      async ({ caller }) => {
+      async ({ caller, audit }) => {
         const revoked = await revokeOwnToken(ctx, { userId: caller.userId, id: caller.tokenId })
+        await audit('token.revoked', { tokenId: revoked.id, label: revoked.label, reason: 'sign-out' })
         return { success: true as const, data: { id: revoked.id } }
       },
       {
@@ -90,8 +91,9 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .post(
       '/tokens',
-      async ({ body, caller, set }) => {
+      async ({ body, caller, set, audit }) => {
         const issued = await issueOwnToken(ctx, { issuer: caller, ...newTokenFrom(body) })
+        await audit('token.issued', tokenFacts(issued.token))
         set.status = 201
         return { success: true as const, data: toIssuedTokenDto(issued) }
       },
@@ -112,8 +114,9 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .delete(
       '/tokens/:id',
-      async ({ caller, params }) => {
+      async ({ caller, params, audit }) => {
         const revoked = await revokeOwnToken(ctx, { userId: caller.userId, id: params.id })
+        await audit('token.revoked', { tokenId: revoked.id, label: revoked.label })
         return { success: true as const, data: { id: revoked.id } }
       },
       {

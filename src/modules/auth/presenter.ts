@@ -39,3 +39,8 @@ export function toSignInDto(session: IssuedToken & { user: SignInDto['user'] }):
     user: session.user,
   }
 }
+
+/** A token as the audit log keeps it: which one and what it may do, never its value. */
+export function tokenFacts(row: TokenRow): { tokenId: string; label: string; scopes: string[] | null; expiresAt: string | null } {
+  return { tokenId: row.id, label: row.label, scopes: scopesOfRow(row), expiresAt: iso(row.expiresAt) }
+}

@@ -160,10 +160,11 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .delete(
       '/:id',
-      async ({ caller, params }) => ({
-        success: true as const,
-        data: await deleteOwnedFile(ctx, { ownerId: caller.userId, id: params.id }),
-      }),
+      async ({ caller, params, audit }) => {
+        const deleted = await deleteOwnedFile(ctx, { ownerId: caller.userId, id: params.id })
+        await audit('file.deleted', { fileId: deleted.id, filename: deleted.filename })
+        return { success: true as const, data: { id: deleted.id } }
+      },
       {
         auth: 'files:write',
         params: FileIdParams,

@@ -4,7 +4,7 @@ import { type AuthGuard, jsonBody } from '../../http/auth-guard'
 import { toLinkInput } from '../../core/links/link-input'
 import { authFailures, FailureSchema } from '../../http/schemas'
 import { FileIdParams, LinkDeletedEnvelope, LinkEnvelope, LinkIdParams, LinkJson, LinkListEnvelope } from './model'
-import { toLinkDto } from './presenter'
+import { linkFacts, toLinkDto } from './presenter'
 import { createLink } from './service/create-link'
 import { deleteLink } from './service/delete-link'
 import { listLinks } from './service/list-links'
@@ -35,8 +35,9 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .post(
       '/api/files/:id/links',
-      async ({ body, caller, params, set }) => {
+      async ({ body, caller, params, set, audit }) => {
         const row = await createLink(ctx, { ownerId: caller.userId, fileId: params.id, link: toLinkInput(body) })
+        await audit('link.created', linkFacts(row))
         set.status = 201
         return { success: true as const, data: dto(row) }
       },
@@ -69,10 +70,12 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .patch(
       '/api/links/:linkId',
-      async ({ body, caller, params }) => ({
-        success: true as const,
-        data: dto(await updateLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId, link: toLinkInput(body) })),
-      }),
+      async ({ body, caller, params, audit }) => {
+        const row = await updateLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId, link: toLinkInput(body) })
+        // The names of the fields sent, then the link as it is now (a new password shows only as hasPassword).
+        await audit('link.changed', { ...linkFacts(row), changed: Object.keys(body).sort().join(',') })
+        return { success: true as const, data: dto(row) }
+      },
       {
         auth: 'links:write',
         parse: jsonBody(LinkJson, 'links:write'),
@@ -88,10 +91,11 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .delete(
       '/api/links/:linkId',
-      async ({ caller, params }) => ({
-        success: true as const,
-        data: await deleteLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId }),
-      }),
+      async ({ caller, params, audit }) => {
+        const deleted = await deleteLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId })
+        await audit('link.deleted', { linkId: deleted.id, fileId: deleted.fileId })
+        return { success: true as const, data: { id: deleted.id } }
+      },
       {
         auth: 'links:write',
         params: LinkIdParams,

@@ -25,3 +25,21 @@ export function toLinkDto(row: LinkRow, publicUrl: string, now: number): LinkDto
     updatedAt: iso(row.updatedAt),
   }
 }
+
+/**
+ * A link as the audit log keeps it: its settings, never its slug or URL (a share link is a key to the PDF, and
+ * admins read every entry) and never its password.
+ */
+export function linkFacts(row: LinkRow): Record<string, string | number | boolean | null> {
+  return {
+    linkId: row.id,
+    fileId: row.fileId,
+    label: row.label,
+    allowDownload: row.allowDownload,
+    searchEngineVisible: row.searchEngineVisible,
+    expiresAt: row.expiresAt === null ? null : iso(row.expiresAt),
+    maxViews: row.maxViews,
+    hasPassword: row.passwordHash !== null,
+    disabled: row.disabled,
+  }
+}

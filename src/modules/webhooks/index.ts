@@ -14,7 +14,7 @@ import {
   WebhookListEnvelope,
 } from './model'
 import { WEBHOOK_LIMITS } from '../../shared/webhook-shapes'
-import { toDeliveryDto, toWebhookDto } from './presenter'
+import { toDeliveryDto, toWebhookDto, webhookFacts } from './presenter'
 import { createWebhook } from './service/create-webhook'
 import { listDeliveries } from './service/list-deliveries'
 import { deleteWebhook, listWebhooks } from './service/owned-webhooks'
@@ -38,9 +38,10 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .post(
       '',
-      async ({ body, caller, set }) => {
+      async ({ body, caller, set, audit }) => {
         const webhook = webhookFromJson(body)
         const row = await createWebhook(ctx, { ownerId: caller.userId, webhook })
+        await audit('webhook.created', webhookFacts(row))
         set.status = 201
         return { success: true as const, data: { ...toWebhookDto(row), secret: row.secret } }
       },
@@ -65,7 +66,11 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .delete(
       '/:id',
-      async ({ caller, params }) => ({ success: true as const, data: await deleteWebhook(ctx, { ownerId: caller.userId, id: params.id }) }),
+      async ({ caller, params, audit }) => {
+        const deleted = await deleteWebhook(ctx, { ownerId: caller.userId, id: params.id })
+        await audit('webhook.deleted', webhookFacts(deleted))
+        return { success: true as const, data: { id: deleted.id } }
+      },
       {
         auth: 'webhooks:write',
         params: WebhookIdParams,

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { AccountPage } from './account-page'
+import { ActivityPage } from './activity-page'
 import { api, ok } from './api'
 import { FilePage } from './file-page'
 import { FilesPage } from './files-page'
@@ -8,18 +9,25 @@ import { SignIn } from './sign-in'
 import { Notices, notify } from './ui'
 import { WebhooksPage } from './webhooks-page'
 
-type Route = { page: 'files' } | { page: 'file'; id: string } | { page: 'webhooks' } | { page: 'account' }
+type Route = { page: 'files' } | { page: 'file'; id: string } | { page: 'webhooks' } | { page: 'activity' } | { page: 'account' }
 
-/** Hash routes (#/files, #/files/ID, #/webhooks, #/account): the server serves one page at /app, nothing else to route. */
+/** Hash routes (#/files, #/files/ID, #/webhooks, #/activity, #/account): the server serves one page at /app, nothing else to route. */
 function routeOf(hash: string): Route {
   const file = /^#\/files\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
   if (file) return { page: 'file', id: file[1]! }
   if (hash === '#/account') return { page: 'account' }
   if (hash === '#/webhooks') return { page: 'webhooks' }
+  if (hash === '#/activity') return { page: 'activity' }
   return { page: 'files' }
 }
 
-const TITLES: Record<Route['page'], string> = { files: 'Files', file: 'Files', webhooks: 'Webhooks', account: 'Account' }
+const TITLES: Record<Route['page'], string> = {
+  files: 'Files',
+  file: 'Files',
+  webhooks: 'Webhooks',
+  activity: 'Activity',
+  account: 'Account',
+}
 
 export function App() {
   const [current, setCurrent] = useState<Session | null>(session.current())
@@ -74,6 +82,9 @@ export function App() {
           <a href="#/webhooks" aria-current={route.page === 'webhooks' ? 'page' : undefined}>
             Webhooks
           </a>
+          <a href="#/activity" aria-current={route.page === 'activity' ? 'page' : undefined}>
+            Activity
+          </a>
           <a href="#/account" aria-current={route.page === 'account' ? 'page' : undefined}>
             Account
           </a>
@@ -88,6 +99,7 @@ export function App() {
         {route.page === 'files' && <FilesPage />}
         {route.page === 'file' && <FilePage key={route.id} id={route.id} />}
         {route.page === 'webhooks' && <WebhooksPage />}
+        {route.page === 'activity' && <ActivityPage />}
         {route.page === 'account' && <AccountPage />}
       </div>
       <Notices />

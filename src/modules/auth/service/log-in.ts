@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import { ANONYMOUS, recordAudit } from '../../../core/audit/record'
 import type { AppContext } from '../../../core/context'
 import { invalidCredentials } from '../../../errors'
 import { passwordMatches } from '../../../core/passwords/argon2'
@@ -10,23 +11,39 @@ export const SESSION_LABEL = 'dashboard session'
 /**
  * A password sign-in: the same refusal for an unknown user, a user without a password and a wrong password.
  * Success issues an ordinary token (revocable, listed with the others) that lives `config.sessionTtl`; at
- * the cap of active tokens it replaces the user's oldest session.
+ * the cap of active tokens it replaces the user's oldest session. Both outcomes go into the audit log, from
+ * the client's `address`; a failure names the account only when the name is a user's (a name that is no
+ * user's may be a password typed into the wrong field, so it is not kept).
  */
 export async function logIn(
   ctx: AppContext,
-  input: { username: string; password: string },
+  input: { username: string; password: string; address: string },
 ): Promise<IssuedToken & { user: { id: string; name: string } }> {
   const { users } = ctx.db.tables
   const [user] = await ctx.db.orm
     .select({ id: users.id, name: users.name, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.name, input.username))
-  if (!(await passwordMatches(input.password, user?.passwordHash)) || !user) throw invalidCredentials()
+  if (!(await passwordMatches(input.password, user?.passwordHash)) || !user) {
+    await recordAudit(ctx, {
+      action: 'sign_in.failed',
+      actor: { via: 'api', userId: null, name: ANONYMOUS, address: input.address },
+      userId: user?.id ?? null,
+      detail: { method: 'password', name: user?.name ?? null },
+    })
+    throw invalidCredentials()
+  }
   const issued = await issueToken(ctx, {
     userName: user.name,
     label: SESSION_LABEL,
     ttlSeconds: ctx.config.sessionTtl,
     replaceOldest: SESSION_LABEL,
+  })
+  await recordAudit(ctx, {
+    action: 'sign_in.succeeded',
+    actor: { via: 'api', userId: user.id, name: user.name, address: input.address },
+    userId: user.id,
+    detail: { method: 'password', tokenId: issued.token.id },
   })
   return { ...issued, user: { id: user.id, name: user.name } }
 }

@@ -9,7 +9,10 @@ import { findUserByName } from './find-user'
  * Removes a user and their tokens. A user who still owns files is kept unless `deleteFiles` is set, so a
  * typo cannot silently destroy someone's documents. Returns how many files went with them.
  */
-export async function removeUser(ctx: AppContext, input: { name: string; deleteFiles: boolean }): Promise<{ removedFiles: number }> {
+export async function removeUser(
+  ctx: AppContext,
+  input: { name: string; deleteFiles: boolean },
+): Promise<{ id: string; removedFiles: number }> {
   const { files, fileVersions, users } = ctx.db.tables
   const user = await findUserByName(ctx, input.name)
   const usage = await usageOf(ctx, user.id)
@@ -27,5 +30,5 @@ export async function removeUser(ctx: AppContext, input: { name: string; deleteF
   // Rows first, then bytes (current PDFs and kept versions): a crash in between leaves only unreferenced blobs,
   // which the next start moves aside.
   for (const { blobKey } of [...removedFiles, ...removedVersions]) await discardBlob(ctx, blobKey)
-  return { removedFiles: removedFiles.length }
+  return { id: user.id, removedFiles: removedFiles.length }
 }

@@ -14,7 +14,7 @@ import { isWellFormedId } from '../../../lib/ids'
  * deliveries go first in the same transaction, while the row is still there to show it is the owner's (the
  * deletes that follow in the transaction then take it away).
  */
-export async function deleteOwnedFile(ctx: AppContext, input: { ownerId: string; id: string }): Promise<{ id: string }> {
+export async function deleteOwnedFile(ctx: AppContext, input: { ownerId: string; id: string }): Promise<{ id: string; filename: string }> {
   const { files, fileVersions } = ctx.db.tables
   if (!isWellFormedId(input.id)) throw notFound()
   const owned = and(eq(files.id, input.id), eq(files.ownerId, input.ownerId))
@@ -38,5 +38,5 @@ export async function deleteOwnedFile(ctx: AppContext, input: { ownerId: string;
   outboxWritten(ctx)
   await discardBlob(ctx, deleted.blobKey)
   for (const version of versions) await discardBlob(ctx, version.blobKey)
-  return { id: deleted.id }
+  return { id: deleted.id, filename: file.filename }
 }

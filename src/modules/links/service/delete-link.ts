@@ -8,10 +8,10 @@ import { type Asker, getLink, linkOfAsker } from './owned-links'
  * stay). A file's default link is its shareUrl and cannot be deleted (409): it can be disabled, or the file
  * deleted.
  */
-export async function deleteLink(ctx: AppContext, input: { asker: Asker; linkId: string }): Promise<{ id: string }> {
+export async function deleteLink(ctx: AppContext, input: { asker: Asker; linkId: string }): Promise<{ id: string; fileId: string }> {
   const { links } = ctx.db.tables
   const link = await getLink(ctx, input)
   if (link.isDefault) throw defaultLinkCannotBeDeleted()
   await ctx.db.orm.delete(links).where(and(eq(links.id, input.linkId), eq(links.isDefault, false), linkOfAsker(ctx.db.tables, input.asker)))
-  return { id: link.id }
+  return { id: link.id, fileId: link.fileId }
 }

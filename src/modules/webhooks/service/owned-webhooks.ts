@@ -20,10 +20,13 @@ export async function listWebhooks(ctx: AppContext, input: { ownerId: string }):
  * Deletes a webhook; its deliveries go with it (the foreign key cascades), so nothing pending is sent to it
  * any more. An attempt already in flight finishes, and its result finds no row to write to.
  */
-export async function deleteWebhook(ctx: AppContext, input: OwnedWebhook): Promise<{ id: string }> {
+export async function deleteWebhook(ctx: AppContext, input: OwnedWebhook): Promise<{ id: string; url: string }> {
   const { webhooks } = ctx.db.tables
   if (!isWellFormedId(input.id)) throw webhookNotFound()
-  const [deleted] = await ctx.db.orm.delete(webhooks).where(ownedWebhook(ctx.db.tables, input)).returning({ id: webhooks.id })
+  const [deleted] = await ctx.db.orm
+    .delete(webhooks)
+    .where(ownedWebhook(ctx.db.tables, input))
+    .returning({ id: webhooks.id, url: webhooks.url })
   if (!deleted) throw webhookNotFound()
   return deleted
 }

@@ -1,0 +1,21 @@
+/**
+ * The audit log's actions, for the server and the dashboard's filter alike (docs/api.md, Audit log). Bundled into
+ * the browser: constants only.
+ */
+export const AUDIT_ACTIONS = [
+  'sign_in.succeeded',
+  'sign_in.failed',
+  'token.issued',
+  'token.revoked',
+  'user.added',
+  'user.removed',
+  'user.password_set',
+  'user.quota_set',
+  'file.deleted',
+  'link.created',
+  'link.changed',
+  'link.deleted',
+  'webhook.created',
+  'webhook.deleted',
+] as const
+export type AuditAction = (typeof AUDIT_ACTIONS)[number]

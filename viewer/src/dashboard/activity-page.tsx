@@ -1,0 +1,164 @@
+import { useState } from 'preact/hooks'
+import type { AuditEntryDto } from '../../../src/modules/audit/model'
+import { AUDIT_ACTIONS, type AuditAction } from '../../../src/shared/audit-shapes'
+import { api, ok } from './api'
+import { formatDate } from './format'
+import { useLoad, usePages } from './use-api'
+
+const PAGE_SIZE = 50
+
+/** Each action in words. */
+const ACTION_TEXT: Record<AuditAction, string> = {
+  'sign_in.succeeded': 'Signed in',
+  'sign_in.failed': 'Sign-in failed',
+  'token.issued': 'Token created',
+  'token.revoked': 'Token revoked',
+  'user.added': 'User added',
+  'user.removed': 'User removed',
+  'user.password_set': 'Password set',
+  'user.quota_set': 'Limits set',
+  'file.deleted': 'File deleted',
+  'link.created': 'Link created',
+  'link.changed': 'Link changed',
+  'link.deleted': 'Link deleted',
+  'webhook.created': 'Webhook added',
+  'webhook.deleted': 'Webhook deleted',
+}
+
+/** An entry's facts in one line: "label: ci · scopes: files:read". */
+function facts(detail: AuditEntryDto['detail']): string {
+  return Object.entries(detail)
+    .filter(([, value]) => value !== null && value !== '')
+    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`)
+    .join(' · ')
+}
+
+/** A date input's day as the start of that day in the reader's time zone, ISO; the day after for "until" (inclusive). */
+const dayStart = (day: string, plusDays = 0) => {
+  if (!day) return undefined
+  const date = new Date(`${day}T00:00:00`)
+  date.setDate(date.getDate() + plusDays)
+  return date.toISOString()
+}
+
+/** What happened on the account (or, for an admin who asks, on the whole server), newest first, with filters. */
+export function ActivityPage() {
+  const me = useLoad(() => ok(api.api.me.get()), [], { failure: 'Your account could not be loaded' }).value
+  const [everyone, setEveryone] = useState(false)
+  const [action, setAction] = useState<AuditAction | ''>('')
+  const [from, setFrom] = useState('')
+  const [to, setTo] = useState('')
+  const [user, setUser] = useState('')
+  const all = everyone && me?.admin === true
+  const list = usePages(
+    (cursor) => {
+      const query = {
+        limit: PAGE_SIZE,
+        cursor,
+        action: action || undefined,
+        since: dayStart(from),
+        until: dayStart(to, 1),
+      }
+      return ok(all ? api.api.admin.audit.get({ query: { ...query, user: user.trim() || undefined } }) : api.api.audit.get({ query }))
+    },
+    [all, action, from, to, all ? user.trim() : ''],
+    { failure: 'The activity could not be loaded', delay: 250 },
+  )
+  const entries = list.items
+
+  return (
+    <main class="activity">
+      <h1>Activity</h1>
+      <form class="row wrap filters" onSubmit={(event) => event.preventDefault()}>
+        {me?.admin && (
+          <div class="field">
+            <label for="activity-scope">Whose</label>
+            <select
+              id="activity-scope"
+              value={everyone ? 'all' : 'mine'}
+              onChange={(event) => setEveryone(event.currentTarget.value === 'all')}
+            >
+              <option value="mine">My account</option>
+              <option value="all">Everyone (admin)</option>
+            </select>
+          </div>
+        )}
+        {all && (
+          <div class="field">
+            <label for="activity-user">User</label>
+            <input
+              id="activity-user"
+              value={user}
+              maxLength={64}
+              placeholder="any"
+              onInput={(event) => setUser(event.currentTarget.value)}
+            />
+          </div>
+        )}
+        <div class="field">
+          <label for="activity-action">What</label>
+          <select id="activity-action" value={action} onChange={(event) => setAction(event.currentTarget.value as AuditAction | '')}>
+            <option value="">Everything</option>
+            {AUDIT_ACTIONS.map((name) => (
+              <option key={name} value={name}>
+                {ACTION_TEXT[name]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="activity-from">From</label>
+          <input id="activity-from" type="date" value={from} onInput={(event) => setFrom(event.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="activity-to">To</label>
+          <input id="activity-to" type="date" value={to} onInput={(event) => setTo(event.currentTarget.value)} />
+        </div>
+      </form>
+      {list.error ? (
+        <p class="form-error" role="alert">
+          {list.error}
+        </p>
+      ) : entries === null ? (
+        <p aria-busy="true">Loading…</p>
+      ) : entries.length === 0 ? (
+        <p class="hint">Nothing recorded that matches. Sign-ins, tokens, deleted files, links and webhooks appear here.</p>
+      ) : (
+        <div class="table-wrap">
+          <table class="activity-table">
+            <caption class="visually-hidden">Activity, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">What</th>
+                {all && <th scope="col">Account</th>}
+                <th scope="col">By</th>
+                <th scope="col">From</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => (
+                <tr key={entry.id}>
+                  <td data-label="When">
+                    <time dateTime={entry.at}>{formatDate(entry.at)}</time>
+                  </td>
+                  <td data-label="What">{ACTION_TEXT[entry.action]}</td>
+                  {all && <td data-label="Account">{entry.user ? (entry.user.name ?? 'removed user') : '—'}</td>}
+                  <td data-label="By">{entry.actor.via === 'cli' ? 'the server’s command line' : entry.actor.name}</td>
+                  <td data-label="From">{entry.address ?? '—'}</td>
+                  <td data-label="Details">{facts(entry.detail)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {list.hasMore && (
+        <button type="button" disabled={list.loadingMore} onClick={list.more}>
+          {list.loadingMore ? 'Loading…' : 'Show more'}
+        </button>
+      )}
+    </main>
+  )
+}
