@@ -1,4 +1,5 @@
 import { t, type TSchema } from 'elysia'
+import type { TUnionEnum } from 'elysia/type-system/types'
 
 /** The failure envelope `{ success: false, error, code }`, for the response schemas of every route and the OpenAPI document. */
 export const FailureSchema = t.Object(
@@ -20,4 +21,15 @@ export const authFailures = { 401: FailureSchema, 429: FailureSchema } as const
  */
 export function openApiSchema(schema: TSchema): Record<string, never> {
   return schema as unknown as Record<string, never>
+}
+
+/**
+ * One of `values`, as a JSON Schema enum. Bare t.UnionEnum makes the first value the schema's default, which
+ * Elysia then fills into an optional query or body field that was left out: here there is no default.
+ */
+export function oneOf<const T extends Readonly<[string, ...string[]]>>(
+  values: T,
+  options: Parameters<typeof t.UnionEnum>[1] = {},
+): TUnionEnum<T> {
+  return t.UnionEnum(values, { ...options, default: undefined })
 }

@@ -22,6 +22,8 @@ test('GET /api/openapi.json is an OpenAPI 3 document of every API route, without
     [
       'GET /api/health',
       'GET /api/me',
+      'GET /api/audit',
+      'GET /api/admin/audit',
       'POST /api/files/upload',
       'GET /api/files',
       'GET /api/files/{id}',

@@ -187,6 +187,8 @@ const ROUTES: { method: string; route: string; scope: Scope | 'any'; request: ()
     scope: 'webhooks:write',
     request: async () => ({ path: `/api/webhooks/${NO_SUCH}/test` }),
   },
+  { method: 'GET', route: '/api/audit', scope: 'account', request: async () => ({ path: '/api/audit' }) },
+  { method: 'GET', route: '/api/admin/audit', scope: 'admin', request: async () => ({ path: '/api/admin/audit' }) },
 ]
 
 /** What alice has, as her unrestricted token sees it: anything a refused request changed would show here. */

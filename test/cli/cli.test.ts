@@ -152,7 +152,7 @@ describe('CLI', () => {
       expect(everything).not.toContain('first password')
       expect(JSON.parse(String(rows[actions.indexOf('user.quota_set')]![5]))).toEqual({
         name: 'alice',
-        maxBytes: 5_000_000_000,
+        maxBytes: 5 * 1024 ** 3,
         maxFiles: 1000,
       })
     } finally {

@@ -1,4 +1,5 @@
 import { t, type Static } from 'elysia'
+import { oneOf } from '../../http/schemas'
 import { AUDIT_ACTIONS } from '../../shared/audit-shapes'
 
 /**
@@ -10,7 +11,7 @@ export const AuditEntrySchema = t.Object(
   {
     id: t.String({ description: 'Increases with time; the cursor of the next page is one' }),
     at: t.String({ description: 'ISO 8601' }),
-    action: t.UnionEnum(AUDIT_ACTIONS),
+    action: oneOf(AUDIT_ACTIONS),
     user: t.Union(
       [t.Object({ id: t.String(), name: t.Union([t.String(), t.Null()], { description: 'null: the user was removed' }) }), t.Null()],
       {
@@ -20,7 +21,7 @@ export const AuditEntrySchema = t.Object(
     actor: t.Object({
       id: t.Union([t.String(), t.Null()], { description: 'null: the command line on the server, or a client that proved no identity' }),
       name: t.String(),
-      via: t.UnionEnum(['api', 'cli']),
+      via: oneOf(['api', 'cli']),
     }),
     address: t.Union([t.String(), t.Null()], {
       description:
@@ -51,7 +52,7 @@ export const AuditQuery = t.Object({
       ...failsWith('cursor must be the nextCursor of a previous page'),
     }),
   ),
-  action: t.Optional(t.UnionEnum(AUDIT_ACTIONS, { ...failsWith(`action must be one of ${AUDIT_ACTIONS.join(', ')}`) })),
+  action: t.Optional(oneOf(AUDIT_ACTIONS, { ...failsWith(`action must be one of ${AUDIT_ACTIONS.join(', ')}`) })),
   since: t.Optional(
     t.String({
       format: 'date-time',

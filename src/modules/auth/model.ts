@@ -1,4 +1,5 @@
 import { t, type Static, type TSchema } from 'elysia'
+import { oneOf } from '../../http/schemas'
 import { type Rule, withRule } from '../../http/rule-schema'
 import { parseTtl } from '../../lib/durations'
 import { codePointLength } from '../../lib/text'
@@ -44,7 +45,7 @@ const scopesRule: Rule = (value) =>
     ? undefined
     : `scopes must be a list of different scopes, at least one, from ${SCOPES.join(', ')}`
 
-export const ScopeSchema = t.UnionEnum(SCOPES, { description: SCOPES.map((scope) => `${scope}: ${SCOPE_MEANINGS[scope]}`).join('; ') })
+export const ScopeSchema = oneOf(SCOPES, { description: SCOPES.map((scope) => `${scope}: ${SCOPE_MEANINGS[scope]}`).join('; ') })
 
 export const NewTokenBody = t.Object(
   {

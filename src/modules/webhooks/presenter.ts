@@ -27,7 +27,11 @@ export function toDeliveryDto(row: WebhookDeliveryRow): DeliveryDto {
  * A webhook as the audit log keeps it: its id, where it goes (scheme and host only: a path or query may carry the
  * receiver's token) and its events.
  */
-export function webhookFacts(row: { id: string; url: string; events?: string }): Record<string, string> {
+export function webhookFacts(row: { id: string; url: string; events?: string }): Record<string, string | string[]> {
   const { protocol, host } = new URL(row.url)
-  return { webhookId: row.id, target: `${protocol}//${host}`, ...(row.events !== undefined && { events: row.events }) }
+  return {
+    webhookId: row.id,
+    target: `${protocol}//${host}`,
+    ...(row.events !== undefined && { events: JSON.parse(row.events) as string[] }),
+  }
 }
