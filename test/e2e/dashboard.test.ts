@@ -167,7 +167,12 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     await page.getByRole('radio', { name: 'Only:' }).check()
     await page.getByRole('checkbox', { name: /files:read/ }).check()
     await page.getByRole('button', { name: 'Create token' }).click()
-    const reader = await page.getByLabel('The new token').inputValue()
+    // The box still shows the revoked token until the new one arrives.
+    let reader = created
+    await eventually(async () => {
+      reader = await page.getByLabel('The new token').inputValue()
+      expect(reader).not.toBe(created)
+    })
     expect((await api('/files', reader)).status).toBe(200)
     expect((await api('/tokens', reader)).status).toBe(403)
     await eventually(async () => expect(await page.locator('tbody tr', { hasText: 'reader' }).textContent()).toContain('files:read'))
