@@ -4,6 +4,7 @@ import { revokeToken } from '../../src/modules/auth/service/revoke-token'
 import { removeUser } from '../../src/modules/auth/service/users'
 import { UNAUTHORIZED_MESSAGE } from '../../src/errors'
 import { bearer } from '../support/bearer'
+import { testBackend } from '../support/backend'
 import { json, startTestApp } from '../support/harness'
 
 const server = await startTestApp()
@@ -149,8 +150,17 @@ describe('authentication', () => {
     ]
     for (const [method, path] of routes) {
       for (const [type, body] of bodies) {
-        const response = await server.call(method, path, { body, headers: { 'content-type': type } })
-        expect(`${method} ${path} ${type} ${body.length} → ${response.status}`).toBe(`${method} ${path} ${type} ${body.length} → 401`)
+        const status = await server.call(method, path, { body, headers: { 'content-type': type } }).then(
+          (response) => response.status,
+          (error: unknown) => {
+            // Through the balancer, a 401 sent before a 200 KiB body was read can reach the client as a reset: the
+            // server closes the connection with the body unread, and a TCP reset drops the answer waiting in the
+            // client's buffer (RFC 9112 §9.6 lets a server close early). Still refused, and never read.
+            if (testBackend === 'postgres-s3-lb' && body.length > 64 * 1024 && String(error).includes('ECONNRESET')) return 'reset'
+            throw error
+          },
+        )
+        expect(`${method} ${path} ${type} ${body.length} → ${status}`).toMatch(/ → (401|reset)$/)
       }
     }
   })
