@@ -13,6 +13,7 @@ import { shareRoutes } from './modules/share'
 import { systemRoutes } from './modules/system'
 import { webhooksRoutes } from './modules/webhooks'
 import { auditRoutes } from './modules/audit'
+import { adminRoutes } from './modules/admin'
 
 /**
  * The whole HTTP application, built from an already-opened context. It never listens by itself:
@@ -29,6 +30,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(linksRoutes(ctx, auth))
     .use(webhooksRoutes(ctx, auth))
     .use(auditRoutes(ctx, auth))
+    .use(adminRoutes(ctx, auth))
     .use(analyticsRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets.manifest))
     .use(dashboardRoutes(ctx, assets.manifest))

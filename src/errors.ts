@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'quota_exceeded',
   'insufficient_scope',
+  'account_disabled',
   'not_found',
   'conflict',
   'request_timeout',
@@ -71,6 +72,10 @@ export const invalidCredentials = () => new DomainError('unauthorized', 'Wrong u
 export const insufficientScope = (scope: string, message = `This token may not do this: it needs the scope ${scope}`) =>
   new DomainError('insufficient_scope', message, { challenge: `Bearer error="insufficient_scope", scope="${scope}"` })
 
+// account_disabled: an admin turned the account off.
+
+export const accountDisabled = () => new DomainError('account_disabled', 'This account is disabled; ask an admin to enable it')
+
 // quota_exceeded: a plan limit or the token cap.
 
 export const quotaExceeded = (message: string) => new DomainError('quota_exceeded', message)
@@ -93,6 +98,11 @@ export const tooManyTokens = (cap: number) =>
 export const notFound = (message = 'File not found') => new DomainError('not_found', message)
 export const versionNotFound = () => notFound('Version not found')
 export const userNotFound = (name: string) => notFound(`No user named ${JSON.stringify(name)}`)
+export const userIdNotFound = () => notFound('No such user')
+export const invitationNotValid = () =>
+  notFound(
+    'This invitation link is not valid: it was used, revoked or has expired (an invitation lasts 7 days); ask an admin for a new one',
+  )
 export const tokenNotFound = () => notFound('Token not found')
 export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with id ${JSON.stringify(tokenIdOrJwt)}`)
 export const webhookNotFound = () => notFound('Webhook not found')
@@ -103,6 +113,7 @@ export const conflict = (message: string) => new DomainError('conflict', message
 export const currentVersionNotDeletable = () =>
   conflict('This is the current version of the file; restore another version first, or delete the file')
 export const defaultLinkCannotBeDeleted = () => conflict('The default link of a file cannot be deleted; disable it, or delete the file')
+export const lastAdmin = () => conflict('This would leave the server without an enabled admin; make another user an admin first')
 export const fileKeptChanging = (times: number) =>
   conflict(`The file changed ${times} times while this request waited for its turn (other replacements or restores); send it again`)
 

@@ -1,4 +1,4 @@
-import { passwordProblem } from '../modules/auth/rules'
+import { passwordProblem } from '../core/accounts/password-rule'
 import { CliFailure } from './io'
 
 /**

@@ -1,7 +1,7 @@
 import { type AuditAction, type AuditDetail, recordAudit } from '../core/audit/record'
 import type { AppContext } from '../core/context'
 import { formatSize, parseSize } from '../shared/sizes'
-import { addUser, findUserByName, listUsers, removeUser, setPassword, setQuota } from '../modules/auth/service/users'
+import { addUser, findUserByName, listUsers, removeUser, setPassword, setQuota } from '../core/accounts/users/users'
 import { allowOnly, stringFlag, type ParsedArgs } from './args'
 import { readNewPassword } from './password-input'
 import { CliFailure, commandHint, table, type CliIo } from './io'

@@ -31,6 +31,7 @@ export const sqliteTables = {
   rateCounters: schema.rateCounters,
   uploadLeases: schema.uploadLeases,
   auditEvents: schema.auditEvents,
+  invitations: schema.invitations,
 }
 export type Tables = typeof sqliteTables
 

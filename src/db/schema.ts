@@ -15,6 +15,10 @@ export const users = sqliteTable('users', {
   passwordHash: text('password_hash'),
   /** Admins manage users and every token (docs/api.md, Admins): the first user, and those added with --admin. */
   isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
+  /** When an admin disabled the account (it can neither sign in nor use its tokens); NULL: enabled. */
+  disabledAt: integer('disabled_at'),
+  /** The last successful sign-in (password), for the admin page; NULL: never. */
+  lastSignInAt: integer('last_sign_in_at'),
 })
 
 export const tokens = sqliteTable(
@@ -330,3 +334,26 @@ export const auditEvents = sqliteTable(
   (table) => [index('audit_events_user_idx').on(table.userId, table.seq), index('audit_events_at_idx').on(table.at)],
 )
 export type AuditEventRow = typeof auditEvents.$inferSelect
+
+/**
+ * An admin's invitation to create an account (docs/api.md, Admins): a link with a secret, shown once, valid 7
+ * days, used once. Only the SHA-256 of the secret is kept.
+ */
+export const invitations = sqliteTable('invitations', {
+  id: text('id').primaryKey(),
+  secretHash: text('secret_hash').notNull().unique(),
+  /** The admin who made it; NULL once that user is removed. */
+  createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: integer('created_at').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+  /** Whether the new user is an admin, and their limits (NULL: unlimited). */
+  admin: integer('admin', { mode: 'boolean' }).notNull(),
+  maxBytes: integer('max_bytes'),
+  maxFiles: integer('max_files'),
+  /** When it was used, and the user it made; or when an admin revoked it. */
+  usedAt: integer('used_at'),
+  usedBy: text('used_by').references(() => users.id, { onDelete: 'set null' }),
+  revokedAt: integer('revoked_at'),
+})
+
+export type InvitationRow = typeof invitations.$inferSelect

@@ -5,6 +5,7 @@
 export type {
   FileRow,
   FileVersionRow,
+  InvitationRow,
   LinkRow,
   TokenRow,
   UserRow,

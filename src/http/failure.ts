@@ -11,6 +11,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   unauthorized: 401,
   quota_exceeded: 403,
   insufficient_scope: 403,
+  account_disabled: 403,
   not_found: 404,
   conflict: 409,
   request_timeout: 408,

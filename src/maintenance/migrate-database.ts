@@ -22,6 +22,7 @@ const TABLES: Table[] = [
   sqliteTables.webhooks,
   sqliteTables.webhookDeliveries,
   sqliteTables.auditEvents,
+  sqliteTables.invitations,
   sqliteTables.meta,
 ]
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters for the widest table. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { setPassword } from '../../src/modules/auth/service/users'
+import { setPassword } from '../../src/core/accounts/users/users'
 import { createApp } from '../../src/app'
 import { BASE, json, startTestApp } from '../support/harness'
 

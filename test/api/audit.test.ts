@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { pruneAuditLog } from '../../src/core/audit/prune'
-import { setPassword } from '../../src/modules/auth/service/users'
+import { setPassword } from '../../src/core/accounts/users/users'
 import { json, startTestApp } from '../support/harness'
 import { uploadPdf } from '../support/uploads'
 

@@ -1,8 +1,8 @@
 import { describe, expect, setSystemTime, test } from 'bun:test'
 import { SignJWT } from 'jose'
 import { FOREIGN_CHECK_MS } from '../../src/db/hot-sql'
-import { revokeToken } from '../../src/modules/auth/service/revoke-token'
-import { removeUser } from '../../src/modules/auth/service/users'
+import { revokeToken } from '../../src/core/accounts/tokens/revoke-token'
+import { removeUser } from '../../src/core/accounts/users/users'
 import { startTestApp } from '../support/harness'
 
 // The authenticator remembers verified tokens and their callers; none of that may delay a refusal.

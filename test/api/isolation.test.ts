@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { issueToken } from '../../src/modules/auth/service/issue-token'
-import { revokeToken } from '../../src/modules/auth/service/revoke-token'
+import { revokeToken } from '../../src/core/accounts/tokens/revoke-token'
 import { form, json, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
 import { uploadPdf } from '../support/uploads'

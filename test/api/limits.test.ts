@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { issueToken } from '../../src/modules/auth/service/issue-token'
-import { setQuota } from '../../src/modules/auth/service/users'
+import { setQuota } from '../../src/core/accounts/users/users'
 import { createApp } from '../../src/app'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'

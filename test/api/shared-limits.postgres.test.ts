@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { makePdf } from '../../scripts/support/pdf'
-import { setPassword } from '../../src/modules/auth/service/users'
+import { setPassword } from '../../src/core/accounts/users/users'
 import { BASE, form, startTestApp, type TestServer } from '../support/harness'
 import { addLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'

@@ -251,6 +251,11 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
       await page.keyboard.press('Enter')
       await page.getByRole('cell', { name: 'Signed in' }).first().waitFor()
       await expectAccessible(page, `activity ${colorScheme}`)
+      // dana is the first user, so an admin: the Admin page lists her.
+      await page.getByRole('link', { name: 'Admin', exact: true }).focus()
+      await page.keyboard.press('Enter')
+      await page.getByRole('cell', { name: /dana/ }).first().waitFor()
+      await expectAccessible(page, `admin ${colorScheme}`)
       expect(unexpected(watched)).toEqual([])
       expect(await watched.cspViolations()).toEqual([])
       await page.context().close()
@@ -304,6 +309,54 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     await eventually(async () => expect(await page.getByRole('link', { name: 'dropped.pdf' }).count()).toBe(1))
     expect((await (await api('/files', apiToken)).json()).data.length).toBe(before)
     expect(watched.consoleErrors.filter((line) => !/ERR_|net::/.test(line))).toEqual([])
+    await page.context().close()
+  }, 60_000)
+
+  test('an admin invites someone: the link makes an account and signs it in once; disabled, it cannot sign in', async () => {
+    const watched = await watchedPage(browser)
+    const { page } = watched
+    await page.goto(`${server.url}/app`)
+    await page.getByLabel('User name').fill('dana')
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.locator('tbody tr').first().waitFor()
+    await page.getByRole('link', { name: 'Admin', exact: true }).click()
+    await page.getByRole('button', { name: 'Create invitation link' }).click()
+    const link = await page.getByLabel('The invitation link').inputValue()
+    expect(link).toMatch(/\/app#\/join\/[A-Za-z0-9_-]{22}$/)
+
+    const invited = await watchedPage(browser)
+    await invited.page.goto(link)
+    await invited.page.getByLabel('User name').fill('erin')
+    await invited.page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await invited.page.getByLabel('Password again').fill(PASSWORD)
+    await invited.page.getByRole('button', { name: 'Make my account' }).click()
+    await invited.page.getByRole('heading', { name: 'Files' }).waitFor()
+    expect(await invited.page.locator('.who').textContent()).toBe('erin')
+    expect(await invited.page.getByRole('link', { name: 'Admin', exact: true }).count()).toBe(0) // erin is no admin
+    // The link worked once.
+    await invited.page.context().clearCookies()
+    const again = await fetch(`${server.url}/api/auth/accept-invitation`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ invitation: link.split('/').at(-1), username: 'erin2', password: PASSWORD }),
+    })
+    expect(again.status).toBe(404)
+
+    await page.reload()
+    await page.getByRole('button', { name: 'Disable erin' }).click()
+    await page.getByRole('button', { name: 'Enable erin' }).waitFor()
+    const signIn = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'erin', password: PASSWORD }),
+    })
+    expect(signIn.status).toBe(403)
+    expect((await signIn.json()).code).toBe('account_disabled')
+    expect(unexpected(watched)).toEqual([])
+    expect(unexpected(invited)).toEqual([])
+    expect(await watched.cspViolations()).toEqual([])
+    await invited.page.context().close()
     await page.context().close()
   }, 60_000)
 })

@@ -8,7 +8,7 @@ import { createApp, type App } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
 import type { Logger } from '../../src/log'
 import { issueToken } from '../../src/modules/auth/service/issue-token'
-import { addUser } from '../../src/modules/auth/service/users'
+import { addUser } from '../../src/core/accounts/users/users'
 import { openContext, type OpenedContext } from '../../src/open-context'
 import { backendSettings, testBackend } from './backend'
 

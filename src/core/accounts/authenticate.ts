@@ -23,9 +23,9 @@ const MAX_TOKEN_LENGTH = 2048
 /** Distinct tokens whose signature check is remembered; the oldest is forgotten first. */
 const VERIFIED_CACHE_SIZE = 1024
 
-// The token's row must exist, belong to the token's subject and not be revoked; the user must exist.
+// The token's row must exist, belong to the token's subject and not be revoked; the user must exist and be enabled.
 const CALLER_OF_TOKEN = `SELECT users.id, users.name, users.is_admin, tokens.scopes FROM tokens JOIN users ON users.id = tokens.user_id
-  WHERE tokens.id = ? AND tokens.user_id = ? AND tokens.revoked_at IS NULL`
+  WHERE tokens.id = ? AND tokens.user_id = ? AND tokens.revoked_at IS NULL AND users.disabled_at IS NULL`
 
 export type Authenticate = (authorization: string | null) => Promise<Caller | undefined>
 

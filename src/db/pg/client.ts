@@ -40,6 +40,7 @@ const pgTables = {
   rateCounters: schema.rateCounters,
   uploadLeases: schema.uploadLeases,
   auditEvents: schema.auditEvents,
+  invitations: schema.invitations,
 }
 
 const pgPortable: Portable = {

@@ -26,6 +26,8 @@ export const users = pgTable('users', {
   maxFiles: integer('max_files'),
   passwordHash: text('password_hash'),
   isAdmin: boolean('is_admin').notNull().default(false),
+  disabledAt: millis('disabled_at'),
+  lastSignInAt: millis('last_sign_in_at'),
 })
 
 export const tokens = pgTable(
@@ -249,3 +251,17 @@ export const auditEvents = pgTable(
   },
   (table) => [index('audit_events_user_idx').on(table.userId, table.seq), index('audit_events_at_idx').on(table.at)],
 )
+
+export const invitations = pgTable('invitations', {
+  id: text('id').primaryKey(),
+  secretHash: text('secret_hash').notNull().unique(),
+  createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: millis('created_at').notNull(),
+  expiresAt: millis('expires_at').notNull(),
+  admin: boolean('admin').notNull(),
+  maxBytes: bigint('max_bytes', { mode: 'number' }),
+  maxFiles: integer('max_files'),
+  usedAt: millis('used_at'),
+  usedBy: text('used_by').references(() => users.id, { onDelete: 'set null' }),
+  revokedAt: millis('revoked_at'),
+})

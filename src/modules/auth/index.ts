@@ -6,6 +6,7 @@ import { authFailures, FailureSchema } from '../../http/schemas'
 import { newTokenFrom } from './input'
 import {
   IssuedTokenEnvelope,
+  AcceptInvitationBody,
   LoginBody,
   MeEnvelope,
   NewTokenBody,
@@ -17,9 +18,11 @@ import {
 import { tokenFacts, toIssuedTokenDto, toSignInDto, toTokenDto } from './presenter'
 import { getAccount } from './service/get-account'
 import { issueOwnToken } from './service/issue-own-token'
-import { listActiveTokens } from './service/list-tokens'
+import { listActiveTokens } from '../../core/accounts/tokens/list-tokens'
 import { logIn } from './service/log-in'
-import { revokeOwnToken } from './service/revoke-token'
+import { acceptInvitation } from '../../core/accounts/invitations'
+import { recordAudit } from '../../core/audit/record'
+import { revokeOwnToken } from '../../core/accounts/tokens/revoke-token'
 import { signInLimits } from './service/sign-in-limits'
 
 const tags = ['account']
@@ -59,6 +62,40 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
         },
         detail: {
           summary: 'Sign in with a user name and password: a session token (default 12 h), revocable like any token',
+          tags,
+          security: [],
+        },
+      },
+    )
+    .post(
+      '/auth/accept-invitation',
+      async ({ request, server, body, set }) => {
+        const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
+        const { user, invitation } = await acceptInvitation(ctx, { secret: body.invitation, name: body.username, password: body.password })
+        await recordAudit(ctx, {
+          action: 'user.added',
+          actor: { via: 'api', userId: user.id, name: user.name, address },
+          userId: user.id,
+          detail: { name: user.name, admin: user.isAdmin, invitationId: invitation.id, invitedBy: invitation.createdBy },
+        })
+        const session = await logIn(ctx, { username: user.name, password: body.password, address })
+        set.status = 201
+        return { success: true as const, data: toSignInDto(session) }
+      },
+      {
+        parse: jsonBody(AcceptInvitationBody, 'anyone'),
+        body: AcceptInvitationBody,
+        response: {
+          201: SignInEnvelope,
+          400: FailureSchema,
+          404: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          503: FailureSchema,
+        },
+        detail: {
+          summary: "Accept an admin's invitation: choose a user name and a password; signed in at once",
+          description: 'An invitation works once, for 7 days; a used, revoked or expired one is a 404.',
           tags,
           security: [],
         },

@@ -30,6 +30,21 @@ const codePoints = (name: string, min: number, max: number) =>
 
 export const LoginBody = t.Object({ username: codePoints('username', 1, 64), password: codePoints('password', 1, 1024) }, NOT_AN_OBJECT)
 
+/** POST /api/auth/accept-invitation: the secret of an admin's invitation link, and the new account's name and password. */
+export const AcceptInvitationBody = t.Object(
+  {
+    invitation: t.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'The part of the invitation link after #/join/',
+      error: () => 'invitation must be the secret of an invitation link',
+    }),
+    username: codePoints('username', 1, 64),
+    password: codePoints('password', 1, 1024),
+  },
+  NOT_AN_OBJECT,
+)
+
 const labelLength = codePointsRule('label', 1, TOKEN_LABEL_MAX)
 const labelRule: Rule = (value) => labelLength(value) ?? (String(value).trim() === '' ? 'label must not be blank' : undefined)
 const ttlRule: Rule = (value) =>

@@ -1,5 +1,8 @@
 import { useEffect, useState } from 'preact/hooks'
 import { AccountPage } from './account-page'
+import { AdminPage } from './admin-page'
+import { JoinPage } from './join-page'
+import { useLoad } from './use-api'
 import { ActivityPage } from './activity-page'
 import { api, ok } from './api'
 import { FilePage } from './file-page'
@@ -9,15 +12,25 @@ import { SignIn } from './sign-in'
 import { Notices, notify } from './ui'
 import { WebhooksPage } from './webhooks-page'
 
-type Route = { page: 'files' } | { page: 'file'; id: string } | { page: 'webhooks' } | { page: 'activity' } | { page: 'account' }
+type Route =
+  | { page: 'files' }
+  | { page: 'file'; id: string }
+  | { page: 'webhooks' }
+  | { page: 'activity' }
+  | { page: 'account' }
+  | { page: 'admin' }
+  | { page: 'join'; invitation: string }
 
-/** Hash routes (#/files, #/files/ID, #/webhooks, #/activity, #/account): the server serves one page at /app, nothing else to route. */
+/** Hash routes (#/files, #/files/ID, #/webhooks, #/activity, #/account, #/admin, #/join/SECRET): the server serves one page at /app, nothing else to route. */
 function routeOf(hash: string): Route {
   const file = /^#\/files\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
   if (file) return { page: 'file', id: file[1]! }
   if (hash === '#/account') return { page: 'account' }
   if (hash === '#/webhooks') return { page: 'webhooks' }
   if (hash === '#/activity') return { page: 'activity' }
+  if (hash === '#/admin') return { page: 'admin' }
+  const join = /^#\/join\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
+  if (join) return { page: 'join', invitation: join[1]! }
   return { page: 'files' }
 }
 
@@ -27,11 +40,15 @@ const TITLES: Record<Route['page'], string> = {
   webhooks: 'Webhooks',
   activity: 'Activity',
   account: 'Account',
+  admin: 'Admin',
+  join: 'Join',
 }
 
 export function App() {
   const [current, setCurrent] = useState<Session | null>(session.current())
   const [route, setRoute] = useState(routeOf(location.hash))
+  // Who is signed in, for what the navigation offers (the Admin page to admins); read again for each session.
+  const me = useLoad(() => (current ? ok(api.api.me.get()) : Promise.resolve({ data: null })), [current?.token], { failure: '' }).value
   useEffect(() => session.subscribe(setCurrent), [])
   useEffect(() => {
     const onHash = () => {
@@ -45,6 +62,14 @@ export function App() {
     document.title = `${TITLES[route.page]} · pdfshare`
   }, [route])
 
+  if (route.page === 'join') {
+    return (
+      <>
+        <JoinPage invitation={route.invitation} />
+        <Notices />
+      </>
+    )
+  }
   if (!current) {
     return (
       <>
@@ -88,6 +113,11 @@ export function App() {
           <a href="#/account" aria-current={route.page === 'account' ? 'page' : undefined}>
             Account
           </a>
+          {me?.admin && (
+            <a href="#/admin" aria-current={route.page === 'admin' ? 'page' : undefined}>
+              Admin
+            </a>
+          )}
         </nav>
         <span class="who">{current.name}</span>
         <button type="button" onClick={signOut}>
@@ -101,6 +131,7 @@ export function App() {
         {route.page === 'webhooks' && <WebhooksPage />}
         {route.page === 'activity' && <ActivityPage />}
         {route.page === 'account' && <AccountPage />}
+        {route.page === 'admin' && (me?.admin ? <AdminPage me={me.name} /> : <p>{me ? 'Only admins see this page.' : 'Loading…'}</p>)}
       </div>
       <Notices />
     </>

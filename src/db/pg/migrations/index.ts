@@ -6,6 +6,7 @@ import m2 from './0002_view_marks_visitor_bytes.sql' with { type: 'text' }
 import m3 from './0003_pdf_pages.sql' with { type: 'text' }
 import m4 from './0004_token_scopes_and_admins.sql' with { type: 'text' }
 import m5 from './0005_audit_log.sql' with { type: 'text' }
+import m6 from './0006_admins_and_invitations.sql' with { type: 'text' }
 
 export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795446515396, sql: m0 },
@@ -14,4 +15,5 @@ export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] 
   { tag: '0003_pdf_pages', when: 1795599911322, sql: m3 },
   { tag: '0004_token_scopes_and_admins', when: 1795607718737, sql: m4 },
   { tag: '0005_audit_log', when: 1795608437763, sql: m5 },
+  { tag: '0006_admins_and_invitations', when: 1795610699789, sql: m6 },
 ]

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../core/context'
 import { usageOf } from '../../../core/files/usage'
 import type { MeDto } from '../model'
-import { findUserById, limitsOf } from './users'
+import { findUserById, limitsOf } from '../../../core/accounts/users/users'
 
 /** The caller's account: who they are, what they use and what their plan allows. */
 export async function getAccount(ctx: AppContext, input: { userId: string }): Promise<MeDto> {

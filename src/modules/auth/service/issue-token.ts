@@ -5,8 +5,8 @@ import type { AppContext } from '../../../core/context'
 import type { TokenRow } from '../../../db/tables'
 import { tooManyTokens } from '../../../errors'
 import { randomId } from '../../../lib/ids'
-import { findUserByName } from './users'
-import { isActiveTokenOf } from './list-tokens'
+import { findUserByName } from '../../../core/accounts/users/users'
+import { isActiveTokenOf } from '../../../core/accounts/tokens/list-tokens'
 
 export type IssuedToken = { jwt: string; token: TokenRow }
 

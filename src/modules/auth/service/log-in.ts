@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { ANONYMOUS, recordAudit } from '../../../core/audit/record'
 import type { AppContext } from '../../../core/context'
-import { invalidCredentials } from '../../../errors'
+import { accountDisabled, invalidCredentials } from '../../../errors'
 import { passwordMatches } from '../../../core/passwords/argon2'
 import { issueToken, type IssuedToken } from './issue-token'
 
@@ -21,7 +21,7 @@ export async function logIn(
 ): Promise<IssuedToken & { user: { id: string; name: string } }> {
   const { users } = ctx.db.tables
   const [user] = await ctx.db.orm
-    .select({ id: users.id, name: users.name, passwordHash: users.passwordHash })
+    .select({ id: users.id, name: users.name, passwordHash: users.passwordHash, disabledAt: users.disabledAt })
     .from(users)
     .where(eq(users.name, input.username))
   if (!(await passwordMatches(input.password, user?.passwordHash)) || !user) {
@@ -33,12 +33,15 @@ export async function logIn(
     })
     throw invalidCredentials()
   }
+  // Said only to whoever knows the password: to anyone else a disabled account is refused like any other.
+  if (user.disabledAt !== null) throw accountDisabled()
   const issued = await issueToken(ctx, {
     userName: user.name,
     label: SESSION_LABEL,
     ttlSeconds: ctx.config.sessionTtl,
     replaceOldest: SESSION_LABEL,
   })
+  await ctx.db.orm.update(users).set({ lastSignInAt: ctx.now() }).where(eq(users.id, user.id))
   await recordAudit(ctx, {
     action: 'sign_in.succeeded',
     actor: { via: 'api', userId: user.id, name: user.name, address: input.address },

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm'
-import type { AppContext } from '../../../core/context'
+import type { AppContext } from '../../context'
 import { badRequest } from '../../../errors'
-import { hashPassword } from '../../../core/passwords/argon2'
-import { passwordProblem } from '../rules'
+import { hashPassword } from '../../passwords/argon2'
+import { passwordProblem } from '../password-rule'
 import { findUserByName } from './find-user'
 
 /** Sets or changes a user's password, which lets them sign in to the dashboard. */

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
-import type { AppContext } from '../../../core/context'
-import { fileCountOf, storedBytesOf, type Usage } from '../../../core/files/usage'
+import type { AppContext } from '../../context'
+import { fileCountOf, storedBytesOf, type Usage } from '../../files/usage'
 import type { UserRow } from '../../../db/tables'
 
 /** Every user by name, with what they use (bytes: current PDFs and kept versions, as the quota counts them). */

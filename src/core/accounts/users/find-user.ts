@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
-import type { AppContext } from '../../../core/context'
+import type { AppContext } from '../../context'
 import type { UserRow } from '../../../db/tables'
-import { unauthorized, userNotFound } from '../../../errors'
+import { unauthorized, userIdNotFound, userNotFound } from '../../../errors'
 
 export async function findUserByName(ctx: AppContext, name: string): Promise<UserRow> {
   const { users } = ctx.db.tables
@@ -15,5 +15,13 @@ export async function findUserById(ctx: AppContext, id: string): Promise<UserRow
   const { users } = ctx.db.tables
   const [row] = await ctx.db.orm.select().from(users).where(eq(users.id, id))
   if (!row) throw unauthorized()
+  return row
+}
+
+/** A user by id for an admin's request: an unknown id is a 404. */
+export async function userWithId(ctx: AppContext, id: string): Promise<UserRow> {
+  const { users } = ctx.db.tables
+  const [row] = await ctx.db.orm.select().from(users).where(eq(users.id, id))
+  if (!row) throw userIdNotFound()
   return row
 }

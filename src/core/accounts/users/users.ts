@@ -1,8 +1,9 @@
 // The user verbs, one per file; imported from here by the rest of the code and by the tests.
 export { addUser } from './add-user'
-export { findUserById, findUserByName } from './find-user'
+export { findUserById, findUserByName, userWithId } from './find-user'
 export { listUsers } from './list-users'
 export { removeUser } from './remove-user'
 export { setPassword } from './set-password'
 export { setQuota } from './set-quota'
+export { isLastAdmin, setUserState, type UserState } from './set-user-state'
 export { limitsOf, type Limits } from './limits'

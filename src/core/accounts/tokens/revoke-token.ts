@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm'
-import { unverifiedTokenId } from '../../../core/accounts/jwt'
-import type { AppContext } from '../../../core/context'
+import { unverifiedTokenId } from '../jwt'
+import type { AppContext } from '../../context'
 import type { TokenRow } from '../../../db/tables'
 import { noTokenWithId, tokenNotFound } from '../../../errors'
 

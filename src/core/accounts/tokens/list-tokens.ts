@@ -1,8 +1,8 @@
 import { and, desc, eq, gt, isNull, or } from 'drizzle-orm'
-import type { AppContext } from '../../../core/context'
+import type { AppContext } from '../../context'
 import type { Tables } from '../../../db/database'
 import type { TokenRow } from '../../../db/tables'
-import { findUserByName } from './users'
+import { findUserByName } from '../users/users'
 
 /** Every token, revoked and expired ones too, of one user or of all, newest first (`pdfshare token list`). */
 export async function listTokens(ctx: AppContext, input: { userName?: string }): Promise<(TokenRow & { userName: string })[]> {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import type { AppContext } from '../../../core/context'
+import type { AppContext } from '../../context'
 import type { UserRow } from '../../../db/tables'
 import { badRequest, userAlreadyExists } from '../../../errors'
 import { randomId } from '../../../lib/ids'

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import type { AppContext } from '../../../core/context'
+import type { AppContext } from '../../context'
 import type { UserRow } from '../../../db/tables'
 import { userNotFound } from '../../../errors'
 import { findUserByName } from './find-user'

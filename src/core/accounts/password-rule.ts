@@ -1,4 +1,4 @@
-import { PASSWORD_MAX_BYTES } from '../../core/passwords/argon2'
+import { PASSWORD_MAX_BYTES } from '../passwords/argon2'
 
 export const PASSWORD_MIN_CHARACTERS = 8
 

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
-import type { AppContext } from '../../../core/context'
-import { discardBlob } from '../../../core/files/discard-blob'
-import { usageOf } from '../../../core/files/usage'
+import type { AppContext } from '../../context'
+import { discardBlob } from '../../files/discard-blob'
+import { usageOf } from '../../files/usage'
 import { badRequest } from '../../../errors'
 import { findUserByName } from './find-user'
 

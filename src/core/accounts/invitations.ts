@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto'
+import { and, desc, eq, gt, isNull } from 'drizzle-orm'
+import type { AppContext } from '../context'
+import type { InvitationRow, UserRow } from '../../db/tables'
+import { badRequest, invitationNotValid } from '../../errors'
+import { randomId } from '../../lib/ids'
+import { hashPassword } from '../passwords/argon2'
+import { passwordProblem } from './password-rule'
+import { addUser } from './users/add-user'
+
+/** How long an invitation link works. */
+export const INVITATION_DAYS = 7
+const DAY_MS = 24 * 60 * 60 * 1000
+
+const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex')
+
+export type NewInvitation = { row: InvitationRow; secret: string }
+
+/**
+ * An invitation to make an account: a 128-bit secret, shown once (only its SHA-256 is kept), valid
+ * INVITATION_DAYS days, used once. The account it makes is an admin or not and has these limits.
+ */
+export async function createInvitation(
+  ctx: AppContext,
+  input: { createdBy: string; admin: boolean; maxBytes: number | null; maxFiles: number | null },
+): Promise<NewInvitation> {
+  const { invitations } = ctx.db.tables
+  const secret = randomId(16)
+  const now = ctx.now()
+  const [row] = await ctx.db.orm
+    .insert(invitations)
+    .values({
+      id: randomId(),
+      secretHash: hashOf(secret),
+      createdBy: input.createdBy,
+      createdAt: now,
+      expiresAt: now + INVITATION_DAYS * DAY_MS,
+      admin: input.admin,
+      maxBytes: input.maxBytes,
+      maxFiles: input.maxFiles,
+      usedAt: null,
+      usedBy: null,
+      revokedAt: null,
+    })
+    .returning()
+  return { row: row!, secret }
+}
+
+/** The invitations that still work (not used, revoked or expired), newest first. */
+export async function pendingInvitations(ctx: AppContext): Promise<InvitationRow[]> {
+  const { invitations } = ctx.db.tables
+  return ctx.db.orm
+    .select()
+    .from(invitations)
+    .where(and(isNull(invitations.usedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, ctx.now())))
+    .orderBy(desc(invitations.createdAt), desc(invitations.id))
+}
+
+/** Revokes an invitation that still works; 404 for any other id. */
+export async function revokeInvitation(ctx: AppContext, id: string): Promise<InvitationRow> {
+  const { invitations } = ctx.db.tables
+  const [revoked] = await ctx.db.orm
+    .update(invitations)
+    .set({ revokedAt: ctx.now() })
+    .where(and(eq(invitations.id, id), isNull(invitations.usedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, ctx.now())))
+    .returning()
+  if (!revoked) throw invitationNotValid()
+  return revoked
+}
+
+/**
+ * Makes the invited account with its name and password. The invitation is claimed in one statement (only an
+ * unused, unrevoked, unexpired one), so two people with the same link cannot both get an account; a weak
+ * password, a link that does not work or a taken name are refused before anything is claimed (a name that is
+ * not a valid user name, or taken meanwhile, gives the invitation back).
+ */
+export async function acceptInvitation(
+  ctx: AppContext,
+  input: { secret: string; name: string; password: string },
+): Promise<{ user: UserRow; invitation: InvitationRow }> {
+  const { invitations, users } = ctx.db.tables
+  const problem = passwordProblem(input.password)
+  if (problem) throw badRequest(problem)
+  const stillValid = () =>
+    and(
+      eq(invitations.secretHash, hashOf(input.secret)),
+      isNull(invitations.usedAt),
+      isNull(invitations.revokedAt),
+      gt(invitations.expiresAt, ctx.now()),
+    )
+  // A link that does not work costs no password hashing.
+  const [valid] = await ctx.db.orm.select({ id: invitations.id }).from(invitations).where(stillValid())
+  if (!valid) throw invitationNotValid()
+  const [existing] = await ctx.db.orm.select({ id: users.id }).from(users).where(eq(users.name, input.name))
+  if (existing) throw badRequest(`A user named ${JSON.stringify(input.name)} already exists; choose another name`)
+  const passwordHash = await hashPassword(input.password)
+  const [claimed] = await ctx.db.orm.update(invitations).set({ usedAt: ctx.now() }).where(stillValid()).returning()
+  if (!claimed) throw invitationNotValid()
+  let user: UserRow
+  try {
+    user = await addUser(ctx, { name: input.name, admin: claimed.admin })
+  } catch (error) {
+    // The name went to someone else between the check and now: the invitation works again.
+    await ctx.db.orm.update(invitations).set({ usedAt: null }).where(eq(invitations.id, claimed.id))
+    throw error
+  }
+  const [made] = await ctx.db.orm
+    .update(users)
+    .set({ passwordHash, maxBytes: claimed.maxBytes, maxFiles: claimed.maxFiles })
+    .where(eq(users.id, user.id))
+    .returning()
+  await ctx.db.orm.update(invitations).set({ usedBy: user.id }).where(eq(invitations.id, claimed.id))
+  return { user: made!, invitation: { ...claimed, usedBy: user.id } }
+}

@@ -1,0 +1,111 @@
+import { t, type Static } from 'elysia'
+import { oneOf } from '../../http/schemas'
+import { SCOPES } from '../../shared/account-shapes'
+
+/**
+ * The admin page's shapes (docs/api.md, Admins), written once: routes, OpenAPI document and dashboard types.
+ * Nothing here names a file, a link or a token's value: an admin manages accounts, never reads them.
+ */
+
+const limits = t.Object({
+  maxStorageBytes: t.Union([t.Integer(), t.Null()], { description: 'null = unlimited' }),
+  maxFiles: t.Union([t.Integer(), t.Null()], { description: 'null = unlimited' }),
+})
+
+export const AdminUserSchema = t.Object(
+  {
+    id: t.String(),
+    name: t.String(),
+    admin: t.Boolean(),
+    disabled: t.Boolean({ description: 'A disabled user can neither sign in nor use a token' }),
+    createdAt: t.String(),
+    lastSignInAt: t.Union([t.String(), t.Null()], { description: 'The last password sign-in; null: never' }),
+    hasPassword: t.Boolean(),
+    usage: t.Object({ files: t.Integer(), bytes: t.Integer() }),
+    limits,
+  },
+  { title: 'AdminUser' },
+)
+export type AdminUserDto = Static<typeof AdminUserSchema>
+
+export const AdminTokenSchema = t.Object(
+  {
+    id: t.String(),
+    label: t.String(),
+    user: t.Object({ id: t.String(), name: t.String() }),
+    scopes: t.Union([t.Array(oneOf(SCOPES)), t.Null()], { description: 'null: everything its user may do' }),
+    createdAt: t.String(),
+    expiresAt: t.Union([t.String(), t.Null()]),
+    status: oneOf(['active', 'expired', 'revoked']),
+  },
+  { title: 'AdminToken' },
+)
+export type AdminTokenDto = Static<typeof AdminTokenSchema>
+
+export const InvitationSchema = t.Object(
+  {
+    id: t.String(),
+    admin: t.Boolean(),
+    limits,
+    createdAt: t.String(),
+    expiresAt: t.String(),
+  },
+  { title: 'Invitation' },
+)
+export type InvitationDto = Static<typeof InvitationSchema>
+
+export const NewInvitationSchema = t.Object({
+  ...InvitationSchema.properties,
+  url: t.String({ description: 'The link to give the invited person; shown in this answer only' }),
+})
+export type NewInvitationDto = Static<typeof NewInvitationSchema>
+
+const limit = (name: string) =>
+  t.Optional(
+    t.Union([t.Integer({ minimum: 0 }), t.Null()], {
+      description: `${name}; null: unlimited`,
+      error: () => `${name === 'maxStorageBytes' ? 'maxStorageBytes' : 'maxFiles'} must be a whole number from 0, or null for unlimited`,
+    }),
+  )
+
+/** PATCH /api/admin/users/{id}: what to change; omitted fields stay. Unknown fields are ignored. */
+export const UserChangeBody = t.Object(
+  {
+    disabled: t.Optional(t.Boolean({ error: () => 'disabled must be true or false' })),
+    admin: t.Optional(t.Boolean({ error: () => 'admin must be true or false' })),
+    maxStorageBytes: limit('maxStorageBytes'),
+    maxFiles: limit('maxFiles'),
+  },
+  { additionalProperties: true, error: () => 'The JSON body must be an object, e.g. {"disabled": true}' },
+)
+
+/** POST /api/admin/invitations. Unknown fields are ignored. */
+export const InvitationBody = t.Object(
+  {
+    admin: t.Optional(
+      t.Boolean({ error: () => 'admin must be true or false', description: 'Whether the new user is an admin (default false)' }),
+    ),
+    maxStorageBytes: limit('maxStorageBytes'),
+    maxFiles: limit('maxFiles'),
+  },
+  { additionalProperties: true, error: () => 'The JSON body must be an object, e.g. {"maxFiles": 100}' },
+)
+
+export const UserIdParams = t.Object({ id: t.String({ maxLength: 64 }) })
+export const RemoveUserQuery = t.Object({
+  deleteFiles: t.Optional(
+    t.BooleanString({ description: 'Remove the user together with their files; without it a user who owns files is not removed (409)' }),
+  ),
+})
+export const TokensQuery = t.Object({ user: t.Optional(t.String({ maxLength: 64, description: 'Only this user’s tokens (by name)' })) })
+
+const success = <T extends ReturnType<typeof t.Object> | ReturnType<typeof t.Array>>(data: T) =>
+  t.Object({ success: t.Literal(true), data })
+export const AdminUserListEnvelope = success(t.Array(AdminUserSchema))
+export const AdminUserEnvelope = success(AdminUserSchema)
+export const RemovedUserEnvelope = success(t.Object({ id: t.String(), removedFiles: t.Integer() }))
+export const AdminTokenListEnvelope = success(t.Array(AdminTokenSchema))
+export const RevokedTokenEnvelope = success(t.Object({ id: t.String() }))
+export const InvitationListEnvelope = success(t.Array(InvitationSchema))
+export const NewInvitationEnvelope = success(NewInvitationSchema)
+export const RevokedInvitationEnvelope = success(t.Object({ id: t.String() }))

@@ -1,0 +1,340 @@
+import { useState } from 'preact/hooks'
+import type { AdminTokenDto, AdminUserDto } from '../../../src/modules/admin/model'
+import { parseSize } from '../../../src/shared/sizes'
+import { api, errorText, ok } from './api'
+import { formatBytes, formatDate } from './format'
+import { ConfirmDialog, copyWithNotice, notify } from './ui'
+import { useLoad } from './use-api'
+
+/** A limit as typed ("5 GB", "1000", "" for unlimited): the number, null (unlimited), or undefined when it is not one. */
+function limitFrom(text: string, parse: (text: string) => number | undefined): number | null | undefined {
+  const trimmed = text.trim()
+  return trimmed === '' ? null : parse(trimmed)
+}
+const wholeNumber = (text: string) => (/^\d+$/.test(text) ? Number(text) : undefined)
+
+function LimitsForm(props: { user: AdminUserDto; onSaved: (user: AdminUserDto) => void }) {
+  const { limits } = props.user
+  const [storage, setStorage] = useState(limits.maxStorageBytes === null ? '' : formatBytes(limits.maxStorageBytes))
+  const [files, setFiles] = useState(limits.maxFiles === null ? '' : String(limits.maxFiles))
+  const save = async (event: Event) => {
+    event.preventDefault()
+    const maxStorageBytes = limitFrom(storage, parseSize)
+    const maxFiles = limitFrom(files, wholeNumber)
+    if (maxStorageBytes === undefined) return notify('error', 'Storage must be a size such as 5 GB or 500 MB, or empty for no limit')
+    if (maxFiles === undefined) return notify('error', 'Files must be a whole number, or empty for no limit')
+    try {
+      const { data } = await ok(api.api.admin.users({ id: props.user.id }).patch({ maxStorageBytes, maxFiles }))
+      notify('ok', `Limits of ${data.name} saved`)
+      props.onSaved(data)
+    } catch (failure) {
+      notify('error', errorText(failure, 'The limits were not saved'))
+    }
+  }
+  return (
+    <form class="row wrap limits" onSubmit={save}>
+      <div class="field">
+        <label for={`storage-${props.user.id}`}>Storage limit</label>
+        <input
+          id={`storage-${props.user.id}`}
+          value={storage}
+          placeholder="no limit"
+          onInput={(event) => setStorage(event.currentTarget.value)}
+        />
+      </div>
+      <div class="field">
+        <label for={`files-${props.user.id}`}>Files limit</label>
+        <input
+          id={`files-${props.user.id}`}
+          value={files}
+          inputMode="numeric"
+          placeholder="no limit"
+          onInput={(event) => setFiles(event.currentTarget.value)}
+        />
+      </div>
+      <button type="submit">Save limits</button>
+    </form>
+  )
+}
+
+function Users(props: { me: string }) {
+  const users = useLoad(() => ok(api.api.admin.users.get()), [], { failure: 'The users could not be loaded' })
+  const [removing, setRemoving] = useState<AdminUserDto | null>(null)
+  const [withFiles, setWithFiles] = useState(false)
+  const [editing, setEditing] = useState<string | null>(null)
+  const replace = (user: AdminUserDto) => users.set((list) => list?.map((one) => (one.id === user.id ? user : one)))
+  const change = async (user: AdminUserDto, change: { disabled?: boolean; admin?: boolean }, done: string) => {
+    try {
+      const { data } = await ok(api.api.admin.users({ id: user.id }).patch(change))
+      notify('ok', done)
+      replace(data)
+    } catch (failure) {
+      notify('error', errorText(failure, 'The user was not changed'))
+    }
+  }
+  const remove = async () => {
+    const user = removing
+    setRemoving(null)
+    if (!user) return
+    try {
+      const { data } = await ok(api.api.admin.users({ id: user.id }).delete(undefined, { query: { deleteFiles: withFiles || undefined } }))
+      notify('ok', `${user.name} removed${data.removedFiles > 0 ? ` with ${data.removedFiles} file(s)` : ''}`)
+      users.set((list) => list?.filter((one) => one.id !== user.id))
+    } catch (failure) {
+      notify('error', errorText(failure, 'The user was not removed'))
+    }
+  }
+  const list = users.value
+  return (
+    <section class="card" aria-labelledby="users-heading">
+      <h2 id="users-heading">Users</h2>
+      {users.error ? (
+        <p class="form-error" role="alert">
+          {users.error}
+        </p>
+      ) : list === null ? (
+        <p aria-busy="true">Loading…</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Files</th>
+                <th scope="col">Storage</th>
+                <th scope="col">Last sign-in</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((user) => (
+                <tr key={user.id}>
+                  <td data-label="Name">
+                    {user.name}
+                    {user.admin && <span class="badge">admin</span>}
+                    {user.disabled && <span class="badge warn">disabled</span>}
+                    {user.name === props.me && <span class="badge">you</span>}
+                    {editing === user.id && (
+                      <LimitsForm
+                        user={user}
+                        onSaved={(saved) => {
+                          replace(saved)
+                          setEditing(null)
+                        }}
+                      />
+                    )}
+                  </td>
+                  <td data-label="Files">
+                    {user.usage.files}
+                    {user.limits.maxFiles !== null && ` of ${user.limits.maxFiles}`}
+                  </td>
+                  <td data-label="Storage">
+                    {formatBytes(user.usage.bytes)}
+                    {user.limits.maxStorageBytes !== null && ` of ${formatBytes(user.limits.maxStorageBytes)}`}
+                  </td>
+                  <td data-label="Last sign-in">{user.lastSignInAt ? formatDate(user.lastSignInAt) : 'never'}</td>
+                  <td class="actions">
+                    <button
+                      type="button"
+                      onClick={() => setEditing(editing === user.id ? null : user.id)}
+                      aria-label={`Limits of ${user.name}`}
+                    >
+                      Limits
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() => change(user, { disabled: !user.disabled }, `${user.name} ${user.disabled ? 'enabled' : 'disabled'}`)}
+                      aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.name}`}
+                    >
+                      {user.disabled ? 'Enable' : 'Disable'}
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() =>
+                        change(user, { admin: !user.admin }, `${user.name} is ${user.admin ? 'no longer an admin' : 'an admin'}`)
+                      }
+                      aria-label={user.admin ? `Remove admin role of ${user.name}` : `Make ${user.name} an admin`}
+                    >
+                      {user.admin ? 'Remove admin' : 'Make admin'}
+                    </button>
+                    <button
+                      type="button"
+                      class="danger"
+                      onClick={() => {
+                        setWithFiles(false)
+                        setRemoving(user)
+                      }}
+                      aria-label={`Remove ${user.name}`}
+                    >
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Remove ${removing?.name ?? ''}?`}
+        confirm="Remove"
+        danger
+        onConfirm={remove}
+        onClose={() => setRemoving(null)}
+      >
+        <p>Their tokens stop working at once. This cannot be undone.</p>
+        {removing && removing.usage.files > 0 && (
+          <label class="check">
+            <input type="checkbox" checked={withFiles} onChange={(event) => setWithFiles(event.currentTarget.checked)} />
+            Also delete their {removing.usage.files} file(s) and every share link to them (without this, a user who owns files is not
+            removed)
+          </label>
+        )}
+      </ConfirmDialog>
+    </section>
+  )
+}
+
+function Invitations() {
+  const pending = useLoad(() => ok(api.api.admin.invitations.get()), [], { failure: 'The invitations could not be loaded' })
+  const [admin, setAdmin] = useState(false)
+  const [created, setCreated] = useState<string | null>(null)
+  const invite = async (event: Event) => {
+    event.preventDefault()
+    try {
+      const { data } = await ok(api.api.admin.invitations.post({ admin }))
+      setCreated(data.url)
+      notify('ok', 'Invitation created; copy the link now, it is shown only once')
+      void pending.reload()
+    } catch (failure) {
+      notify('error', errorText(failure, 'The invitation was not created'))
+    }
+  }
+  const revoke = async (id: string) => {
+    try {
+      await ok(api.api.admin.invitations({ id }).delete())
+      notify('ok', 'Invitation revoked')
+      void pending.reload()
+    } catch (failure) {
+      notify('error', errorText(failure, 'The invitation was not revoked'))
+    }
+  }
+  return (
+    <section class="card" aria-labelledby="invite-heading">
+      <h2 id="invite-heading">Invite someone</h2>
+      <p>A link, valid 7 days and used once, where they choose their user name and password.</p>
+      <form class="row wrap" onSubmit={invite}>
+        <label class="check">
+          <input type="checkbox" checked={admin} onChange={(event) => setAdmin(event.currentTarget.checked)} />
+          As an admin
+        </label>
+        <button type="submit" class="primary">
+          Create invitation link
+        </button>
+      </form>
+      {created && (
+        <div class="created-token" role="alert">
+          <p>Copy this link now and give it to them. It is not shown again.</p>
+          <div class="row">
+            <input readOnly value={created} aria-label="The invitation link" onFocus={(event) => event.currentTarget.select()} />
+            <button type="button" onClick={() => copyWithNotice(created, 'Link')}>
+              Copy
+            </button>
+            <button type="button" class="link" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      )}
+      {pending.value && pending.value.length > 0 && (
+        <ul class="plain">
+          {pending.value.map((invitation) => (
+            <li key={invitation.id} class="row">
+              <span>
+                {invitation.admin ? 'Admin invitation' : 'Invitation'} made {formatDate(invitation.createdAt)}, valid until{' '}
+                {formatDate(invitation.expiresAt)}
+              </span>
+              <button type="button" class="danger" onClick={() => revoke(invitation.id)}>
+                Revoke
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+function Tokens() {
+  const tokens = useLoad(() => ok(api.api.admin.tokens.get({ query: {} })), [], { failure: 'The tokens could not be loaded' })
+  const revoke = async (token: AdminTokenDto) => {
+    if (!confirm(`Revoke “${token.label || 'unlabelled'}” of ${token.user.name}? Whatever uses it stops working at once.`)) return
+    try {
+      await ok(api.api.admin.tokens({ id: token.id }).delete())
+      notify('ok', 'Token revoked')
+      void tokens.reload()
+    } catch (failure) {
+      notify('error', errorText(failure, 'The token was not revoked'))
+    }
+  }
+  const active = tokens.value?.filter((token) => token.status === 'active') ?? null
+  return (
+    <section class="card" aria-labelledby="all-tokens-heading">
+      <h2 id="all-tokens-heading">Everyone’s tokens</h2>
+      {active === null ? (
+        <p aria-busy="true">Loading…</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">User</th>
+                <th scope="col">Label</th>
+                <th scope="col">May do</th>
+                <th scope="col">Expires</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {active.map((token) => (
+                <tr key={token.id}>
+                  <td data-label="User">{token.user.name}</td>
+                  <td data-label="Label">{token.label || '—'}</td>
+                  <td data-label="May do">{token.scopes === null ? 'everything' : token.scopes.join(', ')}</td>
+                  <td data-label="Expires">{token.expiresAt ? formatDate(token.expiresAt) : 'never'}</td>
+                  <td>
+                    <button
+                      type="button"
+                      class="danger"
+                      onClick={() => revoke(token)}
+                      aria-label={`Revoke ${token.label || 'unlabelled'} of ${token.user.name}`}
+                    >
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  )
+}
+
+/** Admins only: users, invitations and every token, without a shell on the server. */
+export function AdminPage(props: { me: string }) {
+  return (
+    <main class="admin">
+      <h1>Admin</h1>
+      <Users me={props.me} />
+      <Invitations />
+      <Tokens />
+    </main>
+  )
+}
