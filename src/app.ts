@@ -14,6 +14,7 @@ import { systemRoutes } from './modules/system'
 import { webhooksRoutes } from './modules/webhooks'
 import { auditRoutes } from './modules/audit'
 import { adminRoutes } from './modules/admin'
+import { twoFactorRoutes } from './modules/two-factor'
 
 /**
  * The whole HTTP application, built from an already-opened context. It never listens by itself:
@@ -31,6 +32,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(webhooksRoutes(ctx, auth))
     .use(auditRoutes(ctx, auth))
     .use(adminRoutes(ctx, auth))
+    .use(twoFactorRoutes(ctx, auth))
     .use(analyticsRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets.manifest))
     .use(dashboardRoutes(ctx, assets.manifest))

@@ -13,6 +13,7 @@ import type { RateDecision } from './lib/rate-limiter'
 export const ERROR_CODES = [
   'invalid_request',
   'unauthorized',
+  'second_factor_required',
   'quota_exceeded',
   'insufficient_scope',
   'account_disabled',
@@ -66,6 +67,11 @@ export const UNAUTHORIZED_MESSAGE = 'Invalid or missing API JWT token'
 export const unauthorized = () => new DomainError('unauthorized', UNAUTHORIZED_MESSAGE, { challenge: 'Bearer' })
 /** One answer for every failed sign-in, whatever the reason. */
 export const invalidCredentials = () => new DomainError('unauthorized', 'Wrong user name or password')
+/** The password was right, but the account asks for a second factor (docs/api.md, Two-factor sign-in). */
+export const secondFactorRequired = () =>
+  new DomainError('second_factor_required', 'Enter the code from your authenticator app, or a recovery code (send it as "code")')
+/** A wrong or used second factor: a failed sign-in like a wrong password (it counts towards the sign-in limits). */
+export const wrongSecondFactor = (message: string) => new DomainError('unauthorized', message)
 
 // insufficient_scope: a valid token that may not do this (docs/api.md, Scopes).
 

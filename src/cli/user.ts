@@ -2,6 +2,7 @@ import { type AuditAction, type AuditDetail, recordAudit } from '../core/audit/r
 import type { AppContext } from '../core/context'
 import { formatSize, parseSize } from '../shared/sizes'
 import { addUser, findUserByName, listUsers, removeUser, setPassword, setQuota } from '../core/accounts/users/users'
+import { resetTwoFactor, twoFactorOn } from '../core/accounts/two-factor'
 import { allowOnly, stringFlag, type ParsedArgs } from './args'
 import { readNewPassword } from './password-input'
 import { CliFailure, commandHint, table, type CliIo } from './io'
@@ -15,12 +16,15 @@ export const USER_USAGE = `user add NAME [--password | --password-stdin] [--admi
   user remove NAME [--delete-files]
                                 remove a user and their tokens (and files, with --delete-files)
   user quota NAME [--max-storage SIZE|unlimited] [--max-files N|unlimited]
-                                show or set plan limits, e.g. --max-storage 5GB --max-files 1000`
+                                show or set plan limits, e.g. --max-storage 5GB --max-files 1000
+  user 2fa reset NAME           turn off a user's two-factor sign-in (a lost phone and no recovery code);
+                                they sign in with their password and may set it up again`
 
 const audit = (ctx: AppContext, action: AuditAction, userId: string, detail: AuditDetail) =>
   recordAudit(ctx, { action, actor: { via: 'cli' }, userId, detail })
 
 export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo): Promise<void> {
+  if (args.positionals[1] === '2fa') return twoFactorCommand(ctx, args, io)
   const [, action, name, ...extra] = args.positionals
   if (extra.length > 0) throw new CliFailure(`unexpected argument ${JSON.stringify(extra[0])}`, 2)
   const needName = () => {
@@ -60,7 +64,7 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
       if (users.length === 0) return io.err(`no users yet; create one with: ${commandHint(ctx.config.dataDir, 'user add NAME')}`)
       io.out(
         table(
-          ['NAME', 'FILES', 'STORAGE', 'MAX STORAGE', 'MAX FILES', 'CREATED', 'ROLE'],
+          ['NAME', 'FILES', 'STORAGE', 'MAX STORAGE', 'MAX FILES', 'CREATED', 'ROLE', '2FA'],
           users.map((user) => [
             user.name,
             String(user.usage.files),
@@ -69,6 +73,7 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
             user.maxFiles === null ? 'unlimited' : String(user.maxFiles),
             new Date(user.createdAt).toISOString(),
             user.isAdmin ? 'admin' : 'user',
+            user.totpEnabledAt === null ? 'off' : 'on',
           ]),
         ),
       )
@@ -103,7 +108,10 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
       return
     }
     default:
-      throw new CliFailure(action ? `unknown command "user ${action}"` : 'user needs a subcommand: add, passwd, list, remove or quota', 2)
+      throw new CliFailure(
+        action ? `unknown command "user ${action}"` : 'user needs a subcommand: add, passwd, list, remove, quota or 2fa',
+        2,
+      )
   }
 }
 
@@ -118,4 +126,21 @@ function limitFlag(
   const value = parse(text)
   if (value === undefined) throw new CliFailure(`invalid ${flag} ${JSON.stringify(text)}: must be ${expected} or "unlimited"`, 2)
   return value
+}
+
+/** `user 2fa reset NAME`: the way back in for a user who lost both their phone and their recovery codes. */
+async function twoFactorCommand(ctx: AppContext, args: ParsedArgs, io: CliIo): Promise<void> {
+  const [, , action, name, ...extra] = args.positionals
+  if (action !== 'reset') throw new CliFailure(action ? `unknown command "user 2fa ${action}"` : 'user 2fa needs a subcommand: reset', 2)
+  if (!name) throw new CliFailure('user 2fa reset needs a NAME', 2)
+  if (extra.length > 0) throw new CliFailure(`unexpected argument ${JSON.stringify(extra[0])}`, 2)
+  allowOnly(args, 'user 2fa reset', [])
+  const user = await findUserByName(ctx, name)
+  if (!twoFactorOn(user)) {
+    await resetTwoFactor(ctx, user.id) // a setup they had started and not confirmed goes too
+    return io.out(`${user.name} has no two-factor sign-in; nothing to reset`)
+  }
+  await resetTwoFactor(ctx, user.id)
+  await audit(ctx, 'two_factor.reset', user.id, { name: user.name })
+  io.out(`two-factor sign-in of ${user.name} reset: they sign in with their password alone, and may set it up again`)
 }

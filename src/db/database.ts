@@ -32,6 +32,7 @@ export const sqliteTables = {
   uploadLeases: schema.uploadLeases,
   auditEvents: schema.auditEvents,
   invitations: schema.invitations,
+  recoveryCodes: schema.recoveryCodes,
 }
 export type Tables = typeof sqliteTables
 

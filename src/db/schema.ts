@@ -19,6 +19,11 @@ export const users = sqliteTable('users', {
   disabledAt: integer('disabled_at'),
   /** The last successful sign-in (password), for the admin page; NULL: never. */
   lastSignInAt: integer('last_sign_in_at'),
+  /** The TOTP secret (base32): pending until totpEnabledAt is set by a confirming code (docs/api.md, Two-factor sign-in). */
+  totpSecret: text('totp_secret'),
+  totpEnabledAt: integer('totp_enabled_at'),
+  /** The 30-second step of the last code accepted, so a code is never accepted twice. */
+  totpLastStep: integer('totp_last_step'),
 })
 
 export const tokens = sqliteTable(
@@ -357,3 +362,16 @@ export const invitations = sqliteTable('invitations', {
 })
 
 export type InvitationRow = typeof invitations.$inferSelect
+
+/** A user's one-time recovery codes for two-factor sign-in: only their SHA-256 is kept (each has 80 random bits). */
+export const recoveryCodes = sqliteTable(
+  'recovery_codes',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: integer('used_at'),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.codeHash] })],
+)

@@ -9,6 +9,7 @@ import { rateLimitHeaders } from '../lib/rate-limiter'
 export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   invalid_request: 400,
   unauthorized: 401,
+  second_factor_required: 401,
   quota_exceeded: 403,
   insufficient_scope: 403,
   account_disabled: 403,

@@ -23,6 +23,7 @@ const TABLES: Table[] = [
   sqliteTables.webhookDeliveries,
   sqliteTables.auditEvents,
   sqliteTables.invitations,
+  sqliteTables.recoveryCodes,
   sqliteTables.meta,
 ]
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters for the widest table. */

@@ -189,6 +189,25 @@ const ROUTES: { method: string; route: string; scope: Scope | 'any'; request: ()
   },
   { method: 'GET', route: '/api/audit', scope: 'account', request: async () => ({ path: '/api/audit' }) },
   { method: 'GET', route: '/api/admin/audit', scope: 'admin', request: async () => ({ path: '/api/admin/audit' }) },
+  { method: 'POST', route: '/api/me/two-factor', scope: 'account', request: async () => ({ path: '/api/me/two-factor' }) },
+  {
+    method: 'POST',
+    route: '/api/me/two-factor/confirm',
+    scope: 'account',
+    request: async () => ({ path: '/api/me/two-factor/confirm', init: jsonBody({ code: '000000' }) }),
+  },
+  {
+    method: 'POST',
+    route: '/api/me/two-factor/recovery-codes',
+    scope: 'account',
+    request: async () => ({ path: '/api/me/two-factor/recovery-codes', init: jsonBody({ password: 'not hers' }) }),
+  },
+  {
+    method: 'POST',
+    route: '/api/me/two-factor/off',
+    scope: 'account',
+    request: async () => ({ path: '/api/me/two-factor/off', init: jsonBody({ password: 'not hers' }) }),
+  },
   { method: 'GET', route: '/api/admin/users', scope: 'admin', request: async () => ({ path: '/api/admin/users' }) },
   {
     method: 'PATCH',

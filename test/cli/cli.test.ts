@@ -108,9 +108,31 @@ describe('CLI', () => {
     const admin = await cli('user', 'add', 'dana', '--admin')
     expect(admin.stdout).toBe('created user dana, an admin\n')
     const list = (await cli('user', 'list')).stdout
-    expect(list).toMatch(/^alice\s.*\sadmin$/m)
-    expect(list).toMatch(/^carl\s.*\suser$/m)
-    expect(list).toMatch(/^dana\s.*\sadmin$/m)
+    expect(list).toMatch(/^alice\s.*\sadmin\s+off$/m)
+    expect(list).toMatch(/^carl\s.*\suser\s+off$/m)
+    expect(list).toMatch(/^dana\s.*\sadmin\s+off$/m)
+  })
+
+  test('user 2fa reset: turns off a user’s two-factor sign-in, says when there was none, and is in the audit log', async () => {
+    const db = createClient({ url: `file:${join(dataDir, 'pdfshare.db')}` })
+    try {
+      await db.execute("UPDATE users SET totp_secret = 'JBSWY3DPEHPK3PXP', totp_enabled_at = 1 WHERE name = 'carl'")
+      expect((await cli('user', 'list')).stdout).toMatch(/^carl\s.*\suser\s+on$/m)
+      const reset = await cli('user', '2fa', 'reset', 'carl')
+      expect(reset.code, reset.stderr).toBe(0)
+      expect(reset.stdout).toContain('two-factor sign-in of carl reset')
+      expect((await cli('user', 'list')).stdout).toMatch(/^carl\s.*\suser\s+off$/m)
+      const row = (await db.execute("SELECT totp_secret, totp_enabled_at FROM users WHERE name = 'carl'")).rows[0]!
+      expect([row[0], row[1]]).toEqual([null, null])
+      expect((await cli('user', '2fa', 'reset', 'carl')).stdout).toContain('carl has no two-factor sign-in; nothing to reset')
+      const audited = await db.execute("SELECT detail FROM audit_events WHERE action = 'two_factor.reset'")
+      expect(audited.rows.map((one) => JSON.parse(String(one[0])))).toEqual([{ name: 'carl' }])
+    } finally {
+      db.close()
+    }
+    expect((await cli('user', '2fa')).code).toBe(2)
+    expect((await cli('user', '2fa', 'reset')).code).toBe(2)
+    expect((await cli('user', '2fa', 'reset', 'nobody')).code).toBe(1)
   })
 
   test('token issue --scope: a token limited to those scopes, listed with them; a bad scope is exit code 2', async () => {

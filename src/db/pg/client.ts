@@ -41,6 +41,7 @@ const pgTables = {
   uploadLeases: schema.uploadLeases,
   auditEvents: schema.auditEvents,
   invitations: schema.invitations,
+  recoveryCodes: schema.recoveryCodes,
 }
 
 const pgPortable: Portable = {

@@ -28,6 +28,9 @@ export const users = pgTable('users', {
   isAdmin: boolean('is_admin').notNull().default(false),
   disabledAt: millis('disabled_at'),
   lastSignInAt: millis('last_sign_in_at'),
+  totpSecret: text('totp_secret'),
+  totpEnabledAt: millis('totp_enabled_at'),
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
 })
 
 export const tokens = pgTable(
@@ -265,3 +268,15 @@ export const invitations = pgTable('invitations', {
   usedBy: text('used_by').references(() => users.id, { onDelete: 'set null' }),
   revokedAt: millis('revoked_at'),
 })
+
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: millis('used_at'),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.codeHash] })],
+)

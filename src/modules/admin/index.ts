@@ -45,13 +45,20 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
       async ({ params, body, audit }) => {
         const { before, after } = await changeAccount(ctx, {
           id: params.id,
-          change: { disabled: body.disabled, admin: body.admin, maxBytes: body.maxStorageBytes, maxFiles: body.maxFiles },
+          change: {
+            disabled: body.disabled,
+            admin: body.admin,
+            twoFactor: body.twoFactor,
+            maxBytes: body.maxStorageBytes,
+            maxFiles: body.maxFiles,
+          },
         })
         const about = { name: after.name }
         if (body.disabled !== undefined && body.disabled !== (before.disabledAt !== null))
           await audit(body.disabled ? 'user.disabled' : 'user.enabled', about, after.id)
         if (body.admin !== undefined && body.admin !== before.isAdmin)
           await audit('user.admin_set', { ...about, admin: body.admin }, after.id)
+        if (body.twoFactor === false && before.totpEnabledAt !== null) await audit('two_factor.reset', about, after.id)
         if (body.maxStorageBytes !== undefined || body.maxFiles !== undefined) {
           await audit('user.quota_set', { ...about, maxBytes: after.maxBytes, maxFiles: after.maxFiles }, after.id)
         }

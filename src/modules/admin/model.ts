@@ -21,6 +21,7 @@ export const AdminUserSchema = t.Object(
     createdAt: t.String(),
     lastSignInAt: t.Union([t.String(), t.Null()], { description: 'The last password sign-in; null: never' }),
     hasPassword: t.Boolean(),
+    twoFactor: t.Boolean({ description: 'Whether their password sign-in also needs a code' }),
     usage: t.Object({ files: t.Integer(), bytes: t.Integer() }),
     limits,
   },
@@ -73,6 +74,12 @@ export const UserChangeBody = t.Object(
   {
     disabled: t.Optional(t.Boolean({ error: () => 'disabled must be true or false' })),
     admin: t.Optional(t.Boolean({ error: () => 'admin must be true or false' })),
+    twoFactor: t.Optional(
+      t.Literal(false, {
+        description: 'false resets their two-factor sign-in (a lost phone); only its owner can turn it on',
+        error: () => 'twoFactor can only be false: it resets the user’s two-factor sign-in',
+      }),
+    ),
     maxStorageBytes: limit('maxStorageBytes'),
     maxFiles: limit('maxFiles'),
   },

@@ -16,6 +16,7 @@ export function toAdminUserDto(user: UserRow & { usage: Usage }): AdminUserDto {
     createdAt: iso(user.createdAt),
     lastSignInAt: isoOrNull(user.lastSignInAt),
     hasPassword: user.passwordHash !== null,
+    twoFactor: user.totpEnabledAt !== null,
     usage: user.usage,
     limits: { maxStorageBytes: user.maxBytes, maxFiles: user.maxFiles },
   }

@@ -43,9 +43,9 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
     })
     .post(
       '/auth/login',
-      async ({ request, server, body: { username, password } }) => {
+      async ({ request, server, body: { username, password, code } }) => {
         const who = { address: clientGroupOf(request, server, ctx.config.trustProxyHops), name: username.toLowerCase() }
-        const session = await attempt(who, () => logIn(ctx, { username, password, address: who.address }))
+        const session = await attempt(who, () => logIn(ctx, { username, password, code, address: who.address }))
         return { success: true as const, data: toSignInDto(session) }
       },
       {

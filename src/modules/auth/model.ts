@@ -28,7 +28,20 @@ const codePointsRule =
 const codePoints = (name: string, min: number, max: number) =>
   withRule(t.String({ minLength: min, maxLength: max }), codePointsRule(name, min, max))
 
-export const LoginBody = t.Object({ username: codePoints('username', 1, 64), password: codePoints('password', 1, 1024) }, NOT_AN_OBJECT)
+export const LoginBody = t.Object(
+  {
+    username: codePoints('username', 1, 64),
+    password: codePoints('password', 1, 1024),
+    code: t.Optional(
+      t.String({
+        maxLength: 64,
+        description: 'With two-factor sign-in on: the 6 digits of the authenticator app, or a recovery code',
+        error: () => 'code must be the 6 digits of the authenticator app or a recovery code',
+      }),
+    ),
+  },
+  NOT_AN_OBJECT,
+)
 
 /** POST /api/auth/accept-invitation: the secret of an admin's invitation link, and the new account's name and password. */
 export const AcceptInvitationBody = t.Object(
@@ -123,6 +136,11 @@ export const MeSchema = t.Object({
   id: t.String(),
   name: t.String(),
   admin: t.Boolean({ description: 'An admin manages users (docs/api.md, Admins)' }),
+  hasPassword: t.Boolean({ description: 'Whether the account can sign in with a password' }),
+  twoFactor: t.Object({
+    enabled: t.Boolean({ description: 'Whether a password sign-in also needs a code (docs/api.md, Two-factor sign-in)' }),
+    recoveryCodesLeft: t.Integer(),
+  }),
   usage: t.Object({ files: t.Integer(), bytes: t.Integer() }),
   limits: t.Object({
     maxStorageBytes: t.Union([t.Integer(), t.Null()], { description: 'null = unlimited' }),

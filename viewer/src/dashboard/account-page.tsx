@@ -5,6 +5,7 @@ import { api, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
 import { session } from './session'
 import { copyWithNotice, notify } from './ui'
+import { TwoFactorPanel } from './two-factor-panel'
 import { useLoad } from './use-api'
 
 /** Lifetimes as the API (and the CLI's --ttl) spell them. */
@@ -83,10 +84,11 @@ function Usage(props: { me: MeDto }) {
 
 /** Usage against the plan, and the user's API tokens: create (value shown once), list, revoke. */
 export function AccountPage() {
-  const me = useLoad(() => ok(api.api.me.get()), [], {
+  const account = useLoad(() => ok(api.api.me.get()), [], {
     failure: 'Your account could not be loaded',
     onError: (message) => notify('error', message),
-  }).value
+  })
+  const me = account.value
   const tokenList = useLoad(() => ok(api.api.tokens.get()), [], {
     failure: 'The tokens could not be loaded',
     onError: (message) => notify('error', message),
@@ -132,6 +134,7 @@ export function AccountPage() {
     <main class="account">
       <h1>Account{me ? `: ${me.name}` : ''}</h1>
       {me ? <Usage me={me} /> : <p aria-busy="true">Loading…</p>}
+      {me && <TwoFactorPanel me={me} onChanged={() => void account.reload()} />}
       <section class="card" aria-labelledby="tokens-heading">
         <h2 id="tokens-heading">API tokens</h2>
         <p>

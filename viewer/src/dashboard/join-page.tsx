@@ -17,6 +17,7 @@ export function JoinPage(props: { invitation: string }) {
     try {
       const { data } = await ok(api.api.auth['accept-invitation'].post({ invitation: props.invitation, username, password }))
       history.replaceState(null, '', '#/files') // the secret leaves the address bar and the history
+      dispatchEvent(new HashChangeEvent('hashchange')) // replaceState fires none: the app routes to the files
       session.start({ token: data.token, tokenId: data.tokenId, name: data.user.name, kind: 'login' })
     } catch (failure) {
       setError(errorText(failure, 'The account was not made'))

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import { api, errorText, ok } from './api'
+import { ApiError, api, errorText, ok } from './api'
 import { session, tokenIdOf } from './session'
 
 /** Username and password, or an API token pasted in (for users created without a password). */
@@ -8,6 +8,8 @@ export function SignIn() {
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [pasted, setPasted] = useState('')
+  // Set once the password was right and the account asks for a second factor.
+  const [code, setCode] = useState<string | null>(null)
   const [error, setError] = useState(session.takeExpiredNotice() ? 'Your session has ended. Sign in again.' : '')
   const [busy, setBusy] = useState(false)
 
@@ -17,7 +19,7 @@ export function SignIn() {
     setError('')
     try {
       if (mode === 'password') {
-        const { data } = await ok(api.api.auth.login.post({ username, password }))
+        const { data } = await ok(api.api.auth.login.post({ username, password, ...(code !== null && { code }) }))
         session.start({ token: data.token, tokenId: data.tokenId, name: data.user.name, kind: 'login' })
       } else {
         const token = pasted.trim()
@@ -27,6 +29,10 @@ export function SignIn() {
       }
     } catch (failure) {
       if (mode === 'token') session.end()
+      if (failure instanceof ApiError && failure.code === 'second_factor_required' && code === null) {
+        setCode('')
+        return
+      }
       setError(errorText(failure, 'Signing in failed'))
     } finally {
       setBusy(false)
@@ -63,6 +69,26 @@ export function SignIn() {
                 onInput={(e) => setPassword(e.currentTarget.value)}
               />
             </div>
+            {code !== null && (
+              <div class="field">
+                <label for="code">Code from your authenticator app</label>
+                <input
+                  id="code"
+                  name="code"
+                  autocomplete="one-time-code"
+                  inputMode="numeric"
+                  required
+                  // biome-ignore lint/a11y/noAutofocus: the field appears after the password, where the user's attention is
+                  autoFocus
+                  aria-describedby="code-hint"
+                  value={code}
+                  onInput={(e) => setCode(e.currentTarget.value)}
+                />
+                <p id="code-hint" class="hint">
+                  The 6 digits it shows now, or one of your recovery codes.
+                </p>
+              </div>
+            )}
           </>
         ) : (
           <div class="field">

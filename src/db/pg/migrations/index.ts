@@ -7,6 +7,7 @@ import m3 from './0003_pdf_pages.sql' with { type: 'text' }
 import m4 from './0004_token_scopes_and_admins.sql' with { type: 'text' }
 import m5 from './0005_audit_log.sql' with { type: 'text' }
 import m6 from './0006_admins_and_invitations.sql' with { type: 'text' }
+import m7 from './0007_two_factor.sql' with { type: 'text' }
 
 export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795446515396, sql: m0 },
@@ -16,4 +17,5 @@ export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] 
   { tag: '0004_token_scopes_and_admins', when: 1795607718737, sql: m4 },
   { tag: '0005_audit_log', when: 1795608437763, sql: m5 },
   { tag: '0006_admins_and_invitations', when: 1795610699789, sql: m6 },
+  { tag: '0007_two_factor', when: 1795611376869, sql: m7 },
 ]

@@ -2,10 +2,22 @@ import type { AppContext } from '../../../core/context'
 import { usageOf } from '../../../core/files/usage'
 import type { MeDto } from '../model'
 import { findUserById, limitsOf } from '../../../core/accounts/users/users'
+import { recoveryCodesLeft, twoFactorOn } from '../../../core/accounts/two-factor'
 
 /** The caller's account: who they are, what they use and what their plan allows. */
 export async function getAccount(ctx: AppContext, input: { userId: string }): Promise<MeDto> {
   const user = await findUserById(ctx, input.userId)
   const usage = await usageOf(ctx, user.id)
-  return { id: user.id, name: user.name, admin: user.isAdmin, usage, limits: { ...limitsOf(user), maxFileSize: ctx.config.maxFileSize } }
+  const twoFactor = twoFactorOn(user)
+    ? { enabled: true, recoveryCodesLeft: await recoveryCodesLeft(ctx, user.id) }
+    : { enabled: false, recoveryCodesLeft: 0 }
+  return {
+    id: user.id,
+    name: user.name,
+    admin: user.isAdmin,
+    hasPassword: user.passwordHash !== null,
+    twoFactor,
+    usage,
+    limits: { ...limitsOf(user), maxFileSize: ctx.config.maxFileSize },
+  }
 }

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { ANONYMOUS, recordAudit } from '../../../core/audit/record'
 import type { AppContext } from '../../../core/context'
-import { accountDisabled, invalidCredentials } from '../../../errors'
+import { accountDisabled, DomainError, invalidCredentials, secondFactorRequired } from '../../../errors'
+import { checkSecondFactor, twoFactorOn } from '../../../core/accounts/two-factor'
 import { passwordMatches } from '../../../core/passwords/argon2'
 import { issueToken, type IssuedToken } from './issue-token'
 
@@ -13,15 +14,24 @@ export const SESSION_LABEL = 'dashboard session'
  * Success issues an ordinary token (revocable, listed with the others) that lives `config.sessionTtl`; at
  * the cap of active tokens it replaces the user's oldest session. Both outcomes go into the audit log, from
  * the client's `address`; a failure names the account only when the name is a user's (a name that is no
- * user's may be a password typed into the wrong field, so it is not kept).
+ * user's may be a password typed into the wrong field, so it is not kept). An account with two-factor sign-in
+ * on also needs `code`: without one the right password is answered `second_factor_required`.
  */
 export async function logIn(
   ctx: AppContext,
-  input: { username: string; password: string; address: string },
+  input: { username: string; password: string; code?: string; address: string },
 ): Promise<IssuedToken & { user: { id: string; name: string } }> {
   const { users } = ctx.db.tables
   const [user] = await ctx.db.orm
-    .select({ id: users.id, name: users.name, passwordHash: users.passwordHash, disabledAt: users.disabledAt })
+    .select({
+      id: users.id,
+      name: users.name,
+      passwordHash: users.passwordHash,
+      disabledAt: users.disabledAt,
+      totpSecret: users.totpSecret,
+      totpEnabledAt: users.totpEnabledAt,
+      totpLastStep: users.totpLastStep,
+    })
     .from(users)
     .where(eq(users.name, input.username))
   if (!(await passwordMatches(input.password, user?.passwordHash)) || !user) {
@@ -35,6 +45,23 @@ export async function logIn(
   }
   // Said only to whoever knows the password: to anyone else a disabled account is refused like any other.
   if (user.disabledAt !== null) throw accountDisabled()
+  let method = 'password'
+  if (twoFactorOn(user)) {
+    // Asked for only once the password is right: the answer tells nothing to someone who does not know it.
+    if (input.code === undefined) throw secondFactorRequired()
+    try {
+      method = `password and ${await checkSecondFactor(ctx, user, input.code)}`
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error
+      await recordAudit(ctx, {
+        action: 'sign_in.failed',
+        actor: { via: 'api', userId: null, name: ANONYMOUS, address: input.address },
+        userId: user.id,
+        detail: { method: 'password and second factor', name: user.name, reason: 'wrong second factor' },
+      })
+      throw error
+    }
+  }
   const issued = await issueToken(ctx, {
     userName: user.name,
     label: SESSION_LABEL,
@@ -46,7 +73,7 @@ export async function logIn(
     action: 'sign_in.succeeded',
     actor: { via: 'api', userId: user.id, name: user.name, address: input.address },
     userId: user.id,
-    detail: { method: 'password', tokenId: issued.token.id },
+    detail: { method, tokenId: issued.token.id },
   })
   return { ...issued, user: { id: user.id, name: user.name } }
 }
