@@ -210,6 +210,8 @@ describe('GET /api/me', () => {
         id: frank.id,
         name: 'frank',
         admin: false, // not the first user of this install
+        hasPassword: false,
+        twoFactor: { enabled: false, recoveryCodesLeft: 0 },
         usage: { files: 2, bytes: 2 * pdf.length },
         limits: { maxStorageBytes: null, maxFiles: null, maxFileSize: 104857600 },
       },
