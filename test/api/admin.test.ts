@@ -53,7 +53,8 @@ describe('admins', () => {
       ['POST', '/invitations'],
       ['GET', '/audit'],
     ] as const) {
-      const response = await server.call(method, `/api/admin${path}`, { token: alice.token, ...jsonBody({ disabled: true }) })
+      const body = method === 'GET' ? {} : jsonBody({ disabled: true }) // a GET carries no body
+      const response = await server.call(method, `/api/admin${path}`, { token: alice.token, ...body })
       expect(`${method} ${path} ${response.status}`).toBe(`${method} ${path} 403`)
       expect((await json(response)).code).toBe('insufficient_scope')
     }

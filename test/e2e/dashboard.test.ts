@@ -398,6 +398,7 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     await page.getByText('not the one the app shows now').waitFor()
     await page.getByLabel('Code from the app').fill(codeOf(secret))
     await page.getByRole('button', { name: 'Turn on' }).click()
+    await page.getByRole('list', { name: 'Recovery codes' }).waitFor()
     const codes = await page.getByRole('list', { name: 'Recovery codes' }).locator('code').allTextContents()
     expect(codes).toHaveLength(10)
     await expectAccessible(page, 'two-factor recovery codes')

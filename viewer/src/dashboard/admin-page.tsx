@@ -62,7 +62,7 @@ function Users(props: { me: string }) {
   const [removing, setRemoving] = useState<AdminUserDto | null>(null)
   const [withFiles, setWithFiles] = useState(false)
   const [editing, setEditing] = useState<string | null>(null)
-  const replace = (user: AdminUserDto) => users.set((list) => list && list.map((one) => (one.id === user.id ? user : one)))
+  const replace = (user: AdminUserDto) => users.set((list) => (list ? list.map((one) => (one.id === user.id ? user : one)) : null))
   const change = async (user: AdminUserDto, change: { disabled?: boolean; admin?: boolean }, done: string) => {
     try {
       const { data } = await ok(api.api.admin.users({ id: user.id }).patch(change))
@@ -79,7 +79,7 @@ function Users(props: { me: string }) {
     try {
       const { data } = await ok(api.api.admin.users({ id: user.id }).delete(undefined, { query: { deleteFiles: withFiles || undefined } }))
       notify('ok', `${user.name} removed${data.removedFiles > 0 ? ` with ${data.removedFiles} file(s)` : ''}`)
-      users.set((list) => list && list.filter((one) => one.id !== user.id))
+      users.set((list) => (list ? list.filter((one) => one.id !== user.id) : null))
     } catch (failure) {
       notify('error', errorText(failure, 'The user was not removed'))
     }
