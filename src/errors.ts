@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'quota_exceeded',
   'insufficient_scope',
   'account_disabled',
+  'password_sign_in_off',
   'not_found',
   'conflict',
   'request_timeout',
@@ -70,6 +71,12 @@ export const invalidCredentials = () => new DomainError('unauthorized', 'Wrong u
 /** The password was right, but the account asks for a second factor (docs/api.md, Two-factor sign-in). */
 export const secondFactorRequired = () =>
   new DomainError('second_factor_required', 'Enter the code from your authenticator app, or a recovery code (send it as "code")')
+/** A single sign-on's one-time handoff that was used, expired or never made. */
+export const ssoHandoffNotValid = () =>
+  new DomainError('unauthorized', 'This single sign-on was used already or took longer than a minute; sign in again')
+/** PDFSHARE_PASSWORD_SIGNIN=false: sign-in goes through single sign-on only. */
+export const passwordSignInOff = () =>
+  new DomainError('password_sign_in_off', 'Password sign-in is turned off on this server; use single sign-on or an API token')
 /** A wrong or used second factor: a failed sign-in like a wrong password (it counts towards the sign-in limits). */
 export const wrongSecondFactor = (message: string) => new DomainError('unauthorized', message)
 

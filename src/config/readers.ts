@@ -69,3 +69,20 @@ export const oneOf =
 
 /** Any text but a blank one, trimmed. */
 export const nonBlank = (text: string) => (text.trim() === '' ? undefined : text.trim())
+
+/** An absolute http(s) URL kept exactly as written (an OpenID issuer must match its discovery document's to the byte). */
+export const exactUrl = (text: string) => {
+  const trimmed = text.trim()
+  if (!URL.canParse(trimmed)) return undefined
+  const url = new URL(trimmed)
+  return url.protocol === 'http:' || url.protocol === 'https:' ? trimmed : undefined
+}
+
+/** Comma-separated email domains, lower-cased: `example.com, example.org`. */
+export const domainList = (text: string) => {
+  const domains = text
+    .split(',')
+    .map((one) => one.trim().toLowerCase())
+    .filter((one) => one !== '')
+  return domains.every((one) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(one)) ? domains : undefined
+}

@@ -6,6 +6,8 @@ import {
   baseUrl,
   boolean,
   directory,
+  domainList,
+  exactUrl,
   integer,
   databaseUrl,
   lifetime,
@@ -296,6 +298,55 @@ export const SETTINGS = {
     rule: 'must be a number of days from 1 to 36500',
     help: 'days audit-log entries (sign-ins, tokens, users, deletions) are kept, then deleted',
   }),
+  /** Password sign-in to the dashboard and POST /api/auth/login; off: single sign-on (and API tokens) only. */
+  passwordSignIn: setting({
+    env: 'PDFSHARE_PASSWORD_SIGNIN',
+    default: 'true',
+    parse: boolean,
+    rule: `must be one of ${ACCEPTED_BOOLEANS}`,
+    help: 'allow signing in with a user name and password (false: single sign-on only; the CLI keeps working)',
+  }),
+  /** OpenID Connect single sign-on (docs/sign-in.md): the provider's issuer URL, found by discovery. */
+  oidcIssuer: setting<string | undefined>({
+    env: 'PDFSHARE_OIDC_ISSUER',
+    default: { shown: 'none', from: () => undefined },
+    parse: exactUrl,
+    rule: 'must be the http(s) URL of an OpenID Connect issuer, e.g. https://auth.example.com/application/o/pdfshare/',
+    help: "single sign-on: the OpenID Connect provider's issuer URL (its /.well-known/openid-configuration is read)",
+  }),
+  oidcClientId: setting<string | undefined>({
+    env: 'PDFSHARE_OIDC_CLIENT_ID',
+    default: { shown: 'none', from: () => undefined },
+    parse: nonBlank,
+    help: 'single sign-on: the client id pdfshare has at the provider',
+  }),
+  oidcClientSecret: setting<string | undefined>({
+    env: 'PDFSHARE_OIDC_CLIENT_SECRET',
+    default: { shown: 'none', from: () => undefined },
+    parse: nonBlank,
+    quiet: true,
+    help: 'single sign-on: the client secret (none: a public client, PKCE only)',
+  }),
+  oidcName: setting({
+    env: 'PDFSHARE_OIDC_NAME',
+    default: 'SSO',
+    parse: nonBlank,
+    rule: 'must not be empty',
+    help: 'single sign-on: the provider\'s name on the sign-in button ("Sign in with …")',
+  }),
+  oidcAllowedDomains: setting<string[]>({
+    env: 'PDFSHARE_OIDC_ALLOWED_DOMAINS',
+    default: { shown: 'none', from: () => [] },
+    parse: domainList,
+    rule: 'must be email domains separated by commas, e.g. example.com,example.org',
+    help: 'single sign-on: a first sign-in with a verified email of these domains creates the user',
+  }),
+  oidcAdminGroup: setting<string | undefined>({
+    env: 'PDFSHARE_OIDC_ADMIN_GROUP',
+    default: { shown: 'none', from: () => undefined },
+    parse: nonBlank,
+    help: "single sign-on: members of this group (the ID token's groups claim) are admins",
+  }),
   /** Where PDFs are kept: the data dir's blobs/ folder, or an S3-compatible bucket (the S3_* settings below). */
   storage: setting({
     env: 'PDFSHARE_STORAGE',
@@ -364,6 +415,8 @@ type Agreeing = {
   s3SecretAccessKey: string | undefined
   previewTimeout: number
   idleTimeout: number
+  oidcIssuer: string | undefined
+  oidcClientId: string | undefined
 }
 
 /**
@@ -379,6 +432,10 @@ export const SETTING_AGREEMENTS: ((config: Agreeing) => string | undefined)[] = 
   ({ previewTimeout, idleTimeout }) =>
     previewTimeout >= idleTimeout
       ? `PDFSHARE_PREVIEW_TIMEOUT (${previewTimeout} s) must be shorter than PDFSHARE_IDLE_TIMEOUT (${idleTimeout} s): a connection silent that long is dropped, so no preview that takes as long could ever be answered`
+      : undefined,
+  ({ oidcIssuer, oidcClientId }) =>
+    (oidcIssuer === undefined) !== (oidcClientId === undefined)
+      ? `single sign-on needs both PDFSHARE_OIDC_ISSUER and PDFSHARE_OIDC_CLIENT_ID (only ${oidcIssuer ? 'the issuer' : 'the client id'} is set)`
       : undefined,
   (config) => {
     if (config.storage !== 's3') return undefined

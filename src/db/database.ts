@@ -33,6 +33,8 @@ export const sqliteTables = {
   auditEvents: schema.auditEvents,
   invitations: schema.invitations,
   recoveryCodes: schema.recoveryCodes,
+  ssoIdentities: schema.ssoIdentities,
+  ssoHandoffs: schema.ssoHandoffs,
 }
 export type Tables = typeof sqliteTables
 

@@ -24,6 +24,8 @@ export const users = sqliteTable('users', {
   totpEnabledAt: integer('totp_enabled_at'),
   /** The 30-second step of the last code accepted, so a code is never accepted twice. */
   totpLastStep: integer('totp_last_step'),
+  /** An admin let this user's first single sign-on with this verified email link to the account (then cleared). */
+  ssoLinkEmail: text('sso_link_email'),
 })
 
 export const tokens = sqliteTable(
@@ -375,3 +377,30 @@ export const recoveryCodes = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.userId, table.codeHash] })],
 )
+
+/** Who a single sign-on is: the provider's (issuer, subject) pair, bound to one user for good. */
+export const ssoIdentities = sqliteTable(
+  'sso_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.issuer, table.subject] }), index('sso_identities_user_idx').on(table.userId)],
+)
+
+/**
+ * A finished single sign-on waiting for the dashboard to collect its session: the provider's redirect ends on
+ * a page whose address holds a one-time code (never the token), which the dashboard exchanges within a minute.
+ */
+export const ssoHandoffs = sqliteTable('sso_handoffs', {
+  codeHash: text('code_hash').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: integer('expires_at').notNull(),
+})

@@ -13,6 +13,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   quota_exceeded: 403,
   insufficient_scope: 403,
   account_disabled: 403,
+  password_sign_in_off: 403,
   not_found: 404,
   conflict: 409,
   request_timeout: 408,

@@ -7,7 +7,8 @@ import { VISITOR_SALT_KEY } from '../db/meta-keys'
 
 /**
  * The tables in the order their references allow (a row's parents first). The shared-limit tables are left
- * out: they hold only counters of the moment (rate limits, uploads in progress).
+ * out: they hold only counters of the moment (rate limits, uploads in progress), and so are single sign-on
+ * handoffs (each lives a minute).
  */
 const TABLES: Table[] = [
   sqliteTables.users,
@@ -24,6 +25,7 @@ const TABLES: Table[] = [
   sqliteTables.auditEvents,
   sqliteTables.invitations,
   sqliteTables.recoveryCodes,
+  sqliteTables.ssoIdentities,
   sqliteTables.meta,
 ]
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters for the widest table. */

@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'user.disabled',
   'user.enabled',
   'user.admin_set',
+  'user.sso_link_set',
   'invitation.created',
   'invitation.revoked',
   'two_factor.enabled',

@@ -33,6 +33,7 @@ test('GET /api/openapi.json is an OpenAPI 3 document of every API route, without
       'POST /api/admin/invitations',
       'DELETE /api/admin/invitations/{id}',
       'POST /api/auth/accept-invitation',
+      'POST /api/auth/sso',
       'POST /api/me/two-factor',
       'POST /api/me/two-factor/confirm',
       'POST /api/me/two-factor/recovery-codes',

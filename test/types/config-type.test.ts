@@ -39,6 +39,13 @@ type WrittenOut = {
   webhookAllowPrivate: boolean
   analyticsRetention: number
   auditRetention: number
+  passwordSignIn: boolean
+  oidcIssuer: string | undefined
+  oidcClientId: string | undefined
+  oidcClientSecret: string | undefined
+  oidcName: string
+  oidcAllowedDomains: string[]
+  oidcAdminGroup: string | undefined
   storage: 'local' | 's3'
   s3Endpoint: string | undefined
   s3Bucket: string | undefined

@@ -12,6 +12,7 @@ import m8 from './0008_token_scopes_and_admins.sql' with { type: 'text' }
 import m9 from './0009_audit_log.sql' with { type: 'text' }
 import m10 from './0010_admins_and_invitations.sql' with { type: 'text' }
 import m11 from './0011_two_factor.sql' with { type: 'text' }
+import m12 from './0012_single_sign_on.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795357528261, sql: m0 },
@@ -26,4 +27,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0009_audit_log', when: 1795608437185, sql: m9 },
   { tag: '0010_admins_and_invitations', when: 1795610699363, sql: m10 },
   { tag: '0011_two_factor', when: 1795611376436, sql: m11 },
+  { tag: '0012_single_sign_on', when: 1795612473367, sql: m12 },
 ]

@@ -42,6 +42,8 @@ const pgTables = {
   auditEvents: schema.auditEvents,
   invitations: schema.invitations,
   recoveryCodes: schema.recoveryCodes,
+  ssoIdentities: schema.ssoIdentities,
+  ssoHandoffs: schema.ssoHandoffs,
 }
 
 const pgPortable: Portable = {

@@ -31,6 +31,7 @@ export const users = pgTable('users', {
   totpSecret: text('totp_secret'),
   totpEnabledAt: millis('totp_enabled_at'),
   totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+  ssoLinkEmail: text('sso_link_email'),
 })
 
 export const tokens = pgTable(
@@ -280,3 +281,25 @@ export const recoveryCodes = pgTable(
   },
   (table) => [primaryKey({ columns: [table.userId, table.codeHash] })],
 )
+
+export const ssoIdentities = pgTable(
+  'sso_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email'),
+    createdAt: millis('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.issuer, table.subject] }), index('sso_identities_user_idx').on(table.userId)],
+)
+
+export const ssoHandoffs = pgTable('sso_handoffs', {
+  codeHash: text('code_hash').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: millis('expires_at').notNull(),
+})

@@ -49,6 +49,7 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
             disabled: body.disabled,
             admin: body.admin,
             twoFactor: body.twoFactor,
+            ssoEmail: body.ssoEmail,
             maxBytes: body.maxStorageBytes,
             maxFiles: body.maxFiles,
           },
@@ -58,6 +59,9 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
           await audit(body.disabled ? 'user.disabled' : 'user.enabled', about, after.id)
         if (body.admin !== undefined && body.admin !== before.isAdmin)
           await audit('user.admin_set', { ...about, admin: body.admin }, after.id)
+        if (body.ssoEmail !== undefined && body.ssoEmail !== before.ssoLinkEmail) {
+          await audit('user.sso_link_set', { ...about, ssoEmail: after.ssoLinkEmail }, after.id)
+        }
         if (body.twoFactor === false && before.totpEnabledAt !== null) await audit('two_factor.reset', about, after.id)
         if (body.maxStorageBytes !== undefined || body.maxFiles !== undefined) {
           await audit('user.quota_set', { ...about, maxBytes: after.maxBytes, maxFiles: after.maxFiles }, after.id)

@@ -22,6 +22,9 @@ export const AdminUserSchema = t.Object(
     lastSignInAt: t.Union([t.String(), t.Null()], { description: 'The last password sign-in; null: never' }),
     hasPassword: t.Boolean(),
     twoFactor: t.Boolean({ description: 'Whether their password sign-in also needs a code' }),
+    ssoEmail: t.Union([t.String(), t.Null()], {
+      description: 'A verified email whose first single sign-on links to this user (then null); docs/sign-in.md',
+    }),
     usage: t.Object({ files: t.Integer(), bytes: t.Integer() }),
     limits,
   },
@@ -78,6 +81,12 @@ export const UserChangeBody = t.Object(
       t.Literal(false, {
         description: 'false resets their two-factor sign-in (a lost phone); only its owner can turn it on',
         error: () => 'twoFactor can only be false: it resets the user’s two-factor sign-in',
+      }),
+    ),
+    ssoEmail: t.Optional(
+      t.Union([t.String({ maxLength: 254 }), t.Null()], {
+        description: 'Let the first single sign-on with this verified email link to this user; null withdraws it',
+        error: () => 'ssoEmail must be an email address, or null',
       }),
     ),
     maxStorageBytes: limit('maxStorageBytes'),

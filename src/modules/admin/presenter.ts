@@ -17,6 +17,7 @@ export function toAdminUserDto(user: UserRow & { usage: Usage }): AdminUserDto {
     lastSignInAt: isoOrNull(user.lastSignInAt),
     hasPassword: user.passwordHash !== null,
     twoFactor: user.totpEnabledAt !== null,
+    ssoEmail: user.ssoLinkEmail,
     usage: user.usage,
     limits: { maxStorageBytes: user.maxBytes, maxFiles: user.maxFiles },
   }

@@ -7,6 +7,7 @@ import { newTokenFrom } from './input'
 import {
   IssuedTokenEnvelope,
   AcceptInvitationBody,
+  SsoExchangeBody,
   LoginBody,
   MeEnvelope,
   NewTokenBody,
@@ -19,7 +20,11 @@ import { tokenFacts, toIssuedTokenDto, toSignInDto, toTokenDto } from './present
 import { getAccount } from './service/get-account'
 import { issueOwnToken } from './service/issue-own-token'
 import { listActiveTokens } from '../../core/accounts/tokens/list-tokens'
-import { logIn } from './service/log-in'
+import { logIn, startSession } from './service/log-in'
+import { ssoPages } from './answers/sso'
+import { collectHandoff } from '../../core/accounts/sso/handoff'
+import { userWithId } from '../../core/accounts/users/users'
+import { passwordSignInOff } from '../../errors'
 import { acceptInvitation } from '../../core/accounts/invitations'
 import { recordAudit } from '../../core/audit/record'
 import { revokeOwnToken } from '../../core/accounts/tokens/revoke-token'
@@ -32,9 +37,12 @@ const tags = ['account']
  * user's own tokens: GET/POST /api/tokens, DELETE /api/tokens/:id. Bearer tokens only: no cookie is ever set.
  */
 export function authRoutes(ctx: AppContext, auth: AuthGuard) {
-  const attempt = signInLimits(ctx)
+  return new Elysia({ name: 'auth' }).use(ssoPages(ctx)).use(authApi(ctx, auth))
+}
 
-  return new Elysia({ name: 'auth', prefix: '/api' })
+function authApi(ctx: AppContext, auth: AuthGuard) {
+  const attempt = signInLimits(ctx)
+  return new Elysia({ name: 'auth-api', prefix: '/api' })
     .use(auth)
     .get('/me', async ({ caller }) => ({ success: true as const, data: await getAccount(ctx, { userId: caller.userId }) }), {
       auth: true,
@@ -44,6 +52,7 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '/auth/login',
       async ({ request, server, body: { username, password, code } }) => {
+        if (!ctx.config.passwordSignIn) throw passwordSignInOff()
         const who = { address: clientGroupOf(request, server, ctx.config.trustProxyHops), name: username.toLowerCase() }
         const session = await attempt(who, () => logIn(ctx, { username, password, code, address: who.address }))
         return { success: true as const, data: toSignInDto(session) }
@@ -70,6 +79,7 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '/auth/accept-invitation',
       async ({ request, server, body, set }) => {
+        if (!ctx.config.passwordSignIn) throw passwordSignInOff() // an invitation makes a password account
         const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
         const { user, invitation } = await acceptInvitation(ctx, { secret: body.invitation, name: body.username, password: body.password })
         await recordAudit(ctx, {
@@ -96,6 +106,26 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
         detail: {
           summary: "Accept an admin's invitation: choose a user name and a password; signed in at once",
           description: 'An invitation works once, for 7 days; a used, revoked or expired one is a 404.',
+          tags,
+          security: [],
+        },
+      },
+    )
+    .post(
+      '/auth/sso',
+      async ({ request, server, body }) => {
+        const userId = await collectHandoff(ctx, body.code)
+        const user = await userWithId(ctx, userId)
+        const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
+        return { success: true as const, data: toSignInDto(await startSession(ctx, user, { address, method: 'sso' })) }
+      },
+      {
+        parse: jsonBody(SsoExchangeBody, 'anyone'),
+        body: SsoExchangeBody,
+        response: { 200: SignInEnvelope, 400: FailureSchema, 401: FailureSchema, 413: FailureSchema, 415: FailureSchema },
+        detail: {
+          summary: 'Finish a single sign-on: its one-time code (valid a minute, used once) for a session token',
+          description: 'The dashboard calls this with the code in its address after /auth/oidc/callback (docs/sign-in.md).',
           tags,
           security: [],
         },

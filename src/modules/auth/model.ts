@@ -43,6 +43,19 @@ export const LoginBody = t.Object(
   NOT_AN_OBJECT,
 )
 
+/** POST /api/auth/sso: the one-time code a finished single sign-on left in the dashboard's address. */
+export const SsoExchangeBody = t.Object(
+  {
+    code: t.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'The part of the address after #/sso/',
+      error: () => 'code must be the one-time code of a single sign-on',
+    }),
+  },
+  NOT_AN_OBJECT,
+)
+
 /** POST /api/auth/accept-invitation: the secret of an admin's invitation link, and the new account's name and password. */
 export const AcceptInvitationBody = t.Object(
   {

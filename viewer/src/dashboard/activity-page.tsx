@@ -20,6 +20,7 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'user.disabled': 'User disabled',
   'user.enabled': 'User enabled',
   'user.admin_set': 'Admin role changed',
+  'user.sso_link_set': 'Single sign-on link allowed',
   'invitation.created': 'Invitation created',
   'invitation.revoked': 'Invitation revoked',
   'two_factor.enabled': 'Two-factor sign-in turned on',

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { AccountPage } from './account-page'
 import { AdminPage } from './admin-page'
 import { JoinPage } from './join-page'
+import { SsoFinish } from './sign-in'
 import { useLoad } from './use-api'
 import { ActivityPage } from './activity-page'
 import { api, ok } from './api'
@@ -20,6 +21,7 @@ type Route =
   | { page: 'account' }
   | { page: 'admin' }
   | { page: 'join'; invitation: string }
+  | { page: 'sso'; code: string }
 
 /** Hash routes (#/files, #/files/ID, #/webhooks, #/activity, #/account, #/admin, #/join/SECRET): the server serves one page at /app, nothing else to route. */
 function routeOf(hash: string): Route {
@@ -31,6 +33,8 @@ function routeOf(hash: string): Route {
   if (hash === '#/admin') return { page: 'admin' }
   const join = /^#\/join\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
   if (join) return { page: 'join', invitation: join[1]! }
+  const sso = /^#\/sso\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
+  if (sso) return { page: 'sso', code: sso[1]! }
   return { page: 'files' }
 }
 
@@ -42,6 +46,7 @@ const TITLES: Record<Route['page'], string> = {
   account: 'Account',
   admin: 'Admin',
   join: 'Join',
+  sso: 'Signing in',
 }
 
 export function App() {
@@ -62,6 +67,14 @@ export function App() {
     document.title = `${TITLES[route.page]} · pdfshare`
   }, [route])
 
+  if (route.page === 'sso') {
+    return (
+      <>
+        <SsoFinish code={route.code} />
+        <Notices />
+      </>
+    )
+  }
   if (route.page === 'join') {
     return (
       <>

@@ -1,10 +1,48 @@
-import { useState } from 'preact/hooks'
-import { ApiError, api, errorText, ok } from './api'
+import { useEffect, useState } from 'preact/hooks'
+import { ApiError, api, apiBase, errorText, ok } from './api'
 import { session, tokenIdOf } from './session'
 
-/** Username and password, or an API token pasted in (for users created without a password). */
+const appData = document.getElementById('app')?.dataset
+/** The provider's name when the server has single sign-on, and whether password sign-in is on. */
+const SSO_NAME = appData?.sso ?? ''
+const PASSWORD_SIGN_IN = appData?.passwordSignIn !== 'false'
+const SSO_START = `${apiBase.replace(/\/api$/, '')}/auth/oidc/login`
+
+/** Where a single sign-on ends (#/sso/CODE): the one-time code becomes this tab's session. */
+export function SsoFinish(props: { code: string }) {
+  const [error, setError] = useState('')
+  useEffect(() => {
+    ok(api.api.auth.sso.post({ code: props.code }))
+      .then(({ data }) => {
+        history.replaceState(null, '', '#/files') // the code leaves the address bar and the history
+        session.start({ token: data.token, tokenId: data.tokenId, name: data.user.name, kind: 'login' })
+        dispatchEvent(new HashChangeEvent('hashchange'))
+      })
+      .catch((failure: unknown) => {
+        history.replaceState(null, '', '#/')
+        setError(errorText(failure, 'Signing in failed'))
+      })
+  }, [props.code])
+  return (
+    <main class="sign-in">
+      <h1>pdfshare</h1>
+      {error ? (
+        <>
+          <p class="form-error" role="alert">
+            {error}
+          </p>
+          <a href={SSO_START}>Sign in with {SSO_NAME || 'single sign-on'} again</a>
+        </>
+      ) : (
+        <p aria-busy="true">Signing in…</p>
+      )}
+    </main>
+  )
+}
+
+/** Username and password, or an API token pasted in (for users created without a password), or single sign-on. */
 export function SignIn() {
-  const [mode, setMode] = useState<'password' | 'token'>('password')
+  const [mode, setMode] = useState<'password' | 'token'>(PASSWORD_SIGN_IN ? 'password' : 'token')
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [pasted, setPasted] = useState('')
@@ -42,6 +80,11 @@ export function SignIn() {
   return (
     <main class="sign-in">
       <h1>pdfshare</h1>
+      {SSO_NAME && (
+        <a class="sso" href={SSO_START}>
+          Sign in with {SSO_NAME}
+        </a>
+      )}
       <form onSubmit={submit} aria-describedby={error ? 'sign-in-error' : undefined}>
         <h2>{mode === 'password' ? 'Sign in' : 'Sign in with an API token'}</h2>
         {mode === 'password' ? (
@@ -114,12 +157,16 @@ export function SignIn() {
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
-        <button type="button" class="link" onClick={() => setMode(mode === 'password' ? 'token' : 'password')}>
-          {mode === 'password' ? 'Use an API token instead' : 'Use a user name and password instead'}
-        </button>
-        <p class="hint">
-          No password yet? On the server: <code>pdfshare user passwd NAME</code>
-        </p>
+        {PASSWORD_SIGN_IN && (
+          <>
+            <button type="button" class="link" onClick={() => setMode(mode === 'password' ? 'token' : 'password')}>
+              {mode === 'password' ? 'Use an API token instead' : 'Use a user name and password instead'}
+            </button>
+            <p class="hint">
+              No password yet? On the server: <code>pdfshare user passwd NAME</code>
+            </p>
+          </>
+        )}
       </form>
     </main>
   )

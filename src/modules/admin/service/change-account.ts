@@ -3,18 +3,27 @@ import { listUsers, setQuota, setUserState, userWithId } from '../../../core/acc
 import type { Usage } from '../../../core/files/usage'
 import type { UserRow } from '../../../db/tables'
 import { resetTwoFactor } from '../../../core/accounts/two-factor'
+import { allowSsoLink } from '../../../core/accounts/sso/sign-in'
 
-export type AccountChange = { disabled?: boolean; admin?: boolean; twoFactor?: false; maxBytes?: number | null; maxFiles?: number | null }
+export type AccountChange = {
+  disabled?: boolean
+  admin?: boolean
+  twoFactor?: false
+  ssoEmail?: string | null
+  maxBytes?: number | null
+  maxFiles?: number | null
+}
 
 /** What an admin changed of a user, and the user as it is now (with usage, for the admin page). */
 export type ChangedAccount = { before: UserRow; after: UserRow & { usage: Usage } }
 
 /** Applies an admin's change to a user: state first (refused when it would leave no enabled admin), then two-factor reset, then limits. */
 export async function changeAccount(ctx: AppContext, input: { id: string; change: AccountChange }): Promise<ChangedAccount> {
-  const { disabled, admin, twoFactor, maxBytes, maxFiles } = input.change
+  const { disabled, admin, twoFactor, ssoEmail, maxBytes, maxFiles } = input.change
   const before = await userWithId(ctx, input.id)
   if (disabled !== undefined || admin !== undefined) await setUserState(ctx, { id: before.id, disabled, admin })
   if (twoFactor === false) await resetTwoFactor(ctx, before.id)
+  if (ssoEmail !== undefined) await allowSsoLink(ctx, { userId: before.id, email: ssoEmail })
   if (maxBytes !== undefined || maxFiles !== undefined) await setQuota(ctx, { name: before.name, maxBytes, maxFiles })
   const after = (await listUsers(ctx)).find((user) => user.id === before.id)
   if (!after) return changeAccount(ctx, input) // removed meanwhile: the next read answers 404

@@ -62,6 +62,16 @@ export async function logIn(
       throw error
     }
   }
+  return startSession(ctx, user, { address: input.address, method })
+}
+
+/** A dashboard session for a user who proved who they are (`method`: how), recorded in the audit log. */
+export async function startSession(
+  ctx: AppContext,
+  user: { id: string; name: string },
+  input: { address: string; method: string },
+): Promise<IssuedToken & { user: { id: string; name: string } }> {
+  const { users } = ctx.db.tables
   const issued = await issueToken(ctx, {
     userName: user.name,
     label: SESSION_LABEL,
@@ -73,7 +83,7 @@ export async function logIn(
     action: 'sign_in.succeeded',
     actor: { via: 'api', userId: user.id, name: user.name, address: input.address },
     userId: user.id,
-    detail: { method, tokenId: issued.token.id },
+    detail: { method: input.method, tokenId: issued.token.id },
   })
   return { ...issued, user: { id: user.id, name: user.name } }
 }

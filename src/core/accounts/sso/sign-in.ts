@@ -1,0 +1,105 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type { AppContext } from '../../context'
+import type { UserRow } from '../../../db/tables'
+import { badRequest, conflict, DomainError } from '../../../errors'
+import { addUser } from '../users/add-user'
+import { setUserState } from '../users/set-user-state'
+import type { SsoClaims } from './provider'
+
+/** Why a single sign-on that the provider vouched for still does not get in; each is said plainly on the page. */
+export type SsoRefusal = 'disabled' | 'unverified' | 'not_allowed'
+
+export type SsoOutcome =
+  | { user: UserRow; created: boolean; linked: boolean; adminChanged: boolean | undefined }
+  | { refused: SsoRefusal; email: string | undefined }
+
+const NAME_LETTERS = /[^A-Za-z0-9._-]/g
+
+/** A user name from the provider's preferred name or the email's local part, made free with -2, -3… */
+async function freeName(ctx: AppContext, claims: SsoClaims): Promise<UserRow> {
+  const wanted = (claims.preferredName ?? claims.email?.split('@')[0] ?? 'user').replace(NAME_LETTERS, '').replace(/^[._-]+/, '')
+  const base = (wanted || 'user').slice(0, 56)
+  for (let n = 1; ; n++) {
+    try {
+      return await addUser(ctx, { name: n === 1 ? base : `${base}-${n}` })
+    } catch (error) {
+      if (!(error instanceof DomainError) || n >= 100) throw error // taken: try the next; 100 taken is a broken install
+    }
+  }
+}
+
+/**
+ * Who a verified single sign-on is (docs/sign-in.md, Who gets in):
+ * 1. the user bound to the provider's (issuer, subject), always the same one, whatever the email says now;
+ * 2. else, with a verified email, the user an admin allowed to link to that email (`ssoLinkEmail`), once;
+ * 3. else, with a verified email of a domain in PDFSHARE_OIDC_ALLOWED_DOMAINS, a new user.
+ * Anyone else is refused. An unverified email never links or creates: it may be anyone's. With
+ * PDFSHARE_OIDC_ADMIN_GROUP, membership of that group decides the admin role at each sign-in (never leaving the
+ * server without an enabled admin).
+ */
+export async function ssoSignIn(ctx: AppContext, claims: SsoClaims): Promise<SsoOutcome> {
+  const { users, ssoIdentities } = ctx.db.tables
+  const [bound] = await ctx.db.orm
+    .select({ user: users })
+    .from(ssoIdentities)
+    .innerJoin(users, eq(users.id, ssoIdentities.userId))
+    .where(and(eq(ssoIdentities.issuer, claims.issuer), eq(ssoIdentities.subject, claims.subject)))
+  let user = bound?.user
+  let created = false
+  let linked = false
+  if (!user) {
+    if (!claims.email || !claims.emailVerified) return { refused: 'unverified', email: claims.email }
+    const [allowed] = await ctx.db.orm.update(users).set({ ssoLinkEmail: null }).where(eq(users.ssoLinkEmail, claims.email)).returning()
+    const domain = claims.email.split('@').at(-1) ?? ''
+    if (allowed) {
+      user = allowed
+      linked = true
+    } else if (ctx.config.oidcAllowedDomains.includes(domain)) {
+      user = await freeName(ctx, claims)
+      created = true
+    } else {
+      return { refused: 'not_allowed', email: claims.email }
+    }
+    await ctx.db.orm
+      .insert(ssoIdentities)
+      .values({ issuer: claims.issuer, subject: claims.subject, userId: user.id, email: claims.email, createdAt: ctx.now() })
+      .onConflictDoNothing()
+  }
+  if (user.disabledAt !== null) return { refused: 'disabled', email: claims.email }
+  const adminChanged = await followAdminGroup(ctx, user, claims.groups)
+  if (adminChanged !== undefined) user = { ...user, isAdmin: adminChanged }
+  return { user, created, linked, adminChanged }
+}
+
+/** The admin role from PDFSHARE_OIDC_ADMIN_GROUP; the new role when it changed, else undefined. */
+async function followAdminGroup(ctx: AppContext, user: UserRow, groups: string[]): Promise<boolean | undefined> {
+  const group = ctx.config.oidcAdminGroup
+  if (group === undefined) return undefined
+  const member = groups.includes(group)
+  if (member === user.isAdmin) return undefined
+  try {
+    await setUserState(ctx, { id: user.id, admin: member })
+    return member
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'conflict') return undefined // the last enabled admin stays one
+    throw error
+  }
+}
+
+/** An admin's permission for a user's first single sign-on with this verified email to link to them (null: none). */
+export async function allowSsoLink(ctx: AppContext, input: { userId: string; email: string | null }): Promise<void> {
+  const { users } = ctx.db.tables
+  const email = input.email === null ? null : input.email.trim().toLowerCase()
+  if (email !== null && !/^[^@\s]+@[^@\s]+$/.test(email)) throw badRequest('ssoEmail must be an email address, or null')
+  // At most one user waits for an email: the UPDATE that links takes one row.
+  const free =
+    email === null
+      ? undefined
+      : sql`NOT EXISTS (SELECT 1 FROM ${users} AS other WHERE other.sso_link_email = ${email} AND other.id <> ${input.userId})`
+  const [changed] = await ctx.db.orm
+    .update(users)
+    .set({ ssoLinkEmail: email })
+    .where(and(eq(users.id, input.userId), free))
+    .returning({ id: users.id })
+  if (!changed) throw conflict('Another user is already waiting to be linked to this email')
+}

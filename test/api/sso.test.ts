@@ -1,0 +1,89 @@
+import { describe, expect, test } from 'bun:test'
+import { handOff } from '../../src/core/accounts/sso/handoff'
+import { ConfigError, loadConfig } from '../../src/config'
+import { json, startTestApp } from '../support/harness'
+
+// Single sign-on's server side without a provider: the one-time handoff, password sign-in turned off, the admin's
+// permission to link, and the settings. The whole flow through a real provider is test/e2e/single-sign-on.test.ts.
+
+const jsonBody = (value: unknown) => ({ body: JSON.stringify(value), headers: { 'content-type': 'application/json' } })
+
+describe('the one-time handoff', () => {
+  test('a handoff code gives one session, once; an unknown or used code is a 401 that says so', async () => {
+    const server = await startTestApp()
+    const alice = await server.user('alice')
+    const code = await handOff(server.ctx, alice.id)
+    const session = await json(await server.call('POST', '/api/auth/sso', jsonBody({ code })))
+    expect(session.data.user.name).toBe('alice')
+    expect((await server.call('GET', '/api/me', { token: session.data.token })).status).toBe(200)
+    const again = await server.call('POST', '/api/auth/sso', jsonBody({ code }))
+    expect(again.status).toBe(401)
+    expect((await json(again)).error).toContain('used already or took longer than a minute')
+    expect((await server.call('POST', '/api/auth/sso', jsonBody({ code: 'not-a-code' }))).status).toBe(401)
+    const audit = await json(await server.call('GET', '/api/audit?action=sign_in.succeeded', { token: alice.token }))
+    expect(audit.data[0].detail.method).toBe('sso')
+  })
+})
+
+describe('PDFSHARE_PASSWORD_SIGNIN=false', () => {
+  test('password sign-in and invitations are refused with password_sign_in_off; tokens work; the page says so', async () => {
+    const server = await startTestApp({ PDFSHARE_PASSWORD_SIGNIN: 'false' })
+    const root = await server.user('root')
+    const refused = await server.call('POST', '/api/auth/login', jsonBody({ username: 'root', password: 'whatever it is' }))
+    expect(refused.status).toBe(403)
+    expect(await json(refused)).toMatchObject({ code: 'password_sign_in_off' })
+    const invitation = await server.call(
+      'POST',
+      '/api/auth/accept-invitation',
+      jsonBody({ invitation: 'x', username: 'y', password: 'long enough password' }),
+    )
+    expect((await json(invitation)).code).toBe('password_sign_in_off')
+    expect((await server.call('GET', '/api/me', { token: root.token })).status).toBe(200)
+    const page = await (await server.call('GET', '/app')).text()
+    expect(page).toContain('data-password-sign-in="false"')
+    expect(page).toContain('data-sso=""')
+  })
+
+  test('without PDFSHARE_OIDC_ISSUER the single sign-on pages answer 404 with a page', async () => {
+    const server = await startTestApp()
+    const login = await server.call('GET', '/auth/oidc/login')
+    expect(login.status).toBe(404)
+    expect(await login.text()).toContain('Single sign-on is not set up')
+  })
+})
+
+describe('linking an existing user', () => {
+  test('an admin sets and withdraws the email; a bad one is a 400; one email waits for one user only', async () => {
+    const server = await startTestApp()
+    const root = await server.user('root')
+    const bob = await server.user('bob')
+    const carl = await server.user('carl')
+    const patch = (id: string, body: unknown) => server.call('PATCH', `/api/admin/users/${id}`, { token: root.token, ...jsonBody(body) })
+    expect((await json(await patch(bob.id, { ssoEmail: ' Bob@Example.COM ' }))).data.ssoEmail).toBe('bob@example.com')
+    expect((await patch(carl.id, { ssoEmail: 'bob@example.com' })).status).toBe(409)
+    expect((await patch(carl.id, { ssoEmail: 'not an email' })).status).toBe(400)
+    expect((await json(await patch(bob.id, { ssoEmail: null }))).data.ssoEmail).toBeNull()
+    expect((await json(await patch(carl.id, { ssoEmail: 'bob@example.com' }))).data.ssoEmail).toBe('bob@example.com')
+  })
+})
+
+describe('settings', () => {
+  test('an issuer needs a client id and the other way round; domains must be domains', () => {
+    const load = (env: Record<string, string>) => () => loadConfig({}, env, '/srv')
+    expect(load({ PDFSHARE_OIDC_ISSUER: 'https://id.example.com' })).toThrow(ConfigError)
+    expect(load({ PDFSHARE_OIDC_ISSUER: 'https://id.example.com' })).toThrow('only the issuer is set')
+    expect(load({ PDFSHARE_OIDC_CLIENT_ID: 'pdfshare' })).toThrow('only the client id is set')
+    expect(load({ PDFSHARE_OIDC_ALLOWED_DOMAINS: 'example.com, not a domain' })).toThrow('PDFSHARE_OIDC_ALLOWED_DOMAINS')
+    const config = loadConfig(
+      {},
+      {
+        PDFSHARE_OIDC_ISSUER: 'https://id.example.com/realms/team/',
+        PDFSHARE_OIDC_CLIENT_ID: 'pdfshare',
+        PDFSHARE_OIDC_ALLOWED_DOMAINS: 'Example.com,example.org',
+      },
+      '/srv',
+    )
+    expect(config.oidcIssuer).toBe('https://id.example.com/realms/team/') // kept exactly: issuers compare to the byte
+    expect(config.oidcAllowedDomains).toEqual(['example.com', 'example.org'])
+  })
+})
