@@ -15,6 +15,7 @@ import { webhooksRoutes } from './modules/webhooks'
 import { auditRoutes } from './modules/audit'
 import { adminRoutes } from './modules/admin'
 import { twoFactorRoutes } from './modules/two-factor'
+import { passkeyRoutes } from './modules/passkeys'
 
 /**
  * The whole HTTP application, built from an already-opened context. It never listens by itself:
@@ -33,6 +34,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(auditRoutes(ctx, auth))
     .use(adminRoutes(ctx, auth))
     .use(twoFactorRoutes(ctx, auth))
+    .use(passkeyRoutes(ctx, auth))
     .use(analyticsRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets.manifest))
     .use(dashboardRoutes(ctx, assets.manifest))

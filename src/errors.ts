@@ -74,6 +74,10 @@ export const secondFactorRequired = () =>
 /** A single sign-on's one-time handoff that was used, expired or never made. */
 export const ssoHandoffNotValid = () =>
   new DomainError('unauthorized', 'This single sign-on was used already or took longer than a minute; sign in again')
+/** A passkey the browser made that does not check out (a 400: the session that asked is fine). */
+export const passkeyRefused = (why: string) => badRequest(`The passkey was not added: ${why}`)
+/** A passkey sign-in that does not check out: a failed sign-in. */
+export const passkeySignInFailed = (why: string) => new DomainError('unauthorized', `Signing in with this passkey failed: ${why}`)
 /** PDFSHARE_PASSWORD_SIGNIN=false: sign-in goes through single sign-on only. */
 export const passwordSignInOff = () =>
   new DomainError('password_sign_in_off', 'Password sign-in is turned off on this server; use single sign-on or an API token')
@@ -117,6 +121,7 @@ export const invitationNotValid = () =>
     'This invitation link is not valid: it was used, revoked or has expired (an invitation lasts 7 days); ask an admin for a new one',
   )
 export const tokenNotFound = () => notFound('Token not found')
+export const passkeyNotFound = () => notFound('Passkey not found')
 export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with id ${JSON.stringify(tokenIdOrJwt)}`)
 export const webhookNotFound = () => notFound('Webhook not found')
 

@@ -3,6 +3,7 @@ import type { AppContext } from '../core/context'
 import { formatSize, parseSize } from '../shared/sizes'
 import { addUser, findUserByName, listUsers, removeUser, setPassword, setQuota } from '../core/accounts/users/users'
 import { resetTwoFactor, twoFactorOn } from '../core/accounts/two-factor'
+import { removeAllPasskeys } from '../core/accounts/passkeys'
 import { allowOnly, stringFlag, type ParsedArgs } from './args'
 import { readNewPassword } from './password-input'
 import { CliFailure, commandHint, table, type CliIo } from './io'
@@ -17,8 +18,8 @@ export const USER_USAGE = `user add NAME [--password | --password-stdin] [--admi
                                 remove a user and their tokens (and files, with --delete-files)
   user quota NAME [--max-storage SIZE|unlimited] [--max-files N|unlimited]
                                 show or set plan limits, e.g. --max-storage 5GB --max-files 1000
-  user 2fa reset NAME           turn off a user's two-factor sign-in (a lost phone and no recovery code);
-                                they sign in with their password and may set it up again`
+  user 2fa reset NAME           turn off a user's two-factor sign-in and remove their passkeys (a lost
+                                phone or key); they sign in with their password and may set them up again`
 
 const audit = (ctx: AppContext, action: AuditAction, userId: string, detail: AuditDetail) =>
   recordAudit(ctx, { action, actor: { via: 'cli' }, userId, detail })
@@ -136,11 +137,11 @@ async function twoFactorCommand(ctx: AppContext, args: ParsedArgs, io: CliIo): P
   if (extra.length > 0) throw new CliFailure(`unexpected argument ${JSON.stringify(extra[0])}`, 2)
   allowOnly(args, 'user 2fa reset', [])
   const user = await findUserByName(ctx, name)
-  if (!twoFactorOn(user)) {
-    await resetTwoFactor(ctx, user.id) // a setup they had started and not confirmed goes too
-    return io.out(`${user.name} has no two-factor sign-in; nothing to reset`)
-  }
-  await resetTwoFactor(ctx, user.id)
-  await audit(ctx, 'two_factor.reset', user.id, { name: user.name })
-  io.out(`two-factor sign-in of ${user.name} reset: they sign in with their password alone, and may set it up again`)
+  const hadCodes = twoFactorOn(user)
+  await resetTwoFactor(ctx, user.id) // a setup they had started and not confirmed goes too
+  const passkeysRemoved = await removeAllPasskeys(ctx, user.id)
+  if (!hadCodes && passkeysRemoved === 0) return io.out(`${user.name} has no two-factor sign-in and no passkey; nothing to reset`)
+  await audit(ctx, 'two_factor.reset', user.id, { name: user.name, passkeysRemoved })
+  const removed = passkeysRemoved > 0 ? ` and ${passkeysRemoved} passkey(s) removed` : ''
+  io.out(`two-factor sign-in of ${user.name} reset${removed}: they sign in with their password alone, and may set it up again`)
 }

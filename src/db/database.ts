@@ -35,6 +35,8 @@ export const sqliteTables = {
   recoveryCodes: schema.recoveryCodes,
   ssoIdentities: schema.ssoIdentities,
   ssoHandoffs: schema.ssoHandoffs,
+  passkeys: schema.passkeys,
+  webauthnChallenges: schema.webauthnChallenges,
 }
 export type Tables = typeof sqliteTables
 

@@ -404,3 +404,34 @@ export const ssoHandoffs = sqliteTable('sso_handoffs', {
     .references(() => users.id, { onDelete: 'cascade' }),
   expiresAt: integer('expires_at').notNull(),
 })
+
+/** A passkey (WebAuthn credential) a user signs in with; docs/sign-in.md, Passkeys. */
+export const passkeys = sqliteTable(
+  'passkeys',
+  {
+    /** The credential id (base64url), as the authenticator gives it. */
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** The signature counter; 0 for authenticators that keep none (most synced passkeys). */
+    counter: integer('counter').notNull(),
+    /** How the browser may reach it (usb, internal, hybrid…), comma-separated. */
+    transports: text('transports'),
+    name: text('name').notNull(),
+    createdAt: integer('created_at').notNull(),
+    lastUsedAt: integer('last_used_at'),
+  },
+  (table) => [index('passkeys_user_idx').on(table.userId)],
+)
+export type PasskeyRow = typeof passkeys.$inferSelect
+
+/** A WebAuthn challenge handed out and not yet answered: each is answered once, within 5 minutes. */
+export const webauthnChallenges = sqliteTable('webauthn_challenges', {
+  challenge: text('challenge').primaryKey(),
+  /** Whose passkey it is to register; NULL for a sign-in (the passkey says whose it is). */
+  userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: integer('expires_at').notNull(),
+})

@@ -6,6 +6,7 @@ export type {
   FileRow,
   FileVersionRow,
   InvitationRow,
+  PasskeyRow,
   LinkRow,
   TokenRow,
   UserRow,

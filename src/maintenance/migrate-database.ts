@@ -8,7 +8,7 @@ import { VISITOR_SALT_KEY } from '../db/meta-keys'
 /**
  * The tables in the order their references allow (a row's parents first). The shared-limit tables are left
  * out: they hold only counters of the moment (rate limits, uploads in progress), and so are single sign-on
- * handoffs (each lives a minute).
+ * handoffs and WebAuthn challenges (each lives minutes).
  */
 const TABLES: Table[] = [
   sqliteTables.users,
@@ -26,6 +26,7 @@ const TABLES: Table[] = [
   sqliteTables.invitations,
   sqliteTables.recoveryCodes,
   sqliteTables.ssoIdentities,
+  sqliteTables.passkeys,
   sqliteTables.meta,
 ]
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters for the widest table. */

@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   'two_factor.disabled',
   'two_factor.recovery_codes_renewed',
   'two_factor.reset',
+  'passkey.added',
+  'passkey.removed',
   'file.deleted',
   'link.created',
   'link.changed',

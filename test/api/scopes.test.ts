@@ -40,6 +40,9 @@ const NO_SUCH = 'nosuchthingnosuchthing' // a well-formed id of nothing: the rou
 
 type Request = { path: string; init?: { body?: BodyInit; headers?: Record<string, string> } }
 /** Every authenticated route, the scope it needs (by hand: what docs/api.md promises), and a request to it. */
+/** The outline of a browser's passkey answer, with nothing a server would accept in it. */
+const FAKE_CREDENTIAL = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30' }, clientExtensionResults: {} }
+
 const ROUTES: { method: string; route: string; scope: Scope | 'any'; request: () => Promise<Request> }[] = [
   { method: 'GET', route: '/api/me', scope: 'any', request: async () => ({ path: '/api/me' }) },
   { method: 'POST', route: '/api/auth/logout', scope: 'any', request: async () => ({ path: '/api/auth/logout' }) },
@@ -189,6 +192,15 @@ const ROUTES: { method: string; route: string; scope: Scope | 'any'; request: ()
   },
   { method: 'GET', route: '/api/audit', scope: 'account', request: async () => ({ path: '/api/audit' }) },
   { method: 'GET', route: '/api/admin/audit', scope: 'admin', request: async () => ({ path: '/api/admin/audit' }) },
+  { method: 'GET', route: '/api/me/passkeys', scope: 'account', request: async () => ({ path: '/api/me/passkeys' }) },
+  { method: 'POST', route: '/api/me/passkeys/options', scope: 'account', request: async () => ({ path: '/api/me/passkeys/options' }) },
+  {
+    method: 'POST',
+    route: '/api/me/passkeys',
+    scope: 'account',
+    request: async () => ({ path: '/api/me/passkeys', init: jsonBody({ name: 'x', credential: FAKE_CREDENTIAL }) }),
+  },
+  { method: 'DELETE', route: '/api/me/passkeys/{id}', scope: 'account', request: async () => ({ path: `/api/me/passkeys/${NO_SUCH}` }) },
   { method: 'POST', route: '/api/me/two-factor', scope: 'account', request: async () => ({ path: '/api/me/two-factor' }) },
   {
     method: 'POST',

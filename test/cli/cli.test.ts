@@ -124,9 +124,11 @@ describe('CLI', () => {
       expect((await cli('user', 'list')).stdout).toMatch(/^carl\s.*\suser\s+off$/m)
       const row = (await db.execute("SELECT totp_secret, totp_enabled_at FROM users WHERE name = 'carl'")).rows[0]!
       expect([row[0], row[1]]).toEqual([null, null])
-      expect((await cli('user', '2fa', 'reset', 'carl')).stdout).toContain('carl has no two-factor sign-in; nothing to reset')
+      expect((await cli('user', '2fa', 'reset', 'carl')).stdout).toContain(
+        'carl has no two-factor sign-in and no passkey; nothing to reset',
+      )
       const audited = await db.execute("SELECT detail FROM audit_events WHERE action = 'two_factor.reset'")
-      expect(audited.rows.map((one) => JSON.parse(String(one[0])))).toEqual([{ name: 'carl' }])
+      expect(audited.rows.map((one) => JSON.parse(String(one[0])))).toEqual([{ name: 'carl', passkeysRemoved: 0 }])
     } finally {
       db.close()
     }

@@ -61,7 +61,7 @@ beforeAll(async () => {
       stderr: 'ignore',
     },
   )
-  const reader = provider.stdout.getReader()
+  const reader = (provider.stdout as ReadableStream<Uint8Array>).getReader()
   const { value } = await reader.read()
   expect(new TextDecoder().decode(value)).toContain('ready')
   reader.releaseLock()

@@ -44,6 +44,8 @@ const pgTables = {
   recoveryCodes: schema.recoveryCodes,
   ssoIdentities: schema.ssoIdentities,
   ssoHandoffs: schema.ssoHandoffs,
+  passkeys: schema.passkeys,
+  webauthnChallenges: schema.webauthnChallenges,
 }
 
 const pgPortable: Portable = {

@@ -303,3 +303,26 @@ export const ssoHandoffs = pgTable('sso_handoffs', {
     .references(() => users.id, { onDelete: 'cascade' }),
   expiresAt: millis('expires_at').notNull(),
 })
+
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull(),
+    transports: text('transports'),
+    name: text('name').notNull(),
+    createdAt: millis('created_at').notNull(),
+    lastUsedAt: millis('last_used_at'),
+  },
+  (table) => [index('passkeys_user_idx').on(table.userId)],
+)
+
+export const webauthnChallenges = pgTable('webauthn_challenges', {
+  challenge: text('challenge').primaryKey(),
+  userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: millis('expires_at').notNull(),
+})

@@ -43,7 +43,7 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
     .patch(
       '/users/:id',
       async ({ params, body, audit }) => {
-        const { before, after } = await changeAccount(ctx, {
+        const { before, after, passkeysRemoved } = await changeAccount(ctx, {
           id: params.id,
           change: {
             disabled: body.disabled,
@@ -62,7 +62,9 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
         if (body.ssoEmail !== undefined && body.ssoEmail !== before.ssoLinkEmail) {
           await audit('user.sso_link_set', { ...about, ssoEmail: after.ssoLinkEmail }, after.id)
         }
-        if (body.twoFactor === false && before.totpEnabledAt !== null) await audit('two_factor.reset', about, after.id)
+        if (body.twoFactor === false && (before.totpEnabledAt !== null || passkeysRemoved > 0)) {
+          await audit('two_factor.reset', { ...about, passkeysRemoved }, after.id)
+        }
         if (body.maxStorageBytes !== undefined || body.maxFiles !== undefined) {
           await audit('user.quota_set', { ...about, maxBytes: after.maxBytes, maxFiles: after.maxFiles }, after.id)
         }

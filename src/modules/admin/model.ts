@@ -22,6 +22,7 @@ export const AdminUserSchema = t.Object(
     lastSignInAt: t.Union([t.String(), t.Null()], { description: 'The last password sign-in; null: never' }),
     hasPassword: t.Boolean(),
     twoFactor: t.Boolean({ description: 'Whether their password sign-in also needs a code' }),
+    passkeys: t.Integer({ description: 'How many passkeys they sign in with' }),
     ssoEmail: t.Union([t.String(), t.Null()], {
       description: 'A verified email whose first single sign-on links to this user (then null); docs/sign-in.md',
     }),
@@ -79,7 +80,8 @@ export const UserChangeBody = t.Object(
     admin: t.Optional(t.Boolean({ error: () => 'admin must be true or false' })),
     twoFactor: t.Optional(
       t.Literal(false, {
-        description: 'false resets their two-factor sign-in (a lost phone); only its owner can turn it on',
+        description:
+          'false resets their two-factor sign-in and removes their passkeys (a lost phone or key); only its owner can set them up',
         error: () => 'twoFactor can only be false: it resets the user’s two-factor sign-in',
       }),
     ),

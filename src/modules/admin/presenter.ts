@@ -7,7 +7,7 @@ const iso = (ms: number) => new Date(ms).toISOString()
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms))
 
 /** A user as the admin page shows them: never their password hash, files or tokens' values. */
-export function toAdminUserDto(user: UserRow & { usage: Usage }): AdminUserDto {
+export function toAdminUserDto(user: UserRow & { usage: Usage; passkeys: number }): AdminUserDto {
   return {
     id: user.id,
     name: user.name,
@@ -18,6 +18,7 @@ export function toAdminUserDto(user: UserRow & { usage: Usage }): AdminUserDto {
     hasPassword: user.passwordHash !== null,
     twoFactor: user.totpEnabledAt !== null,
     ssoEmail: user.ssoLinkEmail,
+    passkeys: user.passkeys,
     usage: user.usage,
     limits: { maxStorageBytes: user.maxBytes, maxFiles: user.maxFiles },
   }

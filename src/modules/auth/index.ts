@@ -8,6 +8,8 @@ import {
   IssuedTokenEnvelope,
   AcceptInvitationBody,
   SsoExchangeBody,
+  PasskeySignInBody,
+  PasskeyPromptEnvelope,
   LoginBody,
   MeEnvelope,
   NewTokenBody,
@@ -25,8 +27,10 @@ import { ssoPages } from './answers/sso'
 import { collectHandoff } from '../../core/accounts/sso/handoff'
 import { userWithId } from '../../core/accounts/users/users'
 import { passwordSignInOff } from '../../errors'
+import { signInOptions, signInWithPasskey } from '../../core/accounts/passkeys'
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
 import { acceptInvitation } from '../../core/accounts/invitations'
-import { recordAudit } from '../../core/audit/record'
+import { ANONYMOUS, recordAudit } from '../../core/audit/record'
 import { revokeOwnToken } from '../../core/accounts/tokens/revoke-token'
 import { signInLimits } from './service/sign-in-limits'
 
@@ -106,6 +110,54 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
         detail: {
           summary: "Accept an admin's invitation: choose a user name and a password; signed in at once",
           description: 'An invitation works once, for 7 days; a used, revoked or expired one is a 404.',
+          tags,
+          security: [],
+        },
+      },
+    )
+    .post('/auth/passkey/options', async () => ({ success: true as const, data: await signInOptions(ctx) }), {
+      response: { 200: PasskeyPromptEnvelope, 400: FailureSchema },
+      detail: {
+        summary: 'Options for the browser’s passkey prompt (valid 5 minutes, answered once)',
+        tags,
+        security: [],
+      },
+    })
+    .post(
+      '/auth/passkey',
+      async ({ request, server, body }) => {
+        const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
+        // The outline was checked by the schema; @simplewebauthn/server checks the rest, byte by byte.
+        const response = body.credential as AuthenticationResponseJSON
+        // A failed passkey counts against the sign-in limits like a wrong password (per address, and per passkey).
+        const session = await attempt({ address, name: `passkey:${response.id}` }, async () => {
+          const user = await signInWithPasskey(ctx, response).catch(async (error: unknown) => {
+            await recordAudit(ctx, {
+              action: 'sign_in.failed',
+              actor: { via: 'api', userId: null, name: ANONYMOUS, address },
+              userId: null,
+              detail: { method: 'passkey', name: null, reason: error instanceof Error ? error.message : 'refused' },
+            })
+            throw error
+          })
+          return startSession(ctx, user, { address, method: 'passkey' })
+        })
+        return { success: true as const, data: toSignInDto(session) }
+      },
+      {
+        parse: jsonBody(PasskeySignInBody, 'anyone'),
+        body: PasskeySignInBody,
+        response: {
+          200: SignInEnvelope,
+          400: FailureSchema,
+          401: FailureSchema,
+          403: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          429: FailureSchema,
+        },
+        detail: {
+          summary: 'Sign in with a passkey alone (no password, no code): a session token like a password sign-in',
           tags,
           security: [],
         },

@@ -56,6 +56,27 @@ export const SsoExchangeBody = t.Object(
   NOT_AN_OBJECT,
 )
 
+/** POST /api/auth/passkey: the browser's answer to the passkey prompt (outline only; the server library checks the rest). */
+export const PasskeySignInBody = t.Object(
+  {
+    credential: t.Object(
+      {
+        id: t.String({ minLength: 1, maxLength: 1024 }),
+        rawId: t.String({ minLength: 1, maxLength: 1024 }),
+        type: t.Literal('public-key'),
+        response: t.Object({ clientDataJSON: t.String({ maxLength: 16_384 }) }, { additionalProperties: true }),
+        clientExtensionResults: t.Object({}, { additionalProperties: true }),
+      },
+      { additionalProperties: true, error: () => 'credential must be the answer of the browser’s passkey prompt' },
+    ),
+  },
+  NOT_AN_OBJECT,
+)
+export const PasskeyPromptEnvelope = t.Object({
+  success: t.Literal(true),
+  data: t.Object({ challenge: t.String() }, { additionalProperties: true, description: 'WebAuthn options (JSON form)' }),
+})
+
 /** POST /api/auth/accept-invitation: the secret of an admin's invitation link, and the new account's name and password. */
 export const AcceptInvitationBody = t.Object(
   {

@@ -27,6 +27,8 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'two_factor.disabled': 'Two-factor sign-in turned off',
   'two_factor.recovery_codes_renewed': 'Recovery codes renewed',
   'two_factor.reset': 'Two-factor sign-in reset by an admin',
+  'passkey.added': 'Passkey added',
+  'passkey.removed': 'Passkey removed',
   'file.deleted': 'File deleted',
   'link.created': 'Link created',
   'link.changed': 'Link changed',

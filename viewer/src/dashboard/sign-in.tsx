@@ -1,5 +1,7 @@
+import { startAuthentication } from '@simplewebauthn/browser'
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, api, apiBase, errorText, ok } from './api'
+import { passkeysUsable } from './passkeys-panel'
 import { session, tokenIdOf } from './session'
 
 const appData = document.getElementById('app')?.dataset
@@ -77,9 +79,31 @@ export function SignIn() {
     }
   }
 
+  const withPasskey = async () => {
+    setBusy(true)
+    setError('')
+    try {
+      const { data: optionsJSON } = await ok(api.api.auth.passkey.options.post())
+      const credential = await startAuthentication({ optionsJSON })
+      const { data } = await ok(api.api.auth.passkey.post({ credential }))
+      session.start({ token: data.token, tokenId: data.tokenId, name: data.user.name, kind: 'login' })
+    } catch (failure) {
+      // A prompt the user closed is no failure to report.
+      if (!(failure instanceof Error && failure.name === 'NotAllowedError'))
+        setError(errorText(failure, 'Signing in with a passkey failed'))
+    } finally {
+      setBusy(false)
+    }
+  }
+
   return (
     <main class="sign-in">
       <h1>pdfshare</h1>
+      {passkeysUsable() && (
+        <button type="button" class="passkey" disabled={busy} onClick={withPasskey}>
+          Sign in with a passkey
+        </button>
+      )}
       {SSO_NAME && (
         <a class="sso" href={SSO_START}>
           Sign in with {SSO_NAME}

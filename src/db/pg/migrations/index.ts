@@ -9,6 +9,7 @@ import m5 from './0005_audit_log.sql' with { type: 'text' }
 import m6 from './0006_admins_and_invitations.sql' with { type: 'text' }
 import m7 from './0007_two_factor.sql' with { type: 'text' }
 import m8 from './0008_single_sign_on.sql' with { type: 'text' }
+import m9 from './0009_passkeys.sql' with { type: 'text' }
 
 export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795446515396, sql: m0 },
@@ -20,4 +21,5 @@ export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] 
   { tag: '0006_admins_and_invitations', when: 1795610699789, sql: m6 },
   { tag: '0007_two_factor', when: 1795611376869, sql: m7 },
   { tag: '0008_single_sign_on', when: 1795612473881, sql: m8 },
+  { tag: '0009_passkeys', when: 1795612856058, sql: m9 },
 ]

@@ -1,0 +1,85 @@
+import { startRegistration } from '@simplewebauthn/browser'
+import { useState } from 'preact/hooks'
+import type { PasskeyDto } from '../../../src/modules/passkeys/model'
+import { api, errorText, ok } from './api'
+import { formatDate } from './format'
+import { notify } from './ui'
+import { useLoad } from './use-api'
+
+/** Whether this browser, on this address, can use passkeys at all (HTTPS or localhost, and WebAuthn). */
+export const passkeysUsable = () => window.isSecureContext && typeof window.PublicKeyCredential === 'function'
+
+/** The cancelled prompt is no failure to report: the user chose not to. */
+const cancelled = (failure: unknown) => failure instanceof Error && failure.name === 'NotAllowedError'
+
+/** Adding, listing and removing the account's passkeys (docs/sign-in.md, Passkeys). */
+export function PasskeysPanel() {
+  const list = useLoad(() => ok(api.api.me.passkeys.get()), [], { failure: 'The passkeys could not be loaded' })
+  const [name, setName] = useState('')
+  const [busy, setBusy] = useState(false)
+
+  const add = async (event: Event) => {
+    event.preventDefault()
+    setBusy(true)
+    try {
+      const { data: optionsJSON } = await ok(api.api.me.passkeys.options.post())
+      const credential = await startRegistration({ optionsJSON })
+      const { data } = await ok(api.api.me.passkeys.post({ name: name.trim(), credential }))
+      notify('ok', `Passkey “${data.name}” added: you can sign in with it alone`)
+      setName('')
+      void list.reload()
+    } catch (failure) {
+      if (!cancelled(failure)) notify('error', errorText(failure, 'The passkey was not added'))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const remove = async (passkey: PasskeyDto) => {
+    if (!confirm(`Remove the passkey “${passkey.name}”? It no longer signs you in.`)) return
+    try {
+      await ok(api.api.me.passkeys({ id: passkey.id }).delete())
+      notify('ok', `“${passkey.name}” removed`)
+      void list.reload()
+    } catch (failure) {
+      notify('error', errorText(failure, 'The passkey was not removed'))
+    }
+  }
+
+  return (
+    <section class="card" aria-labelledby="passkeys-heading">
+      <h2 id="passkeys-heading">Passkeys</h2>
+      <p>Sign in with your device’s screen lock or a security key: no password, no code.</p>
+      {list.value && list.value.length > 0 && (
+        <ul class="passkeys">
+          {list.value.map((passkey) => (
+            <li key={passkey.id}>
+              <strong>{passkey.name}</strong> <span class="hint">added {formatDate(passkey.createdAt)}</span>
+              {passkey.lastUsedAt && <span class="hint">, last used {formatDate(passkey.lastUsedAt)}</span>}{' '}
+              <button type="button" class="danger" onClick={() => remove(passkey)} aria-label={`Remove passkey ${passkey.name}`}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {passkeysUsable() ? (
+        <form class="row wrap" onSubmit={add}>
+          <label for="passkey-name">Name</label>
+          <input
+            id="passkey-name"
+            required
+            maxLength={100}
+            placeholder="Laptop"
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+          <button type="submit" class="primary" disabled={busy}>
+            Add a passkey
+          </button>
+        </form>
+      ) : (
+        <p class="hint">This browser cannot use passkeys here: they need an https:// address (or localhost).</p>
+      )}
+    </section>
+  )
+}
