@@ -78,6 +78,11 @@ export const ssoHandoffNotValid = () =>
 export const passkeyRefused = (why: string) => badRequest(`The passkey was not added: ${why}`)
 /** A passkey sign-in that does not check out: a failed sign-in. */
 export const passkeySignInFailed = (why: string) => new DomainError('unauthorized', `Signing in with this passkey failed: ${why}`)
+/** A sign-in by proxy header on a connection that did not come from the authenticating proxy. */
+export const proxyNotTrusted = () =>
+  new DomainError('unauthorized', 'This request did not come from the authenticating proxy (PDFSHARE_AUTH_PROXY_ADDRESSES)')
+/** The authenticating proxy named nobody. */
+export const proxySentNoUser = () => new DomainError('unauthorized', 'The authenticating proxy did not name a user')
 /** PDFSHARE_PASSWORD_SIGNIN=false: sign-in goes through single sign-on only. */
 export const passwordSignInOff = () =>
   new DomainError('password_sign_in_off', 'Password sign-in is turned off on this server; use single sign-on or an API token')

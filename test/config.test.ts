@@ -49,6 +49,8 @@ describe('loadConfig', () => {
       oidcName: 'SSO',
       oidcAllowedDomains: [],
       oidcAdminGroup: undefined,
+      authProxyHeader: undefined,
+      authProxyAddresses: ['127.0.0.1', '::1'],
       storage: 'local',
       s3Endpoint: undefined,
       s3Bucket: undefined,

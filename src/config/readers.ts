@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { isAbsolute, resolve } from 'node:path'
 import { parseFormBoolean } from '../lib/booleans'
 import { parseTtl } from '../lib/durations'
@@ -85,4 +86,22 @@ export const domainList = (text: string) => {
     .map((one) => one.trim().toLowerCase())
     .filter((one) => one !== '')
   return domains.every((one) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(one)) ? domains : undefined
+}
+
+/** An HTTP header name, lower-cased: `Remote-User` → `remote-user`. */
+export const headerName = (text: string) => (/^[A-Za-z0-9-]{1,64}$/.test(text.trim()) ? text.trim().toLowerCase() : undefined)
+
+/** Comma-separated IP addresses and CIDR ranges: `127.0.0.1, 10.0.0.0/8, ::1`. */
+export const addressList = (text: string) => {
+  const entries = text
+    .split(',')
+    .map((one) => one.trim())
+    .filter((one) => one !== '')
+  const valid = entries.every((entry) => {
+    const [address = '', prefix, ...rest] = entry.split('/')
+    const family = isIP(address)
+    if (family === 0 || rest.length > 0) return false
+    return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128))
+  })
+  return valid && entries.length > 0 ? entries : undefined
 }

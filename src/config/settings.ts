@@ -8,6 +8,8 @@ import {
   directory,
   domainList,
   exactUrl,
+  headerName,
+  addressList,
   integer,
   databaseUrl,
   lifetime,
@@ -346,6 +348,21 @@ export const SETTINGS = {
     default: { shown: 'none', from: () => undefined },
     parse: nonBlank,
     help: "single sign-on: members of this group (the ID token's groups claim) are admins",
+  }),
+  /** Behind an authenticating proxy (Authelia, Authentik's outpost): the header naming the signed-in user. */
+  authProxyHeader: setting<string | undefined>({
+    env: 'PDFSHARE_AUTH_PROXY_HEADER',
+    default: { shown: 'none', from: () => undefined },
+    parse: headerName,
+    rule: 'must be an HTTP header name such as Remote-User',
+    help: 'sign in the user an authenticating proxy names in this header (only from PDFSHARE_AUTH_PROXY_ADDRESSES)',
+  }),
+  authProxyAddresses: setting<string[]>({
+    env: 'PDFSHARE_AUTH_PROXY_ADDRESSES',
+    default: '127.0.0.1,::1',
+    parse: addressList,
+    rule: 'must be IP addresses or CIDR ranges separated by commas, e.g. 127.0.0.1,10.0.0.0/8',
+    help: 'the addresses of the authenticating proxy: the header counts only on connections from them',
   }),
   /** Where PDFs are kept: the data dir's blobs/ folder, or an S3-compatible bucket (the S3_* settings below). */
   storage: setting({

@@ -35,6 +35,7 @@ test('GET /api/openapi.json is an OpenAPI 3 document of every API route, without
       'POST /api/auth/accept-invitation',
       'POST /api/auth/sso',
       'POST /api/auth/passkey/options',
+      'POST /api/auth/proxy',
       'POST /api/auth/passkey',
       'GET /api/me/passkeys',
       'POST /api/me/passkeys/options',

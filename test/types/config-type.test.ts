@@ -46,6 +46,8 @@ type WrittenOut = {
   oidcName: string
   oidcAllowedDomains: string[]
   oidcAdminGroup: string | undefined
+  authProxyHeader: string | undefined
+  authProxyAddresses: string[]
   storage: 'local' | 's3'
   s3Endpoint: string | undefined
   s3Bucket: string | undefined

@@ -28,6 +28,8 @@ import { collectHandoff } from '../../core/accounts/sso/handoff'
 import { userWithId } from '../../core/accounts/users/users'
 import { passwordSignInOff } from '../../errors'
 import { signInOptions, signInWithPasskey } from '../../core/accounts/passkeys'
+import { proxyAddresses, proxyUser } from '../../core/accounts/proxy-user'
+import { accountDisabled, notFound } from '../../errors'
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
 import { acceptInvitation } from '../../core/accounts/invitations'
 import { ANONYMOUS, recordAudit } from '../../core/audit/record'
@@ -46,6 +48,7 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
 
 function authApi(ctx: AppContext, auth: AuthGuard) {
   const attempt = signInLimits(ctx)
+  const fromProxy = proxyAddresses(ctx.config.authProxyAddresses)
   return new Elysia({ name: 'auth-api', prefix: '/api' })
     .use(auth)
     .get('/me', async ({ caller }) => ({ success: true as const, data: await getAccount(ctx, { userId: caller.userId }) }), {
@@ -110,6 +113,31 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
         detail: {
           summary: "Accept an admin's invitation: choose a user name and a password; signed in at once",
           description: 'An invitation works once, for 7 days; a used, revoked or expired one is a 404.',
+          tags,
+          security: [],
+        },
+      },
+    )
+    .post(
+      '/auth/proxy',
+      async ({ request, server, set }) => {
+        const header = ctx.config.authProxyHeader
+        if (header === undefined) throw notFound('No authenticating proxy is set up (PDFSHARE_AUTH_PROXY_HEADER)')
+        // The connection's own address: a header (X-Forwarded-For or any other) is never believed for this.
+        const peer = server?.requestIP(request)?.address ?? ''
+        const { user, created } = await proxyUser(ctx, { peer, name: request.headers.get(header), trusted: fromProxy })
+        const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
+        const actor = { via: 'api' as const, userId: user.id, name: user.name, address }
+        if (created)
+          await recordAudit(ctx, { action: 'user.added', actor, userId: user.id, detail: { name: user.name, via: 'auth proxy' } })
+        if (user.disabledAt !== null) throw accountDisabled()
+        set.headers['cache-control'] = 'no-store'
+        return { success: true as const, data: toSignInDto(await startSession(ctx, user, { address, method: 'auth proxy' })) }
+      },
+      {
+        response: { 200: SignInEnvelope, 400: FailureSchema, 401: FailureSchema, 403: FailureSchema, 404: FailureSchema },
+        detail: {
+          summary: 'Sign in the user an authenticating proxy names (PDFSHARE_AUTH_PROXY_HEADER), from its addresses only',
           tags,
           security: [],
         },

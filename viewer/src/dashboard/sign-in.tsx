@@ -8,6 +8,9 @@ const appData = document.getElementById('app')?.dataset
 /** The provider's name when the server has single sign-on, and whether password sign-in is on. */
 const SSO_NAME = appData?.sso ?? ''
 const PASSWORD_SIGN_IN = appData?.passwordSignIn !== 'false'
+/** Behind an authenticating proxy the page signs its user in by itself, once per page load (not after a sign-out). */
+const AUTH_PROXY = appData?.authProxy === 'true'
+let proxyTried = false
 const SSO_START = `${apiBase.replace(/\/api$/, '')}/auth/oidc/login`
 
 /** Where a single sign-on ends (#/sso/CODE): the one-time code becomes this tab's session. */
@@ -79,6 +82,24 @@ export function SignIn() {
     }
   }
 
+  const viaProxy = async () => {
+    setBusy(true)
+    setError('')
+    try {
+      const { data } = await ok(api.api.auth.proxy.post())
+      session.start({ token: data.token, tokenId: data.tokenId, name: data.user.name, kind: 'login' })
+    } catch (failure) {
+      setError(errorText(failure, 'The authenticating proxy’s sign-in failed'))
+    } finally {
+      setBusy(false)
+    }
+  }
+  useEffect(() => {
+    if (!AUTH_PROXY || proxyTried) return
+    proxyTried = true
+    void viaProxy()
+  }, [])
+
   const withPasskey = async () => {
     setBusy(true)
     setError('')
@@ -99,6 +120,11 @@ export function SignIn() {
   return (
     <main class="sign-in">
       <h1>pdfshare</h1>
+      {AUTH_PROXY && (
+        <button type="button" class="passkey" disabled={busy} onClick={viaProxy}>
+          Sign in through the proxy
+        </button>
+      )}
       {passkeysUsable() && (
         <button type="button" class="passkey" disabled={busy} onClick={withPasskey}>
           Sign in with a passkey

@@ -1,0 +1,48 @@
+import { BlockList, isIP } from 'node:net'
+import type { AppContext } from '../context'
+import type { UserRow } from '../../db/tables'
+import { DomainError, proxyNotTrusted, proxySentNoUser } from '../../errors'
+import { addUser } from './users/add-user'
+import { findUserByName } from './users/find-user'
+
+/** Whether a connection's address is one of PDFSHARE_AUTH_PROXY_ADDRESSES (IPv4 also when written IPv4-mapped). */
+export function proxyAddresses(entries: readonly string[]): (address: string) => boolean {
+  const list = new BlockList()
+  for (const entry of entries) {
+    const [address = '', prefix] = entry.split('/')
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4'
+    if (prefix === undefined) list.addAddress(address, family)
+    else list.addSubnet(address, Number(prefix), family)
+  }
+  return (address) => {
+    const family = isIP(address)
+    return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4')
+  }
+}
+
+/**
+ * The user an authenticating proxy vouches for (docs/sign-in.md, Behind an authenticating proxy): `peer` is the
+ * connection's own address (never a header), and only one of the proxy's addresses is believed. A name pdfshare
+ * does not know yet becomes a user (the proxy decided who may reach pdfshare at all).
+ */
+export async function proxyUser(
+  ctx: AppContext,
+  input: { peer: string; name: string | null; trusted: (address: string) => boolean },
+): Promise<{ user: UserRow; created: boolean }> {
+  if (!input.trusted(input.peer)) throw proxyNotTrusted()
+  const name = input.name?.trim() ?? ''
+  if (name === '') throw proxySentNoUser()
+  try {
+    return { user: await findUserByName(ctx, name), created: false }
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code !== 'not_found') throw error
+  }
+  try {
+    return { user: await addUser(ctx, { name }), created: true }
+  } catch (error) {
+    // Made by another request of the same user a moment ago: that one. Else the name itself is refused.
+    const made = await findUserByName(ctx, name).catch(() => undefined)
+    if (made) return { user: made, created: false }
+    throw error
+  }
+}
