@@ -7,6 +7,9 @@ import { ConfirmDialog, copyWithNotice, notify } from './ui'
 import { useLoad } from './use-api'
 
 /** A limit as typed ("5 GB", "1000", "" for unlimited): the number, null (unlimited), or undefined when it is not one. */
+/** Whether the server has single sign-on (the page says so), for the per-user link button. */
+const SSO_ON = (document.getElementById('app')?.dataset.sso ?? '') !== ''
+
 function limitFrom(text: string, parse: (text: string) => number | undefined): number | null | undefined {
   const trimmed = text.trim()
   return trimmed === '' ? null : parse(trimmed)
@@ -63,7 +66,11 @@ function Users(props: { me: string }) {
   const [withFiles, setWithFiles] = useState(false)
   const [editing, setEditing] = useState<string | null>(null)
   const replace = (user: AdminUserDto) => users.set((list) => (list ? list.map((one) => (one.id === user.id ? user : one)) : null))
-  const change = async (user: AdminUserDto, change: { disabled?: boolean; admin?: boolean }, done: string) => {
+  const change = async (
+    user: AdminUserDto,
+    change: { disabled?: boolean; admin?: boolean; twoFactor?: false; ssoEmail?: string | null },
+    done: string,
+  ) => {
     try {
       const { data } = await ok(api.api.admin.users({ id: user.id }).patch(change))
       notify('ok', done)
@@ -103,6 +110,7 @@ function Users(props: { me: string }) {
                 <th scope="col">Files</th>
                 <th scope="col">Storage</th>
                 <th scope="col">Last sign-in</th>
+                <th scope="col">Two factors</th>
                 <th scope="col">
                   <span class="visually-hidden">Actions</span>
                 </th>
@@ -135,7 +143,49 @@ function Users(props: { me: string }) {
                     {user.limits.maxStorageBytes !== null && ` of ${formatBytes(user.limits.maxStorageBytes)}`}
                   </td>
                   <td data-label="Last sign-in">{user.lastSignInAt ? formatDate(user.lastSignInAt) : 'never'}</td>
+                  <td data-label="Two factors">
+                    {user.twoFactor ? 'code app' : 'off'}
+                    {user.passkeys > 0 && `, ${user.passkeys} passkey${user.passkeys === 1 ? '' : 's'}`}
+                    {user.ssoEmail && <span class="hint"> (single sign-on as {user.ssoEmail} allowed)</span>}
+                  </td>
                   <td class="actions">
+                    {(user.twoFactor || user.passkeys > 0) && (
+                      <button
+                        type="button"
+                        onClick={() => {
+                          if (
+                            !confirm(
+                              `Reset ${user.name}'s two-factor sign-in? Their code app and passkeys stop working; they sign in with their password.`,
+                            )
+                          )
+                            return
+                          void change(user, { twoFactor: false }, `Two-factor sign-in of ${user.name} reset`)
+                        }}
+                        aria-label={`Reset two-factor sign-in of ${user.name}`}
+                      >
+                        Reset 2FA
+                      </button>
+                    )}
+                    {SSO_ON && (
+                      <button
+                        type="button"
+                        onClick={() => {
+                          const email = prompt(
+                            `The email ${user.name} signs in with at the single sign-on provider (empty: none):`,
+                            user.ssoEmail ?? '',
+                          )
+                          if (email === null) return
+                          void change(
+                            user,
+                            { ssoEmail: email.trim() === '' ? null : email.trim() },
+                            `Single sign-on link of ${user.name} saved`,
+                          )
+                        }}
+                        aria-label={`Allow single sign-on for ${user.name}`}
+                      >
+                        SSO link
+                      </button>
+                    )}
                     <button
                       type="button"
                       onClick={() => setEditing(editing === user.id ? null : user.id)}

@@ -180,6 +180,11 @@ export function SignIn() {
                 <p id="code-hint" class="hint">
                   The 6 digits it shows now, or one of your recovery codes.
                 </p>
+                {passkeysUsable() && (
+                  <button type="button" class="link" onClick={withPasskey}>
+                    Use a passkey instead
+                  </button>
+                )}
               </div>
             )}
           </>
