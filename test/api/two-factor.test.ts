@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { Secret, TOTP } from 'otpauth'
+import { createApp } from '../../src/app'
 import { setPassword } from '../../src/core/accounts/users/users'
 import { json, startTestApp, type TestServer } from '../support/harness'
 
@@ -158,4 +159,31 @@ test('wrong codes count as failed sign-ins: the sign-in limit stops guessing', a
   for (let i = 0; i < 3; i++) expect((await signIn(fresh, { username: 'jay', password: PASSWORD })).status).toBe(401)
   expect((await signIn(fresh, { username: 'jay', password: PASSWORD, code: codeOf(other, 1) })).status).toBe(200) // the setup used this step's code
   expect(secret).not.toBe(other)
+})
+
+test('with a pinned clock: the codes of the step before, now and after work; two steps off do not; a later step closes earlier ones', async () => {
+  const pinned = await startTestApp()
+  await pinned.user('root')
+  let now = Date.UTC(2026, 10, 25, 12, 0, 10) // 10 s into a 30-second step
+  const app = createApp({ ...pinned.ctx, now: () => now })
+  const call = (path: string, token: string | undefined, body: unknown) =>
+    app.handle(
+      new Request(`http://localhost${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+        body: JSON.stringify(body),
+      }),
+    )
+  const kim = await pinned.user('kim')
+  await setPassword(pinned.ctx, { name: 'kim', password: PASSWORD })
+  const { secret } = (await (await call('/api/me/two-factor', kim.token, {})).json()).data
+  const at = (ms: number) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: ms })
+  expect((await call('/api/me/two-factor/confirm', kim.token, { code: at(now - 30_000) })).status).toBe(200) // the step before
+  const signIn = (code: string) => call('/api/auth/login', undefined, { username: 'kim', password: PASSWORD, code })
+  expect((await signIn(at(now + 60_000))).status).toBe(401) // two steps ahead: too far
+  expect((await signIn(at(now))).status).toBe(200)
+  expect((await signIn(at(now + 30_000))).status).toBe(200) // the step after
+  expect((await signIn(at(now))).status).toBe(401) // earlier than the last accepted
+  now += 60_000
+  expect((await signIn(at(now))).status).toBe(200) // the clock moved on: a new step
 })

@@ -65,7 +65,7 @@ describe('passkeys in Chromium', () => {
     expect(listed.map((one: { name: string }) => one.name)).toEqual(['Laptop'])
 
     await page.getByRole('button', { name: 'Sign out' }).click()
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
+    await page.getByRole('button', { name: 'Use a passkey', exact: true }).click()
     await page.getByRole('heading', { name: 'Account: pat' }).waitFor()
     expect(await page.locator('.who').textContent()).toBe('pat')
     const audit = (await (await fetch(`${server.url}/api/audit?action=sign_in.succeeded`, { headers: bearer(token) })).json()).data
@@ -76,7 +76,7 @@ describe('passkeys in Chromium', () => {
     await page.getByRole('button', { name: 'Add a passkey' }).waitFor()
     await page.waitForFunction(() => !document.querySelector('.passkeys'))
     await page.getByRole('button', { name: 'Sign out' }).click()
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
+    await page.getByRole('button', { name: 'Use a passkey', exact: true }).click()
     await page.getByText('this passkey is not registered here').waitFor()
     expect(await page.getByRole('heading', { name: 'Sign in' }).count()).toBe(1)
     expect(watched.consoleErrors.filter((line) => !/status of 401/.test(line))).toEqual([])

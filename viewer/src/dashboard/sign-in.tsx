@@ -120,16 +120,6 @@ export function SignIn() {
   return (
     <main class="sign-in">
       <h1>pdfshare</h1>
-      {AUTH_PROXY && (
-        <button type="button" class="passkey" disabled={busy} onClick={viaProxy}>
-          Sign in through the proxy
-        </button>
-      )}
-      {passkeysUsable() && (
-        <button type="button" class="passkey" disabled={busy} onClick={withPasskey}>
-          Sign in with a passkey
-        </button>
-      )}
       {SSO_NAME && (
         <a class="sso" href={SSO_START}>
           Sign in with {SSO_NAME}
@@ -223,6 +213,16 @@ export function SignIn() {
           </>
         )}
       </form>
+      {AUTH_PROXY && (
+        <button type="button" class="passkey alternative" disabled={busy} onClick={viaProxy}>
+          Continue as the proxy’s user
+        </button>
+      )}
+      {passkeysUsable() && (
+        <button type="button" class="passkey alternative" disabled={busy} onClick={withPasskey}>
+          Use a passkey
+        </button>
+      )}
     </main>
   )
 }
