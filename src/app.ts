@@ -16,6 +16,7 @@ import { auditRoutes } from './modules/audit'
 import { adminRoutes } from './modules/admin'
 import { twoFactorRoutes } from './modules/two-factor'
 import { passkeyRoutes } from './modules/passkeys'
+import { mailRoutes } from './modules/mail'
 
 /**
  * The whole HTTP application, built from an already-opened context. It never listens by itself:
@@ -35,6 +36,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(adminRoutes(ctx, auth))
     .use(twoFactorRoutes(ctx, auth))
     .use(passkeyRoutes(ctx, auth))
+    .use(mailRoutes(ctx, auth))
     .use(analyticsRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets.manifest))
     .use(dashboardRoutes(ctx, assets.manifest))

@@ -83,6 +83,11 @@ export const proxyNotTrusted = () =>
   new DomainError('unauthorized', 'This request did not come from the authenticating proxy (PDFSHARE_AUTH_PROXY_ADDRESSES)')
 /** The authenticating proxy named nobody. */
 export const proxySentNoUser = () => new DomainError('unauthorized', 'The authenticating proxy did not name a user')
+/** Something needs mail and the server has no SMTP server. */
+export const mailNotSetUp = () =>
+  badRequest(
+    'This server cannot send mail: PDFSHARE_SMTP_URL is not set (copy the link and send it yourself, or ask the admin to set up mail)',
+  )
 /** PDFSHARE_PASSWORD_SIGNIN=false: sign-in goes through single sign-on only. */
 export const passwordSignInOff = () =>
   new DomainError('password_sign_in_off', 'Password sign-in is turned off on this server; use single sign-on or an API token')

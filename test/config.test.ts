@@ -51,6 +51,8 @@ describe('loadConfig', () => {
       oidcAdminGroup: undefined,
       authProxyHeader: undefined,
       authProxyAddresses: ['127.0.0.1', '::1'],
+      smtpUrl: undefined,
+      mailFrom: undefined,
       storage: 'local',
       s3Endpoint: undefined,
       s3Bucket: undefined,

@@ -7,6 +7,7 @@ import { type ParsedArgs, parseCommandLine, stringFlag } from './args'
 import { asCliFailure, CliFailure, type CliIo } from './io'
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup'
 import { LINK_USAGE, linkCommand } from './link'
+import { MAIL_USAGE, mailCommand } from './mail'
 import { serveCommand } from './serve'
 import { DATABASE_USAGE, databaseCommand } from './database'
 import { STORAGE_USAGE, storageCommand } from './storage'
@@ -22,6 +23,7 @@ Usage: pdfshare [command] [flags]
   ${USER_USAGE}
   ${TOKEN_USAGE}
   ${LINK_USAGE}
+  ${MAIL_USAGE}
   ${VERIFY_USAGE}
   ${BACKUP_USAGE}
   ${STORAGE_USAGE}
@@ -50,6 +52,7 @@ const COMMANDS = {
   user: { opens: 'context', run: userCommand },
   token: { opens: 'context', run: tokenCommand },
   link: { opens: 'context', run: linkCommand },
+  mail: { opens: 'context', run: mailCommand },
   verify: { opens: 'context', run: verifyCommand },
   backup: { opens: 'context', run: backupCommand },
   restore: { opens: 'nothing', run: restoreCommand },

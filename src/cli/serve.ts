@@ -5,6 +5,7 @@ import { startMarkSweeps } from '../modules/share/service/visit-marks'
 import { listUsers } from '../core/accounts/users/users'
 import { SHARED_SWEEP_MIN_AGE_MS, sweepUnreferencedBlobs } from '../maintenance/sweep'
 import { startWebhookDispatcher } from '../modules/webhooks/worker/dispatcher'
+import { startMailWorker } from '../modules/mail/worker/mail-worker'
 import type { OpenedContext } from '../open-context'
 import { removeLeftoverTempFiles } from '../storage/temp-files'
 import { VERSION } from '../version'
@@ -64,6 +65,7 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
       }
       // Attempts in flight are cut short; their rows come due again after the next start.
       await webhooks.stop()
+      await mail?.stop()
       pruning.stop()
       auditPruning.stop()
       markSweeps.stop()
@@ -89,6 +91,8 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
   })
   // Beside the server, never inside a request: deliveries of the outbox, woken by the commits that write it.
   const webhooks = startWebhookDispatcher(ctx)
+  // The mail outbox likewise, when the server can send mail (PDFSHARE_SMTP_URL).
+  const mail = startMailWorker(ctx)
   if ((await listUsers(ctx)).length === 0) {
     io.err(
       [

@@ -105,3 +105,14 @@ export const addressList = (text: string) => {
   })
   return valid && entries.length > 0 ? entries : undefined
 }
+
+/** An SMTP server's URL: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465` (TLS from the start). */
+export const smtpUrl = (text: string) => {
+  const trimmed = text.trim()
+  if (!URL.canParse(trimmed)) return undefined
+  const url = new URL(trimmed)
+  return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '' ? trimmed : undefined
+}
+
+/** One email address, or `Name <address>`. */
+export const mailbox = (text: string) => (/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+\.?[^\s@<>]*>?$/.test(text.trim()) ? text.trim() : undefined)

@@ -9,6 +9,8 @@ import {
   domainList,
   exactUrl,
   headerName,
+  smtpUrl,
+  mailbox,
   addressList,
   integer,
   databaseUrl,
@@ -363,6 +365,22 @@ export const SETTINGS = {
     parse: addressList,
     rule: 'must be IP addresses or CIDR ranges separated by commas, e.g. 127.0.0.1,10.0.0.0/8',
     help: 'the addresses of the authenticating proxy: the header counts only on connections from them',
+  }),
+  /** Outgoing mail (docs/operations.md, Mail): invitations today. Without it, whatever needs mail says so. */
+  smtpUrl: setting<string | undefined>({
+    env: 'PDFSHARE_SMTP_URL',
+    default: { shown: 'none', from: () => undefined },
+    parse: smtpUrl,
+    rule: 'must be an SMTP URL such as smtp://user:password@mail.example.com:587 or smtps://…:465',
+    quiet: true,
+    help: 'the SMTP server mail goes through: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465',
+  }),
+  mailFrom: setting<string | undefined>({
+    env: 'PDFSHARE_MAIL_FROM',
+    default: { shown: 'pdfshare@<public URL host>', from: () => undefined },
+    parse: mailbox,
+    rule: 'must be an email address, or a name and an address: pdfshare <pdf@example.com>',
+    help: 'the From of the mail pdfshare sends',
   }),
   /** Where PDFs are kept: the data dir's blobs/ folder, or an S3-compatible bucket (the S3_* settings below). */
   storage: setting({

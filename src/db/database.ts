@@ -37,6 +37,7 @@ export const sqliteTables = {
   ssoHandoffs: schema.ssoHandoffs,
   passkeys: schema.passkeys,
   webauthnChallenges: schema.webauthnChallenges,
+  mailOutbox: schema.mailOutbox,
 }
 export type Tables = typeof sqliteTables
 

@@ -435,3 +435,32 @@ export const webauthnChallenges = sqliteTable('webauthn_challenges', {
   userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
   expiresAt: integer('expires_at').notNull(),
 })
+
+/**
+ * Mail waiting to go out, and what became of it (docs/operations.md, Mail): written in the same batch as what it is
+ * about (an invitation…), sent by the mail worker beside the server, retried with the webhooks' backoff for a day.
+ */
+export const mailOutbox = sqliteTable(
+  'mail_outbox',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    /** The Message-ID's local part: the same on every attempt, so a receiving server can drop a repeat. */
+    id: text('id').notNull().unique(),
+    /** What it is (invitation, …), for the log. */
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+    createdAt: integer('created_at').notNull(),
+    /** pending, sent or failed. */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    /** The SMTP server's last answer (its reply line, or why it could not be reached). */
+    lastResponse: text('last_response'),
+    sentAt: integer('sent_at'),
+  },
+  (table) => [index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt)],
+)
+export type MailRow = typeof mailOutbox.$inferSelect

@@ -6,6 +6,7 @@ export type {
   FileRow,
   FileVersionRow,
   InvitationRow,
+  MailRow,
   PasskeyRow,
   LinkRow,
   TokenRow,

@@ -27,6 +27,7 @@ const TABLES: Table[] = [
   sqliteTables.recoveryCodes,
   sqliteTables.ssoIdentities,
   sqliteTables.passkeys,
+  sqliteTables.mailOutbox,
   sqliteTables.meta,
 ]
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters for the widest table. */

@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'user.sso_link_set',
   'invitation.created',
   'invitation.revoked',
+  'mail.test_sent',
   'two_factor.enabled',
   'two_factor.disabled',
   'two_factor.recovery_codes_renewed',

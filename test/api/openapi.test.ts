@@ -25,6 +25,8 @@ test('GET /api/openapi.json is an OpenAPI 3 document of every API route, without
       'GET /api/audit',
       'GET /api/admin/audit',
       'GET /api/admin/users',
+      'GET /api/admin/mail',
+      'POST /api/admin/mail/test',
       'PATCH /api/admin/users/{id}',
       'DELETE /api/admin/users/{id}',
       'GET /api/admin/tokens',

@@ -220,6 +220,13 @@ const ROUTES: { method: string; route: string; scope: Scope | 'any'; request: ()
     scope: 'account',
     request: async () => ({ path: '/api/me/two-factor/off', init: jsonBody({ password: 'not hers' }) }),
   },
+  { method: 'GET', route: '/api/admin/mail', scope: 'admin', request: async () => ({ path: '/api/admin/mail' }) },
+  {
+    method: 'POST',
+    route: '/api/admin/mail/test',
+    scope: 'admin',
+    request: async () => ({ path: '/api/admin/mail/test', init: jsonBody({ to: 'nobody@example.test' }) }),
+  },
   { method: 'GET', route: '/api/admin/users', scope: 'admin', request: async () => ({ path: '/api/admin/users' }) },
   {
     method: 'PATCH',

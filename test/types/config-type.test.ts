@@ -48,6 +48,8 @@ type WrittenOut = {
   oidcAdminGroup: string | undefined
   authProxyHeader: string | undefined
   authProxyAddresses: string[]
+  smtpUrl: string | undefined
+  mailFrom: string | undefined
   storage: 'local' | 's3'
   s3Endpoint: string | undefined
   s3Bucket: string | undefined

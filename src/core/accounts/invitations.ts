@@ -7,6 +7,8 @@ import { randomId } from '../../lib/ids'
 import { hashPassword } from '../passwords/argon2'
 import { passwordProblem } from './password-rule'
 import { addUser } from './users/add-user'
+import { mailRow, requireMail } from '../mail/message'
+import { outboxWritten } from '../webhooks/wake'
 
 /** How long an invitation link works. */
 export const INVITATION_DAYS = 7
@@ -22,12 +24,20 @@ export type NewInvitation = { row: InvitationRow; secret: string }
  */
 export async function createInvitation(
   ctx: AppContext,
-  input: { createdBy: string; admin: boolean; maxBytes: number | null; maxFiles: number | null },
+  input: {
+    createdBy: string
+    admin: boolean
+    maxBytes: number | null
+    maxFiles: number | null
+    /** Send the link by mail too: to this address, from this admin (by name), in the same batch as the invitation. */
+    mail?: { to: string; from: string }
+  },
 ): Promise<NewInvitation> {
-  const { invitations } = ctx.db.tables
+  const { invitations, mailOutbox } = ctx.db.tables
+  if (input.mail) requireMail(ctx)
   const secret = randomId(16)
   const now = ctx.now()
-  const [row] = await ctx.db.orm
+  const insert = ctx.db.orm
     .insert(invitations)
     .values({
       id: randomId(),
@@ -43,7 +53,30 @@ export async function createInvitation(
       revokedAt: null,
     })
     .returning()
+  if (!input.mail) {
+    const [row] = await insert
+    return { row: row!, secret }
+  }
+  const mail = invitationMail(invitationUrl(ctx.config.publicUrl, secret), input.mail.from, ctx.config.publicUrl)
+  const [[row]] = await ctx.db.orm.batch([insert, ctx.db.orm.insert(mailOutbox).values(mailRow(ctx, { ...mail, to: input.mail.to }))])
+  outboxWritten(ctx)
   return { row: row!, secret }
+}
+
+/** Where an invitation is used: the dashboard's join page (the secret after #, so it never reaches a server log). */
+export const invitationUrl = (publicUrl: string, secret: string) => `${publicUrl}/app#/join/${secret}`
+
+/** The invitation as a mail: who invites, where, and until when it works. */
+function invitationMail(url: string, inviter: string, publicUrl: string) {
+  return {
+    kind: 'invitation',
+    subject: `${inviter} invites you to pdfshare`,
+    text: [
+      `${inviter} invites you to pdfshare at ${publicUrl}, where you can share PDFs.`,
+      `Choose your user name and password here (the link works once, for ${INVITATION_DAYS} days):\n${url}`,
+      'If you did not expect this, ignore this mail: nothing happens without the link.',
+    ].join('\n\n'),
+  }
 }
 
 /** The invitations that still work (not used, revoked or expired), newest first. */

@@ -46,6 +46,7 @@ const pgTables = {
   ssoHandoffs: schema.ssoHandoffs,
   passkeys: schema.passkeys,
   webauthnChallenges: schema.webauthnChallenges,
+  mailOutbox: schema.mailOutbox,
 }
 
 const pgPortable: Portable = {

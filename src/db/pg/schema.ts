@@ -326,3 +326,23 @@ export const webauthnChallenges = pgTable('webauthn_challenges', {
   userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
   expiresAt: millis('expires_at').notNull(),
 })
+
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    seq: seqKey(),
+    id: text('id').notNull().unique(),
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+    createdAt: millis('created_at').notNull(),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: millis('next_attempt_at').notNull(),
+    lastResponse: text('last_response'),
+    sentAt: millis('sent_at'),
+  },
+  (table) => [index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt)],
+)

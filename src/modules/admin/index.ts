@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { createInvitation, pendingInvitations, revokeInvitation } from '../../core/accounts/invitations'
+import { createInvitation, invitationUrl, pendingInvitations, revokeInvitation } from '../../core/accounts/invitations'
 import { listTokens } from '../../core/accounts/tokens/list-tokens'
 import { revokeToken } from '../../core/accounts/tokens/revoke-token'
 import { listUsers } from '../../core/accounts/users/users'
@@ -21,7 +21,7 @@ import {
   UserChangeBody,
   UserIdParams,
 } from './model'
-import { invitationUrl, toAdminTokenDto, toAdminUserDto, toInvitationDto } from './presenter'
+import { toAdminTokenDto, toAdminUserDto, toInvitationDto } from './presenter'
 import { changeAccount } from './service/change-account'
 import { removeAccount } from './service/remove-account'
 
@@ -145,10 +145,18 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
           admin: body.admin ?? false,
           maxBytes: body.maxStorageBytes ?? null,
           maxFiles: body.maxFiles ?? null,
+          mail: body.email === undefined ? undefined : { to: body.email, from: caller.userName },
         })
-        await audit('invitation.created', { invitationId: row.id, admin: row.admin, maxBytes: row.maxBytes, maxFiles: row.maxFiles }, null)
+        await audit(
+          'invitation.created',
+          { invitationId: row.id, admin: row.admin, maxBytes: row.maxBytes, maxFiles: row.maxFiles, mailedTo: body.email ?? null },
+          null,
+        )
         set.status = 201
-        return { success: true as const, data: { ...toInvitationDto(row), url: invitationUrl(ctx.config.publicUrl, secret) } }
+        return {
+          success: true as const,
+          data: { ...toInvitationDto(row), url: invitationUrl(ctx.config.publicUrl, secret), mailedTo: body.email ?? null },
+        }
       },
       {
         auth: 'admin',

@@ -62,6 +62,7 @@ export type InvitationDto = Static<typeof InvitationSchema>
 export const NewInvitationSchema = t.Object({
   ...InvitationSchema.properties,
   url: t.String({ description: 'The link to give the invited person; shown in this answer only' }),
+  mailedTo: t.Union([t.String(), t.Null()], { description: 'The address the link is being mailed to (see GET /api/admin/mail)' }),
 })
 export type NewInvitationDto = Static<typeof NewInvitationSchema>
 
@@ -102,6 +103,15 @@ export const InvitationBody = t.Object(
   {
     admin: t.Optional(
       t.Boolean({ error: () => 'admin must be true or false', description: 'Whether the new user is an admin (default false)' }),
+    ),
+    email: t.Optional(
+      t.String({
+        minLength: 3,
+        maxLength: 254,
+        format: 'email',
+        description: 'Also send the link to this address (needs PDFSHARE_SMTP_URL)',
+        error: () => 'email must be an email address',
+      }),
     ),
     maxStorageBytes: limit('maxStorageBytes'),
     maxFiles: limit('maxFiles'),

@@ -45,6 +45,3 @@ export function toInvitationDto(row: InvitationRow): InvitationDto {
     expiresAt: iso(row.expiresAt),
   }
 }
-
-/** Where an invitation is accepted: the dashboard's join page, the secret in the fragment (never sent to a server or a log). */
-export const invitationUrl = (publicUrl: string, secret: string) => `${publicUrl}/app#/join/${secret}`

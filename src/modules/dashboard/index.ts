@@ -38,7 +38,7 @@ export function dashboardRoutes(ctx: AppContext, manifest: ViewerManifest) {
 <script type="module" src="${basePath}/assets/${manifest.dashboard.script}"></script>
 </head>
 <body>
-<div id="app" data-api="${basePath}/api" data-sso="${ctx.config.oidcIssuer === undefined ? '' : ctx.config.oidcName}" data-password-sign-in="${String(ctx.config.passwordSignIn)}" data-auth-proxy="${String(ctx.config.authProxyHeader !== undefined)}"><noscript>The pdfshare dashboard needs JavaScript. The API works without it: see the README.</noscript></div>
+<div id="app" data-api="${basePath}/api" data-sso="${ctx.config.oidcIssuer === undefined ? '' : ctx.config.oidcName}" data-password-sign-in="${String(ctx.config.passwordSignIn)}" data-auth-proxy="${String(ctx.config.authProxyHeader !== undefined)}" data-mail="${String(ctx.config.smtpUrl !== undefined)}"><noscript>The pdfshare dashboard needs JavaScript. The API works without it: see the README.</noscript></div>
 </body>
 </html>
 `.value

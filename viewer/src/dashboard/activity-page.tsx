@@ -23,6 +23,7 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'user.sso_link_set': 'Single sign-on link allowed',
   'invitation.created': 'Invitation created',
   'invitation.revoked': 'Invitation revoked',
+  'mail.test_sent': 'Test mail sent',
   'two_factor.enabled': 'Two-factor sign-in turned on',
   'two_factor.disabled': 'Two-factor sign-in turned off',
   'two_factor.recovery_codes_renewed': 'Recovery codes renewed',

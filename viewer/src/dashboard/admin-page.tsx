@@ -9,6 +9,8 @@ import { useLoad } from './use-api'
 /** A limit as typed ("5 GB", "1000", "" for unlimited): the number, null (unlimited), or undefined when it is not one. */
 /** Whether the server has single sign-on (the page says so), for the per-user link button. */
 const SSO_ON = (document.getElementById('app')?.dataset.sso ?? '') !== ''
+/** Whether the server can send mail (PDFSHARE_SMTP_URL): invitations by mail, the Mail card. */
+const MAIL_ON = document.getElementById('app')?.dataset.mail === 'true'
 
 function limitFrom(text: string, parse: (text: string) => number | undefined): number | null | undefined {
   const trimmed = text.trim()
@@ -251,13 +253,20 @@ function Users(props: { me: string }) {
 function Invitations() {
   const pending = useLoad(() => ok(api.api.admin.invitations.get()), [], { failure: 'The invitations could not be loaded' })
   const [admin, setAdmin] = useState(false)
+  const [email, setEmail] = useState('')
   const [created, setCreated] = useState<string | null>(null)
   const invite = async (event: Event) => {
     event.preventDefault()
     try {
-      const { data } = await ok(api.api.admin.invitations.post({ admin }))
+      const { data } = await ok(api.api.admin.invitations.post({ admin, ...(email.trim() !== '' && { email: email.trim() }) }))
       setCreated(data.url)
-      notify('ok', 'Invitation created; copy the link now, it is shown only once')
+      setEmail('')
+      notify(
+        'ok',
+        data.mailedTo
+          ? `Invitation created and being mailed to ${data.mailedTo}`
+          : 'Invitation created; copy the link now, it is shown only once',
+      )
       void pending.reload()
     } catch (failure) {
       notify('error', errorText(failure, 'The invitation was not created'))
@@ -277,6 +286,19 @@ function Invitations() {
       <h2 id="invite-heading">Invite someone</h2>
       <p>A link, valid 7 days and used once, where they choose their user name and password.</p>
       <form class="row wrap" onSubmit={invite}>
+        {MAIL_ON && (
+          <>
+            <label for="invite-email">Email (optional)</label>
+            <input
+              id="invite-email"
+              type="email"
+              autocomplete="off"
+              placeholder="they@example.com"
+              value={email}
+              onInput={(event) => setEmail(event.currentTarget.value)}
+            />
+          </>
+        )}
         <label class="check">
           <input type="checkbox" checked={admin} onChange={(event) => setAdmin(event.currentTarget.checked)} />
           As an admin
@@ -378,6 +400,78 @@ function Tokens() {
 }
 
 /** Admins only: users, invitations and every token, without a shell on the server. */
+/** The server's mail: a test mail that shows what the SMTP server said, and the latest of the outbox. */
+function Mail() {
+  const outbox = useLoad(() => ok(api.api.admin.mail.get()), [], { failure: 'The mail could not be loaded' })
+  const [to, setTo] = useState('')
+  const [answer, setAnswer] = useState<{ accepted: boolean; response: string } | null>(null)
+  const [busy, setBusy] = useState(false)
+  const send = async (event: Event) => {
+    event.preventDefault()
+    setBusy(true)
+    try {
+      const { data } = await ok(api.api.admin.mail.test.post({ to: to.trim() }))
+      setAnswer(data)
+    } catch (failure) {
+      setAnswer({ accepted: false, response: errorText(failure, 'The test mail was not sent') })
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <section class="card" aria-labelledby="mail-heading">
+      <h2 id="mail-heading">Mail</h2>
+      {!MAIL_ON ? (
+        <p>
+          This server sends no mail: set <code>PDFSHARE_SMTP_URL</code> (and <code>PDFSHARE_MAIL_FROM</code>) to mail invitations.
+        </p>
+      ) : (
+        <>
+          <form class="row wrap" onSubmit={send}>
+            <label for="test-mail-to">Send a test mail to</label>
+            <input id="test-mail-to" type="email" required value={to} onInput={(event) => setTo(event.currentTarget.value)} />
+            <button type="submit" disabled={busy}>
+              Send test mail
+            </button>
+          </form>
+          {answer && (
+            <p role="status" class={answer.accepted ? '' : 'form-error'}>
+              {answer.accepted ? 'Sent. ' : 'Not sent. '}The server said: <code>{answer.response}</code>
+            </p>
+          )}
+          {outbox.value && outbox.value.length > 0 && (
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">To</th>
+                    <th scope="col">What</th>
+                    <th scope="col">State</th>
+                    <th scope="col">The server's last answer</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {outbox.value.map((mail) => (
+                    <tr key={mail.id}>
+                      <td data-label="To">{mail.to}</td>
+                      <td data-label="What">{mail.subject}</td>
+                      <td data-label="State">
+                        {mail.status}
+                        {mail.attempts > 1 && ` after ${mail.attempts} tries`}
+                      </td>
+                      <td data-label="The server's last answer">{mail.lastResponse ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  )
+}
+
 export function AdminPage(props: { me: string }) {
   return (
     <main class="admin">
@@ -385,6 +479,7 @@ export function AdminPage(props: { me: string }) {
       <Users me={props.me} />
       <Invitations />
       <Tokens />
+      <Mail />
     </main>
   )
 }

@@ -10,6 +10,7 @@ import m6 from './0006_admins_and_invitations.sql' with { type: 'text' }
 import m7 from './0007_two_factor.sql' with { type: 'text' }
 import m8 from './0008_single_sign_on.sql' with { type: 'text' }
 import m9 from './0009_passkeys.sql' with { type: 'text' }
+import m10 from './0010_mail_outbox.sql' with { type: 'text' }
 
 export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795446515396, sql: m0 },
@@ -22,4 +23,5 @@ export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] 
   { tag: '0007_two_factor', when: 1795611376869, sql: m7 },
   { tag: '0008_single_sign_on', when: 1795612473881, sql: m8 },
   { tag: '0009_passkeys', when: 1795612856058, sql: m9 },
+  { tag: '0010_mail_outbox', when: 1795614528341, sql: m10 },
 ]

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { onOutboxWritten } from '../../../core/webhooks/wake'
-import { nextAttemptAt } from './backoff'
+import { nextAttemptAt } from '../../../core/outbox/backoff'
 import { type AttemptResult, type OutgoingDelivery, sendDelivery } from './send-delivery'
 import type { Resolve } from './target-safety'
 

@@ -5,7 +5,7 @@ const HOUR = 60 * MINUTE
 /** The wait after the 1st, 2nd… failed attempt; the last one repeats. */
 export const RETRY_DELAYS_MS = [10 * SECOND, MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 6 * HOUR, 12 * HOUR]
 
-/** A delivery is retried for this long after its event, then marked failed. */
+/** A delivery (a webhook's, a mail's) is retried for this long after its event, then marked failed. */
 export const RETRY_WINDOW_MS = 24 * HOUR
 
 /**

@@ -1,0 +1,94 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { startMailWorker } from '../../src/modules/mail/worker/mail-worker'
+import { json, startTestApp } from '../support/harness'
+import { startSmtpServer } from '../support/smtp'
+
+// Mail through a real SMTP server (smtp-server under Node, on loopback): invitations by mail, the outbox's
+// retries and refusals, the test mail. STARTTLS and AUTH are tested from a server process in test/server/mail.test.ts.
+
+const jsonBody = (value: unknown) => ({ body: JSON.stringify(value), headers: { 'content-type': 'application/json' } })
+
+describe('without PDFSHARE_SMTP_URL', () => {
+  test('what needs mail says so, and nothing is made', async () => {
+    const server = await startTestApp()
+    const root = await server.user('root')
+    const invited = await server.call('POST', '/api/admin/invitations', { token: root.token, ...jsonBody({ email: 'ann@example.com' }) })
+    expect(invited.status).toBe(400)
+    expect((await json(invited)).error).toContain('PDFSHARE_SMTP_URL is not set')
+    expect((await json(await server.call('GET', '/api/admin/invitations', { token: root.token }))).data).toEqual([])
+    const test = await server.call('POST', '/api/admin/mail/test', { token: root.token, ...jsonBody({ to: 'ann@example.com' }) })
+    expect((await json(test)).error).toContain('cannot send mail')
+  })
+})
+
+describe('with an SMTP server', async () => {
+  const smtp = await startSmtpServer({ temporaryRefusals: 1 })
+  afterAll(() => smtp.stop())
+  const server = await startTestApp({
+    PDFSHARE_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    PDFSHARE_MAIL_FROM: 'Team PDFs <pdf@example.test>',
+  })
+  const root = await server.user('root')
+  let ahead = 0 // how far the worker's clock runs ahead of the real one
+  const worker = startMailWorker({ ...server.ctx, now: () => Date.now() + ahead }, { pollMs: 60_000 })!
+  afterAll(() => worker.stop())
+  const outbox = async () => (await json(await server.call('GET', '/api/admin/mail', { token: root.token }))).data
+
+  test('an invitation by mail: a 4xx is kept and retried after the backoff, then it arrives once, as text and HTML, without images', async () => {
+    const invited = await json(
+      await server.call('POST', '/api/admin/invitations', { token: root.token, ...jsonBody({ email: 'ann@example.com' }) }),
+    )
+    expect(invited.data.mailedTo).toBe('ann@example.com')
+    worker.nudge()
+    await worker.idle()
+    const [first] = await outbox()
+    expect(first).toMatchObject({ kind: 'invitation', to: 'ann@example.com', status: 'pending', attempts: 1 })
+    expect(first.lastResponse).toContain('451')
+    expect(smtp.received).toEqual([])
+
+    ahead += 11_000 // past the first retry's 10 s
+    worker.nudge()
+    await worker.idle()
+    const mail = await smtp.next('ann@example.com')
+    expect(mail.from).toBe('pdf@example.test')
+    expect(mail.data).toContain('Subject: root invites you to pdfshare')
+    expect(mail.data).toMatch(/^From: Team PDFs <pdf@example\.test>/m)
+    expect(mail.data).toMatch(/^Message-ID: <[A-Za-z0-9_-]+@pdf\.example\.test>/im)
+    expect(mail.data).toContain('Content-Type: text/plain')
+    expect(mail.data).toContain('Content-Type: text/html')
+    expect(mail.data.replace(/=\r?\n/g, '')).toContain(invited.data.url.split('#')[1])
+    expect(mail.data).not.toMatch(/<img|<script|https?:\/\/[^\s"]+\.(png|gif|jpg)/i)
+    const [sent] = await outbox()
+    expect(sent).toMatchObject({ status: 'sent', attempts: 2 })
+    expect(sent.lastResponse).toContain('250')
+    ahead += 24 * 60 * 60 * 1000
+    worker.nudge()
+    await worker.idle()
+    expect(smtp.received.filter((one) => one.to.includes('ann@example.com'))).toHaveLength(1) // never twice
+  })
+
+  test('a 5xx refusal fails at once, with the answer kept for the admin', async () => {
+    await server.call('POST', '/api/admin/invitations', { token: root.token, ...jsonBody({ email: 'ghost@refuse.test' }) })
+    worker.nudge()
+    await worker.idle()
+    const [failed] = await outbox()
+    expect(failed).toMatchObject({ to: 'ghost@refuse.test', status: 'failed', attempts: 1 })
+    expect(failed.lastResponse).toContain('550')
+  })
+
+  test('a test mail is sent at once and answers what the server said', async () => {
+    const answer = await json(
+      await server.call('POST', '/api/admin/mail/test', { token: root.token, ...jsonBody({ to: 'me@example.com' }) }),
+    )
+    expect(answer.data.accepted).toBe(true)
+    expect(answer.data.response).toContain('250')
+    expect((await smtp.next('me@example.com')).data).toContain('Subject: pdfshare: a test mail')
+    const refused = await json(
+      await server.call('POST', '/api/admin/mail/test', { token: root.token, ...jsonBody({ to: 'x@refuse.test' }) }),
+    )
+    expect(refused.data).toMatchObject({ accepted: false })
+    expect(refused.data.response).toContain('550')
+    const bad = await server.call('POST', '/api/admin/mail/test', { token: root.token, ...jsonBody({ to: 'not an address' }) })
+    expect(bad.status).toBe(400)
+  })
+})
