@@ -60,6 +60,9 @@ describe('with an SMTP server', async () => {
     expect(mail.data).not.toMatch(/<img|<script|https?:\/\/[^\s"]+\.(png|gif|jpg)/i)
     const [sent] = await outbox()
     expect(sent).toMatchObject({ status: 'sent', attempts: 2 })
+    // The body (the invitation's secret) is not kept once the mail is sent.
+    const rows = await server.ctx.db.orm.select().from(server.ctx.db.tables.mailOutbox)
+    expect(rows.find((row) => row.id === sent.id)).toMatchObject({ textBody: '', htmlBody: '' })
     expect(sent.lastResponse).toContain('250')
     ahead += 24 * 60 * 60 * 1000
     worker.nudge()

@@ -18,6 +18,11 @@ const CONCURRENCY = 2
 /** How long a claimed mail is held before another instance may try it: the send's own limits and then some. */
 const LEASE_MS = 60_000
 const POLL_MS = 5_000
+/**
+ * A mail's body is kept only until it is sent or given up: it may carry a secret (an invitation's link) that the
+ * server otherwise keeps only as a hash. The row keeps who, what (the subject), when and the server's answers.
+ */
+const BODY_DROPPED = { textBody: '', htmlBody: '' }
 
 /**
  * Sends the mail outbox beside the server. A claim counts the attempt and moves `next_attempt_at` past the lease
@@ -127,13 +132,20 @@ async function recordAttempt(ctx: AppContext, mail: MailRow, answer: Awaited<Ret
   const now = ctx.now()
   const mine = and(eq(mailOutbox.id, mail.id), eq(mailOutbox.status, 'pending'))
   if (answer.accepted) {
-    await ctx.db.orm.update(mailOutbox).set({ status: 'sent', sentAt: now, lastResponse: answer.response }).where(mine)
+    await ctx.db.orm
+      .update(mailOutbox)
+      .set({ status: 'sent', sentAt: now, lastResponse: answer.response, ...BODY_DROPPED })
+      .where(mine)
     return
   }
   const next = answer.temporary ? nextAttemptAt({ createdAt: mail.createdAt, attempts: mail.attempts, now }) : null
   await ctx.db.orm
     .update(mailOutbox)
-    .set(next === null ? { status: 'failed', lastResponse: answer.response } : { nextAttemptAt: next, lastResponse: answer.response })
+    .set(
+      next === null
+        ? { status: 'failed', lastResponse: answer.response, ...BODY_DROPPED }
+        : { nextAttemptAt: next, lastResponse: answer.response },
+    )
     .where(mine)
   if (next === null)
     ctx.log.info(`mail ${mail.id} (${mail.kind}) to ${mail.toAddress} failed after ${mail.attempts} attempts: ${answer.response}`)
