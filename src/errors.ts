@@ -132,6 +132,8 @@ export const invitationNotValid = () =>
   )
 export const tokenNotFound = () => notFound('Token not found')
 export const passkeyNotFound = () => notFound('Passkey not found')
+export const resetNotValid = () =>
+  notFound('This password reset link is not valid: it was used or is older than 30 minutes; ask for a new one')
 export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with id ${JSON.stringify(tokenIdOrJwt)}`)
 export const webhookNotFound = () => notFound('Webhook not found')
 

@@ -38,6 +38,7 @@ export const sqliteTables = {
   passkeys: schema.passkeys,
   webauthnChallenges: schema.webauthnChallenges,
   mailOutbox: schema.mailOutbox,
+  passwordResets: schema.passwordResets,
 }
 export type Tables = typeof sqliteTables
 

@@ -26,6 +26,8 @@ export const users = sqliteTable('users', {
   totpLastStep: integer('totp_last_step'),
   /** An admin let this user's first single sign-on with this verified email link to the account (then cleared). */
   ssoLinkEmail: text('sso_link_email'),
+  /** Where a password reset is mailed (lower-case); set by the user, an admin, or a mailed invitation. */
+  email: text('email').unique(),
 })
 
 export const tokens = sqliteTable(
@@ -361,6 +363,8 @@ export const invitations = sqliteTable('invitations', {
   usedAt: integer('used_at'),
   usedBy: text('used_by').references(() => users.id, { onDelete: 'set null' }),
   revokedAt: integer('revoked_at'),
+  /** The address it was mailed to: the account it makes gets it as its email. */
+  email: text('email'),
 })
 
 export type InvitationRow = typeof invitations.$inferSelect
@@ -464,3 +468,13 @@ export const mailOutbox = sqliteTable(
   (table) => [index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt)],
 )
 export type MailRow = typeof mailOutbox.$inferSelect
+
+/** A password reset mailed to a user: only the SHA-256 of its secret, valid 30 minutes, used once. */
+export const passwordResets = sqliteTable('password_resets', {
+  secretHash: text('secret_hash').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: integer('expires_at').notNull(),
+  usedAt: integer('used_at'),
+})

@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   'user.enabled',
   'user.admin_set',
   'user.sso_link_set',
+  'user.email_set',
   'invitation.created',
   'invitation.revoked',
   'mail.test_sent',

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { setPassword } from '../../src/core/accounts/users/users'
 import { startMailWorker } from '../../src/modules/mail/worker/mail-worker'
 import { json, startTestApp } from '../support/harness'
 import { startSmtpServer } from '../support/smtp'
@@ -77,6 +78,56 @@ describe('with an SMTP server', async () => {
     const [failed] = await outbox()
     expect(failed).toMatchObject({ to: 'ghost@refuse.test', status: 'failed', attempts: 1 })
     expect(failed.lastResponse).toContain('550')
+  })
+
+  test('forgot password: the same answer for anyone; a user with that email gets a link that works once and ends other sessions', async () => {
+    const zoe = await server.user('zoe')
+    await setPassword(server.ctx, { name: 'zoe', password: 'the old password' })
+    const setEmail = await server.call('PUT', '/api/me/email', { token: zoe.token, ...jsonBody({ email: 'Zoe@Example.com' }) })
+    expect((await json(setEmail)).data.email).toBe('zoe@example.com')
+    const before = await json(await server.call('POST', '/api/auth/login', jsonBody({ username: 'zoe', password: 'the old password' })))
+
+    const ask = (email: string) => server.call('POST', '/api/auth/password-reset', jsonBody({ email }))
+    const known = await ask('zoe@example.com')
+    const unknown = await ask('nobody@example.com')
+    expect(known.status).toBe(202)
+    expect(unknown.status).toBe(202)
+    expect(await json(known)).toEqual(await json(unknown)) // nothing tells whether the address is a user's
+    worker.nudge()
+    await worker.idle()
+    const mail = await smtp.next('zoe@example.com')
+    expect(mail.data).toContain('Subject: Choose a new pdfshare password')
+    expect(smtp.received.some((one) => one.to.includes('nobody@example.com'))).toBe(false)
+    const secret = /#\/reset\/([A-Za-z0-9_-]{22})/.exec(mail.data.replace(/=\r?\n/g, ''))![1]!
+
+    const complete = (password: string) => server.call('POST', '/api/auth/password-reset/complete', jsonBody({ secret, password }))
+    expect((await complete('short')).status).toBe(400) // the password rule, and the link still works
+    const done = await json(await complete('a brand new password'))
+    expect(done.data.user.name).toBe('zoe')
+    expect((await server.call('GET', '/api/me', { token: done.data.token })).status).toBe(200)
+    expect((await server.call('GET', '/api/me', { token: before.data.token })).status).toBe(401) // the old session ended
+    expect((await server.call('GET', '/api/me', { token: zoe.token })).status).toBe(200) // API tokens stay
+    expect((await complete('another new password')).status).toBe(404) // once
+    expect((await server.call('POST', '/api/auth/login', jsonBody({ username: 'zoe', password: 'a brand new password' }))).status).toBe(200)
+    expect((await server.call('POST', '/api/auth/login', jsonBody({ username: 'zoe', password: 'the old password' }))).status).toBe(401)
+  })
+
+  test('a mailed invitation gives the new account its email; an email belongs to one user', async () => {
+    const invited = await json(
+      await server.call('POST', '/api/admin/invitations', { token: root.token, ...jsonBody({ email: 'Kit@Example.com' }) }),
+    )
+    const secret = invited.data.url.split('/').at(-1)
+    const made = await json(
+      await server.call(
+        'POST',
+        '/api/auth/accept-invitation',
+        jsonBody({ invitation: secret, username: 'kit', password: 'a long enough password' }),
+      ),
+    )
+    expect((await json(await server.call('GET', '/api/me', { token: made.data.token }))).data.email).toBe('kit@example.com')
+    const other = await server.user('lou')
+    const taken = await server.call('PUT', '/api/me/email', { token: other.token, ...jsonBody({ email: 'kit@example.com' }) })
+    expect(taken.status).toBe(409)
   })
 
   test('a test mail is sent at once and answers what the server said', async () => {

@@ -211,6 +211,7 @@ describe('GET /api/me', () => {
         name: 'frank',
         admin: false, // not the first user of this install
         hasPassword: false,
+        email: null,
         twoFactor: { enabled: false, recoveryCodesLeft: 0 },
         usage: { files: 2, bytes: 2 * pdf.length },
         limits: { maxStorageBytes: null, maxFiles: null, maxFileSize: 104857600 },

@@ -192,6 +192,12 @@ const ROUTES: { method: string; route: string; scope: Scope | 'any'; request: ()
   },
   { method: 'GET', route: '/api/audit', scope: 'account', request: async () => ({ path: '/api/audit' }) },
   { method: 'GET', route: '/api/admin/audit', scope: 'admin', request: async () => ({ path: '/api/admin/audit' }) },
+  {
+    method: 'PUT',
+    route: '/api/me/email',
+    scope: 'account',
+    request: async () => ({ path: '/api/me/email', init: jsonBody({ email: 'not an address' }) }),
+  },
   { method: 'GET', route: '/api/me/passkeys', scope: 'account', request: async () => ({ path: '/api/me/passkeys' }) },
   { method: 'POST', route: '/api/me/passkeys/options', scope: 'account', request: async () => ({ path: '/api/me/passkeys/options' }) },
   {

@@ -51,6 +51,7 @@ export async function createInvitation(
       usedAt: null,
       usedBy: null,
       revokedAt: null,
+      email: input.mail?.to.trim().toLowerCase() ?? null,
     })
     .returning()
   if (!input.mail) {
@@ -137,9 +138,16 @@ export async function acceptInvitation(
     await ctx.db.orm.update(invitations).set({ usedAt: null }).where(eq(invitations.id, claimed.id))
     throw error
   }
+  // A mailed invitation's address becomes the account's email (for password resets), unless another user has it.
+  const [owner] = claimed.email === null ? [] : await ctx.db.orm.select({ id: users.id }).from(users).where(eq(users.email, claimed.email))
   const [made] = await ctx.db.orm
     .update(users)
-    .set({ passwordHash, maxBytes: claimed.maxBytes, maxFiles: claimed.maxFiles })
+    .set({
+      passwordHash,
+      maxBytes: claimed.maxBytes,
+      maxFiles: claimed.maxFiles,
+      ...(claimed.email !== null && !owner && { email: claimed.email }),
+    })
     .where(eq(users.id, user.id))
     .returning()
   await ctx.db.orm.update(invitations).set({ usedBy: user.id }).where(eq(invitations.id, claimed.id))

@@ -47,6 +47,7 @@ const pgTables = {
   passkeys: schema.passkeys,
   webauthnChallenges: schema.webauthnChallenges,
   mailOutbox: schema.mailOutbox,
+  passwordResets: schema.passwordResets,
 }
 
 const pgPortable: Portable = {

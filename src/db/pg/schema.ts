@@ -32,6 +32,7 @@ export const users = pgTable('users', {
   totpEnabledAt: millis('totp_enabled_at'),
   totpLastStep: bigint('totp_last_step', { mode: 'number' }),
   ssoLinkEmail: text('sso_link_email'),
+  email: text('email').unique(),
 })
 
 export const tokens = pgTable(
@@ -268,6 +269,7 @@ export const invitations = pgTable('invitations', {
   usedAt: millis('used_at'),
   usedBy: text('used_by').references(() => users.id, { onDelete: 'set null' }),
   revokedAt: millis('revoked_at'),
+  email: text('email'),
 })
 
 export const recoveryCodes = pgTable(
@@ -346,3 +348,12 @@ export const mailOutbox = pgTable(
   },
   (table) => [index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt)],
 )
+
+export const passwordResets = pgTable('password_resets', {
+  secretHash: text('secret_hash').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: millis('expires_at').notNull(),
+  usedAt: millis('used_at'),
+})

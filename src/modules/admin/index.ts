@@ -50,6 +50,7 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
             admin: body.admin,
             twoFactor: body.twoFactor,
             ssoEmail: body.ssoEmail,
+            email: body.email,
             maxBytes: body.maxStorageBytes,
             maxFiles: body.maxFiles,
           },
@@ -59,6 +60,8 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
           await audit(body.disabled ? 'user.disabled' : 'user.enabled', about, after.id)
         if (body.admin !== undefined && body.admin !== before.isAdmin)
           await audit('user.admin_set', { ...about, admin: body.admin }, after.id)
+        if (body.email !== undefined && body.email !== before.email)
+          await audit('user.email_set', { ...about, email: after.email }, after.id)
         if (body.ssoEmail !== undefined && body.ssoEmail !== before.ssoLinkEmail) {
           await audit('user.sso_link_set', { ...about, ssoEmail: after.ssoLinkEmail }, after.id)
         }

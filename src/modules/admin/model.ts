@@ -23,6 +23,7 @@ export const AdminUserSchema = t.Object(
     hasPassword: t.Boolean(),
     twoFactor: t.Boolean({ description: 'Whether their password sign-in also needs a code' }),
     passkeys: t.Integer({ description: 'How many passkeys they sign in with' }),
+    email: t.Union([t.String(), t.Null()], { description: 'Where their password resets are mailed' }),
     ssoEmail: t.Union([t.String(), t.Null()], {
       description: 'A verified email whose first single sign-on links to this user (then null); docs/sign-in.md',
     }),
@@ -84,6 +85,12 @@ export const UserChangeBody = t.Object(
         description:
           'false resets their two-factor sign-in and removes their passkeys (a lost phone or key); only its owner can set them up',
         error: () => 'twoFactor can only be false: it resets the user’s two-factor sign-in',
+      }),
+    ),
+    email: t.Optional(
+      t.Union([t.String({ maxLength: 254 }), t.Null()], {
+        description: 'Where their password resets are mailed; null removes it',
+        error: () => 'email must be an email address, or null',
       }),
     ),
     ssoEmail: t.Optional(

@@ -19,6 +19,7 @@ export function toAdminUserDto(user: UserRow & { usage: Usage; passkeys: number 
     twoFactor: user.totpEnabledAt !== null,
     ssoEmail: user.ssoLinkEmail,
     passkeys: user.passkeys,
+    email: user.email,
     usage: user.usage,
     limits: { maxStorageBytes: user.maxBytes, maxFiles: user.maxFiles },
   }

@@ -9,6 +9,11 @@ import {
   AcceptInvitationBody,
   SsoExchangeBody,
   PasskeySignInBody,
+  ResetRequestBody,
+  ResetCompleteBody,
+  EmailBody,
+  EmailEnvelope,
+  ResetRequestedEnvelope,
   PasskeyPromptEnvelope,
   LoginBody,
   MeEnvelope,
@@ -29,6 +34,10 @@ import { userWithId } from '../../core/accounts/users/users'
 import { passwordSignInOff } from '../../errors'
 import { signInOptions, signInWithPasskey } from '../../core/accounts/passkeys'
 import { proxyAddresses, proxyUser } from '../../core/accounts/proxy-user'
+import { requestPasswordReset, setEmail } from '../../core/accounts/password-reset'
+import { resetPassword } from './service/reset-password'
+import { loggedRateLimiter } from '../../http/rate-limit'
+import { rateLimited } from '../../errors'
 import { accountDisabled, notFound } from '../../errors'
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
 import { acceptInvitation } from '../../core/accounts/invitations'
@@ -49,6 +58,9 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
 function authApi(ctx: AppContext, auth: AuthGuard) {
   const attempt = signInLimits(ctx)
   const fromProxy = proxyAddresses(ctx.config.authProxyAddresses)
+  // Reset mails per client address and per address asked for, so nobody can flood someone's inbox.
+  const resetsByClient = loggedRateLimiter(ctx, 'of password-reset requests per client', ctx.config.rateLimitLogin)
+  const resetsByEmail = loggedRateLimiter(ctx, 'of password-reset requests per email', Math.min(3, ctx.config.rateLimitLogin))
   return new Elysia({ name: 'auth-api', prefix: '/api' })
     .use(auth)
     .get('/me', async ({ caller }) => ({ success: true as const, data: await getAccount(ctx, { userId: caller.userId }) }), {
@@ -113,6 +125,92 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
         detail: {
           summary: "Accept an admin's invitation: choose a user name and a password; signed in at once",
           description: 'An invitation works once, for 7 days; a used, revoked or expired one is a 404.',
+          tags,
+          security: [],
+        },
+      },
+    )
+    .put(
+      '/me/email',
+      async ({ caller, body, audit }) => {
+        const user = await setEmail(ctx, { userId: caller.userId, email: body.email })
+        await audit('user.email_set', { name: user.name, email: user.email })
+        return { success: true as const, data: { email: user.email } }
+      },
+      {
+        auth: 'account',
+        parse: jsonBody(EmailBody, 'account'),
+        body: EmailBody,
+        response: { 200: EmailEnvelope, 400: FailureSchema, 409: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
+        detail: { summary: 'Set (or with null remove) the email a password reset is mailed to', tags },
+      },
+    )
+    .post(
+      '/auth/password-reset',
+      async ({ request, server, body, set }) => {
+        if (!ctx.config.passwordSignIn) throw passwordSignInOff()
+        const client = clientGroupOf(request, server, ctx.config.trustProxyHops)
+        const now = ctx.now()
+        for (const [limiter, key] of [
+          [resetsByClient, client],
+          [resetsByEmail, body.email.trim().toLowerCase()],
+        ] as const) {
+          const decision = await limiter.hit(key, now)
+          if (decision && !decision.allowed) throw rateLimited(decision)
+        }
+        await requestPasswordReset(ctx, { email: body.email })
+        set.status = 202
+        return {
+          success: true as const,
+          data: { message: 'If a user with a password has this address, a link to choose a new one is on its way (valid 30 minutes).' },
+        }
+      },
+      {
+        parse: jsonBody(ResetRequestBody, 'anyone'),
+        body: ResetRequestBody,
+        response: {
+          202: ResetRequestedEnvelope,
+          400: FailureSchema,
+          403: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          429: FailureSchema,
+        },
+        detail: {
+          summary: 'Forgot password: mail a link to choose a new one (the same answer whether or not the address is a user’s)',
+          tags,
+          security: [],
+        },
+      },
+    )
+    .post(
+      '/auth/password-reset/complete',
+      async ({ request, server, body }) => {
+        if (!ctx.config.passwordSignIn) throw passwordSignInOff()
+        const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
+        const { user, session } = await resetPassword(ctx, { secret: body.secret, password: body.password, address })
+        await recordAudit(ctx, {
+          action: 'user.password_set',
+          actor: { via: 'api', userId: user.id, name: user.name, address },
+          userId: user.id,
+          detail: { name: user.name, via: 'password reset' },
+        })
+        return { success: true as const, data: toSignInDto(session) }
+      },
+      {
+        parse: jsonBody(ResetCompleteBody, 'anyone'),
+        body: ResetCompleteBody,
+        response: {
+          200: SignInEnvelope,
+          400: FailureSchema,
+          403: FailureSchema,
+          404: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          503: FailureSchema,
+        },
+        detail: {
+          summary: 'Choose the new password of a mailed reset link (once, within 30 minutes); signs in, ends other sessions',
           tags,
           security: [],
         },

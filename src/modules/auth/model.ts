@@ -77,6 +77,28 @@ export const PasskeyPromptEnvelope = t.Object({
   data: t.Object({ challenge: t.String() }, { additionalProperties: true, description: 'WebAuthn options (JSON form)' }),
 })
 
+const emailField = t.String({ minLength: 3, maxLength: 254, format: 'email', error: () => 'email must be an email address' })
+
+/** POST /api/auth/password-reset: the address a reset link goes to, if it is a user's. */
+export const ResetRequestBody = t.Object({ email: emailField }, NOT_AN_OBJECT)
+/** POST /api/auth/password-reset/complete: the secret of the mailed link and the new password. */
+export const ResetCompleteBody = t.Object(
+  {
+    secret: t.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'The part of the link after #/reset/',
+      error: () => 'secret must be the secret of a reset link',
+    }),
+    password: codePoints('password', 1, 1024),
+  },
+  NOT_AN_OBJECT,
+)
+/** PUT /api/me/email: where password resets go; null removes it. */
+export const EmailBody = t.Object({ email: t.Union([emailField, t.Null()]) }, NOT_AN_OBJECT)
+export const EmailEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ email: t.Union([t.String(), t.Null()]) }) })
+export const ResetRequestedEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ message: t.String() }) })
+
 /** POST /api/auth/accept-invitation: the secret of an admin's invitation link, and the new account's name and password. */
 export const AcceptInvitationBody = t.Object(
   {
@@ -171,6 +193,7 @@ export const MeSchema = t.Object({
   name: t.String(),
   admin: t.Boolean({ description: 'An admin manages users (docs/api.md, Admins)' }),
   hasPassword: t.Boolean({ description: 'Whether the account can sign in with a password' }),
+  email: t.Union([t.String(), t.Null()], { description: 'Where a password reset is mailed' }),
   twoFactor: t.Object({
     enabled: t.Boolean({ description: 'Whether a password sign-in also needs a code (docs/api.md, Two-factor sign-in)' }),
     recoveryCodesLeft: t.Integer(),

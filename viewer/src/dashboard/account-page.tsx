@@ -5,6 +5,7 @@ import { api, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
 import { session } from './session'
 import { copyWithNotice, notify } from './ui'
+import { EmailPanel } from './email-panel'
 import { PasskeysPanel } from './passkeys-panel'
 import { TwoFactorPanel } from './two-factor-panel'
 import { useLoad } from './use-api'
@@ -135,6 +136,7 @@ export function AccountPage() {
     <main class="account">
       <h1>Account{me ? `: ${me.name}` : ''}</h1>
       {me ? <Usage me={me} /> : <p aria-busy="true">Loading…</p>}
+      {me?.hasPassword && <EmailPanel me={me} onChanged={() => void account.reload()} />}
       {me && <TwoFactorPanel me={me} onChanged={() => void account.reload()} />}
       <PasskeysPanel />
       <section class="card" aria-labelledby="tokens-heading">

@@ -21,6 +21,7 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'user.enabled': 'User enabled',
   'user.admin_set': 'Admin role changed',
   'user.sso_link_set': 'Single sign-on link allowed',
+  'user.email_set': 'Email changed',
   'invitation.created': 'Invitation created',
   'invitation.revoked': 'Invitation revoked',
   'mail.test_sent': 'Test mail sent',

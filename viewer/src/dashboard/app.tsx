@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { AccountPage } from './account-page'
 import { AdminPage } from './admin-page'
 import { JoinPage } from './join-page'
+import { ResetPage } from './reset-page'
 import { SsoFinish } from './sign-in'
 import { useLoad } from './use-api'
 import { ActivityPage } from './activity-page'
@@ -21,6 +22,7 @@ type Route =
   | { page: 'account' }
   | { page: 'admin' }
   | { page: 'join'; invitation: string }
+  | { page: 'reset'; secret: string }
   | { page: 'sso'; code: string }
 
 /** Hash routes (#/files, #/files/ID, #/webhooks, #/activity, #/account, #/admin, #/join/SECRET): the server serves one page at /app, nothing else to route. */
@@ -33,6 +35,8 @@ function routeOf(hash: string): Route {
   if (hash === '#/admin') return { page: 'admin' }
   const join = /^#\/join\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
   if (join) return { page: 'join', invitation: join[1]! }
+  const reset = /^#\/reset\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
+  if (reset) return { page: 'reset', secret: reset[1]! }
   const sso = /^#\/sso\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
   if (sso) return { page: 'sso', code: sso[1]! }
   return { page: 'files' }
@@ -46,6 +50,7 @@ const TITLES: Record<Route['page'], string> = {
   account: 'Account',
   admin: 'Admin',
   join: 'Join',
+  reset: 'New password',
   sso: 'Signing in',
 }
 
@@ -71,6 +76,14 @@ export function App() {
     return (
       <>
         <SsoFinish code={route.code} />
+        <Notices />
+      </>
+    )
+  }
+  if (route.page === 'reset') {
+    return (
+      <>
+        <ResetPage secret={route.secret} />
         <Notices />
       </>
     )

@@ -10,6 +10,8 @@ const SSO_NAME = appData?.sso ?? ''
 const PASSWORD_SIGN_IN = appData?.passwordSignIn !== 'false'
 /** Behind an authenticating proxy the page signs its user in by itself, once per page load (not after a sign-out). */
 const AUTH_PROXY = appData?.authProxy === 'true'
+/** Whether the server can mail a password reset. */
+const MAIL_ON = appData?.mail === 'true'
 let proxyTried = false
 const SSO_START = `${apiBase.replace(/\/api$/, '')}/auth/oidc/login`
 
@@ -53,6 +55,9 @@ export function SignIn() {
   const [pasted, setPasted] = useState('')
   // Set once the password was right and the account asks for a second factor.
   const [code, setCode] = useState<string | null>(null)
+  // The "forgot password" form: null while closed; the answer once sent.
+  const [forgot, setForgot] = useState<string | null>(null)
+  const [sentNotice, setSentNotice] = useState('')
   const [error, setError] = useState(session.takeExpiredNotice() ? 'Your session has ended. Sign in again.' : '')
   const [busy, setBusy] = useState(false)
 
@@ -99,6 +104,20 @@ export function SignIn() {
     proxyTried = true
     void viaProxy()
   }, [])
+
+  const askReset = async (event: Event) => {
+    event.preventDefault()
+    setBusy(true)
+    try {
+      const { data } = await ok(api.api.auth['password-reset'].post({ email: (forgot ?? '').trim() }))
+      setSentNotice(data.message)
+      setForgot(null)
+    } catch (failure) {
+      setError(errorText(failure, 'No reset link was sent'))
+    } finally {
+      setBusy(false)
+    }
+  }
 
   const withPasskey = async () => {
     setBusy(true)
@@ -213,6 +232,28 @@ export function SignIn() {
           </>
         )}
       </form>
+      {MAIL_ON && PASSWORD_SIGN_IN && forgot === null && (
+        <button type="button" class="link" onClick={() => setForgot('')}>
+          Forgot your password?
+        </button>
+      )}
+      {forgot !== null && (
+        <form class="row wrap" onSubmit={askReset}>
+          <label for="reset-email">Your email</label>
+          <input
+            id="reset-email"
+            type="email"
+            autocomplete="email"
+            required
+            value={forgot}
+            onInput={(e) => setForgot(e.currentTarget.value)}
+          />
+          <button type="submit" disabled={busy}>
+            Mail me a link
+          </button>
+        </form>
+      )}
+      {sentNotice && <p role="status">{sentNotice}</p>}
       {AUTH_PROXY && (
         <button type="button" class="passkey alternative" disabled={busy} onClick={viaProxy}>
           Continue as the proxy’s user

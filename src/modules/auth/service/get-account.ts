@@ -16,6 +16,7 @@ export async function getAccount(ctx: AppContext, input: { userId: string }): Pr
     name: user.name,
     admin: user.isAdmin,
     hasPassword: user.passwordHash !== null,
+    email: user.email,
     twoFactor,
     usage,
     limits: { ...limitsOf(user), maxFileSize: ctx.config.maxFileSize },

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto'
+import { and, eq, gt, isNull, lt } from 'drizzle-orm'
+import type { AppContext } from '../context'
+import type { UserRow } from '../../db/tables'
+import { badRequest, conflict, resetNotValid } from '../../errors'
+import { randomId } from '../../lib/ids'
+import { mailRow, requireMail } from '../mail/message'
+import { outboxWritten } from '../webhooks/wake'
+import { hashPassword } from '../passwords/argon2'
+import { passwordProblem } from './password-rule'
+
+/** How long a mailed reset link works. */
+export const RESET_MINUTES = 30
+const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex')
+const EMAIL = /^[^\s@]+@[^\s@]+$/
+
+/** A user's email for password resets (lower-case; null removes it); one address belongs to one user. */
+export async function setEmail(ctx: AppContext, input: { userId: string; email: string | null }): Promise<UserRow> {
+  const { users } = ctx.db.tables
+  const email = input.email === null ? null : input.email.trim().toLowerCase()
+  if (email !== null && (!EMAIL.test(email) || email.length > 254)) throw badRequest('email must be an email address, or null')
+  const [taken] = email === null ? [] : await ctx.db.orm.select({ id: users.id }).from(users).where(eq(users.email, email))
+  if (taken && taken.id !== input.userId) throw conflict('Another user has this email address')
+  const [updated] = await ctx.db.orm.update(users).set({ email }).where(eq(users.id, input.userId)).returning()
+  if (!updated) throw badRequest('No such user')
+  return updated
+}
+
+/**
+ * "Forgot password": when a user with a password has this email (and is enabled), a link to choose a new password
+ * is mailed (valid RESET_MINUTES, used once, only its hash kept), written with the mail in one batch. Whether or
+ * not anyone has the address, the caller learns nothing: the answer is the same.
+ */
+export async function requestPasswordReset(ctx: AppContext, input: { email: string }): Promise<void> {
+  requireMail(ctx)
+  const { users, passwordResets, mailOutbox } = ctx.db.tables
+  const email = input.email.trim().toLowerCase()
+  const [user] = await ctx.db.orm.select().from(users).where(eq(users.email, email))
+  await ctx.db.orm.delete(passwordResets).where(lt(passwordResets.expiresAt, ctx.now()))
+  if (!user || user.passwordHash === null || user.disabledAt !== null) return
+  const secret = randomId(16)
+  const url = `${ctx.config.publicUrl}/app#/reset/${secret}`
+  const text = [
+    `Someone (hopefully you) asked to choose a new password for ${user.name} at ${ctx.config.publicUrl}.`,
+    `Choose it here (the link works once, for ${RESET_MINUTES} minutes):\n${url}`,
+    'If it was not you, ignore this mail: your password stays as it is.',
+  ].join('\n\n')
+  await ctx.db.orm.batch([
+    ctx.db.orm
+      .insert(passwordResets)
+      .values({ secretHash: hashOf(secret), userId: user.id, expiresAt: ctx.now() + RESET_MINUTES * 60_000, usedAt: null }),
+    ctx.db.orm
+      .insert(mailOutbox)
+      .values(mailRow(ctx, { kind: 'password reset', to: email, subject: 'Choose a new pdfshare password', text })),
+  ])
+  outboxWritten(ctx)
+}
+
+/** Sets the new password of a reset link, once; answers the user, whose other sign-ins the caller then ends. */
+export async function completePasswordReset(ctx: AppContext, input: { secret: string; password: string }): Promise<UserRow> {
+  const problem = passwordProblem(input.password)
+  if (problem) throw badRequest(problem)
+  const { users, passwordResets } = ctx.db.tables
+  const hash = await hashPassword(input.password)
+  const [used] = await ctx.db.orm
+    .update(passwordResets)
+    .set({ usedAt: ctx.now() })
+    .where(and(eq(passwordResets.secretHash, hashOf(input.secret)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, ctx.now())))
+    .returning({ userId: passwordResets.userId })
+  if (!used) throw resetNotValid()
+  const [user] = await ctx.db.orm.update(users).set({ passwordHash: hash }).where(eq(users.id, used.userId)).returning()
+  if (!user) throw resetNotValid()
+  return user
+}

@@ -1,0 +1,30 @@
+import { useState } from 'preact/hooks'
+import type { MeDto } from '../../../src/modules/auth/model'
+import { api, errorText, ok } from './api'
+import { notify } from './ui'
+
+/** The address a password reset is mailed to (docs/api.md, Password reset). */
+export function EmailPanel(props: { me: MeDto; onChanged: () => void }) {
+  const [email, setEmail] = useState(props.me.email ?? '')
+  const save = async (event: Event) => {
+    event.preventDefault()
+    try {
+      const { data } = await ok(api.api.me.email.put({ email: email.trim() === '' ? null : email.trim() }))
+      notify('ok', data.email ? `Password resets now go to ${data.email}` : 'Email removed')
+      props.onChanged()
+    } catch (failure) {
+      notify('error', errorText(failure, 'The email was not saved'))
+    }
+  }
+  return (
+    <section class="card" aria-labelledby="email-heading">
+      <h2 id="email-heading">Email</h2>
+      <p>Where a link to choose a new password is mailed if you forget yours.</p>
+      <form class="row wrap" onSubmit={save}>
+        <label for="account-email">Email</label>
+        <input id="account-email" type="email" autocomplete="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <button type="submit">Save email</button>
+      </form>
+    </section>
+  )
+}
