@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { makePdf } from '../../scripts/support/pdf'
+import { createApp } from '../../src/app'
 import { setPassword } from '../../src/core/accounts/users/users'
 import { BASE, form, startTestApp, type TestServer } from '../support/harness'
 import { addLink } from '../support/links'
@@ -35,8 +36,12 @@ describe('limits shared by the instances', () => {
   test('failed sign-ins are counted across instances', async () => {
     const user = await a.user()
     await setPassword(a.ctx, { name: user.name, password: 'correct horse battery' })
+    // Both instances on one pinned clock: the limit's windows are fixed minutes, and four sign-ins that straddled
+    // the turn of a minute would start counting afresh.
+    const now = Date.now()
+    const pinned = new Map(instances.map((server) => [server, createApp({ ...server.ctx, now: () => now })]))
     const signIn = (server: TestServer, password: string) =>
-      server.app.handle(
+      pinned.get(server)!.handle(
         new Request(`${BASE}/api/auth/login`, {
           method: 'POST',
           body: JSON.stringify({ username: user.name, password }),
