@@ -7,11 +7,13 @@ import { json, startTestApp } from '../support/harness'
 // The whole ceremony in Chromium with a virtual authenticator is test/e2e/passkeys.test.ts.
 
 const jsonBody = (value: unknown) => ({ body: JSON.stringify(value), headers: { 'content-type': 'application/json' } })
+// Made once, before the tests (through the balancer it is three instances and an HAProxy).
+const server = await startTestApp() // PDFSHARE_PUBLIC_URL https://pdf.example.test/base
+const root = await server.user('root') // the first user: the admin
 const FAKE = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30' }, clientExtensionResults: {} }
 
 describe('passkeys', () => {
   test('options name this server as the relying party; a made-up answer is refused and nothing is kept', async () => {
-    const server = await startTestApp() // PDFSHARE_PUBLIC_URL https://pdf.example.test/base
     const pat = await server.user('pat')
     const options = await json(await server.call('POST', '/api/me/passkeys/options', { token: pat.token }))
     expect(options.data.rp).toEqual({ name: 'pdfshare', id: 'pdf.example.test' })
@@ -35,12 +37,10 @@ describe('passkeys', () => {
   })
 
   test('an admin’s two-factor reset removes the passkeys too; another user’s passkey answers 404', async () => {
-    const server = await startTestApp()
-    const root = await server.user('root')
-    const pat = await server.user('pat')
+    const quinn = await server.user('quinn')
     await server.ctx.db.orm.insert(server.ctx.db.tables.passkeys).values({
-      id: 'cred-1',
-      userId: pat.id,
+      id: 'cred-quinn',
+      userId: quinn.id,
       publicKey: 'AAAA',
       counter: 0,
       transports: 'internal',
@@ -48,12 +48,12 @@ describe('passkeys', () => {
       createdAt: Date.now(),
       lastUsedAt: null,
     })
-    expect((await server.call('DELETE', '/api/me/passkeys/cred-1', { token: root.token })).status).toBe(404)
+    expect((await server.call('DELETE', '/api/me/passkeys/cred-quinn', { token: root.token })).status).toBe(404)
     const listed = (await json(await server.call('GET', '/api/admin/users', { token: root.token }))).data
-    expect(listed.find((user: { name: string }) => user.name === 'pat').passkeys).toBe(1)
-    const reset = await server.call('PATCH', `/api/admin/users/${pat.id}`, { token: root.token, ...jsonBody({ twoFactor: false }) })
+    expect(listed.find((user: { name: string }) => user.name === 'quinn').passkeys).toBe(1)
+    const reset = await server.call('PATCH', `/api/admin/users/${quinn.id}`, { token: root.token, ...jsonBody({ twoFactor: false }) })
     expect((await json(reset)).data.passkeys).toBe(0)
     const audit = (await json(await server.call('GET', '/api/admin/audit?action=two_factor.reset', { token: root.token }))).data
-    expect(audit[0].detail).toEqual({ name: 'pat', passkeysRemoved: 1 })
+    expect(audit[0].detail).toEqual({ name: 'quinn', passkeysRemoved: 1 })
   })
 })

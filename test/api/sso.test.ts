@@ -8,9 +8,13 @@ import { json, startTestApp } from '../support/harness'
 
 const jsonBody = (value: unknown) => ({ body: JSON.stringify(value), headers: { 'content-type': 'application/json' } })
 
+// Made once, before the tests (through the balancer each is three instances and an HAProxy).
+const server = await startTestApp()
+const root = await server.user('root') // the first user: the admin
+const passwordsOff = await startTestApp({ PDFSHARE_PASSWORD_SIGNIN: 'false' })
+
 describe('the one-time handoff', () => {
   test('a handoff code gives one session, once; an unknown or used code is a 401 that says so', async () => {
-    const server = await startTestApp()
     const alice = await server.user('alice')
     const code = await handOff(server.ctx, alice.id)
     const session = await json(await server.call('POST', '/api/auth/sso', jsonBody({ code })))
@@ -27,7 +31,7 @@ describe('the one-time handoff', () => {
 
 describe('PDFSHARE_PASSWORD_SIGNIN=false', () => {
   test('password sign-in and invitations are refused with password_sign_in_off; tokens work; the page says so', async () => {
-    const server = await startTestApp({ PDFSHARE_PASSWORD_SIGNIN: 'false' })
+    const server = passwordsOff
     const root = await server.user('root')
     const refused = await server.call('POST', '/api/auth/login', jsonBody({ username: 'root', password: 'whatever it is' }))
     expect(refused.status).toBe(403)
@@ -45,7 +49,6 @@ describe('PDFSHARE_PASSWORD_SIGNIN=false', () => {
   })
 
   test('without PDFSHARE_OIDC_ISSUER the single sign-on pages answer 404 with a page', async () => {
-    const server = await startTestApp()
     const login = await server.call('GET', '/auth/oidc/login')
     expect(login.status).toBe(404)
     expect(await login.text()).toContain('Single sign-on is not set up')
@@ -54,8 +57,6 @@ describe('PDFSHARE_PASSWORD_SIGNIN=false', () => {
 
 describe('linking an existing user', () => {
   test('an admin sets and withdraws the email; a bad one is a 400; one email waits for one user only', async () => {
-    const server = await startTestApp()
-    const root = await server.user('root')
     const bob = await server.user('bob')
     const carl = await server.user('carl')
     const patch = (id: string, body: unknown) => server.call('PATCH', `/api/admin/users/${id}`, { token: root.token, ...jsonBody(body) })

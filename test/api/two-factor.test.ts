@@ -30,8 +30,12 @@ async function withTwoFactor(server: TestServer, name: string) {
 }
 const signIn = (server: TestServer, body: Record<string, string>) => server.call('POST', '/api/auth/login', jsonBody(body))
 
+// Made once, before the tests (through the balancer each is three instances and an HAProxy).
 const server = await startTestApp()
 const root = await server.user('root') // the first user: the admin
+const limited = await startTestApp({ PDFSHARE_RATE_LIMIT_LOGIN: '3' })
+const fresh = await startTestApp({ PDFSHARE_RATE_LIMIT_LOGIN: '2' })
+const pinned = await startTestApp()
 
 describe('two-factor sign-in', () => {
   test('set up: a secret and an otpauth URI; a wrong code does not turn it on; the right one answers ten recovery codes', async () => {
@@ -146,14 +150,12 @@ describe('two-factor sign-in', () => {
 })
 
 test('wrong codes count as failed sign-ins: the sign-in limit stops guessing', async () => {
-  const limited = await startTestApp({ PDFSHARE_RATE_LIMIT_LOGIN: '3' })
   await limited.user('root')
   const { secret } = await withTwoFactor(limited, 'ivy')
   const guesses = []
   for (let i = 0; i < 4; i++) guesses.push((await signIn(limited, { username: 'ivy', password: PASSWORD, code: `00000${i}` })).status)
   expect(guesses).toEqual([401, 401, 401, 429])
   // Asking for the code is no failure: it uses up nothing (checked on a fresh app, under the same limit).
-  const fresh = await startTestApp({ PDFSHARE_RATE_LIMIT_LOGIN: '2' })
   await fresh.user('root')
   const { secret: other } = await withTwoFactor(fresh, 'jay')
   for (let i = 0; i < 3; i++) expect((await signIn(fresh, { username: 'jay', password: PASSWORD })).status).toBe(401)
@@ -162,7 +164,6 @@ test('wrong codes count as failed sign-ins: the sign-in limit stops guessing', a
 })
 
 test('with a pinned clock: the codes of the step before, now and after work; two steps off do not; a later step closes earlier ones', async () => {
-  const pinned = await startTestApp()
   await pinned.user('root')
   let now = Date.UTC(2026, 10, 25, 12, 0, 10) // 10 s into a 30-second step
   const app = createApp({ ...pinned.ctx, now: () => now })
