@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto'
 import { and, desc, eq, gt, isNull } from 'drizzle-orm'
+import { secretHash } from '../../lib/secret-hash'
 import type { AppContext } from '../context'
 import type { InvitationRow, UserRow } from '../../db/tables'
 import { badRequest, invitationNotValid } from '../../errors'
@@ -13,8 +13,6 @@ import { outboxWritten } from '../webhooks/wake'
 /** How long an invitation link works. */
 export const INVITATION_DAYS = 7
 const DAY_MS = 24 * 60 * 60 * 1000
-
-const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex')
 
 export type NewInvitation = { row: InvitationRow; secret: string }
 
@@ -41,7 +39,7 @@ export async function createInvitation(
     .insert(invitations)
     .values({
       id: randomId(),
-      secretHash: hashOf(secret),
+      secretHash: secretHash(secret),
       createdBy: input.createdBy,
       createdAt: now,
       expiresAt: now + INVITATION_DAYS * DAY_MS,
@@ -117,7 +115,7 @@ export async function acceptInvitation(
   if (problem) throw badRequest(problem)
   const stillValid = () =>
     and(
-      eq(invitations.secretHash, hashOf(input.secret)),
+      eq(invitations.secretHash, secretHash(input.secret)),
       isNull(invitations.usedAt),
       isNull(invitations.revokedAt),
       gt(invitations.expiresAt, ctx.now()),

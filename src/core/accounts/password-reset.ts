@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto'
 import { and, eq, gt, isNull, lt } from 'drizzle-orm'
+import { secretHash } from '../../lib/secret-hash'
 import type { AppContext } from '../context'
 import type { UserRow } from '../../db/tables'
 import { badRequest, conflict, resetNotValid } from '../../errors'
@@ -11,7 +11,6 @@ import { passwordProblem } from './password-rule'
 
 /** How long a mailed reset link works. */
 export const RESET_MINUTES = 30
-const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex')
 const EMAIL = /^[^\s@]+@[^\s@]+$/
 
 /** A user's email for password resets (lower-case; null removes it); one address belongs to one user. */
@@ -48,7 +47,7 @@ export async function requestPasswordReset(ctx: AppContext, input: { email: stri
   await ctx.db.orm.batch([
     ctx.db.orm
       .insert(passwordResets)
-      .values({ secretHash: hashOf(secret), userId: user.id, expiresAt: ctx.now() + RESET_MINUTES * 60_000, usedAt: null }),
+      .values({ secretHash: secretHash(secret), userId: user.id, expiresAt: ctx.now() + RESET_MINUTES * 60_000, usedAt: null }),
     ctx.db.orm
       .insert(mailOutbox)
       .values(mailRow(ctx, { kind: 'password reset', to: email, subject: 'Choose a new pdfshare password', text })),
@@ -65,7 +64,9 @@ export async function completePasswordReset(ctx: AppContext, input: { secret: st
   const [used] = await ctx.db.orm
     .update(passwordResets)
     .set({ usedAt: ctx.now() })
-    .where(and(eq(passwordResets.secretHash, hashOf(input.secret)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, ctx.now())))
+    .where(
+      and(eq(passwordResets.secretHash, secretHash(input.secret)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, ctx.now())),
+    )
     .returning({ userId: passwordResets.userId })
   if (!used) throw resetNotValid()
   const [user] = await ctx.db.orm.update(users).set({ passwordHash: hash }).where(eq(users.id, used.userId)).returning()

@@ -1,6 +1,7 @@
-import { createHash, randomInt } from 'node:crypto'
+import { randomInt } from 'node:crypto'
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { Secret, TOTP } from 'otpauth'
+import { secretHash } from '../../lib/secret-hash'
 import type { AppContext } from '../context'
 import { badRequest, conflict, wrongSecondFactor } from '../../errors'
 import { passwordMatches } from '../passwords/argon2'
@@ -20,7 +21,6 @@ const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789'
 
 // A 400, not a 401: the session is fine, and a 401 would sign the dashboard out.
 const notYourPassword = () => badRequest('That is not your current password')
-const hashOf = (code: string) => createHash('sha256').update(code).digest('hex')
 const totpFor = (secret: string, name: string) =>
   new TOTP({ issuer: 'pdfshare', label: name, algorithm: 'SHA1', digits: 6, period: STEP_MS / 1000, secret: Secret.fromBase32(secret) })
 
@@ -83,7 +83,9 @@ export async function confirmTwoFactor(ctx: AppContext, input: { userId: string;
       .where(and(eq(users.id, user.id), eq(users.totpSecret, user.totpSecret), isNull(users.totpEnabledAt)))
       .returning({ id: users.id }),
     ctx.db.orm.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id)),
-    ctx.db.orm.insert(recoveryCodes).values(codes.map((code) => ({ userId: user.id, codeHash: hashOf(normalized(code)), usedAt: null }))),
+    ctx.db.orm
+      .insert(recoveryCodes)
+      .values(codes.map((code) => ({ userId: user.id, codeHash: secretHash(normalized(code)), usedAt: null }))),
   ])
   if (confirmed.length === 0) return confirmTwoFactor(ctx, input) // set up again meanwhile: the next read says how
   return codes
@@ -98,7 +100,9 @@ export async function renewRecoveryCodes(ctx: AppContext, input: { userId: strin
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode)
   await ctx.db.orm.batch([
     ctx.db.orm.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id)),
-    ctx.db.orm.insert(recoveryCodes).values(codes.map((code) => ({ userId: user.id, codeHash: hashOf(normalized(code)), usedAt: null }))),
+    ctx.db.orm
+      .insert(recoveryCodes)
+      .values(codes.map((code) => ({ userId: user.id, codeHash: secretHash(normalized(code)), usedAt: null }))),
   ])
   return codes
 }
@@ -159,7 +163,7 @@ export async function checkSecondFactor(
   const [used] = await ctx.db.orm
     .update(recoveryCodes)
     .set({ usedAt: ctx.now() })
-    .where(and(eq(recoveryCodes.userId, user.id), eq(recoveryCodes.codeHash, hashOf(normalized(typed))), isNull(recoveryCodes.usedAt)))
+    .where(and(eq(recoveryCodes.userId, user.id), eq(recoveryCodes.codeHash, secretHash(normalized(typed))), isNull(recoveryCodes.usedAt)))
     .returning({ userId: recoveryCodes.userId })
   if (used) return 'recovery code'
   throw wrongSecondFactor('Wrong code: type the 6 digits your authenticator app shows now, or an unused recovery code')

@@ -1,13 +1,11 @@
-import { createHash } from 'node:crypto'
 import { and, eq, gt, lt } from 'drizzle-orm'
+import { secretHash } from '../../../lib/secret-hash'
 import type { AppContext } from '../../context'
 import { ssoHandoffNotValid } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 
 /** How long the dashboard has to collect a finished single sign-on. */
 const HANDOFF_MS = 60_000
-
-const hashOf = (code: string) => createHash('sha256').update(code).digest('hex')
 
 /**
  * A finished single sign-on, waiting for the dashboard: a one-time code (128 bits; only its hash is kept) that
@@ -18,7 +16,7 @@ export async function handOff(ctx: AppContext, userId: string): Promise<string> 
   const { ssoHandoffs } = ctx.db.tables
   const code = randomId(16)
   await ctx.db.orm.delete(ssoHandoffs).where(lt(ssoHandoffs.expiresAt, ctx.now())) // the ones nobody collected
-  await ctx.db.orm.insert(ssoHandoffs).values({ codeHash: hashOf(code), userId, expiresAt: ctx.now() + HANDOFF_MS })
+  await ctx.db.orm.insert(ssoHandoffs).values({ codeHash: secretHash(code), userId, expiresAt: ctx.now() + HANDOFF_MS })
   return code
 }
 
@@ -27,7 +25,7 @@ export async function collectHandoff(ctx: AppContext, code: string): Promise<str
   const { ssoHandoffs } = ctx.db.tables
   const [taken] = await ctx.db.orm
     .delete(ssoHandoffs)
-    .where(and(eq(ssoHandoffs.codeHash, hashOf(code)), gt(ssoHandoffs.expiresAt, ctx.now())))
+    .where(and(eq(ssoHandoffs.codeHash, secretHash(code)), gt(ssoHandoffs.expiresAt, ctx.now())))
     .returning({ userId: ssoHandoffs.userId })
   if (!taken) throw ssoHandoffNotValid()
   return taken.userId
