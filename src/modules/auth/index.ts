@@ -31,14 +31,12 @@ import { logIn, startSession } from './service/log-in'
 import { ssoPages } from './answers/sso'
 import { collectHandoff } from '../../core/accounts/sso/handoff'
 import { userWithId } from '../../core/accounts/users/users'
-import { passwordSignInOff } from '../../errors'
+import { accountDisabled, notFound, passwordSignInOff, rateLimited } from '../../errors'
 import { signInOptions, signInWithPasskey } from '../../core/accounts/passkeys'
 import { proxyAddresses, proxyUser } from '../../core/accounts/proxy-user'
 import { requestPasswordReset, setEmail } from '../../core/accounts/password-reset'
 import { resetPassword } from './service/reset-password'
 import { loggedRateLimiter } from '../../http/rate-limit'
-import { rateLimited } from '../../errors'
-import { accountDisabled, notFound } from '../../errors'
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
 import { acceptInvitation } from '../../core/accounts/invitations'
 import { ANONYMOUS, recordAudit } from '../../core/audit/record'
@@ -48,8 +46,11 @@ import { signInLimits } from './service/sign-in-limits'
 const tags = ['account']
 
 /**
- * GET /api/me; POST /api/auth/login (password → a session token) and /api/auth/logout; the signed-in
- * user's own tokens: GET/POST /api/tokens, DELETE /api/tokens/:id. Bearer tokens only: no cookie is ever set.
+ * Signing in and the account: GET /api/me, PUT /api/me/email; every way to a session token (password with its
+ * second factor, passkey, single sign-on's handoff, authenticating proxy, invitation, password reset) and
+ * /api/auth/logout; the user's own tokens (GET/POST /api/tokens, DELETE /api/tokens/:id); and the single sign-on
+ * pages (answers/sso.ts). The API takes bearer tokens only; the one cookie is single sign-on's pending state,
+ * scoped to /auth/oidc.
  */
 export function authRoutes(ctx: AppContext, auth: AuthGuard) {
   return new Elysia({ name: 'auth' }).use(ssoPages(ctx)).use(authApi(ctx, auth))
