@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, errorText, ok } from './api'
+import { PasswordTwice } from './password-twice'
 import { session } from './session'
 
 /** An invitation link (#/join/SECRET): choose a user name and a password, and be signed in. */
@@ -16,9 +17,7 @@ export function JoinPage(props: { invitation: string }) {
     setError('')
     try {
       const { data } = await ok(api.api.auth['accept-invitation'].post({ invitation: props.invitation, username, password }))
-      history.replaceState(null, '', '#/files') // the secret leaves the address bar and the history
-      dispatchEvent(new HashChangeEvent('hashchange')) // replaceState fires none: the app routes to the files
-      session.start({ token: data.token, tokenId: data.tokenId, name: data.user.name, kind: 'login' })
+      session.signedInLeaving(data)
     } catch (failure) {
       setError(errorText(failure, 'The account was not made'))
     } finally {
@@ -42,29 +41,7 @@ export function JoinPage(props: { invitation: string }) {
             onInput={(e) => setUsername(e.currentTarget.value)}
           />
         </div>
-        <div class="field">
-          <label for="join-password">Password</label>
-          <input
-            id="join-password"
-            type="password"
-            autocomplete="new-password"
-            required
-            minLength={8}
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="join-again">Password again</label>
-          <input
-            id="join-again"
-            type="password"
-            autocomplete="new-password"
-            required
-            value={again}
-            onInput={(e) => setAgain(e.currentTarget.value)}
-          />
-        </div>
+        <PasswordTwice id="join" label="Password" password={password} again={again} onPassword={setPassword} onAgain={setAgain} />
         {error && (
           <p id="join-error" class="form-error" role="alert">
             {error}

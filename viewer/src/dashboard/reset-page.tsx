@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, errorText, ok } from './api'
+import { PasswordTwice } from './password-twice'
 import { session } from './session'
 
 /** A mailed reset link (#/reset/SECRET): choose a new password, typed twice, and be signed in. */
@@ -15,9 +16,7 @@ export function ResetPage(props: { secret: string }) {
     setError('')
     try {
       const { data } = await ok(api.api.auth['password-reset'].complete.post({ secret: props.secret, password }))
-      history.replaceState(null, '', '#/files') // the secret leaves the address bar and the history
-      session.start({ token: data.token, tokenId: data.tokenId, name: data.user.name, kind: 'login' })
-      dispatchEvent(new HashChangeEvent('hashchange'))
+      session.signedInLeaving(data)
     } catch (failure) {
       setError(errorText(failure, 'The password was not changed'))
     } finally {
@@ -29,28 +28,7 @@ export function ResetPage(props: { secret: string }) {
       <h1>pdfshare</h1>
       <form onSubmit={submit} aria-describedby={error ? 'reset-error' : undefined}>
         <h2>Choose a new password</h2>
-        <div class="field">
-          <label for="reset-password">New password</label>
-          <input
-            id="reset-password"
-            type="password"
-            autocomplete="new-password"
-            required
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="reset-again">New password again</label>
-          <input
-            id="reset-again"
-            type="password"
-            autocomplete="new-password"
-            required
-            value={again}
-            onInput={(e) => setAgain(e.currentTarget.value)}
-          />
-        </div>
+        <PasswordTwice id="reset" label="New password" password={password} again={again} onPassword={setPassword} onAgain={setAgain} />
         {error && (
           <p id="reset-error" class="form-error" role="alert">
             {error}

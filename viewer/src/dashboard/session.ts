@@ -46,6 +46,19 @@ export const session = {
     expiredNotice = false
     write(value)
   },
+  /** A sign-in's answer (password, passkey, single sign-on, invitation, reset) as this tab's session. */
+  signedIn(answer: { token: string; tokenId: string; user: { name: string } }) {
+    this.start({ token: answer.token, tokenId: answer.tokenId, name: answer.user.name, kind: 'login' })
+  },
+  /**
+   * The same on a page whose address holds a one-time secret (#/join, #/reset, #/sso): the secret leaves the
+   * address bar and the history, and the app goes to the files (replaceState fires no hashchange of its own).
+   */
+  signedInLeaving(answer: { token: string; tokenId: string; user: { name: string } }) {
+    history.replaceState(null, '', '#/files')
+    this.signedIn(answer)
+    dispatchEvent(new HashChangeEvent('hashchange'))
+  },
   end() {
     write(null)
   },

@@ -21,9 +21,7 @@ export function SsoFinish(props: { code: string }) {
   useEffect(() => {
     ok(api.api.auth.sso.post({ code: props.code }))
       .then(({ data }) => {
-        history.replaceState(null, '', '#/files') // the code leaves the address bar and the history
-        session.start({ token: data.token, tokenId: data.tokenId, name: data.user.name, kind: 'login' })
-        dispatchEvent(new HashChangeEvent('hashchange'))
+        session.signedInLeaving(data)
       })
       .catch((failure: unknown) => {
         history.replaceState(null, '', '#/')
@@ -68,7 +66,7 @@ export function SignIn() {
     try {
       if (mode === 'password') {
         const { data } = await ok(api.api.auth.login.post({ username, password, ...(code !== null && { code }) }))
-        session.start({ token: data.token, tokenId: data.tokenId, name: data.user.name, kind: 'login' })
+        session.signedIn(data)
       } else {
         const token = pasted.trim()
         session.start({ token, tokenId: tokenIdOf(token), name: '', kind: 'pasted' })
@@ -92,7 +90,7 @@ export function SignIn() {
     setError('')
     try {
       const { data } = await ok(api.api.auth.proxy.post())
-      session.start({ token: data.token, tokenId: data.tokenId, name: data.user.name, kind: 'login' })
+      session.signedIn(data)
     } catch (failure) {
       setError(errorText(failure, 'The authenticating proxy’s sign-in failed'))
     } finally {
@@ -126,7 +124,7 @@ export function SignIn() {
       const { data: optionsJSON } = await ok(api.api.auth.passkey.options.post())
       const credential = await startAuthentication({ optionsJSON })
       const { data } = await ok(api.api.auth.passkey.post({ credential }))
-      session.start({ token: data.token, tokenId: data.tokenId, name: data.user.name, kind: 'login' })
+      session.signedIn(data)
     } catch (failure) {
       // A prompt the user closed is no failure to report.
       if (!(failure instanceof Error && failure.name === 'NotAllowedError'))
