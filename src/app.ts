@@ -17,6 +17,7 @@ import { adminRoutes } from './modules/admin'
 import { twoFactorRoutes } from './modules/two-factor'
 import { passkeyRoutes } from './modules/passkeys'
 import { mailRoutes } from './modules/mail'
+import { readersRoutes } from './modules/readers'
 
 /**
  * The whole HTTP application, built from an already-opened context. It never listens by itself:
@@ -38,6 +39,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(passkeyRoutes(ctx, auth))
     .use(mailRoutes(ctx, auth))
     .use(analyticsRoutes(ctx, auth))
+    .use(readersRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets.manifest))
     .use(dashboardRoutes(ctx, assets.manifest))
     .use(assetRoutes(assets))

@@ -39,6 +39,9 @@ export const sqliteTables = {
   webauthnChallenges: schema.webauthnChallenges,
   mailOutbox: schema.mailOutbox,
   passwordResets: schema.passwordResets,
+  readerCodes: schema.readerCodes,
+  agreementTexts: schema.agreementTexts,
+  acceptances: schema.acceptances,
 }
 export type Tables = typeof sqliteTables
 

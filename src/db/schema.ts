@@ -104,6 +104,16 @@ export const links = sqliteTable(
     /** argon2id (Bun.password) PHC string; NULL: no password. */
     passwordHash: text('password_hash'),
     disabled: integer('disabled', { mode: 'boolean' }).notNull(),
+    /** Who may open it: `open`, `email` (the reader gives an address), `verified-email` (and proves it with a mailed code). */
+    access: text('access').notNull().default('open'),
+    /** Addresses and `@domain`s, one per line, lower-case: only these readers get in ("" lets every address in). */
+    allowReaders: text('allow_readers').notNull().default(''),
+    /** Addresses and `@domain`s, one per line, lower-case, kept out even when allowed. */
+    denyReaders: text('deny_readers').notNull().default(''),
+    /** The text a reader accepts before the page (an NDA, terms); NULL: none. */
+    agreement: text('agreement'),
+    /** Counts the changes of `agreement` (0: never set); an acceptance names the version it accepted. */
+    agreementVersion: integer('agreement_version').notNull().default(0),
     /** Counted views through this link. */
     views: integer('views').notNull().default(0),
     createdAt: integer('created_at').notNull(),
@@ -213,6 +223,8 @@ export const visits = sqliteTable(
     downloaded: integer('downloaded', { mode: 'boolean' }).notNull(),
     /** Milliseconds the viewer reported pages on screen, over all pages (the sum of visit_pages). */
     readingMs: integer('reading_ms').notNull().default(0),
+    /** The address a reader gave at the link's gate (access email or verified-email); NULL for open links and erased readers. */
+    reader: text('reader'),
   },
   (table) => [index('visits_file_at_idx').on(table.fileId, table.at), index('visits_link_at_idx').on(table.linkId, table.at)],
 )
@@ -478,3 +490,57 @@ export const passwordResets = sqliteTable('password_resets', {
   expiresAt: integer('expires_at').notNull(),
   usedAt: integer('used_at'),
 })
+
+/**
+ * The one-time code mailed to a reader at a verified-email link's gate: a keyed hash of it (never the code),
+ * valid 10 minutes, 5 tries. One per link and address: asking again replaces it.
+ */
+export const readerCodes = sqliteTable(
+  'reader_codes',
+  {
+    linkId: text('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    /** Wrong codes typed so far; the code is dead at 5. */
+    tries: integer('tries').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.linkId, table.email] })],
+)
+
+/** Every text a link's agreement has had, by version, so an acceptance always shows what was accepted. */
+export const agreementTexts = sqliteTable(
+  'agreement_texts',
+  {
+    linkId: text('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    text: text('text').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.linkId, table.version] })],
+)
+
+/** A reader accepted a link's agreement: when, which version of its text, and their address when the link asked for one. */
+export const acceptances = sqliteTable(
+  'acceptances',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    linkId: text('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    /** NULL: the link asked for no address, or the reader was erased. */
+    reader: text('reader'),
+    at: integer('at').notNull(),
+  },
+  (table) => [index('acceptances_link_seq_idx').on(table.linkId, table.seq), index('acceptances_file_seq_idx').on(table.fileId, table.seq)],
+)
+export type AcceptanceRow = typeof acceptances.$inferSelect

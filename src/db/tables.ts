@@ -13,6 +13,7 @@ export type {
   UserRow,
   VisitRow,
   AuditEventRow,
+  AcceptanceRow,
   WebhookDeliveryRow,
   WebhookRow,
 } from './schema'

@@ -16,7 +16,7 @@ export type Scope = (typeof SCOPES)[number]
 /** What each scope allows, in the words the CLI's help, the dashboard's token form and the API document use. */
 export const SCOPE_MEANINGS: Readonly<Record<Scope, string>> = {
   'files:read': 'list, get and download your files and their versions; list and get their links',
-  'files:write': 'upload, update, replace and delete files; restore and delete versions',
+  'files:write': 'upload, update, replace and delete files; restore and delete versions; erase a reader from their visits',
   'links:write': 'create, change and delete share links',
   'analytics:read': "read your files' and links' analytics and visits",
   'webhooks:write': 'list, add, test and delete webhooks and read their deliveries',

@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'link.created',
   'link.changed',
   'link.deleted',
+  'reader.erased',
   'webhook.created',
   'webhook.deleted',
 ] as const

@@ -12,4 +12,10 @@ export const LINK_LIMITS = {
   maxViews: 1_000_000_000,
   /** Links a file may have, its default link included. */
   perFile: 100,
+  /** The longest reader address or @domain (RFC 5321's path limit). */
+  address: 254,
+  /** Entries an allow or deny list may hold. */
+  listEntries: 500,
+  /** The longest agreement text, in code points after NFC. */
+  agreement: 20_000,
 } as const

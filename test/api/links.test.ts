@@ -55,6 +55,11 @@ describe('links of a file', () => {
       maxViews: null,
       hasPassword: false,
       disabled: false,
+      access: 'open',
+      allow: [],
+      deny: [],
+      agreement: null,
+      agreementVersion: 0,
       views: 0,
       state: 'active',
     })
@@ -307,6 +312,39 @@ describe('validation', () => {
     ],
     ['disabled not a boolean', { disabled: 2 }, 'disabled must be one of true, false, 1, 0, yes, no, on, off (got 2)'],
     ['body an array', [], 'The JSON body must be an object, e.g. {"label": "For the board", "maxViews": 10}'],
+    ['access unknown', { access: 'friends' }, 'access must be one of "open", "email", "verified-email"'],
+    [
+      'allow not a list',
+      { access: 'email', allow: '@acme.com' },
+      'allow must be a list of addresses and @domains, e.g. ["ada@acme.com", "@acme.com"]',
+    ],
+    [
+      'deny with something else',
+      { access: 'email', deny: ['ada@acme.com', 'acme.com'] },
+      'deny must hold only addresses (ada@acme.com) and @domains (@acme.com); "acme.com" is neither',
+    ],
+    [
+      'allow too long',
+      { access: 'email', allow: Array.from({ length: 501 }, (_, i) => `r${i}@acme.com`) },
+      'allow must have at most 500 entries',
+    ],
+    [
+      'allow on an open link',
+      { allow: ['@acme.com'] },
+      'allow and deny apply to links that ask for an address: send access "email" or "verified-email" with them, or empty them (allow: [], deny: [])',
+    ],
+    [
+      'verified-email without a mail server',
+      { access: 'verified-email' },
+      'access "verified-email" mails each reader a code, and this server has no mail server: set PDFSHARE_SMTP_URL, or use access "email"',
+    ],
+    ['agreement blank', { agreement: '  \n ' }, 'agreement must not be empty; null removes it'],
+    ['agreement too long', { agreement: 'x'.repeat(20_001) }, 'agreement must be at most 20000 characters'],
+    [
+      'agreement with a control character',
+      { agreement: 'a\u0000b' },
+      'agreement must not contain control characters (tab and line feed are allowed)',
+    ],
   ]
 
   test.each(cases)('POST and PATCH refuse %s with a clear 400, and change nothing', async (_name, body, message) => {
@@ -346,6 +384,39 @@ describe('validation', () => {
     ] as const) {
       expect((await server.call(method, path)).status, `${method} ${path}`).toBe(401)
     }
+  })
+})
+
+describe('who may open a link', () => {
+  test('access, allow and deny as sent, normalised; an agreement gets version 1, new words the next, the same words none', async () => {
+    const alice = await server.user()
+    const file = await uploadPdf(server, alice)
+    const link = await created(server, alice, file.id, {
+      access: 'email',
+      allow: [' Ada@Acme.com', '@ACME.com', 'ada@acme.com'],
+      deny: ['eve@acme.com'],
+      agreement: 'Keep it secret.\r\nKeep it safe.',
+    })
+    expect(link).toMatchObject({
+      access: 'email',
+      allow: ['ada@acme.com', '@acme.com'],
+      deny: ['eve@acme.com'],
+      agreement: 'Keep it secret.\nKeep it safe.',
+      agreementVersion: 1,
+    })
+    const patch = async (body: unknown) => (await json(await send(server, 'PATCH', `/api/links/${link.id}`, alice, body))).data as LinkDto
+    expect((await patch({ agreement: 'Keep it secret.\nKeep it safe.' })).agreementVersion).toBe(1)
+    expect((await patch({ agreement: 'Keep it secret.' })).agreementVersion).toBe(2)
+    expect(await patch({ agreement: null })).toMatchObject({ agreement: null, agreementVersion: 2 })
+    expect((await patch({ agreement: 'Again.' })).agreementVersion).toBe(3)
+    // Back to open needs the lists emptied with it; then they are.
+    const refused = await send(server, 'PATCH', `/api/links/${link.id}`, alice, { access: 'open' })
+    expect(await refusal(refused)).toContain('allow and deny apply to links that ask for an address')
+    expect(await patch({ access: 'open', allow: [], deny: null })).toMatchObject({ access: 'open', allow: [], deny: [] })
+    // The audit log keeps the settings, never the agreement's words.
+    const entries = (await json(await server.call('GET', '/api/audit?action=link.changed', { token: alice.token }))).data
+    expect(entries[0].detail).toMatchObject({ access: 'open', allow: '', deny: '', agreementVersion: 3 })
+    expect(JSON.stringify(entries)).not.toContain('Keep it')
   })
 })
 

@@ -18,6 +18,10 @@ export type LinkOptions = {
   allowDownload?: boolean
   searchEngineVisible?: boolean
   views?: number
+  access?: 'open' | 'email' | 'verified-email'
+  allow?: string[]
+  deny?: string[]
+  agreement?: string | null
 }
 
 export type TestLink = { id: string; slug: string; path: string }
@@ -35,6 +39,11 @@ async function rowOf(fileId: string, options: LinkOptions, now = Date.now()): Pr
     maxViews: options.maxViews ?? null,
     passwordHash: options.password ? await Bun.password.hash(options.password, 'argon2id') : null,
     disabled: options.disabled ?? false,
+    access: options.access ?? 'open',
+    allowReaders: (options.allow ?? []).join('\n'),
+    denyReaders: (options.deny ?? []).join('\n'),
+    agreement: options.agreement ?? null,
+    agreementVersion: options.agreement ? 1 : 0,
     views: options.views ?? 0,
     createdAt: now,
     updatedAt: now,
@@ -44,12 +53,19 @@ async function rowOf(fileId: string, options: LinkOptions, now = Date.now()): Pr
 /** A new (non-default) link to `fileId` in the test app's database; its path is `/s/<slug>` as the app routes it. */
 export async function addLink(server: Pick<TestServer, 'ctx'>, fileId: string, options: LinkOptions = {}): Promise<TestLink> {
   const row = await rowOf(fileId, options)
-  await server.ctx.db.orm.insert(server.ctx.db.tables.links).values(row)
+  const { links, agreementTexts } = server.ctx.db.tables
+  await server.ctx.db.orm.insert(links).values(row)
+  if (row.agreement)
+    await server.ctx.db.orm.insert(agreementTexts).values({ linkId: row.id, version: 1, text: row.agreement, createdAt: row.createdAt })
   return { id: row.id, slug: row.slug, path: `/s/${row.slug}` }
 }
 
 /** Changes a link's settings as an owner would (a password given in plain text, null clears it). */
-export async function changeLink(server: Pick<TestServer, 'ctx'>, linkId: string, options: Omit<LinkOptions, 'views'>): Promise<void> {
+export async function changeLink(
+  server: Pick<TestServer, 'ctx'>,
+  linkId: string,
+  options: Omit<LinkOptions, 'views' | 'allow' | 'deny' | 'agreement'>,
+): Promise<void> {
   const { password, ...rest } = options
   const passwordHash = password === undefined ? {} : { passwordHash: password ? await Bun.password.hash(password, 'argon2id') : null }
   const { links } = server.ctx.db.tables

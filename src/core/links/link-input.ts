@@ -1,6 +1,7 @@
 import { parseJsonBoolean } from '../../lib/booleans'
 import { checkText, codePointLength } from '../../lib/text'
 import { LINK_LIMITS } from '../../shared/link-shapes'
+import { ACCESS_MODES, type AccessMode, isAccessMode, readerListProblem, storedList } from './readers'
 
 /**
  * The rules of a share link's fields that JSON Schema cannot state, shared by the links API (JSON) and the
@@ -20,6 +21,12 @@ export type LinkInput = {
   allowDownload?: boolean
   searchEngineVisible?: boolean
   disabled?: boolean
+  access?: AccessMode
+  /** Stored form: normalised entries, one per line ("" for none). */
+  allowReaders?: string
+  denyReaders?: string
+  /** NFC text with LF line ends; null removes the agreement. */
+  agreement?: string | null
 }
 
 /** The fields as they arrive, each already accepted by its rule below. */
@@ -31,6 +38,10 @@ export type CheckedLinkFields = {
   allowDownload?: unknown
   searchEngineVisible?: unknown
   disabled?: unknown
+  access?: string
+  allow?: string[] | null
+  deny?: string[] | null
+  agreement?: string | null
 }
 
 const nullable =
@@ -89,6 +100,25 @@ export const jsonMaxViewsRule: FieldRule = nullable((value) =>
 export const formMaxViewsRule: FieldRule = (value) =>
   typeof value === 'string' && /^\s*\d{1,10}\s*$/.test(value) && isMaxViews(Number(value)) ? undefined : MAX_VIEWS_RULE_TEXT
 
+export const ACCESS_RULE_TEXT = `access must be one of ${ACCESS_MODES.map((mode) => `"${mode}"`).join(', ')}`
+
+/** access: who may open the link (core/links/readers.ts). */
+export const accessRule: FieldRule = (value) => (isAccessMode(value) ? undefined : ACCESS_RULE_TEXT)
+
+/** allow and deny: lists of addresses and @domains; null or [] empties the list. */
+export const readerListRule =
+  (name: 'allow' | 'deny'): FieldRule =>
+  (value) =>
+    value === null ? undefined : readerListProblem(name, value)
+
+/** agreement: 1 to 20,000 characters of text, several lines allowed; null removes it. */
+export const agreementRule: FieldRule = nullable((value) => {
+  if (typeof value !== 'string') return 'agreement must be a string, or null'
+  const check = checkText(value, { max: LINK_LIMITS.agreement, multiline: true })
+  if (!check.ok) return `agreement ${check.problem}`
+  return check.value.trim() === '' ? 'agreement must not be empty; null removes it' : undefined
+})
+
 /** Checked fields in their stored form: an NFC label ("" when cleared), the expiry in milliseconds, booleans. */
 export function toLinkInput(fields: CheckedLinkFields): LinkInput {
   const input: LinkInput = {}
@@ -99,6 +129,11 @@ export function toLinkInput(fields: CheckedLinkFields): LinkInput {
   for (const key of ['allowDownload', 'searchEngineVisible', 'disabled'] as const) {
     if (fields[key] !== undefined) input[key] = checked(parseJsonBoolean(fields[key]))
   }
+  if (fields.access !== undefined) input.access = fields.access as AccessMode
+  if (fields.allow !== undefined) input.allowReaders = storedList(fields.allow ?? [])
+  if (fields.deny !== undefined) input.denyReaders = storedList(fields.deny ?? [])
+  if (fields.agreement !== undefined)
+    input.agreement = fields.agreement === null ? null : fields.agreement.normalize('NFC').replace(/\r\n/g, '\n').trim()
   return input
 }
 

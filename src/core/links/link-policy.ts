@@ -2,6 +2,7 @@ import type { Config } from '../../config'
 import { badRequest } from '../../errors'
 import { formatTtl } from '../../lib/durations'
 import { LINK_LIMITS } from '../../shared/link-shapes'
+import type { LinkRow } from '../../db/tables'
 import type { LinkInput } from './link-input'
 
 /**
@@ -9,7 +10,7 @@ import type { LinkInput } from './link-input'
  * rule that an expiry lies in the future. It applies to what a request sets: a new link (POST or upload) and
  * the fields a PATCH sends. Links that exist are never changed when the policy changes.
  */
-export type LinkPolicy = Pick<Config, 'linkDefaultExpiry' | 'linkMaxExpiry' | 'linkRequirePassword'>
+export type LinkPolicy = Pick<Config, 'linkDefaultExpiry' | 'linkMaxExpiry' | 'linkRequirePassword' | 'smtpUrl'>
 
 /** The expiry a new link gets: the one sent, else now + the default expiry, else never; refused beyond the policy. */
 export function expiryOfNewLink(policy: LinkPolicy, now: number, sent: number | null | undefined): number | null {
@@ -36,6 +37,22 @@ export function checkPasswordOfNewLink(policy: LinkPolicy, input: Pick<LinkInput
 export function checkPasswordChange(policy: LinkPolicy, input: Pick<LinkInput, 'password'>): void {
   if (policy.linkRequirePassword && input.password === null)
     throw badRequest('This server requires a password on every share link: it can be changed, not removed')
+}
+
+/**
+ * Who may open a link, as it will be once the request is applied: allow and deny lists only mean something
+ * when the link asks for an address (an `open` link with a list would look guarded and be open to all), and
+ * codes need a mail server.
+ */
+export function checkReaderRules(policy: LinkPolicy, link: Pick<LinkRow, 'access' | 'allowReaders' | 'denyReaders'>): void {
+  if (link.access === 'open' && (link.allowReaders !== '' || link.denyReaders !== ''))
+    throw badRequest(
+      'allow and deny apply to links that ask for an address: send access "email" or "verified-email" with them, or empty them (allow: [], deny: [])',
+    )
+  if (link.access === 'verified-email' && policy.smtpUrl === undefined)
+    throw badRequest(
+      'access "verified-email" mails each reader a code, and this server has no mail server: set PDFSHARE_SMTP_URL, or use access "email"',
+    )
 }
 
 function checkExpiry(policy: LinkPolicy, now: number, expiresAt: number | null): void {

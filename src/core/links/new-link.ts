@@ -5,7 +5,7 @@ import { randomId } from '../../lib/ids'
 import type { AppContext } from '../context'
 import { hashPassword } from '../passwords/argon2'
 import type { LinkInput } from './link-input'
-import { checkPasswordOfNewLink, expiryOfNewLink } from './link-policy'
+import { checkPasswordOfNewLink, checkReaderRules, expiryOfNewLink } from './link-policy'
 
 /** A new link's row without the file it belongs to and its insertion order. */
 export type NewLink = Omit<LinkRow, 'seq' | 'fileId'>
@@ -20,6 +20,8 @@ export async function prepareNewLink(ctx: AppContext, input: LinkInput, options:
   const now = ctx.now()
   const expiresAt = expiryOfNewLink(ctx.config, now, input.expiresAt)
   checkPasswordOfNewLink(ctx.config, input)
+  const readers = { access: input.access ?? 'open', allowReaders: input.allowReaders ?? '', denyReaders: input.denyReaders ?? '' }
+  checkReaderRules(ctx.config, readers)
   return {
     id: randomId(),
     slug: randomId(),
@@ -31,6 +33,9 @@ export async function prepareNewLink(ctx: AppContext, input: LinkInput, options:
     maxViews: input.maxViews ?? null,
     passwordHash: input.password ? await hashPassword(input.password) : null,
     disabled: input.disabled ?? false,
+    ...readers,
+    agreement: input.agreement ?? null,
+    agreementVersion: input.agreement ? 1 : 0,
     views: 0,
     createdAt: now,
     updatedAt: now,
@@ -43,9 +48,11 @@ export async function prepareNewLink(ctx: AppContext, input: LinkInput, options:
  */
 export function insertLinkWhere(tables: Pick<Tables, 'links'>, link: NewLink, fileId: string, condition: SQL): SQL {
   return sql`INSERT INTO ${tables.links} (id, file_id, slug, is_default, label, allow_download, search_engine_visible, expires_at, max_views,
-                          password_hash, disabled, views, created_at, updated_at)
+                          password_hash, disabled, access, allow_readers, deny_readers, agreement, agreement_version,
+                          views, created_at, updated_at)
     SELECT ${link.id}, ${fileId}, ${link.slug}, ${link.isDefault}, ${link.label}, ${link.allowDownload},
            ${link.searchEngineVisible}, ${link.expiresAt}, ${link.maxViews}, ${link.passwordHash}, ${link.disabled},
+           ${link.access}, ${link.allowReaders}, ${link.denyReaders}, ${link.agreement}, ${link.agreementVersion},
            0, ${link.createdAt}, ${link.updatedAt}
     WHERE ${condition}`
 }

@@ -16,6 +16,7 @@ import m12 from './0012_single_sign_on.sql' with { type: 'text' }
 import m13 from './0013_passkeys.sql' with { type: 'text' }
 import m14 from './0014_mail_outbox.sql' with { type: 'text' }
 import m15 from './0015_password_reset.sql' with { type: 'text' }
+import m16 from './0016_readers_you_choose.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795357528261, sql: m0 },
@@ -34,4 +35,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0013_passkeys', when: 1795612855507, sql: m13 },
   { tag: '0014_mail_outbox', when: 1795614527241, sql: m14 },
   { tag: '0015_password_reset', when: 1795616408281, sql: m15 },
+  { tag: '0016_readers_you_choose', when: 1795621462498, sql: m16 },
 ]

@@ -48,6 +48,9 @@ const pgTables = {
   webauthnChallenges: schema.webauthnChallenges,
   mailOutbox: schema.mailOutbox,
   passwordResets: schema.passwordResets,
+  readerCodes: schema.readerCodes,
+  agreementTexts: schema.agreementTexts,
+  acceptances: schema.acceptances,
 }
 
 const pgPortable: Portable = {

@@ -92,6 +92,11 @@ export const links = pgTable(
     maxViews: integer('max_views'),
     passwordHash: text('password_hash'),
     disabled: boolean('disabled').notNull(),
+    access: text('access').notNull().default('open'),
+    allowReaders: text('allow_readers').notNull().default(''),
+    denyReaders: text('deny_readers').notNull().default(''),
+    agreement: text('agreement'),
+    agreementVersion: integer('agreement_version').notNull().default(0),
     views: integer('views').notNull().default(0),
     createdAt: millis('created_at').notNull(),
     updatedAt: millis('updated_at').notNull(),
@@ -157,6 +162,7 @@ export const visits = pgTable(
     downloaded: boolean('downloaded').notNull(),
     // A sum over pages and over repeated reports: bigint, so a long-open tab cannot overflow it.
     readingMs: bigint('reading_ms', { mode: 'number' }).notNull().default(0),
+    reader: text('reader'),
   },
   (table) => [index('visits_file_at_idx').on(table.fileId, table.at), index('visits_link_at_idx').on(table.linkId, table.at)],
 )
@@ -357,3 +363,48 @@ export const passwordResets = pgTable('password_resets', {
   expiresAt: millis('expires_at').notNull(),
   usedAt: millis('used_at'),
 })
+
+export const readerCodes = pgTable(
+  'reader_codes',
+  {
+    linkId: text('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: millis('expires_at').notNull(),
+    tries: integer('tries').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.linkId, table.email] })],
+)
+
+export const agreementTexts = pgTable(
+  'agreement_texts',
+  {
+    linkId: text('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    text: text('text').notNull(),
+    createdAt: millis('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.linkId, table.version] })],
+)
+
+export const acceptances = pgTable(
+  'acceptances',
+  {
+    seq: seqKey(),
+    id: text('id').notNull().unique(),
+    linkId: text('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    reader: text('reader'),
+    at: millis('at').notNull(),
+  },
+  (table) => [index('acceptances_link_seq_idx').on(table.linkId, table.seq), index('acceptances_file_seq_idx').on(table.fileId, table.seq)],
+)

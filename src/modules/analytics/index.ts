@@ -2,10 +2,11 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
 import type { AuthGuard } from '../../http/auth-guard'
 import { authFailures, FailureSchema } from '../../http/schemas'
-import { AnalyticsEnvelope, FileIdParams, LinkIdParams, RangeQuery, VisitListEnvelope, VisitsQuery } from './model'
+import { AnalyticsEnvelope, FileIdParams, LinkIdParams, RangeQuery, ReaderTotalsEnvelope, VisitListEnvelope, VisitsQuery } from './model'
 import { CSV_COLUMNS, csvLine, toVisitDto, visitCsvLine } from './presenter'
 import { getAnalytics } from './service/get-analytics'
 import { listVisits, visitsForExport } from './service/list-visits'
+import { readerTotals } from './service/reader-totals'
 import type { ScopeInput } from './service/scope'
 
 const tags = ['analytics']
@@ -58,6 +59,7 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
   }
   const numbers = { 200: AnalyticsEnvelope, 400: FailureSchema, 404: FailureSchema, ...authFailures }
   const list = { 200: VisitListEnvelope, 400: FailureSchema, 404: FailureSchema, ...authFailures }
+  const readers = { 200: ReaderTotalsEnvelope, 404: FailureSchema, ...authFailures }
 
   return new Elysia({ name: 'analytics' })
     .use(auth)
@@ -103,6 +105,32 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
       response: list,
       detail: { summary: "A share link's visits, newest first (paged)", tags },
     })
+    .get(
+      '/api/files/:id/readers',
+      async ({ caller, params }) => ({
+        success: true as const,
+        data: await readerTotals(ctx, { ownerId: caller.userId, fileId: params.id }),
+      }),
+      {
+        auth: 'analytics:read',
+        params: FileIdParams,
+        response: readers,
+        detail: { summary: "Per reader of a file's links that ask for an address: visits, views, downloads, pages, reading time", tags },
+      },
+    )
+    .get(
+      '/api/links/:linkId/readers',
+      async ({ caller, params }) => ({
+        success: true as const,
+        data: await readerTotals(ctx, { ownerId: caller.userId, linkId: params.linkId }),
+      }),
+      {
+        auth: 'analytics:read',
+        params: LinkIdParams,
+        response: readers,
+        detail: { summary: 'Per reader of a share link that asks for an address: visits, views, downloads, pages, reading time', tags },
+      },
+    )
     .get(
       '/api/files/:id/visits.csv',
       ({ caller, params }) => csvOf({ ownerId: caller.userId, fileId: params.id }, `visits-${params.id}.csv`),

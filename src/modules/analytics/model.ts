@@ -88,6 +88,9 @@ export const VisitSchema = t.Object(
     downloaded: t.Boolean(),
     readingSeconds: t.Number({ minimum: 0, description: 'Time the viewer reported pages on screen, to a tenth of a second' }),
     tracked: t.Boolean({ description: 'False when the reader sent Sec-GPC: 1 or DNT: 1 (then no reading is recorded)' }),
+    reader: t.Union([t.String(), t.Null()], {
+      description: 'The address the reader gave at the link (access email or verified-email); null for open links and erased readers',
+    }),
   },
   { title: 'Visit' },
 )
@@ -101,3 +104,19 @@ export const VisitListEnvelope = t.Object({
   data: t.Array(VisitSchema),
   nextCursor: t.Union([t.String(), t.Null()], { description: 'Pass as ?cursor= for the next page; null on the last page' }),
 })
+
+/** One reader's totals over a file's or a link's visits (links that ask for an address). */
+export const ReaderTotalsSchema = t.Object(
+  {
+    reader: t.String({ description: 'The address they gave (verified when the link asks for a code)' }),
+    visits: t.Integer({ description: 'Visits: counted views and downloads without one' }),
+    views: t.Integer({ description: 'Counted views of the page' }),
+    downloads: t.Integer({ description: 'Visits with a download' }),
+    pages: t.Integer({ description: 'Distinct pages the viewer reported on screen' }),
+    readingSeconds: t.Number({ minimum: 0, description: 'Time pages were on screen, over all visits, to a tenth of a second' }),
+    lastVisitAt: t.String({ description: 'ISO 8601 UTC with milliseconds' }),
+  },
+  { title: 'ReaderTotals' },
+)
+export type ReaderTotalsDto = Static<typeof ReaderTotalsSchema>
+export const ReaderTotalsEnvelope = t.Object({ success: t.Literal(true), data: t.Array(ReaderTotalsSchema) })

@@ -15,10 +15,23 @@ export function toVisitDto(row: VisitRow): VisitDto {
     downloaded: row.downloaded,
     readingSeconds: tenths(row.readingMs),
     tracked: row.tracked,
+    reader: row.reader,
   }
 }
 
-export const CSV_COLUMNS = ['id', 'linkId', 'at', 'referrerHost', 'device', 'viewed', 'downloaded', 'readingSeconds', 'tracked'] as const
+// New columns go at the end, so spreadsheets made from earlier exports keep their columns.
+export const CSV_COLUMNS = [
+  'id',
+  'linkId',
+  'at',
+  'referrerHost',
+  'device',
+  'viewed',
+  'downloaded',
+  'readingSeconds',
+  'tracked',
+  'reader',
+] as const
 
 /**
  * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a text starting with = + - @

@@ -1,5 +1,14 @@
 import { t, type Static } from 'elysia'
-import { EXPIRES_AT_RULE_TEXT, expiresAtRule, jsonMaxViewsRule, labelRule, passwordRule } from '../../core/links/link-input'
+import {
+  accessRule,
+  agreementRule,
+  EXPIRES_AT_RULE_TEXT,
+  expiresAtRule,
+  jsonMaxViewsRule,
+  labelRule,
+  passwordRule,
+  readerListRule,
+} from '../../core/links/link-input'
 import { withRule } from '../../http/rule-schema'
 import { ACCEPTED_BOOLEANS, jsonBooleanRule } from '../../lib/booleans'
 import { LINK_LIMITS } from '../../shared/link-shapes'
@@ -18,6 +27,13 @@ export const LinkSchema = t.Object(
     maxViews: t.Union([t.Integer(), t.Null()], { description: 'View limit; null: none' }),
     hasPassword: t.Boolean({ description: 'The password itself is write-only' }),
     disabled: t.Boolean(),
+    access: t.Union([t.Literal('open'), t.Literal('email'), t.Literal('verified-email')], {
+      description: 'open: whoever holds the link; email: a reader gives an address first; verified-email: and types the code mailed to it',
+    }),
+    allow: t.Array(t.String(), { description: 'Addresses and @domains that may open the link; [] lets every address in' }),
+    deny: t.Array(t.String(), { description: 'Addresses and @domains kept out, even when allowed' }),
+    agreement: t.Union([t.String(), t.Null()], { description: 'The text a reader accepts before the page; null: none' }),
+    agreementVersion: t.Integer({ description: 'Goes up each time the agreement text changes (0: never set); acceptances name it' }),
     views: t.Integer({ description: 'Counted views through this link' }),
     state: t.Union([t.Literal('active'), t.Literal('disabled'), t.Literal('expired'), t.Literal('used_up')], {
       description: 'What a reader gets now: active, or why not (disabled wins, then expired, then used_up)',
@@ -82,6 +98,36 @@ export const LinkJson = t.Object(
     allowDownload: jsonBoolean('allowDownload', 'Offer a download on the share page (default true)'),
     searchEngineVisible: jsonBoolean('searchEngineVisible', 'Let search engines index the share page (default false)'),
     disabled: jsonBoolean('disabled', 'Turn the link off (default false)'),
+    access: t.Optional(
+      withRule(
+        t.Union([t.Literal('open'), t.Literal('email'), t.Literal('verified-email')], { description: 'Who may open it (default open)' }),
+        accessRule,
+      ),
+    ),
+    allow: t.Optional(
+      withRule(
+        t.Union([t.Array(t.String({ maxLength: LINK_LIMITS.address }), { maxItems: LINK_LIMITS.listEntries }), t.Null()], {
+          description: 'Addresses and @domains; only they may open the link. Needs access email or verified-email; [] or null empties it',
+        }),
+        readerListRule('allow'),
+      ),
+    ),
+    deny: t.Optional(
+      withRule(
+        t.Union([t.Array(t.String({ maxLength: LINK_LIMITS.address }), { maxItems: LINK_LIMITS.listEntries }), t.Null()], {
+          description: 'Addresses and @domains kept out (deny wins over allow). Needs access email or verified-email',
+        }),
+        readerListRule('deny'),
+      ),
+    ),
+    agreement: t.Optional(
+      withRule(
+        t.Union([t.String({ maxLength: LINK_LIMITS.agreement }), t.Null()], {
+          description: 'Text a reader must accept first; null removes it',
+        }),
+        agreementRule,
+      ),
+    ),
   },
   { additionalProperties: true, error: () => 'The JSON body must be an object, e.g. {"label": "For the board", "maxViews": 10}' },
 )

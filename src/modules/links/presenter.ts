@@ -1,6 +1,7 @@
 import { linkState } from '../../core/links/link-state'
 import { shareUrlOf } from '../../core/links/share-url'
 import type { LinkRow } from '../../db/tables'
+import { listEntries } from '../../core/links/readers'
 import type { LinkDto } from './model'
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -19,6 +20,11 @@ export function toLinkDto(row: LinkRow, publicUrl: string, now: number): LinkDto
     maxViews: row.maxViews,
     hasPassword: row.passwordHash !== null,
     disabled: row.disabled,
+    access: row.access as LinkDto['access'],
+    allow: listEntries(row.allowReaders),
+    deny: listEntries(row.denyReaders),
+    agreement: row.agreement,
+    agreementVersion: row.agreementVersion,
     views: row.views,
     state: linkState(row, now),
     createdAt: iso(row.createdAt),
@@ -41,5 +47,9 @@ export function linkFacts(row: LinkRow): Record<string, string | number | boolea
     maxViews: row.maxViews,
     hasPassword: row.passwordHash !== null,
     disabled: row.disabled,
+    access: row.access,
+    allow: row.allowReaders.replace(/\n/g, ' '),
+    deny: row.denyReaders.replace(/\n/g, ' '),
+    agreementVersion: row.agreementVersion,
   }
 }

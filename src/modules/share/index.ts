@@ -5,19 +5,21 @@ import { createPreviewService, PLACEHOLDER_PREVIEW, previewWaitOf } from '../../
 import { clientGroupOf, clientIpOf } from '../../http/client-ip'
 import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
 import { shareAnswers } from './answers'
-import { readBeaconBody, readPasswordField, visitFactsOf, visitOf } from './input'
+import { readBeaconBody, readFormFields, readPasswordField, visitFactsOf, visitOf } from './input'
 import { LOCKED_PREVIEW_HEADERS, PENDING_PREVIEW_HEADERS, previewHeaders, type Disposition } from './answers/headers'
 import { linkAccessReader } from './service/link-access'
 import { bytesOpener } from './service/open-bytes'
 import { pageOpener } from './service/open-page'
 import { previewOpener } from './service/open-preview'
 import { READING_LIMITS, readingRecorder } from './service/record-reading'
+import { agreementAcceptor } from './service/accept-agreement'
+import { readerGate } from './service/reader-gate'
 import { linkUnlocker } from './service/unlock-link'
 import { visitorKeys } from './service/visitor-salt'
 
 /**
- * The public share routes: /s/:slug (the viewer, or the link's password page), its bytes, download, preview
- * and reading batches. Each reads what it needs of the request (input.ts), asks its service what
+ * The public share routes: /s/:slug (the viewer, or the page of the link's next gate: its password, the reader's
+ * address and mailed code, its agreement), the gates' forms, its bytes, download, preview and reading batches. Each reads what it needs of the request (input.ts), asks its service what
  * should happen (service/open-*.ts, unlock-link.ts, record-reading.ts: a link that is off, expired or used
  * up is a 410 on every route; a password link opens with its unlock cookie; a link with a view limit serves
  * its bytes to readers holding its grant), and answers that decision (answers.ts). The page links to the
@@ -33,6 +35,8 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const openBytes = bytesOpener(ctx, built)
   const openPreview = previewOpener(built.accessOf, previews, previewWaitOf(config))
   const unlock = linkUnlocker(ctx, built.accessOf)
+  const gate = readerGate(ctx, built.accessOf)
+  const accept = agreementAcceptor(ctx, built.accessOf)
   const recordReading = readingRecorder(ctx, built.accessOf, previews)
   const ownHost = new URL(config.publicUrl).host
   const limiter = loggedRateLimiter(ctx, 'per address on /s/*', config.rateLimitShare)
@@ -101,6 +105,55 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
           case 'unlocked':
             return answers.unlocked(set, decision.link)
         }
+      },
+      { parse: 'none' },
+    )
+    .post(
+      '/s/:slug/reader',
+      async ({ request, params, server, set }) => {
+        const form = await readFormFields(request)
+        return answers.address(
+          set,
+          await gate.enterAddress({
+            slug: params.slug,
+            cookies: request.headers.get('cookie'),
+            client: clientGroupOf(request, server, config.trustProxyHops),
+            email: form.get('email') ?? '',
+          }),
+        )
+      },
+      { parse: 'none' },
+    )
+    .post(
+      '/s/:slug/code',
+      async ({ request, params, server, set }) => {
+        const form = await readFormFields(request)
+        return answers.code(
+          set,
+          await gate.enterCode({
+            slug: params.slug,
+            cookies: request.headers.get('cookie'),
+            client: clientGroupOf(request, server, config.trustProxyHops),
+            email: form.get('email') ?? '',
+            code: form.get('code') ?? '',
+          }),
+        )
+      },
+      { parse: 'none' },
+    )
+    .post(
+      '/s/:slug/agreement',
+      async ({ request, params, set }) => {
+        const form = await readFormFields(request)
+        return answers.agreement(
+          set,
+          await accept({
+            slug: params.slug,
+            cookies: request.headers.get('cookie'),
+            version: form.get('version') ?? '',
+            accept: form.get('accept') === 'yes',
+          }),
+        )
       },
       { parse: 'none' },
     )

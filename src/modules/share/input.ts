@@ -31,7 +31,7 @@ export function asksNotToBeTracked(request: Request): boolean {
 }
 
 /** What reading analytics keep of a request (besides the visitor key): referrer host, device class, tracked. */
-export function visitFactsOf(request: Request, ownHost: string): Omit<VisitFacts, 'visitor'> {
+export function visitFactsOf(request: Request, ownHost: string): Omit<VisitFacts, 'visitor' | 'reader'> {
   return {
     referrerHost: referrerHostOf(request.headers.get('referer'), ownHost),
     device: deviceClassOf(request.headers.get('user-agent')),
@@ -39,7 +39,7 @@ export function visitFactsOf(request: Request, ownHost: string): Omit<VisitFacts
   }
 }
 
-/** A password form is a few hundred bytes; a longer body is not one (and is never hashed). */
+/** A gate's form is a few hundred bytes; a longer body is not one (and a password in it is never hashed). */
 const MAX_FORM_BYTES = 8 * 1024
 
 /**
@@ -47,9 +47,17 @@ const MAX_FORM_BYTES = 8 * 1024
  * is something else, too long, or has no such field: an empty password is simply wrong.
  */
 export async function readPasswordField(request: Request): Promise<string> {
-  if (mediaTypeOf(request) !== 'application/x-www-form-urlencoded') return ''
+  return (await readFormFields(request)).get('password') ?? ''
+}
+
+/**
+ * The fields of a gate page's form (application/x-www-form-urlencoded): none when the body is something else or
+ * too long, so a missing field reads as "" and is simply wrong.
+ */
+export async function readFormFields(request: Request): Promise<URLSearchParams> {
+  if (mediaTypeOf(request) !== 'application/x-www-form-urlencoded') return new URLSearchParams()
   const body = await readBoundedText(request, MAX_FORM_BYTES)
-  return 'text' in body ? (new URLSearchParams(body.text).get('password') ?? '') : ''
+  return 'text' in body ? new URLSearchParams(body.text) : new URLSearchParams()
 }
 
 /**

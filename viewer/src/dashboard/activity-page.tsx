@@ -35,6 +35,7 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'link.created': 'Link created',
   'link.changed': 'Link changed',
   'link.deleted': 'Link deleted',
+  'reader.erased': 'Reader erased',
   'webhook.created': 'Webhook added',
   'webhook.deleted': 'Webhook deleted',
 }

@@ -12,6 +12,7 @@ import m8 from './0008_single_sign_on.sql' with { type: 'text' }
 import m9 from './0009_passkeys.sql' with { type: 'text' }
 import m10 from './0010_mail_outbox.sql' with { type: 'text' }
 import m11 from './0011_password_reset.sql' with { type: 'text' }
+import m12 from './0012_readers_you_choose.sql' with { type: 'text' }
 
 export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795446515396, sql: m0 },
@@ -26,4 +27,5 @@ export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] 
   { tag: '0009_passkeys', when: 1795612856058, sql: m9 },
   { tag: '0010_mail_outbox', when: 1795614528341, sql: m10 },
   { tag: '0011_password_reset', when: 1795616408773, sql: m11 },
+  { tag: '0012_readers_you_choose', when: 1795621463169, sql: m12 },
 ]

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
 import type { LinkInput } from '../../../core/links/link-input'
+import { insertAgreementText } from '../../../core/links/agreements'
 import { insertLinkWhere, prepareNewLink } from '../../../core/links/new-link'
 import type { LinkRow } from '../../../db/tables'
 import { badRequest } from '../../../errors'
@@ -16,15 +17,19 @@ export async function createLink(ctx: AppContext, input: { ownerId: string; file
   const { files, links } = ctx.db.tables
   await getOwnedFile(ctx, { ownerId: input.ownerId, id: input.fileId })
   const link = await prepareNewLink(ctx, input.link, { isDefault: false })
-  const inserted = await ctx.db.orm.all<{ seq: number }>(
-    sql`${insertLinkWhere(
-      ctx.db.tables,
-      link,
-      input.fileId,
-      sql`EXISTS (SELECT 1 FROM ${files} WHERE id = ${input.fileId} AND owner_id = ${input.ownerId})
-      AND (SELECT count(*) FROM ${links} WHERE file_id = ${input.fileId}) < ${LINK_LIMITS.perFile}`,
-    )} RETURNING seq`,
-  )
+  const [inserted] = await ctx.db.orm.batch([
+    ctx.db.orm.all<{ seq: number }>(
+      sql`${insertLinkWhere(
+        ctx.db.tables,
+        link,
+        input.fileId,
+        sql`EXISTS (SELECT 1 FROM ${files} WHERE id = ${input.fileId} AND owner_id = ${input.ownerId})
+        AND (SELECT count(*) FROM ${links} WHERE file_id = ${input.fileId}) < ${LINK_LIMITS.perFile}`,
+      )} RETURNING seq`,
+    ),
+    // Version 1 of its agreement, kept for the acceptances (nothing when the link did not go in).
+    ctx.db.orm.run(insertAgreementText(ctx.db.tables, link, ctx.now())),
+  ])
   if (inserted.length === 0) {
     await getOwnedFile(ctx, { ownerId: input.ownerId, id: input.fileId }) // deleted meanwhile: 404
     throw badRequest(`A file may have at most ${LINK_LIMITS.perFile} links; delete one first`)

@@ -1,3 +1,4 @@
+import { hasGate } from '../../../core/links/readers'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import { contentDisposition } from '../../../http/send-file'
 
@@ -81,8 +82,8 @@ export function sharedPdfHeaders(): (row: SharedLink, disposition: Disposition) 
     if (!headers) {
       // Opened directly, the PDF is a sandboxed document: no script of it can run on our origin. No other
       // site may frame it: there the browser's own PDF viewer would run the PDF's scripts inside their page.
-      // A password's or a view limit's reader is let in by a cookie: no cache may keep what they were given.
-      const isProtected = row.link.passwordHash !== null || row.link.maxViews !== null
+      // A gate's or a view limit's reader is let in by a cookie: no cache may keep what they were given.
+      const isProtected = hasGate(row.link) || row.link.maxViews !== null
       const common = {
         'cache-control': isProtected ? 'no-store' : 'private, no-cache',
         'content-security-policy': FILE_CSP,

@@ -3,6 +3,7 @@ import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
 import { etagOf, sendFile, takeSetHeaders } from '../../../http/send-file'
+import { type AnswerKit, gateAnswers, type ResponseSet } from './gate-answers'
 import { goneWords, passwordPage } from './link-pages'
 import { messagePage, viewerPage, type PageContext } from './pages'
 import { type LinkCookie, linkCookieValue, readerCookieHeader } from '../service/reader-cookies'
@@ -10,7 +11,7 @@ import { PAGE_HEADERS, PASSWORD_PAGE_HEADERS, robotsHeaders, sharedPdfHeaders, S
 import type { BytesDecision } from '../service/open-bytes'
 import type { PageDecision } from '../service/open-page'
 
-export type ResponseSet = { status?: number | string; headers: Record<string, string | number> }
+export type { ResponseSet } from './gate-answers'
 
 /**
  * How the share routes answer what their services decided: each decision becomes its page, status, headers and
@@ -49,19 +50,23 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest) {
     html(set, status, messagePage(page, title, message), { ...STAND_IN_HEADERS, ...headers })
   const passwordForm = (set: ResponseSet, slug: string, wrong: boolean) =>
     html(set, wrong ? 401 : 200, passwordPage(page, slug, { wrong }), PASSWORD_PAGE_HEADERS)
+  const kit: AnswerKit = { ctx, page, html, notFound, gone, refused, linkPath, linkCookie, secure }
+  const gates = gateAnswers(kit)
 
   return {
     notFound,
     gone,
     refused,
     passwordForm,
+    ...gates,
 
     /** `GET /s/:slug`. */
     page(set: ResponseSet, decision: PageDecision) {
       if (decision.kind === 'missing') return notFound(set)
       if (decision.kind === 'gone') return gone(set, decision.state)
       const { link } = decision.shared
-      if (decision.kind === 'password') return passwordForm(set, link.slug, false)
+      if (decision.kind === 'gate')
+        return decision.gate === 'password' ? passwordForm(set, link.slug, false) : gates.gatePage(set, decision.gate, decision.shared)
       const cookies = [
         ...(decision.set.seen ? [linkCookie('seen', link)] : []),
         ...(decision.set.visitToken ? [visitCookie(link, decision.set.visitToken)] : []),
@@ -87,7 +92,9 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest) {
         case 'gone':
           return gone(set, decision.state)
         case 'locked':
-          return refused(set, 401, 'Password required', 'Open the link and enter its password to read this document.')
+          return decision.gate === 'password'
+            ? refused(set, 401, 'Password required', 'Open the link and enter its password to read this document.')
+            : refused(set, 403, 'Open the link first', 'Open the link to read this document.')
         case 'ungranted':
           return refused(set, 403, 'Open the link first', 'Open the link to read this document.')
         case 'no_download':

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../../core/context'
 import { sharedLinkFinder, type SharedLink } from '../../../core/links/find-shared-link'
 import { linkState, type LinkState } from '../../../core/links/link-state'
-import { hasLinkCookie } from './reader-cookies'
+import { asksForAddress, readerVerdict } from '../../../core/links/readers'
+import { type GateReader, hasLinkCookie, readerOfCookies } from './reader-cookies'
 
 /** A link's count of views, read live: the cached SharedLink has none (the view counter writes them). */
 const LIVE_VIEWS = 'SELECT "views" FROM "links" WHERE "id" = ?'
@@ -13,13 +14,20 @@ export type LinkAccess =
   | {
       kind: 'open'
       shared: SharedLink
-      /** No password, or the reader holds this link's unlock cookie for its current password. */
-      unlocked: boolean
+      /**
+       * The first gate the reader has yet to pass, in the order they are passed: the `password`, the `reader`'s
+       * address (access email or verified-email, within the allow and deny lists), the `agreement`; null: in.
+       */
+      gate: Gate | null
+      /** The address the reader was let in with (a link that asks for one), as visits record it. */
+      reader: string | null
       /** The link has a view limit. */
       limited: boolean
       /** The reader holds this link's grant cookie (a page of the limited link was served to them). */
       granted: boolean
     }
+
+export type Gate = 'password' | 'reader' | 'agreement'
 
 export type ReadLinkAccess = (input: { slug: string; cookies: string | null }) => Promise<LinkAccess>
 
@@ -44,7 +52,17 @@ export function linkAccessReader(ctx: AppContext): ReadLinkAccess {
       if (!row) return { kind: 'missing' } // deleted since the cached lookup
       if (linkState({ ...link, views: Number(row[0]) }, now) === 'used_up') return { kind: 'gone', state: 'used_up' }
     }
-    const unlocked = link.passwordHash === null || hasLinkCookie(ctx.signingKey, 'unlock', link, cookies, now)
-    return { kind: 'open', shared, unlocked, limited, granted }
+    const reader = asksForAddress(link) ? admittedReader(link, readerOfCookies(ctx.signingKey, link, cookies, now)) : null
+    let gate: Gate | null = null
+    if (link.passwordHash !== null && !hasLinkCookie(ctx.signingKey, 'unlock', link, cookies, now)) gate = 'password'
+    else if (asksForAddress(link) && reader === null) gate = 'reader'
+    else if (link.agreement !== null && !hasLinkCookie(ctx.signingKey, 'agreed', link, cookies, now)) gate = 'agreement'
+    return { kind: 'open', shared, gate, reader, limited, granted }
   }
+}
+
+/** The reader's address when it still opens the link as it is now: proved if the link asks for that, and allowed. */
+function admittedReader(link: SharedLink['link'], reader: GateReader | undefined): string | null {
+  if (!reader || (link.access === 'verified-email' && !reader.verified)) return null
+  return readerVerdict(link, reader.address) === 'allowed' ? reader.address : null
 }

@@ -2,7 +2,7 @@ import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
 import type { Visit } from '../model'
-import type { ReadLinkAccess } from './link-access'
+import type { Gate, ReadLinkAccess } from './link-access'
 import { downloadRecorder } from './record-download'
 import type { VisitFacts } from './visit-records'
 import type { VisitorKeyOf } from './visitor-salt'
@@ -10,13 +10,13 @@ import type { VisitorKeyOf } from './visitor-salt'
 /**
  * What `/s/:slug/file` (inline) and `/s/:slug/download` (attachment) answer: the PDF's bytes (`bytes`, with the
  * reading token of a download that made a visit of its own, for its cookie), or why not: the link is missing
- * or gone, its password was not given (`locked`), it has a view limit and the reader holds no grant
+ * or gone, a gate of it was not passed (`locked`: its password, the reader's address, its agreement), it has a view limit and the reader holds no grant
  * (`ungranted`), or it does not offer downloads (`no_download`).
  */
 export type BytesDecision =
   | { kind: 'missing' }
   | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
-  | { kind: 'locked' }
+  | { kind: 'locked'; gate: Gate }
   | { kind: 'ungranted' }
   | { kind: 'no_download'; shared: SharedLink }
   | { kind: 'bytes'; shared: SharedLink; visitToken: string | null }
@@ -26,7 +26,7 @@ export type OpenBytes = (input: {
   cookies: string | null
   disposition: 'inline' | 'attachment'
   visit: Visit
-  facts: Omit<VisitFacts, 'visitor'>
+  facts: Omit<VisitFacts, 'visitor' | 'reader'>
   range: string | null
 }) => Promise<BytesDecision>
 
@@ -41,13 +41,13 @@ export function bytesOpener(ctx: AppContext, built: { accessOf: ReadLinkAccess; 
   return async ({ slug, cookies, disposition, visit, facts, range }) => {
     const access = await accessOf({ slug, cookies })
     if (access.kind !== 'open') return access
-    if (!access.unlocked) return { kind: 'locked' }
+    if (access.gate) return { kind: 'locked', gate: access.gate }
     if (access.limited && !access.granted) return { kind: 'ungranted' }
     const { shared } = access
     if (disposition === 'inline') return { kind: 'bytes', shared, visitToken: null }
     if (!shared.link.allowDownload) return { kind: 'no_download', shared }
     try {
-      const { newToken } = await recordDownload({ shared, visit, facts, cookies, range })
+      const { newToken } = await recordDownload({ shared, visit, facts: { ...facts, reader: access.reader }, cookies, range })
       return { kind: 'bytes', shared, visitToken: newToken }
     } catch (error) {
       ctx.log.error(`could not record a download of link ${shared.link.id}`, error)

@@ -4,7 +4,8 @@ import type { LinkState } from '../../../core/links/link-state'
 import type { Visit } from '../model'
 import { hasLinkCookie, readingToken } from './reader-cookies'
 import { createViewCounter } from './count-view'
-import type { ReadLinkAccess } from './link-access'
+import { hasGate } from '../../../core/links/readers'
+import type { Gate, ReadLinkAccess } from './link-access'
 import type { VisitorKeyOf } from './visitor-salt'
 import type { VisitFacts } from './visit-records'
 
@@ -17,14 +18,15 @@ import type { VisitFacts } from './visit-records'
 export type PageDecision =
   | { kind: 'missing' }
   | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
-  | { kind: 'password'; shared: SharedLink }
+  /** A gate the reader has yet to pass (its page): the password, their address, the agreement. */
+  | { kind: 'gate'; gate: Gate; shared: SharedLink }
   | {
       kind: 'page'
       shared: SharedLink
       set: { seen: boolean; grant: boolean; visitToken: string | null }
       reading: { token: string } | null
       ungranted: boolean
-      /** Behind a password or a view limit: the reader's own page, which no cache may keep for another. */
+      /** Behind a gate or a view limit: the reader's own page, which no cache may keep for another. */
       private: boolean
     }
 
@@ -32,7 +34,7 @@ export type OpenPage = (input: {
   slug: string
   cookies: string | null
   visit: Visit
-  facts: Omit<VisitFacts, 'visitor'>
+  facts: Omit<VisitFacts, 'visitor' | 'reader'>
 }) => Promise<PageDecision>
 
 /**
@@ -48,7 +50,7 @@ export function pageOpener(ctx: AppContext, built: { accessOf: ReadLinkAccess; v
     if (access.kind !== 'open') return access
     const { shared, limited } = access
     const { link } = shared
-    if (!access.unlocked) return { kind: 'password', shared }
+    if (access.gate) return { kind: 'gate', gate: access.gate, shared }
     const page = (set: { seen?: boolean; grant?: boolean; visitToken?: string | null } = {}, reading: { token: string } | null = null) =>
       ({
         kind: 'page',
@@ -56,13 +58,18 @@ export function pageOpener(ctx: AppContext, built: { accessOf: ReadLinkAccess; v
         set: { seen: false, grant: false, visitToken: null, ...set },
         reading,
         ungranted: limited && !access.granted && !set.grant,
-        private: link.passwordHash !== null || limited,
+        private: hasGate(link) || limited,
       }) as const
     // A grant holder of a limited link was let in already: they keep reading without using another view.
     if (access.granted) return page()
     // A visitor counted within the repeat window: not counted again, and as entitled as that view was.
     if (hasLinkCookie(ctx.signingKey, 'seen', link, cookies, ctx.now())) return page({ grant: limited })
-    const { outcome, visit: record } = await countView({ link, ownerId: shared.file.ownerId, visit, facts })
+    const { outcome, visit: record } = await countView({
+      link,
+      ownerId: shared.file.ownerId,
+      visit,
+      facts: { ...facts, reader: access.reader },
+    })
     if (outcome === 'limit_reached') return { kind: 'gone', state: 'used_up' }
     if (outcome === 'not_counted') return page()
     const token = record ? readingToken(ctx.signingKey, { id: record.id, linkId: link.id }, ctx.now()) : null

@@ -1,10 +1,11 @@
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
 import type { Preview, PreviewService } from '../../../core/previews/preview-service'
+import { hasGate } from '../../../core/links/readers'
 import type { ReadLinkAccess } from './link-access'
 
 /**
- * What `/s/:slug/preview.png` answers: the link is missing or gone; it has a password, so the neutral card,
+ * What `/s/:slug/preview.png` answers: the link is missing or gone; it has a gate (a password, an address to give, an agreement), so the neutral card,
  * the same for every link, whoever asks (`locked`); or its card (`card`), which may be the placeholder for now
  * (`pending`) when the render would outlast the time the request may wait.
  */
@@ -20,7 +21,7 @@ export function previewOpener(accessOf: ReadLinkAccess, previews: PreviewService
   return async ({ slug }) => {
     const access = await accessOf({ slug, cookies: null })
     if (access.kind !== 'open') return access
-    if (access.shared.link.passwordHash !== null) return { kind: 'locked' }
+    if (hasGate(access.shared.link)) return { kind: 'locked' }
     return { kind: 'card', shared: access.shared, preview: await previews.previewOf(access.shared.file, { waitMs }) }
   }
 }

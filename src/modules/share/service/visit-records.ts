@@ -16,12 +16,14 @@ export type VisitFacts = {
   device: DeviceClass
   /** False when the reader sent Sec-GPC: 1 or DNT: 1. */
   tracked: boolean
+  /** The address the reader gave at the link's gate; null when it asks for none. */
+  reader: string | null
 }
 
 export type VisitRecord = VisitFacts & { id: string; at: number; viewed: boolean; downloaded: boolean }
 
-const INSERT_VISIT = `INSERT INTO "visits" ("id", "link_id", "file_id", "at", "visitor", "referrer_host", "device", "tracked", "viewed", "downloaded", "reading_ms")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`
+const INSERT_VISIT = `INSERT INTO "visits" ("id", "link_id", "file_id", "at", "visitor", "referrer_host", "device", "tracked", "viewed", "downloaded", "reading_ms", "reader")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`
 
 export function insertVisit(link: VisitedLink, visit: VisitRecord): SqlStatement {
   return {
@@ -37,6 +39,7 @@ export function insertVisit(link: VisitedLink, visit: VisitRecord): SqlStatement
       visit.tracked,
       visit.viewed,
       visit.downloaded,
+      visit.reader,
     ],
   }
 }
