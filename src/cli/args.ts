@@ -20,6 +20,7 @@ const OPTIONS = {
   password: { type: 'boolean' },
   'password-stdin': { type: 'boolean' },
   to: { type: 'string' },
+  user: { type: 'string' },
 } as const
 
 export type Flag = keyof typeof OPTIONS

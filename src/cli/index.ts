@@ -8,6 +8,7 @@ import { asCliFailure, CliFailure, type CliIo } from './io'
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup'
 import { LINK_USAGE, linkCommand } from './link'
 import { MAIL_USAGE, mailCommand } from './mail'
+import { READER_USAGE, readerCommand } from './reader'
 import { serveCommand } from './serve'
 import { DATABASE_USAGE, databaseCommand } from './database'
 import { STORAGE_USAGE, storageCommand } from './storage'
@@ -24,6 +25,7 @@ Usage: pdfshare [command] [flags]
   ${TOKEN_USAGE}
   ${LINK_USAGE}
   ${MAIL_USAGE}
+  ${READER_USAGE}
   ${VERIFY_USAGE}
   ${BACKUP_USAGE}
   ${STORAGE_USAGE}
@@ -53,6 +55,7 @@ const COMMANDS = {
   token: { opens: 'context', run: tokenCommand },
   link: { opens: 'context', run: linkCommand },
   mail: { opens: 'context', run: mailCommand },
+  reader: { opens: 'context', run: readerCommand },
   verify: { opens: 'context', run: verifyCommand },
   backup: { opens: 'context', run: backupCommand },
   restore: { opens: 'nothing', run: restoreCommand },
