@@ -7,7 +7,8 @@ import { FIREFOX } from '../support/user-agents'
 
 // The operator's `reader erase`: a reader who asks the instance's operator to be forgotten.
 const server = await startTestApp()
-const cli = (...args: string[]) => run([...args, '--data', server.dataDir], { env: { PDFSHARE_PUBLIC_URL: 'https://pdf.example.test/base' } })
+const cli = (...args: string[]) =>
+  run([...args, '--data', server.dataDir], { env: { PDFSHARE_PUBLIC_URL: 'https://pdf.example.test/base' } })
 
 /** A reader gives `address` at the link's gate and opens the page once. */
 async function readAs(path: string, address: string) {

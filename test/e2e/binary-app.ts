@@ -18,6 +18,8 @@ export type BinaryApp = {
   json<T>(path: string, init?: RequestInit): Promise<T>
   /** Opens the dashboard and signs in with the API token, landing on the files list. */
   signIn(page: Page): Promise<void>
+  /** Runs the binary's CLI on the app's data dir (e.g. `user passwd NAME --password-stdin`). */
+  cli(args: string[], options?: { stdin?: string }): ReturnType<typeof run>
 }
 
 /**
@@ -64,6 +66,7 @@ export function useBinaryApp(options: { name: string; user: string; env?: Record
       if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`)
       return ((await response.json()) as { data: T }).data
     },
+    cli: (args, cliOptions = {}) => run(args, { cwd: dir, program: [join(dir, 'pdfshare')], stdin: cliOptions.stdin }),
     async signIn(page) {
       await page.goto(`${app.server.url}/app`)
       await page.getByRole('button', { name: 'Use an API token instead' }).click()

@@ -7,6 +7,7 @@ import { formatDuration, lastDays } from './format'
 import { linkName } from './links-panel'
 import { notify } from './ui'
 import { useLoad } from './use-api'
+import { ReadersList } from './readers-list'
 import { VisitsList } from './visits-list'
 
 const DEVICES: [DeviceClass, string][] = [
@@ -145,6 +146,7 @@ function Devices(props: { devices: AnalyticsDto['devices'] }) {
 export function AnalyticsPanel(props: { fileId: string; filename: string }) {
   const [days, setDays] = useState<number>(30)
   const [linkId, setLinkId] = useState('')
+  const [erasures, setErasures] = useState(0)
   // The links only name the choices: without them the panel still shows every link's numbers.
   const links =
     useLoad(() => ok(api.api.files({ id: props.fileId }).links.get()), [props.fileId], {
@@ -243,8 +245,14 @@ export function AnalyticsPanel(props: { fileId: string; filename: string }) {
           </div>
         </>
       )}
+      {links.some((link) => link.access !== 'open') && (
+        <>
+          <h3>Readers</h3>
+          <ReadersList fileId={props.fileId} linkId={linkId} onErased={() => setErasures((count) => count + 1)} />
+        </>
+      )}
       <h3>Recent visits</h3>
-      <VisitsList key={`${props.fileId} ${linkId}`} fileId={props.fileId} linkId={linkId} links={links} />
+      <VisitsList key={`${props.fileId} ${linkId} ${erasures}`} fileId={props.fileId} linkId={linkId} links={links} />
     </section>
   )
 }

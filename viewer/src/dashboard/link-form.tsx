@@ -4,6 +4,7 @@ import type { LinkBody, LinkDto } from '../../../src/modules/links/model'
 import { LINK_LIMITS } from '../../../src/shared/link-shapes'
 import { errorText } from './api'
 import { fromLocalInput, toLocalInput } from './format'
+import { LinkReadersFields, type ReaderFields, readerFieldsOf, readerInputOf } from './link-readers-fields'
 import { CountedField, Switch } from './ui'
 
 /** The form's fields as typed: strings for the inputs, so "no limit" and "no expiry" are simply empty. */
@@ -15,7 +16,7 @@ type Fields = {
   maxViews: string
   allowDownload: boolean
   searchEngineVisible: boolean
-}
+} & ReaderFields
 
 const fieldsOf = (link?: LinkDto): Fields => ({
   label: link?.label ?? '',
@@ -25,6 +26,7 @@ const fieldsOf = (link?: LinkDto): Fields => ({
   maxViews: link?.maxViews == null ? '' : String(link.maxViews),
   allowDownload: link?.allowDownload ?? true,
   searchEngineVisible: link?.searchEngineVisible ?? false,
+  ...readerFieldsOf(link),
 })
 
 /** "" → null (no limit); anything else goes as typed, and the server says what is wrong with it. */
@@ -45,7 +47,7 @@ function inputOf(fields: Fields, link?: LinkDto): LinkBody {
   if (fields.maxViews !== start.maxViews) input.maxViews = viewsOf(fields.maxViews)
   if (fields.allowDownload !== start.allowDownload) input.allowDownload = fields.allowDownload
   if (fields.searchEngineVisible !== start.searchEngineVisible) input.searchEngineVisible = fields.searchEngineVisible
-  return input
+  return { ...input, ...readerInputOf(fields, start) }
 }
 
 /**
@@ -157,13 +159,18 @@ export function LinkForm(props: {
         checked={fields.searchEngineVisible}
         onChange={(searchEngineVisible) => set({ searchEngineVisible })}
       />
+      <LinkReadersFields id={id} fields={fields} set={set} />
       {error && (
         <p id={id('error')} class="form-error" role="alert">
           {error}
         </p>
       )}
       <div class="row">
-        <button type="submit" class="primary" disabled={busy || textLength(fields.label) > LINK_LIMITS.label}>
+        <button
+          type="submit"
+          class="primary"
+          disabled={busy || textLength(fields.label) > LINK_LIMITS.label || textLength(fields.agreement) > LINK_LIMITS.agreement}
+        >
           {busy ? 'Saving…' : props.submitLabel}
         </button>
         <button type="button" onClick={props.onCancel}>

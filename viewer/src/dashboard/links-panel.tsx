@@ -40,6 +40,12 @@ function Lock() {
  * expiry, view limit and switches. `revision` changes when the file changed elsewhere on the page (its
  * switches are the default link's), so the list is read again.
  */
+const ACCESS_TEXT = { email: 'readers give their email', 'verified-email': 'readers confirm their email by code' } as const
+const listsText = (link: LinkDto) =>
+  [link.allow.length > 0 && `only ${link.allow.join(', ')}`, link.deny.length > 0 && `never ${link.deny.join(', ')}`]
+    .filter(Boolean)
+    .join('; ')
+
 export function LinksPanel(props: { fileId: string; revision: string; onDefaultChanged: () => void }) {
   const list = useLoad(() => ok(api.api.files({ id: props.fileId }).links.get()), [props.fileId, props.revision], {
     failure: 'The links could not be loaded',
@@ -147,6 +153,9 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
                   {link.expiresAt ? `${link.state === 'expired' ? 'expired' : 'expires'} ${formatDate(link.expiresAt)}` : 'never expires'} ·{' '}
                   {link.allowDownload ? 'download allowed' : 'no download'}
                   {link.searchEngineVisible && ' · search engines may index it'}
+                  {link.access !== 'open' && ` · ${ACCESS_TEXT[link.access]}`}
+                  {(link.allow.length > 0 || link.deny.length > 0) && ` (${listsText(link)})`}
+                  {link.agreement !== null && ' · agreement first'}
                 </p>
                 <div class="row wrap link-actions">
                   <button type="button" onClick={() => copyWithNotice(link.url, 'Link')}>

@@ -11,7 +11,10 @@ const DEVICE_TEXT: Record<DeviceClass, string> = { desktop: 'Desktop', phone: 'P
 /** What a visit did, in words: viewed, downloaded or both. */
 const actions = (visit: VisitDto) => [visit.viewed && 'Viewed', visit.downloaded && 'Downloaded'].filter(Boolean).join(', ')
 
-/** The newest visits of the file (or of one link), 20 at a time with "Show more"; never who the reader was. */
+/**
+ * The newest visits of the file (or of one link), 20 at a time with "Show more". Who the reader was only where
+ * a link asked for their address (the Reader column appears when a visit has one).
+ */
 export function VisitsList(props: { fileId: string; linkId: string; links: LinkDto[] }) {
   const list = usePages(
     (cursor) =>
@@ -34,6 +37,7 @@ export function VisitsList(props: { fileId: string; linkId: string; links: LinkD
     )
   }
   if (visits === null) return <p>Loading the visits…</p>
+  const withReaders = visits.some((visit) => visit.reader !== null)
   if (visits.length === 0) {
     return <p class="hint">No visits yet. Each counted view and each download appears here, newest first, with where it came from.</p>
   }
@@ -46,6 +50,7 @@ export function VisitsList(props: { fileId: string; linkId: string; links: LinkD
             <tr>
               <th scope="col">When</th>
               <th scope="col">Link</th>
+              {withReaders && <th scope="col">Reader</th>}
               <th scope="col">From</th>
               <th scope="col">Device</th>
               <th scope="col">What</th>
@@ -59,6 +64,7 @@ export function VisitsList(props: { fileId: string; linkId: string; links: LinkD
                   <time dateTime={visit.at}>{formatDate(visit.at)}</time>
                 </td>
                 <td data-label="Link">{names.get(visit.linkId) ?? '—'}</td>
+                {withReaders && <td data-label="Reader">{visit.reader ?? '—'}</td>}
                 <td data-label="From">{visit.referrerHost || 'Direct or unknown'}</td>
                 <td data-label="Device">{DEVICE_TEXT[visit.device] ?? visit.device}</td>
                 <td data-label="What">{actions(visit)}</td>

@@ -1,0 +1,213 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { makePdf } from '../../scripts/support/pdf'
+import { startSmtpServer } from '../support/smtp'
+import { expectAccessible } from './accessibility'
+import { useBinaryApp } from './binary-app'
+import { eventually, firstPageInk, SCREENSHOTS, watchedPage, type Watched } from './browser'
+
+// Readers an owner chooses, in Chromium against the compiled binary, which mails through a real SMTP server on
+// loopback: a link set up in the dashboard that asks for a verified address at one domain and an agreement; a
+// reader through every gate with the code from the mail; the owner's Readers table and erasure; a forgotten
+// password reset by mail.
+const smtp = await startSmtpServer()
+afterAll(() => smtp.stop())
+const app = useBinaryApp({
+  name: 'readers',
+  user: 'olive',
+  env: {
+    PDFSHARE_RATE_LIMIT_SHARE: '0',
+    PDFSHARE_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    PDFSHARE_MAIL_FROM: 'Docs <docs@example.test>',
+  },
+})
+const TITLE = 'Term sheet'
+/** Headless Chromium says so in its User-Agent, and is then never counted: readers here say they are plain Chrome. */
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36'
+type Link = { id: string; url: string; access: string; allow: string[]; deny: string[]; agreement: string | null }
+
+/** The link as the binary serves it here (its public URL is localhost, maybe another port). */
+const served = (url: string) => `${app.server.url}${new URL(url).pathname}`
+/** Wrong codes and refused addresses, provoked on purpose, are the only console lines allowed. */
+const EXPECTED = [/status of 401/, /status of 403/]
+const unexpected = (watched: Watched) => watched.consoleErrors.filter((line) => !EXPECTED.some((pattern) => pattern.test(line)))
+
+/** The text of the newest mail to `to` after `seen` of them. */
+async function mailTo(to: string, seen = 0): Promise<string> {
+  let text = ''
+  await eventually(async () => {
+    const mails = smtp.received.filter((mail) => mail.to.includes(to))
+    expect(mails.length).toBeGreaterThan(seen)
+    text = mails.at(-1)!.data.replace(/=\r?\n/g, '')
+  }, 10_000)
+  return text
+}
+const codeIn = (mail: string) => /^Subject: Your code: (\d{6})$/m.exec(mail)![1]!
+
+async function submitAddress(page: Page, address: string) {
+  await page.getByLabel('Email address').fill(address)
+  await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: /^(Send code|Continue)$/ }).click()])
+}
+
+describe('readers you choose, in Chromium', () => {
+  let fileId = ''
+  let link: Link
+
+  test('the owner sets up a link in the dashboard: verified addresses at one domain, one kept out, an agreement', async () => {
+    const form = new FormData()
+    form.append('file', new Blob([makePdf({ pages: 2, text: (p) => `Term sheet, page ${p}` })], { type: 'application/pdf' }), 'terms.pdf')
+    form.append('title', TITLE)
+    fileId = (await app.json<{ id: string }>('/files/upload', { method: 'POST', body: form })).id
+    const watched = await watchedPage(app.browser)
+    const { page } = watched
+    await app.signIn(page)
+    await page.locator('tbody tr').first().waitFor()
+    await page.goto(`${app.server.url}/app#/files/${fileId}`)
+    await page.getByRole('button', { name: 'New link…' }).click()
+    const editor = page.locator('.new-link form')
+    await editor.getByLabel(/^Label/).fill('Investors')
+    await editor.getByLabel('Readers', { exact: true }).selectOption('verified-email')
+    await editor.getByLabel('Only these addresses and @domains').fill('@fund.test\n')
+    await editor.getByLabel('Never these').fill('eve@fund.test')
+    await editor.getByLabel(/^Agreement readers accept first/).fill('I will not forward this term sheet.\nIt is confidential.')
+    await expectAccessible(page, 'link form with readers')
+    await editor.getByRole('button', { name: 'Create the link' }).click()
+    const item = page.locator('.link-item', { has: page.getByRole('heading', { name: 'Investors', exact: true }) })
+    await item.waitFor()
+    expect(await item.locator('.sub').textContent()).toContain('readers confirm their email by code (only @fund.test; never eve@fund.test)')
+    expect(await item.locator('.sub').textContent()).toContain('agreement first')
+    const links = await app.json<Link[]>(`/files/${fileId}/links`)
+    link = links.find((one) => one.access === 'verified-email')!
+    expect(link).toMatchObject({
+      allow: ['@fund.test'],
+      deny: ['eve@fund.test'],
+      agreement: 'I will not forward this term sheet.\nIt is confidential.',
+    })
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-link-readers.png'), fullPage: true })
+    expect(unexpected(watched)).toEqual([])
+  })
+
+  test('a reader: kept-out addresses, a code by mail, a wrong code, the agreement, then the document', async () => {
+    const watched = await watchedPage(app.browser, { userAgent: CHROME })
+    const { page } = watched
+    const url = served(link.url)
+    await page.goto(url)
+    expect(await page.title()).toBe('Your email address')
+    expect(await page.content()).not.toContain(TITLE)
+    await expectAccessible(page, 'address page')
+    await page.screenshot({ path: join(SCREENSHOTS, 'gate-address.png') })
+
+    await submitAddress(page, 'eve@fund.test')
+    await page.getByText('eve@fund.test may not open this document').waitFor()
+    await submitAddress(page, 'sam@elsewhere.test')
+    await page.getByText('sam@elsewhere.test may not open this document').waitFor()
+    await submitAddress(page, 'Ada@Fund.test')
+    expect(await page.title()).toBe('Check your email')
+    await page.getByText('We sent a 6-digit code to ada@fund.test').waitFor()
+    await expectAccessible(page, 'code page')
+    const mail = await mailTo('ada@fund.test')
+    expect(mail).toMatch(/^From: Docs <docs@example\.test>/m)
+    expect(mail).not.toContain(TITLE)
+    const code = codeIn(mail)
+
+    await page.getByLabel('Code').fill(code === '999999' ? '999998' : '999999')
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Open' }).click()])
+    await page.getByText('Wrong code. 4 tries left.').waitFor()
+    await page.getByLabel('Code').fill(code)
+    await Promise.all([page.waitForURL(url), page.getByRole('button', { name: 'Open' }).click()])
+
+    expect(await page.title()).toBe('Accept to continue')
+    expect(await page.getByRole('document', { name: 'Agreement' }).textContent()).toBe(
+      'I will not forward this term sheet.\nIt is confidential.',
+    )
+    await expectAccessible(page, 'agreement page')
+    await page.screenshot({ path: join(SCREENSHOTS, 'gate-agreement.png') })
+    await page.getByLabel('I have read and accept these terms').check()
+    await Promise.all([page.waitForURL(url), page.getByRole('button', { name: 'Accept and open' }).click()])
+    expect(await firstPageInk(page)).toBeGreaterThan(200)
+    expect(await page.title()).toBe(TITLE)
+    expect(unexpected(watched)).toEqual([])
+
+    const acceptances = await app.json<{ acceptances: { reader: string; version: number }[] }>(`/links/${link.id}/acceptances`)
+    expect(acceptances.acceptances).toEqual([expect.objectContaining({ reader: 'ada@fund.test', version: 1 })])
+  })
+
+  test('a link that only asks for an address opens after it; a link preview gets the form, not the document', async () => {
+    const open = await app.json<Link>(`/files/${fileId}/links`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ label: 'Guests', access: 'email' }),
+    })
+    const watched = await watchedPage(app.browser, { userAgent: CHROME })
+    const { page } = watched
+    await page.goto(served(open.url))
+    expect(await page.getByText('Enter your email address to open this document.').count()).toBe(1)
+    await submitAddress(page, 'guest@example.test')
+    expect(await firstPageInk(page)).toBeGreaterThan(200)
+    const unfurled = await fetch(served(open.url), {
+      headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' },
+    })
+    const html = await unfurled.text()
+    expect(html).not.toContain(TITLE)
+    expect(html).not.toContain('og:image')
+    expect(unexpected(watched)).toEqual([])
+  })
+
+  test("the owner sees who read what, and erases one reader's address", async () => {
+    const watched = await watchedPage(app.browser)
+    const { page } = watched
+    await app.signIn(page)
+    await page.locator('tbody tr').first().waitFor()
+    await page.goto(`${app.server.url}/app#/files/${fileId}`)
+    const readers = page.locator('.readers-table')
+    await readers.waitFor()
+    await eventually(async () =>
+      expect(await readers.locator('tbody th').allTextContents()).toEqual(['guest@example.test', 'ada@fund.test']),
+    )
+    await expectAccessible(page, 'readers table')
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-readers.png'), fullPage: true })
+    await readers.getByRole('button', { name: 'Erase ada@fund.test' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Erase the address' }).click()
+    await eventually(async () => expect(await readers.locator('tbody th').allTextContents()).toEqual(['guest@example.test']))
+    const acceptances = await app.json<{ acceptances: { reader: string | null }[] }>(`/links/${link.id}/acceptances`)
+    expect(acceptances.acceptances.map((one) => one.reader)).toEqual([null])
+    expect(unexpected(watched)).toEqual([])
+  })
+
+  test('a forgotten password: the sign-in page mails a link, the reset page sets a new password and signs in', async () => {
+    await app.cli(['user', 'passwd', 'olive', '--password-stdin'], { stdin: 'the first password\n' })
+    const email = await app.api('/me/email', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'olive@example.test' }),
+    })
+    expect(email.status).toBe(200)
+    const watched = await watchedPage(app.browser)
+    const { page } = watched
+    await page.goto(`${app.server.url}/app`)
+    await page.getByRole('button', { name: 'Forgot your password?' }).click()
+    await page.getByLabel('Your email').fill('olive@example.test')
+    await page.getByRole('button', { name: 'Mail me a link' }).click()
+    await page.getByRole('status').filter({ hasText: 'a link to choose a new one is on its way' }).waitFor()
+    const mail = await mailTo('olive@example.test')
+    const resetUrl = /(https?:\/\/\S+#\/reset\/[A-Za-z0-9_-]+)/.exec(mail)![1]!
+    await page.goto(`${app.server.url}${new URL(resetUrl).pathname}${new URL(resetUrl).hash}`)
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor()
+    await expectAccessible(page, 'reset page')
+    await page.getByLabel('New password', { exact: true }).fill('the second password')
+    await page.getByLabel(/again/i).fill('the second password')
+    await page.getByRole('button', { name: 'Save and sign in' }).click()
+    await page.locator('tbody tr').first().waitFor()
+    // The new password signs in; the old one does not.
+    const signIn = (password: string) =>
+      fetch(`${app.server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'olive', password }),
+      })
+    expect((await signIn('the second password')).status).toBe(200)
+    expect((await signIn('the first password')).status).toBe(401)
+    expect(unexpected(watched)).toEqual([])
+  })
+})
