@@ -165,6 +165,36 @@ const ROUTES: { method: string; route: string; scope: Scope | 'any'; request: ()
     scope: 'analytics:read',
     request: async () => ({ path: `/api/links/${link}/visits.csv` }),
   },
+  {
+    method: 'GET',
+    route: '/api/files/{id}/readers',
+    scope: 'analytics:read',
+    request: async () => ({ path: `/api/files/${file.id}/readers` }),
+  },
+  {
+    method: 'GET',
+    route: '/api/links/{linkId}/readers',
+    scope: 'analytics:read',
+    request: async () => ({ path: `/api/links/${link}/readers` }),
+  },
+  {
+    method: 'GET',
+    route: '/api/files/{id}/acceptances',
+    scope: 'analytics:read',
+    request: async () => ({ path: `/api/files/${file.id}/acceptances` }),
+  },
+  {
+    method: 'GET',
+    route: '/api/links/{linkId}/acceptances',
+    scope: 'analytics:read',
+    request: async () => ({ path: `/api/links/${link}/acceptances` }),
+  },
+  {
+    method: 'POST',
+    route: '/api/readers/erase',
+    scope: 'files:write',
+    request: async () => ({ path: '/api/readers/erase', init: jsonBody({ address: 'nobody@example.com' }) }),
+  },
   { method: 'GET', route: '/api/webhooks', scope: 'webhooks:write', request: async () => ({ path: '/api/webhooks' }) },
   {
     method: 'POST',

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { lt, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { DAY_MS } from './day-range'
 
@@ -9,10 +9,12 @@ export const PRUNE_INTERVAL_MS = 60 * 60 * 1000
 /**
  * Deletes the visits older than PDFSHARE_ANALYTICS_RETENTION days (their pages go with them), in bounded
  * batches. With retention 0 no visit is recorded, and any left from before are deleted. Returns how many.
+ * Readers' codes that ran out go too (a new code for the same link and address replaces one anyway).
  */
 export async function pruneVisits(ctx: AppContext): Promise<number> {
-  const { files, visits } = ctx.db.tables
+  const { files, visits, readerCodes } = ctx.db.tables
   const before = ctx.now() - ctx.config.analyticsRetention * DAY_MS
+  await ctx.db.orm.delete(readerCodes).where(lt(readerCodes.expiresAt, ctx.now()))
   let deleted = 0
   // File by file, through the (file, time) index: visits have no index on time alone, which every counted
   // view would pay for (BENCHMARKS.md, Design measurements).
