@@ -546,8 +546,9 @@ describe('the analytics API', () => {
     expect(pages).toBe(3)
     expect(seen.map((visit) => visit.referrerHost)).toEqual(['r4.example', 'r3.example', 'r2.example', 'r1.example', 'r0.example'])
     expect(Object.keys(seen[0]!).sort()).toEqual(
-      ['id', 'linkId', 'at', 'referrerHost', 'device', 'viewed', 'downloaded', 'readingSeconds', 'tracked'].sort(),
+      ['id', 'linkId', 'at', 'referrerHost', 'device', 'viewed', 'downloaded', 'readingSeconds', 'tracked', 'reader'].sort(),
     )
+    expect(seen.every((visit) => (visit as { reader?: unknown }).reader === null)).toBe(true) // an open link keeps no address
     expect(JSON.stringify(seen)).not.toContain((await visitsOf(file.id))[0]!.visitor)
     const byLink = await analytics(`/api/links/${file.linkId}/visits`)
     expect(byLink.data).toHaveLength(5)
@@ -558,9 +559,9 @@ describe('the analytics API', () => {
     expect(csv.status).toBe(200)
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8')
     const lines = (await csv.text()).trimEnd().split('\r\n')
-    expect(lines[0]).toBe('id,linkId,at,referrerHost,device,viewed,downloaded,readingSeconds,tracked')
+    expect(lines[0]).toBe('id,linkId,at,referrerHost,device,viewed,downloaded,readingSeconds,tracked,reader')
     expect(lines).toHaveLength(6)
-    expect(lines[1]).toContain(',r4.example,desktop,true,false,0,true')
+    expect(lines[1]).toEndWith(',r4.example,desktop,true,false,0,true,')
     // The link's own CSV: every visit here came through the default link, so the same lines.
     const linkCsv = await call('GET', `/api/links/${file.linkId}/visits.csv`, { token: owner.token })
     expect(linkCsv.headers.get('content-disposition')).toBe(`attachment; filename="visits-${file.linkId}.csv"`)
