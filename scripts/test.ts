@@ -73,6 +73,8 @@ if (whole) {
     'test/api/webhooks.test.ts':
       'its app runs on a pinned clock and its own dispatchers (timeouts, injected faults), which the instances would race',
     'test/api/mail.test.ts': "its mail worker runs on a clock set ahead, which the instances' own mail workers would race",
+    'test/api/notifications.test.ts':
+      "its notifier runs on a pinned clock (for the hours of its digests), which the instances' own notifiers would race",
   }
   for (const path of Object.keys(notBalanced)) {
     if (suites.includes(path)) continue

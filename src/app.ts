@@ -18,6 +18,7 @@ import { twoFactorRoutes } from './modules/two-factor'
 import { passkeyRoutes } from './modules/passkeys'
 import { mailRoutes } from './modules/mail'
 import { readersRoutes } from './modules/readers'
+import { notificationsRoutes } from './modules/notifications'
 
 /**
  * The whole HTTP application, built from an already-opened context. It never listens by itself:
@@ -40,6 +41,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(mailRoutes(ctx, auth))
     .use(analyticsRoutes(ctx, auth))
     .use(readersRoutes(ctx, auth))
+    .use(notificationsRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets.manifest))
     .use(dashboardRoutes(ctx, assets.manifest))
     .use(assetRoutes(assets))

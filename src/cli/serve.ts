@@ -6,6 +6,7 @@ import { listUsers } from '../core/accounts/users/users'
 import { SHARED_SWEEP_MIN_AGE_MS, sweepUnreferencedBlobs } from '../maintenance/sweep'
 import { startWebhookDispatcher } from '../modules/webhooks/worker/dispatcher'
 import { startMailWorker } from '../modules/mail/worker/mail-worker'
+import { startNotifier } from '../modules/notifications/worker/notifier'
 import type { OpenedContext } from '../open-context'
 import { removeLeftoverTempFiles } from '../storage/temp-files'
 import { VERSION } from '../version'
@@ -66,6 +67,7 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
       // Attempts in flight are cut short; their rows come due again after the next start.
       await webhooks.stop()
       await mail?.stop()
+      await notifier.stop()
       pruning.stop()
       auditPruning.stop()
       markSweeps.stop()
@@ -93,6 +95,8 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
   const webhooks = startWebhookDispatcher(ctx)
   // The mail outbox likewise, when the server can send mail (PDFSHARE_SMTP_URL).
   const mail = startMailWorker(ctx)
+  // And the owners' notifications of their readers: routed from the reader events, sent to their channels.
+  const notifier = startNotifier(ctx)
   if ((await listUsers(ctx)).length === 0) {
     io.err(
       [

@@ -42,6 +42,9 @@ export const sqliteTables = {
   readerCodes: schema.readerCodes,
   agreementTexts: schema.agreementTexts,
   acceptances: schema.acceptances,
+  notificationChannels: schema.notificationChannels,
+  readerEvents: schema.readerEvents,
+  notificationDeliveries: schema.notificationDeliveries,
 }
 export type Tables = typeof sqliteTables
 

@@ -114,6 +114,8 @@ export const links = sqliteTable(
     agreement: text('agreement'),
     /** Counts the changes of `agreement` (0: never set); an acceptance names the version it accepted. */
     agreementVersion: integer('agreement_version').notNull().default(0),
+    /** Telling the owner of readers: `on` (at once, capped per hour), `hourly` or `daily` (a digest), `off`. */
+    notify: text('notify').notNull().default('on'),
     /** Counted views through this link. */
     views: integer('views').notNull().default(0),
     createdAt: integer('created_at').notNull(),
@@ -544,3 +546,87 @@ export const acceptances = sqliteTable(
   (table) => [index('acceptances_link_seq_idx').on(table.linkId, table.seq), index('acceptances_file_seq_idx').on(table.fileId, table.seq)],
 )
 export type AcceptanceRow = typeof acceptances.$inferSelect
+
+/** Where an owner is told of readers: an email address, or the URL of an ntfy, Gotify, Slack, Discord or Matrix room. */
+export const notificationChannels = sqliteTable(
+  'notification_channels',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** email, ntfy, gotify, slack, discord or matrix. */
+    kind: text('kind').notNull(),
+    /** The address, or the URL as pasted (it may hold a token: it never leaves the server whole). */
+    target: text('target').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (table) => [index('notification_channels_owner_idx').on(table.ownerId, table.seq)],
+)
+export type NotificationChannelRow = typeof notificationChannels.$inferSelect
+
+/**
+ * What readers did that an owner may be told of (a new reader's counted view, a download, an acceptance),
+ * written in the transaction of the view, download or acceptance itself. The notifier routes each one: at once
+ * (`sent`), into a digest (`digest`, then `digested`), or to nobody (`done`).
+ */
+export const readerEvents = sqliteTable(
+  'reader_events',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    linkId: text('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    /** view, download or acceptance. */
+    kind: text('kind').notNull(),
+    /** The reader's address at a link that asks for one. */
+    reader: text('reader'),
+    at: integer('at').notNull(),
+    /** new, sent, digest, digested or done. */
+    state: text('state').notNull(),
+    /** The routing that took the event (a random value per attempt): what it queued goes with it, or nothing does. */
+    routedBy: text('routed_by'),
+  },
+  (table) => [
+    index('reader_events_state_idx').on(table.state, table.at),
+    index('reader_events_link_idx').on(table.linkId, table.state, table.at),
+  ],
+)
+export type ReaderEventRow = typeof readerEvents.$inferSelect
+
+/** One message to one channel, sent by the notifier like a webhook delivery: retried with backoff, logged. */
+export const notificationDeliveries = sqliteTable(
+  'notification_deliveries',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channelId: text('channel_id')
+      .notNull()
+      .references(() => notificationChannels.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    /** The page the message is about (the dashboard's file page), for the channels that show a link. */
+    url: text('url').notNull(),
+    createdAt: integer('created_at').notNull(),
+    /** pending, delivered or failed. */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    deliveredAt: integer('delivered_at'),
+  },
+  (table) => [
+    index('notification_deliveries_due_idx').on(table.status, table.nextAttemptAt),
+    index('notification_deliveries_owner_idx').on(table.ownerId, table.seq),
+  ],
+)
+export type NotificationDeliveryRow = typeof notificationDeliveries.$inferSelect

@@ -14,6 +14,9 @@ export type {
   VisitRow,
   AuditEventRow,
   AcceptanceRow,
+  NotificationChannelRow,
+  NotificationDeliveryRow,
+  ReaderEventRow,
   WebhookDeliveryRow,
   WebhookRow,
 } from './schema'

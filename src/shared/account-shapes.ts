@@ -19,7 +19,7 @@ export const SCOPE_MEANINGS: Readonly<Record<Scope, string>> = {
   'files:write': 'upload, update, replace and delete files; restore and delete versions; erase a reader from their visits',
   'links:write': 'create, change and delete share links',
   'analytics:read': "read your files' and links' analytics and visits",
-  'webhooks:write': 'list, add, test and delete webhooks and read their deliveries',
+  'webhooks:write': 'list, add, test and delete webhooks and notification channels, and read their deliveries',
   account: 'list, issue and revoke your own tokens',
   admin: "manage users and every user's tokens (admins only)",
 }

@@ -32,5 +32,7 @@ export const AUDIT_ACTIONS = [
   'reader.erased',
   'webhook.created',
   'webhook.deleted',
+  'notification_channel.created',
+  'notification_channel.deleted',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

@@ -190,6 +190,36 @@ const ROUTES: { method: string; route: string; scope: Scope | 'any'; request: ()
     request: async () => ({ path: `/api/links/${link}/acceptances` }),
   },
   {
+    method: 'GET',
+    route: '/api/notifications/channels',
+    scope: 'webhooks:write',
+    request: async () => ({ path: '/api/notifications/channels' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/notifications/channels',
+    scope: 'webhooks:write',
+    request: async () => ({ path: '/api/notifications/channels', init: jsonBody({ kind: 'email', target: 'not an address' }) }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/notifications/channels/{id}',
+    scope: 'webhooks:write',
+    request: async () => ({ path: `/api/notifications/channels/${NO_SUCH}` }),
+  },
+  {
+    method: 'POST',
+    route: '/api/notifications/channels/{id}/test',
+    scope: 'webhooks:write',
+    request: async () => ({ path: `/api/notifications/channels/${NO_SUCH}/test` }),
+  },
+  {
+    method: 'GET',
+    route: '/api/notifications/deliveries',
+    scope: 'webhooks:write',
+    request: async () => ({ path: '/api/notifications/deliveries' }),
+  },
+  {
     method: 'POST',
     route: '/api/readers/erase',
     scope: 'files:write',

@@ -9,10 +9,22 @@ import { eventually, firstPageInk, SCREENSHOTS, watchedPage, type Watched } from
 
 // Readers an owner chooses, in Chromium against the compiled binary, which mails through a real SMTP server on
 // loopback: a link set up in the dashboard that asks for a verified address at one domain and an agreement; a
-// reader through every gate with the code from the mail; the owner's Readers table and erasure; a forgotten
-// password reset by mail.
+// reader through every gate with the code from the mail; the owner told by mail and on ntfy (a stand-in on
+// loopback), set up on the Notifications page; the owner's Readers table and erasure; a forgotten password reset
+// by mail.
 const smtp = await startSmtpServer()
 afterAll(() => smtp.stop())
+/** An ntfy server's stand-in on loopback: what it was sent. */
+const ntfy: { path: string; body: Record<string, unknown> }[] = []
+const ntfyServer = Bun.serve({
+  port: 0,
+  hostname: '127.0.0.1',
+  fetch: async (request) => {
+    ntfy.push({ path: new URL(request.url).pathname, body: await request.json() })
+    return Response.json({ id: 'x' })
+  },
+})
+afterAll(() => ntfyServer.stop(true))
 const app = useBinaryApp({
   name: 'readers',
   user: 'olive',
@@ -20,6 +32,7 @@ const app = useBinaryApp({
     PDFSHARE_RATE_LIMIT_SHARE: '0',
     PDFSHARE_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     PDFSHARE_MAIL_FROM: 'Docs <docs@example.test>',
+    PDFSHARE_WEBHOOK_ALLOW_PRIVATE: '1',
   },
 })
 const TITLE = 'Term sheet'
@@ -88,6 +101,33 @@ describe('readers you choose, in Chromium', () => {
     expect(unexpected(watched)).toEqual([])
   })
 
+  test('the owner adds a mail and an ntfy channel on the Notifications page; a test message arrives', async () => {
+    const watched = await watchedPage(app.browser)
+    const { page } = watched
+    await app.signIn(page)
+    await page.locator('tbody tr').first().waitFor()
+    await page.getByRole('link', { name: 'Notifications' }).click()
+    await page.getByRole('heading', { name: 'Notifications', level: 1 }).waitFor()
+    await page.getByLabel('Email address').fill('olive@example.test')
+    await page.getByRole('button', { name: 'Add the channel' }).click()
+    await page.getByRole('heading', { name: 'Email: olive@example.test' }).waitFor()
+    await page.getByLabel('Where').selectOption('ntfy')
+    await page.getByLabel('Topic URL').fill(`http://127.0.0.1:${ntfyServer.port}/term-sheets`)
+    await page.getByRole('button', { name: 'Add the channel' }).click()
+    const channel = page.locator('.channel-list li', { hasText: 'ntfy' })
+    await channel.waitFor()
+    await channel.getByRole('button', { name: /^Send a test message/ }).click()
+    await eventually(() => expect(ntfy.map((one) => one.body.title)).toEqual(['pdfshare test notification']))
+    expect(ntfy[0]).toMatchObject({ path: '/', body: { topic: 'term-sheets' } })
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click()
+      expect(await page.locator('.deliveries-table tbody tr').first().textContent()).toContain('Delivered')
+    })
+    await expectAccessible(page, 'notifications page')
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-notifications.png'), fullPage: true })
+    expect(unexpected(watched)).toEqual([])
+  })
+
   test('a reader: kept-out addresses, a code by mail, a wrong code, the agreement, then the document', async () => {
     const watched = await watchedPage(app.browser, { userAgent: CHROME })
     const { page } = watched
@@ -131,6 +171,20 @@ describe('readers you choose, in Chromium', () => {
 
     const acceptances = await app.json<{ acceptances: { reader: string; version: number }[] }>(`/links/${link.id}/acceptances`)
     expect(acceptances.acceptances).toEqual([expect.objectContaining({ reader: 'ada@fund.test', version: 1 })])
+
+    // The owner is told, by mail and on ntfy: the agreement accepted, then the new reader.
+    await eventually(() =>
+      expect(ntfy.map((one) => one.body.title).sort()).toEqual([
+        `Agreement accepted: ${TITLE}`,
+        `New reader: ${TITLE}`,
+        'pdfshare test notification',
+      ]),
+    )
+    expect(ntfy.find((one) => one.body.title === `New reader: ${TITLE}`)!.body.message).toStartWith(
+      'ada@fund.test opened it through the link "Investors"',
+    )
+    const told = await mailTo('olive@example.test')
+    expect(told).toMatch(new RegExp(`^Subject: (New reader|Agreement accepted): ${TITLE}$`, 'm'))
   })
 
   test('a link that only asks for an address opens after it; a link preview gets the form, not the document', async () => {
@@ -190,8 +244,13 @@ describe('readers you choose, in Chromium', () => {
     await page.getByLabel('Your email').fill('olive@example.test')
     await page.getByRole('button', { name: 'Mail me a link' }).click()
     await page.getByRole('status').filter({ hasText: 'a link to choose a new one is on its way' }).waitFor()
-    const mail = await mailTo('olive@example.test')
-    const resetUrl = /(https?:\/\/\S+#\/reset\/[A-Za-z0-9_-]+)/.exec(mail)![1]!
+    // Her inbox also holds the notifications of her readers: the reset is the mail with the link.
+    let resetUrl = ''
+    await eventually(() => {
+      const mails = smtp.received.filter((one) => one.to.includes('olive@example.test')).map((one) => one.data.replace(/=\r?\n/g, ''))
+      resetUrl = mails.map((text) => /(https?:\/\/\S+#\/reset\/[A-Za-z0-9_-]+)/.exec(text)?.[1]).find(Boolean) ?? ''
+      expect(resetUrl).not.toBe('')
+    })
     await page.goto(`${app.server.url}${new URL(resetUrl).pathname}${new URL(resetUrl).hash}`)
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor()
     await expectAccessible(page, 'reset page')

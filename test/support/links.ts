@@ -22,6 +22,7 @@ export type LinkOptions = {
   allow?: string[]
   deny?: string[]
   agreement?: string | null
+  notify?: 'on' | 'hourly' | 'daily' | 'off'
 }
 
 export type TestLink = { id: string; slug: string; path: string }
@@ -44,6 +45,7 @@ async function rowOf(fileId: string, options: LinkOptions, now = Date.now()): Pr
     denyReaders: (options.deny ?? []).join('\n'),
     agreement: options.agreement ?? null,
     agreementVersion: options.agreement ? 1 : 0,
+    notify: options.notify ?? 'on',
     views: options.views ?? 0,
     createdAt: now,
     updatedAt: now,

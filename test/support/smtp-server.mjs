@@ -3,11 +3,13 @@
 // "mail password"). Usage: node smtp-server.mjs PORT KEY CERT [TEMPORARY_REFUSALS]; with KEY and CERT "-" it is a
 // plain server without STARTTLS or AUTH (for the outbox's own tests, which run in a process without the test CA).
 // It prints "ready", then one JSON line per message it accepts: {"from", "to", "data"}. The first
-// TEMPORARY_REFUSALS messages get "451 try again later"; a recipient at refuse.test gets "550 no such user".
+// TEMPORARY_REFUSALS messages get "451 try again later"; a recipient at refuse.test gets "550 no such user". With
+// HOLD_MS, each message is held that long after its data before the server accepts it (printing {"holding": to}
+// when the hold starts), for the tests that kill a sender mid-send.
 import { readFileSync } from 'node:fs'
 import { SMTPServer } from 'smtp-server'
 
-const [port, keyPath, certPath, refusals = '0'] = process.argv.slice(2)
+const [port, keyPath, certPath, refusals = '0', holdMs = '0'] = process.argv.slice(2)
 let refuseNext = Number(refusals)
 
 const plain = keyPath === '-'
@@ -32,15 +34,14 @@ const server = new SMTPServer({
         return callback(Object.assign(new Error('try again later'), { responseCode: 451 }))
       }
       const data = Buffer.concat(chunks).toString('utf8')
-      console.log(
-        JSON.stringify({
-          from: session.envelope.mailFrom.address,
-          to: session.envelope.rcptTo.map((r) => r.address),
-          secure: session.secure,
-          data,
-        }),
-      )
-      callback(null, 'Message queued as test-1')
+      const to = session.envelope.rcptTo.map((r) => r.address)
+      const accept = () => {
+        console.log(JSON.stringify({ from: session.envelope.mailFrom.address, to, secure: session.secure, data }))
+        callback(null, 'Message queued as test-1')
+      }
+      if (Number(holdMs) === 0) return accept()
+      console.log(JSON.stringify({ holding: to }))
+      setTimeout(accept, Number(holdMs))
     })
   },
   logger: false,

@@ -14,7 +14,7 @@ function freePort(): number {
  * Starts test/support/smtp-server.mjs (smtp-server under Node) and collects what it receives. `tls`: its key and
  * certificate paths (STARTTLS and AUTH), or none for a plain server.
  */
-export async function startSmtpServer(options: { tls?: { key: string; cert: string }; temporaryRefusals?: number } = {}) {
+export async function startSmtpServer(options: { tls?: { key: string; cert: string }; temporaryRefusals?: number; holdMs?: number } = {}) {
   const port = freePort()
   const proc = Bun.spawn(
     [
@@ -24,10 +24,13 @@ export async function startSmtpServer(options: { tls?: { key: string; cert: stri
       options.tls?.key ?? '-',
       options.tls?.cert ?? '-',
       String(options.temporaryRefusals ?? 0),
+      String(options.holdMs ?? 0),
     ],
     { stdout: 'pipe', stderr: 'inherit' },
   )
   const received: Received[] = []
+  /** The recipients of messages being held (holdMs), in the order the holds began. */
+  const holding: string[][] = []
   const { promise: started, resolve: ready } = Promise.withResolvers<void>()
   void (async () => {
     let buffer = ''
@@ -38,6 +41,7 @@ export async function startSmtpServer(options: { tls?: { key: string; cert: stri
         const line = buffer.slice(0, newline)
         buffer = buffer.slice(newline + 1)
         if (line === 'ready') ready()
+        else if (line.startsWith('{"holding"')) holding.push(JSON.parse(line).holding)
         else if (line.startsWith('{')) received.push(JSON.parse(line))
         newline = buffer.indexOf('\n')
       }
@@ -47,6 +51,7 @@ export async function startSmtpServer(options: { tls?: { key: string; cert: stri
   return {
     port,
     received,
+    holding,
     /** Resolves with the first message to `to`, or throws after `ms`. */
     async next(to: string, ms = 10_000): Promise<Received> {
       const deadline = Date.now() + ms

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { fairShare } from '../../src/modules/webhooks/worker/dispatcher'
 import { sendDelivery } from '../../src/modules/webhooks/worker/send-delivery'
-import { addressKind, targetOf } from '../../src/modules/webhooks/worker/target-safety'
+import { addressKind, targetOf } from '../../src/core/outbound/target-safety'
 
 // The rules of one delivery attempt and of the dispatcher's slots, without a database.
 describe('where a webhook may go', () => {

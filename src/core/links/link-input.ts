@@ -27,6 +27,7 @@ export type LinkInput = {
   denyReaders?: string
   /** NFC text with LF line ends; null removes the agreement. */
   agreement?: string | null
+  notify?: NotifyMode
 }
 
 /** The fields as they arrive, each already accepted by its rule below. */
@@ -42,6 +43,7 @@ export type CheckedLinkFields = {
   allow?: string[] | null
   deny?: string[] | null
   agreement?: string | null
+  notify?: string
 }
 
 const nullable =
@@ -119,6 +121,13 @@ export const agreementRule: FieldRule = nullable((value) => {
   return check.value.trim() === '' ? 'agreement must not be empty; null removes it' : undefined
 })
 
+export const NOTIFY_MODES = ['on', 'hourly', 'daily', 'off'] as const
+export type NotifyMode = (typeof NOTIFY_MODES)[number]
+export const NOTIFY_RULE_TEXT = `notify must be one of ${NOTIFY_MODES.map((mode) => `"${mode}"`).join(', ')}`
+
+/** notify: how the owner is told of this link's readers (on their notification channels). */
+export const notifyRule: FieldRule = (value) => (NOTIFY_MODES.includes(value as NotifyMode) ? undefined : NOTIFY_RULE_TEXT)
+
 /** Checked fields in their stored form: an NFC label ("" when cleared), the expiry in milliseconds, booleans. */
 export function toLinkInput(fields: CheckedLinkFields): LinkInput {
   const input: LinkInput = {}
@@ -130,6 +139,7 @@ export function toLinkInput(fields: CheckedLinkFields): LinkInput {
     if (fields[key] !== undefined) input[key] = checked(parseJsonBoolean(fields[key]))
   }
   if (fields.access !== undefined) input.access = fields.access as AccessMode
+  if (fields.notify !== undefined) input.notify = fields.notify as NotifyMode
   if (fields.allow !== undefined) input.allowReaders = storedList(fields.allow ?? [])
   if (fields.deny !== undefined) input.denyReaders = storedList(fields.deny ?? [])
   if (fields.agreement !== undefined)

@@ -51,6 +51,9 @@ const pgTables = {
   readerCodes: schema.readerCodes,
   agreementTexts: schema.agreementTexts,
   acceptances: schema.acceptances,
+  notificationChannels: schema.notificationChannels,
+  readerEvents: schema.readerEvents,
+  notificationDeliveries: schema.notificationDeliveries,
 }
 
 const pgPortable: Portable = {

@@ -97,6 +97,7 @@ export const links = pgTable(
     denyReaders: text('deny_readers').notNull().default(''),
     agreement: text('agreement'),
     agreementVersion: integer('agreement_version').notNull().default(0),
+    notify: text('notify').notNull().default('on'),
     views: integer('views').notNull().default(0),
     createdAt: millis('created_at').notNull(),
     updatedAt: millis('updated_at').notNull(),
@@ -407,4 +408,70 @@ export const acceptances = pgTable(
     at: millis('at').notNull(),
   },
   (table) => [index('acceptances_link_seq_idx').on(table.linkId, table.seq), index('acceptances_file_seq_idx').on(table.fileId, table.seq)],
+)
+
+export const notificationChannels = pgTable(
+  'notification_channels',
+  {
+    seq: seqKey(),
+    id: text('id').notNull().unique(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    target: text('target').notNull(),
+    createdAt: millis('created_at').notNull(),
+  },
+  (table) => [index('notification_channels_owner_idx').on(table.ownerId, table.seq)],
+)
+
+export const readerEvents = pgTable(
+  'reader_events',
+  {
+    seq: seqKey(),
+    id: text('id').notNull().unique(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    linkId: text('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    reader: text('reader'),
+    at: millis('at').notNull(),
+    state: text('state').notNull(),
+    routedBy: text('routed_by'),
+  },
+  (table) => [
+    index('reader_events_state_idx').on(table.state, table.at),
+    index('reader_events_link_idx').on(table.linkId, table.state, table.at),
+  ],
+)
+
+export const notificationDeliveries = pgTable(
+  'notification_deliveries',
+  {
+    seq: seqKey(),
+    id: text('id').notNull().unique(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channelId: text('channel_id')
+      .notNull()
+      .references(() => notificationChannels.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    url: text('url').notNull(),
+    createdAt: millis('created_at').notNull(),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: millis('next_attempt_at').notNull(),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    deliveredAt: millis('delivered_at'),
+  },
+  (table) => [
+    index('notification_deliveries_due_idx').on(table.status, table.nextAttemptAt),
+    index('notification_deliveries_owner_idx').on(table.ownerId, table.seq),
+  ],
 )

@@ -6,6 +6,7 @@ import {
   expiresAtRule,
   jsonMaxViewsRule,
   labelRule,
+  notifyRule,
   passwordRule,
   readerListRule,
 } from '../../core/links/link-input'
@@ -34,6 +35,9 @@ export const LinkSchema = t.Object(
     deny: t.Array(t.String(), { description: 'Addresses and @domains kept out, even when allowed' }),
     agreement: t.Union([t.String(), t.Null()], { description: 'The text a reader accepts before the page; null: none' }),
     agreementVersion: t.Integer({ description: 'Goes up each time the agreement text changes (0: never set); acceptances name it' }),
+    notify: t.Union([t.Literal('on'), t.Literal('hourly'), t.Literal('daily'), t.Literal('off')], {
+      description: "How you are told of this link's readers on your notification channels: at once, in an hourly or daily digest, or not",
+    }),
     views: t.Integer({ description: 'Counted views through this link' }),
     state: t.Union([t.Literal('active'), t.Literal('disabled'), t.Literal('expired'), t.Literal('used_up')], {
       description: 'What a reader gets now: active, or why not (disabled wins, then expired, then used_up)',
@@ -118,6 +122,12 @@ export const LinkJson = t.Object(
           description: 'Addresses and @domains kept out (deny wins over allow). Needs access email or verified-email',
         }),
         readerListRule('deny'),
+      ),
+    ),
+    notify: t.Optional(
+      withRule(
+        t.Union([t.Literal('on'), t.Literal('hourly'), t.Literal('daily'), t.Literal('off')], { description: 'Default on' }),
+        notifyRule,
       ),
     ),
     agreement: t.Optional(

@@ -25,6 +25,7 @@ export function toLinkDto(row: LinkRow, publicUrl: string, now: number): LinkDto
     deny: listEntries(row.denyReaders),
     agreement: row.agreement,
     agreementVersion: row.agreementVersion,
+    notify: row.notify as LinkDto['notify'],
     views: row.views,
     state: linkState(row, now),
     createdAt: iso(row.createdAt),
@@ -51,5 +52,6 @@ export function linkFacts(row: LinkRow): Record<string, string | number | boolea
     allow: row.allowReaders.replace(/\n/g, ' '),
     deny: row.denyReaders.replace(/\n/g, ' '),
     agreementVersion: row.agreementVersion,
+    notify: row.notify,
   }
 }

@@ -36,6 +36,8 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'link.changed': 'Link changed',
   'link.deleted': 'Link deleted',
   'reader.erased': 'Reader erased',
+  'notification_channel.created': 'Notification channel added',
+  'notification_channel.deleted': 'Notification channel deleted',
   'webhook.created': 'Webhook added',
   'webhook.deleted': 'Webhook deleted',
 }

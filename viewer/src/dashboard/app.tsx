@@ -12,12 +12,14 @@ import { FilesPage } from './files-page'
 import { session, type Session } from './session'
 import { SignIn } from './sign-in'
 import { Notices, notify } from './ui'
+import { NotificationsPage } from './notifications-page'
 import { WebhooksPage } from './webhooks-page'
 
 type Route =
   | { page: 'files' }
   | { page: 'file'; id: string }
   | { page: 'webhooks' }
+  | { page: 'notifications' }
   | { page: 'activity' }
   | { page: 'account' }
   | { page: 'admin' }
@@ -25,12 +27,13 @@ type Route =
   | { page: 'reset'; secret: string }
   | { page: 'sso'; code: string }
 
-/** Hash routes (#/files, #/files/ID, #/webhooks, #/activity, #/account, #/admin, #/join/SECRET): the server serves one page at /app, nothing else to route. */
+/** Hash routes (#/files, #/files/ID, #/webhooks, #/notifications, #/activity, #/account, #/admin, #/join/SECRET): the server serves one page at /app, nothing else to route. */
 function routeOf(hash: string): Route {
   const file = /^#\/files\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
   if (file) return { page: 'file', id: file[1]! }
   if (hash === '#/account') return { page: 'account' }
   if (hash === '#/webhooks') return { page: 'webhooks' }
+  if (hash === '#/notifications') return { page: 'notifications' }
   if (hash === '#/activity') return { page: 'activity' }
   if (hash === '#/admin') return { page: 'admin' }
   const join = /^#\/join\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
@@ -46,6 +49,7 @@ const TITLES: Record<Route['page'], string> = {
   files: 'Files',
   file: 'Files',
   webhooks: 'Webhooks',
+  notifications: 'Notifications',
   activity: 'Activity',
   account: 'Account',
   admin: 'Admin',
@@ -130,6 +134,9 @@ export function App() {
           <a href="#/files" aria-current={route.page === 'files' || route.page === 'file' ? 'page' : undefined}>
             Files
           </a>
+          <a href="#/notifications" aria-current={route.page === 'notifications' ? 'page' : undefined}>
+            Notifications
+          </a>
           <a href="#/webhooks" aria-current={route.page === 'webhooks' ? 'page' : undefined}>
             Webhooks
           </a>
@@ -155,6 +162,7 @@ export function App() {
         {route.page === 'files' && <FilesPage />}
         {route.page === 'file' && <FilePage key={route.id} id={route.id} />}
         {route.page === 'webhooks' && <WebhooksPage />}
+        {route.page === 'notifications' && <NotificationsPage />}
         {route.page === 'activity' && <ActivityPage />}
         {route.page === 'account' && <AccountPage />}
         {route.page === 'admin' && (me?.admin ? <AdminPage me={me.name} /> : <p>{me ? 'Only admins see this page.' : 'Loading…'}</p>)}

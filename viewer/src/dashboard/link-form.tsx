@@ -16,6 +16,7 @@ type Fields = {
   maxViews: string
   allowDownload: boolean
   searchEngineVisible: boolean
+  notify: LinkDto['notify']
 } & ReaderFields
 
 const fieldsOf = (link?: LinkDto): Fields => ({
@@ -26,6 +27,7 @@ const fieldsOf = (link?: LinkDto): Fields => ({
   maxViews: link?.maxViews == null ? '' : String(link.maxViews),
   allowDownload: link?.allowDownload ?? true,
   searchEngineVisible: link?.searchEngineVisible ?? false,
+  notify: link?.notify ?? 'on',
   ...readerFieldsOf(link),
 })
 
@@ -47,6 +49,7 @@ function inputOf(fields: Fields, link?: LinkDto): LinkBody {
   if (fields.maxViews !== start.maxViews) input.maxViews = viewsOf(fields.maxViews)
   if (fields.allowDownload !== start.allowDownload) input.allowDownload = fields.allowDownload
   if (fields.searchEngineVisible !== start.searchEngineVisible) input.searchEngineVisible = fields.searchEngineVisible
+  if (fields.notify !== start.notify) input.notify = fields.notify
   return { ...input, ...readerInputOf(fields, start) }
 }
 
@@ -160,6 +163,23 @@ export function LinkForm(props: {
         onChange={(searchEngineVisible) => set({ searchEngineVisible })}
       />
       <LinkReadersFields id={id} fields={fields} set={set} />
+      <div class="field">
+        <label for={id('notify')}>Tell me of new readers</label>
+        <select
+          id={id('notify')}
+          value={fields.notify}
+          aria-describedby={id('notify-hint')}
+          onChange={(event) => set({ notify: event.currentTarget.value as LinkDto['notify'] })}
+        >
+          <option value="on">At once</option>
+          <option value="hourly">In an hourly digest</option>
+          <option value="daily">In a daily digest</option>
+          <option value="off">Never</option>
+        </select>
+        <span id={id('notify-hint')} class="hint">
+          On your <a href="#/notifications">notification channels</a>: new readers, downloads, accepted agreements.
+        </span>
+      </div>
       {error && (
         <p id={id('error')} class="form-error" role="alert">
           {error}

@@ -5,6 +5,7 @@ import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
 import { eventSubscribers } from '../../../core/webhooks/subscribers'
 import { outboxWritten } from '../../../core/webhooks/wake'
+import { readerEventStatements, readerNews } from '../../../core/notifications/reader-events'
 import { insertVisit, visitEvents, type VisitedLink, type VisitFacts, type VisitRecord } from './visit-records'
 import { isHumanVisit, SWEEP_INTERVAL_MS, sweepStatement, UNMARK, visitMarker } from './visit-marks'
 import type { VisitorKeyOf } from './visitor-salt'
@@ -49,6 +50,8 @@ type Pending = {
   record: VisitRecord | null
   /** The owner has a webhook for link.viewed: the visit's event goes into the outbox with it. */
   announce: boolean
+  /** The owner is told of new readers of this link (service/notifications): a reader event goes with it. */
+  news: { reader: string | null; at: number } | null
   resolve: (result: ViewResult) => void
   reject: (error: unknown) => void
 }
@@ -79,6 +82,7 @@ export function createViewCounter(ctx: AppContext, visitorKeyOf: VisitorKeyOf): 
   const analytics = ctx.config.analyticsRetention > 0
   const wantsEvent = eventSubscribers(ctx)
   const finalize = finalizer(visitEvents(ctx).viewed)
+  const makesNews = readerNews(ctx)
   let queue: Pending[] = []
   let lastSweep = 0
   // One group commit in flight at a time: the visits that arrive meanwhile make the next one. On SQLite a commit
@@ -107,7 +111,7 @@ export function createViewCounter(ctx: AppContext, visitorKeyOf: VisitorKeyOf): 
     try {
       const results = await ctx.db.hot.runGroups(groups, (results) => finalize(batch, results))
       // link.viewed events went into the outbox with the views: the dispatcher sends them now, not at its next poll.
-      if (batch.some((pending) => pending.announce)) outboxWritten(ctx)
+      if (batch.some((pending) => pending.announce || pending.news)) outboxWritten(ctx)
       const refused = new Set<string>()
       batch.forEach((pending, i) => {
         const result = results[i]!
@@ -142,11 +146,12 @@ export function createViewCounter(ctx: AppContext, visitorKeyOf: VisitorKeyOf): 
         }
       : null
     const announce = record !== null && (await wantsEvent(ownerId, 'link.viewed'))
+    const news = (await makesNews(ownerId, link)) ? { reader: facts.reader, at: now } : null
     const { visitor, statements } = markOf({ linkId: link.id, clientIp: visit.clientIp, userAgent: visit.userAgent!, kind: 'view', now })
     const group = [...statements, { sql: CLAIM_LINK_VIEW, args: [link.id], onlyIfPreviousChanged: true }]
     return new Promise<ViewResult>((resolve, reject) => {
       if (queue.length === 0 && !flushing) setImmediate(flush)
-      queue.push({ link, ownerId, visitor, group, record, announce, resolve, reject })
+      queue.push({ link, ownerId, visitor, group, record, announce, news, resolve, reject })
     })
   }
 }
@@ -178,6 +183,16 @@ const finalizer =
           visits.push(insertVisit(pending.link, pending.record))
           if (pending.announce) visits.push(viewedEvent(pending.ownerId, pending.link, pending.record))
         }
+        if (pending.news)
+          visits.push(
+            readerEventStatements.view({
+              ownerId: pending.ownerId,
+              linkId: pending.link.id,
+              at: pending.news.at,
+              reader: pending.news.reader,
+              visit: pending.record,
+            }),
+          )
       } else if (outcome === 'limit_reached') unmarks.push({ sql: UNMARK, args: [pending.link.id, pending.visitor] })
     })
     return [...[...toFiles].map(([id, n]) => ({ sql: ADD_FILE_VIEWS, args: [n, id] })), ...visits, ...unmarks]

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import { outboxWritten } from '../../../core/webhooks/wake'
+import { readerEventStatements, readerNews } from '../../../core/notifications/reader-events'
 import { timeOrderedId } from '../../../lib/ids'
 import type { Visit } from '../model'
 import { readingToken, visitCookieOf, visitOfToken } from './reader-cookies'
@@ -34,14 +35,20 @@ const startsDownload = (range: string | null) => range === null || /^\s*bytes\s*
 export function downloadRecorder(ctx: AppContext, visitorKeyOf: VisitorKeyOf): RecordDownload {
   const markOf = visitMarker(ctx)
   const events = visitEvents(ctx)
+  const makesNews = readerNews(ctx)
   return async ({ shared, visit, facts, cookies, range }) => {
     if (ctx.config.analyticsRetention === 0 || !isHumanDownload(visit) || !startsDownload(range)) return { newToken: null }
     const { link, file } = shared
     const now = ctx.now()
     const known = visitOfToken(ctx.signingKey, visitCookieOf(cookies), link.id, now)
+    // A download is news for the owner when it is recorded: right after the statement that records it, and before
+    // the webhook's event, which checks the statement before it in turn (this one changed a row if that one did).
+    const news = (await makesNews(file.ownerId, link))
+      ? [readerEventStatements.other('download', { ownerId: file.ownerId, linkId: link.id, at: now, reader: facts.reader }, true)]
+      : []
     if (known) {
       await ctx.db.hot.runGroups([
-        [{ sql: MARK_DOWNLOADED, args: [known, link.id] }, events.downloaded(file.ownerId, link, { id: known, at: now })],
+        [{ sql: MARK_DOWNLOADED, args: [known, link.id] }, ...news, events.downloaded(file.ownerId, link, { id: known, at: now })],
       ])
       outboxWritten(ctx)
       return { newToken: null }
@@ -51,7 +58,9 @@ export function downloadRecorder(ctx: AppContext, visitorKeyOf: VisitorKeyOf): R
     const mark = markOf({ linkId: link.id, clientIp: visit.clientIp, userAgent: visit.userAgent!, kind: 'download', now })
     const record = { id, at: now, visitor, ...facts, viewed: false, downloaded: true }
     const insert = { ...insertVisit(link, record), onlyIfPreviousChanged: true }
-    const [result] = await ctx.db.hot.runGroups([[...mark.statements, insert, events.downloaded(file.ownerId, link, { id, at: now })]])
+    const [result] = await ctx.db.hot.runGroups([
+      [...mark.statements, insert, ...news, events.downloaded(file.ownerId, link, { id, at: now })],
+    ])
     if (result instanceof Error) throw result
     outboxWritten(ctx) // link.downloaded, if it was written: sent now, not at the dispatcher's next poll
     const inserted = result![mark.statements.length] === 1

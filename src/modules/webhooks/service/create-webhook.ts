@@ -6,7 +6,7 @@ import { randomId } from '../../../lib/ids'
 import type { WebhookInput } from '../input'
 import { WEBHOOK_LIMITS } from '../../../shared/webhook-shapes'
 import { newWebhookSecret } from './signing'
-import { literalTargetRefusal } from '../worker/target-safety'
+import { literalTargetRefusal } from '../../../core/outbound/target-safety'
 
 /**
  * A new webhook of the caller, with a fresh secret (the caller sees it once, in the answer). A URL whose host is

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../core/context'
 import { onOutboxWritten } from '../../../core/webhooks/wake'
 import { nextAttemptAt } from '../../../core/outbox/backoff'
 import { type AttemptResult, type OutgoingDelivery, sendDelivery } from './send-delivery'
-import type { Resolve } from './target-safety'
+import type { Resolve } from '../../../core/outbound/target-safety'
 
 export type DispatcherOptions = {
   /** Deliveries in flight at once. */

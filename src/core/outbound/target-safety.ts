@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises'
 import { BlockList, isIP } from 'node:net'
 
 /**
- * Where a webhook may go unless PDFSHARE_WEBHOOK_ALLOW_PRIVATE is on: global unicast addresses only. Refused:
+ * Where a webhook or a notification may go unless PDFSHARE_WEBHOOK_ALLOW_PRIVATE is on: global unicast addresses only. Refused:
  * the server's own host and its networks (loopback, private, link-local, CGNAT, site-local), what is no host
  * at all (unspecified, multicast, broadcast, reserved), and the ranges set aside for documentation, benchmarks
  * and protocols (IANA's special-purpose registries). An IPv6 address that carries an IPv4 one — IPv4-mapped

@@ -1,0 +1,55 @@
+import type { SqlStatement } from '../../db/hot-sql'
+import { versionedCache } from '../../db/versioned-cache'
+import { timeOrderedId } from '../../lib/ids'
+import type { AppContext } from '../context'
+
+/** What a reader did that an owner may be told of. */
+export type ReaderEventKind = 'view' | 'download' | 'acceptance'
+
+const INSERT = `INSERT INTO "reader_events" ("id", "owner_id", "link_id", "kind", "reader", "at", "state") VALUES (?, ?, ?, ?, ?, ?, 'new')`
+// A view is news only from a new reader: an address (a link that asks for one) or a visitor key (today's) the
+// link's visits have not had before. The visit of this view was written just before, in the same transaction.
+const INSERT_NEW_READER = `INSERT INTO "reader_events" ("id", "owner_id", "link_id", "kind", "reader", "at", "state")
+  SELECT ?, ?, ?, 'view', ?, ?, 'new'
+  WHERE NOT EXISTS (SELECT 1 FROM "visits" WHERE "link_id" = ? AND "id" <> ? AND "reader" = ?)`
+const INSERT_NEW_VISITOR = `INSERT INTO "reader_events" ("id", "owner_id", "link_id", "kind", "reader", "at", "state")
+  SELECT ?, ?, ?, 'view', NULL, ?, 'new'
+  WHERE NOT EXISTS (SELECT 1 FROM "visits" WHERE "link_id" = ? AND "id" <> ? AND "visitor" = ?)`
+
+type EventOf = { ownerId: string; linkId: string; at: number }
+
+/** The statements that record reader events, in the transaction of what they are about. */
+export const readerEventStatements = {
+  /** A counted view, if it is a new reader's (`visit`: the view's own visit row; null when visits are not kept). */
+  view(event: EventOf & { reader: string | null; visit: { id: string; visitor: string } | null }): SqlStatement {
+    const id = timeOrderedId(event.at)
+    if (event.visit === null) return { sql: INSERT, args: [id, event.ownerId, event.linkId, 'view', event.reader, event.at] }
+    return event.reader === null
+      ? { sql: INSERT_NEW_VISITOR, args: [id, event.ownerId, event.linkId, event.at, event.linkId, event.visit.id, event.visit.visitor] }
+      : {
+          sql: INSERT_NEW_READER,
+          args: [id, event.ownerId, event.linkId, event.reader, event.at, event.linkId, event.visit.id, event.reader],
+        }
+  },
+  /** A download or an acceptance. `onlyIfPreviousChanged`: only if the statement before it recorded the download. */
+  other(kind: Exclude<ReaderEventKind, 'view'>, event: EventOf & { reader: string | null }, onlyIfPreviousChanged = false): SqlStatement {
+    return {
+      sql: INSERT,
+      args: [timeOrderedId(event.at), event.ownerId, event.linkId, kind, event.reader, event.at],
+      onlyIfPreviousChanged,
+    }
+  },
+}
+
+const HAS_CHANNEL = 'SELECT 1 FROM "notification_channels" WHERE "owner_id" = ? LIMIT 1'
+
+/**
+ * Whether readers of this link make news: its owner has a channel and the link's notify is not off. For the
+ * hot path of every counted view, like the webhooks' subscribers: the answer is kept in a versioned cache, so a
+ * channel added or removed is seen by the next view.
+ */
+export function readerNews(ctx: AppContext): (ownerId: string, link: { notify: string }) => Promise<boolean> {
+  const cache = versionedCache<boolean>(ctx.db.hot)
+  return async (ownerId, link) =>
+    link.notify !== 'off' && ((await cache(ownerId, async () => (await ctx.db.hot.get(HAS_CHANNEL, [ownerId])) !== undefined)) ?? false)
+}
