@@ -62,6 +62,13 @@ rows.push(
     ok: Math.min(speed.analytics.ratio, speed.analytics.ours / speed.analytics.raw) >= 0.9,
   },
   {
+    measure: '`GET /s/:slug` page of a link that asks for an address, for a reader with its cookie (every request a new counted visitor)',
+    against: `the open link's page: ${speed.gated.raw.toFixed(0)} req/s`,
+    result: `${speed.gated.ours.toFixed(0)} req/s = ${pct(speed.gated.ours / speed.gated.raw)} (rounds: ${pct(speed.gated.ratio)})`,
+    target: '≥ 90 %',
+    ok: Math.min(speed.gated.ratio, speed.gated.ours / speed.gated.raw) >= 0.9,
+  },
+  {
     measure: 'views counted during the page runs',
     against: `${speed.pageRequests} completed requests`,
     result: `${speed.pageViews} (${speed.errors} errors)`,

@@ -26,6 +26,11 @@ export type Throughput = {
    * statement), alternated with the analytics-on runs: `ours` is analytics on, `raw` off, `ratio` on / off.
    */
   analytics: Ratio
+  /**
+   * The page of a link that asks for an address, for a reader holding its cookie (signed address checked
+   * against the link's lists, the address kept in the visit): `ours` gated, `raw` the open link's page.
+   */
+  gated: Ratio
 }
 
 /**
@@ -87,6 +92,20 @@ export async function throughput(binary: string): Promise<Throughput> {
     const headers = { authorization: `Bearer ${token}` }
     const apiUrl = `${url}/api/files/${data.id}`
     const pageUrl = `${url}${new URL(data.shareUrl).pathname}`
+    // A second link of the same file that asks for an address, and a reader's cookie for it.
+    const gatedLink = await fetch(`${url}/api/files/${data.id}/links`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ access: 'email', allow: ['@example.com'] }),
+    })
+    const gatedUrl = `${url}${new URL(((await gatedLink.json()) as { data: { url: string } }).data.url).pathname}`
+    const entered = await fetch(`${gatedUrl}/reader`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=reader%40example.com',
+    })
+    const gatedHeaders = { cookie: entered.headers.getSetCookie()[0]!.split(';')[0]! }
     const run = (target: string, extra: Partial<Parameters<typeof wrk>[0]> = {}) =>
       wrk({ url: target, connections: CONNECTIONS, seconds: SECONDS, cpu: LOAD_CPU, ...extra })
 
@@ -95,9 +114,10 @@ export async function throughput(binary: string): Promise<Throughput> {
     wrk({ url: apiUrl, connections: CONNECTIONS, seconds: 2, cpu: LOAD_CPU, headers })
     wrk({ url: pageUrl, connections: CONNECTIONS, seconds: 2, cpu: LOAD_CPU, script: distinctVisitors() })
     wrk({ url: pageOffUrl, connections: CONNECTIONS, seconds: 2, cpu: LOAD_CPU, script: distinctVisitors() })
-    const before = await viewsOf(apiUrl, headers)
+    wrk({ url: gatedUrl, connections: CONNECTIONS, seconds: 2, cpu: LOAD_CPU, script: distinctVisitors(), headers: gatedHeaders })
+    const before = await defaultLinkViews(apiUrl, headers)
 
-    const rounds: { rawJson: WrkResult; api: WrkResult; rawHtml: WrkResult; page: WrkResult; pageOff: WrkResult }[] = []
+    const rounds: { rawJson: WrkResult; api: WrkResult; rawHtml: WrkResult; page: WrkResult; pageOff: WrkResult; gated: WrkResult }[] = []
     for (let round = 0; round < ROUNDS; round++) {
       rounds.push({
         rawJson: run(`${rawUrl}/json`),
@@ -105,6 +125,7 @@ export async function throughput(binary: string): Promise<Throughput> {
         rawHtml: run(`${rawUrl}/html`),
         page: run(pageUrl, { script: distinctVisitors() }),
         pageOff: run(pageOffUrl, { script: distinctVisitors() }),
+        gated: run(gatedUrl, { script: distinctVisitors(), headers: gatedHeaders }),
       })
     }
     const apiMax = median(rounds.map((r) => r.api.rps))
@@ -115,10 +136,11 @@ export async function throughput(binary: string): Promise<Throughput> {
       page: ratioOf(rounds.map((r) => [r.page.rps, r.rawHtml.rps])),
       apiP50AtHalf: atHalf.p50,
       apiP99AtHalf: atHalf.p99,
-      pageViews: (await viewsOf(apiUrl, headers)) - before,
+      pageViews: (await defaultLinkViews(apiUrl, headers)) - before,
       pageRequests,
-      errors: rounds.reduce((sum, r) => sum + r.api.errors + r.page.errors + r.pageOff.errors, atHalf.errors),
+      errors: rounds.reduce((sum, r) => sum + r.api.errors + r.page.errors + r.pageOff.errors + r.gated.errors, atHalf.errors),
       analytics: ratioOf(rounds.map((r) => [r.page.rps, r.pageOff.rps])),
+      gated: ratioOf(rounds.map((r) => [r.gated.rps, r.page.rps])),
     }
   } finally {
     raw.kill()
@@ -138,9 +160,10 @@ function ratioOf(pairs: [ours: number, raw: number][]): Ratio {
   }
 }
 
-async function viewsOf(apiUrl: string, headers: Record<string, string>): Promise<number> {
-  const { data } = (await (await fetch(apiUrl, { headers })).json()) as { data: { views: number } }
-  return data.views
+/** The views of the file's default link (the page runs'; the gated runs go through another link). */
+async function defaultLinkViews(apiUrl: string, headers: Record<string, string>): Promise<number> {
+  const { data } = (await (await fetch(`${apiUrl}/links`, { headers })).json()) as { data: { isDefault: boolean; views: number }[] }
+  return data.find((link) => link.isDefault)!.views
 }
 
 if (import.meta.main) console.log(JSON.stringify(await throughput(join(ROOT, 'dist', 'pdfshare')), null, 1))
