@@ -19,6 +19,13 @@ describe('without PDFSHARE_SMTP_URL', () => {
     expect((await json(await server.call('GET', '/api/admin/invitations', { token: root.token }))).data).toEqual([])
     const test = await server.call('POST', '/api/admin/mail/test', { token: root.token, ...jsonBody({ to: 'ann@example.com' }) })
     expect((await json(test)).error).toContain('cannot send mail')
+    const channel = await server.call('POST', '/api/notifications/channels', {
+      token: root.token,
+      ...jsonBody({ kind: 'email', target: 'ann@example.com' }),
+    })
+    expect(channel.status).toBe(400)
+    expect((await json(channel)).error).toContain('PDFSHARE_SMTP_URL is not set')
+    expect((await json(await server.call('GET', '/api/notifications/channels', { token: root.token }))).data).toEqual([])
   })
 })
 

@@ -12,7 +12,9 @@ import { eventually, firstPageInk, SCREENSHOTS, watchedPage, type Watched } from
 // reader through every gate with the code from the mail; the owner told by mail and on ntfy (a stand-in on
 // loopback), set up on the Notifications page; the owner's Readers table and erasure; a forgotten password reset
 // by mail.
-const smtp = await startSmtpServer()
+// The mail server speaks STARTTLS and wants AUTH, as a real one does: the binary trusts its test certificate.
+const cert = join(import.meta.dir, '..', 'fixtures', 'smtp-tls', 'cert.pem')
+const smtp = await startSmtpServer({ tls: { key: join(import.meta.dir, '..', 'fixtures', 'smtp-tls', 'key.pem'), cert } })
 afterAll(() => smtp.stop())
 /** An ntfy server's stand-in on loopback: what it was sent. */
 const ntfy: { path: string; body: Record<string, unknown> }[] = []
@@ -30,7 +32,8 @@ const app = useBinaryApp({
   user: 'olive',
   env: {
     PDFSHARE_RATE_LIMIT_SHARE: '0',
-    PDFSHARE_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    PDFSHARE_SMTP_URL: `smtp://mailer:mail%20password@localhost:${smtp.port}`,
+    NODE_EXTRA_CA_CERTS: cert,
     PDFSHARE_MAIL_FROM: 'Docs <docs@example.test>',
     PDFSHARE_WEBHOOK_ALLOW_PRIVATE: '1',
   },
@@ -46,12 +49,13 @@ const served = (url: string) => `${app.server.url}${new URL(url).pathname}`
 const EXPECTED = [/status of 401/, /status of 403/]
 const unexpected = (watched: Watched) => watched.consoleErrors.filter((line) => !EXPECTED.some((pattern) => pattern.test(line)))
 
-/** The text of the newest mail to `to` after `seen` of them. */
+/** The text of the newest mail to `to` after `seen` of them; every mail came over STARTTLS, signed in. */
 async function mailTo(to: string, seen = 0): Promise<string> {
   let text = ''
   await eventually(async () => {
     const mails = smtp.received.filter((mail) => mail.to.includes(to))
     expect(mails.length).toBeGreaterThan(seen)
+    expect(mails.every((mail) => mail.secure)).toBe(true)
     text = mails.at(-1)!.data.replace(/=\r?\n/g, '')
   }, 10_000)
   return text
@@ -267,6 +271,9 @@ describe('readers you choose, in Chromium', () => {
       })
     expect((await signIn('the second password')).status).toBe(200)
     expect((await signIn('the first password')).status).toBe(401)
+    // Codes, notifications and the reset alike went over STARTTLS, signed in.
+    expect(smtp.received.length).toBeGreaterThan(3)
+    expect(smtp.received.filter((mail) => !mail.secure)).toEqual([])
     expect(unexpected(watched)).toEqual([])
   })
 })
