@@ -11,7 +11,9 @@ import type { ObjectFolder } from '../../storage/object-folder'
 export type PreviewCache = {
   /** Where a blob's card is cached; `failed` is the mark (holding the reason) of a blob that could not be rendered. */
   pathOf(blobKey: string, kind?: 'png' | 'failed'): string
-  /** Drops a blob's card and mark; called whenever the blob itself goes. */
+  /** Where one page image of a blob is cached (`<blobKey>.p<page>-w<width>.webp`), or its failure mark. */
+  pagePathOf(blobKey: string, page: number, width: number, kind: 'webp' | 'failed'): string
+  /** Drops a blob's card, page images and marks; called whenever the blob itself goes. */
   discard(blobKey: string): Promise<void>
   /** Drops the cards and marks of every blob not in `keep` (the start-up sweep; this disk only). */
   discardAllBut(keep: ReadonlySet<string>): Promise<void>
@@ -66,9 +68,14 @@ function localPreviewCache(folder: string): PreviewCache {
   const discard = async (blobKey: string) => {
     await rm(pathOf(blobKey), { force: true })
     await rm(pathOf(blobKey, 'failed'), { force: true })
+    // Its page images too, whatever pages and widths were drawn.
+    for (const name of await readdir(folder).catch(() => [] as string[])) {
+      if (name.startsWith(`${blobKey}.p`)) await rm(join(folder, name), { force: true })
+    }
   }
   return {
     pathOf,
+    pagePathOf: (blobKey, page, width, kind) => join(folder, `${blobKey}.p${page}-w${width}.${kind}`),
     discard,
     async discardAllBut(keep) {
       for (const name of await readdir(folder).catch(() => [] as string[])) {

@@ -4,6 +4,7 @@ import type { FileRow } from '../../db/tables'
 import { createSingleFlight } from '../../lib/concurrency'
 import type { AppContext } from '../context'
 import placeholderPath from './placeholder.png' with { type: 'file' }
+import { type PageImages, pageImages } from './page-images'
 import { createRendererPool, RenderFailed, type RendererPool } from './renderer-pool'
 import { rendererCommand } from './renderer-protocol'
 
@@ -40,6 +41,8 @@ export type PreviewService = {
   previewOf(row: PreviewedFile, options?: { waitMs?: number }): Promise<Preview>
   /** The number of pages of the file's PDF (kept in `pdf_pages` once counted); undefined when PDFium cannot tell. */
   pagesOf(row: PreviewedFile): Promise<number | undefined>
+  /** One page of the file's PDF as an image at one of the ladder's widths (page-images.ts). */
+  pageImageOf: PageImages
   close(): void
 }
 
@@ -164,7 +167,13 @@ export function createPreviewService(
     }
   }
 
+  const pagesOf = async (row: PreviewedFile) => {
+    if (pageCounts.has(row.blobKey)) return pageCounts.get(row.blobKey)
+    return counting(row.blobKey, () => countPages(row))
+  }
   return {
+    pagesOf,
+    pageImageOf: pageImages(ctx, pool, pagesOf),
     async previewOf(row, options = {}) {
       const rendering = once(row.blobKey, () => render(row))
       if (options.waitMs === undefined) return rendering
@@ -177,10 +186,6 @@ export function createPreviewService(
       } finally {
         clearTimeout(timer)
       }
-    },
-    async pagesOf(row) {
-      if (pageCounts.has(row.blobKey)) return pageCounts.get(row.blobKey)
-      return counting(row.blobKey, () => countPages(row))
     },
     close: () => {
       pool.close()

@@ -11,6 +11,9 @@ export const PREVIEW_HEIGHT = 630
 let compiled: Promise<WebAssembly.Module> | undefined
 let sharpModule: Promise<typeof import('sharp')['default']> | undefined
 
+/** sharp, once warmUp has loaded it. */
+export const loadedSharp = () => sharpModule!
+
 /** Compiles PDFium's wasm and loads sharp ahead of the first render (the renderer process does this at start). */
 export async function warmUp(): Promise<void> {
   compiled ??= Bun.file(wasmPath)
@@ -46,7 +49,7 @@ export async function countPages(pdfPath: string, heapLimit: number): Promise<nu
 }
 
 /** Opens the PDF in a fresh, capped PDFium instance, runs `use` on it, and tears everything down again. */
-async function withPdfium<T>(pdfPath: string, heapLimit: number, use: (document: PDFiumDocument) => Promise<T>): Promise<T> {
+export async function withPdfium<T>(pdfPath: string, heapLimit: number, use: (document: PDFiumDocument) => Promise<T>): Promise<T> {
   await warmUp()
   const module = await compiled!
   const heap = { refused: false }

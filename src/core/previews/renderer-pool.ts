@@ -61,6 +61,8 @@ export type RendererPool = {
    * page count. `timeoutMs` replaces the pool's time limit for this render (a second try of a slow PDF).
    */
   render(pdfPath: string, outPath: string, options?: { timeoutMs?: number }): Promise<{ pages: number }>
+  /** Draws page `page` of the PDF at `pdfPath` `width` pixels wide into `outPath` (a WebP), under the same limits. */
+  renderPage(pdfPath: string, outPath: string, options: { page: number; width: number }): Promise<{ pages: number }>
   /** Counts the pages of the PDF at `pdfPath` in a renderer process, under the same limits. */
   countPages(pdfPath: string): Promise<number>
   /** Stops every renderer (the server is stopping). */
@@ -212,6 +214,7 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
 
   return {
     render: async (pdfPath, outPath, options = {}) => ({ pages: await run({ kind: 'card', pdfPath, outPath }, options.timeoutMs) }),
+    renderPage: async (pdfPath, outPath, options) => ({ pages: await run({ kind: 'page', pdfPath, outPath, ...options }) }),
     countPages: (pdfPath) => run({ kind: 'pages', pdfPath }),
     close() {
       closed = true

@@ -1,5 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises'
 import { countPages, renderFirstPage, warmUp } from './render-first-page'
+import { renderPageImage } from './render-page'
 import type { RenderJob, RendererMessage } from './renderer-protocol'
 
 /**
@@ -30,10 +31,16 @@ export async function runPreviewRenderer(): Promise<void> {
         if (job.kind === 'pages' || !job.outPath) {
           send({ id: job.id, ok: true, pages: await countPages(job.pdfPath, heapLimit) })
         } else {
-          const { png, pages } = await renderFirstPage(job.pdfPath, heapLimit)
+          const { bytes, pages } =
+            job.kind === 'page'
+              ? await renderPageImage(job.pdfPath, heapLimit, job.page ?? 1, job.width ?? 800).then((r) => ({
+                  bytes: r.webp,
+                  pages: r.pages,
+                }))
+              : await renderFirstPage(job.pdfPath, heapLimit).then((r) => ({ bytes: r.png, pages: r.pages }))
           const temp = `${job.outPath}.tmp`
-          await writeFile(temp, png)
-          await rename(temp, job.outPath) // readers never see a half-written preview
+          await writeFile(temp, bytes)
+          await rename(temp, job.outPath) // readers never see a half-written image
           send({ id: job.id, ok: true, pages })
         }
       } catch (error) {

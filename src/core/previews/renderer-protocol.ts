@@ -4,10 +4,19 @@ import { join } from 'node:path'
 export const RENDERER_ARGUMENT = '__preview-renderer'
 
 /**
- * Server → renderer: render page 1 of the PDF at `pdfPath` into a PNG link card at `outPath` (`card`), or only
- * count its pages (`pages`, no `outPath`).
+ * Server → renderer: render page 1 of the PDF at `pdfPath` into a PNG link card at `outPath` (`card`), page
+ * `page` (1-based) into a WebP `width` pixels wide at `outPath` (`page`), or only count its pages (`pages`, no
+ * `outPath`).
  */
-export type RenderJob = { id: number; kind: 'card' | 'pages'; pdfPath: string; outPath?: string; memoryLimit: number }
+export type RenderJob = {
+  id: number
+  kind: 'card' | 'pages' | 'page'
+  pdfPath: string
+  outPath?: string
+  page?: number
+  width?: number
+  memoryLimit: number
+}
 
 /** Renderer → server: once when it is ready, then one answer per job, with the PDF's page count when it opened. */
 export type RendererMessage = { ready: true } | { id: number; ok: true; pages: number } | { id: number; ok: false; reason: string }

@@ -10,7 +10,9 @@ import { LOCKED_PREVIEW_HEADERS, PENDING_PREVIEW_HEADERS, previewHeaders, type D
 import { linkAccessReader } from './service/link-access'
 import { bytesOpener } from './service/open-bytes'
 import { pageOpener } from './service/open-page'
+import { pageImageOpener } from './service/open-page-image'
 import { previewOpener } from './service/open-preview'
+import { pageImageAnswer } from './answers/page-answers'
 import { READING_LIMITS, readingRecorder } from './service/record-reading'
 import { agreementAcceptor } from './service/accept-agreement'
 import { readerGate } from './service/reader-gate'
@@ -19,7 +21,8 @@ import { visitorKeys } from './service/visitor-salt'
 
 /**
  * The public share routes: /s/:slug (the viewer, or the page of the link's next gate: its password, the reader's
- * address and mailed code, its agreement), the gates' forms, its bytes, download, preview and reading batches. Each reads what it needs of the request (input.ts), asks its service what
+ * address and mailed code, its agreement), the gates' forms, its bytes, download, its pages drawn as images,
+ * its preview and reading batches. Each reads what it needs of the request (input.ts), asks its service what
  * should happen (service/open-*.ts, unlock-link.ts, record-reading.ts: a link that is off, expired or used
  * up is a 410 on every route; a password link opens with its unlock cookie; a link with a view limit serves
  * its bytes to readers holding its grant), and answers that decision (answers.ts). The page links to the
@@ -34,6 +37,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const openPage = pageOpener(ctx, built)
   const openBytes = bytesOpener(ctx, built)
   const openPreview = previewOpener(built.accessOf, previews, previewWaitOf(config))
+  const openPageImage = pageImageOpener(ctx, built.accessOf, previews.pageImageOf)
   const unlock = linkUnlocker(ctx, built.accessOf)
   const gate = readerGate(ctx, built.accessOf)
   const accept = agreementAcceptor(ctx, built.accessOf)
@@ -176,6 +180,20 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
         return result.ok ? '' : result.reason
       },
       { parse: 'none' },
+    )
+    .get('/s/:slug/pages/:page', async ({ request, params, server, set }) =>
+      pageImageAnswer(
+        request,
+        set,
+        await openPageImage({
+          slug: params.slug,
+          cookies: request.headers.get('cookie'),
+          page: params.page,
+          width: new URL(request.url).searchParams.get('w'),
+          client: clientGroupOf(request, server, config.trustProxyHops),
+        }),
+        answers,
+      ),
     )
     .get('/s/:slug/preview.png', async ({ request, params, set }) => {
       const decision = await openPreview({ slug: params.slug })

@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs'
+import { rm, writeFile } from 'node:fs/promises'
+import { createSingleFlight } from '../../lib/concurrency'
+import type { AppContext } from '../context'
+import type { PreviewedFile } from './preview-service'
+import type { PageWidth } from './render-page'
+import { RenderFailed, type RendererPool } from './renderer-pool'
+
+/**
+ * One page as an image: drawn (`rendered`, a WebP on disk), or why not — the page cannot be drawn (`failed`,
+ * remembered for that version of the PDF), the PDF has no such page (`no_page`), the renderers are all busy
+ * (`busy`, worth asking again), or the reader has used up the draws they may ask for (`over_budget`).
+ */
+export type PageImage =
+  | { kind: 'rendered'; path: string }
+  | { kind: 'failed' }
+  | { kind: 'no_page'; pages: number | undefined }
+  | { kind: 'busy' }
+  | { kind: 'over_budget' }
+
+export type PageImages = (
+  row: PreviewedFile,
+  page: number,
+  width: PageWidth,
+  /** Asked before a page is drawn (a cached one costs nothing): false refuses the draw. */
+  mayDraw: () => Promise<boolean>,
+) => Promise<PageImage>
+
+/**
+ * Page images, drawn on demand by the preview renderers (killable processes, their time and memory caps) and
+ * cached beside the link cards by blob key, page and width: a replacement is a new blob, so its pages are drawn
+ * anew, and the old ones go with the old blob. Concurrent requests for one image share one draw; a page that
+ * cannot be drawn is remembered (a `.failed` mark with the reason), so it is never tried again.
+ */
+export function pageImages(ctx: AppContext, pool: RendererPool, pagesOf: (row: PreviewedFile) => Promise<number | undefined>): PageImages {
+  const once = createSingleFlight<PageImage>()
+  return async (row, page, width, mayDraw) => {
+    const pages = await pagesOf(row)
+    if (pages === undefined) return { kind: 'failed' } // PDFium cannot open it at all
+    if (page > pages) return { kind: 'no_page', pages }
+    const path = ctx.previews.pagePathOf(row.blobKey, page, width, 'webp')
+    const mark = ctx.previews.pagePathOf(row.blobKey, page, width, 'failed')
+    if (existsSync(path)) return { kind: 'rendered', path }
+    if (existsSync(mark)) return { kind: 'failed' }
+    return once(path, async () => {
+      if (!(await mayDraw())) return { kind: 'over_budget' }
+      const pdf = await ctx.blobs.localFile(row.blobKey)
+      try {
+        await pool.renderPage(pdf.path, path, { page, width })
+        return { kind: 'rendered', path }
+      } catch (error) {
+        await rm(`${path}.tmp`, { force: true }).catch(() => {})
+        if (!(error instanceof RenderFailed)) return { kind: 'busy' }
+        ctx.log.info(
+          `page ${page} of file ${row.id} at ${width} px: ${error.message}; answered as not drawable for this version of the PDF`,
+        )
+        await writeFile(mark, `${error.message}\n`).catch(() => {})
+        return { kind: 'failed' }
+      } finally {
+        await pdf.release()
+      }
+    })
+  }
+}

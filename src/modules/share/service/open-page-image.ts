@@ -1,0 +1,55 @@
+import type { AppContext } from '../../../core/context'
+import type { SharedLink } from '../../../core/links/find-shared-link'
+import type { LinkState } from '../../../core/links/link-state'
+import { rateLimitFor } from '../../../core/limits/rate-limit'
+import type { PageImage, PageImages } from '../../../core/previews/page-images'
+import { isPageWidth, PAGE_WIDTHS, type PageWidth } from '../../../core/previews/render-page'
+import type { Gate, ReadLinkAccess } from './link-access'
+
+/** Pages one client address (an IPv6 /64) may have drawn per minute; cached pages are free. */
+export const PAGE_DRAWS_PER_MINUTE = 120
+
+/**
+ * What `GET /s/:slug/pages/:n?w=` answers: the page as an image (`image`, with what the image service said), or
+ * why not — the link is missing or gone; a gate of it was not passed (`locked`); it has a view limit and the
+ * reader holds no grant (`ungranted`); the page number or width is not one (`bad_request`, with the sentence).
+ */
+export type PageImageDecision =
+  | { kind: 'missing' }
+  | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
+  | { kind: 'locked'; gate: Gate }
+  | { kind: 'ungranted' }
+  | { kind: 'bad_request'; message: string }
+  | { kind: 'image'; shared: SharedLink; page: number; width: PageWidth; image: PageImage }
+
+export type OpenPageImage = (input: {
+  slug: string
+  cookies: string | null
+  page: string
+  width: string | null
+  client: string
+}) => Promise<PageImageDecision>
+
+/**
+ * Page images open exactly where the PDF's bytes do (service/open-bytes.ts): past every gate, with a grant for
+ * a limited link. A reader may have at most PAGE_DRAWS_PER_MINUTE pages drawn a minute from one address
+ * (counted where every instance sees it); past that they get the placeholder, and cached pages as before.
+ */
+export function pageImageOpener(ctx: AppContext, accessOf: ReadLinkAccess, imageOf: PageImages): OpenPageImage {
+  const draws = rateLimitFor(ctx, 'page draws per address', { perMinute: PAGE_DRAWS_PER_MINUTE })
+  return async ({ slug, cookies, page: pageText, width: widthText, client }) => {
+    const access = await accessOf({ slug, cookies })
+    if (access.kind !== 'open') return access
+    if (access.gate) return { kind: 'locked', gate: access.gate }
+    if (access.limited && !access.granted) return { kind: 'ungranted' }
+    const page = /^[1-9]\d{0,5}$/.test(pageText) ? Number(pageText) : 0
+    if (page < 1) return { kind: 'bad_request', message: 'The page number must be a whole number from 1.' }
+    const width = Number(widthText ?? 800)
+    if (!isPageWidth(width)) return { kind: 'bad_request', message: `The width (?w=) must be one of ${PAGE_WIDTHS.join(', ')}.` }
+    const mayDraw = async () => {
+      const decision = await draws.hit(client, ctx.now())
+      return decision === undefined || decision.allowed
+    }
+    return { kind: 'image', shared: access.shared, page, width, image: await imageOf(access.shared.file, page, width, mayDraw) }
+  }
+}

@@ -1,0 +1,117 @@
+import { describe, expect, test } from 'bun:test'
+import { existsSync, statSync } from 'node:fs'
+import sharp from 'sharp'
+import { createApp } from '../../src/app'
+import { PAGE_WIDTHS } from '../../src/core/previews/render-page'
+import { PAGE_DRAWS_PER_MINUTE } from '../../src/modules/share/service/open-page-image'
+import { contentStreamBomb } from '../../scripts/support/hostile-pdfs'
+import { makePdf } from '../../scripts/support/pdf'
+import { BASE, startTestApp } from '../support/harness'
+import { addLink } from '../support/links'
+import { uploadPdf } from '../support/uploads'
+import { FIREFOX } from '../support/user-agents'
+
+// Pages drawn on the server (docs/share-page.md): `GET /s/:slug/pages/:n?w=` answers page n as a WebP of one of
+// the ladder's widths, drawn by the preview renderers and cached; it opens only where the PDF's bytes would.
+const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_RATE_LIMIT_SHARE: '0', PDFSHARE_PREVIEW_TIMEOUT: '3' })
+const owner = await server.user('pages-owner')
+const file = await uploadPdf(server, owner, { bytes: makePdf({ pages: 3, text: (p) => `Page number ${p}` }), name: 'three.pdf' })
+const blobKeyOf = async (id: string) =>
+  (await server.ctx.db.orm.query.files.findFirst({ where: (files, { eq }) => eq(files.id, id) }))!.blobKey
+
+let addresses = 0
+const get = (path: string, headers: Record<string, string> = {}) =>
+  server.call('GET', path, { headers: { 'user-agent': FIREFOX, 'x-forwarded-for': `198.18.7.${++addresses % 250}`, ...headers } })
+
+describe('a page as an image', () => {
+  test('page 2 at 800 px: a WebP that wide, with a strong ETag (304 when unchanged), private to caches, drawn once', async () => {
+    const link = await addLink(server, file.id)
+    const first = await get(`${link.path}/pages/2?w=800`)
+    expect(first.status).toBe(200)
+    expect(first.headers.get('content-type')).toBe('image/webp')
+    expect(first.headers.get('cache-control')).toBe('private, no-cache')
+    expect(first.headers.get('x-content-type-options')).toBe('nosniff')
+    const etag = first.headers.get('etag')!
+    expect(etag).toMatch(/^"pg-[0-9a-f]{24}-2-800"$/)
+    const meta = await sharp(Buffer.from(await first.arrayBuffer())).metadata()
+    expect([meta.format, meta.width]).toEqual(['webp', 800])
+    expect(meta.height).toBeGreaterThan(800) // a portrait page
+    expect((await get(`${link.path}/pages/2?w=800`, { 'if-none-match': etag })).status).toBe(304)
+    if (!server.instances) {
+      // Drawn into this server's cache (through the balancer, into the instance's), and served from it after.
+      const cached = server.ctx.previews.pagePathOf(await blobKeyOf(file.id), 2, 800, 'webp')
+      expect(existsSync(cached)).toBe(true)
+      const drawnAt = statSync(cached).mtimeMs
+      expect((await get(`${link.path}/pages/2?w=800`)).status).toBe(200)
+      expect(statSync(cached).mtimeMs).toBe(drawnAt)
+    }
+    // Another width is another image; page 1 and page 3 differ from page 2.
+    const wide = await get(`${link.path}/pages/2?w=1200`)
+    expect((await sharp(Buffer.from(await wide.arrayBuffer())).metadata()).width).toBe(1200)
+    const one = Buffer.from(await (await get(`${link.path}/pages/1?w=480`)).arrayBuffer())
+    const three = Buffer.from(await (await get(`${link.path}/pages/3?w=480`)).arrayBuffer())
+    expect(one.equals(three)).toBe(false)
+  })
+
+  test('bad requests are told what is wrong: a page past the end, page 0, a width off the ladder', async () => {
+    const link = await addLink(server, file.id)
+    const past = await get(`${link.path}/pages/4?w=800`)
+    expect([past.status, await past.text()]).toEqual([404, 'This document has 3 pages.'])
+    for (const path of ['/pages/0?w=800', '/pages/-1', '/pages/two', '/pages/1?w=801', '/pages/1?w=99999']) {
+      const refused = await get(`${link.path}${path}`)
+      expect(`${path} ${refused.status}`).toBe(`${path} 400`)
+    }
+    expect(await (await get(`${link.path}/pages/1?w=801`)).text()).toBe(`The width (?w=) must be one of ${PAGE_WIDTHS.join(', ')}.`)
+  })
+
+  test('closed exactly where the PDF is: gone, a password, an address to give, a view limit without a grant', async () => {
+    expect((await get(`${(await addLink(server, file.id, { disabled: true })).path}/pages/1`)).status).toBe(410)
+    expect((await get(`${(await addLink(server, file.id, { password: 'open sesame' })).path}/pages/1`)).status).toBe(401)
+    expect((await get(`${(await addLink(server, file.id, { access: 'email' })).path}/pages/1`)).status).toBe(403)
+    expect((await get(`${(await addLink(server, file.id, { agreement: 'Terms.' })).path}/pages/1`)).status).toBe(403)
+    const limited = await addLink(server, file.id, { maxViews: 5 })
+    expect((await get(`${limited.path}/pages/1`)).status).toBe(403)
+    // Its page counted, the reader holds the grant: the pages open, and no shared cache may keep them.
+    const opened = await get(limited.path)
+    const cookie = opened.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ')
+    const page = await get(`${limited.path}/pages/1?w=480`, { cookie })
+    expect(page.status).toBe(200)
+    expect(page.headers.get('cache-control')).toBe('private, no-store')
+    expect((await get('/s/nosuchslugnosuchslug00/pages/1')).status).toBe(404)
+  })
+
+  test(`a reader gets at most ${PAGE_DRAWS_PER_MINUTE} pages drawn a minute from one address; cached pages stay free`, async () => {
+    const now = Date.UTC(2026, 10, 25, 12, 0, 5)
+    const app = createApp({ ...server.ctx, now: () => now })
+    const big = await uploadPdf(server, owner, { bytes: makePdf({ pages: 130 }), name: 'long.pdf' })
+    const link = await addLink(server, big.id)
+    const page = (n: number) =>
+      app.handle(
+        new Request(`${BASE}${link.path}/pages/${n}?w=480`, { headers: { 'user-agent': FIREFOX, 'x-forwarded-for': '203.0.113.50' } }),
+      )
+    for (let n = 1; n <= PAGE_DRAWS_PER_MINUTE; n++) expect((await page(n)).status).toBe(200)
+    const over = await page(PAGE_DRAWS_PER_MINUTE + 1)
+    expect(over.status).toBe(429)
+    expect(over.headers.get('content-type')).toBe('image/png')
+    expect((await page(1)).status).toBe(200) // drawn before: no draw, no budget
+  }, 120_000)
+
+  test('a hostile PDF: the page is a 422 in bounded time, remembered, and the server keeps answering', async () => {
+    const bomb = await uploadPdf(server, owner, { bytes: contentStreamBomb(), name: 'bomb.pdf' })
+    const link = await addLink(server, bomb.id)
+    const started = performance.now()
+    const answer = await get(`${link.path}/pages/1?w=800`)
+    expect([422, 200]).toContain(answer.status) // PDFium may draw it within the caps; it never hangs
+    expect(performance.now() - started).toBeLessThan(15_000)
+    if (answer.status === 422) {
+      expect(await answer.text()).toBe('Page 1 of this document cannot be drawn.')
+      const again = performance.now()
+      expect((await get(`${link.path}/pages/1?w=800`)).status).toBe(422)
+      expect(performance.now() - again).toBeLessThan(1_000) // remembered: not drawn again
+    }
+    expect((await server.call('GET', '/api/health')).status).toBe(200)
+  }, 60_000)
+})
