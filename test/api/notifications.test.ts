@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
 import { createApp } from '../../src/app'
 import { CHANNEL_KINDS } from '../../src/core/notifications/channels'
 import { startNotifier } from '../../src/modules/notifications/worker/notifier'
@@ -305,5 +306,23 @@ describe('what owners are told', () => {
     const refused = await call('PATCH', `/api/links/${link.id}`, owner.token, { notify: 'weekly' })
     expect((await json(refused)).error).toBe('notify must be one of "on", "hourly", "daily", "off"')
     expect((await json(await call('PATCH', `/api/links/${link.id}`, owner.token, { notify: 'daily' }))).data.notify).toBe('daily')
+  })
+
+  test('the log keeps a delivery 30 days, the events behind them 2 days', async () => {
+    const { owner, file } = await ownerWithChannels('forgotten')
+    const link = await addLink(server, file.id)
+    await read(link.path)
+    await deliver()
+    expect(await deliveries(owner.token)).toHaveLength(6)
+    const { readerEvents } = server.ctx.db.tables
+    const events = () => server.ctx.db.orm.select().from(readerEvents).where(eq(readerEvents.linkId, link.id))
+    expect(await events()).toHaveLength(1)
+    now += 3 * 24 * HOUR
+    await deliver()
+    expect(await events()).toEqual([])
+    expect(await deliveries(owner.token)).toHaveLength(6)
+    now += 28 * 24 * HOUR
+    await deliver()
+    expect(await deliveries(owner.token)).toEqual([])
   })
 })

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { rm, writeFile } from 'node:fs/promises'
 import { createSingleFlight } from '../../lib/concurrency'
 import type { AppContext } from '../context'
-import type { PreviewedFile } from './preview-service'
+import type { FileRow } from '../../db/tables'
 import type { PageWidth } from './render-page'
 import { RenderFailed, type RendererPool } from './renderer-pool'
 
@@ -18,8 +18,11 @@ export type PageImage =
   | { kind: 'busy' }
   | { kind: 'over_budget' }
 
+/** What a page image is made of: the file's blob, and its id for the log line of a failure. */
+type PagedFile = Pick<FileRow, 'id' | 'blobKey'>
+
 export type PageImages = (
-  row: PreviewedFile,
+  row: PagedFile,
   page: number,
   width: PageWidth,
   /** Asked before a page is drawn (a cached one costs nothing): false refuses the draw. */
@@ -32,7 +35,7 @@ export type PageImages = (
  * anew, and the old ones go with the old blob. Concurrent requests for one image share one draw; a page that
  * cannot be drawn is remembered (a `.failed` mark with the reason), so it is never tried again.
  */
-export function pageImages(ctx: AppContext, pool: RendererPool, pagesOf: (row: PreviewedFile) => Promise<number | undefined>): PageImages {
+export function pageImages(ctx: AppContext, pool: RendererPool, pagesOf: (row: PagedFile) => Promise<number | undefined>): PageImages {
   const once = createSingleFlight<PageImage>()
   return async (row, page, width, mayDraw) => {
     const pages = await pagesOf(row)

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { type ChannelKind, isChannelKind } from '../../../core/notifications/channels'
 import { htmlOf, senderOf } from '../../../core/mail/message'
@@ -21,6 +21,11 @@ export type Notifier = {
 /** Deliveries sent at once. */
 const CONCURRENCY = 4
 const POLL_MS = 5_000
+const HOUR = 60 * 60 * 1000
+const DAY = 24 * HOUR
+/** Routed events are kept a while (the cap counts the last hour), deliveries as long as the log shows them. */
+const KEEP_EVENTS_MS = 2 * DAY
+export const KEEP_DELIVERIES_MS = 30 * DAY
 /** How long a claimed delivery is held before another instance may try it: an attempt's limits and then some. */
 const LEASE_MS = 60_000
 
@@ -42,6 +47,7 @@ export function startNotifier(ctx: AppContext, options: { pollMs?: number; resol
   let pumping: Promise<void> | undefined
   let again = false
   let stopped = false
+  let prunedAt = -Infinity
 
   const send = async (delivery: Claimed): Promise<AttemptResult & { permanent?: boolean }> => {
     if (delivery.kind === 'email') {
@@ -77,6 +83,10 @@ export function startNotifier(ctx: AppContext, options: { pollMs?: number; resol
     do {
       again = false
       if (stopped) return
+      if (ctx.now() - prunedAt >= HOUR) {
+        prunedAt = ctx.now()
+        await prune(ctx)
+      }
       await routeEvents(ctx)
       const claimed = await claim(ctx, CONCURRENCY)
       await Promise.all(
@@ -119,6 +129,20 @@ export function startNotifier(ctx: AppContext, options: { pollMs?: number; resol
       mail?.close()
     },
   }
+}
+
+/** Forgets routed events after KEEP_EVENTS_MS and finished deliveries after KEEP_DELIVERIES_MS (at most hourly). */
+async function prune(ctx: AppContext): Promise<void> {
+  const { readerEvents, notificationDeliveries: deliveries } = ctx.db.tables
+  const now = ctx.now()
+  await ctx.db.orm.batch([
+    ctx.db.orm
+      .delete(readerEvents)
+      .where(and(inArray(readerEvents.state, ['sent', 'digested', 'done']), lt(readerEvents.at, now - KEEP_EVENTS_MS))),
+    ctx.db.orm
+      .delete(deliveries)
+      .where(and(inArray(deliveries.status, ['delivered', 'failed']), lt(deliveries.createdAt, now - KEEP_DELIVERIES_MS))),
+  ])
 }
 
 /** Claims up to `count` due deliveries with their channels: counts the attempt and holds them for the lease. */
