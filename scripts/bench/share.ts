@@ -71,6 +71,43 @@ export async function previewTimes(binary: string) {
 }
 
 /**
+ * Pages drawn on the server (`/s/:slug/pages/:n?w=`): the median draw of a new page of a small PDF at each width
+ * of the ladder, a page of the 60-page 16 MB PDF, a cached page, and the bytes of the cached images.
+ */
+export async function pageImageTimes(binary: string) {
+  const server = await sharedServer(binary, 'pages')
+  try {
+    const time = async (url: string) => {
+      const started = performance.now()
+      const response = await fetch(url)
+      const bytes = (await response.arrayBuffer()).byteLength
+      if (response.status !== 200) throw new Error(`page image answered ${response.status}`)
+      return { ms: performance.now() - started, bytes }
+    }
+    const small = await server.upload(makePdf({ pages: 12, text: (p) => `Page ${p}, a few words of text on it` }))
+    await time(`${small}/pages/1?w=480`) // starts a renderer
+    const widths = [480, 800, 1200, 1800, 2400].map((width) => ({ width, runs: [] as { ms: number; bytes: number }[] }))
+    for (const row of widths)
+      for (let page = 2; page <= 6; page++) row.runs.push(await time(`${small}/pages/${page}?w=${row.width}`))
+    const large = await server.upload(makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'grouped' }))
+    const largeMs = (await time(`${large}/pages/30?w=1200`)).ms
+    const cached: number[] = []
+    for (let i = 0; i < 20; i++) cached.push((await time(`${small}/pages/2?w=800`)).ms)
+    return {
+      perWidth: widths.map((row) => ({
+        width: row.width,
+        ms: median(row.runs.map((r) => r.ms)),
+        bytes: median(row.runs.map((r) => r.bytes)),
+      })),
+      largeMs,
+      cachedMs: median(cached),
+    }
+  } finally {
+    await server.stop()
+  }
+}
+
+/**
  * The share page in Chromium: page 1 of a 60-page 16 MB PDF (time after navigation, PDF bytes fetched), and
  * what the viewer itself transfers (everything but the PDF), on a cold cache.
  */
