@@ -228,7 +228,12 @@ export const visits = sqliteTable(
     /** The address a reader gave at the link's gate (access email or verified-email); NULL for open links and erased readers. */
     reader: text('reader'),
   },
-  (table) => [index('visits_file_at_idx').on(table.fileId, table.at), index('visits_link_at_idx').on(table.linkId, table.at)],
+  (table) => [
+    index('visits_file_at_idx').on(table.fileId, table.at),
+    index('visits_link_at_idx').on(table.linkId, table.at),
+    // Only visits of gated links are in it (whether an address is new to a link, for notifications): open links' views pay nothing.
+    index('visits_link_reader_idx').on(table.linkId, table.reader).where(sql`${table.reader} IS NOT NULL`),
+  ],
 )
 
 /** Time a page of a visit was on screen, as the viewer reported it (bounded, added up per page). */

@@ -9,14 +9,17 @@ export type ReaderEventKind = 'view' | 'download' | 'acceptance'
 const INSERT = `INSERT INTO "reader_events" ("id", "owner_id", "link_id", "kind", "reader", "at", "state") VALUES (?, ?, ?, ?, ?, ?, 'new')`
 // A view is news only from a new reader: an address (a link that asks for one) or a visitor key (today's) the
 // link's visits have not had before. The visit of this view was written just before, in the same transaction.
+// A visitor key is made under the day's salt, so only the day's visits can hold it: the (link, time) index finds
+// them. An address is looked up in the partial (link, reader) index that only gated visits are in.
 const INSERT_NEW_READER = `INSERT INTO "reader_events" ("id", "owner_id", "link_id", "kind", "reader", "at", "state")
   SELECT ?, ?, ?, 'view', ?, ?, 'new'
   WHERE NOT EXISTS (SELECT 1 FROM "visits" WHERE "link_id" = ? AND "id" <> ? AND "reader" = ?)`
 const INSERT_NEW_VISITOR = `INSERT INTO "reader_events" ("id", "owner_id", "link_id", "kind", "reader", "at", "state")
   SELECT ?, ?, ?, 'view', NULL, ?, 'new'
-  WHERE NOT EXISTS (SELECT 1 FROM "visits" WHERE "link_id" = ? AND "id" <> ? AND "visitor" = ?)`
+  WHERE NOT EXISTS (SELECT 1 FROM "visits" WHERE "link_id" = ? AND "at" >= ? AND "id" <> ? AND "visitor" = ?)`
 
 type EventOf = { ownerId: string; linkId: string; at: number }
+const DAY_MS = 24 * 60 * 60 * 1000
 
 /** The statements that record reader events, in the transaction of what they are about. */
 export const readerEventStatements = {
@@ -25,7 +28,19 @@ export const readerEventStatements = {
     const id = timeOrderedId(event.at)
     if (event.visit === null) return { sql: INSERT, args: [id, event.ownerId, event.linkId, 'view', event.reader, event.at] }
     return event.reader === null
-      ? { sql: INSERT_NEW_VISITOR, args: [id, event.ownerId, event.linkId, event.at, event.linkId, event.visit.id, event.visit.visitor] }
+      ? {
+          sql: INSERT_NEW_VISITOR,
+          args: [
+            id,
+            event.ownerId,
+            event.linkId,
+            event.at,
+            event.linkId,
+            event.at - (event.at % DAY_MS),
+            event.visit.id,
+            event.visit.visitor,
+          ],
+        }
       : {
           sql: INSERT_NEW_READER,
           args: [id, event.ownerId, event.linkId, event.reader, event.at, event.linkId, event.visit.id, event.reader],

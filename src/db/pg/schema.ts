@@ -165,7 +165,11 @@ export const visits = pgTable(
     readingMs: bigint('reading_ms', { mode: 'number' }).notNull().default(0),
     reader: text('reader'),
   },
-  (table) => [index('visits_file_at_idx').on(table.fileId, table.at), index('visits_link_at_idx').on(table.linkId, table.at)],
+  (table) => [
+    index('visits_file_at_idx').on(table.fileId, table.at),
+    index('visits_link_at_idx').on(table.linkId, table.at),
+    index('visits_link_reader_idx').on(table.linkId, table.reader).where(sql`${table.reader} IS NOT NULL`),
+  ],
 )
 
 export const visitPages = pgTable(

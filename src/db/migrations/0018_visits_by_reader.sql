@@ -1,0 +1,1 @@
+CREATE INDEX `visits_link_reader_idx` ON `visits` (`link_id`,`reader`) WHERE "visits"."reader" IS NOT NULL;
