@@ -1,5 +1,6 @@
 import { createApp } from '../app'
 import { startAuditPruning } from '../core/audit/prune'
+import { startOutboxPruning } from '../core/outbox/prune'
 import { startVisitPruning } from '../modules/analytics/service/prune-visits'
 import { startMarkSweeps } from '../modules/share/service/visit-marks'
 import { listUsers } from '../core/accounts/users/users'
@@ -70,6 +71,7 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
       await notifier.stop()
       pruning.stop()
       auditPruning.stop()
+      outboxPruning.stop()
       markSweeps.stop()
       ctx.close()
       await releaseLock()
@@ -83,6 +85,8 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
   const pruning = startVisitPruning(ctx)
   // Audit-log entries older than PDFSHARE_AUDIT_RETENTION days, likewise.
   const auditPruning = startAuditPruning(ctx)
+  // Webhook deliveries and mails finished more than 30 days ago, likewise.
+  const outboxPruning = startOutboxPruning(ctx)
   // Marks that recognise a repeat view leave with their 30 minutes, also on links nobody visits again.
   const markSweeps = startMarkSweeps(ctx)
   const app = createApp(ctx).listen({
