@@ -87,8 +87,7 @@ export async function pageImageTimes(binary: string) {
     const small = await server.upload(makePdf({ pages: 12, text: (p) => `Page ${p}, a few words of text on it` }))
     await time(`${small}/pages/1?w=480`) // starts a renderer
     const widths = [480, 800, 1200, 1800, 2400].map((width) => ({ width, runs: [] as { ms: number; bytes: number }[] }))
-    for (const row of widths)
-      for (let page = 2; page <= 6; page++) row.runs.push(await time(`${small}/pages/${page}?w=${row.width}`))
+    for (const row of widths) for (let page = 2; page <= 6; page++) row.runs.push(await time(`${small}/pages/${page}?w=${row.width}`))
     const large = await server.upload(makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'grouped' }))
     const largeMs = (await time(`${large}/pages/30?w=1200`)).ms
     const cached: number[] = []
