@@ -7,7 +7,7 @@ import { afterEach, expect, test } from 'bun:test'
 import { SQL } from 'bun'
 import { eq, getTableName, is, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sql'
-import { getTableConfig as pgConfig, PgTable, pgTable, text } from 'drizzle-orm/pg-core'
+import { integer, getTableConfig as pgConfig, PgTable, pgTable, text } from 'drizzle-orm/pg-core'
 import { getTableConfig as sqliteConfig, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -17,41 +17,11 @@ import * as pg from '../../src/db/pg/schema'
 import * as sqlite from '../../src/db/schema'
 import { PG_MIGRATIONS_DIR, readJournal, renderMigrationIndex } from '../../scripts/embed-migrations'
 import { freshPostgres } from '../../scripts/support/postgres'
+import { assertSqliteTwin, tableShape } from '../../src/db/pg/twins'
+import { pgTables as pgTwins } from '../../src/db/pg/client'
+import { sqliteTables as queryTables } from '../../src/db/database'
 
-type AnyConfig = ReturnType<typeof sqliteConfig> | ReturnType<typeof pgConfig>
-
-/** What both dialects must agree on, as plain data; the column types are the one thing allowed to differ. */
-function shape(config: AnyConfig) {
-  const names = (columns: { name: string }[]) => columns.map((column) => column.name)
-  return {
-    columns: Object.fromEntries(
-      config.columns.map((column) => [
-        column.name,
-        { notNull: column.notNull, hasDefault: column.default !== undefined, primary: column.primary },
-      ]),
-    ),
-    primaryKeys: config.primaryKeys.map((key) => names(key.columns)),
-    unique: [
-      ...config.columns.filter((column) => column.isUnique).map((column) => ({ name: column.uniqueName, columns: [column.name] })),
-      ...config.uniqueConstraints.map((constraint) => ({ name: constraint.getName(), columns: names(constraint.columns) })),
-    ],
-    indexes: config.indexes.map((index) => ({
-      name: index.config.name,
-      columns: (index.config.columns as { name: string }[]).map((column) => column.name),
-      unique: index.config.unique,
-      partial: index.config.where !== undefined,
-    })),
-    foreignKeys: config.foreignKeys.map((key) => {
-      const reference = key.reference()
-      return {
-        columns: names(reference.columns),
-        table: getTableName(reference.foreignTable),
-        foreign: names(reference.foreignColumns),
-        onDelete: key.onDelete,
-      }
-    }),
-  }
-}
+const shape = tableShape
 
 const sqliteTables = new Map(
   Object.values(sqlite)
@@ -70,6 +40,26 @@ test('the PostgreSQL schema has the same tables as the SQLite one, with the same
   for (const [name, table] of pgTables) {
     expect({ table: name, ...shape(pgConfig(table)) }).toEqual({ table: name, ...sqliteTables.get(name)! })
   }
+})
+
+test('a PostgreSQL database opens only on twins of the tables the queries are typed on, with every entry point the services call', () => {
+  const twinTables: Record<string, PgTable> = pgTwins
+  const orm = Object.fromEntries(
+    ['select', 'selectDistinct', 'insert', 'update', 'delete', 'transaction', 'execute', 'batch', 'run', 'all'].map((name) => [
+      name,
+      () => {},
+    ]),
+  )
+  expect(() => assertSqliteTwin({ orm, tables: twinTables }, queryTables)).not.toThrow()
+  // A column whose values come back as another JavaScript type: the row types would lie.
+  const drifted = pgTable('meta', { key: text('key').primaryKey(), value: integer('value').notNull() })
+  expect(() => assertSqliteTwin({ orm, tables: { ...twinTables, meta: drifted } }, queryTables)).toThrow(
+    /^the PostgreSQL schema.*\nmeta: /s,
+  )
+  const { meta: _meta, ...withoutMeta } = twinTables
+  expect(() => assertSqliteTwin({ orm, tables: withoutMeta }, queryTables)).toThrow('meta: only on SQLite')
+  const { batch: _batch, ...withoutBatch } = orm
+  expect(() => assertSqliteTwin({ orm: withoutBatch, tables: twinTables }, queryTables)).toThrow('drizzle on PostgreSQL lacks batch')
 })
 
 test('the comparison sees a difference in nullability, a default, or an index (it is not vacuous)', () => {

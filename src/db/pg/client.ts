@@ -4,11 +4,12 @@ import { type SQL as DrizzleSql, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sql'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { errorCodes } from '../../lib/error-codes'
-import type { Database, Orm, Portable, Tables } from '../database'
+import { type Database, type Portable, sqliteTables } from '../database'
 import { groupCommit, runStepsAsync } from '../group-commit'
 import type { HotSql, SqlArg } from '../hot-sql'
 import { migratePg } from './migrate'
 import * as schema from './schema'
+import { assertSqliteTwin } from './twins'
 
 /**
  * PostgreSQL's answers that mean "nothing happened, run it again": a serialization failure (40001) and a
@@ -24,7 +25,7 @@ const MAX_ATTEMPTS = 12
 const POOL_SIZE = 8
 
 /** The PostgreSQL twins of the tables, under the names the SQLite ones have (database.ts `Tables`). */
-const pgTables = {
+export const pgTables = {
   users: schema.users,
   tokens: schema.tokens,
   files: schema.files,
@@ -116,13 +117,9 @@ export function openPgDb(url: string): Database {
       }),
     all: (query: DrizzleSql) => lazily(async () => [...(await drizzleDb.execute(query))]),
   }
-  /**
-   * The one place where PostgreSQL's drizzle and tables are given the SQLite twins' types, which every query is
-   * written against (database.ts `Tables`): the runtime API of the query builders the services use is the same,
-   * `batch`, `run` and `all` are added above, and the tables are kept equal column by column by
-   * test/db/pg-schema.test.ts. The API and share-page suites run on PostgreSQL to hold this up.
-   */
-  const twin = { orm: Object.assign(drizzleDb, extras), tables: pgTables } as unknown as { orm: Orm; tables: Tables }
+  // Typed as the SQLite twins every query is written against, once checked to be their twins (twins.ts).
+  const twin = { orm: Object.assign(drizzleDb, extras), tables: pgTables }
+  assertSqliteTwin(twin, sqliteTables)
   // The hot statements on connections of their own whose default is READ COMMITTED: a single statement is then
   // one round trip, with no BEGIN and COMMIT around it (measured: the shared rate limit's upsert took three).
   const hotPool = new SQL(url, { max: POOL_SIZE, connection: { default_transaction_isolation: 'read committed' } })
