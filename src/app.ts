@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import { assetRoutes } from './assets'
 import { loadViewerAssets, type ViewerAssets } from './assets/viewer-assets'
 import type { AppContext } from './core/context'
+import { createPreviewService } from './core/previews/preview-service'
 import { authGuard } from './http/auth-guard'
 import { requestLifecycle } from './http/lifecycle'
 import { analyticsRoutes } from './modules/analytics'
@@ -26,12 +27,15 @@ import { notificationsRoutes } from './modules/notifications'
  */
 export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAssets()) {
   const auth = authGuard(ctx)
+  // One set of renderers for the link cards and page images, which new PDFs (files) have drawn ahead.
+  const previews = createPreviewService(ctx)
   // No schema uses t.Transform, so encoding responses through the schema would only cost time (BENCHMARKS.md, Design measurements).
   return new Elysia({ encodeSchema: false })
+    .onStop(() => previews.close())
     .use(requestLifecycle(ctx.log))
     .use(systemRoutes(ctx.config.publicUrl))
     .use(authRoutes(ctx, auth))
-    .use(filesRoutes(ctx, auth))
+    .use(filesRoutes(ctx, auth, previews))
     .use(linksRoutes(ctx, auth))
     .use(webhooksRoutes(ctx, auth))
     .use(auditRoutes(ctx, auth))
@@ -42,7 +46,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(analyticsRoutes(ctx, auth))
     .use(readersRoutes(ctx, auth))
     .use(notificationsRoutes(ctx, auth))
-    .use(shareRoutes(ctx, assets.manifest))
+    .use(shareRoutes(ctx, assets.manifest, previews))
     .use(dashboardRoutes(ctx, assets.manifest))
     .use(assetRoutes(assets))
 }

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       rateLimitLogin: 10,
       previewTimeout: 5,
       previewMemory: 536870912,
+      drawAhead: true,
       maxTokensPerUser: 100,
       uploadMinRate: 16 * 1024,
       uploadTimeout: 3600,

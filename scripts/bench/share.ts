@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
 import { makePdf } from '../support/pdf'
-import { freshDir, median, serve } from './support'
+import { commandOf, freshDir, median, serve } from './support'
 import { DEBIAN_CHROMIUM, launchHeadlessChromium } from '../support/chromium'
 
 type Shared = {
@@ -14,15 +14,15 @@ type Shared = {
 }
 
 /** The binary serving a fresh data dir with one user and a token, rate limits on /s/* off. */
-export async function sharedServer(binary: string, label = 'share'): Promise<Shared> {
+export async function sharedServer(binary: string, label = 'share', env: Record<string, string> = {}): Promise<Shared> {
   const dataDir = freshDir(label)
   const cli = (...args: string[]) =>
-    Bun.spawnSync([binary, ...args, '--data', dataDir])
+    Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir])
       .stdout.toString()
       .trim()
   cli('user', 'add', 'bench')
   const token = cli('token', 'issue', 'bench')
-  const { proc, url } = await serve(binary, dataDir, { PDFSHARE_RATE_LIMIT_SHARE: '0' })
+  const { proc, url } = await serve(binary, dataDir, { PDFSHARE_RATE_LIMIT_SHARE: '0', ...env })
   const upload = async (bytes: Uint8Array<ArrayBuffer>) => {
     const body = new FormData()
     body.append('file', new File([bytes], 'bench.pdf', { type: 'application/pdf' }))
@@ -144,6 +144,65 @@ export async function viewerLoad(binary: string, chromiumPath = DEBIAN_CHROMIUM)
       pdfBytes: median(runs.map((r) => r.pdfBytes)),
       viewerBytes: median(runs.map((r) => r.viewerBytes)),
     }
+  } finally {
+    await browser.close()
+    await server.stop()
+  }
+}
+
+/**
+ * Page 1 on screen: the time from navigation until the browser painted page 1 as the server drew it (Element
+ * Timing of the share page's first-page image), on a cold cache, for a small PDF and the 60-page 16 MB PDF, with
+ * the bytes that arrived before it (every response that ended by then, headers included) and, for comparison,
+ * when pdf.js had drawn page 1 itself. Each PDF is uploaded and its page 1 drawn ahead (PDFSHARE_DRAW_AHEAD), as
+ * a first reader after the owner finds it. Median of 5 each.
+ */
+export async function firstPageVisible(binary: string, chromiumPath = DEBIAN_CHROMIUM) {
+  const server = await sharedServer(binary, 'first-page', { PDFSHARE_DRAW_AHEAD: 'true' })
+  const browser = await launchHeadlessChromium(chromiumPath)
+  try {
+    const measure = async (pdf: Uint8Array<ArrayBuffer>) => {
+      const url = await server.upload(pdf)
+      // Drawn ahead once the page names its first page (its size is recorded after the drawing).
+      for (let tries = 0; !(await (await fetch(url)).text()).includes('id="first-page"'); tries++) {
+        if (tries > 300) throw new Error('page 1 was not drawn ahead within 30 s')
+        await Bun.sleep(100)
+      }
+      const runs: { visibleMs: number; bytes: number; pdfjsMs: number }[] = []
+      for (let i = 0; i < 5; i++) {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+        await context.addInitScript(() => {
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as (PerformanceEntry & { identifier: string; renderTime: number; loadTime: number })[])
+              if (entry.identifier === 'first-page') (window as { firstPageAt?: number }).firstPageAt = entry.renderTime || entry.loadTime
+          }).observe({ type: 'element', buffered: true })
+        })
+        const page = await context.newPage()
+        await page.goto(url)
+        await page.waitForFunction(() => (window as { firstPageAt?: number }).firstPageAt, undefined, { timeout: 30_000 })
+        await page.waitForFunction(() => document.getElementById('app')?.dataset.firstPageMs, undefined, { timeout: 30_000 })
+        runs.push(
+          await page.evaluate(() => {
+            const at = (window as { firstPageAt?: number }).firstPageAt!
+            const entries = [
+              ...performance.getEntriesByType('navigation'),
+              ...performance.getEntriesByType('resource'),
+            ] as PerformanceResourceTiming[]
+            const bytes = entries.filter((entry) => entry.responseEnd <= at).reduce((sum, entry) => sum + entry.transferSize, 0)
+            return { visibleMs: at, bytes, pdfjsMs: Number(document.getElementById('app')!.dataset.firstPageMs) }
+          }),
+        )
+        await context.close()
+      }
+      return {
+        visibleMs: median(runs.map((r) => r.visibleMs)),
+        bytes: median(runs.map((r) => r.bytes)),
+        pdfjsMs: median(runs.map((r) => r.pdfjsMs)),
+      }
+    }
+    const small = await measure(makePdf({ pages: 2 }))
+    const large = await measure(makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'grouped' }))
+    return { small, large }
   } finally {
     await browser.close()
     await server.stop()

@@ -17,6 +17,8 @@ export type PdfSpec = {
    * them all before the contents, as producers using object streams effectively do.
    */
   layout?: 'interleaved' | 'grouped'
+  /** Each page's size in points, [width, height] (default US Letter, 612 × 792). */
+  pageSize?: (page: number) => [number, number]
 }
 
 export function makePdf(spec: PdfSpec = {}): Uint8Array<ArrayBuffer> {
@@ -47,7 +49,8 @@ export function makePdf(spec: PdfSpec = {}): Uint8Array<ArrayBuffer> {
       draw = ' q 468 0 0 360 72 300 cm /Im1 Do Q'
     }
     const content = add({ dict: '', stream: `BT /F1 24 Tf 72 720 Td (${escapePdfString(text(page))}) Tj ET${draw}` })
-    const pageDict = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >>${xobjects} >> /Contents ${content} 0 R >>`
+    const [pageWidth, pageHeight] = spec.pageSize?.(page) ?? [612, 792]
+    const pageDict = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pageWidth} ${pageHeight}] /Resources << /Font << /F1 3 0 R >>${xobjects} >> /Contents ${content} 0 R >>`
     if (grouped) objects[kids[page - 1]! - 1] = pageDict
     else kids.push(add(pageDict))
   }

@@ -238,6 +238,17 @@ export const SETTINGS = {
     rule: 'must be a size from 128MB to 64GB (e.g. 512MB)',
     help: 'memory one preview renderer may use before it is killed',
   }),
+  /**
+   * Page 1 of every new PDF (upload, replacement, restored version) is drawn in the background at the widths
+   * share pages ask for most, so the first reader sees it at once.
+   */
+  drawAhead: setting({
+    env: 'PDFSHARE_DRAW_AHEAD',
+    default: 'true',
+    parse: boolean,
+    rule: `must be one of ${ACCEPTED_BOOLEANS}`,
+    help: 'draw page 1 of each new PDF in the background, so share pages show it at once',
+  }),
   /** Seconds from its creation after which a new share link expires when none was sent; null: never. */
   linkDefaultExpiry: setting<number | null>({
     env: 'PDFSHARE_LINK_DEFAULT_EXPIRY',

@@ -153,13 +153,15 @@ export const fileVersions = sqliteTable(
 )
 
 /**
- * The number of pages of each stored PDF (current ones and kept versions), by blob key: what PDFium counted when
+ * The number of pages of each stored PDF (current ones and kept versions) and their sizes, by blob key: what PDFium counted when
  * it first opened the PDF (for its link preview, or for the first reading batch of its readers). Known only once
  * counted; a PDF PDFium cannot open has none. Goes with its blob.
  */
 export const pdfPages = sqliteTable('pdf_pages', {
   blobKey: text('blob_key').primaryKey(),
   pages: integer('pages').notNull(),
+  /** Every page's size in points, as `WxH*count` runs (core/previews/page-sizes.ts); null until PDFium read them. */
+  sizes: text('sizes'),
 })
 
 export type UserRow = typeof users.$inferSelect

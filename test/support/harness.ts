@@ -76,7 +76,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const backend = joined ? { env: joined.backendEnv, cleanup: async () => {} } : await backendSettings()
   const config = loadConfig(
     { data: dataDir, 'public-url': 'https://pdf.example.test/base' },
-    { PDFSHARE_RATE_LIMIT_API: '0', ...backend.env, ...env },
+    // Page 1 is drawn ahead only where a test asks for it: elsewhere its background renders would only compete
+    // with the test for the CPU.
+    { PDFSHARE_RATE_LIMIT_API: '0', PDFSHARE_DRAW_AHEAD: 'false', ...backend.env, ...env },
   )
   const log = memoryLogger()
   const ctx = await openContext(config, log)
@@ -159,6 +161,7 @@ async function balancedInstances(config: Config, env: Record<string, string>, lo
     install: env,
     env: {
       PDFSHARE_RATE_LIMIT_API: '0',
+      PDFSHARE_DRAW_AHEAD: 'false',
       ...env,
       PDFSHARE_PUBLIC_URL: config.publicUrl,
       PDFSHARE_TRUST_PROXY: String(config.trustProxyHops + 1),

@@ -27,6 +27,7 @@ type WrittenOut = {
   rateLimitLogin: number
   previewTimeout: number
   previewMemory: number
+  drawAhead: boolean
   maxTokensPerUser: number
   uploadMinRate: number
   uploadTimeout: number

@@ -49,10 +49,26 @@ export function startViewer(app: HTMLElement, config: ViewerConfig, status: Stat
   const reading = startReadingReport(app, container)
 
   let documentShown = false
+  /** Page 1 as the server drew it (share page HTML), shown until pdf.js has drawn page 1 itself. */
+  let firstPage = document.getElementById('first-page')
+  // A page 1 the server could not give (a rare PDF PDFium cannot draw): pdf.js's spinner shows instead of a broken image.
+  const firstImage = firstPage?.querySelector('img')
+  const dropFirstPage = () => {
+    if (!firstPage) return
+    firstPage.remove()
+    firstPage = null
+    if (status.state === 'loading') status.loading()
+  }
+  if (firstImage?.complete && firstImage.naturalWidth === 0) dropFirstPage()
+  else firstImage?.addEventListener('error', dropFirstPage, { once: true })
   let guarded: GuardedDocument | undefined
   eventBus.on('pagesinit', () => {
     guarded?.laidOut(viewer)
+    // pdf.js scrolls to page 1's edge when it sets the zoom; under the server's page 1 the reader sees (and may
+    // have scrolled) the page as laid out, which must not move.
+    const scrolledTo = container.scrollTop
     viewer.currentScaleValue = window.innerWidth < 700 ? 'page-width' : 'auto'
+    if (firstPage) container.scrollTop = scrolledTo
     toolbar.enable()
     toolbar.sync()
     documentShown = true
@@ -63,7 +79,11 @@ export function startViewer(app: HTMLElement, config: ViewerConfig, status: Stat
   // For tests and measurements: when page 1 was first drawn, in ms since navigation started.
   eventBus.on('pagerendered', ({ pageNumber, error }: { pageNumber: number; error?: unknown }) => {
     if (error) return markBrokenPage(pageNumber)
-    if (pageNumber === 1 && !app.dataset.firstPageMs) app.dataset.firstPageMs = String(Math.round(performance.now()))
+    if (pageNumber !== 1) return
+    if (!app.dataset.firstPageMs) app.dataset.firstPageMs = String(Math.round(performance.now()))
+    // pdf.js has drawn its own page 1 in the same place: the server's drawing of it is no longer needed.
+    firstPage?.remove()
+    firstPage = null
   })
   eventBus.on('scalechanging', toolbar.sync)
 
@@ -74,7 +94,7 @@ export function startViewer(app: HTMLElement, config: ViewerConfig, status: Stat
   }
 
   /** Back to where the reader was before a network problem: the document, or still loading it. */
-  const resume = () => (documentShown ? status.ready() : status.loading())
+  const resume = () => (documentShown ? status.ready() : status.loading(undefined, { quiet: firstPage !== null }))
   const transport = new HttpRangeTransport(config.fileUrl, config.fileSize, config.etag, {
     onNetworkError: () => {
       if (status.state !== 'error') status.problem({ kind: 'network', retry })

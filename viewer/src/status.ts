@@ -24,7 +24,8 @@ export type Problem =
 
 export type Status = {
   readonly state: 'loading' | 'ready' | 'error'
-  loading(progress?: number): void
+  /** Loading, with the spinner over the document area; `quiet`: nothing shown (page 1 drawn by the server is). */
+  loading(progress?: number, options?: { quiet?: boolean }): void
   ready(): void
   problem(problem: Problem): void
 }
@@ -32,14 +33,14 @@ export type Status = {
 /** The loading and error states shown over the document area (#status, a polite live region). */
 export function createStatus(element: HTMLElement, downloadUrl: string | null): Status {
   let state: Status['state'] = 'loading'
-  const set = (next: Status['state'], problem: Problem['kind'] | null, build: (el: HTMLElement) => void) => {
+  const set = (next: Status['state'], problem: Problem['kind'] | null, build: (el: HTMLElement) => void, quiet = false) => {
     state = next
     element.dataset.state = next
     if (problem) element.dataset.problem = problem
     else delete element.dataset.problem
     element.replaceChildren()
     build(element)
-    element.hidden = next === 'ready'
+    element.hidden = next === 'ready' || quiet
   }
   const paragraph = (text: string, className?: string) => {
     const p = document.createElement('p')
@@ -149,12 +150,17 @@ export function createStatus(element: HTMLElement, downloadUrl: string | null): 
     get state() {
       return state
     },
-    loading(progress) {
-      set('loading', null, (el) => {
-        const spinner = document.createElement('div')
-        spinner.className = 'spinner'
-        el.append(spinner, paragraph(progress === undefined ? 'Loading document…' : `Loading document… ${Math.round(progress * 100)}%`))
-      })
+    loading(progress, options = {}) {
+      set(
+        'loading',
+        null,
+        (el) => {
+          const spinner = document.createElement('div')
+          spinner.className = 'spinner'
+          el.append(spinner, paragraph(progress === undefined ? 'Loading document…' : `Loading document… ${Math.round(progress * 100)}%`))
+        },
+        options.quiet,
+      )
     },
     ready() {
       set('ready', null, () => {})

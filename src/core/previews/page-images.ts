@@ -49,7 +49,7 @@ export function pageImages(ctx: AppContext, pool: RendererPool, pagesOf: (row: P
       if (!(await mayDraw())) return { kind: 'over_budget' }
       const pdf = await ctx.blobs.localFile(row.blobKey)
       try {
-        await pool.renderPage(pdf.path, path, { page, width })
+        await pool.renderPage(pdf.path, [path], { page, widths: [width] })
         return { kind: 'rendered', path }
       } catch (error) {
         await rm(`${path}.tmp`, { force: true }).catch(() => {})

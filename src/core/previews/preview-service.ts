@@ -5,7 +5,8 @@ import { createSingleFlight } from '../../lib/concurrency'
 import type { AppContext } from '../context'
 import placeholderPath from './placeholder.png' with { type: 'file' }
 import { type PageImages, pageImages } from './page-images'
-import { createRendererPool, RenderFailed, type RendererPool } from './renderer-pool'
+import { firstPageSize, type PageSize } from './page-sizes'
+import { type Counted, createRendererPool, RenderFailed, type RendererPool } from './renderer-pool'
 import { rendererCommand } from './renderer-protocol'
 
 /** How many previews render at once, each in its own process. */
@@ -43,11 +44,19 @@ export type PreviewService = {
   pagesOf(row: PreviewedFile): Promise<number | undefined>
   /** One page of the file's PDF as an image at one of the ladder's widths (page-images.ts). */
   pageImageOf: PageImages
+  /**
+   * The size of page 1 of the file's PDF, once PDFium has read it; until then undefined, and it is read (and
+   * page 1 drawn) in the background, so a later page can name page 1's image.
+   */
+  firstPageOf(row: PreviewedFile): Promise<PageSize | undefined>
+  /** Reads the new PDF's pages and draws page 1 at the widths readers ask for most, in the background (drawAhead). */
+  drawAhead(row: PreviewedFile): void
   close(): void
 }
 
-const RECORD_PAGES = 'INSERT INTO pdf_pages (blob_key, pages) VALUES (?, ?) ON CONFLICT (blob_key) DO NOTHING'
-const PAGES = 'SELECT pages FROM pdf_pages WHERE blob_key = ?'
+const RECORD_PAGES = `INSERT INTO pdf_pages (blob_key, pages, sizes) VALUES (?, ?, ?)
+ON CONFLICT (blob_key) DO UPDATE SET sizes = excluded.sizes WHERE pdf_pages.sizes IS NULL AND excluded.sizes IS NOT NULL`
+const PAGES = 'SELECT pages, sizes FROM pdf_pages WHERE blob_key = ?'
 
 /**
  * Previews are cached in the data dir by blob key, so a replacement (which writes a new blob) gets a new
@@ -68,14 +77,19 @@ export function createPreviewService(
   const counting = createSingleFlight<number | undefined>()
   const placeholder = PLACEHOLDER_PREVIEW
   const pageCounts = new Map<string, number | undefined>()
+  // Page 1's size by blob key, once read (a blob never changes).
+  const firstPages = new Map<string, PageSize>()
   const secondTried = new Set<string>()
+  const drawingAhead = new Set<string>()
   let unavailableLoggedAt = -Infinity
   // The card is served from this disk either way; a bucket that refuses it only costs the others a render.
   const sharing = (row: PreviewedFile, kind: 'png' | 'failed') =>
     ctx.previews.push(row.blobKey, kind).catch((error) => ctx.log.error(`preview of file ${row.id}: not kept in the bucket: ${error}`))
-  const recordPages = async (blobKey: string, pages: number) => {
+  const recordPages = async (blobKey: string, { pages, sizes }: Counted) => {
     remember(pageCounts, blobKey, pages)
-    await ctx.db.hot.runGroups([[{ sql: RECORD_PAGES, args: [blobKey, pages] }]]).catch((error) => {
+    const first = firstPageSize(sizes)
+    if (first) remember(firstPages, blobKey, first)
+    await ctx.db.hot.runGroups([[{ sql: RECORD_PAGES, args: [blobKey, pages, sizes ?? null] }]]).catch((error) => {
       ctx.log.error(`the page count of blob ${blobKey} could not be kept`, error)
     })
   }
@@ -85,8 +99,7 @@ export function createPreviewService(
     const path = ctx.previews.pathOf(row.blobKey)
     const pdf = await ctx.blobs.localFile(row.blobKey)
     try {
-      const { pages } = await renderers.render(pdf.path, path, { timeoutMs })
-      await recordPages(row.blobKey, pages)
+      await recordPages(row.blobKey, await renderers.render(pdf.path, path, { timeoutMs }))
     } finally {
       await pdf.release()
     }
@@ -154,9 +167,9 @@ export function createPreviewService(
     try {
       const pdf = await ctx.blobs.localFile(row.blobKey)
       try {
-        const pages = await pool.countPages(pdf.path)
-        await recordPages(row.blobKey, pages)
-        return pages
+        const counted = await pool.countPages(pdf.path)
+        await recordPages(row.blobKey, counted)
+        return counted.pages
       } finally {
         await pdf.release()
       }
@@ -171,8 +184,55 @@ export function createPreviewService(
     if (pageCounts.has(row.blobKey)) return pageCounts.get(row.blobKey)
     return counting(row.blobKey, () => countPages(row))
   }
+
+  /**
+   * Page 1 at the widths readers ask for most, drawn once (at the largest) by the background renderer, and every
+   * page's size read on the way: once per blob and process, skipped where they are already on disk. Our trouble
+   * (renderers busy, stopping) lets a later call try again; a PDF PDFium cannot draw is left to the readers'
+   * requests, which remember it.
+   */
+  const drawAhead = (row: PreviewedFile) => {
+    if (drawingAhead.has(row.blobKey)) return
+    drawingAhead.add(row.blobKey)
+    void (async () => {
+      const widths = DRAWN_AHEAD.filter((width) => !existsSync(ctx.previews.pagePathOf(row.blobKey, 1, width, 'webp')))
+      const known = firstPages.get(row.blobKey) ?? firstPageSize((await ctx.db.hot.get(PAGES, [row.blobKey]))?.[1] as string | null)
+      if (known) remember(firstPages, row.blobKey, known)
+      if (widths.length === 0 && known) return
+      const pdf = await ctx.blobs.localFile(row.blobKey)
+      try {
+        const outPaths = widths.map((width) => ctx.previews.pagePathOf(row.blobKey, 1, width, 'webp'))
+        const counted =
+          widths.length > 0
+            ? await secondTries.renderPage(pdf.path, outPaths, { page: 1, widths: [...widths], sizes: !known })
+            : await secondTries.countPages(pdf.path)
+        await recordPages(row.blobKey, counted)
+      } finally {
+        await pdf.release()
+      }
+    })().catch(async (error: unknown) => {
+      for (const width of DRAWN_AHEAD) await rm(`${ctx.previews.pagePathOf(row.blobKey, 1, width, 'webp')}.tmp`, { force: true })
+      if (error instanceof RenderFailed) ctx.log.info(`page 1 of file ${row.id} was not drawn ahead: ${error.message}`)
+      else drawingAhead.delete(row.blobKey) // our trouble, not the PDF's: a later view may try again
+    })
+  }
+
+  const firstPageOf = async (row: PreviewedFile) => {
+    const known = firstPages.get(row.blobKey)
+    if (known) return known
+    const size = firstPageSize((await ctx.db.hot.get(PAGES, [row.blobKey]))?.[1] as string | null)
+    if (size) return remember(firstPages, row.blobKey, size)
+    // Not read yet (a PDF from before page sizes were kept, or draw-ahead is off): read it for the next reader.
+    drawAhead(row)
+    return undefined
+  }
+
   return {
     pagesOf,
+    firstPageOf,
+    drawAhead: (row) => {
+      if (ctx.config.drawAhead) drawAhead(row)
+    },
     pageImageOf: pageImages(ctx, pool, pagesOf),
     async previewOf(row, options = {}) {
       const rendering = once(row.blobKey, () => render(row))
@@ -193,6 +253,12 @@ export function createPreviewService(
     },
   }
 }
+
+/**
+ * The widths page 1 is drawn at ahead of its first reader: what share pages ask for on phones (800, 1200),
+ * laptops and desktops (1200, 1800) and high-density screens (2400); see the viewer's page image sizes.
+ */
+export const DRAWN_AHEAD = [800, 1200, 1800, 2400] as const
 
 /** Page counts kept in memory: a few numbers per PDF, at most this many PDFs. */
 const REMEMBERED_COUNTS = 10_000

@@ -3,6 +3,7 @@ import wasmPath from '@hyzyla/pdfium/pdfium.wasm' with { type: 'file' }
 import { formatSize } from '../../shared/sizes'
 import { cardWindow, type Bitmap } from './card-window'
 import { loadIntoPdfium } from './load-into-pdfium'
+import { readPageSizes } from './page-sizes'
 
 /** The link-card size Open Graph and Twitter recommend. */
 export const PREVIEW_WIDTH = 1200
@@ -33,19 +34,20 @@ export async function warmUp(): Promise<void> {
  * Runs in the renderer process only (renderer-process.ts): a hostile PDF can make PDFium loop forever, and
  * only a process can be killed.
  */
-export async function renderFirstPage(pdfPath: string, heapLimit: number): Promise<{ png: Buffer; pages: number }> {
-  const { bitmap, pages } = await withPdfium(pdfPath, heapLimit, async (document) => ({
+export async function renderFirstPage(pdfPath: string, heapLimit: number): Promise<{ png: Buffer; pages: number; sizes: string }> {
+  const { bitmap, pages, sizes } = await withPdfium(pdfPath, heapLimit, async (document) => ({
     bitmap: await renderPageOne(document),
     pages: document.getPageCount(),
+    sizes: readPageSizes(document),
   }))
   if (bitmap.width < 1 || bitmap.height < 1 || bitmap.data.length < bitmap.width * bitmap.height * 4)
     throw new Error('PDFium returned an empty bitmap')
-  return { png: await encodeCard(bitmap), pages }
+  return { png: await encodeCard(bitmap), pages, sizes }
 }
 
-/** The number of pages of a PDF, as PDFium counts them once it has opened it (the same caps as a render). */
-export async function countPages(pdfPath: string, heapLimit: number): Promise<number> {
-  return withPdfium(pdfPath, heapLimit, async (document) => document.getPageCount())
+/** The number of pages of a PDF and their sizes, as PDFium reads them once it has opened it (the same caps as a render). */
+export async function countPages(pdfPath: string, heapLimit: number): Promise<{ pages: number; sizes: string }> {
+  return withPdfium(pdfPath, heapLimit, async (document) => ({ pages: document.getPageCount(), sizes: readPageSizes(document) }))
 }
 
 /** Opens the PDF in a fresh, capped PDFium instance, runs `use` on it, and tears everything down again. */

@@ -55,16 +55,26 @@ type Renderer = {
   exited: boolean
 }
 
+/** What a renderer answers of the PDF it opened: its page count and, where read, its pages' sizes (page-sizes.ts). */
+export type Counted = { pages: number; sizes?: string }
+
 export type RendererPool = {
   /**
    * Renders page 1 of the PDF at `pdfPath` into `outPath` (a PNG), in a renderer process; resolves with the PDF's
    * page count. `timeoutMs` replaces the pool's time limit for this render (a second try of a slow PDF).
    */
-  render(pdfPath: string, outPath: string, options?: { timeoutMs?: number }): Promise<{ pages: number }>
-  /** Draws page `page` of the PDF at `pdfPath` `width` pixels wide into `outPath` (a WebP), under the same limits. */
-  renderPage(pdfPath: string, outPath: string, options: { page: number; width: number }): Promise<{ pages: number }>
-  /** Counts the pages of the PDF at `pdfPath` in a renderer process, under the same limits. */
-  countPages(pdfPath: string): Promise<number>
+  render(pdfPath: string, outPath: string, options?: { timeoutMs?: number }): Promise<Counted>
+  /**
+   * Draws page `page` of the PDF at `pdfPath` once and writes it as a WebP per width (`outPaths[i]` `widths[i]`
+   * pixels wide), under the same limits; with `sizes`, answers every page's size too.
+   */
+  renderPage(
+    pdfPath: string,
+    outPaths: string[],
+    options: { page: number; widths: number[]; sizes?: boolean; timeoutMs?: number },
+  ): Promise<Counted>
+  /** Counts the pages of the PDF at `pdfPath` and reads their sizes in a renderer process, under the same limits. */
+  countPages(pdfPath: string): Promise<Counted>
   /** Stops every renderer (the server is stopping). */
   close(): void
 }
@@ -151,7 +161,7 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
   }
 
   const renderOn = (renderer: Renderer, job: RenderJob, timeoutMs: number) =>
-    new Promise<number>((resolve, reject) => {
+    new Promise<Counted>((resolve, reject) => {
       const pid = renderer.proc.pid
       const cpuAtStart = cpuMillisOf(pid)
       let killedFor: Error | undefined
@@ -181,7 +191,7 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
       renderer.onMessage = (message) => {
         if (!('id' in message) || message.id !== job.id) return
         settle()
-        if (message.ok) resolve(message.pages)
+        if (message.ok) resolve({ pages: message.pages, sizes: message.sizes })
         else reject(new RenderFailed(message.reason))
       }
       renderer.onExit = (reason) => {
@@ -191,30 +201,30 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
       renderer.proc.send(job)
     })
 
-  /** One job on a free renderer (a new one if none is idle), under the limits; the page count it answered. */
+  /** One job on a free renderer (a new one if none is idle), under the limits; the page count (and sizes) it answered. */
   const run = (job: Omit<RenderJob, 'id' | 'memoryLimit'>, timeoutMs = limits.timeoutMs) =>
     limit(async () => {
       if (closed) throw new RendererUnavailable('the server is stopping')
       const renderer = idle.pop() ?? start()
       clearTimeout(renderer.idleTimer)
       await renderer.ready
-      let pages: number
+      let counted: Counted
       try {
-        pages = await renderOn(renderer, { ...job, id: nextJob++, memoryLimit: limits.memoryBytes }, timeoutMs)
+        counted = await renderOn(renderer, { ...job, id: nextJob++, memoryLimit: limits.memoryBytes }, timeoutMs)
       } catch (error) {
         stop(renderer) // whatever state a failed render left behind goes with its process
         throw error
       }
       release(renderer)
-      return pages
+      return counted
     }).catch((error: unknown) => {
       if (error instanceof RenderFailed || error instanceof RendererUnavailable) throw error
       throw new RendererUnavailable(error instanceof Error ? error.message : String(error))
     })
 
   return {
-    render: async (pdfPath, outPath, options = {}) => ({ pages: await run({ kind: 'card', pdfPath, outPath }, options.timeoutMs) }),
-    renderPage: async (pdfPath, outPath, options) => ({ pages: await run({ kind: 'page', pdfPath, outPath, ...options }) }),
+    render: (pdfPath, outPath, options = {}) => run({ kind: 'card', pdfPath, outPath }, options.timeoutMs),
+    renderPage: (pdfPath, outPaths, { timeoutMs, ...options }) => run({ kind: 'page', pdfPath, outPaths, ...options }, timeoutMs),
     countPages: (pdfPath) => run({ kind: 'pages', pdfPath }),
     close() {
       closed = true

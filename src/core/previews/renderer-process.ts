@@ -1,6 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises'
 import { countPages, renderFirstPage, warmUp } from './render-first-page'
-import { renderPageImage } from './render-page'
+import { renderPageImages } from './render-page'
 import type { RenderJob, RendererMessage } from './renderer-protocol'
 
 /**
@@ -28,20 +28,20 @@ export async function runPreviewRenderer(): Promise<void> {
       try {
         // The wasm heap (which holds the PDF's bytes too) gets what the memory cap leaves beside this process.
         const heapLimit = Math.max(MIN_HEAP, job.memoryLimit - process.memoryUsage.rss() - HEADROOM)
-        if (job.kind === 'pages' || !job.outPath) {
-          send({ id: job.id, ok: true, pages: await countPages(job.pdfPath, heapLimit) })
+        if (job.kind === 'pages') {
+          send({ id: job.id, ok: true, ...(await countPages(job.pdfPath, heapLimit)) })
+        } else if (job.kind === 'page') {
+          const widths = job.widths ?? []
+          const outPaths = job.outPaths ?? []
+          if (widths.length === 0 || widths.length !== outPaths.length) throw new Error('a page job needs one path per width')
+          const drawn = await renderPageImages(job.pdfPath, heapLimit, job.page ?? 1, widths, { sizes: job.sizes })
+          for (const [index, webp] of drawn.webps.entries()) await writeAtomically(outPaths[index]!, webp)
+          send({ id: job.id, ok: true, pages: drawn.pages, sizes: drawn.sizes })
         } else {
-          const { bytes, pages } =
-            job.kind === 'page'
-              ? await renderPageImage(job.pdfPath, heapLimit, job.page ?? 1, job.width ?? 800).then((r) => ({
-                  bytes: r.webp,
-                  pages: r.pages,
-                }))
-              : await renderFirstPage(job.pdfPath, heapLimit).then((r) => ({ bytes: r.png, pages: r.pages }))
-          const temp = `${job.outPath}.tmp`
-          await writeFile(temp, bytes)
-          await rename(temp, job.outPath) // readers never see a half-written image
-          send({ id: job.id, ok: true, pages })
+          if (!job.outPath) throw new Error('a card job needs its path')
+          const card = await renderFirstPage(job.pdfPath, heapLimit)
+          await writeAtomically(job.outPath, card.png)
+          send({ id: job.id, ok: true, pages: card.pages, sizes: card.sizes })
         }
       } catch (error) {
         send({ id: job.id, ok: false, reason: reasonOf(error) })
@@ -52,6 +52,13 @@ export async function runPreviewRenderer(): Promise<void> {
   send({ ready: true })
   await done
   process.exit(0)
+}
+
+/** Writes beside `path`, then renames: readers never see a half-written image. */
+async function writeAtomically(path: string, bytes: Buffer): Promise<void> {
+  const temp = `${path}.tmp`
+  await writeFile(temp, bytes)
+  await rename(temp, path)
 }
 
 /** One short line: PDFium's and emscripten's messages are useful, their stacks are not. */

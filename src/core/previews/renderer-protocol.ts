@@ -5,8 +5,8 @@ export const RENDERER_ARGUMENT = '__preview-renderer'
 
 /**
  * Server → renderer: render page 1 of the PDF at `pdfPath` into a PNG link card at `outPath` (`card`), page
- * `page` (1-based) into a WebP `width` pixels wide at `outPath` (`page`), or only count its pages (`pages`, no
- * `outPath`).
+ * `page` (1-based) into a WebP per width in `widths`, each at its path in `outPaths` (`page`, drawn once), or
+ * only count its pages (`pages`). `sizes`: answer every page's size too (always for `card` and `pages`).
  */
 export type RenderJob = {
   id: number
@@ -14,12 +14,20 @@ export type RenderJob = {
   pdfPath: string
   outPath?: string
   page?: number
-  width?: number
+  widths?: number[]
+  outPaths?: string[]
+  sizes?: boolean
   memoryLimit: number
 }
 
-/** Renderer → server: once when it is ready, then one answer per job, with the PDF's page count when it opened. */
-export type RendererMessage = { ready: true } | { id: number; ok: true; pages: number } | { id: number; ok: false; reason: string }
+/**
+ * Renderer → server: once when it is ready, then one answer per job, with the PDF's page count when it opened
+ * and, where the job asked for them, its pages' sizes (page-sizes.ts).
+ */
+export type RendererMessage =
+  | { ready: true }
+  | { id: number; ok: true; pages: number; sizes?: string }
+  | { id: number; ok: false; reason: string }
 
 /** How to start a renderer: the binary runs itself; from source, Bun runs the same entry point. */
 export function rendererCommand(): string[] {

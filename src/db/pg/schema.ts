@@ -229,6 +229,8 @@ export const webhookDeliveries = pgTable(
 export const pdfPages = pgTable('pdf_pages', {
   blobKey: text('blob_key').primaryKey(),
   pages: integer('pages').notNull(),
+  /** Every page's size in points, as `WxH*count` runs (core/previews/page-sizes.ts); null until PDFium read them. */
+  sizes: text('sizes'),
 })
 
 export const meta = pgTable('meta', {

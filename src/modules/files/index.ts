@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
+import type { PreviewService } from '../../core/previews/preview-service'
 import { getOwnedFile, ownedFileReader } from '../../core/files/get-owned-file'
 import { replacementPlan } from '../../core/files/versions'
 import type { AuthGuard } from '../../http/auth-guard'
@@ -47,7 +48,7 @@ const uploadFailures = {
 }
 
 /** The /api/files routes: thin handlers that check the request's shape and call a service. */
-export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
+export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<PreviewService, 'drawAhead'>) {
   const publicUrl = ctx.config.publicUrl
   const readOwnedFile = ownedFileReader(ctx)
   const receiveUpload = uploadReceiver(ctx)
@@ -71,6 +72,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         const upload = await receiveUpload(request, { ownerId: caller.userId })
         try {
           const row = await createFile(ctx, { upload, ...newFileFromForm(upload) })
+          previews.drawAhead(row)
           set.status = 201
           return envelope(row)
         } finally {
@@ -130,7 +132,9 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
         try {
           if (!upload.file) return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromForm(upload.fields) }))
           const metadata = metadataFromForm(upload.fields)
-          return envelope(await replacePdf(ctx, { id: params.id, upload, metadata, seen: { current, plan } }))
+          const replaced = await replacePdf(ctx, { id: params.id, upload, metadata, seen: { current, plan } })
+          previews.drawAhead(replaced)
+          return envelope(replaced)
         } finally {
           await upload[Symbol.asyncDispose]()
         }
@@ -227,8 +231,11 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .post(
       '/:id/versions/:versionId/restore',
-      async ({ caller, params }) =>
-        envelope(await restoreVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId })),
+      async ({ caller, params }) => {
+        const restored = await restoreVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId })
+        previews.drawAhead(restored)
+        return envelope(restored)
+      },
       {
         auth: 'files:write',
         params: VersionParams,

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { ViewerManifest } from '../../assets/viewer-assets'
 import type { AppContext } from '../../core/context'
-import { createPreviewService, PLACEHOLDER_PREVIEW, previewWaitOf } from '../../core/previews/preview-service'
+import { PLACEHOLDER_PREVIEW, type PreviewService, previewWaitOf } from '../../core/previews/preview-service'
 import { clientGroupOf, clientIpOf } from '../../http/client-ip'
 import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
 import { shareAnswers } from './answers'
@@ -28,12 +28,11 @@ import { visitorKeys } from './service/visitor-salt'
  * its bytes to readers holding its grant), and answers that decision (answers.ts). The page links to the
  * built viewer by the names in `manifest`; the assets themselves are served by src/assets.
  */
-export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
+export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews: PreviewService) {
   const { config } = ctx
   const answers = shareAnswers(ctx, manifest)
-  // Built once, shared by every route: the link lookups' cache, the day's visitor salt, the renderers.
-  const built = { accessOf: linkAccessReader(ctx), visitorKeyOf: visitorKeys(ctx) }
-  const previews = createPreviewService(ctx)
+  // Built once, shared by every route: the link lookups' cache, the day's visitor salt, page 1's size.
+  const built = { accessOf: linkAccessReader(ctx), visitorKeyOf: visitorKeys(ctx), firstPageOf: previews.firstPageOf }
   const openPage = pageOpener(ctx, built)
   const openBytes = bytesOpener(ctx, built)
   const openPreview = previewOpener(built.accessOf, previews, previewWaitOf(config))
@@ -66,7 +65,6 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
     )
 
   return new Elysia({ name: 'share' })
-    .onStop(() => previews.close())
     .onBeforeHandle(({ request, server, path, set }) => {
       if (path.startsWith('/s/'))
         return applyRateLimit(limiter, clientGroupOf(request, server, config.trustProxyHops), ctx.now(), set.headers)

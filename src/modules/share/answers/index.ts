@@ -74,7 +74,12 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest) {
       ]
       const headers = { ...robotsHeaders(link.searchEngineVisible), ...(cookies.length > 0 && { 'set-cookie': cookies }) }
       if (decision.private) Object.assign(headers, { 'cache-control': 'no-store' })
-      return html(set, 200, viewerPage(decision.shared, page, { reading: decision.reading, ungranted: decision.ungranted }), headers)
+      return html(
+        set,
+        200,
+        viewerPage(decision.shared, page, { reading: decision.reading, ungranted: decision.ungranted, firstPage: decision.firstPage }),
+        headers,
+      )
     },
 
     /** `POST /s/:slug` with the right password: back to the page, with the unlock cookie. */

@@ -3,6 +3,8 @@ import type { SharedLink } from '../../../core/links/find-shared-link'
 import { etagOf } from '../../../http/send-file'
 import { html, type SafeHtml } from '../../../lib/html'
 import { viewerToolbar } from '../../../../viewer/src/toolbar-markup'
+import type { PageSize } from '../../../core/previews/page-sizes'
+import { PAGE_WIDTHS } from '../../../core/previews/render-page'
 
 export type PageContext = {
   /** Absolute base of every URL in tags that leave the site (og:url, og:image, canonical). */
@@ -28,9 +30,10 @@ export function displayTitle(row: Pick<SharedLink['file'], 'title' | 'filename'>
 export function viewerPage(
   { link, file }: SharedLink,
   page: PageContext,
-  options: { reading?: { token: string } | null; ungranted?: boolean } = {},
+  options: { reading?: { token: string } | null; ungranted?: boolean; firstPage?: PageSize | null } = {},
 ): string {
   const { reading = null, ungranted = false } = options
+  const first = options.firstPage && !ungranted ? firstPageImage(`${page.basePath}/s/${link.slug}/pages/1`, options.firstPage) : null
   const title = displayTitle(file)
   const description = file.description || `${file.filename}, shared with pdfshare`
   const shareUrl = `${page.publicUrl}/s/${link.slug}`
@@ -65,18 +68,50 @@ ${link.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nof
 <meta name="twitter:description" content="${description}">
 <meta name="twitter:image" content="${previewUrl}">
 <link rel="stylesheet" href="${assets}/${page.manifest.style}">
+${first ? html`<link rel="preload" as="image" href="${first.src}" imagesrcset="${first.srcset}" imagesizes="${first.sizes}" fetchpriority="high">` : ''}
 <link rel="modulepreload" href="${assets}/${page.manifest.script}">
 <script type="module" src="${assets}/${page.manifest.script}"></script>
 </head>
 <body data-download="${link.allowDownload ? 'on' : 'off'}">
 <div id="app" data-file="${base}/file" data-size="${file.size}" data-etag="${etagOf(file.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/" data-title="${title}"${reading ? html` data-visit="${reading.token}" data-reading="${base}/reading"` : ''}${ungranted ? html` data-ungranted="1"` : ''}>
 ${viewerToolbar({ title, download })}
-<div id="viewer-container" tabindex="0"><div id="viewer" class="pdfViewer"></div></div>
-<div id="status" class="status" role="status" aria-live="polite"><div class="spinner"></div><p>Loading document…</p></div>
+<div id="viewer-container" tabindex="0">${
+    first
+      ? html`<div id="first-page" class="pdfViewer"><div class="page"><img src="${first.src}" srcset="${first.srcset}" sizes="${first.sizes}" width="${String(first.width)}" height="${String(first.height)}" alt="${`Page 1 of ${title}`}" fetchpriority="high" elementtiming="first-page"></div></div>`
+      : ''
+  }<div id="viewer" class="pdfViewer"></div></div>
+${first ? html`<div id="status" class="status" role="status" aria-live="polite" hidden></div>` : html`<div id="status" class="status" role="status" aria-live="polite"><div class="spinner"></div><p>Loading document…</p></div>`}
 </div>
-<noscript><p class="status">This viewer needs JavaScript.${link.allowDownload ? html` <a href="${download}">Download the PDF</a>.` : ''}</p></noscript>
+<noscript><p class="${first ? 'noscript-bar' : 'status'}">${first ? 'Page 1 is shown; the other pages need JavaScript.' : 'This viewer needs JavaScript.'}${link.allowDownload ? html` <a href="${download}">Download the PDF</a>.` : ''}</p></noscript>
 </body>
 </html>`}\n`
+}
+
+/** pdf.js's "auto" zoom for a page: 96 CSS px per 72 points, times its largest automatic scale (1.25). */
+const CSS_PX_PER_POINT = (96 / 72) * 1.25
+/** What pdf.js leaves beside a page: 40 px for the scrollbar (the page's border box is at most that much narrower than the window). */
+const PAGE_GUTTER_PX = 40
+/** pdf.js's page border (9 px a side), inside the page's box: the drawing is this much narrower than the box. */
+const PAGE_BORDERS_PX = 18
+
+/**
+ * Page 1 as the server draws it, named in the page itself so that it is on screen before any script runs: as
+ * wide as pdf.js will draw the page (its "auto" zoom: the page's box at 125 % or the window less the gutter,
+ * whichever is narrower, less its borders), from the ladder of widths the server draws (the browser picks the
+ * one its screen needs), with its size reserved by `width` and `height` so nothing moves when it arrives.
+ */
+function firstPageImage(pageUrl: string, size: PageSize) {
+  // pdf.js's page box is the page at that zoom, its drawing the box less the borders on both axes.
+  const box = Math.max(PAGE_BORDERS_PX + 1, Math.round(size.width * CSS_PX_PER_POINT))
+  const width = box - PAGE_BORDERS_PX
+  const height = Math.max(1, Math.round(size.height * CSS_PX_PER_POINT) - PAGE_BORDERS_PX)
+  return {
+    src: `${pageUrl}?w=800`,
+    srcset: PAGE_WIDTHS.map((w) => `${pageUrl}?w=${w} ${w}w`).join(', '),
+    sizes: `(max-width: ${box + PAGE_GUTTER_PX}px) calc(100vw - ${PAGE_GUTTER_PX + PAGE_BORDERS_PX}px), ${width}px`,
+    width,
+    height,
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import { hasGate } from '../../../core/links/readers'
 import type { Gate, ReadLinkAccess } from './link-access'
 import type { VisitorKeyOf } from './visitor-salt'
 import type { VisitFacts } from './visit-records'
+import type { PageSize } from '../../../core/previews/page-sizes'
 
 /**
  * What `GET /s/:slug` answers. `page`: the viewer, with the cookies to set — `seen` and `visit` (the reading
@@ -28,6 +29,8 @@ export type PageDecision =
       ungranted: boolean
       /** Behind a gate or a view limit: the reader's own page, which no cache may keep for another. */
       private: boolean
+      /** Page 1's size in points, once known: the page names page 1's image, drawn on the server, and makes room for it. */
+      firstPage: PageSize | null
     }
 
 export type OpenPage = (input: {
@@ -42,7 +45,10 @@ export type OpenPage = (input: {
  * (service/link-access.ts), then the view count. Grants of a limited link go only to counted views and to
  * true repeats of one (the signed `pdfshare_seen` of this link), never to a request that was not counted.
  */
-export function pageOpener(ctx: AppContext, built: { accessOf: ReadLinkAccess; visitorKeyOf: VisitorKeyOf }): OpenPage {
+export function pageOpener(
+  ctx: AppContext,
+  built: { accessOf: ReadLinkAccess; visitorKeyOf: VisitorKeyOf; firstPageOf: (file: SharedLink['file']) => Promise<PageSize | undefined> },
+): OpenPage {
   const { accessOf } = built
   const countView = createViewCounter(ctx, built.visitorKeyOf)
   return async ({ slug, cookies, visit, facts }) => {
@@ -51,15 +57,20 @@ export function pageOpener(ctx: AppContext, built: { accessOf: ReadLinkAccess; v
     const { shared, limited } = access
     const { link } = shared
     if (access.gate) return { kind: 'gate', gate: access.gate, shared }
-    const page = (set: { seen?: boolean; grant?: boolean; visitToken?: string | null } = {}, reading: { token: string } | null = null) =>
-      ({
+    const firstPage = (await built.firstPageOf(shared.file)) ?? null
+    const page = (set: { seen?: boolean; grant?: boolean; visitToken?: string | null } = {}, reading: { token: string } | null = null) => {
+      const ungranted = limited && !access.granted && !set.grant
+      return {
         kind: 'page',
         shared,
         set: { seen: false, grant: false, visitToken: null, ...set },
         reading,
-        ungranted: limited && !access.granted && !set.grant,
+        ungranted,
         private: hasGate(link) || limited,
-      }) as const
+        // An ungranted page's images stay closed like its bytes.
+        firstPage: ungranted ? null : firstPage,
+      } as const
+    }
     // A grant holder of a limited link was let in already: they keep reading without using another view.
     if (access.granted) return page()
     // A visitor counted within the repeat window: not counted again, and as entitled as that view was.

@@ -1,0 +1,1 @@
+ALTER TABLE `pdf_pages` ADD `sizes` text;
