@@ -12,7 +12,7 @@ import { downloads } from './download'
 import { floodImpact } from './flood'
 import { hostilePreviews } from './hostile'
 import { scaleOut, type SetupSpeed } from './scale-out'
-import { dashboardLoad, pageImageTimes, previewTimes, viewerLoad } from './share'
+import { dashboardLoad, firstPageVisible, pageImageTimes, previewTimes, viewerLoad } from './share'
 import { ensureBinary, mib, ROOT } from './support'
 import { throughput } from './throughput'
 import { chunkedOverCap, concurrentUploads } from './upload'
@@ -330,6 +330,19 @@ if (existsSync('/usr/bin/chromium')) {
       target: 'reported',
     },
   )
+  const firstPage = await firstPageVisible(binary)
+  for (const [label, run] of [
+    ['a small PDF', firstPage.small],
+    ['the 60-page 16 MB PDF', firstPage.large],
+  ] as const) {
+    rows.push({
+      measure: `share page: page 1 on screen (drawn ahead by the server), navigation → painted, ${label} (median of 5)`,
+      against: `pdf.js's own page 1 at ${ms(run.pdfjsMs)}`,
+      result: `${ms(run.visibleMs)}, ${(run.bytes / 1024).toFixed(0)} KiB arrived before it`,
+      target: '≤ 150 ms',
+      ok: run.visibleMs <= 150,
+    })
+  }
   const dashboard = await dashboardLoad(binary)
   rows.push({
     measure: 'dashboard: cold load, navigation → sign-in form usable (median of 5)',

@@ -78,12 +78,10 @@ export function startViewer(app: HTMLElement, config: ViewerConfig, status: Stat
   eventBus.on('pagechanging', toolbar.sync)
   // For tests and measurements: when page 1 was first drawn, in ms since navigation started.
   eventBus.on('pagerendered', ({ pageNumber, error }: { pageNumber: number; error?: unknown }) => {
+    // pdf.js has drawn its own page 1 in the same place, or shows why it cannot: the server's drawing gives way.
+    if (pageNumber === 1) dropFirstPage()
     if (error) return markBrokenPage(pageNumber)
-    if (pageNumber !== 1) return
-    if (!app.dataset.firstPageMs) app.dataset.firstPageMs = String(Math.round(performance.now()))
-    // pdf.js has drawn its own page 1 in the same place: the server's drawing of it is no longer needed.
-    firstPage?.remove()
-    firstPage = null
+    if (pageNumber === 1 && !app.dataset.firstPageMs) app.dataset.firstPageMs = String(Math.round(performance.now()))
   })
   eventBus.on('scalechanging', toolbar.sync)
 
