@@ -115,3 +115,40 @@ describe('a page as an image', () => {
     expect((await server.call('GET', '/api/health')).status).toBe(200)
   }, 60_000)
 })
+
+describe("a page's text", () => {
+  test('page 2: its words in reading order, each boxed as fractions of the page, as JSON with a strong ETag', async () => {
+    const link = await addLink(server, file.id)
+    const answer = await get(`${link.path}/pages/2/text`)
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('content-type')).toBe('application/json')
+    expect(answer.headers.get('cache-control')).toBe('private, no-cache')
+    const etag = answer.headers.get('etag')!
+    expect(etag).toMatch(/^"pt-[0-9a-f]{24}-2"$/)
+    const text = (await answer.json()) as { width: number; height: number; words: [number, number, number, number, string, number][] }
+    expect([text.width, text.height]).toEqual([612, 792])
+    expect(text.words.map((word) => word[4])).toEqual(['Page', 'number', '2'])
+    expect(text.words.map((word) => word[5])).toEqual([0, 0, 1]) // one line, ended after its last word
+    const [left, top, width, height] = text.words[0]!
+    // "Page" is drawn at 72 pt from the left, its baseline 72 pt below the top, in 24 pt Helvetica.
+    expect(left).toBeCloseTo(72 / 612, 2)
+    expect(top + height).toBeCloseTo(72 / 792, 1)
+    expect(width).toBeGreaterThan(0.05)
+    expect(height).toBeGreaterThan(0.015)
+    for (const [x, y, w, h] of text.words) for (const value of [x, y, x + w, y + h]) expect(value).toBeWithin(0, 1)
+    // Each word starts right of the one before it on the line.
+    expect(text.words[1]![0]).toBeGreaterThan(left + width)
+    expect((await get(`${link.path}/pages/2/text`, { 'if-none-match': etag })).status).toBe(304)
+  })
+
+  test('closed where the PDF is, and told what is wrong with a page number', async () => {
+    expect((await get(`${(await addLink(server, file.id, { password: 'open sesame' })).path}/pages/1/text`)).status).toBe(401)
+    expect((await get(`${(await addLink(server, file.id, { access: 'email' })).path}/pages/1/text`)).status).toBe(403)
+    expect((await get(`${(await addLink(server, file.id, { disabled: true })).path}/pages/1/text`)).status).toBe(410)
+    const link = await addLink(server, file.id)
+    const past = await get(`${link.path}/pages/9/text`)
+    expect([past.status, await past.text()]).toEqual([404, 'This document has 3 pages.'])
+    expect((await get(`${link.path}/pages/0/text`)).status).toBe(400)
+  })
+})
+

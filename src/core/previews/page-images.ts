@@ -29,39 +29,66 @@ export type PageImages = (
   mayDraw: () => Promise<boolean>,
 ) => Promise<PageImage>
 
+/** One page's text as JSON (page-text.ts), with the same outcomes as an image: read (`rendered`) or why not. */
+export type PageTexts = (row: PagedFile, page: number, mayDraw: () => Promise<boolean>) => Promise<PageImage>
+
 /**
  * Page images, drawn on demand by the preview renderers (killable processes, their time and memory caps) and
  * cached beside the link cards by blob key, page and width: a replacement is a new blob, so its pages are drawn
  * anew, and the old ones go with the old blob. Concurrent requests for one image share one draw; a page that
- * cannot be drawn is remembered (a `.failed` mark with the reason), so it is never tried again.
+ * cannot be drawn is remembered (a `.failed` mark with the reason), so it is never tried again. Pages' texts
+ * (for find, selection and screen readers over the images) are read and kept the same way.
  */
-export function pageImages(ctx: AppContext, pool: RendererPool, pagesOf: (row: PagedFile) => Promise<number | undefined>): PageImages {
+export function pageImages(
+  ctx: AppContext,
+  pool: RendererPool,
+  pagesOf: (row: PagedFile) => Promise<number | undefined>,
+): { imageOf: PageImages; textOf: PageTexts } {
   const once = createSingleFlight<PageImage>()
-  return async (row, page, width, mayDraw) => {
+  const cached = async (
+    row: PagedFile,
+    page: number,
+    target: { path: string; mark: string; what: string },
+    mayDraw: () => Promise<boolean>,
+    draw: (pdfPath: string) => Promise<unknown>,
+  ): Promise<PageImage> => {
     const pages = await pagesOf(row)
     if (pages === undefined) return { kind: 'failed' } // PDFium cannot open it at all
     if (page > pages) return { kind: 'no_page', pages }
-    const path = ctx.previews.pagePathOf(row.blobKey, page, width, 'webp')
-    const mark = ctx.previews.pagePathOf(row.blobKey, page, width, 'failed')
+    const { path, mark } = target
     if (existsSync(path)) return { kind: 'rendered', path }
     if (existsSync(mark)) return { kind: 'failed' }
     return once(path, async () => {
       if (!(await mayDraw())) return { kind: 'over_budget' }
       const pdf = await ctx.blobs.localFile(row.blobKey)
       try {
-        await pool.renderPage(pdf.path, [path], { page, widths: [width] })
+        await draw(pdf.path)
         return { kind: 'rendered', path }
       } catch (error) {
         await rm(`${path}.tmp`, { force: true }).catch(() => {})
         if (!(error instanceof RenderFailed)) return { kind: 'busy' }
-        ctx.log.info(
-          `page ${page} of file ${row.id} at ${width} px: ${error.message}; answered as not drawable for this version of the PDF`,
-        )
+        ctx.log.info(`${target.what} of file ${row.id}: ${error.message}; answered as not drawable for this version of the PDF`)
         await writeFile(mark, `${error.message}\n`).catch(() => {})
         return { kind: 'failed' }
       } finally {
         await pdf.release()
       }
     })
+  }
+  return {
+    imageOf: (row, page, width, mayDraw) => {
+      const path = ctx.previews.pagePathOf(row.blobKey, page, width, 'webp')
+      const mark = ctx.previews.pagePathOf(row.blobKey, page, width, 'failed')
+      return cached(row, page, { path, mark, what: `page ${page} at ${width} px` }, mayDraw, (pdfPath) =>
+        pool.renderPage(pdfPath, [path], { page, widths: [width] }),
+      )
+    },
+    textOf: (row, page, mayDraw) => {
+      const path = ctx.previews.textPathOf(row.blobKey, page, 'json')
+      const mark = ctx.previews.textPathOf(row.blobKey, page, 'failed')
+      return cached(row, page, { path, mark, what: `the text of page ${page}` }, mayDraw, (pdfPath) =>
+        pool.readText(pdfPath, path, { page }),
+      )
+    },
   }
 }

@@ -13,6 +13,8 @@ export type PreviewCache = {
   pathOf(blobKey: string, kind?: 'png' | 'failed'): string
   /** Where one page image of a blob is cached (`<blobKey>.p<page>-w<width>.webp`), or its failure mark. */
   pagePathOf(blobKey: string, page: number, width: number, kind: 'webp' | 'failed'): string
+  /** Where one page's text of a blob is cached (`<blobKey>.p<page>.text.json`), or its failure mark. */
+  textPathOf(blobKey: string, page: number, kind: 'json' | 'failed'): string
   /** Drops a blob's card, page images and marks; called whenever the blob itself goes. */
   discard(blobKey: string): Promise<void>
   /** Drops the cards and marks of every blob not in `keep` (the start-up sweep; this disk only). */
@@ -68,7 +70,7 @@ function localPreviewCache(folder: string): PreviewCache {
   const discard = async (blobKey: string) => {
     await rm(pathOf(blobKey), { force: true })
     await rm(pathOf(blobKey, 'failed'), { force: true })
-    // Its page images too, whatever pages and widths were drawn.
+    // Its page images and texts too, whatever pages and widths were drawn.
     for (const name of await readdir(folder).catch(() => [] as string[])) {
       if (name.startsWith(`${blobKey}.p`)) await rm(join(folder, name), { force: true })
     }
@@ -76,6 +78,7 @@ function localPreviewCache(folder: string): PreviewCache {
   return {
     pathOf,
     pagePathOf: (blobKey, page, width, kind) => join(folder, `${blobKey}.p${page}-w${width}.${kind}`),
+    textPathOf: (blobKey, page, kind) => join(folder, `${blobKey}.p${page}.text.${kind}`),
     discard,
     async discardAllBut(keep) {
       for (const name of await readdir(folder).catch(() => [] as string[])) {

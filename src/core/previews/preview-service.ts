@@ -4,7 +4,7 @@ import type { FileRow } from '../../db/tables'
 import { createSingleFlight } from '../../lib/concurrency'
 import type { AppContext } from '../context'
 import placeholderPath from './placeholder.png' with { type: 'file' }
-import { type PageImages, pageImages } from './page-images'
+import { type PageImages, pageImages, type PageTexts } from './page-images'
 import { firstPageSize, type PageSize } from './page-sizes'
 import { type Counted, createRendererPool, RenderFailed, type RendererPool } from './renderer-pool'
 import { rendererCommand } from './renderer-protocol'
@@ -44,6 +44,8 @@ export type PreviewService = {
   pagesOf(row: PreviewedFile): Promise<number | undefined>
   /** One page of the file's PDF as an image at one of the ladder's widths (page-images.ts). */
   pageImageOf: PageImages
+  /** One page's text, with the boxes of its words (page-text.ts), read and kept like the images. */
+  pageTextOf: PageTexts
   /**
    * The size of page 1 of the file's PDF, once PDFium has read it; until then undefined, and it is read (and
    * page 1 drawn) in the background, so a later page can name page 1's image.
@@ -227,13 +229,15 @@ export function createPreviewService(
     return undefined
   }
 
+  const pages = pageImages(ctx, pool, pagesOf)
   return {
     pagesOf,
     firstPageOf,
     drawAhead: (row) => {
       if (ctx.config.drawAhead) drawAhead(row)
     },
-    pageImageOf: pageImages(ctx, pool, pagesOf),
+    pageImageOf: pages.imageOf,
+    pageTextOf: pages.textOf,
     async previewOf(row, options = {}) {
       const rendering = once(row.blobKey, () => render(row))
       if (options.waitMs === undefined) return rendering

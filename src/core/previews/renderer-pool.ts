@@ -75,6 +75,8 @@ export type RendererPool = {
   ): Promise<Counted>
   /** Counts the pages of the PDF at `pdfPath` and reads their sizes in a renderer process, under the same limits. */
   countPages(pdfPath: string): Promise<Counted>
+  /** Reads the text of page `page` of the PDF at `pdfPath` into `outPath` (JSON, page-text.ts), under the same limits. */
+  readText(pdfPath: string, outPath: string, options: { page: number }): Promise<Counted>
   /** Stops every renderer (the server is stopping). */
   close(): void
 }
@@ -226,6 +228,7 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
     render: (pdfPath, outPath, options = {}) => run({ kind: 'card', pdfPath, outPath }, options.timeoutMs),
     renderPage: (pdfPath, outPaths, { timeoutMs, ...options }) => run({ kind: 'page', pdfPath, outPaths, ...options }, timeoutMs),
     countPages: (pdfPath) => run({ kind: 'pages', pdfPath }),
+    readText: (pdfPath, outPath, { page }) => run({ kind: 'text', pdfPath, outPath, page }),
     close() {
       closed = true
       for (const renderer of all) stop(renderer)

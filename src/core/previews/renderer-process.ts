@@ -1,5 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises'
-import { countPages, renderFirstPage, warmUp } from './render-first-page'
+import { readPageText } from './page-text'
+import { countPages, renderFirstPage, warmUp, withPdfium } from './render-first-page'
 import { renderPageImages } from './render-page'
 import type { RenderJob, RendererMessage } from './renderer-protocol'
 
@@ -37,6 +38,16 @@ export async function runPreviewRenderer(): Promise<void> {
           const drawn = await renderPageImages(job.pdfPath, heapLimit, job.page ?? 1, widths, { sizes: job.sizes })
           for (const [index, webp] of drawn.webps.entries()) await writeAtomically(outPaths[index]!, webp)
           send({ id: job.id, ok: true, pages: drawn.pages, sizes: drawn.sizes })
+        } else if (job.kind === 'text') {
+          if (!job.outPath) throw new Error('a text job needs its path')
+          const pageNumber = job.page ?? 1
+          const { text, pages } = await withPdfium(job.pdfPath, heapLimit, async (document) => {
+            const count = document.getPageCount()
+            if (pageNumber < 1 || pageNumber > count) throw new Error(`the document has no page ${pageNumber} (it has ${count})`)
+            return { text: readPageText(document.getPage(pageNumber - 1)), pages: count }
+          })
+          await writeAtomically(job.outPath, Buffer.from(JSON.stringify(text)))
+          send({ id: job.id, ok: true, pages })
         } else {
           if (!job.outPath) throw new Error('a card job needs its path')
           const card = await renderFirstPage(job.pdfPath, heapLimit)

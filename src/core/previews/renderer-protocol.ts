@@ -6,11 +6,12 @@ export const RENDERER_ARGUMENT = '__preview-renderer'
 /**
  * Server → renderer: render page 1 of the PDF at `pdfPath` into a PNG link card at `outPath` (`card`), page
  * `page` (1-based) into a WebP per width in `widths`, each at its path in `outPaths` (`page`, drawn once), or
- * only count its pages (`pages`). `sizes`: answer every page's size too (always for `card` and `pages`).
+ * only count its pages (`pages`), or write the text of page `page` as JSON at `outPath` (`text`, page-text.ts).
+ * `sizes`: answer every page's size too (always for `card` and `pages`).
  */
 export type RenderJob = {
   id: number
-  kind: 'card' | 'pages' | 'page'
+  kind: 'card' | 'pages' | 'page' | 'text'
   pdfPath: string
   outPath?: string
   page?: number

@@ -36,7 +36,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
   const openPage = pageOpener(ctx, built)
   const openBytes = bytesOpener(ctx, built)
   const openPreview = previewOpener(built.accessOf, previews, previewWaitOf(config))
-  const openPageImage = pageImageOpener(ctx, built.accessOf, previews.pageImageOf)
+  const openPageImage = pageImageOpener(ctx, built.accessOf, { imageOf: previews.pageImageOf, textOf: previews.pageTextOf })
   const unlock = linkUnlocker(ctx, built.accessOf)
   const gate = readerGate(ctx, built.accessOf)
   const accept = agreementAcceptor(ctx, built.accessOf)
@@ -188,6 +188,20 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
           cookies: request.headers.get('cookie'),
           page: params.page,
           width: new URL(request.url).searchParams.get('w'),
+          client: clientGroupOf(request, server, config.trustProxyHops),
+        }),
+        answers,
+      ),
+    )
+    .get('/s/:slug/pages/:page/text', async ({ request, params, server, set }) =>
+      pageImageAnswer(
+        request,
+        set,
+        await openPageImage({
+          slug: params.slug,
+          cookies: request.headers.get('cookie'),
+          page: params.page,
+          width: 'text',
           client: clientGroupOf(request, server, config.trustProxyHops),
         }),
         answers,

@@ -1,5 +1,6 @@
 import { PLACEHOLDER_PREVIEW } from '../../../core/previews/preview-service'
 import { hasGate } from '../../../core/links/readers'
+import type { LinkState } from '../../../core/links/link-state'
 import type { PageImageDecision } from '../service/open-page-image'
 import type { ResponseSet } from './gate-answers'
 import { robotsHeaders } from './headers'
@@ -7,7 +8,7 @@ import { robotsHeaders } from './headers'
 type Refuse = (set: ResponseSet, status: number, title: string, message: string, headers?: Record<string, string>) => string
 
 /**
- * How `GET /s/:slug/pages/:n` answers: the page's WebP with a strong ETag (the PDF version's hash, the page and
+ * How `GET /s/:slug/pages/:n` and `/pages/:n/text` answer: the page's WebP (or its text as JSON) with a strong ETag (the PDF version's hash, the page and
  * the width: the same request always gets the same bytes), revalidated on every use and kept by no shared cache;
  * `no-store` when a gate or a view limit let the reader in. Refusals are the share routes' own pages; a page
  * that cannot be drawn is a 422, one past the document's end a 404, busy renderers a 503, a used-up budget the
@@ -17,7 +18,7 @@ export function pageImageAnswer(
   request: Request,
   set: ResponseSet,
   decision: PageImageDecision,
-  kit: { notFound: (set: ResponseSet) => string; gone: (set: ResponseSet, state: never) => string; refused: Refuse },
+  kit: { notFound: (set: ResponseSet) => string; gone: (set: ResponseSet, state: Exclude<LinkState, 'active'>) => string; refused: Refuse },
 ): Response | string {
   const text = (status: number, body: string, headers: Record<string, string> = {}) =>
     new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } })
@@ -25,7 +26,7 @@ export function pageImageAnswer(
     case 'missing':
       return kit.notFound(set)
     case 'gone':
-      return kit.gone(set, decision.state as never)
+      return kit.gone(set, decision.state)
     case 'locked':
       return decision.gate === 'password'
         ? kit.refused(set, 401, 'Password required', 'Open the link and enter its password to read this document.')
@@ -35,15 +36,21 @@ export function pageImageAnswer(
     case 'bad_request':
       return text(400, decision.message)
   }
-  const { image, shared, page, width } = decision
+  const { shared, page } = decision
+  const image = decision.kind === 'text' ? decision.text : decision.image
   switch (image.kind) {
     case 'failed':
-      return text(422, `Page ${page} of this document cannot be drawn.`)
+      return text(
+        422,
+        decision.kind === 'text' ? `The text of page ${page} cannot be read.` : `Page ${page} of this document cannot be drawn.`,
+      )
     case 'no_page':
       return text(404, image.pages === undefined ? 'No such page.' : `This document has ${image.pages} pages.`)
     case 'busy':
       return text(503, 'Pages are being drawn for many readers right now. Try again in a moment.', { 'retry-after': '1' })
     case 'over_budget':
+      if (decision.kind === 'text')
+        return text(429, 'Too many pages read from your address. Try again in a minute.', { 'retry-after': '60' })
       return new Response(Bun.file(PLACEHOLDER_PREVIEW.path), {
         status: 429,
         headers: { 'content-type': 'image/png', 'cache-control': 'no-store', 'retry-after': '60' },
@@ -51,9 +58,12 @@ export function pageImageAnswer(
   }
   const protectedLink = hasGate(shared.link) || shared.link.maxViews !== null
   const headers = {
-    'content-type': 'image/webp',
+    'content-type': decision.kind === 'text' ? 'application/json' : 'image/webp',
     'cache-control': protectedLink ? 'private, no-store' : 'private, no-cache',
-    etag: `"pg-${shared.file.sha256.slice(0, 24)}-${page}-${width}"`,
+    etag:
+      decision.kind === 'text'
+        ? `"pt-${shared.file.sha256.slice(0, 24)}-${page}"`
+        : `"pg-${shared.file.sha256.slice(0, 24)}-${page}-${decision.width}"`,
     'x-content-type-options': 'nosniff',
     ...robotsHeaders(shared.link.searchEngineVisible),
   }

@@ -2,12 +2,14 @@ import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
 import { rateLimitFor } from '../../../core/limits/rate-limit'
-import type { PageImage, PageImages } from '../../../core/previews/page-images'
+import type { PageImage, PageImages, PageTexts } from '../../../core/previews/page-images'
 import { isPageWidth, PAGE_WIDTHS, type PageWidth } from '../../../core/previews/render-page'
 import type { Gate, ReadLinkAccess } from './link-access'
 
 /** Pages one client address (an IPv6 /64) may have drawn per minute; cached pages are free. */
 export const PAGE_DRAWS_PER_MINUTE = 120
+/** Pages' texts one client address may have read per minute (find reads every page's); kept ones are free. */
+export const PAGE_TEXTS_PER_MINUTE = 300
 
 /**
  * What `GET /s/:slug/pages/:n?w=` answers: the page as an image (`image`, with what the image service said), or
@@ -21,22 +23,34 @@ export type PageImageDecision =
   | { kind: 'ungranted' }
   | { kind: 'bad_request'; message: string }
   | { kind: 'image'; shared: SharedLink; page: number; width: PageWidth; image: PageImage }
+  /** The page's text (`GET /s/:slug/pages/:n/text`): read, or why not, as an image is drawn. */
+  | { kind: 'text'; shared: SharedLink; page: number; text: PageImage }
 
 export type OpenPageImage = (input: {
   slug: string
   cookies: string | null
   page: string
-  width: string | null
+  /** The image's width (`?w=`), or `text` for the page's text. */
+  width: string | null | 'text'
   client: string
 }) => Promise<PageImageDecision>
 
 /**
- * Page images open exactly where the PDF's bytes do (service/open-bytes.ts): past every gate, with a grant for
+ * Page images and texts open exactly where the PDF's bytes do (service/open-bytes.ts): past every gate, with a grant for
  * a limited link. A reader may have at most PAGE_DRAWS_PER_MINUTE pages drawn a minute from one address
  * (counted where every instance sees it); past that they get the placeholder, and cached pages as before.
  */
-export function pageImageOpener(ctx: AppContext, accessOf: ReadLinkAccess, imageOf: PageImages): OpenPageImage {
+export function pageImageOpener(
+  ctx: AppContext,
+  accessOf: ReadLinkAccess,
+  pages: { imageOf: PageImages; textOf: PageTexts },
+): OpenPageImage {
   const draws = rateLimitFor(ctx, 'page draws per address', { perMinute: PAGE_DRAWS_PER_MINUTE })
+  const reads = rateLimitFor(ctx, 'page texts per address', { perMinute: PAGE_TEXTS_PER_MINUTE })
+  const within = (limit: typeof draws, client: string) => async () => {
+    const decision = await limit.hit(client, ctx.now())
+    return decision === undefined || decision.allowed
+  }
   return async ({ slug, cookies, page: pageText, width: widthText, client }) => {
     const access = await accessOf({ slug, cookies })
     if (access.kind !== 'open') return access
@@ -44,12 +58,11 @@ export function pageImageOpener(ctx: AppContext, accessOf: ReadLinkAccess, image
     if (access.limited && !access.granted) return { kind: 'ungranted' }
     const page = /^[1-9]\d{0,5}$/.test(pageText) ? Number(pageText) : 0
     if (page < 1) return { kind: 'bad_request', message: 'The page number must be a whole number from 1.' }
+    if (widthText === 'text')
+      return { kind: 'text', shared: access.shared, page, text: await pages.textOf(access.shared.file, page, within(reads, client)) }
     const width = Number(widthText ?? 800)
     if (!isPageWidth(width)) return { kind: 'bad_request', message: `The width (?w=) must be one of ${PAGE_WIDTHS.join(', ')}.` }
-    const mayDraw = async () => {
-      const decision = await draws.hit(client, ctx.now())
-      return decision === undefined || decision.allowed
-    }
-    return { kind: 'image', shared: access.shared, page, width, image: await imageOf(access.shared.file, page, width, mayDraw) }
+    const image = await pages.imageOf(access.shared.file, page, width, within(draws, client))
+    return { kind: 'image', shared: access.shared, page, width, image }
   }
 }

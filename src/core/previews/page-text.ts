@@ -1,0 +1,122 @@
+import type { PDFiumPage } from '@hyzyla/pdfium'
+
+/**
+ * A page's text as the viewer lays it over the page's image (for find, selection and screen readers): the page's
+ * size in points, and its words in reading order, each with its box as fractions of the page (left, top, width,
+ * height, measured from the top left as the page is shown, its rotation applied) and whether a new line starts
+ * after it. Fractions keep the layer independent of the width the image was drawn at.
+ */
+export type PageText = {
+  width: number
+  height: number
+  words: [left: number, top: number, width: number, height: number, text: string, lineEnd: 0 | 1][]
+}
+
+/** The parts of PDFium's text API (fpdf_text.h) a page's text is read with; the library has no words of its own. */
+type TextApi = {
+  HEAPF64: Float64Array
+  wasmExports: { malloc(size: number): number; free(pointer: number): void }
+  _FPDF_GetPageWidthF(page: number): number
+  _FPDF_GetPageHeightF(page: number): number
+  _FPDF_PageToDevice(
+    page: number,
+    startX: number,
+    startY: number,
+    sizeX: number,
+    sizeY: number,
+    rotate: number,
+    pageX: number,
+    pageY: number,
+    deviceX: number,
+    deviceY: number,
+  ): number
+  _FPDFText_LoadPage(page: number): number
+  _FPDFText_ClosePage(textPage: number): void
+  _FPDFText_CountChars(textPage: number): number
+  _FPDFText_GetUnicode(textPage: number, index: number): number
+  _FPDFText_GetCharBox(textPage: number, index: number, left: number, right: number, bottom: number, top: number): number
+}
+
+/** Words are cut at whitespace; a page keeps at most this many characters of text (a hostile page could have millions). */
+const MAX_CHARS = 200_000
+/** Fractions to 5 decimals: a thousandth of a point on an A0 page, and short JSON. */
+const round = (value: number) => Math.round(value * 100_000) / 100_000
+
+/**
+ * Reads the text of a loaded page with PDFium's text API: every character's code point and box, grouped into
+ * words (cut at whitespace, and where the next character is not on the same line). Runs in the renderer process
+ * only, under its caps. PDFium's page handle and module are private fields of the library's page object: read
+ * them where they are, and refuse (an error, so a 422) rather than guess if a later version moved them.
+ */
+export function readPageText(page: PDFiumPage): PageText {
+  const pdfium = Reflect.get(page, 'module') as Partial<TextApi> | undefined
+  const handle = Reflect.get(page, 'pageIdx') as unknown
+  if (!pdfium?._FPDFText_GetCharBox || !pdfium._FPDF_PageToDevice || !pdfium.HEAPF64 || typeof handle !== 'number')
+    throw new Error('this PDFium build does not expose its text API')
+  const api = pdfium as TextApi
+  const width = api._FPDF_GetPageWidthF(handle)
+  const height = api._FPDF_GetPageHeightF(handle)
+  const textPage = api._FPDFText_LoadPage(handle)
+  if (!textPage) throw new Error('PDFium cannot read the text of this page')
+  const scratch = api.wasmExports.malloc(4 * 8 + 2 * 4)
+  try {
+    const words: PageText['words'] = []
+    const count = Math.min(api._FPDFText_CountChars(textPage), MAX_CHARS)
+    // One point of user space to where it is on the page as shown (rotation applied), in points from the top left.
+    const shown = (x: number, y: number): [number, number] => {
+      const ints = new Int32Array(api.HEAPF64.buffer, scratch + 32, 2)
+      api._FPDF_PageToDevice(handle, 0, 0, Math.round(width * 64), Math.round(height * 64), 0, x, y, scratch + 32, scratch + 36)
+      return [ints[0]! / 64, ints[1]! / 64]
+    }
+    type Word = { text: string; left: number; top: number; right: number; bottom: number }
+    const open: { word: Word | null } = { word: null }
+    const close = (lineEnd: boolean) => {
+      const word = open.word
+      if (word)
+        words.push([
+          round(word.left / width),
+          round(word.top / height),
+          round((word.right - word.left) / width),
+          round((word.bottom - word.top) / height),
+          word.text,
+          lineEnd ? 1 : 0,
+        ])
+      else if (lineEnd && words.length > 0) words[words.length - 1]![5] = 1
+      open.word = null
+    }
+    for (let index = 0; index < count; index++) {
+      const code = api._FPDFText_GetUnicode(textPage, index)
+      if (code === 0x0d || code === 0x0a) {
+        close(true)
+        continue
+      }
+      if (code === 0x20 || code === 0x09 || code === 0xa0 || code === 0xfffe || code === 0 || code > 0x10ffff) {
+        close(false)
+        continue
+      }
+      if (!api._FPDFText_GetCharBox(textPage, index, scratch, scratch + 8, scratch + 16, scratch + 24)) continue
+      const box = new Float64Array(api.HEAPF64.buffer, scratch, 4) // left, right, bottom, top in user space
+      const [x1, y1] = shown(box[0]!, box[3]!)
+      const [x2, y2] = shown(box[1]!, box[2]!)
+      const char = { left: Math.min(x1, x2), right: Math.max(x1, x2), top: Math.min(y1, y2), bottom: Math.max(y1, y2) }
+      const text = String.fromCodePoint(code)
+      const word = open.word
+      // A character that starts below the word, or left of where it began, begins a new line.
+      if (word && (char.top >= word.bottom || char.right <= word.left)) close(true)
+      if (!open.word) open.word = { text, ...char }
+      else {
+        const growing = open.word
+        growing.text += text
+        growing.left = Math.min(growing.left, char.left)
+        growing.right = Math.max(growing.right, char.right)
+        growing.top = Math.min(growing.top, char.top)
+        growing.bottom = Math.max(growing.bottom, char.bottom)
+      }
+    }
+    close(true)
+    return { width: round(width), height: round(height), words }
+  } finally {
+    api.wasmExports.free(scratch)
+    api._FPDFText_ClosePage(textPage)
+  }
+}
