@@ -43,7 +43,7 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
       layout,
       db: database,
       blobs,
-      previews: previewCacheIn(layout.previews, sharedPreviews),
+      previews: previewCacheIn(layout.previews, sharedPreviews, config.pageCacheSize),
       tempFiles: createLocalTempFiles(layout.tmp),
       signingKey: signingKey(secret),
       log,

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       previewTimeout: 5,
       previewMemory: 536870912,
       drawAhead: true,
+      pageCacheSize: 1073741824,
       maxTokensPerUser: 100,
       uploadMinRate: 16 * 1024,
       uploadTimeout: 3600,

@@ -249,6 +249,14 @@ export const SETTINGS = {
     rule: `must be one of ${ACCEPTED_BOOLEANS}`,
     help: 'draw page 1 of each new PDF in the background, so share pages show it at once',
   }),
+  /** Bytes of page images and texts one data dir keeps (core/previews/page-cache-budget.ts), least recently used out first. */
+  pageCacheSize: setting({
+    env: 'PDFSHARE_PAGE_CACHE_SIZE',
+    default: '1GB',
+    parse: size(16 * 1024 * 1024, 1024 * 1024 * 1024 * 1024),
+    rule: 'must be a size from 16MB to 1TB (e.g. 1GB)',
+    help: 'disk for pages drawn on the server (images, texts); the least recently served go first',
+  }),
   /** Seconds from its creation after which a new share link expires when none was sent; null: never. */
   linkDefaultExpiry: setting<number | null>({
     env: 'PDFSHARE_LINK_DEFAULT_EXPIRY',

@@ -151,4 +151,3 @@ describe("a page's text", () => {
     expect((await get(`${link.path}/pages/0/text`)).status).toBe(400)
   })
 })
-

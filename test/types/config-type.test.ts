@@ -28,6 +28,7 @@ type WrittenOut = {
   previewTimeout: number
   previewMemory: number
   drawAhead: boolean
+  pageCacheSize: number
   maxTokensPerUser: number
   uploadMinRate: number
   uploadTimeout: number

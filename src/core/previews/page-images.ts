@@ -3,6 +3,7 @@ import { rm, writeFile } from 'node:fs/promises'
 import { createSingleFlight } from '../../lib/concurrency'
 import type { AppContext } from '../context'
 import type { FileRow } from '../../db/tables'
+import { SHARED_FIRST_PAGE_WIDTHS } from './preview-cache'
 import type { PageWidth } from './render-page'
 import { RenderFailed, type RendererPool } from './renderer-pool'
 
@@ -56,19 +57,24 @@ export function pageImages(
     if (pages === undefined) return { kind: 'failed' } // PDFium cannot open it at all
     if (page > pages) return { kind: 'no_page', pages }
     const { path, mark } = target
-    if (existsSync(path)) return { kind: 'rendered', path }
+    if (existsSync(path)) {
+      ctx.previews.pageUsed(path)
+      return { kind: 'rendered', path }
+    }
     if (existsSync(mark)) return { kind: 'failed' }
     return once(path, async () => {
       if (!(await mayDraw())) return { kind: 'over_budget' }
       const pdf = await ctx.blobs.localFile(row.blobKey)
       try {
         await draw(pdf.path)
+        ctx.previews.pageWritten(path)
         return { kind: 'rendered', path }
       } catch (error) {
         await rm(`${path}.tmp`, { force: true }).catch(() => {})
         if (!(error instanceof RenderFailed)) return { kind: 'busy' }
         ctx.log.info(`${target.what} of file ${row.id}: ${error.message}; answered as not drawable for this version of the PDF`)
         await writeFile(mark, `${error.message}\n`).catch(() => {})
+        ctx.previews.pageWritten(mark)
         return { kind: 'failed' }
       } finally {
         await pdf.release()
@@ -76,9 +82,12 @@ export function pageImages(
     })
   }
   return {
-    imageOf: (row, page, width, mayDraw) => {
+    imageOf: async (row, page, width, mayDraw) => {
       const path = ctx.previews.pagePathOf(row.blobKey, page, width, 'webp')
       const mark = ctx.previews.pagePathOf(row.blobKey, page, width, 'failed')
+      // Page 1 drawn ahead by another instance is in the bucket: fetched, not drawn again.
+      if (page === 1 && !existsSync(path) && (SHARED_FIRST_PAGE_WIDTHS as readonly number[]).includes(width))
+        await ctx.previews.pullFirstPage(row.blobKey, width).catch(() => false)
       return cached(row, page, { path, mark, what: `page ${page} at ${width} px` }, mayDraw, (pdfPath) =>
         pool.renderPage(pdfPath, [path], { page, widths: [width] }),
       )

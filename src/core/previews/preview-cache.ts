@@ -1,6 +1,7 @@
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ObjectFolder } from '../../storage/object-folder'
+import { type PageCacheBudget, pageCacheBudget } from './page-cache-budget'
 
 /**
  * Rendered link-preview cards on the local disk (`data/previews`), by blob key: a replacement writes a new
@@ -15,6 +16,9 @@ export type PreviewCache = {
   pagePathOf(blobKey: string, page: number, width: number, kind: 'webp' | 'failed'): string
   /** Where one page's text of a blob is cached (`<blobKey>.p<page>.text.json`), or its failure mark. */
   textPathOf(blobKey: string, page: number, kind: 'json' | 'failed'): string
+  /** A page file (image, text, mark) was served from this cache, or written into it: kept within its budget. */
+  pageUsed(path: string): void
+  pageWritten(path: string): void
   /** Drops a blob's card, page images and marks; called whenever the blob itself goes. */
   discard(blobKey: string): Promise<void>
   /** Drops the cards and marks of every blob not in `keep` (the start-up sweep; this disk only). */
@@ -26,21 +30,50 @@ export type PreviewCache = {
   pull(blobKey: string): Promise<boolean>
   /** Keeps a card or mark just written locally in the shared store too. */
   push(blobKey: string, kind: 'png' | 'failed'): Promise<void>
+  /**
+   * The same for page 1's images drawn ahead (preview-service.ts DRAWN_AHEAD): the instance that took the upload
+   * draws them, every other one fetches them from the bucket. Other pages are drawn by each instance that is asked.
+   */
+  pullFirstPage(blobKey: string, width: number): Promise<boolean>
+  pushFirstPage(blobKey: string, width: number): Promise<void>
 }
+
+/** The widths of page 1 an instance shares through the bucket (preview-service.ts DRAWN_AHEAD), to drop them with their PDF. */
+export const SHARED_FIRST_PAGE_WIDTHS = [800, 1200, 1800, 2400] as const
 
 /**
  * The cards on this disk, and, with `shared` (blobs in a bucket), in the bucket as well: one instance renders
  * a PDF's card, the others download it instead of rendering it again, and a new instance starts warm.
  */
-export function previewCacheIn(folder: string, shared?: ObjectFolder): PreviewCache {
-  const local = localPreviewCache(folder)
+export function previewCacheIn(folder: string, shared?: ObjectFolder, pageBytes = Number.POSITIVE_INFINITY): PreviewCache {
+  const local = localPreviewCache(folder, pageCacheBudget(folder, pageBytes))
   if (!shared) return local
   const nameOf = (blobKey: string, kind: 'png' | 'failed') => `${blobKey}.${kind}`
+  const firstPageName = (blobKey: string, width: number) => `${blobKey}.p1-w${width}.webp`
   return {
     ...local,
     async discard(blobKey) {
       await local.discard(blobKey)
-      await Promise.all((['png', 'failed'] as const).map((kind) => shared.delete(nameOf(blobKey, kind))))
+      await Promise.all([
+        ...(['png', 'failed'] as const).map((kind) => shared.delete(nameOf(blobKey, kind))),
+        ...SHARED_FIRST_PAGE_WIDTHS.map((width) => shared.delete(firstPageName(blobKey, width))),
+      ])
+    },
+    async pullFirstPage(blobKey, width) {
+      const bytes = await shared.get(firstPageName(blobKey, width))
+      if (!bytes) return false
+      const path = local.pagePathOf(blobKey, 1, width, 'webp')
+      await writeFile(`${path}.pull`, bytes)
+      await rename(`${path}.pull`, path)
+      local.pageWritten(path)
+      return true
+    },
+    async pushFirstPage(blobKey, width) {
+      await shared.put(
+        firstPageName(blobKey, width),
+        new Uint8Array(await readFile(local.pagePathOf(blobKey, 1, width, 'webp'))),
+        'image/webp',
+      )
     },
     async pull(blobKey) {
       for (const kind of ['png', 'failed'] as const) {
@@ -65,20 +98,24 @@ export function previewCacheIn(folder: string, shared?: ObjectFolder): PreviewCa
   }
 }
 
-function localPreviewCache(folder: string): PreviewCache {
+function localPreviewCache(folder: string, budget: PageCacheBudget): PreviewCache {
   const pathOf = (blobKey: string, kind: 'png' | 'failed' = 'png') => join(folder, `${blobKey}.${kind}`)
   const discard = async (blobKey: string) => {
     await rm(pathOf(blobKey), { force: true })
     await rm(pathOf(blobKey, 'failed'), { force: true })
     // Its page images and texts too, whatever pages and widths were drawn.
     for (const name of await readdir(folder).catch(() => [] as string[])) {
-      if (name.startsWith(`${blobKey}.p`)) await rm(join(folder, name), { force: true })
+      if (!name.startsWith(`${blobKey}.p`)) continue
+      await rm(join(folder, name), { force: true })
+      budget.removed(join(folder, name))
     }
   }
   return {
     pathOf,
     pagePathOf: (blobKey, page, width, kind) => join(folder, `${blobKey}.p${page}-w${width}.${kind}`),
     textPathOf: (blobKey, page, kind) => join(folder, `${blobKey}.p${page}.text.${kind}`),
+    pageUsed: budget.used,
+    pageWritten: budget.written,
     discard,
     async discardAllBut(keep) {
       for (const name of await readdir(folder).catch(() => [] as string[])) {
@@ -88,5 +125,7 @@ function localPreviewCache(folder: string): PreviewCache {
     },
     pull: async () => false,
     push: async () => {},
+    pullFirstPage: async () => false,
+    pushFirstPage: async () => {},
   }
 }

@@ -4,6 +4,7 @@ import type { FileRow } from '../../db/tables'
 import { createSingleFlight } from '../../lib/concurrency'
 import type { AppContext } from '../context'
 import placeholderPath from './placeholder.png' with { type: 'file' }
+import { SHARED_FIRST_PAGE_WIDTHS } from './preview-cache'
 import { type PageImages, pageImages, type PageTexts } from './page-images'
 import { firstPageSize, type PageSize } from './page-sizes'
 import { type Counted, createRendererPool, RenderFailed, type RendererPool } from './renderer-pool'
@@ -208,7 +209,13 @@ export function createPreviewService(
           widths.length > 0
             ? await secondTries.renderPage(pdf.path, outPaths, { page: 1, widths: [...widths], sizes: !known })
             : await secondTries.countPages(pdf.path)
+        for (const path of outPaths) ctx.previews.pageWritten(path)
         await recordPages(row.blobKey, counted)
+        // Served from this disk either way; a bucket that refuses them only costs the other instances a draw.
+        for (const width of widths)
+          await ctx.previews
+            .pushFirstPage(row.blobKey, width)
+            .catch((error) => ctx.log.error(`page 1 of file ${row.id} at ${width} px: not kept in the bucket: ${error}`))
       } finally {
         await pdf.release()
       }
@@ -262,7 +269,7 @@ export function createPreviewService(
  * The widths page 1 is drawn at ahead of its first reader: what share pages ask for on phones (800, 1200),
  * laptops and desktops (1200, 1800) and high-density screens (2400); see the viewer's page image sizes.
  */
-export const DRAWN_AHEAD = [800, 1200, 1800, 2400] as const
+export const DRAWN_AHEAD = SHARED_FIRST_PAGE_WIDTHS
 
 /** Page counts kept in memory: a few numbers per PDF, at most this many PDFs. */
 const REMEMBERED_COUNTS = 10_000
