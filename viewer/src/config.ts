@@ -10,6 +10,31 @@ export type ViewerConfig = {
   title: string
 }
 
+/**
+ * A link that does not send its PDF (`data-mode="images"`): where its pages are drawn (`<pagesUrl><n>?w=` and
+ * `<pagesUrl><n>/text`) and every page's size in points (`data-sizes`, as the server keeps them).
+ */
+export type ImagesConfig = { pagesUrl: string; sizes: { width: number; height: number }[]; title: string }
+
+export function readImagesConfig(app: HTMLElement): ImagesConfig | undefined {
+  const data = app.dataset
+  if (data.mode !== 'images' || !data.pagesUrl) return undefined
+  return { pagesUrl: data.pagesUrl, sizes: decodeSizes(data.sizes ?? ''), title: data.title ?? document.title }
+}
+
+/** `612x792*59,792x612` → 60 sizes (src/core/previews/page-sizes.ts writes them); nothing for what is not that. */
+function decodeSizes(encoded: string): { width: number; height: number }[] {
+  const sizes: { width: number; height: number }[] = []
+  for (const run of encoded ? encoded.split(',') : []) {
+    const match = /^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)(?:\*(\d+))?$/.exec(run)
+    if (!match) return []
+    const size = { width: Number(match[1]), height: Number(match[2]) }
+    if (!(size.width > 0 && size.height > 0)) return []
+    for (let i = 0; i < Number(match[3] ?? 1); i++) sizes.push(size)
+  }
+  return sizes
+}
+
 export function readConfig(app: HTMLElement): ViewerConfig {
   const data = app.dataset
   if (!data.file || !data.pdfjs || !data.size || !data.etag) throw new Error('the viewer page is missing its configuration')

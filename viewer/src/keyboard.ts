@@ -1,4 +1,4 @@
-import type { PDFViewer } from 'pdfjs-dist/web/pdf_viewer.mjs'
+import type { PageViewer } from './page-viewer'
 import type { FindBar } from './find-bar'
 import type { Toolbar } from './toolbar'
 
@@ -6,7 +6,7 @@ import type { Toolbar } from './toolbar'
  * Shortcuts: Ctrl/⌘+F or / find · n, j, → next page · p, k, ← previous page · Home / End first / last page ·
  * + and − zoom (also with Ctrl/⌘, replacing the browser's page zoom) · 0 fit width · Esc closes find.
  */
-export function bindKeyboard(viewer: PDFViewer, toolbar: Toolbar, find: FindBar): void {
+export function bindKeyboard(viewer: PageViewer, toolbar: Toolbar, find: FindBar): void {
   window.addEventListener('keydown', (event) => {
     if (viewer.pagesCount === 0) return // nothing loaded (yet): leave the browser's own shortcuts alone
     const modifier = event.ctrlKey || event.metaKey

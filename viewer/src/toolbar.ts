@@ -1,4 +1,4 @@
-import type { PDFViewer } from 'pdfjs-dist/web/pdf_viewer.mjs'
+import type { PageViewer } from './page-viewer'
 
 const ZOOM_STEPS = [0.25, 0.33, 0.5, 0.67, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4]
 
@@ -11,7 +11,7 @@ const byId = <T extends HTMLElement>(id: string) => {
 export type Toolbar = { zoomIn(): void; zoomOut(): void; setZoom(value: string): void; sync(): void; enable(): void }
 
 /** Page number / count, previous / next, and zoom (fit width, fit page, steps, + and −). */
-export function createToolbar(viewer: PDFViewer): Toolbar {
+export function createToolbar(viewer: PageViewer): Toolbar {
   const pageInput = byId<HTMLInputElement>('page-number')
   const pageCount = byId<HTMLElement>('page-count')
   const previous = byId<HTMLButtonElement>('previous-page')

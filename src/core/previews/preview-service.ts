@@ -52,6 +52,12 @@ export type PreviewService = {
    * page 1 drawn) in the background, so a later page can name page 1's image.
    */
   firstPageOf(row: PreviewedFile): Promise<PageSize | undefined>
+  /**
+   * Every page's size (page-sizes.ts, encoded), read now if need be (under the renderers' caps): what a link that
+   * does not send its PDF lays its pages out with. Undefined when PDFium cannot open the PDF; `busy` when no
+   * renderer could read them now (worth asking again).
+   */
+  sizesOf(row: PreviewedFile): Promise<string | undefined | 'busy'>
   /** Reads the new PDF's pages and draws page 1 at the widths readers ask for most, in the background (drawAhead). */
   drawAhead(row: PreviewedFile): void
   close(): void
@@ -226,6 +232,32 @@ export function createPreviewService(
     })
   }
 
+  const allSizes = new Map<string, string>()
+  const sizing = createSingleFlight<string | undefined | 'busy'>()
+  const sizesOf = async (row: PreviewedFile): Promise<string | undefined | 'busy'> => {
+    const known = allSizes.get(row.blobKey)
+    if (known) return known
+    return sizing(row.blobKey, async () => {
+      let sizes = (await ctx.db.hot.get(PAGES, [row.blobKey]))?.[1] as string | null | undefined
+      if (!sizes) {
+        try {
+          const pdf = await ctx.blobs.localFile(row.blobKey)
+          try {
+            const counted = await pool.countPages(pdf.path)
+            await recordPages(row.blobKey, counted)
+            sizes = counted.sizes
+          } finally {
+            await pdf.release()
+          }
+        } catch (error) {
+          return error instanceof RenderFailed ? undefined : 'busy'
+        }
+      }
+      if (sizes) remember(allSizes, row.blobKey, sizes)
+      return sizes ?? undefined
+    })
+  }
+
   const firstPageOf = async (row: PreviewedFile) => {
     const known = firstPages.get(row.blobKey)
     if (known) return known
@@ -239,6 +271,7 @@ export function createPreviewService(
   const pages = pageImages(ctx, pool, pagesOf)
   return {
     pagesOf,
+    sizesOf,
     firstPageOf,
     drawAhead: (row) => {
       if (ctx.config.drawAhead) drawAhead(row)

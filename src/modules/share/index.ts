@@ -32,7 +32,12 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
   const { config } = ctx
   const answers = shareAnswers(ctx, manifest)
   // Built once, shared by every route: the link lookups' cache, the day's visitor salt, page 1's size.
-  const built = { accessOf: linkAccessReader(ctx), visitorKeyOf: visitorKeys(ctx), firstPageOf: previews.firstPageOf }
+  const built = {
+    accessOf: linkAccessReader(ctx),
+    visitorKeyOf: visitorKeys(ctx),
+    firstPageOf: previews.firstPageOf,
+    sizesOf: previews.sizesOf,
+  }
   const openPage = pageOpener(ctx, built)
   const openBytes = bytesOpener(ctx, built)
   const openPreview = previewOpener(built.accessOf, previews, previewWaitOf(config))

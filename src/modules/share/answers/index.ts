@@ -64,6 +64,10 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest) {
     page(set: ResponseSet, decision: PageDecision) {
       if (decision.kind === 'missing') return notFound(set)
       if (decision.kind === 'gone') return gone(set, decision.state)
+      if (decision.kind === 'busy')
+        return refused(set, 503, 'Getting the document ready', 'Its pages are being prepared. Reload the page in a moment.', {
+          'retry-after': '2',
+        })
       const { link } = decision.shared
       if (decision.kind === 'gate')
         return decision.gate === 'password' ? passwordForm(set, link.slug, false) : gates.gatePage(set, decision.gate, decision.shared)
@@ -77,7 +81,12 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest) {
       return html(
         set,
         200,
-        viewerPage(decision.shared, page, { reading: decision.reading, ungranted: decision.ungranted, firstPage: decision.firstPage }),
+        viewerPage(decision.shared, page, {
+          reading: decision.reading,
+          ungranted: decision.ungranted,
+          firstPage: decision.firstPage,
+          images: decision.images,
+        }),
         headers,
       )
     },

@@ -11,7 +11,7 @@ import type { VisitorKeyOf } from './visitor-salt'
  * What `/s/:slug/file` (inline) and `/s/:slug/download` (attachment) answer: the PDF's bytes (`bytes`, with the
  * reading token of a download that made a visit of its own, for its cookie), or why not: the link is missing
  * or gone, a gate of it was not passed (`locked`: its password, the reader's address, its agreement), it has a view limit and the reader holds no grant
- * (`ungranted`), or it does not offer downloads (`no_download`).
+ * (`ungranted`), or it does not offer downloads (`no_download`: then neither route sends a byte of the PDF).
  */
 export type BytesDecision =
   | { kind: 'missing' }
@@ -44,8 +44,9 @@ export function bytesOpener(ctx: AppContext, built: { accessOf: ReadLinkAccess; 
     if (access.gate) return { kind: 'locked', gate: access.gate }
     if (access.limited && !access.granted) return { kind: 'ungranted' }
     const { shared } = access
-    if (disposition === 'inline') return { kind: 'bytes', shared, visitToken: null }
+    // A link that does not allow downloads never sends its PDF, not even to its own viewer: it shows pages drawn on the server.
     if (!shared.link.allowDownload) return { kind: 'no_download', shared }
+    if (disposition === 'inline') return { kind: 'bytes', shared, visitToken: null }
     try {
       const { newToken } = await recordDownload({ shared, visit, facts: { ...facts, reader: access.reader }, cookies, range })
       return { kind: 'bytes', shared, visitToken: newToken }

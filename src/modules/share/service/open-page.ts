@@ -19,6 +19,8 @@ import type { PageSize } from '../../../core/previews/page-sizes'
 export type PageDecision =
   | { kind: 'missing' }
   | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
+  /** A link that shows pages drawn on the server, whose pages' sizes no renderer could read just now. */
+  | { kind: 'busy' }
   /** A gate the reader has yet to pass (its page): the password, their address, the agreement. */
   | { kind: 'gate'; gate: Gate; shared: SharedLink }
   | {
@@ -31,6 +33,11 @@ export type PageDecision =
       private: boolean
       /** Page 1's size in points, once known: the page names page 1's image, drawn on the server, and makes room for it. */
       firstPage: PageSize | null
+      /**
+       * A link that does not allow downloads shows only pages drawn on the server: every page's size (encoded,
+       * page-sizes.ts; empty when PDFium cannot open the PDF). Null for a link whose viewer reads the PDF.
+       */
+      images: { sizes: string } | null
     }
 
 export type OpenPage = (input: {
@@ -47,7 +54,12 @@ export type OpenPage = (input: {
  */
 export function pageOpener(
   ctx: AppContext,
-  built: { accessOf: ReadLinkAccess; visitorKeyOf: VisitorKeyOf; firstPageOf: (file: SharedLink['file']) => Promise<PageSize | undefined> },
+  built: {
+    accessOf: ReadLinkAccess
+    visitorKeyOf: VisitorKeyOf
+    firstPageOf: (file: SharedLink['file']) => Promise<PageSize | undefined>
+    sizesOf: (file: SharedLink['file']) => Promise<string | undefined | 'busy'>
+  },
 ): OpenPage {
   const { accessOf } = built
   const countView = createViewCounter(ctx, built.visitorKeyOf)
@@ -58,6 +70,9 @@ export function pageOpener(
     const { link } = shared
     if (access.gate) return { kind: 'gate', gate: access.gate, shared }
     const firstPage = (await built.firstPageOf(shared.file)) ?? null
+    const sizes = link.allowDownload ? null : await built.sizesOf(shared.file)
+    if (sizes === 'busy') return { kind: 'busy' }
+    const images = sizes === null ? null : { sizes: sizes ?? '' }
     const page = (set: { seen?: boolean; grant?: boolean; visitToken?: string | null } = {}, reading: { token: string } | null = null) => {
       const ungranted = limited && !access.granted && !set.grant
       return {
@@ -69,6 +84,7 @@ export function pageOpener(
         private: hasGate(link) || limited,
         // An ungranted page's images stay closed like its bytes.
         firstPage: ungranted ? null : firstPage,
+        images: ungranted ? null : images,
       } as const
     }
     // A grant holder of a limited link was let in already: they keep reading without using another view.

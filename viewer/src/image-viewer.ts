@@ -1,0 +1,220 @@
+import { EventBus } from 'pdfjs-dist/web/pdf_viewer.mjs'
+import 'pdfjs-dist/web/pdf_viewer.css'
+import './viewer.css'
+import type { ImagesConfig } from './config'
+import { createFindBar } from './find-bar'
+import { startImageFind } from './image-find'
+import { bindKeyboard } from './keyboard'
+import { pageError } from './page-error'
+import type { PageViewer } from './page-viewer'
+import { startReadingReport } from './reading'
+import type { Status } from './status'
+import { createToolbar } from './toolbar'
+
+/** The widths the server draws pages at (core/previews/render-page.ts PAGE_WIDTHS). */
+const WIDTHS = [480, 800, 1200, 1800, 2400]
+/** CSS pixels per point at 100 %, and pdf.js's largest automatic zoom, padding and border: the layouts match. */
+const CSS_PX_PER_POINT = 96 / 72
+const MAX_AUTO_SCALE = 1.25
+const GUTTER = 40
+const BORDERS = 18
+/** Times a page image or text the server was too busy for is asked for again. */
+const RETRIES = 4
+
+type Word = [left: number, top: number, width: number, height: number, text: string, lineEnd: 0 | 1]
+export type ImagePage = { number: number; div: HTMLDivElement; img: HTMLImageElement; text?: Promise<Word[]>; layer?: HTMLDivElement }
+
+/**
+ * The viewer of a link that does not send its PDF: every page is an image drawn by the server
+ * (`/s/:slug/pages/:n?w=`, at the width of the ladder this screen needs, fetched as the page nears the screen and
+ * again at the next width up when zoomed in), with the page's text (`/pages/:n/text`) laid over it, invisible,
+ * for find, selection and screen readers. Laid out as pdf.js lays out its pages, so toolbar, keyboard, zoom steps
+ * and reading reports work the same.
+ */
+export function startImageViewer(app: HTMLElement, config: ImagesConfig, status: Status): void {
+  const container = document.getElementById('viewer-container') as HTMLDivElement
+  const holder = document.getElementById('viewer') as HTMLDivElement
+  const sizes = config.sizes
+  if (sizes.length === 0) return status.problem({ kind: 'unreadable' })
+  app.dataset.pages = String(sizes.length)
+
+  let scale = 1
+  let scaleValue = 'auto'
+  const pages: ImagePage[] = sizes.map((_, index) => {
+    const div = document.createElement('div')
+    div.className = 'page image-page'
+    div.dataset.pageNumber = String(index + 1)
+    const img = document.createElement('img')
+    img.alt = `Page ${index + 1}`
+    img.decoding = 'async'
+    img.draggable = false
+    // A page the renderers were too busy for (503) is asked for again, a little later each time; one that cannot
+    // be drawn (422), or still missing after that, shows why in its place.
+    let tries = 0
+    img.addEventListener('error', () => {
+      const url = img.src
+      if (tries++ < RETRIES)
+        return void setTimeout(() => img.src === url && (img.src = `${url.split('&try=')[0]}&try=${tries}`), 1000 * tries)
+      if (!div.querySelector('.page-error')) div.append(pageError(index + 1, null))
+    })
+    div.append(img)
+    holder.append(div)
+    return { number: index + 1, div, img }
+  })
+
+  /** The ladder's width for a page drawn `cssWidth` CSS pixels wide on this screen. */
+  const widthFor = (cssWidth: number) => WIDTHS.find((width) => width >= cssWidth * devicePixelRatio) ?? WIDTHS.at(-1)!
+  const show = (page: ImagePage) => {
+    const wanted = widthFor(page.div.clientWidth)
+    const current = Number(page.img.dataset.width ?? 0)
+    if (wanted <= current) return
+    page.img.dataset.width = String(wanted)
+    page.img.src = `${config.pagesUrl}${page.number}?w=${wanted}`
+    if (!page.text) {
+      page.text = textOf(`${config.pagesUrl}${page.number}/text`)
+      void page.text.then((words) => layText(page, words))
+    }
+  }
+  const near = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) if (entry.isIntersecting) show(pages[Number((entry.target as HTMLElement).dataset.pageNumber) - 1]!)
+    },
+    { root: container, rootMargin: '100% 0px' },
+  )
+
+  const scaleOf = (value: string): number => {
+    const first = sizes[0]!
+    const width = (container.clientWidth - GUTTER) / (first.width * CSS_PX_PER_POINT)
+    const height = (container.clientHeight - 5) / (first.height * CSS_PX_PER_POINT)
+    if (value === 'page-width') return width
+    if (value === 'page-fit') return Math.min(width, height)
+    if (value === 'auto') return Math.min(MAX_AUTO_SCALE, first.width <= first.height ? width : Math.min(width, height))
+    const number = Number(value)
+    return Number.isFinite(number) && number > 0 ? number : 1
+  }
+  const layout = (value: string) => {
+    const keep = currentPage()
+    const offset = container.scrollTop - pages[keep - 1]!.div.offsetTop
+    const before = scale
+    scaleValue = value
+    scale = Math.max(0.1, Math.min(10, scaleOf(value)))
+    for (const [index, page] of pages.entries()) {
+      const size = sizes[index]!
+      page.div.style.width = `${Math.round(size.width * CSS_PX_PER_POINT * scale)}px`
+      page.div.style.height = `${Math.round(size.height * CSS_PX_PER_POINT * scale)}px`
+      page.div.style.setProperty('--page-height', `${Math.round(size.height * CSS_PX_PER_POINT * scale) - BORDERS}px`)
+    }
+    container.scrollTop = pages[keep - 1]!.div.offsetTop + offset * (scale / before)
+    for (const page of pages) if (page.img.dataset.width) show(page) // sharper images for a larger zoom
+    toolbar.sync()
+  }
+
+  let current = 1
+  function currentPage(): number {
+    const middle = container.scrollTop + container.clientHeight / 3
+    let found = 1
+    for (const page of pages) {
+      if (page.div.offsetTop > middle) break
+      found = page.number
+    }
+    return found
+  }
+  const viewer: PageViewer = {
+    get pagesCount() {
+      return pages.length
+    },
+    get currentPageNumber() {
+      return current
+    },
+    set currentPageNumber(number) {
+      const page = pages[Math.min(pages.length, Math.max(1, Math.round(number))) - 1]!
+      container.scrollTop = page.div.offsetTop - 10
+      current = page.number
+      toolbar.sync()
+    },
+    get currentScale() {
+      return scale
+    },
+    get currentScaleValue() {
+      return scaleValue
+    },
+    set currentScaleValue(value) {
+      layout(value)
+    },
+    nextPage: () => (viewer.currentPageNumber = current + 1),
+    previousPage: () => (viewer.currentPageNumber = current - 1),
+  }
+
+  const eventBus = new EventBus()
+  const toolbar = createToolbar(viewer)
+  const find = createFindBar(eventBus)
+  bindKeyboard(viewer, toolbar, find)
+  startImageFind(
+    eventBus,
+    pages,
+    (page) => show(page),
+    (page) => (viewer.currentPageNumber = page),
+  )
+  container.addEventListener(
+    'scroll',
+    () => {
+      const now = currentPage()
+      if (now === current) return
+      current = now
+      toolbar.sync()
+    },
+    { passive: true },
+  )
+  window.addEventListener('resize', () => {
+    if (Number.isNaN(Number(scaleValue))) layout(scaleValue)
+  })
+
+  layout(window.innerWidth < 700 ? 'page-width' : 'auto')
+  container.scrollTop = 0
+  for (const page of pages) near.observe(page.div)
+  toolbar.enable()
+  toolbar.sync()
+  status.ready()
+  // Page 1 as the share page named it gives way once this viewer's own page 1 is on screen.
+  const firstPage = document.getElementById('first-page')
+  if (firstPage) {
+    const drop = () => firstPage.remove()
+    pages[0]!.img.addEventListener('load', drop, { once: true })
+    pages[0]!.img.addEventListener('error', drop, { once: true })
+  }
+  pages[0]!.img.addEventListener('load', () => (app.dataset.firstPageMs ||= String(Math.round(performance.now()))), { once: true })
+  startReadingReport(app, container)?.observe(pages.map((page) => page.div))
+}
+
+/** A page's words; asked for again while the renderers are busy (503), none when they cannot be read. */
+async function textOf(url: string): Promise<Word[]> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const response = await fetch(url)
+      if (response.ok) return ((await response.json()) as { words: Word[] }).words
+      if (response.status !== 503 || attempt >= RETRIES) return []
+    } catch {
+      if (attempt >= RETRIES) return []
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000 * (attempt + 1)))
+  }
+}
+
+/** The page's words over its image: transparent text in each word's box, in reading order, for find, selection and screen readers. */
+function layText(page: ImagePage, words: Word[]): void {
+  const layer = document.createElement('div')
+  layer.className = 'image-text'
+  for (const [index, [left, top, width, height, text, lineEnd]] of words.entries()) {
+    const span = document.createElement('span')
+    span.textContent = text
+    span.dataset.word = String(index)
+    span.style.left = `${left * 100}%`
+    span.style.top = `${top * 100}%`
+    span.style.width = `${width * 100}%`
+    span.style.height = `${height * 100}%`
+    span.style.fontSize = `calc(var(--page-height) * ${(height * 0.86).toFixed(5)})`
+    layer.append(span, lineEnd ? document.createElement('br') : document.createTextNode(' '))
+  }
+  page.layer = layer
+  page.div.append(layer)
+}
