@@ -106,7 +106,9 @@ describe('GET /s/:slug (the viewer page)', () => {
     const denied = await (await visit((await share({ allowDownload: 'false' })).path)).text()
     expect(denied).not.toContain('id="download"')
     expect(denied).not.toContain('/download')
-    expect(denied).toContain('data-download=""')
+    // Nor the PDF itself: the page shows the pages drawn on the server.
+    expect(denied).toContain('data-mode="images"')
+    expect(denied).not.toContain('data-file=')
   })
 
   test('an unknown slug, a malformed slug or an unknown sub-path → 404 HTML page', async () => {

@@ -14,22 +14,30 @@ export type ViewerConfig = {
  * A link that does not send its PDF (`data-mode="images"`): where its pages are drawn (`<pagesUrl><n>?w=` and
  * `<pagesUrl><n>/text`) and every page's size in points (`data-sizes`, as the server keeps them).
  */
-export type ImagesConfig = { pagesUrl: string; sizes: { width: number; height: number }[]; title: string }
+export type ImagesConfig = {
+  pagesUrl: string
+  /** Undefined when the server could not read them: `problem` says why (`password`: PDFium needs one). */
+  sizes: { width: number; height: number }[] | undefined
+  problem: 'unreadable' | 'password' | undefined
+  title: string
+}
 
 export function readImagesConfig(app: HTMLElement): ImagesConfig | undefined {
   const data = app.dataset
   if (data.mode !== 'images' || !data.pagesUrl) return undefined
-  return { pagesUrl: data.pagesUrl, sizes: decodeSizes(data.sizes ?? ''), title: data.title ?? document.title }
+  const sizes = data.sizes === undefined ? undefined : decodeSizes(data.sizes)
+  const problem = data.problem === 'password' ? 'password' : sizes === undefined ? 'unreadable' : undefined
+  return { pagesUrl: data.pagesUrl, sizes, problem, title: data.title ?? document.title }
 }
 
-/** `612x792*59,792x612` → 60 sizes (src/core/previews/page-sizes.ts writes them); nothing for what is not that. */
-function decodeSizes(encoded: string): { width: number; height: number }[] {
+/** `612x792*59,792x612` → 60 sizes (src/core/previews/page-sizes.ts writes them); undefined for what is not that. */
+function decodeSizes(encoded: string): { width: number; height: number }[] | undefined {
   const sizes: { width: number; height: number }[] = []
   for (const run of encoded ? encoded.split(',') : []) {
     const match = /^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)(?:\*(\d+))?$/.exec(run)
-    if (!match) return []
+    if (!match) return undefined
     const size = { width: Number(match[1]), height: Number(match[2]) }
-    if (!(size.width > 0 && size.height > 0)) return []
+    if (!(size.width > 0 && size.height > 0)) return undefined
     for (let i = 0; i < Number(match[3] ?? 1); i++) sizes.push(size)
   }
   return sizes

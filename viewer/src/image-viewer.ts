@@ -35,7 +35,9 @@ export function startImageViewer(app: HTMLElement, config: ImagesConfig, status:
   const container = document.getElementById('viewer-container') as HTMLDivElement
   const holder = document.getElementById('viewer') as HTMLDivElement
   const sizes = config.sizes
-  if (sizes.length === 0) return status.problem({ kind: 'unreadable' })
+  if (config.problem === 'password') return status.problem({ kind: 'password-on-server' })
+  if (!sizes) return status.problem({ kind: 'unreadable' })
+  if (sizes.length === 0) return status.problem({ kind: 'no-pages' })
   app.dataset.pages = String(sizes.length)
 
   let scale = 1
@@ -51,10 +53,12 @@ export function startImageViewer(app: HTMLElement, config: ImagesConfig, status:
     // A page the renderers were too busy for (503) is asked for again, a little later each time; one that cannot
     // be drawn (422), or still missing after that, shows why in its place.
     let tries = 0
-    img.addEventListener('error', () => {
+    img.addEventListener('error', async () => {
       const url = img.src
-      if (tries++ < RETRIES)
+      const answer = await fetch(url).catch(() => undefined)
+      if ((answer === undefined || answer.status === 503) && tries++ < RETRIES) {
         return void setTimeout(() => img.src === url && (img.src = `${url.split('&try=')[0]}&try=${tries}`), 1000 * tries)
+      }
       if (!div.querySelector('.page-error')) div.append(pageError(index + 1, null))
     })
     div.append(img)

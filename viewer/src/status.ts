@@ -19,6 +19,8 @@ export type Problem =
   | { kind: 'replaced' }
   /** A page of a link with a view limit whose visit was not counted, twice: the server keeps its bytes closed. */
   | { kind: 'not-counted' }
+  /** A link that shows pages drawn on the server, of a PDF that cannot be opened without its password there. */
+  | { kind: 'password-on-server' }
   /** The PDF needs a password (pdf.js checks it in the browser; it is never sent anywhere). */
   | { kind: 'password'; incorrect: boolean; submit: (password: string) => void }
 
@@ -132,6 +134,14 @@ export function createStatus(element: HTMLElement, downloadUrl: string | null): 
               'This document may be opened a limited number of times, and this visit was not counted as one: too many visits came from your network in the last 30 minutes. Try again later.',
             ),
             reload(),
+          )
+          break
+        case 'password-on-server':
+          el.append(
+            paragraph('This document is password-protected', 'status-title'),
+            paragraph(
+              'This link shows the pages without sending the PDF, and they cannot be drawn without its password. Ask the sender for a link that allows downloads, or for a copy without a password.',
+            ),
           )
           break
         case 'password':

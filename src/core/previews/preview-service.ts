@@ -54,10 +54,10 @@ export type PreviewService = {
   firstPageOf(row: PreviewedFile): Promise<PageSize | undefined>
   /**
    * Every page's size (page-sizes.ts, encoded), read now if need be (under the renderers' caps): what a link that
-   * does not send its PDF lays its pages out with. Undefined when PDFium cannot open the PDF; `busy` when no
-   * renderer could read them now (worth asking again).
+   * does not send its PDF lays its pages out with. `unreadable` when PDFium cannot open the PDF, `password` when
+   * it needs a password to open it, `busy` when no renderer could read them now (worth asking again).
    */
-  sizesOf(row: PreviewedFile): Promise<string | undefined | 'busy'>
+  sizesOf(row: PreviewedFile): Promise<string | 'unreadable' | 'password' | 'busy'>
   /** Reads the new PDF's pages and draws page 1 at the widths readers ask for most, in the background (drawAhead). */
   drawAhead(row: PreviewedFile): void
   close(): void
@@ -233,13 +233,15 @@ export function createPreviewService(
   }
 
   const allSizes = new Map<string, string>()
-  const sizing = createSingleFlight<string | undefined | 'busy'>()
-  const sizesOf = async (row: PreviewedFile): Promise<string | undefined | 'busy'> => {
+  const sizing = createSingleFlight<string | 'unreadable' | 'password' | 'busy'>()
+  const sizesOf = async (row: PreviewedFile): Promise<string | 'unreadable' | 'password' | 'busy'> => {
     const known = allSizes.get(row.blobKey)
-    if (known) return known
+    if (known !== undefined) return known
     return sizing(row.blobKey, async () => {
-      let sizes = (await ctx.db.hot.get(PAGES, [row.blobKey]))?.[1] as string | null | undefined
-      if (!sizes) {
+      const stored = await ctx.db.hot.get(PAGES, [row.blobKey])
+      // A PDF of no pages has sizes '' (and 0 pages): known, not missing.
+      let sizes = stored && (stored[1] !== null || Number(stored[0]) === 0) ? String(stored[1] ?? '') : undefined
+      if (sizes === undefined) {
         try {
           const pdf = await ctx.blobs.localFile(row.blobKey)
           try {
@@ -250,11 +252,13 @@ export function createPreviewService(
             await pdf.release()
           }
         } catch (error) {
-          return error instanceof RenderFailed ? undefined : 'busy'
+          if (!(error instanceof RenderFailed)) return 'busy'
+          return /password/i.test(error.message) ? 'password' : 'unreadable'
         }
       }
-      if (sizes) remember(allSizes, row.blobKey, sizes)
-      return sizes ?? undefined
+      if (sizes === undefined) return 'unreadable'
+      remember(allSizes, row.blobKey, sizes)
+      return sizes
     })
   }
 

@@ -30,7 +30,12 @@ export function displayTitle(row: Pick<SharedLink['file'], 'title' | 'filename'>
 export function viewerPage(
   { link, file }: SharedLink,
   page: PageContext,
-  options: { reading?: { token: string } | null; ungranted?: boolean; firstPage?: PageSize | null; images?: { sizes: string } | null } = {},
+  options: {
+    reading?: { token: string } | null
+    ungranted?: boolean
+    firstPage?: PageSize | null
+    images?: { sizes: string } | { problem: 'unreadable' | 'password' } | null
+  } = {},
 ): string {
   const { reading = null, ungranted = false } = options
   const first = options.firstPage && !ungranted ? firstPageImage(`${page.basePath}/s/${link.slug}/pages/1`, options.firstPage) : null
@@ -75,7 +80,7 @@ ${first ? html`<link rel="preload" as="image" href="${first.src}" imagesrcset="$
 <body data-download="${link.allowDownload ? 'on' : 'off'}">
 <div id="app" ${
     options.images
-      ? html`data-mode="images" data-pages-url="${base}/pages/" data-sizes="${options.images.sizes}"`
+      ? html`data-mode="images" data-pages-url="${base}/pages/" ${'sizes' in options.images ? html`data-sizes="${options.images.sizes}"` : html`data-problem="${options.images.problem}"`}`
       : html`data-file="${base}/file" data-size="${file.size}" data-etag="${etagOf(file.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/"`
   } data-title="${title}"${reading ? html` data-visit="${reading.token}" data-reading="${base}/reading"` : ''}${ungranted ? html` data-ungranted="1"` : ''}>
 ${viewerToolbar({ title, download })}

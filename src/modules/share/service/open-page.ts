@@ -35,9 +35,10 @@ export type PageDecision =
       firstPage: PageSize | null
       /**
        * A link that does not allow downloads shows only pages drawn on the server: every page's size (encoded,
-       * page-sizes.ts; empty when PDFium cannot open the PDF). Null for a link whose viewer reads the PDF.
+       * page-sizes.ts; '' for a PDF of no pages), or why there are none (PDFium cannot open the PDF, or not
+       * without its password). Null for a link whose viewer reads the PDF.
        */
-      images: { sizes: string } | null
+      images: { sizes: string } | { problem: 'unreadable' | 'password' } | null
     }
 
 export type OpenPage = (input: {
@@ -58,7 +59,7 @@ export function pageOpener(
     accessOf: ReadLinkAccess
     visitorKeyOf: VisitorKeyOf
     firstPageOf: (file: SharedLink['file']) => Promise<PageSize | undefined>
-    sizesOf: (file: SharedLink['file']) => Promise<string | undefined | 'busy'>
+    sizesOf: (file: SharedLink['file']) => Promise<string | 'unreadable' | 'password' | 'busy'>
   },
 ): OpenPage {
   const { accessOf } = built
@@ -72,7 +73,8 @@ export function pageOpener(
     const firstPage = (await built.firstPageOf(shared.file)) ?? null
     const sizes = link.allowDownload ? null : await built.sizesOf(shared.file)
     if (sizes === 'busy') return { kind: 'busy' }
-    const images = sizes === null ? null : { sizes: sizes ?? '' }
+    const images: Extract<PageDecision, { kind: 'page' }>['images'] =
+      sizes === null ? null : sizes === 'unreadable' || sizes === 'password' ? { problem: sizes } : { sizes }
     const page = (set: { seen?: boolean; grant?: boolean; visitToken?: string | null } = {}, reading: { token: string } | null = null) => {
       const ungranted = limited && !access.granted && !set.grant
       return {
