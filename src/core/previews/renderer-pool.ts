@@ -44,6 +44,11 @@ export class RendererUnavailable extends Error {
 const MEMORY_POLL_MS = 20
 /** A renderer that keeps more than this share of the cap after a render is replaced by a fresh one. */
 const RECYCLE_SHARE = 0.5
+/**
+ * How long a renderer may take to start (Bun, PDFium's wasm compiled, sharp loaded: ~150 ms on a server), or the
+ * render time limit if that is longer: a slow machine (an emulated or small ARM board) that is given more time
+ * to render needs it to start, too.
+ */
 const START_TIMEOUT_MS = 15_000
 
 type Renderer = {
@@ -123,10 +128,13 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
       // not permitted here: the renderer runs at the server's priority
     }
     renderer.ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        stop(renderer)
-        reject(new RendererUnavailable('the preview renderer did not start in time'))
-      }, START_TIMEOUT_MS)
+      const timer = setTimeout(
+        () => {
+          stop(renderer)
+          reject(new RendererUnavailable('the preview renderer did not start in time'))
+        },
+        Math.max(START_TIMEOUT_MS, limits.timeoutMs),
+      )
       renderer.onMessage = (message) => {
         if (!('ready' in message)) return
         clearTimeout(timer)
