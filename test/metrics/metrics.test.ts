@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makePdf } from '../../scripts/support/pdf'
@@ -148,6 +148,40 @@ describe('with PDFSHARE_METRICS_TOKEN', async () => {
     expect(code).toBe(0)
     // …and it does complain about what breaks the rules (a counter without _total).
     expect((await promtool('# HELP broken a counter\n# TYPE broken counter\nbroken 1\n')).code).not.toBe(0)
+  })
+})
+
+describe('docs/grafana-dashboard.json', async () => {
+  const dashboard = JSON.parse(readFileSync(join(ROOT, 'docs', 'grafana-dashboard.json'), 'utf8')) as {
+    panels: { targets?: { expr: string }[] }[]
+  }
+  const expressions = dashboard.panels.flatMap((panel) => panel.targets ?? []).map((target) => target.expr)
+  const server = await startTestApp({ PDFSHARE_METRICS_TOKEN: TOKEN })
+
+  test('every metric it queries is one the server exports', async () => {
+    const text = await (await server.callInProcess('GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } })).text()
+    const exported = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!))
+    const queried = new Set(
+      expressions.flatMap((expr) => [...expr.matchAll(/\b((?:pdfshare|process|nodejs)_[a-z0-9_]+)/g)].map((m) => m[1]!)),
+    )
+    expect(queried.size).toBeGreaterThan(15)
+    for (const name of queried)
+      expect(
+        [name, name.replace(/_(bucket|sum|count)$/, '')].some((n) => exported.has(n)),
+        name,
+      ).toBe(true)
+  })
+
+  test.skipIf(noPromtool)('every query is valid PromQL (promtool check rules, with Grafana’s variables filled in)', async () => {
+    const rules = expressions.map((expr, i) => {
+      const promql = expr.replaceAll('$__rate_interval', '5m').replaceAll('$job', '.*').replaceAll('$instance', '.*')
+      return `      - record: dashboard:query${i}\n        expr: ${JSON.stringify(promql)}`
+    })
+    const file = join(scratch, 'dashboard-rules.yml')
+    writeFileSync(file, `groups:\n  - name: dashboard\n    rules:\n${rules.join('\n')}\n`)
+    const proc = Bun.spawnSync([PROMTOOL, 'check', 'rules', file], { stdout: 'pipe', stderr: 'pipe' })
+    expect(`${proc.stdout}${proc.stderr}`).toContain(`SUCCESS: ${expressions.length} rules found`)
+    expect(proc.exitCode).toBe(0)
   })
 })
 

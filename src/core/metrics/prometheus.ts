@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import { requestSeries } from './request-series'
 import { VERSION } from '../../version'
 import type { Metrics, Outbox, RenderLoad } from './metrics'
 
@@ -6,8 +7,6 @@ const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 const RENDER_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120]
 /** Methods named as they are; any other a client may send is `OTHER`, so the label stays bounded. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
-/** Label sets a request counter keeps its children for; routes × methods × statuses stay far below it. */
-const MAX_REQUEST_SERIES = 4096
 
 /**
  * The metrics of one app, in a registry of its own (prom-client's global one would be shared by every app a
@@ -29,19 +28,13 @@ export function prometheusMetrics(options: { outboxDepth: () => Promise<Record<O
     1,
   )
 
-  const requests = new Counter({
-    name: 'pdfshare_http_requests_total',
-    help: 'Answered requests by route pattern, method and status',
-    labelNames: ['method', 'route', 'status'],
-    registers,
-  })
-  const durations = new Histogram({
-    name: 'pdfshare_http_request_duration_seconds',
-    help: 'Time from a request to its answer by route pattern and method',
-    labelNames: ['method', 'route'],
+  // Per request: counted in plain maps (request-series.ts), handed to the registry as two metrics of its format.
+  const requests = requestSeries({
+    counter: 'pdfshare_http_requests_total',
+    histogram: 'pdfshare_http_request_duration_seconds',
     buckets: REQUEST_BUCKETS,
-    registers,
   })
+  for (const metric of requests.metrics) registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0])
   const uploads = new Counter({
     name: 'pdfshare_uploads_total',
     help: 'PDFs stored: new files and replacements',
@@ -127,26 +120,9 @@ export function prometheusMetrics(options: { outboxDepth: () => Promise<Record<O
     registers,
   })
 
-  // The children of a label set, kept: looking them up by a joined key costs less than prom-client's own hashing.
-  const requestSeries = new Map<string, { count: ReturnType<Counter['labels']>; time: (seconds: number) => void }>()
-  const seriesOf = (method: string, route: string, status: number) => {
-    const key = `${method} ${status} ${route}`
-    let series = requestSeries.get(key)
-    if (!series) {
-      const time = durations.labels(method, route)
-      series = { count: requests.labels(method, route, String(status)), time: (seconds) => time.observe(seconds) }
-      if (requestSeries.size < MAX_REQUEST_SERIES) requestSeries.set(key, series)
-    }
-    return series
-  }
-
   return {
     enabled: true,
-    request(method, route, status, seconds) {
-      const series = seriesOf(METHODS.has(method) ? method : 'OTHER', route, status)
-      series.count.inc()
-      series.time(seconds)
-    },
+    request: (method, route, status, seconds) => requests.record(METHODS.has(method) ? method : 'OTHER', route, status, seconds),
     uploadStored(kind, bytes) {
       uploads.inc({ kind })
       uploadBytes.inc({ kind }, bytes)
