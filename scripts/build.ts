@@ -1,20 +1,52 @@
 /**
  * `bun run build` → dist/pdfshare: one executable with everything embedded (code as bytecode, migrations,
- * the libSQL and sharp native parts, the PDFium wasm, the built viewer and the pdf.js assets). It must run
- * from an empty directory on a machine without node_modules.
+ * the libSQL and sharp native parts, the PDFium wasm, the built viewer and the pdf.js assets), for the machine
+ * it is built on. It must run from an empty directory on a machine without node_modules.
+ *
+ * `bun run build:arm64` (`--target=linux-arm64`) → dist/pdfshare-linux-arm64, the same for 64-bit ARM Linux
+ * (glibc): Bun cross-compiles the code, and the arm64 native packages are fetched at the versions bun.lock pins
+ * (scripts/native-packages.ts).
  */
 import { mkdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import type { BunPlugin } from 'bun'
 import { buildViewer } from './build-viewer'
+import { LINUX_ARM64, type NativeTarget, nativePackages } from './native-packages'
 import { libsqlNativeAddon, sharpNativeAddon } from './native-plugins'
 
 const root = join(import.meta.dir, '..')
-const outfile = join(root, 'dist', 'pdfshare')
+const TARGETS: Record<string, NativeTarget> = { 'linux-arm64': LINUX_ARM64 }
 
 if (import.meta.main) {
+  const targetName = /^--target=(.+)$/.exec(process.argv[2] ?? '')?.[1]
+  if (process.argv.length > 3 || (process.argv[2] !== undefined && !targetName)) {
+    console.error('usage: bun scripts/build.ts [--target=linux-arm64]')
+    process.exit(2)
+  }
+  const target = targetName === undefined ? undefined : TARGETS[targetName]
+  if (targetName !== undefined && !target) {
+    console.error(`unknown target ${targetName} (known: ${Object.keys(TARGETS).join(', ')})`)
+    process.exit(2)
+  }
+  await build(target)
+}
+
+/** Builds the binary for the host, or for `target`; exits the process with 1 on failure. */
+async function build(target: NativeTarget | undefined): Promise<void> {
+  const outfile = join(root, 'dist', target ? `pdfshare-${target.name}` : 'pdfshare')
   mkdirSync(join(root, 'dist'), { recursive: true })
   const started = performance.now()
   await buildViewer()
+  const plugins: BunPlugin[] = []
+  if (target) {
+    const packages = await nativePackages(target)
+    plugins.push(
+      libsqlNativeAddon(packages.libsql),
+      sharpNativeAddon({ platform: target.name, sharpDir: packages.sharp, libvipsDir: packages.libvips }),
+    )
+  } else {
+    plugins.push(libsqlNativeAddon(), sharpNativeAddon())
+  }
   // `assets` paths are relative to the working directory; the viewer module finds them at <import.meta.dir>/dist.
   process.chdir(root)
   const result = await Bun.build({
@@ -25,9 +57,10 @@ if (import.meta.main) {
     sourcemap: 'none',
     bytecode: true, // measured: roughly halves cold start
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [libsqlNativeAddon(), sharpNativeAddon()],
+    plugins,
     compile: {
       outfile,
+      ...(target ? { target: target.bun as Bun.Build.CompileTarget } : {}),
       assets: ['viewer/dist'],
       // A bunfig.toml in the directory the binary is started from could preload code into it; never read one.
       autoloadBunfig: false,

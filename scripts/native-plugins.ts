@@ -10,10 +10,12 @@ const root = join(import.meta.dir, '..')
 
 /**
  * libsql's loader does `require(\`@libsql/${target}\`)`; a naive binary then fails elsewhere with "Cannot find
- * module '@libsql/linux-x64-gnu'". The plugin makes the require static for the build machine's platform; Bun
- * embeds the .node file and extracts it when the binary starts.
+ * module '@libsql/linux-x64-gnu'". The plugin makes the require static for the build machine's platform (or,
+ * cross-compiling, names the other platform's package folder, scripts/native-packages.ts); Bun embeds the .node
+ * file and extracts it when the binary starts.
  */
-export function libsqlNativeAddon(target = `${platformTriple()}`): BunPlugin {
+export function libsqlNativeAddon(packageDir?: string): BunPlugin {
+  const target = packageDir ? join(packageDir, 'index.node') : `@libsql/${platformTriple()}`
   return {
     name: 'libsql-native-addon',
     setup(build) {
@@ -21,7 +23,7 @@ export function libsqlNativeAddon(target = `${platformTriple()}`): BunPlugin {
         const source = await Bun.file(path).text()
         const dynamic = /require\(`@libsql\/\$\{target\}`\)/g
         if (!dynamic.test(source)) throw new Error(`libsql's loader changed; update scripts/native-plugins.ts (${path})`)
-        return { contents: source.replace(dynamic, `require(${JSON.stringify(`@libsql/${target}`)})`), loader: 'js' }
+        return { contents: source.replace(dynamic, `require(${JSON.stringify(target)})`), loader: 'js' }
       })
     },
   }
@@ -32,10 +34,10 @@ export function libsqlNativeAddon(target = `${platformTriple()}`): BunPlugin {
  * RPATH relative to itself ($ORIGIN/../../sharp-libvips-<platform>/lib). The replacement loader embeds both
  * files and, on first use, copies them into a fresh private temp dir in that layout, then loads the addon.
  */
-export function sharpNativeAddon(): BunPlugin {
-  const platform = `${process.platform}${isMusl() ? 'musl' : ''}-${process.arch}`
-  const addonDir = join(root, 'node_modules', '@img', `sharp-${platform}`, 'lib')
-  const vipsDir = join(root, 'node_modules', '@img', `sharp-libvips-${platform}`, 'lib')
+export function sharpNativeAddon(cross?: { platform: string; sharpDir: string; libvipsDir: string }): BunPlugin {
+  const platform = cross?.platform ?? `${process.platform}${isMusl() ? 'musl' : ''}-${process.arch}`
+  const addonDir = join(cross?.sharpDir ?? join(root, 'node_modules', '@img', `sharp-${platform}`), 'lib')
+  const vipsDir = join(cross?.libvipsDir ?? join(root, 'node_modules', '@img', `sharp-libvips-${platform}`), 'lib')
   return {
     name: 'sharp-native-addon',
     setup(build) {

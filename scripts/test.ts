@@ -1,7 +1,7 @@
 /**
  * The whole test suite, as the README and CI run it: type-check (which also enforces the expect-type
  * assertions), check formatting and lint with Biome, build the single binary (its smoke and browser tests
- * run it), run `bun test` with its normal output, then print one plain summary line from the JUnit report:
+ * run it) and the linux-arm64 one (run under qemu), run `bun test` with its normal output, then print one plain summary line from the JUnit report:
  * "N passed, M failed" (a failed type-check, lint or build counts as one failure). Exits non-zero when
  * anything failed or nothing ran.
  *
@@ -29,6 +29,9 @@ if (!process.env.PDFSHARE_SKIP_BUILD) {
     console.log(`0 passed, ${stepFailures + 1} failed`)
     process.exit(1)
   }
+  // The arm64 binary for its run under qemu (test/binary/arm64.test.ts); a failed cross-build fails that test.
+  console.log('building dist/pdfshare-linux-arm64…')
+  if (step(['bun', 'run', 'build:arm64']) !== 0) stepFailures++
 }
 
 /** One `bun test` run; its counts from its JUnit report. A load error outside any test counts as one failure. */

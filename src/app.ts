@@ -20,6 +20,7 @@ import { passkeyRoutes } from './modules/passkeys'
 import { mailRoutes } from './modules/mail'
 import { readersRoutes } from './modules/readers'
 import { notificationsRoutes } from './modules/notifications'
+import { metricsRoutes } from './modules/metrics'
 
 /**
  * The whole HTTP application, built from an already-opened context. It never listens by itself:
@@ -32,8 +33,9 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
   // No schema uses t.Transform, so encoding responses through the schema would only cost time (BENCHMARKS.md, Design measurements).
   return new Elysia({ encodeSchema: false })
     .onStop(() => previews.close())
-    .use(requestLifecycle(ctx.log))
+    .use(requestLifecycle(ctx.log, ctx.metrics))
     .use(systemRoutes(ctx.config.publicUrl))
+    .use(metricsRoutes(ctx))
     .use(authRoutes(ctx, auth))
     .use(filesRoutes(ctx, auth, previews))
     .use(linksRoutes(ctx, auth))

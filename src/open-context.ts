@@ -10,6 +10,10 @@ import { openDb } from './db/client'
 import { consoleLogger, type Logger } from './log'
 import { signingKey } from './core/accounts/jwt'
 import { previewCacheIn } from './core/previews/preview-cache'
+import { countedBlobStore } from './core/metrics/counted-blob-store'
+import { noMetrics } from './core/metrics/metrics'
+import { outboxDepth } from './core/metrics/outbox-depth'
+import { prometheusMetrics } from './core/metrics/prometheus'
 import { createLocalTempFiles } from './storage/temp-files'
 
 export type OpenedContext = AppContext & {
@@ -38,15 +42,18 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
       database.dialect === 'postgres'
         ? await sharedSigningSecret(database, config.jwtSecret)
         : await loadSigningSecret(layout, config.jwtSecret)
+    // A registry of this context's own, only when /metrics is on: otherwise the verbs do nothing.
+    const metrics = config.metricsToken === undefined ? noMetrics : prometheusMetrics({ outboxDepth: () => outboxDepth(database) })
     return {
       config,
       layout,
       db: database,
-      blobs,
+      blobs: metrics.enabled ? countedBlobStore(blobs, metrics) : blobs,
       previews: previewCacheIn(layout.previews, sharedPreviews, config.pageCacheSize),
       tempFiles: createLocalTempFiles(layout.tmp),
       signingKey: signingKey(secret),
       log,
+      metrics,
       now: Date.now,
       firstStart: created,
       notices,

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       rateLimitShare: 600,
       idleTimeout: 30,
       trustProxyHops: 0,
+      metricsToken: undefined,
       maxUploads: 16,
       maxUploadsPerUser: 4,
       minFreeDisk: 134217728,

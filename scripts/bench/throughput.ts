@@ -11,6 +11,12 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 /** Rate limits stay on (their bookkeeping is part of every request) but high enough never to refuse. */
 const LIMITER_ON = '100000000'
+/**
+ * `BENCH_METRICS=1` runs the servers with GET /metrics on (PDFSHARE_METRICS_TOKEN), so two runs, with and
+ * without, give what recording the metrics costs a request (docs/operations.md, Metrics).
+ */
+const METRICS: Record<string, string> =
+  process.env.BENCH_METRICS === '1' ? { PDFSHARE_METRICS_TOKEN: 'bench-metrics-token-0123456789' } : {}
 
 export type Ratio = { ours: number; raw: number; ratio: number }
 export type Throughput = {
@@ -52,7 +58,7 @@ export async function throughput(binary: string): Promise<Throughput> {
   const { proc, url } = await serve(
     binary,
     dataDir,
-    { PDFSHARE_RATE_LIMIT_API: LIMITER_ON, PDFSHARE_RATE_LIMIT_SHARE: LIMITER_ON, PDFSHARE_TRUST_PROXY: '1' },
+    { PDFSHARE_RATE_LIMIT_API: LIMITER_ON, PDFSHARE_RATE_LIMIT_SHARE: LIMITER_ON, PDFSHARE_TRUST_PROXY: '1', ...METRICS },
     SERVER_CPU,
   )
   // The same server without reading analytics, on the same core, loaded only in its own runs.
@@ -69,6 +75,7 @@ export async function throughput(binary: string): Promise<Throughput> {
       PDFSHARE_RATE_LIMIT_SHARE: LIMITER_ON,
       PDFSHARE_TRUST_PROXY: '1',
       PDFSHARE_ANALYTICS_RETENTION: '0',
+      ...METRICS,
     },
     SERVER_CPU,
   )

@@ -6,6 +6,7 @@ import { VERSION } from '../version'
 import { type ParsedArgs, parseCommandLine, stringFlag } from './args'
 import { asCliFailure, CliFailure, type CliIo } from './io'
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup'
+import { HEALTH_USAGE, healthCommand } from './health'
 import { LINK_USAGE, linkCommand } from './link'
 import { MAIL_USAGE, mailCommand } from './mail'
 import { READER_USAGE, readerCommand } from './reader'
@@ -30,6 +31,7 @@ Usage: pdfshare [command] [flags]
   ${BACKUP_USAGE}
   ${STORAGE_USAGE}
   ${DATABASE_USAGE}
+  ${HEALTH_USAGE}
 
 Settings: flags beat environment variables, which beat defaults. Every command takes --data. See the README.
 ${settingsHelp()}`
@@ -61,6 +63,7 @@ const COMMANDS = {
   restore: { opens: 'nothing', run: restoreCommand },
   storage: { opens: 'nothing', run: storageCommand },
   database: { opens: 'nothing', run: databaseCommand },
+  health: { opens: 'nothing', run: healthCommand },
 } satisfies Record<string, Command>
 type CommandName = keyof typeof COMMANDS
 

@@ -145,6 +145,14 @@ export const SETTINGS = {
     rule: 'must be the number of reverse proxies in front of pdfshare (0 to 10)',
     help: 'reverse proxies in front whose X-Forwarded-For is trusted; 0 = none',
   }),
+  metricsToken: setting<string | undefined>({
+    env: 'PDFSHARE_METRICS_TOKEN',
+    default: { shown: 'none', from: () => undefined },
+    parse: secret(16),
+    rule: 'must be at least 16 bytes long (for example: openssl rand -hex 16)',
+    quiet: true,
+    help: 'turns on GET /metrics (Prometheus), which then needs it as a bearer token; ≥ 16 bytes',
+  }),
   maxUploads: setting({
     env: 'PDFSHARE_MAX_UPLOADS',
     default: '16',

@@ -4,6 +4,7 @@ import type { Database } from '../db/database'
 import type { Logger } from '../log'
 import type { BlobStore } from '../storage/blob-store'
 import type { TempFiles } from '../storage/temp-files'
+import type { Metrics } from './metrics/metrics'
 import type { PreviewCache } from './previews/preview-cache'
 
 /**
@@ -25,6 +26,8 @@ export type AppContext = {
   /** HS256 key derived from the signing secret. */
   signingKey: Uint8Array
   log: Logger
+  /** What the server reports at GET /metrics; `noMetrics` unless PDFSHARE_METRICS_TOKEN is set. */
+  metrics: Metrics
   /** Milliseconds since the epoch; injectable so tests can pin time. */
   now: () => number
 }

@@ -4,6 +4,7 @@ import { randomId } from '../lib/ids'
 import { errorCodes } from '../lib/error-codes'
 import { isDiskFull } from '../storage/disk-full'
 import type { Logger } from '../log'
+import type { Metrics } from '../core/metrics/metrics'
 import { bodyProblem } from './check-body'
 import { httpFailure } from './failure'
 
@@ -50,7 +51,7 @@ function isoClock(): () => string {
  * are logged with their stack under the request id and answered with a bare 500: no stack, path or SQL
  * ever reaches a client.
  */
-export function requestLifecycle(log: Logger) {
+export function requestLifecycle(log: Logger, metrics: Metrics) {
   const nextRequestId = requestIds()
   const clock = isoClock()
   return new Elysia({ name: 'request-lifecycle' })
@@ -67,15 +68,19 @@ export function requestLifecycle(log: Logger) {
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
       const { status, body, headers } = httpFailure(asDomainError(code, error))
       if (status >= 500) log.error(`request ${notes.get(request)?.id ?? '-'} failed`, error)
+      if (metrics.enabled && isDatabaseError(error)) metrics.databaseError(isDatabaseBusy(error) ? 'busy' : 'other')
       set.status = status
       Object.assign(set.headers, headers, { 'content-type': 'application/json; charset=utf-8' })
       return body
     })
-    .onAfterResponse({ as: 'global' }, ({ request, path, set, responseValue }) => {
+    .onAfterResponse({ as: 'global' }, ({ request, path, route, set, responseValue }) => {
       const note = notes.get(request)
       const status = responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200)
-      const ms = note ? (performance.now() - note.startedAt).toFixed(1) : '-'
+      const elapsed = note ? performance.now() - note.startedAt : undefined
+      const ms = elapsed === undefined ? '-' : elapsed.toFixed(1)
       log.info(`${clock()} ${note?.id ?? '-'} ${request.method} ${path} ${status} ${ms}ms user=${note?.user ?? '-'}`)
+      // By the route's pattern: a path asked for that matched no route is `unmatched`, so scanners cannot grow the series.
+      if (metrics.enabled) metrics.request(request.method, route || 'unmatched', status, (elapsed ?? 0) / 1000)
     })
 }
 
@@ -107,6 +112,11 @@ function asDomainError(code: unknown, error: unknown): DomainError {
 /** The TypeBox schema behind a validator Elysia compiled (or the schema itself). */
 function schemaOf(validator: ValidationError['validator']): TSchema {
   return 'Schema' in validator && typeof validator.Schema === 'function' ? (validator.Schema() as TSchema) : (validator as TSchema)
+}
+
+/** An error of the database itself (SQLite's SQLITE_*, PostgreSQL's SQLSTATE), not a refusal of ours. */
+function isDatabaseError(error: unknown): boolean {
+  return errorCodes(error).some((code) => code.startsWith('SQLITE_') || code.startsWith('PG_') || code.startsWith('ERR_POSTGRES'))
 }
 
 /** SQLITE_BUSY/LOCKED: another process (a CLI command, a backup) held the write lock past the busy timeout. */

@@ -5,11 +5,14 @@ export class QueueFullError extends Error {
   }
 }
 
-/** At most `limit` tasks run at once; the rest wait in order. The queue itself is bounded by `maxQueued`. */
+/**
+ * At most `limit` tasks run at once; the rest wait in order. The queue itself is bounded by `maxQueued`.
+ * `load()` tells how many run and wait right now (for metrics).
+ */
 export function createLimiter(limit: number, maxQueued = 1000) {
   let running = 0
   const queue: (() => void)[] = []
-  return async function run<T>(task: () => Promise<T>): Promise<T> {
+  const run = async <T>(task: () => Promise<T>): Promise<T> => {
     if (running >= limit) {
       if (queue.length >= maxQueued) throw new QueueFullError()
       await new Promise<void>((resolve) => queue.push(resolve))
@@ -22,6 +25,7 @@ export function createLimiter(limit: number, maxQueued = 1000) {
       queue.shift()?.()
     }
   }
+  return Object.assign(run, { load: () => ({ running, waiting: queue.length }) })
 }
 
 /** Concurrent calls with the same key share one execution (and its result or error). */

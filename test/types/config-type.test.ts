@@ -19,6 +19,7 @@ type WrittenOut = {
   rateLimitShare: number
   idleTimeout: number
   trustProxyHops: number
+  metricsToken: string | undefined
   maxUploads: number
   maxUploadsPerUser: number
   minFreeDisk: number

@@ -35,9 +35,11 @@ export function startImageViewer(app: HTMLElement, config: ImagesConfig, status:
   const container = document.getElementById('viewer-container') as HTMLDivElement
   const holder = document.getElementById('viewer') as HTMLDivElement
   const sizes = config.sizes
-  if (config.problem === 'password') return status.problem({ kind: 'password-on-server' })
-  if (!sizes) return status.problem({ kind: 'unreadable' })
-  if (sizes.length === 0) return status.problem({ kind: 'no-pages' })
+  const problem = config.problem === 'password' ? 'password-on-server' : !sizes ? 'unreadable' : sizes.length === 0 ? 'no-pages' : null
+  if (problem || !sizes) {
+    status.problem({ kind: problem ?? 'unreadable' })
+    return
+  }
   app.dataset.pages = String(sizes.length)
 
   let scale = 1
@@ -57,7 +59,10 @@ export function startImageViewer(app: HTMLElement, config: ImagesConfig, status:
       const url = img.src
       const answer = await fetch(url).catch(() => undefined)
       if ((answer === undefined || answer.status === 503) && tries++ < RETRIES) {
-        return void setTimeout(() => img.src === url && (img.src = `${url.split('&try=')[0]}&try=${tries}`), 1000 * tries)
+        setTimeout(() => {
+          if (img.src === url) img.src = `${url.split('&try=')[0]}&try=${tries}`
+        }, 1000 * tries)
+        return
       }
       if (!div.querySelector('.page-error')) div.append(pageError(index + 1, null))
     })

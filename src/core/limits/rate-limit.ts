@@ -23,11 +23,25 @@ export type RateLimitOptions = { perMinute: number; windowMs?: number; onOverflo
  * one key queue on its row and none is lost. `name` tells the limiters apart in the shared table.
  */
 export function rateLimitFor(ctx: AppContext, name: string, options: RateLimitOptions): RateLimit {
-  if (!ctx.db.shared) {
-    const local = createRateLimiter(options)
-    return { hit: (key, nowMs) => local.hit(key, nowMs), undo: async (key, countedAtMs) => local.undo(key, countedAtMs) }
+  const limit = ctx.db.shared ? sharedRateLimit(ctx, name, options) : localRateLimit(options)
+  if (!ctx.metrics.enabled) return limit
+  // Refusals counted by the limit's name (a constant: bounded label values), keeping a synchronous decision so.
+  const counted = (decision: RateDecision | undefined) => {
+    if (decision && !decision.allowed) ctx.metrics.rateLimitRefused(name)
+    return decision
   }
-  return sharedRateLimit(ctx, name, options)
+  return {
+    hit(key, nowMs) {
+      const decision = limit.hit(key, nowMs)
+      return decision instanceof Promise ? decision.then(counted) : counted(decision)
+    },
+    undo: limit.undo,
+  }
+}
+
+function localRateLimit(options: RateLimitOptions): RateLimit {
+  const local = createRateLimiter(options)
+  return { hit: (key, nowMs) => local.hit(key, nowMs), undo: async (key, countedAtMs) => local.undo(key, countedAtMs) }
 }
 
 const HIT = `INSERT INTO "rate_counters" ("key", "window_start", "count") VALUES (?, ?, 1)

@@ -339,5 +339,6 @@ function defaultPool(ctx: AppContext, options: { secondTry?: boolean } = {}): Re
     maxQueued: options.secondTry ? 8 : MAX_QUEUED_RENDERS,
     idleMs: RENDERER_IDLE_MS,
     command: rendererCommand(),
+    metrics: { to: ctx.metrics, pool: options.secondTry ? 'second_try' : 'first' },
   })
 }

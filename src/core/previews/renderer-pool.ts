@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 import { createLimiter } from '../../lib/concurrency'
 import { formatSize } from '../../shared/sizes'
+import type { Metrics } from '../metrics/metrics'
 import type { RendererMessage, RenderJob } from './renderer-protocol'
 
 export type RendererLimits = {
@@ -19,6 +20,8 @@ export type RendererLimits = {
   idleMs: number
   /** The command line that starts a renderer (renderer-protocol.ts). */
   command: string[]
+  /** Where renders, kills and the queue are reported, and the pool's name there. */
+  metrics?: { to: Metrics; pool: string }
 }
 
 /**
@@ -44,6 +47,11 @@ export class RendererUnavailable extends Error {
 const MEMORY_POLL_MS = 20
 /** A renderer that keeps more than this share of the cap after a render is replaced by a fresh one. */
 const RECYCLE_SHARE = 0.5
+/**
+ * How long a renderer may take to start (Bun, PDFium's wasm compiled, sharp loaded: ~150 ms on a server), or the
+ * render time limit if that is longer: a slow machine (an emulated or small ARM board) that is given more time
+ * to render needs it to start, too.
+ */
 const START_TIMEOUT_MS = 15_000
 
 type Renderer = {
@@ -91,6 +99,8 @@ export type RendererPool = {
  */
 export function createRendererPool(limits: RendererLimits): RendererPool {
   const limit = createLimiter(limits.concurrency, limits.maxQueued)
+  const metrics = limits.metrics?.to
+  limits.metrics?.to.watchRenderers(limits.metrics.pool, limit.load)
   const idle: Renderer[] = []
   const all = new Set<Renderer>()
   let nextJob = 1
@@ -135,10 +145,13 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
       // not permitted here: the renderer runs at the server's priority
     }
     renderer.ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        stop(renderer)
-        reject(new RendererUnavailable('the preview renderer did not start in time'))
-      }, START_TIMEOUT_MS)
+      const timer = setTimeout(
+        () => {
+          stop(renderer)
+          reject(new RendererUnavailable('the preview renderer did not start in time'))
+        },
+        Math.max(START_TIMEOUT_MS, limits.timeoutMs),
+      )
       renderer.onMessage = (message) => {
         if (!('ready' in message)) return
         clearTimeout(timer)
@@ -167,7 +180,8 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
       const pid = renderer.proc.pid
       const cpuAtStart = cpuMillisOf(pid)
       let killedFor: Error | undefined
-      const kill = (failure: Error) => {
+      const kill = (failure: Error, reason: 'time' | 'memory') => {
+        if (!killedFor) metrics?.rendererKilled(reason)
         killedFor ??= failure
         stop(renderer)
       }
@@ -181,10 +195,12 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
           Number.isFinite(cpuMs) && cpuMs < timeoutMs / 4
             ? new RendererUnavailable(`${slow} while the machine was busy (${(cpuMs / 1000).toFixed(1)} s on the CPU)`)
             : new RenderFailed(slow, true),
+          'time',
         )
       }, timeoutMs)
       const watch = setInterval(() => {
-        if (residentBytes(pid) > limits.memoryBytes) kill(new RenderFailed(`needed more than ${formatSize(limits.memoryBytes)} of memory`))
+        if (residentBytes(pid) > limits.memoryBytes)
+          kill(new RenderFailed(`needed more than ${formatSize(limits.memoryBytes)} of memory`), 'memory')
       }, MEMORY_POLL_MS)
       const settle = () => {
         clearTimeout(deadline)
@@ -211,16 +227,21 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
       clearTimeout(renderer.idleTimer)
       await renderer.ready
       let counted: Counted
+      const started = performance.now()
       try {
         counted = await renderOn(renderer, { ...job, id: nextJob++, memoryLimit: limits.memoryBytes }, timeoutMs)
       } catch (error) {
         stop(renderer) // whatever state a failed render left behind goes with its process
+        if (error instanceof RenderFailed) metrics?.rendered(job.kind, 'failed', (performance.now() - started) / 1000)
         throw error
       }
+      metrics?.rendered(job.kind, 'ok', (performance.now() - started) / 1000)
       release(renderer)
       return counted
     }).catch((error: unknown) => {
-      if (error instanceof RenderFailed || error instanceof RendererUnavailable) throw error
+      if (error instanceof RenderFailed) throw error
+      metrics?.rendered(job.kind, 'unavailable')
+      if (error instanceof RendererUnavailable) throw error
       throw new RendererUnavailable(error instanceof Error ? error.message : String(error))
     })
 

@@ -79,5 +79,6 @@ export async function createFile(ctx: AppContext, input: NewFileInput & { upload
     throw await quotaRefusal(ctx, row.ownerId, growth)
   }
   outboxWritten(ctx)
+  ctx.metrics.uploadStored('new', row.size)
   return { ...row, seq: Number(inserted[0]?.seq) }
 }

@@ -72,6 +72,7 @@ export async function replacePdf(
     if (!switched) await ctx.blobs.delete(blobKey)
   }
   outboxWritten(ctx)
+  ctx.metrics.uploadStored('replacement', switched.row.size)
   for (const key of switched.discard) await discardBlob(ctx, key)
   return switched.row
 }

@@ -132,6 +132,7 @@ async function recordAttempt(ctx: AppContext, mail: MailRow, answer: Awaited<Ret
   const now = ctx.now()
   const mine = and(eq(mailOutbox.id, mail.id), eq(mailOutbox.status, 'pending'))
   if (answer.accepted) {
+    ctx.metrics.outboxAttempt('mail', 'delivered')
     await ctx.db.orm
       .update(mailOutbox)
       .set({ status: 'sent', sentAt: now, lastResponse: answer.response, ...BODY_DROPPED })
@@ -139,6 +140,7 @@ async function recordAttempt(ctx: AppContext, mail: MailRow, answer: Awaited<Ret
     return
   }
   const next = answer.temporary ? nextAttemptAt({ createdAt: mail.createdAt, attempts: mail.attempts, now }) : null
+  ctx.metrics.outboxAttempt('mail', next === null ? 'failed' : 'retry')
   await ctx.db.orm
     .update(mailOutbox)
     .set(

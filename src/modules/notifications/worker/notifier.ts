@@ -192,6 +192,7 @@ async function recordAttempt(ctx: AppContext, delivery: Claimed, result: Attempt
   const now = ctx.now()
   const mine = and(eq(deliveries.id, delivery.id), eq(deliveries.status, 'pending'))
   if (result.delivered) {
+    ctx.metrics.outboxAttempt('notifications', 'delivered')
     await ctx.db.orm
       .update(deliveries)
       .set({ status: 'delivered', deliveredAt: now, lastStatus: result.status, lastError: null })
@@ -199,6 +200,7 @@ async function recordAttempt(ctx: AppContext, delivery: Claimed, result: Attempt
     return
   }
   const next = result.permanent ? null : nextAttemptAt({ createdAt: delivery.createdAt, attempts: delivery.attempts, now })
+  ctx.metrics.outboxAttempt('notifications', next === null ? 'failed' : 'retry')
   await ctx.db.orm
     .update(deliveries)
     .set(

@@ -99,6 +99,7 @@ export function pageOpener(
       visit,
       facts: { ...facts, reader: access.reader },
     })
+    ctx.metrics.view(outcome)
     if (outcome === 'limit_reached') return { kind: 'gone', state: 'used_up' }
     if (outcome === 'not_counted') return page()
     const token = record ? readingToken(ctx.signingKey, { id: record.id, linkId: link.id }, ctx.now()) : null

@@ -229,6 +229,7 @@ async function recordAttempt(ctx: AppContext, delivery: Claimed, result: Attempt
   const mine = and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending'))
   const outcome = { lastStatus: result.status, lastError: result.error }
   if (result.delivered) {
+    ctx.metrics.outboxAttempt('webhooks', 'delivered')
     await ctx.db.orm
       .update(webhookDeliveries)
       .set({ ...outcome, status: 'delivered', deliveredAt: now })
@@ -236,6 +237,7 @@ async function recordAttempt(ctx: AppContext, delivery: Claimed, result: Attempt
     return
   }
   const next = nextAttemptAt({ createdAt: delivery.createdAt, attempts: delivery.attempts, now })
+  ctx.metrics.outboxAttempt('webhooks', next === null ? 'failed' : 'retry')
   await ctx.db.orm
     .update(webhookDeliveries)
     .set(next === null ? { ...outcome, status: 'failed' } : { ...outcome, nextAttemptAt: next })

@@ -1,0 +1,143 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import { requestSeries } from './request-series'
+import { VERSION } from '../../version'
+import type { Metrics, Outbox, RenderLoad } from './metrics'
+
+const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+const RENDER_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120]
+/** Methods named as they are; any other a client may send is `OTHER`, so the label stays bounded. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+
+/**
+ * The metrics of one app, in a registry of its own (prom-client's global one would be shared by every app a
+ * process holds, as tests hold several). `outboxDepth` is asked at each scrape: what waits in the outboxes is
+ * in the database, and on PostgreSQL every instance sees the same rows.
+ */
+export function prometheusMetrics(options: { outboxDepth: () => Promise<Record<Outbox, number>> }): Metrics {
+  const registry = new Registry()
+  const registers = [registry]
+  // Process memory, CPU, file descriptors and the event loop's lag, under their usual names (process_*, nodejs_*).
+  collectDefaultMetrics({ register: registry })
+  // Gauges of Node's libuv handles, which Bun does not have; their `_total` names also break Prometheus' naming
+  // rules (promtool check metrics refuses them).
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+    registry.removeSingleMetric(name)
+  }
+  new Gauge({ name: 'pdfshare_info', help: 'The running version (always 1)', labelNames: ['version'], registers }).set(
+    { version: VERSION },
+    1,
+  )
+
+  // Per request: counted in plain maps (request-series.ts), handed to the registry as two metrics of its format.
+  const requests = requestSeries({
+    counter: 'pdfshare_http_requests_total',
+    histogram: 'pdfshare_http_request_duration_seconds',
+    buckets: REQUEST_BUCKETS,
+  })
+  for (const metric of requests.metrics) registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0])
+  const uploads = new Counter({
+    name: 'pdfshare_uploads_total',
+    help: 'PDFs stored: new files and replacements',
+    labelNames: ['kind'],
+    registers,
+  })
+  const uploadBytes = new Counter({
+    name: 'pdfshare_upload_bytes_total',
+    help: 'Bytes of the PDFs stored',
+    labelNames: ['kind'],
+    registers,
+  })
+  const views = new Counter({
+    name: 'pdfshare_views_total',
+    help: 'Share-page opens that asked to count a view, by outcome',
+    labelNames: ['outcome'],
+    registers,
+  })
+  const renders = new Counter({
+    name: 'pdfshare_renders_total',
+    help: 'Renderer jobs (card: a link preview, page: a page image, pages: a page count) by outcome',
+    labelNames: ['kind', 'outcome'],
+    registers,
+  })
+  const renderSeconds = new Histogram({
+    name: 'pdfshare_render_duration_seconds',
+    help: 'Time of the renderer jobs that ran, on the renderer',
+    labelNames: ['kind'],
+    buckets: RENDER_BUCKETS,
+    registers,
+  })
+  const killed = new Counter({
+    name: 'pdfshare_renderers_killed_total',
+    help: 'Renderer processes killed for a limit',
+    labelNames: ['reason'],
+    registers,
+  })
+  const loads = new Map<string, RenderLoad>()
+  new Gauge({
+    name: 'pdfshare_renderer_jobs',
+    help: 'Renderer jobs running and waiting, per pool',
+    labelNames: ['pool', 'state'],
+    registers,
+    collect() {
+      for (const [pool, load] of loads) {
+        const { running, waiting } = load()
+        this.set({ pool, state: 'running' }, running)
+        this.set({ pool, state: 'waiting' }, waiting)
+      }
+    },
+  })
+  const attempts = new Counter({
+    name: 'pdfshare_outbox_attempts_total',
+    help: 'Attempts to send a webhook delivery, a mail or a notification, by result (failed: given up)',
+    labelNames: ['outbox', 'result'],
+    registers,
+  })
+  new Gauge({
+    name: 'pdfshare_outbox_pending',
+    help: 'Webhook deliveries, mails and notifications waiting to be sent',
+    labelNames: ['outbox'],
+    registers,
+    async collect() {
+      for (const [outbox, count] of Object.entries(await options.outboxDepth())) this.set({ outbox }, count)
+    },
+  })
+  const refusals = new Counter({
+    name: 'pdfshare_rate_limit_refusals_total',
+    help: 'Requests refused by a rate limit',
+    labelNames: ['limit'],
+    registers,
+  })
+  const databaseErrors = new Counter({
+    name: 'pdfshare_database_errors_total',
+    help: 'Requests that failed on the database',
+    labelNames: ['kind'],
+    registers,
+  })
+  const blobErrors = new Counter({
+    name: 'pdfshare_blob_store_errors_total',
+    help: 'Failed blob store operations',
+    labelNames: ['operation'],
+    registers,
+  })
+
+  return {
+    enabled: true,
+    request: (method, route, status, seconds) => requests.record(METHODS.has(method) ? method : 'OTHER', route, status, seconds),
+    uploadStored(kind, bytes) {
+      uploads.inc({ kind })
+      uploadBytes.inc({ kind }, bytes)
+    },
+    view: (outcome) => views.inc({ outcome }),
+    rendered(kind, outcome, seconds) {
+      renders.inc({ kind, outcome })
+      if (seconds !== undefined) renderSeconds.observe({ kind }, seconds)
+    },
+    rendererKilled: (reason) => killed.inc({ reason }),
+    watchRenderers: (pool, load) => loads.set(pool, load),
+    outboxAttempt: (outbox, result) => attempts.inc({ outbox, result }),
+    rateLimitRefused: (limit) => refusals.inc({ limit }),
+    databaseError: (kind) => databaseErrors.inc({ kind }),
+    blobStoreError: (operation) => blobErrors.inc({ operation }),
+    collect: async () => ({ contentType: registry.contentType, text: await registry.metrics() }),
+  }
+}
