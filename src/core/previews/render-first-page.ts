@@ -3,6 +3,7 @@ import wasmPath from '@hyzyla/pdfium/pdfium.wasm' with { type: 'file' }
 import { formatSize } from '../../shared/sizes'
 import { cardWindow, type Bitmap } from './card-window'
 import { loadIntoPdfium } from './load-into-pdfium'
+import { givePdfiumFonts } from './pdfium-fonts'
 
 /** The link-card size Open Graph and Twitter recommend. */
 export const PREVIEW_WIDTH = 1200
@@ -61,6 +62,7 @@ export async function withPdfium<T>(pdfPath: string, heapLimit: number, use: (do
     },
   })
   try {
+    givePdfiumFonts(library)
     const document = await loadIntoPdfium(library, pdfPath).catch((error: Error) => {
       throw new Error(`PDFium cannot open it (${error.message})`)
     })
