@@ -110,7 +110,10 @@ describe('a page as an image', () => {
     const ink = await inkPerLine(Buffer.from(await page.arrayBuffer()), lines)
     for (const line of lines) expect(`${line.label}: ${ink[line.label]! > 800}`).toBe(`${line.label}: true`)
     // The link card shows the same text: the band where the first lines are is not white.
-    const card = await sharp(Buffer.from(await (await get(`${link.path}/preview.png`)).arrayBuffer())).greyscale().raw().toBuffer()
+    const card = await sharp(Buffer.from(await (await get(`${link.path}/preview.png`)).arrayBuffer()))
+      .greyscale()
+      .raw()
+      .toBuffer()
     expect(card.filter((grey) => grey < 128).length).toBeGreaterThan(5_000)
   }, 60_000)
 
