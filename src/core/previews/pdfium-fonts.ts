@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import type { PDFiumLibrary } from '@hyzyla/pdfium'
 // The font packages export no paths to their files, so the files are named where npm puts them.
 import koreanPath from '../../../node_modules/@embedpdf/fonts-kr/fonts/NotoSansKR-Regular.otf' with { type: 'file' }
@@ -102,6 +102,10 @@ export function givePdfiumFonts(library: PDFiumLibrary): void {
 /** The font info's answers. A handle is a font and the charset it was chosen for, numbered from 1 (0 is "none"). */
 function fontInfo(pdfium: PdfiumModule) {
   const handles: { font: FontFile; charset: number }[] = []
+  // A font's bytes, read when PDFium first asks for them and dropped with this instance. Read whole: a file
+  // embedded in the binary can be read, not opened for reading parts of it.
+  const files = new Map<FontFile, Buffer>()
+  const bytesOf = (font: FontFile) => files.get(font) ?? files.set(font, readFileSync(font.path)).get(font)!
   const handleOf = (font: FontFile, charset: number) => {
     const found = handles.findIndex((h) => h.font === font && h.charset === charset)
     return found >= 0 ? found + 1 : handles.push({ font, charset })
@@ -145,11 +149,10 @@ function fontInfo(pdfium: PdfiumModule) {
     data(handle: number, tag: number, buffer: number, size: number): number {
       const font = handles[handle - 1]?.font
       if (!font) return 0
-      return withFile(font.path, (fd, fileSize) => {
-        const [offset, length] = tag === 0 ? [0, fileSize] : findTable(fd, tag)
-        if (length > 0 && buffer !== 0 && size >= length) readInto(fd, pdfium.HEAPU8, buffer, length, offset)
-        return length
-      })
+      const file = bytesOf(font)
+      const [offset, length] = tag === 0 ? [0, file.length] : findTable(file, tag)
+      if (length > 0 && buffer !== 0 && size >= length) pdfium.HEAPU8.set(file.subarray(offset, offset + length), buffer)
+      return length
     },
     faceName(handle: number, buffer: number, size: number): number {
       const font = handles[handle - 1]?.font
@@ -164,33 +167,13 @@ function fontInfo(pdfium: PdfiumModule) {
   }
 }
 
-function withFile(path: string, use: (fd: number, size: number) => number): number {
-  const fd = openSync(path, 'r')
-  try {
-    return use(fd, fstatSync(fd).size)
-  } finally {
-    closeSync(fd)
-  }
-}
-
 /** Where a table is in an sfnt file (TrueType or OpenType): its offset and length, or [0, 0]. */
-function findTable(fd: number, tag: number): [number, number] {
-  const header = new Uint8Array(12)
-  readInto(fd, header, 0, 12, 0)
-  const count = new DataView(header.buffer).getUint16(4)
-  const records = new Uint8Array(count * 16)
-  readInto(fd, records, 0, records.length, 12)
-  const view = new DataView(records.buffer)
-  for (let i = 0; i < count; i++) {
-    if (view.getUint32(i * 16) === tag) return [view.getUint32(i * 16 + 8), view.getUint32(i * 16 + 12)]
+function findTable(file: Buffer, tag: number): [number, number] {
+  if (file.length < 12) return [0, 0]
+  const count = file.readUInt16BE(4)
+  for (let i = 0; i < count && 12 + i * 16 + 16 <= file.length; i++) {
+    const record = 12 + i * 16
+    if (file.readUInt32BE(record) === tag) return [file.readUInt32BE(record + 8), file.readUInt32BE(record + 12)]
   }
   return [0, 0]
-}
-
-function readInto(fd: number, target: Uint8Array, at: number, length: number, position: number): void {
-  for (let read = 0; read < length; ) {
-    const got = readSync(fd, target, at + read, length - read, position + read)
-    if (got === 0) throw new Error('a font file ended early')
-    read += got
-  }
 }
