@@ -3,7 +3,7 @@
  * link cards drawn, all white or refused; pages 2 and 3 as page images; white cards where pdf.js finds text on
  * page 1; PDFs that PDFium refuses but pdf.js opens — with render times. Each PDF is checked in its own process
  * (card-check.ts) with a 20 s limit, one at a time. Writes every result to FILE (default
- * test-output/cards.json), so two runs can be compared. Corpora are not part of the repository: fetch them
+ * test-output/cards.json) as it goes, so two runs can be compared. Corpora are not part of the repository: fetch them
  * yourself (e.g. pdf.js's test/pdfs, qpdf's test files, py-pdf's sample-files).
  */
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
@@ -20,11 +20,16 @@ const files = args.flatMap((dir) =>
 type Check = { card: string; cardMs: number; pages: Record<number, string>; pageMs: number[]; text: number | string }
 const results: Record<string, Check | 'timed out'> = {}
 const started = performance.now()
+const writeResults = (summary?: unknown) => {
+  mkdirSync(dirname(out), { recursive: true })
+  writeFileSync(out, JSON.stringify({ summary, results }, null, 1))
+}
 for (const file of files) {
   if (statSync(file).size === 0) continue
   const child = Bun.spawn(['timeout', '20', 'bun', join(import.meta.dir, 'card-check.ts'), file], { stdout: 'pipe', stderr: 'ignore' })
   const line = (await new Response(child.stdout).text()).trim().split('\n').pop() ?? ''
   results[basename(file)] = (await child.exited) === 0 && line.startsWith('{') ? (JSON.parse(line) as Check) : 'timed out'
+  writeResults() // as it goes: a run cut short still tells what it saw
 }
 
 const checks = Object.entries(results).flatMap(([name, check]) => (check === 'timed out' ? [] : [{ name, ...check }]))
@@ -56,6 +61,5 @@ const summary = {
   },
   seconds: Math.round((performance.now() - started) / 1000),
 }
-mkdirSync(dirname(out), { recursive: true })
-writeFileSync(out, JSON.stringify({ summary, results }, null, 1))
+writeResults(summary)
 console.log(JSON.stringify(summary, null, 2))
