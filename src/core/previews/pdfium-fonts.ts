@@ -153,7 +153,11 @@ function fontInfo(pdfium: PdfiumModule) {
       if (!font) return 0
       const file = bytesOf(font)
       const [offset, length] = tag === 0 ? [0, file.length] : findTable(file, tag)
-      if (length > 0 && buffer !== 0 && size >= length) pdfium.HEAPU8.set(file.subarray(offset, offset + length), buffer)
+      if (length > 0 && buffer !== 0 && size >= length) {
+        pdfium.HEAPU8.set(file.subarray(offset, offset + length), buffer)
+        // PDFium keeps the whole font it was given: no second copy stays in this process beside it.
+        if (tag === 0) files.delete(font)
+      }
       return length
     },
     faceName(handle: number, buffer: number, size: number): number {
