@@ -8,3 +8,13 @@ declare module '*.png' {
   const path: string
   export default path
 }
+
+declare module '*.ttf' {
+  const path: string
+  export default path
+}
+
+declare module '*.otf' {
+  const path: string
+  export default path
+}

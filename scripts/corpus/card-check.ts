@@ -1,43 +1,55 @@
 /**
- * One PDF → is its link card all white, the way pdfshare renders it now and the way it did before the card
- * was cropped to the page’s content and drew form fields? Prints one JSON line. Run in a child
- * process per PDF by cards.ts, so a PDF that hangs PDFium only costs its own timeout.
+ * One PDF → how pdfshare draws it: is its link card drawn, all white or refused, are pages 2 and 3 drawn as page
+ * images, and how much text pdf.js finds on page 1 (a white card over a page with text is a page PDFium drew
+ * without its text, usually for want of a font). Prints one JSON line. Run in a child process per PDF by
+ * cards.ts, so a PDF that hangs PDFium only costs its own timeout.
  */
-import { PDFiumLibrary } from '@hyzyla/pdfium'
-import wasmPath from '@hyzyla/pdfium/pdfium.wasm' with { type: 'file' }
 import sharp from 'sharp'
-import { PREVIEW_HEIGHT, PREVIEW_WIDTH, renderFirstPage } from '../../src/core/previews/render-first-page'
+import { renderFirstPage } from '../../src/core/previews/render-first-page'
+import { renderPageImages } from '../../src/core/previews/render-page'
 
-/** A card is white when no pixel of it is darker than this in any channel. */
+/** An image is white when no pixel of it is darker than this in any channel. */
 const WHITE_FROM = 245
+const HEAP = 1024 * 1024 * 1024
 
-const pdf = await Bun.file(process.argv[2]!).bytes()
-const white = async (png: Buffer) => Math.min(...(await sharp(png).stats()).channels.slice(0, 3).map((c) => c.min)) >= WHITE_FROM
-const result: Record<string, unknown> = {}
+const file = process.argv[2]!
+const white = async (image: Buffer) => Math.min(...(await sharp(image).stats()).channels.slice(0, 3).map((c) => c.min)) >= WHITE_FROM
+const failure = (error: unknown) => `failed: ${(error as Error).message.split('\n')[0]}`
+const result: { card?: string; cardMs?: number; pages?: Record<number, string>; pageMs?: number[]; text?: number | string } = {}
+
+let pageCount = 0
+const cardStarted = performance.now()
 try {
-  result.now = await white((await renderFirstPage(process.argv[2]!, 1024 * 1024 * 1024)).png)
+  const { png, pages } = await renderFirstPage(file, HEAP)
+  pageCount = pages
+  result.card = (await white(png)) ? 'white' : 'drawn'
 } catch (error) {
-  result.now = `failed: ${(error as Error).message.split('\n')[0]}`
+  result.card = failure(error)
 }
+result.cardMs = Math.round(performance.now() - cardStarted)
+
+result.pages = {}
+result.pageMs = []
+for (let page = 2; page <= Math.min(3, pageCount); page++) {
+  const started = performance.now()
+  try {
+    result.pages[page] = (await white((await renderPageImages(file, HEAP, page, [800])).webps[0]!)) ? 'white' : 'drawn'
+  } catch (error) {
+    result.pages[page] = failure(error)
+  }
+  result.pageMs.push(Math.round(performance.now() - started))
+}
+
 try {
-  result.before = await white(await renderAsBefore(pdf))
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs')
+  const document = await pdfjs.getDocument({ data: await Bun.file(file).bytes(), verbosity: 0 }).promise
+  const content = await (await document.getPage(1)).getTextContent()
+  result.text = content.items
+    .map((item) => ('str' in item ? item.str : ''))
+    .join('')
+    .replace(/\s/g, '').length
 } catch (error) {
-  result.before = `failed: ${(error as Error).message.split('\n')[0]}`
+  result.text = failure(error)
 }
 console.log(JSON.stringify(result))
 process.exit(0)
-
-/** The card as it was rendered before: no form fields, the page's top 1200×630. */
-async function renderAsBefore(bytes: Uint8Array): Promise<Buffer> {
-  const library = await PDFiumLibrary.init({ wasmBinary: await Bun.file(wasmPath).arrayBuffer() })
-  const document = await library.loadDocument(bytes)
-  const page = document.getPage(0)
-  const { originalWidth, originalHeight } = page.getOriginalSize()
-  const scale = Math.min(PREVIEW_WIDTH / originalWidth, (PREVIEW_HEIGHT * 4) / originalHeight)
-  const bitmap = await page.render({ scale, render: 'bitmap' })
-  return sharp(Buffer.from(bitmap.data), { raw: { width: bitmap.width, height: bitmap.height, channels: 4 } })
-    .flatten({ background: '#ffffff' })
-    .resize({ width: PREVIEW_WIDTH, height: PREVIEW_HEIGHT, fit: 'cover', position: 'top', background: '#ffffff' })
-    .png()
-    .toBuffer()
-}

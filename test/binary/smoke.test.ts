@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { bearer } from '../support/bearer'
 import { form } from '../support/harness'
+import { inkPerLine, unembeddedFontsPdf } from '../../scripts/support/font-pdfs'
 import { formPatternCycle } from '../../scripts/support/hostile-pdfs'
 import { makePdf } from '../../scripts/support/pdf'
 import { ROOT, run, startServer } from '../../scripts/support/process'
@@ -97,6 +98,14 @@ test('the binary runs the CLI and a real upload/get/put/list/delete from an empt
     expect(commandLines.length).toBeGreaterThanOrEqual(1)
     expect(commandLines.length).toBeLessThanOrEqual(2)
     for (const line of commandLines) expect(line).toEqual([binary, '__preview-renderer'])
+    // Text in fonts the PDF does not embed is drawn from the fonts inside the binary (Cyrillic, Greek, CJK).
+    const fonts = unembeddedFontsPdf()
+    const fontsFile = await uploadPdfTo(server.url, token, fonts.bytes)
+    const fontsPage = await fetch(`${shareUrlOn(server.url, fontsFile)}/pages/1?w=800`, { headers: { 'user-agent': FIREFOX } })
+    expect(fontsPage.status).toBe(200)
+    const ink = await inkPerLine(Buffer.from(await fontsPage.arrayBuffer()), fonts.lines)
+    expect(fonts.lines.filter((line) => ink[line.label]! < 800).map((line) => line.label)).toEqual([])
+    expect((await fetch(`${server.url}/api/files/${fontsFile.id}`, { method: 'DELETE', headers: auth })).status).toBe(200)
     // A PDF that never finishes rendering: its renderer is killed, and the placeholder is answered.
     const hostile = await uploadPdfTo(server.url, token, formPatternCycle())
     const hostilePreview = await fetch(`${shareUrlOn(server.url, hostile)}/preview.png`)

@@ -4,6 +4,7 @@ import sharp from 'sharp'
 import { createApp } from '../../src/app'
 import { PAGE_WIDTHS } from '../../src/core/previews/render-page'
 import { PAGE_DRAWS_PER_MINUTE } from '../../src/modules/share/service/open-page-image'
+import { inkPerLine, unembeddedFontsPdf } from '../../scripts/support/font-pdfs'
 import { contentStreamBomb } from '../../scripts/support/hostile-pdfs'
 import { makePdf } from '../../scripts/support/pdf'
 import { BASE, startTestApp } from '../support/harness'
@@ -98,6 +99,23 @@ describe('a page as an image', () => {
     expect(over.headers.get('content-type')).toBe('image/png')
     expect((await page(1)).status).toBe(200) // drawn before: no draw, no budget
   }, 120_000)
+
+  test('text in fonts the PDF does not embed is drawn: the standard 14, Cyrillic, Greek, Chinese, Japanese, Korean', async () => {
+    const { bytes, lines } = unembeddedFontsPdf()
+    const link = await addLink(server, (await uploadPdf(server, owner, { bytes, name: 'fonts.pdf' })).id)
+    const page = await get(`${link.path}/pages/1?w=800`)
+    expect(page.status).toBe(200)
+    // Without font data PDFium drew only Helvetica, Times and the ASCII punctuation (at most 263 dark pixels a
+    // line); a line of 24 pt text at 800 px has well over 1,500.
+    const ink = await inkPerLine(Buffer.from(await page.arrayBuffer()), lines)
+    for (const line of lines) expect(`${line.label}: ${ink[line.label]! > 800}`).toBe(`${line.label}: true`)
+    // The link card shows the same text: the band where the first lines are is not white.
+    const card = await sharp(Buffer.from(await (await get(`${link.path}/preview.png`)).arrayBuffer()))
+      .greyscale()
+      .raw()
+      .toBuffer()
+    expect(card.filter((grey) => grey < 128).length).toBeGreaterThan(5_000)
+  }, 60_000)
 
   test('a hostile PDF: the page is a 422 in bounded time, remembered, and the server keeps answering', async () => {
     const bomb = await uploadPdf(server, owner, { bytes: contentStreamBomb(), name: 'bomb.pdf' })

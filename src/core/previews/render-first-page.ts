@@ -4,6 +4,7 @@ import { formatSize } from '../../shared/sizes'
 import { cardWindow, type Bitmap } from './card-window'
 import { loadIntoPdfium } from './load-into-pdfium'
 import { readPageSizes } from './page-sizes'
+import { givePdfiumFonts } from './pdfium-fonts'
 
 /** The link-card size Open Graph and Twitter recommend. */
 export const PREVIEW_WIDTH = 1200
@@ -63,6 +64,7 @@ export async function withPdfium<T>(pdfPath: string, heapLimit: number, use: (do
     },
   })
   try {
+    givePdfiumFonts(library)
     const document = await loadIntoPdfium(library, pdfPath).catch((error: Error) => {
       throw new Error(`PDFium cannot open it (${error.message})`)
     })
