@@ -116,6 +116,11 @@ export const links = sqliteTable(
     agreementVersion: integer('agreement_version').notNull().default(0),
     /** Telling the owner of readers: `on` (at once, capped per hour), `hourly` or `daily` (a digest), `off`. */
     notify: text('notify').notNull().default('on'),
+    /**
+     * Origins (`https://site.example`, one per line, as URL.origin writes them) whose pages may frame the share
+     * page: its `frame-ancestors`, and cross-site cookies for its readers (core/links/embed-origins.ts). "": none.
+     */
+    embedOrigins: text('embed_origins').notNull().default(''),
     /** Counted views through this link. */
     views: integer('views').notNull().default(0),
     createdAt: integer('created_at').notNull(),

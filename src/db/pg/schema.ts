@@ -98,6 +98,7 @@ export const links = pgTable(
     agreement: text('agreement'),
     agreementVersion: integer('agreement_version').notNull().default(0),
     notify: text('notify').notNull().default('on'),
+    embedOrigins: text('embed_origins').notNull().default(''),
     views: integer('views').notNull().default(0),
     createdAt: millis('created_at').notNull(),
     updatedAt: millis('updated_at').notNull(),

@@ -105,7 +105,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
               'retry-after': '1',
             })
           case 'wrong':
-            return answers.passwordForm(set, decision.link.slug, true)
+            return answers.passwordForm(set, decision.link, true)
           case 'unlocked':
             return answers.unlocked(set, decision.link)
         }
