@@ -3,6 +3,7 @@ import type { Frame, Page } from 'playwright-core'
 import { makePdf } from '../../scripts/support/pdf'
 import type { LinkDto } from '../../src/modules/links/model'
 import { uploadPdfTo } from '../support/uploads'
+import { expectAccessible } from './accessibility'
 import { useBinaryApp } from './binary-app'
 import { SCREENSHOTS } from './browser'
 
@@ -14,17 +15,27 @@ import { SCREENSHOTS } from './browser'
 // http://localhost as secure, so they may be Secure without https. A third site (another port) is not allowed.
 const app = useBinaryApp({ name: 'embedding', user: 'embedder', env: { PDFSHARE_RATE_LIMIT_SHARE: '0' } })
 
-/** A site whose page at `/?src=URL` shows URL in a frame. */
+/** A site whose page at `/?src=URL` shows URL in a frame, and whose page at `/pasted` is what was pasted into it. */
 function site() {
-  return Bun.serve({
+  let pasted = ''
+  const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
-    fetch: (request) =>
-      new Response(
-        `<!doctype html><title>Intranet</title><h1>Our handbook</h1><iframe src="${new URL(request.url).searchParams.get('src')}" width="900" height="700" title="Handbook"></iframe>`,
-        { headers: { 'content-type': 'text/html; charset=utf-8' } },
-      ),
+    fetch: (request) => {
+      const url = new URL(request.url)
+      const body =
+        url.pathname === '/pasted'
+          ? pasted
+          : `<iframe src="${url.searchParams.get('src')}" width="900" height="700" title="Handbook"></iframe>`
+      return new Response(`<!doctype html><title>Intranet</title><h1>Our handbook</h1>${body}`, {
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      })
+    },
   })
+  const paste = (html: string) => {
+    pasted = html
+  }
+  return Object.assign(server, { paste })
 }
 const allowed = site()
 const other = site()
@@ -32,6 +43,8 @@ afterAll(() => {
   allowed.stop(true)
   other.stop(true)
 })
+/** Headless Chromium says so in its User-Agent, and is then never counted: the reader says it is plain Chrome. */
+const READER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36'
 const originOf = (server: ReturnType<typeof site>) => `http://127.0.0.1:${server.port}`
 
 /** A new link of a new PDF, through the API; its share page on http://localhost:<port>. */
@@ -43,21 +56,25 @@ async function newLink(body: Record<string, unknown>): Promise<string> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   })
-  return `http://localhost:${new URL(app.server.url).port}${new URL(link.url).pathname}`
+  return onLocalhost(link.url)
 }
 
-/** Opens `site`'s page framing `url` in a fresh context (its own cookie jar), and the frame once it navigated. */
-async function framedOn(
+/** The share page on the address the binary listens on, by the name `localhost` (its public URL says port 0). */
+const onLocalhost = (url: string) => `http://localhost:${new URL(app.server.url).port}${new URL(url).pathname}`
+
+/** Opens `path` of `site` in a fresh context (its own cookie jar), and the frame in it once it navigated. */
+async function openOn(
   server: ReturnType<typeof site>,
-  url: string,
+  path: string,
 ): Promise<{ page: Page; frame: () => Frame; close: () => Promise<void> }> {
-  const context = await app.browser.newContext({ viewport: { width: 1000, height: 820 } })
+  const context = await app.browser.newContext({ viewport: { width: 1000, height: 820 }, userAgent: READER })
   const page = await context.newPage()
-  await page.goto(`${originOf(server)}/?src=${encodeURIComponent(url)}`)
+  await page.goto(`${originOf(server)}${path}`)
   await page.waitForLoadState('load')
   const frame = () => page.frames().find((each) => each !== page.mainFrame())!
   return { page, frame, close: () => context.close() }
 }
+const framedOn = (server: ReturnType<typeof site>, url: string) => openOn(server, `/?src=${encodeURIComponent(url)}`)
 
 /** Waits until the framed viewer has drawn page 1 and hidden its status. */
 async function documentShownIn(frame: Frame): Promise<void> {
@@ -66,9 +83,36 @@ async function documentShownIn(frame: Frame): Promise<void> {
 }
 
 describe('a share page in a frame of another site', () => {
-  test('an allowed site frames a password link: the reader types the password inside the frame and reads the PDF', async () => {
-    const url = await newLink({ password: 'staff only', embedOrigins: [originOf(allowed)] })
-    const { page, frame, close } = await framedOn(allowed, url)
+  test('the owner names a site and copies the embed code in the dashboard; there the reader types the password inside the frame and reads the PDF', async () => {
+    const pdf = makePdf({ pages: 2, text: (p) => `Handbook page ${p}` })
+    const file = await uploadPdfTo(app.server.url, app.token, pdf, { title: 'Handbook' })
+    const owner = await app.browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const dashboard = await owner.newPage()
+    let url: string
+    try {
+      await app.signIn(dashboard)
+      await dashboard.locator('tbody tr').first().waitFor()
+      await dashboard.goto(`${app.server.url}/app#/files/${file.id}`)
+      await dashboard.getByRole('button', { name: 'New link…' }).click()
+      const form = dashboard.locator('.new-link form')
+      await form.getByLabel(/^Label/).fill('Intranet')
+      await form.getByLabel('Password').fill('staff only')
+      await form.getByLabel('Sites that may show it in a frame').fill(`${originOf(allowed)}/`)
+      await form.getByRole('button', { name: 'Create the link' }).click()
+      const item = dashboard.locator('.link-item', { has: dashboard.getByRole('heading', { name: 'Intranet', exact: true }) })
+      await item.getByRole('button', { name: 'Embed Intranet' }).click()
+      await item.getByText(`Shown in frames on ${originOf(allowed)} only.`).waitFor()
+      await expectAccessible(dashboard, 'the embed code')
+      const snippet = await item.getByLabel('Embed code').inputValue()
+      expect(snippet).toStartWith('<iframe src="http://localhost:')
+      expect(snippet).toContain('referrerpolicy="origin"')
+      url = onLocalhost(/src="([^"]+)"/.exec(snippet)![1]!)
+      allowed.paste(snippet.replace(/src="[^"]+"/, `src="${url}"`))
+    } finally {
+      await owner.close()
+    }
+
+    const { page, frame, close } = await openOn(allowed, '/pasted')
     try {
       await frame().getByLabel('Password').fill('staff only')
       await frame().getByRole('button', { name: 'Open' }).click()
@@ -76,9 +120,12 @@ describe('a share page in a frame of another site', () => {
       expect(await frame().locator('.doc-title').textContent()).toBe('Handbook')
       expect(frame().url()).toBe(url)
       await page.screenshot({ path: `${SCREENSHOTS}/embedded-password-link.png` })
-      // The unlock cookie is the frame's own, kept for this site only (partitioned), not the share site's.
+      // The unlock cookie works in the frame: Secure (http://localhost counts as secure) and SameSite=None.
       const cookies = await page.context().cookies(url)
       expect(cookies.find((cookie) => cookie.name === 'pdfshare_unlock')).toMatchObject({ sameSite: 'None', secure: true })
+      // The frame was a reader's visit, counted like the page opened on its own.
+      const [, link] = await app.json<LinkDto[]>(`/files/${file.id}/links`)
+      expect(link!.views).toBe(1)
     } finally {
       await close()
     }
