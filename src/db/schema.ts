@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { blob, sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // Timestamps are integer milliseconds since the epoch (UTC); the API formats them as ISO 8601.
 // No column has a JS-side default: every value is set by the service that writes the row.
@@ -312,6 +312,27 @@ export const webhookDeliveries = sqliteTable(
 export const meta = sqliteTable('meta', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
+})
+
+/**
+ * The branding an admin set on the dashboard's Admin page (docs/operations.md, Branding): one row, id `instance`.
+ * A NULL field is the setting's (PDFSHARE_BRAND_*); a name of "" is no name even where the setting names one. The
+ * logo is kept here, re-encoded as a PNG of at most 720×144 (core/branding/logo-image.ts), so every instance of a
+ * shared install serves the same one, and backups and `database migrate` carry it.
+ */
+export const branding = sqliteTable('branding', {
+  id: text('id').primaryKey(),
+  name: text('name'),
+  /** `#rrggbb`. */
+  accent: text('accent'),
+  hidePdfshare: integer('hide_pdfshare', { mode: 'boolean' }),
+  /** The PNG; NULL with the fields below: the setting's logo, if any. */
+  logo: blob('logo', { mode: 'buffer' }),
+  /** The first 16 hex digits of the PNG's SHA-256: its URL, so a new logo is a new address. */
+  logoHash: text('logo_hash'),
+  logoWidth: integer('logo_width'),
+  logoHeight: integer('logo_height'),
+  updatedAt: integer('updated_at').notNull(),
 })
 
 /**

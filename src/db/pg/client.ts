@@ -37,6 +37,7 @@ const pgTables = {
   webhooks: schema.webhooks,
   webhookDeliveries: schema.webhookDeliveries,
   meta: schema.meta,
+  branding: schema.branding,
   rateCounters: schema.rateCounters,
   uploadLeases: schema.uploadLeases,
   auditEvents: schema.auditEvents,
