@@ -4,6 +4,8 @@ import type { AppContext } from '../../core/context'
 import { createPreviewService, PLACEHOLDER_PREVIEW, previewWaitOf } from '../../core/previews/preview-service'
 import { clientGroupOf, clientIpOf } from '../../http/client-ip'
 import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
+import { pageBrands } from '../../core/branding/page-brand'
+import { brandingSource } from '../../core/branding/read-branding'
 import { shareAnswers } from './answers'
 import { readBeaconBody, readFormFields, readPasswordField, visitFactsOf, visitOf } from './input'
 import { LOCKED_PREVIEW_HEADERS, PENDING_PREVIEW_HEADERS, previewHeaders, type Disposition } from './answers/headers'
@@ -30,7 +32,12 @@ import { visitorKeys } from './service/visitor-salt'
  */
 export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const { config } = ctx
-  const answers = shareAnswers(ctx, manifest)
+  // The branding is read again before each request is answered (exactly on the embedded database, at most once a
+  // second on a shared one: core/branding/read-branding.ts); pages draw it as it was read.
+  const branding = brandingSource(ctx)
+  const basePath = new URL(config.publicUrl).pathname.replace(/\/$/, '')
+  const brandOf = pageBrands(basePath, `${basePath}/assets/${manifest.favicon}`)
+  const answers = shareAnswers(ctx, manifest, () => brandOf(branding.current()))
   // Built once, shared by every route: the link lookups' cache, the day's visitor salt, the renderers.
   const built = { accessOf: linkAccessReader(ctx), visitorKeyOf: visitorKeys(ctx) }
   const previews = createPreviewService(ctx)
@@ -67,9 +74,10 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest) {
 
   return new Elysia({ name: 'share' })
     .onStop(() => previews.close())
-    .onBeforeHandle(({ request, server, path, set }) => {
-      if (path.startsWith('/s/'))
-        return applyRateLimit(limiter, clientGroupOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
+    .onBeforeHandle(async ({ request, server, path, set }) => {
+      if (!path.startsWith('/s/')) return
+      await applyRateLimit(limiter, clientGroupOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
+      await branding.refresh()
     })
     .get('/s/:slug', async ({ request, params, server, set }) =>
       answers.page(

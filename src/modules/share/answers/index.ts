@@ -1,4 +1,5 @@
 import type { ViewerManifest } from '../../../assets/viewer-assets'
+import type { PageBrand } from '../../../core/branding/page-brand'
 import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
@@ -28,9 +29,17 @@ export type { ResponseSet } from './gate-answers'
  * here would be copied again by Elysia to merge the common headers in, a large share of a page's CPU
  * (BENCHMARKS.md, Design measurements).
  */
-export function shareAnswers(ctx: AppContext, manifest: ViewerManifest) {
+export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: () => PageBrand) {
   const { config } = ctx
-  const page: PageContext = { publicUrl: config.publicUrl, basePath: new URL(config.publicUrl).pathname.replace(/\/$/, ''), manifest }
+  const page: PageContext = {
+    publicUrl: config.publicUrl,
+    basePath: new URL(config.publicUrl).pathname.replace(/\/$/, ''),
+    manifest,
+    // The branding read for this request before it was answered (index.ts): the same for every request.
+    get brand() {
+      return brand()
+    },
+  }
   const secure = config.publicUrl.startsWith('https:')
   const framedCookiesWork = crossSiteCookiesWork(config.publicUrl)
   const cookieOptions = (link: SharedLink['link']) => ({ secure, crossSite: framedCookiesWork && isEmbeddable(link) })
