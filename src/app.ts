@@ -15,6 +15,7 @@ import { systemRoutes } from './modules/system'
 import { webhooksRoutes } from './modules/webhooks'
 import { auditRoutes } from './modules/audit'
 import { adminRoutes } from './modules/admin'
+import { brandingRoutes } from './modules/branding'
 import { twoFactorRoutes } from './modules/two-factor'
 import { passkeyRoutes } from './modules/passkeys'
 import { mailRoutes } from './modules/mail'
@@ -42,6 +43,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(webhooksRoutes(ctx, auth))
     .use(auditRoutes(ctx, auth))
     .use(adminRoutes(ctx, auth))
+    .use(brandingRoutes(ctx, auth))
     .use(twoFactorRoutes(ctx, auth))
     .use(passkeyRoutes(ctx, auth))
     .use(mailRoutes(ctx, auth))

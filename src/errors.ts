@@ -154,6 +154,10 @@ export const fileTooLarge = (maxBytes: number) => new DomainError('file_too_larg
 export const jsonBodyTooLarge = (maxBytes: number) =>
   new DomainError('body_too_large', `JSON body exceeds the ${formatSize(maxBytes)} limit`)
 export const notPdf = (message: string) => new DomainError('not_pdf', message)
+export const logoTooLarge = (maxBytes: number) => new DomainError('file_too_large', `The logo must be at most ${formatSize(maxBytes)}`)
+export const SVG_REFUSAL = 'SVG is not accepted, since an SVG file is a document that can carry scripts and links: save it as a PNG'
+/** A logo that is not a picture of a kind pdfshare takes: `what` says what it is instead. */
+export const notALogo = (what: string) => badRequest(`The logo must be a PNG, JPEG or WebP image; ${what}`)
 export const unsupportedMediaType = (message: string) => new DomainError('unsupported_media_type', message)
 
 // rate_limited and server_busy: try again later (the hints say when).

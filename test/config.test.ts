@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli } from '../src/cli'
 import { ConfigError, loadConfig, SETTINGS, unknownEnvSettings } from '../src/config'
@@ -64,6 +65,10 @@ describe('loadConfig', () => {
       s3SecretAccessKey: undefined,
       s3PathStyle: true,
       s3CopiesSize: 1073741824,
+      brandName: undefined,
+      brandAccent: undefined,
+      brandLogo: undefined,
+      brandHidePdfshare: false,
     })
   })
 
@@ -218,6 +223,51 @@ describe('loadConfig', () => {
       rateLimitShare: 100,
       databaseUrl: 'libsql://db.example.turso.io',
     })
+  })
+
+  test('branding: a name, a #rrggbb accent, a logo file checked by its first bytes, a boolean', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pdfshare-config-'))
+    try {
+      writeFileSync(join(dir, 'logo.png'), Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'))
+      writeFileSync(join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
+      writeFileSync(join(dir, 'huge.png'), Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(1024 * 1024)]))
+      const config = loadConfig(
+        {},
+        {
+          PDFSHARE_BRAND_NAME: '  Acme Legal ',
+          PDFSHARE_BRAND_ACCENT: '#0B6E4F',
+          PDFSHARE_BRAND_LOGO: 'logo.png',
+          PDFSHARE_BRAND_HIDE_PDFSHARE: 'yes',
+        },
+        dir,
+      )
+      expect(config).toMatchObject({
+        brandName: 'Acme Legal',
+        brandAccent: '#0b6e4f',
+        brandLogo: join(dir, 'logo.png'),
+        brandHidePdfshare: true,
+      })
+      const refused = (env: Record<string, string>) => {
+        try {
+          loadConfig({}, env, dir)
+        } catch (error) {
+          return (error as Error).message
+        }
+        return 'accepted'
+      }
+      const LOGO_RULE = 'must be the path of a PNG, JPEG or WebP image of at most 1 MB (SVG: convert it to PNG)'
+      expect(refused({ PDFSHARE_BRAND_LOGO: 'logo.svg' })).toBe(`invalid PDFSHARE_BRAND_LOGO "logo.svg": ${LOGO_RULE}`)
+      expect(refused({ PDFSHARE_BRAND_LOGO: 'huge.png' })).toBe(`invalid PDFSHARE_BRAND_LOGO "huge.png": ${LOGO_RULE}`)
+      expect(refused({ PDFSHARE_BRAND_LOGO: 'missing.png' })).toBe(`invalid PDFSHARE_BRAND_LOGO "missing.png": ${LOGO_RULE}`)
+      expect(refused({ PDFSHARE_BRAND_ACCENT: 'teal' })).toBe(
+        'invalid PDFSHARE_BRAND_ACCENT "teal": must be a colour written #rrggbb, e.g. #0b6e4f',
+      )
+      expect(refused({ PDFSHARE_BRAND_ACCENT: '#0b6' })).toContain('invalid PDFSHARE_BRAND_ACCENT')
+      expect(refused({ PDFSHARE_BRAND_NAME: 'x'.repeat(61) })).toContain('must be 1 to 60 characters')
+      expect(refused({ PDFSHARE_BRAND_NAME: 'Acme\u202Eevil' })).toContain('invalid PDFSHARE_BRAND_NAME')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   const invalid: [string, Parameters<typeof loadConfig>[0], Record<string, string>, string][] = [

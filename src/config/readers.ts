@@ -1,5 +1,10 @@
+import { readFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { isAbsolute, resolve } from 'node:path'
+import { hexColourOf } from '../lib/colour'
+import { imageTypeOf } from '../lib/image-type'
+import { checkText } from '../lib/text'
+import { BRAND_LIMITS } from '../shared/branding-shapes'
 import { parseFormBoolean } from '../lib/booleans'
 import { parseTtl } from '../lib/durations'
 import { parseSize } from '../shared/sizes'
@@ -116,3 +121,26 @@ export const smtpUrl = (text: string) => {
 
 /** One email address, or `Name <address>`. */
 export const mailbox = (text: string) => (/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+\.?[^\s@<>]*>?$/.test(text.trim()) ? text.trim() : undefined)
+
+/** The instance's name (branding): 1 to 60 characters, the text rules of a title, trimmed. */
+export const brandName = (text: string) => {
+  const check = checkText(text.trim(), { max: BRAND_LIMITS.name })
+  return check.ok && check.value !== '' ? check.value : undefined
+}
+
+/** An accent colour: `#rrggbb`, kept lower-case. */
+export const hexColour = (text: string) => hexColourOf(text)
+
+/**
+ * A logo file (branding): a PNG, JPEG or WebP image by its first bytes, of at most 1 MB, read at start so that
+ * a wrong path or file stops the server with a clear line. It is decoded and re-encoded when first shown.
+ */
+export const logoFile = (text: string, cwd: string) => {
+  const path = resolve(cwd, text.trim())
+  try {
+    const bytes = readFileSync(path)
+    return bytes.byteLength <= BRAND_LIMITS.logoBytes && imageTypeOf(bytes) !== undefined ? path : undefined
+  } catch {
+    return undefined
+  }
+}

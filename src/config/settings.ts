@@ -1,3 +1,4 @@
+import { BRAND_LIMITS } from '../shared/branding-shapes'
 import { formatSize } from '../shared/sizes'
 import { ACCEPTED_BOOLEANS } from '../lib/booleans'
 import { formatTtl } from '../lib/durations'
@@ -5,6 +6,9 @@ import {
   anyText,
   baseUrl,
   boolean,
+  brandName,
+  hexColour,
+  logoFile,
   directory,
   domainList,
   exactUrl,
@@ -464,6 +468,35 @@ export const SETTINGS = {
     parse: size(0, 1024 * 1024 * 1024 * 1024),
     rule: 'must be a size (e.g. 1GB; 0 keeps no copies)',
     help: "disk for local copies of the bucket's PDFs: whole PDFs are sent from them with their length; 0 = none",
+  }),
+  /** Branding (docs/operations.md, Branding): the defaults an admin may change on the dashboard's Admin page. */
+  brandName: setting<string | undefined>({
+    env: 'PDFSHARE_BRAND_NAME',
+    default: { shown: 'none', from: () => undefined },
+    parse: brandName,
+    rule: `must be 1 to ${BRAND_LIMITS.name} characters, without control or bidirectional formatting characters`,
+    help: 'the instance name on share pages and the dashboard, e.g. Acme Legal (the Admin page may change it)',
+  }),
+  brandAccent: setting<string | undefined>({
+    env: 'PDFSHARE_BRAND_ACCENT',
+    default: { shown: 'none', from: () => undefined },
+    parse: hexColour,
+    rule: 'must be a colour written #rrggbb, e.g. #0b6e4f',
+    help: 'the accent colour of buttons, links and focus rings, #rrggbb (the Admin page may change it)',
+  }),
+  brandLogo: setting<string | undefined>({
+    env: 'PDFSHARE_BRAND_LOGO',
+    default: { shown: 'none', from: () => undefined },
+    parse: logoFile,
+    rule: `must be the path of a PNG, JPEG or WebP image of at most ${formatSize(BRAND_LIMITS.logoBytes)} (SVG: convert it to PNG)`,
+    help: 'a logo file (PNG, JPEG or WebP) shown on share pages and the dashboard (the Admin page may replace it)',
+  }),
+  brandHidePdfshare: setting({
+    env: 'PDFSHARE_BRAND_HIDE_PDFSHARE',
+    default: 'false',
+    parse: boolean,
+    rule: `must be one of ${ACCEPTED_BOOLEANS}`,
+    help: 'name pdfshare nowhere on share pages (link previews, icon) (the Admin page may change it)',
   }),
 }
 

@@ -28,6 +28,7 @@ export const sqliteTables = {
   webhooks: schema.webhooks,
   webhookDeliveries: schema.webhookDeliveries,
   meta: schema.meta,
+  branding: schema.branding,
   rateCounters: schema.rateCounters,
   uploadLeases: schema.uploadLeases,
   auditEvents: schema.auditEvents,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { blob, sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // Timestamps are integer milliseconds since the epoch (UTC); the API formats them as ISO 8601.
 // No column has a JS-side default: every value is set by the service that writes the row.
@@ -116,6 +116,11 @@ export const links = sqliteTable(
     agreementVersion: integer('agreement_version').notNull().default(0),
     /** Telling the owner of readers: `on` (at once, capped per hour), `hourly` or `daily` (a digest), `off`. */
     notify: text('notify').notNull().default('on'),
+    /**
+     * Origins (`https://site.example`, one per line, as URL.origin writes them) whose pages may frame the share
+     * page: its `frame-ancestors`, and cross-site cookies for its readers (core/links/embed-origins.ts). "": none.
+     */
+    embedOrigins: text('embed_origins').notNull().default(''),
     /** Counted views through this link. */
     views: integer('views').notNull().default(0),
     createdAt: integer('created_at').notNull(),
@@ -309,6 +314,27 @@ export const webhookDeliveries = sqliteTable(
 export const meta = sqliteTable('meta', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
+})
+
+/**
+ * The branding an admin set on the dashboard's Admin page (docs/operations.md, Branding): one row, id `instance`.
+ * A NULL field is the setting's (PDFSHARE_BRAND_*); a name of "" is no name even where the setting names one. The
+ * logo is kept here, re-encoded as a PNG of at most 720×144 (core/branding/logo-image.ts), so every instance of a
+ * shared install serves the same one, and backups and `database migrate` carry it.
+ */
+export const branding = sqliteTable('branding', {
+  id: text('id').primaryKey(),
+  name: text('name'),
+  /** `#rrggbb`. */
+  accent: text('accent'),
+  hidePdfshare: integer('hide_pdfshare', { mode: 'boolean' }),
+  /** The PNG; NULL with the fields below: the setting's logo, if any. */
+  logo: blob('logo', { mode: 'buffer' }),
+  /** The first 16 hex digits of the PNG's SHA-256: its URL, so a new logo is a new address. */
+  logoHash: text('logo_hash'),
+  logoWidth: integer('logo_width'),
+  logoHeight: integer('logo_height'),
+  updatedAt: integer('updated_at').notNull(),
 })
 
 /**

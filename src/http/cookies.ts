@@ -1,13 +1,16 @@
 /**
- * The one way pdfshare writes and reads its cookies. Every cookie is HttpOnly and SameSite=Lax, scoped to a
- * path, kept for a lifetime, and Secure when the public URL is https.
+ * The one way pdfshare writes and reads its cookies. Every cookie is HttpOnly, scoped to a path, kept for a
+ * lifetime, and Secure when the public URL is https. It is SameSite=Lax, unless it must work inside another
+ * site's frame (`crossSite`: the readers' cookies of a share link that other sites may frame): then it is
+ * `SameSite=None; Secure; Partitioned` — sent in that frame, and kept apart for each site that frames the page
+ * (CHIPS), so no other site's page ever sends it.
  */
-export type CookieOptions = { path: string; lifetimeMs: number; secure: boolean }
+export type CookieOptions = { path: string; lifetimeMs: number; secure: boolean; crossSite?: boolean }
 
 /** The Set-Cookie header of a cookie. Names and values are pdfshare's own (token-safe characters only). */
 export function setCookieHeader(name: string, value: string, options: CookieOptions): string {
-  const secure = options.secure ? '; Secure' : ''
-  return `${name}=${value}; Max-Age=${Math.floor(options.lifetimeMs / 1000)}; Path=${options.path}; HttpOnly; SameSite=Lax${secure}`
+  const site = options.crossSite ? 'SameSite=None; Secure; Partitioned' : `SameSite=Lax${options.secure ? '; Secure' : ''}`
+  return `${name}=${value}; Max-Age=${Math.floor(options.lifetimeMs / 1000)}; Path=${options.path}; HttpOnly; ${site}`
 }
 
 /** Every value the request's Cookie header holds for `name` (a browser may send two of one name, for two paths). */

@@ -29,6 +29,7 @@ const TABLES: Table[] = [
   sqliteTables.passkeys,
   sqliteTables.mailOutbox,
   sqliteTables.meta,
+  sqliteTables.branding,
 ]
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters for the widest table. */
 const PAGE = 500

@@ -18,4 +18,8 @@ export const LINK_LIMITS = {
   listEntries: 500,
   /** The longest agreement text, in code points after NFC. */
   agreement: 20_000,
+  /** Origins one link may be framed by (its page's `frame-ancestors` lists them all). */
+  embedOrigins: 10,
+  /** The longest origin as sent (`https://` and a host name of at most 253 characters, a port). */
+  origin: 300,
 } as const

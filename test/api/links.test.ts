@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config'
 import type { LinkDto } from '../../src/modules/links/model'
 import { openContext } from '../../src/open-context'
 import { form, json, startTestApp, type TestServer } from '../support/harness'
+import { EMBED_ORIGINS_RULE_TEXT as EMBED_LIST_RULE } from '../../src/core/links/embed-origins'
 import { addLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'
 
@@ -60,6 +61,7 @@ describe('links of a file', () => {
       deny: [],
       agreement: null,
       agreementVersion: 0,
+      embedOrigins: [],
       views: 0,
       state: 'active',
     })
@@ -347,6 +349,28 @@ describe('validation', () => {
     ],
   ]
 
+  const ORIGINS_RULE =
+    'embedOrigins must hold only origins such as "https://intranet.example.com" (https, no path, no wildcard; http only for localhost);'
+  cases.push(
+    ['embedOrigins not a list', { embedOrigins: 'https://a.example' }, EMBED_LIST_RULE],
+    ['embedOrigins too many', { embedOrigins: Array.from({ length: 11 }, (_, i) => `https://s${i}.example`) }, EMBED_LIST_RULE],
+    [
+      'embedOrigins plain http',
+      { embedOrigins: ['http://intranet.example.com'] },
+      `${ORIGINS_RULE} "http://intranet.example.com" is not one`,
+    ],
+    ['embedOrigins with a path', { embedOrigins: ['https://a.example/docs'] }, `${ORIGINS_RULE} "https://a.example/docs" is not one`],
+    ['embedOrigins with a wildcard', { embedOrigins: ['https://*.example.com'] }, `${ORIGINS_RULE} "https://*.example.com" is not one`],
+    ['embedOrigins a bare host', { embedOrigins: ['intranet.example.com'] }, `${ORIGINS_RULE} "intranet.example.com" is not one`],
+    [
+      "embedOrigins 'self' smuggled",
+      { embedOrigins: ["https://a.example 'unsafe-inline'"] },
+      `${ORIGINS_RULE} "https://a.example 'unsafe-inline'" is not one`,
+    ],
+    ['embedOrigins with a query', { embedOrigins: ['https://a.example?x=1'] }, `${ORIGINS_RULE} "https://a.example?x=1" is not one`],
+    ['embedOrigins another scheme', { embedOrigins: ['ftp://a.example'] }, `${ORIGINS_RULE} "ftp://a.example" is not one`],
+  )
+
   test.each(cases)('POST and PATCH refuse %s with a clear 400, and change nothing', async (_name, body, message) => {
     const alice = await server.user()
     const file = await uploadPdf(server, alice)
@@ -417,6 +441,35 @@ describe('who may open a link', () => {
     const entries = (await json(await server.call('GET', '/api/audit?action=link.changed', { token: alice.token }))).data
     expect(entries[0].detail).toMatchObject({ access: 'open', allow: '', deny: '', agreementVersion: 3 })
     expect(JSON.stringify(entries)).not.toContain('Keep it')
+  })
+})
+
+describe('sites that may frame a link', () => {
+  test('embedOrigins as sent, normalised (lower case, no default port, no slash, no repeats); null and [] empty it', async () => {
+    const alice = await server.user()
+    const file = await uploadPdf(server, alice)
+    const link = await created(server, alice, file.id, {
+      embedOrigins: [
+        'https://Intranet.Example.com/',
+        'https://intranet.example.com:443',
+        'https://wiki.example.com:8443',
+        'http://localhost:5173',
+      ],
+    })
+    expect(link.embedOrigins).toEqual(['https://intranet.example.com', 'https://wiki.example.com:8443', 'http://localhost:5173'])
+    const patch = async (body: unknown) => (await json(await send(server, 'PATCH', `/api/links/${link.id}`, alice, body))).data as LinkDto
+    expect((await patch({ label: 'framed' })).embedOrigins).toHaveLength(3) // left alone when not sent
+    expect((await patch({ embedOrigins: ['http://127.0.0.1:8080', 'http://[::1]:3000'] })).embedOrigins).toEqual([
+      'http://127.0.0.1:8080',
+      'http://[::1]:3000',
+    ])
+    expect((await patch({ embedOrigins: null })).embedOrigins).toEqual([])
+    expect((await patch({ embedOrigins: Array.from({ length: 10 }, (_, i) => `https://s${i}.example`) })).embedOrigins).toHaveLength(10)
+    expect((await patch({ embedOrigins: [] })).embedOrigins).toEqual([])
+    // The audit log keeps the origins with the link's other settings.
+    await patch({ embedOrigins: ['https://intranet.example.com'] })
+    const entries = (await json(await server.call('GET', '/api/audit?action=link.changed', { token: alice.token }))).data
+    expect(entries[0].detail).toMatchObject({ embedOrigins: 'https://intranet.example.com', changed: 'embedOrigins' })
   })
 })
 

@@ -316,6 +316,21 @@ const ROUTES: { method: string; route: string; scope: Scope | 'any'; request: ()
     scope: 'admin',
     request: async () => ({ path: `/api/admin/invitations/${NO_SUCH}` }),
   },
+  { method: 'GET', route: '/api/admin/branding', scope: 'admin', request: async () => ({ path: '/api/admin/branding' }) },
+  {
+    method: 'PATCH',
+    route: '/api/admin/branding',
+    scope: 'admin',
+    request: async () => ({ path: '/api/admin/branding', init: jsonBody({ name: 'Scoped' }) }),
+  },
+  {
+    method: 'PUT',
+    route: '/api/admin/branding/logo',
+    scope: 'admin',
+    // Not an image: allowed, it is a 400 after the scope was checked (the body is read only then).
+    request: async () => ({ path: '/api/admin/branding/logo', init: { body: 'not a picture', headers: { 'content-type': 'image/png' } } }),
+  },
+  { method: 'DELETE', route: '/api/admin/branding/logo', scope: 'admin', request: async () => ({ path: '/api/admin/branding/logo' }) },
 ]
 
 /** What alice has, as her unrestricted token sees it: anything a refused request changed would show here. */

@@ -11,6 +11,7 @@ import { form } from '../support/harness'
 import { shareUrlOn } from '../support/share-paths'
 import { uploadPdfTo } from '../support/uploads'
 import { FIREFOX } from '../support/user-agents'
+import sharp from 'sharp'
 
 // Moving an embedded install's metadata to PostgreSQL with `pdfshare database migrate`, as real processes:
 // the install before, the copy, and a server on PostgreSQL with the same data dir afterwards.
@@ -40,6 +41,21 @@ test('every row moves, tokens and share links keep working, and new writes conti
     (await fetch(`${embedded.url}/api/files/${a.id}`, { method: 'PUT', headers: bearer(token), body: form({ bytes: replaced }) })).status,
   ).toBe(200)
   expect((await fetch(shareUrlOn(embedded.url, b), { headers: { 'user-agent': FIREFOX } })).status).toBe(200)
+  // The branding an admin set (alice is the first user), its logo's bytes included.
+  const json = { ...bearer(token), 'content-type': 'application/json' }
+  expect(
+    (await fetch(`${embedded.url}/api/admin/branding`, { method: 'PATCH', headers: json, body: '{"name":"Acme Legal"}' })).status,
+  ).toBe(200)
+  const logo = await sharp({ create: { width: 90, height: 30, channels: 3, background: '#0b6e4f' } })
+    .png()
+    .toBuffer()
+  const branded = await fetch(`${embedded.url}/api/admin/branding/logo`, {
+    method: 'PUT',
+    headers: { ...bearer(token), 'content-type': 'image/png' },
+    body: logo,
+  })
+  const brandingBefore = (await branded.json()).data
+  const logoBefore = await (await fetch(`${embedded.url}${brandingBefore.logo.url}`)).arrayBuffer()
   const before = await files(embedded.url, token)
   await embedded.stop()
 
@@ -62,6 +78,9 @@ test('every row moves, tokens and share links keep working, and new writes conti
     const versions = (await (await fetch(`${server.url}/api/files/${a.id}/versions`, { headers: bearer(token) })).json()).data
     expect(versions).toHaveLength(2) // the current PDF and the one it replaced
     expect((await fetch(shareUrlOn(server.url, b), { headers: { 'user-agent': FIREFOX } })).status).toBe(200)
+    const brandingAfter = (await (await fetch(`${server.url}/api/admin/branding`, { headers: bearer(token) })).json()).data
+    expect(brandingAfter).toEqual(brandingBefore)
+    expect(await (await fetch(`${server.url}${brandingAfter.logo.url}`)).arrayBuffer()).toEqual(logoBefore)
     // The identity keys go on after the copied ones: a new upload lists first, as on the embedded database.
     const c = await uploadPdfTo(server.url, token, makePdf({ text: () => 'third' }))
     expect((await files(server.url, token)).map((file: { id: string }) => file.id)).toEqual([

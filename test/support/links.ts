@@ -23,6 +23,8 @@ export type LinkOptions = {
   deny?: string[]
   agreement?: string | null
   notify?: 'on' | 'hourly' | 'daily' | 'off'
+  /** Origins as they are stored (https://site.example). */
+  embedOrigins?: string[]
 }
 
 export type TestLink = { id: string; slug: string; path: string }
@@ -46,6 +48,7 @@ async function rowOf(fileId: string, options: LinkOptions, now = Date.now()): Pr
     agreement: options.agreement ?? null,
     agreementVersion: options.agreement ? 1 : 0,
     notify: options.notify ?? 'on',
+    embedOrigins: (options.embedOrigins ?? []).join('\n'),
     views: options.views ?? 0,
     createdAt: now,
     updatedAt: now,
@@ -68,7 +71,8 @@ export async function changeLink(
   linkId: string,
   options: Omit<LinkOptions, 'views' | 'allow' | 'deny' | 'agreement'>,
 ): Promise<void> {
-  const { password, ...rest } = options
+  const { password, embedOrigins, ...rest } = options
+  if (embedOrigins) Object.assign(rest, { embedOrigins: embedOrigins.join('\n') })
   const passwordHash = password === undefined ? {} : { passwordHash: password ? await Bun.password.hash(password, 'argon2id') : null }
   const { links } = server.ctx.db.tables
   await server.ctx.db.orm

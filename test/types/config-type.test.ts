@@ -60,6 +60,10 @@ type WrittenOut = {
   s3AccessKeyId: string | undefined
   s3SecretAccessKey: string | undefined
   s3PathStyle: boolean
+  brandName: string | undefined
+  brandAccent: string | undefined
+  brandLogo: string | undefined
+  brandHidePdfshare: boolean
 }
 
 test('Config, as derived from the table of settings, is the written-out type', () => {

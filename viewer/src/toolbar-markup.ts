@@ -15,10 +15,13 @@ const icons = {
   close: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>`,
 }
 
-/** The toolbar (title, pages, zoom, find, and the download button when `download` is its URL) and the find bar. */
-export function viewerToolbar({ title, download }: { title: string; download: string }): SafeHtml {
+/**
+ * The toolbar (the instance's `brand` mark if any, title, pages, zoom, find, and the download button when
+ * `download` is its URL) and the find bar.
+ */
+export function viewerToolbar({ title, download, brand = '' }: { title: string; download: string; brand?: SafeHtml | '' }): SafeHtml {
   return html`<header class="toolbar">
-  <h1 class="doc-title" title="${title}">${title}</h1>
+  ${brand}<h1 class="doc-title" title="${title}">${title}</h1>
   <div class="group pages" role="group" aria-label="Pages">
     <button id="previous-page" type="button" title="Previous page (p)" aria-label="Previous page" disabled>${icons.previous}</button>
     <label class="visually-hidden" for="page-number">Page</label>

@@ -1,6 +1,7 @@
 import { parseJsonBoolean } from '../../lib/booleans'
 import { checkText, codePointLength } from '../../lib/text'
 import { LINK_LIMITS } from '../../shared/link-shapes'
+import { embedOriginsProblem, storedOrigins } from './embed-origins'
 import { ACCESS_MODES, type AccessMode, isAccessMode, readerListProblem, storedList } from './readers'
 
 /**
@@ -28,6 +29,8 @@ export type LinkInput = {
   /** NFC text with LF line ends; null removes the agreement. */
   agreement?: string | null
   notify?: NotifyMode
+  /** Stored form: normalised origins, one per line ("" for none). */
+  embedOrigins?: string
 }
 
 /** The fields as they arrive, each already accepted by its rule below. */
@@ -44,6 +47,7 @@ export type CheckedLinkFields = {
   deny?: string[] | null
   agreement?: string | null
   notify?: string
+  embedOrigins?: string[] | null
 }
 
 const nullable =
@@ -121,6 +125,9 @@ export const agreementRule: FieldRule = nullable((value) => {
   return check.value.trim() === '' ? 'agreement must not be empty; null removes it' : undefined
 })
 
+/** embedOrigins: at most 10 origins that may frame the link's page (core/links/embed-origins.ts); null or [] empties it. */
+export const embedOriginsRule: FieldRule = nullable(embedOriginsProblem)
+
 export const NOTIFY_MODES = ['on', 'hourly', 'daily', 'off'] as const
 export type NotifyMode = (typeof NOTIFY_MODES)[number]
 export const NOTIFY_RULE_TEXT = `notify must be one of ${NOTIFY_MODES.map((mode) => `"${mode}"`).join(', ')}`
@@ -142,6 +149,7 @@ export function toLinkInput(fields: CheckedLinkFields): LinkInput {
   if (fields.notify !== undefined) input.notify = fields.notify as NotifyMode
   if (fields.allow !== undefined) input.allowReaders = storedList(fields.allow ?? [])
   if (fields.deny !== undefined) input.denyReaders = storedList(fields.deny ?? [])
+  if (fields.embedOrigins !== undefined) input.embedOrigins = storedOrigins(fields.embedOrigins ?? [])
   if (fields.agreement !== undefined)
     input.agreement = fields.agreement === null ? null : fields.agreement.normalize('NFC').replace(/\r\n/g, '\n').trim()
   return input

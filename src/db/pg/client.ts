@@ -38,6 +38,7 @@ export const pgTables = {
   webhooks: schema.webhooks,
   webhookDeliveries: schema.webhookDeliveries,
   meta: schema.meta,
+  branding: schema.branding,
   rateCounters: schema.rateCounters,
   uploadLeases: schema.uploadLeases,
   auditEvents: schema.auditEvents,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, boolean, customType, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
 
 /**
  * The PostgreSQL twin of src/db/schema.ts: the same tables, column names, nullability, defaults, keys, uniques
@@ -98,6 +98,7 @@ export const links = pgTable(
     agreement: text('agreement'),
     agreementVersion: integer('agreement_version').notNull().default(0),
     notify: text('notify').notNull().default('on'),
+    embedOrigins: text('embed_origins').notNull().default(''),
     views: integer('views').notNull().default(0),
     createdAt: millis('created_at').notNull(),
     updatedAt: millis('updated_at').notNull(),
@@ -236,6 +237,24 @@ export const pdfPages = pgTable('pdf_pages', {
 export const meta = pgTable('meta', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
+})
+
+/** SQLite's BLOB: bytes, read as a Buffer like drizzle's SQLite `blob({ mode: 'buffer' })`. */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+})
+
+export const branding = pgTable('branding', {
+  id: text('id').primaryKey(),
+  name: text('name'),
+  accent: text('accent'),
+  hidePdfshare: boolean('hide_pdfshare'),
+  logo: bytea('logo'),
+  logoHash: text('logo_hash'),
+  logoWidth: integer('logo_width'),
+  logoHeight: integer('logo_height'),
+  updatedAt: millis('updated_at').notNull(),
 })
 
 export const rateCounters = pgTable('rate_counters', {

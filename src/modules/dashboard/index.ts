@@ -2,6 +2,8 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
 import { html } from '../../lib/html'
 import type { ViewerManifest } from '../../assets/viewer-assets'
+import { type PageBrand, pageBrands } from '../../core/branding/page-brand'
+import { brandingSource } from '../../core/branding/read-branding'
 
 /**
  * The dashboard's policy: its own scripts, styles and images only, requests to our API only, no inline
@@ -21,34 +23,50 @@ const DASHBOARD_CSP = [
 
 /**
  * GET /app: the owner's dashboard, one page that is a client of the JSON API (no second way to change data).
- * The page is the same for everyone; who is signed in lives only in the browser tab.
+ * The page is the same for everyone; who is signed in lives only in the browser tab. It carries the instance's
+ * branding (docs/operations.md, Branding): the name in its title and header, the logo, the accent's stylesheet.
  */
 export function dashboardRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const basePath = new URL(ctx.config.publicUrl).pathname.replace(/\/$/, '')
-  const page = html`<!doctype html>
+  const branding = brandingSource(ctx)
+  const brandOf = pageBrands(basePath, `${basePath}/assets/${manifest.favicon}`)
+  const pageOf = (brand: PageBrand) => {
+    // The dashboard is the owners' own: pdfshare's icon stays unless there is a logo.
+    const icon = brand.logo
+      ? { href: brand.logo.url, type: 'image/png' }
+      : { href: `${basePath}/assets/${manifest.favicon}`, type: 'image/svg+xml' }
+    return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="robots" content="noindex, nofollow">
-<title>pdfshare</title>
-<link rel="icon" href="${basePath}/assets/${manifest.favicon}" type="image/svg+xml">
-<link rel="stylesheet" href="${basePath}/assets/${manifest.dashboard.style}">
+<title>${brand.name ?? 'pdfshare'}</title>
+<link rel="icon" href="${icon.href}" type="${icon.type}">
+<link rel="stylesheet" href="${basePath}/assets/${manifest.dashboard.style}">${brand.stylesheet ? html`\n<link rel="stylesheet" href="${brand.stylesheet}">` : ''}
 <script type="module" src="${basePath}/assets/${manifest.dashboard.script}"></script>
 </head>
 <body>
-<div id="app" data-api="${basePath}/api" data-sso="${ctx.config.oidcIssuer === undefined ? '' : ctx.config.oidcName}" data-password-sign-in="${String(ctx.config.passwordSignIn)}" data-auth-proxy="${String(ctx.config.authProxyHeader !== undefined)}" data-mail="${String(ctx.config.smtpUrl !== undefined)}"><noscript>The pdfshare dashboard needs JavaScript. The API works without it: see the README.</noscript></div>
+<div id="app" data-api="${basePath}/api" data-sso="${ctx.config.oidcIssuer === undefined ? '' : ctx.config.oidcName}" data-password-sign-in="${String(ctx.config.passwordSignIn)}" data-auth-proxy="${String(ctx.config.authProxyHeader !== undefined)}" data-mail="${String(ctx.config.smtpUrl !== undefined)}" data-brand-name="${brand.name ?? ''}" data-brand-logo="${brand.logo?.url ?? ''}" data-brand-logo-width="${brand.logo?.width ?? ''}" data-brand-logo-height="${brand.logo?.height ?? ''}"><noscript>The pdfshare dashboard needs JavaScript. The API works without it: see the README.</noscript></div>
 </body>
 </html>
 `.value
+  }
+  const pages = new WeakMap<PageBrand, string>()
   const headers = {
     'content-type': 'text/html; charset=utf-8',
     'content-security-policy': DASHBOARD_CSP,
     'cache-control': 'no-cache',
     'x-robots-tag': 'noindex, nofollow',
   }
-  const serve = ({ set }: { set: { headers: Record<string, string | number> } }) => {
+  const serve = async ({ set }: { set: { headers: Record<string, string | number> } }) => {
+    const brand = brandOf(await branding.refresh())
+    let page = pages.get(brand)
+    if (!page) {
+      page = pageOf(brand)
+      pages.set(brand, page)
+    }
     Object.assign(set.headers, headers)
     return page
   }

@@ -2,6 +2,7 @@ import { t, type Static } from 'elysia'
 import {
   accessRule,
   agreementRule,
+  embedOriginsRule,
   EXPIRES_AT_RULE_TEXT,
   expiresAtRule,
   jsonMaxViewsRule,
@@ -37,6 +38,9 @@ export const LinkSchema = t.Object(
     agreementVersion: t.Integer({ description: 'Goes up each time the agreement text changes (0: never set); acceptances name it' }),
     notify: t.Union([t.Literal('on'), t.Literal('hourly'), t.Literal('daily'), t.Literal('off')], {
       description: "How you are told of this link's readers on your notification channels: at once, in an hourly or daily digest, or not",
+    }),
+    embedOrigins: t.Array(t.String(), {
+      description: 'Origins whose pages may show the share page in a frame (its frame-ancestors); [] lets no other site frame it',
     }),
     views: t.Integer({ description: 'Counted views through this link' }),
     state: t.Union([t.Literal('active'), t.Literal('disabled'), t.Literal('expired'), t.Literal('used_up')], {
@@ -136,6 +140,15 @@ export const LinkJson = t.Object(
           description: 'Text a reader must accept first; null removes it',
         }),
         agreementRule,
+      ),
+    ),
+    embedOrigins: t.Optional(
+      withRule(
+        t.Union([t.Array(t.String({ maxLength: LINK_LIMITS.origin }), { maxItems: LINK_LIMITS.embedOrigins }), t.Null()], {
+          description:
+            'Origins such as https://intranet.example.com whose pages may frame the share page (https; http only for localhost; no path, no wildcard); [] or null: none',
+        }),
+        embedOriginsRule,
       ),
     ),
   },

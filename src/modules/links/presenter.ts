@@ -1,6 +1,7 @@
 import { linkState } from '../../core/links/link-state'
 import { shareUrlOf } from '../../core/links/share-url'
 import type { LinkRow } from '../../db/tables'
+import { embedOriginsOf } from '../../core/links/embed-origins'
 import { listEntries } from '../../core/links/readers'
 import type { LinkDto } from './model'
 
@@ -26,6 +27,7 @@ export function toLinkDto(row: LinkRow, publicUrl: string, now: number): LinkDto
     agreement: row.agreement,
     agreementVersion: row.agreementVersion,
     notify: row.notify as LinkDto['notify'],
+    embedOrigins: embedOriginsOf(row.embedOrigins),
     views: row.views,
     state: linkState(row, now),
     createdAt: iso(row.createdAt),
@@ -53,5 +55,6 @@ export function linkFacts(row: LinkRow): Record<string, string | number | boolea
     deny: row.denyReaders.replace(/\n/g, ' '),
     agreementVersion: row.agreementVersion,
     notify: row.notify,
+    embedOrigins: row.embedOrigins.replace(/\n/g, ' '),
   }
 }

@@ -4,6 +4,8 @@ import type { AppContext } from '../../core/context'
 import { PLACEHOLDER_PREVIEW, type PreviewService, previewWaitOf } from '../../core/previews/preview-service'
 import { clientGroupOf, clientIpOf } from '../../http/client-ip'
 import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
+import { pageBrands } from '../../core/branding/page-brand'
+import { brandingSource } from '../../core/branding/read-branding'
 import { shareAnswers } from './answers'
 import { readBeaconBody, readFormFields, readPasswordField, visitFactsOf, visitOf } from './input'
 import { LOCKED_PREVIEW_HEADERS, PENDING_PREVIEW_HEADERS, previewHeaders, type Disposition } from './answers/headers'
@@ -30,7 +32,12 @@ import { visitorKeys } from './service/visitor-salt'
  */
 export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews: PreviewService) {
   const { config } = ctx
-  const answers = shareAnswers(ctx, manifest)
+  // The branding is read again before each request is answered (exactly on the embedded database, at most once a
+  // second on a shared one: core/branding/read-branding.ts); pages draw it as it was read.
+  const branding = brandingSource(ctx)
+  const basePath = new URL(config.publicUrl).pathname.replace(/\/$/, '')
+  const brandOf = pageBrands(basePath, `${basePath}/assets/${manifest.favicon}`)
+  const answers = shareAnswers(ctx, manifest, () => brandOf(branding.current()))
   // Built once, shared by every route: the link lookups' cache, the day's visitor salt, page 1's size.
   const built = {
     accessOf: linkAccessReader(ctx),
@@ -70,9 +77,10 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
     )
 
   return new Elysia({ name: 'share' })
-    .onBeforeHandle(({ request, server, path, set }) => {
-      if (path.startsWith('/s/'))
-        return applyRateLimit(limiter, clientGroupOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
+    .onBeforeHandle(async ({ request, server, path, set }) => {
+      if (!path.startsWith('/s/')) return
+      await applyRateLimit(limiter, clientGroupOf(request, server, config.trustProxyHops), ctx.now(), set.headers)
+      await branding.refresh()
     })
     .get('/s/:slug', async ({ request, params, server, set }) =>
       answers.page(
@@ -108,7 +116,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
               'retry-after': '1',
             })
           case 'wrong':
-            return answers.passwordForm(set, decision.link.slug, true)
+            return answers.passwordForm(set, decision.link, true)
           case 'unlocked':
             return answers.unlocked(set, decision.link)
         }

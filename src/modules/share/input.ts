@@ -21,6 +21,8 @@ export function visitOf(request: Request, clientIp: string): Visit {
     purpose: PURPOSE_HEADERS.map((name) => request.headers.get(name)).find(Boolean) ?? null,
     fetchMode: request.headers.get('sec-fetch-mode'),
     fetchDest: request.headers.get('sec-fetch-dest'),
+    fetchSite: request.headers.get('sec-fetch-site'),
+    referrer: request.headers.get('referer'),
     clientIp,
   }
 }

@@ -15,5 +15,8 @@ export type Visit = {
    */
   fetchMode: string | null
   fetchDest: string | null
+  /** Sec-Fetch-Site and the Referer: whether a frame's request comes from a site the link may be framed by. */
+  fetchSite: string | null
+  referrer: string | null
   clientIp: string
 }

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks'
 import type { AdminTokenDto, AdminUserDto } from '../../../src/modules/admin/model'
 import { parseSize } from '../../../src/shared/sizes'
 import { api, errorText, ok } from './api'
+import { BrandingPanel } from './branding-panel'
 import { formatBytes, formatDate } from './format'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
 import { useLoad } from './use-api'
@@ -480,6 +481,7 @@ export function AdminPage(props: { me: string }) {
       <Invitations />
       <Tokens />
       <Mail />
+      <BrandingPanel />
     </main>
   )
 }

@@ -100,6 +100,25 @@ export function sendPdf(method: 'POST' | 'PUT', path: string, file: File, onProg
   return { promise, cancel: () => request.abort() }
 }
 
+/** PUTs a picture as the request's body itself (the branding's logo: no form, the API reads the bytes); the answer's data. */
+export async function putPicture<T>(path: string, file: File): Promise<T> {
+  const token = session.token()
+  let response: Response
+  try {
+    response = await fetch(`${apiBase}${path}`, {
+      method: 'PUT',
+      headers: { 'content-type': file.type || 'application/octet-stream', ...(token && { authorization: `Bearer ${token}` }) },
+      body: file,
+    })
+  } catch {
+    throw new ApiError(UNREACHABLE, 0, 'network')
+  }
+  const body: { data?: T } | null = await response.json().catch(() => null)
+  if (response.ok && body?.data) return body.data
+  if (response.status === 401 && token) session.expired()
+  throw failureOf(response.status, body)
+}
+
 /**
  * Downloads an owner-only file (a version's bytes): the API wants the bearer header, which a plain link
  * cannot send, so the bytes come through fetch and are handed to the browser as a blob with the file's name.

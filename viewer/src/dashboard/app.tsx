@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { AccountPage } from './account-page'
 import { AdminPage } from './admin-page'
+import { BRAND, BrandMark } from './brand'
 import { JoinPage } from './join-page'
 import { ResetPage } from './reset-page'
 import { SsoFinish } from './sign-in'
@@ -73,7 +74,7 @@ export function App() {
     return () => removeEventListener('hashchange', onHash)
   }, [])
   useEffect(() => {
-    document.title = `${TITLES[route.page]} · pdfshare`
+    document.title = `${TITLES[route.page]} · ${BRAND.name}`
   }, [route])
 
   if (route.page === 'sso') {
@@ -128,7 +129,7 @@ export function App() {
       </a>
       <header class="top">
         <a class="brand" href="#/files">
-          pdfshare
+          <BrandMark />
         </a>
         <nav aria-label="Main">
           <a href="#/files" aria-current={route.page === 'files' || route.page === 'file' ? 'page' : undefined}>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, errorText, ok } from './api'
 import { PasswordTwice } from './password-twice'
 import { session } from './session'
+import { BrandMark } from './brand'
 
 /** An invitation link (#/join/SECRET): choose a user name and a password, and be signed in. */
 export function JoinPage(props: { invitation: string }) {
@@ -26,7 +27,9 @@ export function JoinPage(props: { invitation: string }) {
   }
   return (
     <main class="sign-in">
-      <h1>pdfshare</h1>
+      <h1 class="brand-heading">
+        <BrandMark />
+      </h1>
       <form onSubmit={submit} aria-describedby={error ? 'join-error' : undefined}>
         <h2>Make your account</h2>
         <p>You were invited. Choose a user name (letters, digits, . _ -) and a password of at least 8 characters.</p>

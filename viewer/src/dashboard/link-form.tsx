@@ -4,6 +4,7 @@ import type { LinkBody, LinkDto } from '../../../src/modules/links/model'
 import { LINK_LIMITS } from '../../../src/shared/link-shapes'
 import { errorText } from './api'
 import { fromLocalInput, toLocalInput } from './format'
+import { EmbedField, embedFieldOf, embedInputOf } from './link-embed'
 import { LinkReadersFields, type ReaderFields, readerFieldsOf, readerInputOf } from './link-readers-fields'
 import { CountedField, Switch } from './ui'
 
@@ -17,6 +18,7 @@ type Fields = {
   allowDownload: boolean
   searchEngineVisible: boolean
   notify: LinkDto['notify']
+  embed: string
 } & ReaderFields
 
 const fieldsOf = (link?: LinkDto): Fields => ({
@@ -28,6 +30,7 @@ const fieldsOf = (link?: LinkDto): Fields => ({
   allowDownload: link?.allowDownload ?? true,
   searchEngineVisible: link?.searchEngineVisible ?? false,
   notify: link?.notify ?? 'on',
+  embed: embedFieldOf(link),
   ...readerFieldsOf(link),
 })
 
@@ -50,7 +53,7 @@ function inputOf(fields: Fields, link?: LinkDto): LinkBody {
   if (fields.allowDownload !== start.allowDownload) input.allowDownload = fields.allowDownload
   if (fields.searchEngineVisible !== start.searchEngineVisible) input.searchEngineVisible = fields.searchEngineVisible
   if (fields.notify !== start.notify) input.notify = fields.notify
-  return { ...input, ...readerInputOf(fields, start) }
+  return { ...input, ...readerInputOf(fields, start), ...embedInputOf(fields.embed, start.embed) }
 }
 
 /**
@@ -180,6 +183,7 @@ export function LinkForm(props: {
           On your <a href="#/notifications">notification channels</a>: new readers, downloads, accepted agreements.
         </span>
       </div>
+      <EmbedField id={id} value={fields.embed} onInput={(embed) => set({ embed })} />
       {error && (
         <p id={id('error')} class="form-error" role="alert">
           {error}

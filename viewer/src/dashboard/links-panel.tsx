@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import type { LinkBody, LinkDto, LinkState } from '../../../src/modules/links/model'
 import { api, errorText, ok } from './api'
 import { formatDate } from './format'
+import { EmbedCode } from './link-embed'
 import { LinkForm } from './link-form'
 import { QrCode } from './qr-code'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
@@ -54,6 +55,7 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
   const [creating, setCreating] = useState(false)
   const [editing, setEditing] = useState<string | null>(null)
   const [qr, setQr] = useState<string | null>(null)
+  const [embedding, setEmbedding] = useState<string | null>(null)
   const [deleting, setDeleting] = useState<LinkDto | null>(null)
   /** Where the focus goes once the list has been drawn again after an action (an element id). */
   const focusNext = useRef<string | null>(null)
@@ -156,6 +158,8 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
                   {link.access !== 'open' && ` · ${ACCESS_TEXT[link.access]}`}
                   {(link.allow.length > 0 || link.deny.length > 0) && ` (${listsText(link)})`}
                   {link.agreement !== null && ' · agreement first'}
+                  {link.embedOrigins.length > 0 &&
+                    ` · framed on ${link.embedOrigins.length === 1 ? link.embedOrigins[0] : `${link.embedOrigins.length} sites`}`}
                 </p>
                 <div class="row wrap link-actions">
                   <button type="button" onClick={() => copyWithNotice(link.url, 'Link')}>
@@ -168,6 +172,14 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
                     onClick={() => setQr(qr === link.id ? null : link.id)}
                   >
                     <Named verb="QR code" name={`of ${name}`} />
+                  </button>
+                  <button
+                    type="button"
+                    aria-expanded={embedding === link.id}
+                    aria-controls={`link-embed-${link.id}`}
+                    onClick={() => setEmbedding(embedding === link.id ? null : link.id)}
+                  >
+                    <Named verb="Embed" name={name} />
                   </button>
                   <button
                     type="button"
@@ -188,6 +200,9 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
                 </div>
                 <div id={`link-qr-${link.id}`} hidden={qr !== link.id}>
                   {qr === link.id && <QrCode text={link.url} label={`QR code of ${name}`} />}
+                </div>
+                <div id={`link-embed-${link.id}`} hidden={embedding !== link.id}>
+                  {embedding === link.id && <EmbedCode link={link} name={name} />}
                 </div>
                 {editing === link.id && (
                   <LinkForm

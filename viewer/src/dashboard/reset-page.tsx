@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, errorText, ok } from './api'
 import { PasswordTwice } from './password-twice'
 import { session } from './session'
+import { BrandMark } from './brand'
 
 /** A mailed reset link (#/reset/SECRET): choose a new password, typed twice, and be signed in. */
 export function ResetPage(props: { secret: string }) {
@@ -25,7 +26,9 @@ export function ResetPage(props: { secret: string }) {
   }
   return (
     <main class="sign-in">
-      <h1>pdfshare</h1>
+      <h1 class="brand-heading">
+        <BrandMark />
+      </h1>
       <form onSubmit={submit} aria-describedby={error ? 'reset-error' : undefined}>
         <h2>Choose a new password</h2>
         <PasswordTwice id="reset" label="New password" password={password} again={again} onPassword={setPassword} onAgain={setAgain} />

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { ApiError, api, apiBase, errorText, ok } from './api'
 import { passkeysUsable } from './passkeys-panel'
 import { session, tokenIdOf } from './session'
+import { BrandMark } from './brand'
 
 const appData = document.getElementById('app')?.dataset
 /** The provider's name when the server has single sign-on, and whether password sign-in is on. */
@@ -30,7 +31,9 @@ export function SsoFinish(props: { code: string }) {
   }, [props.code])
   return (
     <main class="sign-in">
-      <h1>pdfshare</h1>
+      <h1 class="brand-heading">
+        <BrandMark />
+      </h1>
       {error ? (
         <>
           <p class="form-error" role="alert">
@@ -136,7 +139,9 @@ export function SignIn() {
 
   return (
     <main class="sign-in">
-      <h1>pdfshare</h1>
+      <h1 class="brand-heading">
+        <BrandMark />
+      </h1>
       {SSO_NAME && (
         <a class="sso" href={SSO_START}>
           Sign in with {SSO_NAME}

@@ -3,9 +3,15 @@ import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
 import type { AgreementDecision } from '../service/accept-agreement'
 import type { Gate } from '../service/link-access'
-import { type GateReader, type LinkCookie, readerCookieHeader, readerCookieValue } from '../service/reader-cookies'
+import {
+  type GateReader,
+  type LinkCookie,
+  type ReaderCookieOptions,
+  readerCookieHeader,
+  readerCookieValue,
+} from '../service/reader-cookies'
 import type { AddressDecision, CodeDecision } from '../service/reader-gate'
-import { PASSWORD_PAGE_HEADERS, STAND_IN_HEADERS } from './headers'
+import { framingHeaders, PASSWORD_PAGE_HEADERS, STAND_IN_HEADERS } from './headers'
 import { addressPage, agreementPage, codePage } from './link-pages'
 import type { PageContext } from './pages'
 
@@ -21,7 +27,7 @@ export type AnswerKit = {
   refused: (set: ResponseSet, status: number, title: string, message: string, headers?: Record<string, string>) => string
   linkPath: (slug: string) => string
   linkCookie: (kind: LinkCookie, link: SharedLink['link']) => string
-  secure: boolean
+  cookieOptions: (link: SharedLink['link']) => ReaderCookieOptions
 }
 
 /**
@@ -32,6 +38,8 @@ export type AnswerKit = {
 export function gateAnswers(kit: AnswerKit) {
   const { ctx, page, html } = kit
   const retentionDays = ctx.config.analyticsRetention
+  /** A gate page's headers: its form posts back, and the sites the link names may frame it like the document. */
+  const formHeaders = (link: SharedLink['link']) => ({ ...PASSWORD_PAGE_HEADERS, ...framingHeaders(link, 'form') })
   const backToPage = (set: ResponseSet, link: SharedLink['link'], cookie?: string) => {
     set.status = 303
     Object.assign(set.headers, STAND_IN_HEADERS, { location: kit.linkPath(link.slug) }, cookie ? { 'set-cookie': cookie } : {})
@@ -42,19 +50,22 @@ export function gateAnswers(kit: AnswerKit) {
       set,
       status,
       addressPage(page, link.slug, { verified: link.access === 'verified-email', retentionDays, ...extra }),
-      PASSWORD_PAGE_HEADERS,
+      formHeaders(link),
     )
   const codeForm = (set: ResponseSet, status: number, link: SharedLink['link'], address: string, problem?: string) =>
-    html(set, status, codePage(page, link.slug, { address, problem }), PASSWORD_PAGE_HEADERS)
+    html(set, status, codePage(page, link.slug, { address, problem }), formHeaders(link))
   const agreementForm = (set: ResponseSet, status: number, link: SharedLink['link']) =>
-    html(set, status, agreementPage(page, link.slug, { text: link.agreement ?? '', version: link.agreementVersion }), PASSWORD_PAGE_HEADERS)
+    html(set, status, agreementPage(page, link.slug, { text: link.agreement ?? '', version: link.agreementVersion }), formHeaders(link))
   const admitted = (set: ResponseSet, link: SharedLink['link'], reader: GateReader) =>
     backToPage(
       set,
       link,
-      readerCookieHeader('reader', readerCookieValue(ctx.signingKey, link, reader, ctx.now()), kit.linkPath(link.slug), {
-        secure: kit.secure,
-      }),
+      readerCookieHeader(
+        'reader',
+        readerCookieValue(ctx.signingKey, link, reader, ctx.now()),
+        kit.linkPath(link.slug),
+        kit.cookieOptions(link),
+      ),
     )
 
   /** The first answers of both reader forms, and of the address and code problems they share. */

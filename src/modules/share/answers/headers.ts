@@ -1,27 +1,43 @@
+import { frameAncestorsOf, isEmbeddable } from '../../../core/links/embed-origins'
 import { hasGate } from '../../../core/links/readers'
+import type { LinkRow } from '../../../db/tables'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import { contentDisposition } from '../../../http/send-file'
 
 /**
  * The page's policy: scripts, styles, images, fonts and fetches from our origin only; no inline script, no
- * eval, no plugins, no framing by other sites. `blob:` images are pdf.js's decoded pictures, `data:` ones
- * the viewer stylesheet's icons.
+ * eval, no plugins, no framing by other sites (but those a link names, framingHeaders). `blob:` images are
+ * pdf.js's decoded pictures, `data:` ones the viewer stylesheet's icons.
  */
-const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'self'",
-].join('; ')
+const pagePolicy = (options: { formAction: string; frameAncestors: string }) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "base-uri 'none'",
+    `form-action ${options.formAction}`,
+    `frame-ancestors ${options.frameAncestors}`,
+  ].join('; ')
+
+const PAGE_CSP = pagePolicy({ formAction: "'none'", frameAncestors: "'self'" })
 
 /** The password page posts its form to its own address: the one page whose form may go anywhere. */
-const PASSWORD_PAGE_CSP = PAGE_CSP.replace("form-action 'none'", "form-action 'self'")
+const PASSWORD_PAGE_CSP = pagePolicy({ formAction: "'self'", frameAncestors: "'self'" })
+
+/**
+ * The policy of a page of a link that other sites may frame (its `embedOrigins`): the same, with those sites
+ * as frame ancestors; nothing for any other link. No X-Frame-Options anywhere: every current browser obeys
+ * frame-ancestors, which overrides it, and it cannot name several sites.
+ */
+export function framingHeaders(link: Pick<LinkRow, 'embedOrigins'>, page: 'viewer' | 'form'): Record<string, string> {
+  if (!isEmbeddable(link)) return {}
+  const formAction = page === 'form' ? "'self'" : "'none'"
+  return { 'content-security-policy': pagePolicy({ formAction, frameAncestors: frameAncestorsOf(link) }) }
+}
 
 /** The raw PDF (/file, /download): sandboxed, and framed by our own pages only. */
 const FILE_CSP = "sandbox; frame-ancestors 'self'"

@@ -1,4 +1,5 @@
 import type { ViewerManifest } from '../../../assets/viewer-assets'
+import type { PageBrand } from '../../../core/branding/page-brand'
 import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
@@ -7,7 +8,16 @@ import { type AnswerKit, gateAnswers, type ResponseSet } from './gate-answers'
 import { goneWords, passwordPage } from './link-pages'
 import { messagePage, viewerPage, type PageContext } from './pages'
 import { type LinkCookie, linkCookieValue, readerCookieHeader } from '../service/reader-cookies'
-import { PAGE_HEADERS, PASSWORD_PAGE_HEADERS, robotsHeaders, sharedPdfHeaders, STAND_IN_HEADERS, type Disposition } from './headers'
+import { crossSiteCookiesWork, isEmbeddable } from '../../../core/links/embed-origins'
+import {
+  framingHeaders,
+  PAGE_HEADERS,
+  PASSWORD_PAGE_HEADERS,
+  robotsHeaders,
+  sharedPdfHeaders,
+  STAND_IN_HEADERS,
+  type Disposition,
+} from './headers'
 import type { BytesDecision } from '../service/open-bytes'
 import type { PageDecision } from '../service/open-page'
 
@@ -19,14 +29,25 @@ export type { ResponseSet } from './gate-answers'
  * here would be copied again by Elysia to merge the common headers in, a large share of a page's CPU
  * (BENCHMARKS.md, Design measurements).
  */
-export function shareAnswers(ctx: AppContext, manifest: ViewerManifest) {
+export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: () => PageBrand) {
   const { config } = ctx
-  const page: PageContext = { publicUrl: config.publicUrl, basePath: new URL(config.publicUrl).pathname.replace(/\/$/, ''), manifest }
+  const page: PageContext = {
+    publicUrl: config.publicUrl,
+    basePath: new URL(config.publicUrl).pathname.replace(/\/$/, ''),
+    manifest,
+    // The branding read for this request before it was answered (index.ts): the same for every request.
+    get brand() {
+      return brand()
+    },
+  }
   const secure = config.publicUrl.startsWith('https:')
+  const framedCookiesWork = crossSiteCookiesWork(config.publicUrl)
+  const cookieOptions = (link: SharedLink['link']) => ({ secure, crossSite: framedCookiesWork && isEmbeddable(link) })
   const linkPath = (slug: string) => `${page.basePath}/s/${slug}`
   const linkCookie = (kind: LinkCookie, link: SharedLink['link']) =>
-    readerCookieHeader(kind, linkCookieValue(ctx.signingKey, kind, link, ctx.now()), linkPath(link.slug), { secure })
-  const visitCookie = (link: SharedLink['link'], token: string) => readerCookieHeader('visit', token, linkPath(link.slug), { secure })
+    readerCookieHeader(kind, linkCookieValue(ctx.signingKey, kind, link, ctx.now()), linkPath(link.slug), cookieOptions(link))
+  const visitCookie = (link: SharedLink['link'], token: string) =>
+    readerCookieHeader('visit', token, linkPath(link.slug), cookieOptions(link))
   const html = (set: ResponseSet, status: number, body: string, headers: Record<string, string | string[]> = {}) => {
     set.status = status
     // Several Set-Cookie headers go as an array, which Elysia writes as one header each.
@@ -48,9 +69,9 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest) {
   }
   const refused = (set: ResponseSet, status: number, title: string, message: string, headers: Record<string, string> = {}) =>
     html(set, status, messagePage(page, title, message), { ...STAND_IN_HEADERS, ...headers })
-  const passwordForm = (set: ResponseSet, slug: string, wrong: boolean) =>
-    html(set, wrong ? 401 : 200, passwordPage(page, slug, { wrong }), PASSWORD_PAGE_HEADERS)
-  const kit: AnswerKit = { ctx, page, html, notFound, gone, refused, linkPath, linkCookie, secure }
+  const passwordForm = (set: ResponseSet, link: SharedLink['link'], wrong: boolean) =>
+    html(set, wrong ? 401 : 200, passwordPage(page, link.slug, { wrong }), { ...PASSWORD_PAGE_HEADERS, ...framingHeaders(link, 'form') })
+  const kit: AnswerKit = { ctx, page, html, notFound, gone, refused, linkPath, linkCookie, cookieOptions }
   const gates = gateAnswers(kit)
 
   return {
@@ -70,13 +91,17 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest) {
         })
       const { link } = decision.shared
       if (decision.kind === 'gate')
-        return decision.gate === 'password' ? passwordForm(set, link.slug, false) : gates.gatePage(set, decision.gate, decision.shared)
+        return decision.gate === 'password' ? passwordForm(set, link, false) : gates.gatePage(set, decision.gate, decision.shared)
       const cookies = [
         ...(decision.set.seen ? [linkCookie('seen', link)] : []),
         ...(decision.set.visitToken ? [visitCookie(link, decision.set.visitToken)] : []),
         ...(decision.set.grant ? [linkCookie('grant', link)] : []),
       ]
-      const headers = { ...robotsHeaders(link.searchEngineVisible), ...(cookies.length > 0 && { 'set-cookie': cookies }) }
+      const headers = {
+        ...robotsHeaders(link.searchEngineVisible),
+        ...framingHeaders(link, 'viewer'),
+        ...(cookies.length > 0 && { 'set-cookie': cookies }),
+      }
       if (decision.private) Object.assign(headers, { 'cache-control': 'no-store' })
       return html(
         set,

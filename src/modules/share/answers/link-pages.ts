@@ -18,7 +18,11 @@ const GONE: Record<Exclude<LinkState, 'active'>, { title: string; message: strin
 export const goneWords = (state: Exclude<LinkState, 'active'>) => GONE[state]
 
 /** The password page: a generic title and one form that posts the password back to the page's own address. */
-export function passwordPage(page: Pick<PageContext, 'basePath' | 'manifest'>, slug: string, options: { wrong: boolean }): string {
+export function passwordPage(
+  page: Pick<PageContext, 'basePath' | 'manifest' | 'brand'>,
+  slug: string,
+  options: { wrong: boolean },
+): string {
   const action = `${page.basePath}/s/${slug}`
   return standInPage(
     page,
@@ -44,7 +48,7 @@ export type AddressPageOptions = { verified: boolean; retentionDays: number; pro
  * The address page of a link that asks for one: one labelled email field, and the notice the owner's asking
  * calls for (they see the address with the visits, for as long as visits are kept).
  */
-export function addressPage(page: Pick<PageContext, 'basePath' | 'manifest'>, slug: string, options: AddressPageOptions): string {
+export function addressPage(page: Pick<PageContext, 'basePath' | 'manifest' | 'brand'>, slug: string, options: AddressPageOptions): string {
   const action = `${page.basePath}/s/${slug}/reader`
   const kept =
     options.retentionDays > 0
@@ -74,7 +78,7 @@ export function addressPage(page: Pick<PageContext, 'basePath' | 'manifest'>, sl
 
 /** The code page: the address the code went to, one field for the six digits, a way to get another. */
 export function codePage(
-  page: Pick<PageContext, 'basePath' | 'manifest'>,
+  page: Pick<PageContext, 'basePath' | 'manifest' | 'brand'>,
   slug: string,
   options: { address: string; problem?: string },
 ): string {
@@ -102,7 +106,7 @@ export function codePage(
 
 /** The agreement page: the owner's text as they wrote it (escaped, its line breaks kept) and one box to tick. */
 export function agreementPage(
-  page: Pick<PageContext, 'basePath' | 'manifest'>,
+  page: Pick<PageContext, 'basePath' | 'manifest' | 'brand'>,
   slug: string,
   agreement: { text: string; version: number },
 ): string {

@@ -5,6 +5,8 @@ import { html, type SafeHtml } from '../../../lib/html'
 import { viewerToolbar } from '../../../../viewer/src/toolbar-markup'
 import type { PageSize } from '../../../core/previews/page-sizes'
 import { PAGE_WIDTHS } from '../../../core/previews/render-page'
+import type { PageBrand } from '../../../core/branding/page-brand'
+import { brandBar, brandIcon, brandMark, brandStylesheet } from './brand-markup'
 
 export type PageContext = {
   /** Absolute base of every URL in tags that leave the site (og:url, og:image, canonical). */
@@ -12,6 +14,8 @@ export type PageContext = {
   /** Path prefix of the public URL ("" or e.g. "/docs"), for links within the site. */
   basePath: string
   manifest: ViewerManifest
+  /** The instance's branding as it is now (docs/operations.md, Branding). */
+  brand: PageBrand
 }
 
 /** The title readers see: the file's title, or its filename when the title is empty. */
@@ -40,7 +44,8 @@ export function viewerPage(
   const { reading = null, ungranted = false } = options
   const first = options.firstPage && !ungranted ? firstPageImage(`${page.basePath}/s/${link.slug}/pages/1`, options.firstPage) : null
   const title = displayTitle(file)
-  const description = file.description || `${file.filename}, shared with pdfshare`
+  const { brand } = page
+  const description = file.description || (brand.siteName ? `${file.filename}, shared with ${brand.siteName}` : file.filename)
   const shareUrl = `${page.publicUrl}/s/${link.slug}`
   const base = `${page.basePath}/s/${link.slug}`
   const assets = `${page.basePath}/assets`
@@ -57,9 +62,9 @@ ${link.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nof
 <link rel="canonical" href="${shareUrl}">
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light dark">
-<link rel="icon" href="${assets}/${page.manifest.favicon}" type="image/svg+xml">
+${brandIcon(brand)}
 <meta property="og:type" content="website">
-<meta property="og:site_name" content="pdfshare">
+${brand.siteName ? html`<meta property="og:site_name" content="${brand.siteName}">` : ''}
 <meta property="og:title" content="${title}">
 <meta property="og:description" content="${description}">
 <meta property="og:url" content="${shareUrl}">
@@ -72,7 +77,7 @@ ${link.searchEngineVisible ? '' : html`<meta name="robots" content="noindex, nof
 <meta name="twitter:title" content="${title}">
 <meta name="twitter:description" content="${description}">
 <meta name="twitter:image" content="${previewUrl}">
-<link rel="stylesheet" href="${assets}/${page.manifest.style}">
+<link rel="stylesheet" href="${assets}/${page.manifest.style}">${brandStylesheet(brand)}
 ${first ? html`<link rel="preload" as="image" href="${first.src}" imagesrcset="${first.srcset}" imagesizes="${first.sizes}" fetchpriority="high">` : ''}
 <link rel="modulepreload" href="${assets}/${page.manifest.script}">
 <script type="module" src="${assets}/${page.manifest.script}"></script>
@@ -83,7 +88,7 @@ ${first ? html`<link rel="preload" as="image" href="${first.src}" imagesrcset="$
       ? html`data-mode="images" data-pages-url="${base}/pages/" ${'sizes' in options.images ? html`data-sizes="${options.images.sizes}"` : html`data-problem="${options.images.problem}"`}`
       : html`data-file="${base}/file" data-size="${file.size}" data-etag="${etagOf(file.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/"`
   } data-title="${title}"${reading ? html` data-visit="${reading.token}" data-reading="${base}/reading"` : ''}${ungranted ? html` data-ungranted="1"` : ''}>
-${viewerToolbar({ title, download })}
+${viewerToolbar({ title, download, brand: brandMark(brand) })}
 <div id="viewer-container" tabindex="0">${
     first
       ? html`<div id="first-page" class="pdfViewer"><div class="page"><img src="${first.src}" srcset="${first.srcset}" sizes="${first.sizes}" width="${String(first.width)}" height="${String(first.height)}" alt="${`Page 1 of ${title}`}" fetchpriority="high" elementtiming="first-page"></div></div>`
@@ -127,7 +132,7 @@ function firstPageImage(pageUrl: string, size: PageSize) {
  * A page that stands in for a document (404, 403, 410, the password page): no script, nothing indexed, no
  * referrer, and no word of any document unless `body` says it.
  */
-export function standInPage(page: Pick<PageContext, 'basePath' | 'manifest'>, title: string, body: SafeHtml): string {
+export function standInPage(page: Pick<PageContext, 'basePath' | 'manifest' | 'brand'>, title: string, body: SafeHtml): string {
   return `<!doctype html>\n${html`<html lang="en">
 <head>
 <meta charset="utf-8">
@@ -136,14 +141,14 @@ export function standInPage(page: Pick<PageContext, 'basePath' | 'manifest'>, ti
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light dark">
 <title>${title}</title>
-<link rel="icon" href="${page.basePath}/assets/${page.manifest.favicon}" type="image/svg+xml">
-<link rel="stylesheet" href="${page.basePath}/assets/${page.manifest.style}">
+${brandIcon(page.brand)}
+<link rel="stylesheet" href="${page.basePath}/assets/${page.manifest.style}">${brandStylesheet(page.brand)}
 </head>
-<body>${body}</body>
+<body>${brandBar(page.brand)}${body}</body>
 </html>`}\n`
 }
 
 /** A small page for 404, 403 and 410 answers on /s/*: the reader gets words, not JSON. */
-export function messagePage(page: Pick<PageContext, 'basePath' | 'manifest'>, heading: string, message: string): string {
+export function messagePage(page: Pick<PageContext, 'basePath' | 'manifest' | 'brand'>, heading: string, message: string): string {
   return standInPage(page, heading, html`<main class="status"><p class="status-title">${heading}</p><p>${message}</p></main>`)
 }

@@ -4,6 +4,7 @@ import type { LinkState } from '../../../core/links/link-state'
 import type { Visit } from '../model'
 import { hasLinkCookie, readingToken } from './reader-cookies'
 import { createViewCounter } from './count-view'
+import { framedByAllowedOrigin } from '../../../core/links/embed-origins'
 import { hasGate } from '../../../core/links/readers'
 import type { Gate, ReadLinkAccess } from './link-access'
 import type { VisitorKeyOf } from './visitor-salt'
@@ -50,7 +51,7 @@ export type OpenPage = (input: {
 
 /**
  * Decides what a request for a link's page gets: the link's state and the reader's cookies first
- * (service/link-access.ts), then the view count. Grants of a limited link go only to counted views and to
+ * (service/link-access.ts), then the view count (a frame counts only on a site the link may be framed by). Grants of a limited link go only to counted views and to
  * true repeats of one (the signed `pdfshare_seen` of this link), never to a request that was not counted.
  */
 export function pageOpener(
@@ -96,7 +97,8 @@ export function pageOpener(
     const { outcome, visit: record } = await countView({
       link,
       ownerId: shared.file.ownerId,
-      visit,
+      // A frame on a site the owner let frame the link is a reader's visit like the page opened on its own.
+      visit: framedByAllowedOrigin(link, visit) ? { ...visit, fetchDest: 'document' } : visit,
       facts: { ...facts, reader: access.reader },
     })
     ctx.metrics.view(outcome)

@@ -6,7 +6,8 @@ import { REPEAT_WINDOW_MS } from './visit-marks'
 /**
  * Everything a share link keeps in its readers' browsers: signed values (lib/signed-value.ts: nothing is stored
  * on the server, and a value of one link opens no other, the link id being signed), each in a cookie scoped to
- * the link's own path (`<basePath>/s/<slug>`), HttpOnly, SameSite=Lax, Secure when the public URL is https:
+ * the link's own path (`<basePath>/s/<slug>`), HttpOnly, SameSite=Lax, Secure when the public URL is https
+ * (for a link other sites may frame: SameSite=None, Secure, Partitioned, http/cookies.ts):
  *
  * - `pdfshare_unlock` (12 h): the reader gave the link's password. Signed over the link's id and its password
  *   hash, so changing or clearing the password ends every unlock at once.
@@ -97,8 +98,14 @@ export function visitOfToken(key: Uint8Array, token: unknown, linkId: string, no
 /** The `pdfshare_visit` value of a Cookie header, if there is one. */
 export const visitCookieOf = (cookieHeader: string | null): string | undefined => cookieValues(cookieHeader, READER_COOKIES.visit.name)[0]
 
+/**
+ * How a link's reader cookies are set: Secure when the public URL is https; `crossSite` for a link that other
+ * sites may frame (its `embedOrigins`), where the install can make them work there (core/links/embed-origins.ts).
+ */
+export type ReaderCookieOptions = { secure: boolean; crossSite: boolean }
+
 /** The Set-Cookie header of a reader cookie (`kind`) holding `value`, for the link at `path`. */
-export function readerCookieHeader(kind: keyof typeof READER_COOKIES, value: string, path: string, options: { secure: boolean }): string {
+export function readerCookieHeader(kind: keyof typeof READER_COOKIES, value: string, path: string, options: ReaderCookieOptions): string {
   const { name, lifetimeMs } = READER_COOKIES[kind]
-  return setCookieHeader(name, value, { path, lifetimeMs, secure: options.secure })
+  return setCookieHeader(name, value, { path, lifetimeMs, ...options })
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../core/context'
+import { framedByAllowedOrigin } from '../../../core/links/embed-origins'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import { outboxWritten } from '../../../core/webhooks/wake'
 import { readerEventStatements, readerNews } from '../../../core/notifications/reader-events'
@@ -37,8 +38,10 @@ export function downloadRecorder(ctx: AppContext, visitorKeyOf: VisitorKeyOf): R
   const events = visitEvents(ctx)
   const makesNews = readerNews(ctx)
   return async ({ shared, visit, facts, cookies, range }) => {
-    if (ctx.config.analyticsRetention === 0 || !isHumanDownload(visit) || !startsDownload(range)) return { newToken: null }
     const { link, file } = shared
+    // The download button of a page shown in a frame on one of the link's sites navigates that frame.
+    const asked = framedByAllowedOrigin(link, visit) ? { ...visit, fetchDest: null } : visit
+    if (ctx.config.analyticsRetention === 0 || !isHumanDownload(asked) || !startsDownload(range)) return { newToken: null }
     const now = ctx.now()
     const known = visitOfToken(ctx.signingKey, visitCookieOf(cookies), link.id, now)
     // A download is news for the owner when it is recorded: right after the statement that records it, and before
