@@ -102,21 +102,26 @@ async function renderPageOne(document: PDFiumDocument): Promise<Bitmap> {
 async function encodeCard(bitmap: Bitmap): Promise<Buffer> {
   const sharp = await sharpModule!
   const window = cardWindow(bitmap, PREVIEW_WIDTH / PREVIEW_HEIGHT)
-  const image = sharp(Buffer.from(bitmap.data.buffer, bitmap.data.byteOffset, bitmap.data.byteLength), {
-    raw: { width: bitmap.width, height: bitmap.height, channels: 4 },
-  })
-    .recomb([
-      [0, 0, 1],
-      [0, 1, 0],
-      [1, 0, 0],
-    ]) // PDFium writes BGRA; sharp reads RGBA
-    .flatten({ background: '#ffffff' })
+  const image = onWhite(sharp, bitmap)
   // A page less high than the card is shown whole, centred on white.
   if (window) image.extract(window)
   return image
     .resize({ width: PREVIEW_WIDTH, height: PREVIEW_HEIGHT, fit: window ? 'fill' : 'contain', background: '#ffffff' })
     .png({ compressionLevel: 9, palette: false })
     .toBuffer()
+}
+
+/** PDFium's bitmap as a sharp image: its BGRA turned into the RGBA sharp reads, transparency on white paper. */
+export function onWhite(sharp: typeof import('sharp')['default'], bitmap: Bitmap) {
+  return sharp(Buffer.from(bitmap.data.buffer, bitmap.data.byteOffset, bitmap.data.byteLength), {
+    raw: { width: bitmap.width, height: bitmap.height, channels: 4 },
+  })
+    .recomb([
+      [0, 0, 1],
+      [0, 1, 0],
+      [1, 0, 0],
+    ])
+    .flatten({ background: '#ffffff' })
 }
 
 /**

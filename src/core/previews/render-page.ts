@@ -1,5 +1,5 @@
 import { readPageSizes } from './page-sizes'
-import { loadedSharp, withPdfium } from './render-first-page'
+import { loadedSharp, onWhite, withPdfium } from './render-first-page'
 
 /** The widths a page image is drawn at: the viewer picks the step that fits its column and the screen's pixel ratio. */
 export const PAGE_WIDTHS = [480, 800, 1200, 1800, 2400] as const
@@ -39,17 +39,7 @@ export async function renderPageImages(
   if (bitmap.width < 1 || bitmap.height < 1 || bitmap.data.length < bitmap.width * bitmap.height * 4)
     throw new Error('PDFium returned an empty bitmap')
   const sharp = await loadedSharp()
-  const flat = await sharp(Buffer.from(bitmap.data.buffer, bitmap.data.byteOffset, bitmap.data.byteLength), {
-    raw: { width: bitmap.width, height: bitmap.height, channels: 4 },
-  })
-    .recomb([
-      [0, 0, 1],
-      [0, 1, 0],
-      [1, 0, 0],
-    ]) // PDFium writes BGRA; sharp reads RGBA
-    .flatten({ background: '#ffffff' })
-    .raw()
-    .toBuffer({ resolveWithObject: true })
+  const flat = await onWhite(sharp, bitmap).raw().toBuffer({ resolveWithObject: true })
   const webps = await Promise.all(
     widths.map((width) => {
       const image = sharp(flat.data, { raw: { width: flat.info.width, height: flat.info.height, channels: flat.info.channels } })

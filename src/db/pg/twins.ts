@@ -18,7 +18,7 @@ export function tableShape(config: AnyConfig) {
     columns: Object.fromEntries(
       config.columns.map((column) => [
         column.name,
-        { dataType: column.dataType, notNull: column.notNull, hasDefault: column.default !== undefined, primary: column.primary },
+        { dataType: valueType(column), notNull: column.notNull, hasDefault: column.default !== undefined, primary: column.primary },
       ]),
     ),
     primaryKeys: config.primaryKeys.map((key) => names(key.columns)),
@@ -42,6 +42,15 @@ export function tableShape(config: AnyConfig) {
       }
     }),
   }
+}
+
+/**
+ * The JavaScript type a column's values come back as. drizzle calls a column of a custom type `custom`; the one
+ * custom type the schemas use is PostgreSQL's `bytea` for SQLite's `blob` in buffer mode: a Buffer either way.
+ */
+function valueType(column: AnyConfig['columns'][number]): string {
+  if (column.dataType !== 'custom') return column.dataType
+  return column.getSQLType() === 'bytea' ? 'buffer' : `custom ${column.getSQLType()}`
 }
 
 /** The shape of a SQLite table and of a PostgreSQL one, as tableShape gives them. */

@@ -76,6 +76,27 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       disposition,
     )
 
+  /** A page drawn on the server (`?w=` its width) or its text (`text`): one decision, one way to answer it. */
+  const pageAnswer = async (
+    request: Request,
+    params: { slug: string; page: string },
+    server: Parameters<typeof clientGroupOf>[1],
+    set: Parameters<typeof answers.bytes>[1],
+    width: string | null | 'text',
+  ) =>
+    pageImageAnswer(
+      request,
+      set,
+      await openPageImage({
+        slug: params.slug,
+        cookies: request.headers.get('cookie'),
+        page: params.page,
+        width,
+        client: clientGroupOf(request, server, config.trustProxyHops),
+      }),
+      answers,
+    )
+
   return new Elysia({ name: 'share' })
     .onBeforeHandle(async ({ request, server, path, set }) => {
       if (!path.startsWith('/s/')) return
@@ -192,34 +213,10 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       },
       { parse: 'none' },
     )
-    .get('/s/:slug/pages/:page', async ({ request, params, server, set }) =>
-      pageImageAnswer(
-        request,
-        set,
-        await openPageImage({
-          slug: params.slug,
-          cookies: request.headers.get('cookie'),
-          page: params.page,
-          width: new URL(request.url).searchParams.get('w'),
-          client: clientGroupOf(request, server, config.trustProxyHops),
-        }),
-        answers,
-      ),
+    .get('/s/:slug/pages/:page', ({ request, params, server, set }) =>
+      pageAnswer(request, params, server, set, new URL(request.url).searchParams.get('w')),
     )
-    .get('/s/:slug/pages/:page/text', async ({ request, params, server, set }) =>
-      pageImageAnswer(
-        request,
-        set,
-        await openPageImage({
-          slug: params.slug,
-          cookies: request.headers.get('cookie'),
-          page: params.page,
-          width: 'text',
-          client: clientGroupOf(request, server, config.trustProxyHops),
-        }),
-        answers,
-      ),
-    )
+    .get('/s/:slug/pages/:page/text', ({ request, params, server, set }) => pageAnswer(request, params, server, set, 'text'))
     .get('/s/:slug/preview.png', async ({ request, params, set }) => {
       const decision = await openPreview({ slug: params.slug })
       if (decision.kind === 'missing') return answers.notFound(set)
