@@ -112,6 +112,18 @@ describe('the pages of a link other sites may frame', () => {
     for (const cookie of page.headers.getSetCookie()) expect(cookie).toEndWith('; SameSite=Lax; Secure')
   })
 
+  test("a link that is off, expired or used up: its 410 page shows in the sites' frames too, not in others'", async () => {
+    const frameAncestors = (response: Response) =>
+      /frame-ancestors ([^;]*)/.exec(response.headers.get('content-security-policy') ?? '')?.[1]
+    const off = await reader().send('GET', (await addLink(server, file.id, { disabled: true, embedOrigins: [INTRANET, WIKI] })).path)
+    expect(off.status).toBe(410)
+    expect(frameAncestors(off)).toBe(`'self' ${INTRANET} ${WIKI}`)
+    const expired = await addLink(server, file.id, { expiresAt: Date.now() - 60_000, embedOrigins: [INTRANET] })
+    expect(frameAncestors(await reader().send('GET', expired.path))).toBe(`'self' ${INTRANET}`)
+    const plain = await reader().send('GET', (await addLink(server, file.id, { disabled: true })).path)
+    expect([plain.status, frameAncestors(plain)]).toEqual([410, "'self'"])
+  })
+
   test('its raw PDF is still framed by our own pages only (the viewer fetches it; no site shows it in a frame)', async () => {
     const link = await addLink(server, file.id, { embedOrigins: [INTRANET] })
     const bytes = await reader().send('GET', `${link.path}/file`)

@@ -63,9 +63,13 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
       messagePage(page, 'Not found', 'This link does not lead to a document. It may have been deleted, or the address is mistyped.'),
       robotsHeaders(false),
     )
-  const gone = (set: ResponseSet, state: Exclude<LinkState, 'active'>) => {
+  /** The 410 page; inside the frames of the sites a link names (`embedOrigins`) as its other pages are. */
+  const gone = (set: ResponseSet, state: Exclude<LinkState, 'active'>, embedOrigins = '') => {
     const words = goneWords(state)
-    return html(set, 410, messagePage(page, words.title, words.message), STAND_IN_HEADERS)
+    return html(set, 410, messagePage(page, words.title, words.message), {
+      ...STAND_IN_HEADERS,
+      ...framingHeaders({ embedOrigins }, 'viewer'),
+    })
   }
   const refused = (set: ResponseSet, status: number, title: string, message: string, headers: Record<string, string> = {}) =>
     html(set, status, messagePage(page, title, message), { ...STAND_IN_HEADERS, ...headers })
@@ -84,7 +88,7 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
     /** `GET /s/:slug`. */
     page(set: ResponseSet, decision: PageDecision) {
       if (decision.kind === 'missing') return notFound(set)
-      if (decision.kind === 'gone') return gone(set, decision.state)
+      if (decision.kind === 'gone') return gone(set, decision.state, decision.embedOrigins)
       if (decision.kind === 'busy')
         return refused(set, 503, 'Getting the document ready', 'Its pages are being prepared. Reload the page in a moment.', {
           'retry-after': '2',

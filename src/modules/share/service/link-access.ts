@@ -9,8 +9,11 @@ const LIVE_VIEWS = 'SELECT "views" FROM "links" WHERE "id" = ?'
 
 export type LinkAccess =
   | { kind: 'missing' }
-  /** Turned off, expired, or used up (and the reader holds no grant): the 410 page, nothing of the document. */
-  | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
+  /**
+   * Turned off, expired, or used up (and the reader holds no grant): the 410 page, nothing of the document — shown
+   * inside the frames of the sites the link names (`embedOrigins`), as its pages were.
+   */
+  | { kind: 'gone'; state: Exclude<LinkState, 'active'>; embedOrigins?: string }
   | {
       kind: 'open'
       shared: SharedLink
@@ -44,13 +47,14 @@ export function linkAccessReader(ctx: AppContext): ReadLinkAccess {
     const { link } = shared
     const now = ctx.now()
     const state = linkState({ ...link, views: 0 }, now)
-    if (state !== 'active') return { kind: 'gone', state }
+    if (state !== 'active') return { kind: 'gone', state, embedOrigins: link.embedOrigins }
     const limited = link.maxViews !== null
     const granted = limited && hasLinkCookie(ctx.signingKey, 'grant', link, cookies, now)
     if (limited && !granted) {
       const row = await ctx.db.hot.get(LIVE_VIEWS, [link.id])
       if (!row) return { kind: 'missing' } // deleted since the cached lookup
-      if (linkState({ ...link, views: Number(row[0]) }, now) === 'used_up') return { kind: 'gone', state: 'used_up' }
+      if (linkState({ ...link, views: Number(row[0]) }, now) === 'used_up')
+        return { kind: 'gone', state: 'used_up', embedOrigins: link.embedOrigins }
     }
     const reader = asksForAddress(link) ? admittedReader(link, readerOfCookies(ctx.signingKey, link, cookies, now)) : null
     let gate: Gate | null = null

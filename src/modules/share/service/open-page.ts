@@ -19,7 +19,7 @@ import type { PageSize } from '../../../core/previews/page-sizes'
  */
 export type PageDecision =
   | { kind: 'missing' }
-  | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
+  | { kind: 'gone'; state: Exclude<LinkState, 'active'>; embedOrigins?: string }
   /** A link that shows pages drawn on the server, whose pages' sizes no renderer could read just now. */
   | { kind: 'busy' }
   /** A gate the reader has yet to pass (its page): the password, their address, the agreement. */
@@ -102,7 +102,7 @@ export function pageOpener(
       facts: { ...facts, reader: access.reader },
     })
     ctx.metrics.view(outcome)
-    if (outcome === 'limit_reached') return { kind: 'gone', state: 'used_up' }
+    if (outcome === 'limit_reached') return { kind: 'gone', state: 'used_up', embedOrigins: link.embedOrigins }
     if (outcome === 'not_counted') return page()
     const token = record ? readingToken(ctx.signingKey, { id: record.id, linkId: link.id }, ctx.now()) : null
     // A reader who asked not to be tracked gets no token in the page: the viewer then reports no reading at all.
