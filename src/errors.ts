@@ -20,11 +20,13 @@ export const ERROR_CODES = [
   'password_sign_in_off',
   'not_found',
   'conflict',
+  'idempotency_key_in_use',
   'request_timeout',
   'file_too_large',
   'body_too_large',
   'not_pdf',
   'unsupported_media_type',
+  'idempotency_key_reused',
   'rate_limited',
   'internal',
   'server_busy',
@@ -146,6 +148,22 @@ export const defaultLinkCannotBeDeleted = () => conflict('The default link of a 
 export const lastAdmin = () => conflict('This would leave the server without an enabled admin; make another user an admin first')
 export const fileKeptChanging = (times: number) =>
   conflict(`The file changed ${times} times while this request waited for its turn (other replacements or restores); send it again`)
+
+// idempotency_key_in_use, idempotency_key_reused: a retry under an Idempotency-Key (docs/api.md, Retrying writes).
+
+/** Another request with this key is still being worked on (its lease ends in `seconds` at most). */
+export const idempotencyKeyInUse = (seconds: number) =>
+  new DomainError(
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is still being processed; send it again after Retry-After to get its answer',
+    { retryAfterSeconds: seconds },
+  )
+/** The key was first sent with another request: `how` says what differs (another method and path, another body). */
+export const idempotencyKeyReused = (how: string) =>
+  new DomainError(
+    'idempotency_key_reused',
+    `This Idempotency-Key was used for a different request (${how}); use a new key for a new request`,
+  )
 
 // request_timeout, file_too_large, body_too_large, not_pdf, unsupported_media_type: an upload or body refused.
 

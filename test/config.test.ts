@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       webhookAllowPrivate: false,
       analyticsRetention: 365,
       auditRetention: 365,
+      idempotencyTtl: 86_400,
       passwordSignIn: true,
       oidcIssuer: undefined,
       oidcClientId: undefined,

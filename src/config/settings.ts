@@ -302,6 +302,14 @@ export const SETTINGS = {
     rule: 'must be a number of days from 1 to 36500',
     help: 'days audit-log entries (sign-ins, tokens, users, deletions) are kept, then deleted',
   }),
+  /** Seconds a write's answer is kept under its Idempotency-Key (core/idempotency). */
+  idempotencyTtl: setting({
+    env: 'PDFSHARE_IDEMPOTENCY_TTL',
+    default: '24h',
+    parse: lifetime(60, 30 * 86_400),
+    rule: 'must be a duration from 1m to 30d such as 24h or 7d',
+    help: "how long a write's answer is kept for a retry with the same Idempotency-Key",
+  }),
   /** Password sign-in to the dashboard and POST /api/auth/login; off: single sign-on (and API tokens) only. */
   passwordSignIn: setting({
     env: 'PDFSHARE_PASSWORD_SIGNIN',

@@ -39,6 +39,7 @@ type WrittenOut = {
   webhookAllowPrivate: boolean
   analyticsRetention: number
   auditRetention: number
+  idempotencyTtl: number
   passwordSignIn: boolean
   oidcIssuer: string | undefined
   oidcClientId: string | undefined

@@ -19,6 +19,7 @@ import m15 from './0015_password_reset.sql' with { type: 'text' }
 import m16 from './0016_readers_you_choose.sql' with { type: 'text' }
 import m17 from './0017_notifications.sql' with { type: 'text' }
 import m18 from './0018_visits_by_reader.sql' with { type: 'text' }
+import m19 from './0019_idempotency_keys.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795357528261, sql: m0 },
@@ -40,4 +41,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0016_readers_you_choose', when: 1795621462498, sql: m16 },
   { tag: '0017_notifications', when: 1795622395464, sql: m17 },
   { tag: '0018_visits_by_reader', when: 1795628675654, sql: m18 },
+  { tag: '0019_idempotency_keys', when: 1795722396667, sql: m19 },
 ]

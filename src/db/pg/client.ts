@@ -54,6 +54,7 @@ const pgTables = {
   notificationChannels: schema.notificationChannels,
   readerEvents: schema.readerEvents,
   notificationDeliveries: schema.notificationDeliveries,
+  idempotencyKeys: schema.idempotencyKeys,
 }
 
 const pgPortable: Portable = {

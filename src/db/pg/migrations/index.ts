@@ -15,6 +15,7 @@ import m11 from './0011_password_reset.sql' with { type: 'text' }
 import m12 from './0012_readers_you_choose.sql' with { type: 'text' }
 import m13 from './0013_notifications.sql' with { type: 'text' }
 import m14 from './0014_visits_by_reader.sql' with { type: 'text' }
+import m15 from './0015_idempotency_keys.sql' with { type: 'text' }
 
 export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795446515396, sql: m0 },
@@ -32,4 +33,5 @@ export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] 
   { tag: '0012_readers_you_choose', when: 1795621463169, sql: m12 },
   { tag: '0013_notifications', when: 1795622396097, sql: m13 },
   { tag: '0014_visits_by_reader', when: 1795628676202, sql: m14 },
+  { tag: '0015_idempotency_keys', when: 1795722399629, sql: m15 },
 ]
