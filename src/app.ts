@@ -29,7 +29,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
   // No schema uses t.Transform, so encoding responses through the schema would only cost time (BENCHMARKS.md, Design measurements).
   return new Elysia({ encodeSchema: false })
     .use(requestLifecycle(ctx.log))
-    .use(systemRoutes(ctx.config.publicUrl))
+    .use(systemRoutes(ctx.config.publicUrl, () => ctx.blobs.health?.() ?? 'ok'))
     .use(authRoutes(ctx, auth))
     .use(filesRoutes(ctx, auth))
     .use(linksRoutes(ctx, auth))

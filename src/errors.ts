@@ -196,6 +196,9 @@ export const passwordsBusy = () =>
   new DomainError('server_busy', 'Too many passwords are being checked at once; retry in a moment', { retryAfterSeconds: 1 })
 /** Another process (a CLI command, a backup) held the database's write lock past the busy timeout. */
 export const databaseBusy = () => new DomainError('server_busy', 'The database is busy; retry in a moment', { retryAfterSeconds: 1 })
+/** The S3 store did not answer in time, or answered that it cannot serve now: nothing was stored or read. */
+export const storeUnavailable = () =>
+  new DomainError('server_busy', 'The file store is not answering; nothing was stored. Retry in a moment', { retryAfterSeconds: 5 })
 export const snapshotsKeptChanging = (attempts: number) =>
   new DomainError('server_busy', `files kept changing during ${attempts} snapshots; try the backup again`)
 

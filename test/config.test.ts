@@ -61,6 +61,8 @@ describe('loadConfig', () => {
       s3AccessKeyId: undefined,
       s3SecretAccessKey: undefined,
       s3PathStyle: true,
+      s3ConnectTimeout: 5,
+      s3IdleTimeout: 30,
       s3CopiesSize: 1073741824,
     })
   })

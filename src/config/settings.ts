@@ -438,6 +438,22 @@ export const SETTINGS = {
     rule: `must be one of ${ACCEPTED_BOOLEANS}`,
     help: 'address the bucket in the path (true) or as a subdomain of the endpoint (false)',
   }),
+  /** Seconds a request to the bucket waits for the store to answer at all (storage/s3-requests.ts). */
+  s3ConnectTimeout: setting({
+    env: 'PDFSHARE_S3_CONNECT_TIMEOUT',
+    default: '5',
+    parse: integer(1, 600),
+    rule: 'must be a number of seconds from 1 to 600',
+    help: 'seconds a request to the bucket waits for the store to answer (or take an upload) at all; then 503',
+  }),
+  /** Seconds a request to the bucket may go without progress once it is under way. */
+  s3IdleTimeout: setting({
+    env: 'PDFSHARE_S3_IDLE_TIMEOUT',
+    default: '30',
+    parse: integer(1, 3600),
+    rule: 'must be a number of seconds from 1 to 3600',
+    help: 'seconds a request to the bucket may go without a byte moving either way; then 503',
+  }),
   /** Bytes of local copies of the bucket's PDFs one instance keeps (storage/local-copies.ts); 0: none. */
   s3CopiesSize: setting({
     env: 'PDFSHARE_S3_COPIES_SIZE',

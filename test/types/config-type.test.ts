@@ -13,6 +13,8 @@ type WrittenOut = {
   jwtSecret: string | undefined
   migrateTo: string | undefined
   s3CopiesSize: number
+  s3ConnectTimeout: number
+  s3IdleTimeout: number
   maxFileSize: number
   maxVersions: number
   rateLimitApi: number
