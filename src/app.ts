@@ -35,7 +35,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
   return new Elysia({ encodeSchema: false })
     .onStop(() => previews.close())
     .use(requestLifecycle(ctx.log, ctx.metrics))
-    .use(systemRoutes(ctx.config.publicUrl))
+    .use(systemRoutes(ctx.config.publicUrl, () => ctx.blobs.health?.() ?? 'ok'))
     .use(metricsRoutes(ctx))
     .use(authRoutes(ctx, auth))
     .use(filesRoutes(ctx, auth, previews))

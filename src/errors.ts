@@ -20,11 +20,13 @@ export const ERROR_CODES = [
   'password_sign_in_off',
   'not_found',
   'conflict',
+  'idempotency_key_in_use',
   'request_timeout',
   'file_too_large',
   'body_too_large',
   'not_pdf',
   'unsupported_media_type',
+  'idempotency_key_reused',
   'rate_limited',
   'internal',
   'server_busy',
@@ -147,6 +149,22 @@ export const lastAdmin = () => conflict('This would leave the server without an 
 export const fileKeptChanging = (times: number) =>
   conflict(`The file changed ${times} times while this request waited for its turn (other replacements or restores); send it again`)
 
+// idempotency_key_in_use, idempotency_key_reused: a retry under an Idempotency-Key (docs/api.md, Retrying writes).
+
+/** Another request with this key is still being worked on (its lease ends in `seconds` at most). */
+export const idempotencyKeyInUse = (seconds: number) =>
+  new DomainError(
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is still being processed; send it again after Retry-After to get its answer',
+    { retryAfterSeconds: seconds },
+  )
+/** The key was first sent with another request: `how` says what differs (another method and path, another body). */
+export const idempotencyKeyReused = (how: string) =>
+  new DomainError(
+    'idempotency_key_reused',
+    `This Idempotency-Key was used for a different request (${how}); use a new key for a new request`,
+  )
+
 // request_timeout, file_too_large, body_too_large, not_pdf, unsupported_media_type: an upload or body refused.
 
 export const uploadTooSlow = (why: string) => new DomainError('request_timeout', `Upload stopped: ${why}; nothing was stored`)
@@ -182,6 +200,9 @@ export const passwordsBusy = () =>
   new DomainError('server_busy', 'Too many passwords are being checked at once; retry in a moment', { retryAfterSeconds: 1 })
 /** Another process (a CLI command, a backup) held the database's write lock past the busy timeout. */
 export const databaseBusy = () => new DomainError('server_busy', 'The database is busy; retry in a moment', { retryAfterSeconds: 1 })
+/** The S3 store did not answer in time, or answered that it cannot serve now: nothing was stored or read. */
+export const storeUnavailable = () =>
+  new DomainError('server_busy', 'The file store is not answering; nothing was stored. Retry in a moment', { retryAfterSeconds: 5 })
 export const snapshotsKeptChanging = (attempts: number) =>
   new DomainError('server_busy', `files kept changing during ${attempts} snapshots; try the backup again`)
 

@@ -2,8 +2,9 @@
  * HAProxy in front of several pdfshare instances, for tests of a scaled-out install: Debian's haproxy (2.6),
  * one config in a temp dir, in the foreground as our child process. Round robin over the given servers, each
  * checked on GET /api/health every 200 ms (a dead one is out within about half a second), a request whose
- * connection failed or got no answer at all tried again on another server (for an idempotent request; HAProxy
- * never resends a request body it could not keep), the client's address passed on in X-Forwarded-For, and
+ * connection failed tried again on another server (it cannot have reached one), and a GET or HEAD also after a
+ * connection closed without an answer, never a write (docs/scale-out.md: the configuration there is this one),
+ * the client's address passed on in X-Forwarded-For, and
  * timeouts long enough for a 100 MB upload on a slow link. Every answer says which server gave it in
  * `X-Pdfshare-Backend` (the server's name: s1, s2, …). Stopped when the process exits, also by a kill -9 (a
  * watchdog).
@@ -115,8 +116,10 @@ defaults
   timeout server 300s
   timeout http-request 30s
   timeout queue 30s
-  # A request whose connection was refused or that got no answer at all goes to another server (HAProxy keeps
-  # only requests whose body fits its buffer, and retries no non-idempotent request once it was sent).
+  # Retried on another server: a request whose connection failed (it cannot have reached a server), and a GET or
+  # HEAD whose connection closed without an answer. Never a POST, PUT, PATCH or DELETE that was sent: the server
+  # may have committed it before it died, and HAProxy would resend it whatever its method (the frontend's
+  # disable-l7-retry); a client retries those itself, with an Idempotency-Key.
   retries 3
   option redispatch 1
   retry-on conn-failure empty-response
@@ -125,6 +128,7 @@ defaults
 
 frontend pdfshare
   bind 127.0.0.1:${input.port}
+  http-request disable-l7-retry unless METH_GET
 ${input.requestRules.map((rule) => `  http-request ${rule}\n`).join('')}  default_backend instances
 
 backend instances

@@ -1,6 +1,7 @@
 import { createApp } from '../app'
 import { startAuditPruning } from '../core/audit/prune'
 import { startOutboxPruning } from '../core/outbox/prune'
+import { startIdempotencyPruning } from '../core/idempotency/prune'
 import { startVisitPruning } from '../modules/analytics/service/prune-visits'
 import { startMarkSweeps } from '../modules/share/service/visit-marks'
 import { listUsers } from '../core/accounts/users/users'
@@ -72,6 +73,7 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
       pruning.stop()
       auditPruning.stop()
       outboxPruning.stop()
+      keyPruning.stop()
       markSweeps.stop()
       ctx.close()
       await releaseLock()
@@ -87,6 +89,8 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
   const auditPruning = startAuditPruning(ctx)
   // Webhook deliveries and mails finished more than 30 days ago, likewise.
   const outboxPruning = startOutboxPruning(ctx)
+  // Idempotency keys past PDFSHARE_IDEMPOTENCY_TTL, likewise.
+  const keyPruning = startIdempotencyPruning(ctx)
   // Marks that recognise a repeat view leave with their 30 minutes, also on links nobody visits again.
   const markSweeps = startMarkSweeps(ctx)
   const app = createApp(ctx).listen({

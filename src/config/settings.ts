@@ -333,6 +333,14 @@ export const SETTINGS = {
     rule: 'must be a number of days from 1 to 36500',
     help: 'days audit-log entries (sign-ins, tokens, users, deletions) are kept, then deleted',
   }),
+  /** Seconds a write's answer is kept under its Idempotency-Key (core/idempotency). */
+  idempotencyTtl: setting({
+    env: 'PDFSHARE_IDEMPOTENCY_TTL',
+    default: '24h',
+    parse: lifetime(60, 30 * 86_400),
+    rule: 'must be a duration from 1m to 30d such as 24h or 7d',
+    help: "how long a write's answer is kept for a retry with the same Idempotency-Key",
+  }),
   /** Password sign-in to the dashboard and POST /api/auth/login; off: single sign-on (and API tokens) only. */
   passwordSignIn: setting({
     env: 'PDFSHARE_PASSWORD_SIGNIN',
@@ -460,6 +468,22 @@ export const SETTINGS = {
     parse: boolean,
     rule: `must be one of ${ACCEPTED_BOOLEANS}`,
     help: 'address the bucket in the path (true) or as a subdomain of the endpoint (false)',
+  }),
+  /** Seconds a request to the bucket waits for the store to answer at all (storage/s3-requests.ts). */
+  s3ConnectTimeout: setting({
+    env: 'PDFSHARE_S3_CONNECT_TIMEOUT',
+    default: '5',
+    parse: integer(1, 600),
+    rule: 'must be a number of seconds from 1 to 600',
+    help: 'seconds a request to the bucket waits for the store to answer (or take an upload) at all; then 503',
+  }),
+  /** Seconds a request to the bucket may go without progress once it is under way. */
+  s3IdleTimeout: setting({
+    env: 'PDFSHARE_S3_IDLE_TIMEOUT',
+    default: '30',
+    parse: integer(1, 3600),
+    rule: 'must be a number of seconds from 1 to 3600',
+    help: 'seconds a request to the bucket may go without a byte moving either way; then 503',
   }),
   /** Bytes of local copies of the bucket's PDFs one instance keeps (storage/local-copies.ts); 0: none. */
   s3CopiesSize: setting({

@@ -20,7 +20,7 @@ type StorageSettings = Pick<
   Config,
   'storage' | 's3Endpoint' | 's3Bucket' | 's3Region' | 's3AccessKeyId' | 's3SecretAccessKey' | 's3PathStyle'
 > &
-  Partial<Pick<Config, 's3CopiesSize'>>
+  Partial<Pick<Config, 's3CopiesSize' | 's3ConnectTimeout' | 's3IdleTimeout'>>
 
 /**
  * Where a running install keeps its PDFs, as PDFSHARE_STORAGE says: the data dir's own store, or an
@@ -39,7 +39,13 @@ export function configuredStorage(
   if (settings.storage === 'local') return { blobs: blobStoreOf(layout), where: layout.blobs, idHolder: dataDirIdHolder(layout) }
   const client = s3ClientOf(settings)
   return {
-    blobs: createS3BlobStore({ client, tempDir: layout.tmp, copiesBytes: settings.s3CopiesSize ?? 0, copiesDir: layout.copies }),
+    blobs: createS3BlobStore({
+      client,
+      timeouts: { connectMs: (settings.s3ConnectTimeout ?? 5) * 1000, idleMs: (settings.s3IdleTimeout ?? 30) * 1000 },
+      tempDir: layout.tmp,
+      copiesBytes: settings.s3CopiesSize ?? 0,
+      copiesDir: layout.copies,
+    }),
     where: `the bucket ${settings.s3Bucket}`,
     idHolder: bucketIdHolder(client, settings.s3Bucket!),
     // Link-preview cards beside the PDFs, so one instance's render serves them all.

@@ -46,6 +46,7 @@ export const sqliteTables = {
   notificationChannels: schema.notificationChannels,
   readerEvents: schema.readerEvents,
   notificationDeliveries: schema.notificationDeliveries,
+  idempotencyKeys: schema.idempotencyKeys,
 }
 export type Tables = typeof sqliteTables
 

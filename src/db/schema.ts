@@ -663,3 +663,39 @@ export const notificationDeliveries = sqliteTable(
   ],
 )
 export type NotificationDeliveryRow = typeof notificationDeliveries.$inferSelect
+
+/**
+ * Idempotency keys (docs/api.md, Retrying writes): a user's `Idempotency-Key` and, once the write it came with has
+ * committed, that write's answer, kept PDFSHARE_IDEMPOTENCY_TTL. A key is first claimed (`done` false) by the
+ * request that works on it, with a lease the request renews while it runs: a request killed mid-way leaves a
+ * lease that ends on its own, and another request may then take the key over. The answer is written by the write's
+ * own transaction, which replaces the claim with the `done` row; that row's insert fails, and the whole write with
+ * it, when the claim is no longer the request's own (core/idempotency).
+ */
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** What the key was first sent with: "METHOD /path" (a different one is a 422). */
+    request: text('request').notNull(),
+    /** The random id of the request holding the claim (done: the one whose write committed). */
+    lease: text('lease').notNull(),
+    /** Until when the claim holds without renewal (ms). */
+    leaseUntil: integer('lease_until').notNull(),
+    done: integer('done', { mode: 'boolean' }).notNull(),
+    /** Done: SHA-256 of the request's body as it was read (an upload's: the PDF's SHA-256 and the fields). */
+    digest: text('digest'),
+    /** Done: the answer's status, body (JSON text) and kept headers (a JSON object). */
+    status: integer('status'),
+    body: text('body'),
+    headers: text('headers'),
+    createdAt: integer('created_at').notNull(),
+    /** When the key may be forgotten (created_at + PDFSHARE_IDEMPOTENCY_TTL); pruned hourly. */
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.key] }), index('idempotency_keys_expires_idx').on(table.expiresAt)],
+)
+export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect

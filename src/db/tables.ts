@@ -16,6 +16,7 @@ export type {
   AcceptanceRow,
   NotificationChannelRow,
   NotificationDeliveryRow,
+  IdempotencyKeyRow,
   ReaderEventRow,
   WebhookDeliveryRow,
   WebhookRow,

@@ -1,8 +1,9 @@
 import { Elysia, type TSchema, ValidationError } from 'elysia'
-import { badRequest, databaseBusy, diskFull, DomainError, internalError, notFound } from '../errors'
+import { badRequest, databaseBusy, diskFull, DomainError, internalError, notFound, storeUnavailable } from '../errors'
 import { randomId } from '../lib/ids'
 import { errorCodes } from '../lib/error-codes'
 import { isDiskFull } from '../storage/disk-full'
+import { StoreUnavailable } from '../storage/s3-requests'
 import type { Logger } from '../log'
 import type { Metrics } from '../core/metrics/metrics'
 import { bodyProblem } from './check-body'
@@ -89,6 +90,7 @@ function asDomainError(code: unknown, error: unknown): DomainError {
   if (error instanceof DomainError) return error
   if (isDiskFull(error)) return diskFull()
   if (isDatabaseBusy(error)) return databaseBusy()
+  if (error instanceof StoreUnavailable) return storeUnavailable()
   if (code === 'NOT_FOUND') return notFound('Not found')
   if (code === 'PARSE') {
     // Elysia wraps what a parser throws: our JSON parsers' refusals (401, 415, 413, 400, 429) and a busy database

@@ -33,3 +33,26 @@ export function oneOf<const T extends Readonly<[string, ...string[]]>>(
 ): TUnionEnum<T> {
   return t.UnionEnum(values, { ...options, default: undefined })
 }
+
+/**
+ * The `Idempotency-Key` request header of the writes that honour it (docs/api.md, Retrying writes), for the
+ * OpenAPI document. Elysia's check of it never fails (any value is a string): its rules are checked after
+ * authentication, by http/idempotency.ts, so a request without a valid token stays a 401 whatever it sends.
+ */
+export const IdempotencyHeaders = t.Object({
+  'idempotency-key': t.Optional(
+    t.String({
+      description:
+        'A key of 1 to 255 printable ASCII characters, new for each write (a UUID): a retry with the same key and the same request gets the first answer again (Idempotent-Replayed: true) instead of writing twice. Kept 24 h by default.',
+      examples: ['8e03978e-40d5-43e8-bc93-6894a57f9324'],
+    }),
+  ),
+})
+
+/**
+ * What a write that honours Idempotency-Key may also answer: 409 (the key's first request still runs), 422 (the
+ * key was used for another request). Both are in the document; the type names only the 409, because Elysia types
+ * a 422 as its own validation error, and a second 422 type makes the Eden client's error type `unknown` (the
+ * dashboard reads every failure through the same envelope anyway).
+ */
+export const keyedFailures = { 409: FailureSchema, 422: FailureSchema } as { 409: typeof FailureSchema }

@@ -41,6 +41,11 @@ export interface BlobStore {
   moveAside(key: string): Promise<void>
   /** Lets go of what the store keeps besides the blobs (an object store's local copies); the process is stopping. */
   close?(): void
+  /**
+   * Whether the store answers, as its latest requests found it (an object store: `degraded` after a request timed
+   * out or was refused with a 5xx, until one succeeds); for /api/health, so it never waits. The local disk has none.
+   */
+  health?(): 'ok' | 'degraded'
 }
 
 /**

@@ -8,9 +8,11 @@ import { uploadGateFor } from './upload-gate'
 
 /**
  * Whose upload it is, and for a replacement (a PUT with a PDF) what replacing the file frees (the bytes of the
- * versions it prunes: core/files/versions.ts `replacementPlan`); a replacement adds no file.
+ * versions it prunes: core/files/versions.ts `replacementPlan`); a replacement adds no file. `replay`: a retry
+ * whose answer is kept under its Idempotency-Key, read only for its digest, so the quota (which its first
+ * request used) is not checked before it.
  */
-export type UploadTarget = { ownerId: string; replacing?: { frees: number } }
+export type UploadTarget = { ownerId: string; replacing?: { frees: number }; replay?: boolean }
 
 /**
  * A received upload: its form fields and its PDF (in a temp file), for the owner it was received for. It owns
@@ -39,7 +41,7 @@ export function uploadReceiver(ctx: AppContext): ReceiveUpload {
     if (declared !== undefined && declared > config.maxFileSize + MAX_FORM_OVERHEAD_BYTES) throw fileTooLarge(config.maxFileSize)
     // The PDF is at least the declared body less the most a form can carry besides it.
     const leastPdfBytes = Math.max(0, (declared ?? 0) - MAX_FORM_OVERHEAD_BYTES)
-    await assertQuotaAllows(ctx, target.ownerId, quotaGrowth(leastPdfBytes, target.replacing))
+    if (!target.replay) await assertQuotaAllows(ctx, target.ownerId, quotaGrowth(leastPdfBytes, target.replacing))
     // Without a Content-Length the upload may be as large as the cap.
     await assertDiskSpace(ctx.layout.tmp, declared ?? config.maxFileSize, config.minFreeDisk)
     return receiveMultipart(request, {

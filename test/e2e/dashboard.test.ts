@@ -313,6 +313,42 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     await page.context().close()
   }, 60_000)
 
+  test('an upload whose answer is lost on the way back is sent again with its Idempotency-Key, and stored once', async () => {
+    const binary = join(dir, 'pdfshare')
+    await run(['user', 'add', 'gwen', '--password-stdin'], { cwd: dir, program: [binary], stdin: `${PASSWORD}\n` })
+    const gwenToken = (await run(['token', 'issue', 'gwen'], { cwd: dir, program: [binary] })).stdout.trim()
+    const watched = await watchedPage(browser)
+    const { page } = watched
+    const keys: string[] = []
+    await page.route('**/api/files/upload', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '')
+      if (keys.length > 1) return route.continue()
+      await route.fetch() // the server stores the PDF…
+      await route.abort('connectionreset') // …and its answer never reaches the page
+    })
+    await page.goto(`${server.url}/app`)
+    await page.getByLabel('User name').fill('gwen')
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'No PDFs yet' }).waitFor()
+    await page.getByTestId('upload-input').setInputFiles([pdfs.first])
+    await eventually(async () =>
+      expect(await page.locator('.upload', { hasText: 'first.pdf' }).locator('.upload-status').textContent()).toBe('Uploaded'),
+    )
+    expect(keys).toHaveLength(2)
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/)
+    expect(keys[1]).toBe(keys[0]!)
+    expect((await (await api('/files', gwenToken)).json()).data).toHaveLength(1)
+    // The next upload has a key of its own.
+    await page.unroute('**/api/files/upload')
+    const next = page.waitForRequest('**/api/files/upload')
+    await page.getByTestId('upload-input').setInputFiles([pdfs.third])
+    expect((await next).headers()['idempotency-key']).not.toBe(keys[0])
+    await eventually(async () => expect((await (await api('/files', gwenToken)).json()).data).toHaveLength(2))
+    expect(watched.consoleErrors.filter((line) => !/ERR_|net::/.test(line))).toEqual([])
+    await page.context().close()
+  }, 60_000)
+
   test('an admin invites someone: the link makes an account and signs it in once; disabled, it cannot sign in', async () => {
     const watched = await watchedPage(browser)
     const { page } = watched

@@ -13,6 +13,8 @@ type WrittenOut = {
   jwtSecret: string | undefined
   migrateTo: string | undefined
   s3CopiesSize: number
+  s3ConnectTimeout: number
+  s3IdleTimeout: number
   maxFileSize: number
   maxVersions: number
   rateLimitApi: number
@@ -42,6 +44,7 @@ type WrittenOut = {
   webhookAllowPrivate: boolean
   analyticsRetention: number
   auditRetention: number
+  idempotencyTtl: number
   passwordSignIn: boolean
   oidcIssuer: string | undefined
   oidcClientId: string | undefined

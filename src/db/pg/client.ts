@@ -56,6 +56,7 @@ export const pgTables = {
   notificationChannels: schema.notificationChannels,
   readerEvents: schema.readerEvents,
   notificationDeliveries: schema.notificationDeliveries,
+  idempotencyKeys: schema.idempotencyKeys,
 }
 
 const pgPortable: Portable = {

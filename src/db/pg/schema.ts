@@ -500,3 +500,24 @@ export const notificationDeliveries = pgTable(
     index('notification_deliveries_owner_idx').on(table.ownerId, table.seq),
   ],
 )
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    request: text('request').notNull(),
+    lease: text('lease').notNull(),
+    leaseUntil: millis('lease_until').notNull(),
+    done: boolean('done').notNull(),
+    digest: text('digest'),
+    status: integer('status'),
+    body: text('body'),
+    headers: text('headers'),
+    createdAt: millis('created_at').notNull(),
+    expiresAt: millis('expires_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.key] }), index('idempotency_keys_expires_idx').on(table.expiresAt)],
+)

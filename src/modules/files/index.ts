@@ -1,15 +1,17 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
 import type { PreviewService } from '../../core/previews/preview-service'
+import type { FileWithLink } from '../../core/files/file-rows'
 import { getOwnedFile, ownedFileReader } from '../../core/files/get-owned-file'
 import { replacementPlan } from '../../core/files/versions'
 import type { AuthGuard } from '../../http/auth-guard'
+import { type Answer, idempotentWrites, NO_BODY, requestDigest } from '../../http/idempotency'
 import { readJsonBody } from '../../http/read-json-body'
 import { requireMediaType } from '../../http/request-body'
-import { authFailures, FailureSchema, openApiSchema } from '../../http/schemas'
+import { authFailures, FailureSchema, IdempotencyHeaders, keyedFailures, openApiSchema } from '../../http/schemas'
 import { contentDisposition, etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
 import { uploadReceiver } from '../../uploads/receive-upload'
-import { metadataFromForm, metadataFromJson, newFileFromForm } from './input'
+import { formDigest, metadataFromForm, metadataFromJson, newFileFromForm } from './input'
 import {
   DeletedEnvelope,
   FileEnvelope,
@@ -24,7 +26,7 @@ import {
 } from './model'
 import { toFileDto, toVersionDto } from './presenter'
 import { createFile } from './service/create-file'
-import { deleteOwnedFile } from './service/delete-file'
+import { type DeletedFile, deleteOwnedFile } from './service/delete-file'
 import { deleteVersion } from './service/delete-version'
 import { findOwnedVersion, type VersionBlob } from './service/find-version'
 import { listVersions } from './service/list-versions'
@@ -44,6 +46,7 @@ const uploadFailures = {
   415: FailureSchema,
   503: FailureSchema,
   507: FailureSchema,
+  ...keyedFailures,
   ...authFailures,
 }
 
@@ -52,7 +55,17 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
   const publicUrl = ctx.config.publicUrl
   const readOwnedFile = ownedFileReader(ctx)
   const receiveUpload = uploadReceiver(ctx)
+  const keyed = idempotentWrites(ctx)
   const envelope = (row: Parameters<typeof toFileDto>[0]) => ({ success: true as const, data: toFileDto(row, publicUrl) })
+  /** The answer of a write that gives the file: 200 and the File (kept as it is under an Idempotency-Key). */
+  const fileAnswer = (row: FileWithLink) => ({ status: 200, body: envelope(row) })
+  const done = <B>(body: B): Answer<B> => ({ status: 200, body })
+  /** An upload's answer: 201, the File, and where it lives. */
+  const fileCreated = (row: FileWithLink) => ({
+    status: 201,
+    body: envelope(row),
+    headers: { location: `${publicUrl}/api/files/${row.id}` },
+  })
   /** The owner's download of a stored PDF (the current one or a version): Range, attachment, revalidated before reuse. */
   const sendOwnerCopy = (request: Request, set: Parameters<typeof takeSetHeaders>[0], pdf: VersionBlob) =>
     sendFile(request, (range) => ctx.blobs.body(pdf.blobKey, range), {
@@ -62,26 +75,37 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
       headers: { ...takeSetHeaders(set), 'cache-control': 'private, no-cache' },
     })
 
+  /** A new PDF (uploaded, replacing, restored): its page 1 is drawn in the background for its first reader. */
+  const drawnAhead = <T extends Parameters<typeof previews.drawAhead>[0]>(row: T) => {
+    previews.drawAhead(row)
+    return row
+  }
+
   return new Elysia({ name: 'files', prefix: '/api/files' })
     .use(auth)
     .post(
       '/upload',
       async ({ request, caller, set }) => {
         requireMediaType(request, ['multipart/form-data'])
-        // `await using` would say this, but the import checker's parser (swc's visitor) cannot read it yet.
-        const upload = await receiveUpload(request, { ownerId: caller.userId })
-        try {
-          const row = await createFile(ctx, { upload, ...newFileFromForm(upload) })
-          previews.drawAhead(row)
-          set.status = 201
-          return envelope(row)
-        } finally {
-          await upload[Symbol.asyncDispose]()
-        }
+        return keyed(request, set, caller.userId, async (key) => {
+          // `await using` would say this, but the import checker's parser (swc's visitor) cannot read it yet.
+          const upload = await receiveUpload(request, { ownerId: caller.userId, replay: key.answered })
+          try {
+            const input = newFileFromForm(upload)
+            return await key.once(
+              formDigest(upload),
+              (held) => createFile(ctx, { upload, ...input, key: held }).then(drawnAhead),
+              fileCreated,
+            )
+          } finally {
+            await upload[Symbol.asyncDispose]()
+          }
+        })
       },
       {
         auth: 'files:write',
         parse: 'none',
+        headers: IdempotencyHeaders,
         response: {
           201: FileEnvelope,
           ...uploadFailures,
@@ -120,28 +144,42 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
     })
     .put(
       '/:id',
-      async ({ request, caller, params }) => {
+      async ({ request, caller, params, set }) => {
         const target = { ownerId: caller.userId, id: params.id }
         const type = requireMediaType(request, ['application/json', 'multipart/form-data'])
-        const current = await getOwnedFile(ctx, target) // 404 before reading a body that could never be stored
-        if (type === 'application/json') {
-          return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromJson(await readJsonBody(request)) }))
-        }
-        const plan = await replacementPlan(ctx, current)
-        const upload = await receiveUpload(request, { ownerId: caller.userId, replacing: plan })
-        try {
-          if (!upload.file) return envelope(await updateMetadata(ctx, { ...target, metadata: metadataFromForm(upload.fields) }))
-          const metadata = metadataFromForm(upload.fields)
-          const replaced = await replacePdf(ctx, { id: params.id, upload, metadata, seen: { current, plan } })
-          previews.drawAhead(replaced)
-          return envelope(replaced)
-        } finally {
-          await upload[Symbol.asyncDispose]()
-        }
+        return keyed(request, set, caller.userId, async (key) => {
+          // 404 before reading a body that could never be stored; a replay's answer is kept already, it needs no file.
+          const current = key.answered ? undefined : await getOwnedFile(ctx, target)
+          if (type === 'application/json') {
+            const body = await readJsonBody(request)
+            const metadata = metadataFromJson(body)
+            return key.once(
+              requestDigest(body),
+              (held) => updateMetadata(ctx, { ...target, metadata, seen: current, key: held }),
+              fileAnswer,
+            )
+          }
+          const seen = current && { current, plan: await replacementPlan(ctx, current) }
+          const upload = await receiveUpload(request, { ownerId: caller.userId, replacing: seen?.plan, replay: key.answered })
+          try {
+            const metadata = metadataFromForm(upload.fields)
+            return await key.once(
+              formDigest(upload),
+              (held) =>
+                upload.file
+                  ? replacePdf(ctx, { id: params.id, upload, metadata, seen, key: held }).then(drawnAhead)
+                  : updateMetadata(ctx, { ...target, metadata, seen: current, key: held }),
+              fileAnswer,
+            )
+          } finally {
+            await upload[Symbol.asyncDispose]()
+          }
+        })
       },
       {
         auth: 'files:write',
         parse: 'none',
+        headers: IdempotencyHeaders,
         params: FileIdParams,
         response: {
           200: FileEnvelope,
@@ -164,15 +202,23 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
     )
     .delete(
       '/:id',
-      async ({ caller, params, audit }) => {
-        const deleted = await deleteOwnedFile(ctx, { ownerId: caller.userId, id: params.id })
-        await audit('file.deleted', { fileId: deleted.id, filename: deleted.filename })
-        return { success: true as const, data: { id: deleted.id } }
-      },
+      async ({ request, caller, params, set, audit }) =>
+        keyed(request, set, caller.userId, (key) =>
+          key.once(
+            NO_BODY,
+            async (held) => {
+              const deleted = await deleteOwnedFile(ctx, { ownerId: caller.userId, id: params.id, key: held })
+              await audit('file.deleted', { fileId: deleted.id, filename: deleted.filename })
+              return deleted
+            },
+            (deleted: DeletedFile) => done({ success: true as const, data: { id: deleted.id } }),
+          ),
+        ),
       {
         auth: 'files:write',
+        headers: IdempotencyHeaders,
         params: FileIdParams,
-        response: { 200: DeletedEnvelope, 404: FailureSchema, ...authFailures },
+        response: { 200: DeletedEnvelope, 404: FailureSchema, ...keyedFailures, ...authFailures },
         detail: { summary: 'Delete a file, its PDF and its previews', tags },
       },
     )
@@ -231,15 +277,20 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
     )
     .post(
       '/:id/versions/:versionId/restore',
-      async ({ caller, params }) => {
-        const restored = await restoreVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId })
-        previews.drawAhead(restored)
-        return envelope(restored)
-      },
+      async ({ request, caller, params, set }) =>
+        keyed(request, set, caller.userId, (key) =>
+          key.once(
+            NO_BODY,
+            (held) =>
+              restoreVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId, key: held }).then(drawnAhead),
+            fileAnswer,
+          ),
+        ),
       {
         auth: 'files:write',
+        headers: IdempotencyHeaders,
         params: VersionParams,
-        response: { 200: FileEnvelope, 404: FailureSchema, 409: FailureSchema, ...authFailures },
+        response: { 200: FileEnvelope, 404: FailureSchema, ...keyedFailures, ...authFailures },
         detail: {
           summary: 'Make a previous version the current PDF again',
           description:
@@ -250,14 +301,19 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
     )
     .delete(
       '/:id/versions/:versionId',
-      async ({ caller, params }) => ({
-        success: true as const,
-        data: await deleteVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId }),
-      }),
+      async ({ request, caller, params, set }) =>
+        keyed(request, set, caller.userId, (key) =>
+          key.once(
+            NO_BODY,
+            (held) => deleteVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId, key: held }),
+            (deleted: { id: string }) => done({ success: true as const, data: deleted }),
+          ),
+        ),
       {
         auth: 'files:write',
+        headers: IdempotencyHeaders,
         params: VersionParams,
-        response: { 200: DeletedEnvelope, 404: FailureSchema, 409: FailureSchema, ...authFailures },
+        response: { 200: DeletedEnvelope, 404: FailureSchema, ...keyedFailures, ...authFailures },
         detail: { summary: 'Delete a previous version and its PDF (not the current one: 409)', tags },
       },
     )

@@ -2,11 +2,12 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
 import { type AuthGuard, jsonBody } from '../../http/auth-guard'
 import { toLinkInput } from '../../core/links/link-input'
-import { authFailures, FailureSchema } from '../../http/schemas'
+import { idempotentWrites, NO_BODY, requestDigest } from '../../http/idempotency'
+import { authFailures, FailureSchema, IdempotencyHeaders, keyedFailures } from '../../http/schemas'
 import { FileIdParams, LinkDeletedEnvelope, LinkEnvelope, LinkIdParams, LinkJson, LinkListEnvelope } from './model'
 import { linkFacts, toLinkDto } from './presenter'
 import { createLink } from './service/create-link'
-import { deleteLink } from './service/delete-link'
+import { type DeletedLink, deleteLink } from './service/delete-link'
 import { listLinks } from './service/list-links'
 import { getLink } from './service/owned-links'
 import { updateLink } from './service/update-link'
@@ -17,6 +18,12 @@ const tags = ['links']
 export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
   const publicUrl = ctx.config.publicUrl
   const dto = (row: Parameters<typeof toLinkDto>[0]) => toLinkDto(row, publicUrl, ctx.now())
+  const keyed = idempotentWrites(ctx)
+  const linkCreated = (row: Parameters<typeof toLinkDto>[0]) => ({
+    status: 201,
+    body: { success: true as const, data: dto(row) },
+    headers: { location: `${publicUrl}/api/links/${row.id}` },
+  })
 
   return new Elysia({ name: 'links' })
     .use(auth)
@@ -35,18 +42,33 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .post(
       '/api/files/:id/links',
-      async ({ body, caller, params, set, audit }) => {
-        const row = await createLink(ctx, { ownerId: caller.userId, fileId: params.id, link: toLinkInput(body) })
-        await audit('link.created', linkFacts(row))
-        set.status = 201
-        return { success: true as const, data: dto(row) }
-      },
+      async ({ request, body, caller, params, set, audit }) =>
+        keyed(request, set, caller.userId, (key) =>
+          key.once(
+            requestDigest(body),
+            async (held) => {
+              const row = await createLink(ctx, { ownerId: caller.userId, fileId: params.id, link: toLinkInput(body), key: held })
+              await audit('link.created', linkFacts(row))
+              return row
+            },
+            linkCreated,
+          ),
+        ),
       {
         auth: 'links:write',
         parse: jsonBody(LinkJson, 'links:write'),
         body: LinkJson,
+        headers: IdempotencyHeaders,
         params: FileIdParams,
-        response: { 201: LinkEnvelope, 400: FailureSchema, 404: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
+        response: {
+          201: LinkEnvelope,
+          400: FailureSchema,
+          404: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          ...keyedFailures,
+          ...authFailures,
+        },
         detail: {
           summary: 'Add a share link to a file (at most 100 a file)',
           description:
@@ -91,15 +113,23 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .delete(
       '/api/links/:linkId',
-      async ({ caller, params, audit }) => {
-        const deleted = await deleteLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId })
-        await audit('link.deleted', { linkId: deleted.id, fileId: deleted.fileId })
-        return { success: true as const, data: { id: deleted.id } }
-      },
+      async ({ request, caller, params, set, audit }) =>
+        keyed(request, set, caller.userId, (key) =>
+          key.once(
+            NO_BODY,
+            async (held) => {
+              const deleted = await deleteLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId, key: held })
+              await audit('link.deleted', { linkId: deleted.id, fileId: deleted.fileId })
+              return deleted
+            },
+            (deleted: DeletedLink) => ({ status: 200, body: { success: true as const, data: { id: deleted.id } } }),
+          ),
+        ),
       {
         auth: 'links:write',
+        headers: IdempotencyHeaders,
         params: LinkIdParams,
-        response: { 200: LinkDeletedEnvelope, 404: FailureSchema, 409: FailureSchema, ...authFailures },
+        response: { 200: LinkDeletedEnvelope, 404: FailureSchema, ...keyedFailures, ...authFailures },
         detail: { summary: "Delete a share link (not a file's default link: 409)", tags },
       },
     )

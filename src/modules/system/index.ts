@@ -5,9 +5,10 @@ import { HealthEnvelope } from './model'
 
 /**
  * Unauthenticated routes: the health probe and the OpenAPI document (generated from the route schemas).
- * `publicUrl` is the document's one server: its paths (/api/…) are relative to it, prefix included.
+ * `publicUrl` is the document's one server: its paths (/api/…) are relative to it, prefix included. `storeHealth`:
+ * the blob store's, from what its latest requests found (it never waits on the store).
  */
-export function systemRoutes(publicUrl: string) {
+export function systemRoutes(publicUrl: string, storeHealth: () => 'ok' | 'degraded' = () => 'ok') {
   return new Elysia({ name: 'system' })
     .use(
       openapi({
@@ -30,8 +31,19 @@ export function systemRoutes(publicUrl: string) {
         },
       }),
     )
-    .get('/api/health', () => ({ success: true as const, data: { status: 'ok' as const, version: VERSION } }), {
-      response: { 200: HealthEnvelope },
-      detail: { summary: 'Liveness probe (no authentication)', tags: ['system'], security: [] },
-    })
+    .get(
+      '/api/health',
+      () => {
+        const store = storeHealth()
+        return { success: true as const, data: { status: store, store, version: VERSION } }
+      },
+      {
+        response: { 200: HealthEnvelope },
+        detail: {
+          summary: 'Liveness probe (no authentication): 200 while the process answers; "degraded" when the file store does not',
+          tags: ['system'],
+          security: [],
+        },
+      },
+    )
 }

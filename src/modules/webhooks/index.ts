@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
 import { type AuthGuard, jsonBody } from '../../http/auth-guard'
-import { authFailures, FailureSchema } from '../../http/schemas'
+import { idempotentWrites, NO_BODY, requestDigest } from '../../http/idempotency'
+import { authFailures, FailureSchema, IdempotencyHeaders, keyedFailures } from '../../http/schemas'
 import { webhookFromJson } from './input'
 import {
   DeliveriesQuery,
@@ -17,7 +18,7 @@ import { WEBHOOK_LIMITS } from '../../shared/webhook-shapes'
 import { toDeliveryDto, toWebhookDto, webhookFacts } from './presenter'
 import { createWebhook } from './service/create-webhook'
 import { listDeliveries } from './service/list-deliveries'
-import { deleteWebhook, listWebhooks } from './service/owned-webhooks'
+import { type DeletedWebhook, deleteWebhook, listWebhooks } from './service/owned-webhooks'
 import { testEventSender } from './service/send-test-event'
 
 const tags = ['webhooks']
@@ -25,6 +26,12 @@ const tags = ['webhooks']
 /** The caller's webhooks and their delivery logs: /api/webhooks. Thin handlers around the services. */
 export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
   const sendTestEvent = testEventSender(ctx)
+  const keyed = idempotentWrites(ctx)
+  // The secret is in the answer, so a retry under the same key is shown the one secret the webhook has.
+  const webhookCreated = (row: Parameters<typeof toWebhookDto>[0]) => ({
+    status: 201,
+    body: { success: true as const, data: { ...toWebhookDto(row), secret: row.secret } },
+  })
   return new Elysia({ name: 'webhooks', prefix: '/api/webhooks' })
     .use(auth)
     .get(
@@ -38,23 +45,31 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .post(
       '',
-      async ({ body, caller, set, audit }) => {
-        const webhook = webhookFromJson(body)
-        const row = await createWebhook(ctx, { ownerId: caller.userId, webhook })
-        await audit('webhook.created', webhookFacts(row))
-        set.status = 201
-        return { success: true as const, data: { ...toWebhookDto(row), secret: row.secret } }
-      },
+      async ({ request, body, caller, set, audit }) =>
+        keyed(request, set, caller.userId, (key) => {
+          const webhook = webhookFromJson(body)
+          return key.once(
+            requestDigest(body),
+            async (held) => {
+              const row = await createWebhook(ctx, { ownerId: caller.userId, webhook, key: held })
+              await audit('webhook.created', webhookFacts(row))
+              return row
+            },
+            webhookCreated,
+          )
+        }),
       {
         auth: 'webhooks:write',
         parse: jsonBody(WebhookJson, 'webhooks:write'),
         body: WebhookJson,
+        headers: IdempotencyHeaders,
         response: {
           201: NewWebhookEnvelope,
           400: FailureSchema,
           403: FailureSchema,
           413: FailureSchema,
           415: FailureSchema,
+          ...keyedFailures,
           ...authFailures,
         },
         detail: {
@@ -66,15 +81,23 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .delete(
       '/:id',
-      async ({ caller, params, audit }) => {
-        const deleted = await deleteWebhook(ctx, { ownerId: caller.userId, id: params.id })
-        await audit('webhook.deleted', webhookFacts(deleted))
-        return { success: true as const, data: { id: deleted.id } }
-      },
+      async ({ request, caller, params, set, audit }) =>
+        keyed(request, set, caller.userId, (key) =>
+          key.once(
+            NO_BODY,
+            async (held) => {
+              const deleted = await deleteWebhook(ctx, { ownerId: caller.userId, id: params.id, key: held })
+              await audit('webhook.deleted', webhookFacts(deleted))
+              return deleted
+            },
+            (deleted: DeletedWebhook) => ({ status: 200, body: { success: true as const, data: { id: deleted.id } } }),
+          ),
+        ),
       {
         auth: 'webhooks:write',
+        headers: IdempotencyHeaders,
         params: WebhookIdParams,
-        response: { 200: WebhookDeletedEnvelope, 404: FailureSchema, ...authFailures },
+        response: { 200: WebhookDeletedEnvelope, 404: FailureSchema, ...keyedFailures, ...authFailures },
         detail: { summary: 'Delete a webhook and its delivery log; nothing pending is sent to it any more', tags },
       },
     )

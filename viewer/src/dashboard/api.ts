@@ -69,35 +69,77 @@ export async function ok<T>(request: Promise<Answer<T>>): Promise<T> {
 
 export type Transfer = { promise: Promise<FileDto>; cancel: () => void }
 
+/** Waits before a PDF is sent again after its answer was lost (ms); then the failure is shown. */
+const RESEND_WAITS_MS = [1000, 3000, 10_000]
+/** Answers after which the same upload may simply be sent again (with its key: it is never stored twice). */
+const SEND_AGAIN = new Set([409, 429, 502, 503, 504])
+
+/** A new Idempotency-Key: 32 random hex digits (crypto.randomUUID exists only on HTTPS and localhost). */
+function newKey(): string {
+  return [...crypto.getRandomValues(new Uint8Array(16))].map((byte) => byte.toString(16).padStart(2, '0')).join('')
+}
+
+type Sent = { status: number; body: { data?: FileDto } | null; retryAfter: number | undefined } | 'lost'
+
 /**
  * Sends a PDF as multipart with XMLHttpRequest, the one browser API that reports upload progress:
- * `onProgress(sent, total)` as the bytes leave. POST for a new file, PUT to replace one.
+ * `onProgress(sent, total)` as the bytes leave. POST for a new file, PUT to replace one. The upload carries an
+ * Idempotency-Key of its own (docs/api.md, Retrying writes): when its answer is lost (the connection cut, a
+ * balancer's 502) or the server asks to come back (409 while a first send is still being stored, 429, 503), it
+ * is sent again, with the same key, up to three times: the server then answers what it did with the first send,
+ * or does it now, and never stores the PDF twice.
  */
 export function sendPdf(method: 'POST' | 'PUT', path: string, file: File, onProgress: (sent: number, total: number) => void): Transfer {
-  const request = new XMLHttpRequest()
-  const promise = new Promise<FileDto>((resolve, reject) => {
-    request.open(method, `${apiBase}${path}`)
-    const token = session.token()
-    if (token) request.setRequestHeader('authorization', `Bearer ${token}`)
-    request.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size)
-    request.onload = () => {
-      let body: { data?: FileDto } | null = null
-      try {
-        body = JSON.parse(request.responseText)
-      } catch {
-        body = null
+  const key = newKey()
+  let current: XMLHttpRequest | undefined
+  let cancelled = false
+  const sendOnce = () =>
+    new Promise<Sent>((resolve, reject) => {
+      const request = new XMLHttpRequest()
+      current = request
+      request.open(method, `${apiBase}${path}`)
+      const token = session.token()
+      if (token) request.setRequestHeader('authorization', `Bearer ${token}`)
+      request.setRequestHeader('idempotency-key', key)
+      request.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size)
+      request.onload = () => {
+        let body: { data?: FileDto } | null = null
+        try {
+          body = JSON.parse(request.responseText)
+        } catch {
+          body = null
+        }
+        if (request.status === 401 && token) session.expired()
+        const retryAfter = Number(request.getResponseHeader('retry-after'))
+        resolve({ status: request.status, body, retryAfter: retryAfter > 0 ? retryAfter : undefined })
       }
-      if (request.status >= 200 && request.status < 300 && body?.data) return resolve(body.data)
-      if (request.status === 401 && token) session.expired()
-      reject(failureOf(request.status, body))
+      request.onerror = () => resolve('lost')
+      request.onabort = () => reject(new ApiError('Cancelled', 0, 'cancelled'))
+      const form = new FormData()
+      form.append('file', file, file.name)
+      request.send(form)
+    })
+  const promise = (async () => {
+    for (let resends = 0; ; resends++) {
+      const sent = await sendOnce()
+      if (sent !== 'lost' && sent.status >= 200 && sent.status < 300 && sent.body?.data) return sent.body.data
+      const again = sent === 'lost' || SEND_AGAIN.has(sent.status)
+      if (!again || resends >= RESEND_WAITS_MS.length) {
+        if (sent === 'lost') throw new ApiError('The upload was interrupted: the server cannot be reached.', 0, 'network')
+        throw failureOf(sent.status, sent.body)
+      }
+      const wait = sent !== 'lost' && sent.retryAfter !== undefined ? sent.retryAfter * 1000 : RESEND_WAITS_MS[resends]!
+      await new Promise((resolve) => setTimeout(resolve, wait))
+      if (cancelled) throw new ApiError('Cancelled', 0, 'cancelled')
     }
-    request.onerror = () => reject(new ApiError('The upload was interrupted: the server cannot be reached.', 0, 'network'))
-    request.onabort = () => reject(new ApiError('Cancelled', 0, 'cancelled'))
-    const form = new FormData()
-    form.append('file', file, file.name)
-    request.send(form)
-  })
-  return { promise, cancel: () => request.abort() }
+  })()
+  return {
+    promise,
+    cancel: () => {
+      cancelled = true
+      current?.abort()
+    },
+  }
 }
 
 /** PUTs a picture as the request's body itself (the branding's logo: no form, the API reads the bytes); the answer's data. */

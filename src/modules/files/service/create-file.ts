@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { fitsQuota, quotaGrowth, quotaRefusal } from '../../../core/files/quota'
 import type { FileWithLink } from '../../../core/files/file-rows'
+import { type HeldKey, keptIn } from '../../../core/idempotency/keep'
 import { insertLinkWhere, prepareNewLink } from '../../../core/links/new-link'
 import { enqueueEvent } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
@@ -17,9 +18,13 @@ import { toFileDto } from '../presenter'
  * the row — guarded by the quota in the same statement — its default link and the `file.uploaded` webhook
  * deliveries, in one transaction. The blob is durable before the row that points at
  * it exists; if the row is refused the blob is removed, and if the process dies in between the start-up
- * sweep moves it to orphans/. The upload's temp file is the upload's to discard (receive-upload.ts).
+ * sweep moves it to orphans/. The upload's temp file is the upload's to discard (receive-upload.ts). Under an
+ * Idempotency-Key (`key`), the same transaction keeps the answer, only if the file went in.
  */
-export async function createFile(ctx: AppContext, input: NewFileInput & { upload: Upload }): Promise<FileWithLink> {
+export async function createFile(
+  ctx: AppContext,
+  input: NewFileInput & { upload: Upload; key?: HeldKey<FileWithLink> },
+): Promise<FileWithLink> {
   const { files } = ctx.db.tables
   const { upload, metadata } = input
   const file = upload.file
@@ -69,6 +74,7 @@ export async function createFile(ctx: AppContext, input: NewFileInput & { upload
           onlyIf: fileWentIn,
         }),
       ),
+      ...keptIn(ctx, input.key, row, fileWentIn),
     ])
     .catch(async (error) => {
       await ctx.blobs.delete(row.blobKey).catch(() => {}) // the row never existed: the blob goes too (else the start-up sweep moves it aside)

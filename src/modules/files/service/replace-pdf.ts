@@ -4,6 +4,7 @@ import type { AppContext } from '../../../core/context'
 import { discardBlob } from '../../../core/files/discard-blob'
 import type { FileWithLink } from '../../../core/files/file-rows'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
+import { type HeldKey, keptIn } from '../../../core/idempotency/keep'
 import { fitsQuota, quotaGrowth, quotaRefusal } from '../../../core/files/quota'
 import { MAX_SWAP_ATTEMPTS, type ReplacementPlan, replacementPlan } from '../../../core/files/versions'
 import { enqueueEvent } from '../../../core/webhooks/outbox'
@@ -25,11 +26,13 @@ export type SeenBefore = { current: FileWithLink; plan: ReplacementPlan }
  * first, under a new key; then the row switches in one transaction; only then go the bytes of the versions
  * pruned. A reader sees the old blob with the old metadata or the new blob with the new metadata, never a mix.
  * The file is read once (`seen`, what the route read before the upload) unless a concurrent change makes the
- * swap miss; the answer is the row as the swap wrote it. The upload's temp file is the upload's to discard.
+ * swap miss (or the route read nothing: it replays a kept answer, or did not need to); the answer is the row as
+ * the swap wrote it, and the answer an Idempotency-Key (`key`) keeps is written by the swap's own transaction.
+ * The upload's temp file is the upload's to discard.
  */
 export async function replacePdf(
   ctx: AppContext,
-  input: { id: string; upload: Upload; metadata: MetadataInput; seen: SeenBefore },
+  input: { id: string; upload: Upload; metadata: MetadataInput; seen?: SeenBefore; key?: HeldKey<FileWithLink> },
 ): Promise<FileWithLink> {
   const { upload } = input
   const replacement = upload.file
@@ -66,7 +69,8 @@ export async function replacePdf(
         updatedAt: hasSwitches ? now : undefined,
       },
       replaced,
-      input.seen,
+      input.seen ?? (await seenNow(ctx, target)),
+      input.key,
     )
   } finally {
     if (!switched) await ctx.blobs.delete(blobKey)
@@ -96,6 +100,7 @@ async function switchBlob(
   linkChanges: SQLiteUpdateSetSource<Tables['links']>,
   replaced: (current: FileWithLink) => FileWithLink,
   seen: SeenBefore,
+  key: HeldKey<FileWithLink> | undefined,
 ): Promise<{ discard: string[]; row: FileWithLink }> {
   const { files, fileVersions, links } = ctx.db.tables
   let { current, plan } = seen
@@ -151,6 +156,7 @@ async function switchBlob(
       ...(pruneIds.length > 0 ? [prune] : []),
       ...(linkChanges.updatedAt === undefined ? [] : [switchLink()]),
       announce,
+      ...keptIn(ctx, key, replaced(current), holdsNew),
     ])
     if ((swapped as { id: string }[]).length > 0) return { discard: plan.prune.map((version) => version.blobKey), row: replaced(current) }
     // Refused: by the quota, or because the file changed meanwhile (another replacement, a restore, a deleted version).
@@ -165,4 +171,10 @@ async function switchBlob(
     current = now
     plan = replanned
   }
+}
+
+/** The file and its replacement plan as they are now, when the route read nothing before the upload. */
+async function seenNow(ctx: AppContext, target: Target): Promise<SeenBefore> {
+  const current = await getOwnedFile(ctx, target)
+  return { current, plan: await replacementPlan(ctx, current) }
 }

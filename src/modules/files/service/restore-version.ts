@@ -3,6 +3,7 @@ import type { AppContext } from '../../../core/context'
 import type { FileWithLink } from '../../../core/files/file-rows'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
 import { MAX_SWAP_ATTEMPTS } from '../../../core/files/versions'
+import { type HeldKey, keptIn } from '../../../core/idempotency/keep'
 import { enqueueEvent } from '../../../core/webhooks/outbox'
 import { outboxWritten } from '../../../core/webhooks/wake'
 import { fileKeptChanging, versionNotFound } from '../../../errors'
@@ -17,9 +18,10 @@ import { nextUpdatedAt } from './update-metadata'
  * links; its bytes, size, SHA-256 (so the share page's ETag) and filename become the version's. No bytes are
  * added or removed, so the quota is not consulted and nothing is pruned. Restoring the current version changes
  * nothing. The file's webhooks get `file.replaced` (with `restoredVersionId`), in the same transaction: to a
- * receiver a restore is the PDF behind the links changing, like a replacement.
+ * receiver a restore is the PDF behind the links changing, like a replacement. The answer is the row as the swap
+ * wrote it, and so is the answer an Idempotency-Key (`key`) keeps in the same transaction.
  */
-export async function restoreVersion(ctx: AppContext, input: VersionKey): Promise<FileWithLink> {
+export async function restoreVersion(ctx: AppContext, input: VersionKey & { key?: HeldKey<FileWithLink> }): Promise<FileWithLink> {
   const { files, fileVersions } = ctx.db.tables
   const target = { ownerId: input.ownerId, id: input.id }
   const owned = and(eq(files.id, input.id), eq(files.ownerId, input.ownerId))
@@ -64,10 +66,11 @@ export async function restoreVersion(ctx: AppContext, input: VersionKey): Promis
           onlyIf: holdsVersion,
         }),
       ),
+      ...keptIn(ctx, input.key, restored, holdsVersion),
     ])
     if (swapped.length > 0) {
       outboxWritten(ctx)
-      return getOwnedFile(ctx, target)
+      return restored
     }
   }
   throw fileKeptChanging(MAX_SWAP_ATTEMPTS)

@@ -2,8 +2,10 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import type { FileWithLink } from '../../../core/files/file-rows'
 import { getOwnedFile } from '../../../core/files/get-owned-file'
+import { MAX_SWAP_ATTEMPTS } from '../../../core/files/versions'
+import { type HeldKey, keptFirst } from '../../../core/idempotency/keep'
 import { greaterOf, type Tables } from '../../../db/database'
-import { notFound } from '../../../errors'
+import { fileKeptChanging, notFound } from '../../../errors'
 import { isWellFormedId } from '../../../lib/ids'
 import type { MetadataInput } from '../input'
 
@@ -11,27 +13,47 @@ export type Target = { ownerId: string; id: string }
 
 /**
  * PUT without a PDF (a JSON body, or a form without a file part): metadata only, all or nothing. Omitted fields
- * stay as they are; the two switches are the default link's, changed in the same transaction.
+ * stay as they are; the two switches are the default link's, changed in the same transaction. Compare-and-swap
+ * on updatedAt, like a replacement: the answer is the row exactly as this change wrote it (and so is the answer
+ * an Idempotency-Key keeps with it, `key`); a change that commits between the read and the write makes this one
+ * apply again on top of it (last writer wins). `seen`: the file as the route read it, for the first attempt.
  */
-export async function updateMetadata(ctx: AppContext, input: Target & { metadata: MetadataInput }): Promise<FileWithLink> {
+export async function updateMetadata(
+  ctx: AppContext,
+  input: Target & { metadata: MetadataInput; seen?: FileWithLink; key?: HeldKey<FileWithLink> },
+): Promise<FileWithLink> {
   const { files, links } = ctx.db.tables
   const { allowDownload, searchEngineVisible, ...fileFields } = input.metadata
-  const now = ctx.now()
   if (!isWellFormedId(input.id)) throw notFound()
-  const owned = ownedBy(ctx.db.tables, input)
-  const updateFile = ctx.db.orm
-    .update(files)
-    .set({ ...fileFields, updatedAt: nextUpdatedAt(ctx.db.tables, now) })
-    .where(owned)
-    .returning({ id: files.id })
-  const updateLink = ctx.db.orm
-    .update(links)
-    .set({ allowDownload, searchEngineVisible, updatedAt: now })
-    .where(and(eq(links.fileId, sql`(SELECT ${files.id} FROM ${files} WHERE ${owned})`), eq(links.isDefault, true)))
+  const sent = Object.fromEntries(Object.entries(fileFields).filter(([, value]) => value !== undefined))
   const hasSwitches = allowDownload !== undefined || searchEngineVisible !== undefined
-  const [updated] = hasSwitches ? await ctx.db.orm.batch([updateFile, updateLink]) : [await updateFile]
-  if (updated.length === 0) throw notFound()
-  return getOwnedFile(ctx, input)
+  let current = input.seen ?? (await getOwnedFile(ctx, input))
+  for (let attempt = 1; ; attempt++) {
+    const now = ctx.now()
+    const updated: FileWithLink = {
+      ...current,
+      ...sent,
+      updatedAt: Math.max(now, current.updatedAt + 1),
+      allowDownload: allowDownload ?? current.allowDownload,
+      searchEngineVisible: searchEngineVisible ?? current.searchEngineVisible,
+    }
+    const asRead = and(ownedBy(ctx.db.tables, input), eq(files.updatedAt, current.updatedAt))
+    // Both read before the file's row changes: the answer is kept, and the link changed, only if the swap happens.
+    const swaps = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${asRead})`
+    const updateLink = ctx.db.orm
+      .update(links)
+      .set({ allowDownload, searchEngineVisible, updatedAt: now })
+      .where(and(eq(links.fileId, sql`(SELECT ${files.id} FROM ${files} WHERE ${asRead})`), eq(links.isDefault, true)))
+    const updateFile = ctx.db.orm
+      .update(files)
+      .set({ ...fileFields, updatedAt: updated.updatedAt })
+      .where(asRead)
+      .returning({ id: files.id })
+    const results = await ctx.db.orm.batch(keptFirst(ctx, input.key, updated, swaps, hasSwitches ? [updateLink, updateFile] : [updateFile]))
+    if ((results.at(-1) as { id: string }[]).length > 0) return updated
+    if (attempt >= MAX_SWAP_ATTEMPTS) throw fileKeptChanging(attempt)
+    current = await getOwnedFile(ctx, input) // 404 if it was deleted meanwhile
+  }
 }
 
 /** Each successful PUT moves updatedAt forward, even two within the same millisecond. */
