@@ -1,6 +1,7 @@
 import type { S3Client } from 'bun'
 import type { Config } from '../config'
 import { type ObjectFolder, s3ObjectFolder } from '../storage/object-folder'
+import { s3Requests } from '../storage/s3-requests'
 import type { BlobStore } from '../storage/blob-store'
 import { createLocalBlobStore } from '../storage/local-blob-store'
 import { createS3BlobStore } from '../storage/s3-blob-store'
@@ -38,18 +39,21 @@ export function configuredStorage(
 ): { blobs: BlobStore; where: string; idHolder: IdHolder; sharedPreviews?: ObjectFolder } {
   if (settings.storage === 'local') return { blobs: blobStoreOf(layout), where: layout.blobs, idHolder: dataDirIdHolder(layout) }
   const client = s3ClientOf(settings)
+  const timeouts = { connectMs: (settings.s3ConnectTimeout ?? 5) * 1000, idleMs: (settings.s3IdleTimeout ?? 30) * 1000 }
+  // The id and the cards go through the store's time limits as the PDFs do: a silent bucket never hangs a start.
+  const requests = s3Requests(client, timeouts)
   return {
     blobs: createS3BlobStore({
       client,
-      timeouts: { connectMs: (settings.s3ConnectTimeout ?? 5) * 1000, idleMs: (settings.s3IdleTimeout ?? 30) * 1000 },
+      timeouts,
       tempDir: layout.tmp,
       copiesBytes: settings.s3CopiesSize ?? 0,
       copiesDir: layout.copies,
     }),
     where: `the bucket ${settings.s3Bucket}`,
-    idHolder: bucketIdHolder(client, settings.s3Bucket!),
+    idHolder: bucketIdHolder(s3ObjectFolder(requests, ''), settings.s3Bucket!),
     // Link-preview cards beside the PDFs, so one instance's render serves them all.
-    sharedPreviews: s3ObjectFolder(client, 'previews/'),
+    sharedPreviews: s3ObjectFolder(requests, 'previews/'),
   }
 }
 
@@ -70,11 +74,13 @@ function s3ClientOf(settings: StorageSettings): S3Client {
 /** The object `pdfshare-id` at the bucket's root, beside `blobs/`. */
 const ID_OBJECT = 'pdfshare-id'
 
-function bucketIdHolder(client: S3Client, bucket: string): IdHolder {
-  const object = client.file(ID_OBJECT)
+function bucketIdHolder(root: ObjectFolder, bucket: string): IdHolder {
   return {
     where: `the object ${ID_OBJECT} in the bucket ${bucket}`,
-    read: async () => ((await object.exists()) ? (await object.text()).trim() : undefined),
-    write: async (id) => void (await object.write(`${id}\n`)),
+    read: async () => {
+      const bytes = await root.get(ID_OBJECT)
+      return bytes === undefined ? undefined : new TextDecoder().decode(bytes).trim()
+    },
+    write: (id) => root.put(ID_OBJECT, new TextEncoder().encode(`${id}\n`), 'text/plain'),
   }
 }

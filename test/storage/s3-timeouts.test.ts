@@ -7,6 +7,8 @@ import { eq } from 'drizzle-orm'
 import { sharedCeph } from '../../scripts/support/ceph'
 import { makePdf } from '../../scripts/support/pdf'
 import { createS3BlobStore } from '../../src/storage/s3-blob-store'
+import { configuredStorage } from '../../src/data-dir/blobs'
+import { layoutOf } from '../../src/data-dir/layout'
 import { StoreUnavailable } from '../../src/storage/s3-requests'
 import { form, json, startTestApp } from '../support/harness'
 import { s3SettingsOf } from '../support/s3'
@@ -87,6 +89,16 @@ const bucketOf = async () => {
   const gateway = await sharedCeph()
   const bucket = `pdfshare-timeouts-${process.pid}-${Math.random().toString(36).slice(2, 8)}`
   await gateway.createBucket(bucket)
+  // The test gateway takes about 2 s to answer the first request of a new bucket (measured: 1.97 s, then 50 ms),
+  // longer than the 1 s limits these tests start servers with: asked once here, as any bucket in use has been.
+  const client = new Bun.S3Client({
+    endpoint: gateway.endpoint,
+    bucket,
+    accessKeyId: gateway.accessKeyId,
+    secretAccessKey: gateway.secretAccessKey,
+    virtualHostedStyle: false,
+  })
+  await client.exists('warm-up')
   return { gateway, bucket }
 }
 
@@ -121,6 +133,37 @@ test('every request to an endpoint that accepts and never answers fails within t
   }
   expect(store.health?.()).toBe('degraded')
   expect(readdirSync(tempDir)).toEqual(['upload.part']) // a put that failed leaves its file to its owner; nothing else
+})
+
+test('the link cards in the bucket and the install id kept there fail within the time limits too (a start never hangs)', async () => {
+  const port = await silentEndpoint()
+  const { idHolder, sharedPreviews } = configuredStorage(layoutOf(join(root, 'silent-start')), {
+    storage: 's3',
+    s3Endpoint: `http://127.0.0.1:${port}`,
+    s3Bucket: 'b',
+    s3Region: 'us-east-1',
+    s3AccessKeyId: 'k',
+    s3SecretAccessKey: 's',
+    s3PathStyle: true,
+    s3ConnectTimeout: 1,
+    s3IdleTimeout: 1,
+  })
+  const attempts: [string, () => Promise<unknown>][] = [
+    ['id read', () => idHolder.read()],
+    ['id write', () => idHolder.write('abc')],
+    ['card get', () => sharedPreviews!.get('k.png')],
+    ['card put', () => sharedPreviews!.put('k.png', new Uint8Array(10), 'image/png')],
+    ['card delete', () => sharedPreviews!.delete('k.png')],
+  ]
+  for (const [name, attempt] of attempts) {
+    const began = performance.now()
+    const failure = await attempt().then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(failure, name).toBeInstanceOf(StoreUnavailable)
+    expect((performance.now() - began) / 1000, name).toBeLessThan(1 + 3)
+  }
 })
 
 test('through the app: an upload to a bucket that stops answering is a 503 in bounded time, nothing half-written; reads too; health degraded, then ok again', async () => {
