@@ -364,10 +364,11 @@ if (existsSync('/usr/bin/chromium')) {
   ] as const) {
     rows.push({
       measure: `share page: page 1 on screen (drawn ahead by the server), navigation → painted, ${label} (median of 5)`,
-      against: `pdf.js's own page 1 at ${ms(run.pdfjsMs)}`,
+      against: `pdf.js's own page 1 at ${ms(run.pdfjsMs)}; Chromium's first paint of any page here ${ms(firstPage.floorMs)}`,
       result: `${ms(run.visibleMs)}, ${(run.bytes / 1024).toFixed(0)} KiB arrived before it`,
       target: '≤ 150 ms',
       ok: run.visibleMs <= 150,
+      why: `page 1 is painted with the page's first paint (Element Timing equals first-contentful-paint), and Chromium's first paint of any page in a fresh context, the 404 page's, is ${ms(firstPage.floorMs)} on this machine: the floor no page beats here`,
     })
   }
   const dashboard = await dashboardLoad(binary)
