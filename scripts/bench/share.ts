@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import { makePdf } from '../support/pdf'
 import { commandOf, freshDir, median, serve } from './support'
 import { DEBIAN_CHROMIUM, launchHeadlessChromium } from '../support/chromium'
@@ -101,6 +102,56 @@ export async function pageImageTimes(binary: string) {
       largeMs,
       cachedMs: median(cached),
     }
+  } finally {
+    await server.stop()
+  }
+}
+
+/** CPU time (user + system, ms) of a process and its children still running (the renderers), from /proc. */
+function cpuOfTree(pid: number): number {
+  const cpu = (id: number) => {
+    try {
+      const stat = readFileSync(`/proc/${id}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      return (Number(fields[11]) + Number(fields[12])) * 10
+    } catch {
+      return 0
+    }
+  }
+  let children: number[] = []
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+  } catch {
+    // no children file: the server alone
+  }
+  return cpu(pid) + children.reduce((sum, child) => sum + cpu(child), 0)
+}
+
+/**
+ * A reader going through a 100-page PDF drawn on the server at 1200 px, page after page: the disk its images take
+ * in the cache, and the server's CPU per page (renderer processes included) when drawn and when cached.
+ */
+export async function pageCacheAndCpu(binary: string) {
+  const server = await sharedServer(binary, 'pages-100')
+  try {
+    const url = await server.upload(makePdf({ pages: 100, text: (p) => `Page ${p} of a hundred, with a line of text on it` }))
+    const get = async (page: number) => {
+      const response = await fetch(`${url}/pages/${page}?w=1200`)
+      await response.arrayBuffer()
+      if (response.status !== 200) throw new Error(`page ${page} answered ${response.status}`)
+    }
+    await get(1) // starts a renderer
+    const drawnFrom = cpuOfTree(server.pid)
+    for (let page = 2; page <= 100; page++) await get(page)
+    const drawnCpuMs = (cpuOfTree(server.pid) - drawnFrom) / 99
+    const cachedFrom = cpuOfTree(server.pid)
+    for (let page = 1; page <= 100; page++) await get(page)
+    const cachedCpuMs = (cpuOfTree(server.pid) - cachedFrom) / 100
+    const folder = join(server.dataDir, 'previews')
+    const cacheBytes = readdirSync(folder)
+      .filter((name) => name.endsWith('-w1200.webp'))
+      .reduce((sum, name) => sum + statSync(join(folder, name)).size, 0)
+    return { cacheBytes, drawnCpuMs, cachedCpuMs }
   } finally {
     await server.stop()
   }
