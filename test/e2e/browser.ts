@@ -68,11 +68,19 @@ export async function watchedPage(
 }
 
 /**
- * Waits until page 1 is drawn and returns how many pixels of its screenshot are dark (ink). A screenshot, not
+ * Waits until page 1 is drawn (by pdf.js, or by the server for a link that does not allow downloads) and returns
+ * how many pixels of its screenshot are dark (ink). A screenshot, not
  * the canvas itself: pdf.js may render through an OffscreenCanvas that the page cannot read back.
  */
 export async function firstPageInk(page: Page): Promise<number> {
-  await page.waitForSelector('.page[data-page-number="1"] canvas', { timeout: 20_000 })
+  // pdf.js's canvas, or the image viewer's page drawn by the server (a link that does not allow downloads).
+  await page.waitForFunction(
+    () =>
+      document.querySelector('.page[data-page-number="1"] canvas') ||
+      document.querySelector<HTMLImageElement>('.page[data-page-number="1"] img')?.naturalWidth,
+    undefined,
+    { timeout: 20_000 },
+  )
   await page.waitForFunction(() => document.querySelector('#status')?.hasAttribute('hidden'), undefined, { timeout: 20_000 })
   for (let attempt = 0; attempt < 40; attempt++) {
     const png = await page.locator('.page[data-page-number="1"]').screenshot()

@@ -139,15 +139,16 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     const [viewer] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('link', { name: 'Open the viewer' }).click()])
     expect(new URL(viewer.url()).pathname).toBe(new URL(shareUrl).pathname)
     await viewer.goto(viewerUrl)
+    // Downloads were just turned off: the pages are drawn by the server, their words laid over them.
     expect(await firstPageInk(viewer)).toBeGreaterThan(0)
-    await eventually(async () => expect(await viewer.locator('.textLayer').first().textContent()).toContain('First document, page 1'))
+    await eventually(async () => expect(await viewer.locator('.image-text').first().textContent()).toContain('First document, page 1'))
 
     // Replace the PDF: same link, new pages.
     await page.getByTestId('replace-input').setInputFiles(pdfs.replacement)
     await eventually(async () => expect(await page.locator('.notice').last().textContent()).toContain('replaced with replacement.pdf'))
     await viewer.reload()
     expect(await firstPageInk(viewer)).toBeGreaterThan(0)
-    await eventually(async () => expect(await viewer.locator('.textLayer').first().textContent()).toContain('Replacement edition, page 1'))
+    await eventually(async () => expect(await viewer.locator('.image-text').first().textContent()).toContain('Replacement edition, page 1'))
     await viewer.close()
 
     // Account: usage, a new token shown once and working, then revoked.

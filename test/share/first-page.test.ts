@@ -6,7 +6,6 @@ import { createApp } from '../../src/app'
 import { DRAWN_AHEAD } from '../../src/core/previews/preview-service'
 import { PAGE_WIDTHS } from '../../src/core/previews/render-page'
 import { makePdf } from '../../scripts/support/pdf'
-import { testBackend } from '../support/backend'
 import { BASE, form, startTestApp } from '../support/harness'
 import { addLink, type TestLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'
@@ -156,29 +155,27 @@ describe('page 1 at once', () => {
     expect(await page.text()).not.toContain('id="first-page"')
   })
 
-  test.if(testBackend !== 'embedded')(
-    'several instances: page 1 drawn ahead by one is fetched from the bucket by the others, and goes with its PDF',
-    async () => {
-      const file = await uploadPdf(server, owner, { bytes: makePdf(), name: 'shared.pdf' })
-      const link = await addLink(server, file.id)
-      await pageNamingFirstPage(link)
-      const { blobKey } = (await server.ctx.db.orm.query.files.findFirst({ where: (files, { eq }) => eq(files.id, file.id) }))!
-      // Mark the bucket's copy: what another instance answers then shows where it came from.
-      const marker = await sharp({ create: { width: 1200, height: 1553, channels: 3, background: '#ff0000' } })
-        .webp()
-        .toBuffer()
-      const local = server.ctx.previews.pagePathOf(blobKey, 1, 1200, 'webp')
-      await Bun.write(local, marker)
-      await server.ctx.previews.pushFirstPage(blobKey, 1200)
-      // Another instance of the install, with a data dir of its own (closed with the test file).
-      const other = await startTestApp({ PDFSHARE_RATE_LIMIT_SHARE: '0' }, { sameInstallAs: server })
-      const image = await other.call('GET', `${link.path}/pages/1?w=1200`, { headers: { 'user-agent': FIREFOX } })
-      expect(image.status).toBe(200)
-      expect(Buffer.from(await image.arrayBuffer()).equals(marker)).toBe(true)
-      const deleted = await server.call('DELETE', `/api/files/${file.id}`, { token: owner.token })
-      expect(deleted.status).toBe(200)
-      for (let tries = 0; tries < 50 && (await other.ctx.previews.pullFirstPage(blobKey, 1200)); tries++) await Bun.sleep(100)
-      expect(await other.ctx.previews.pullFirstPage(blobKey, 1200)).toBe(false)
-    },
-  )
+  test("several instances: page 1 drawn ahead by one is served by the others (from the bucket, or the embedded install's one data dir), and goes with its PDF", async () => {
+    const file = await uploadPdf(server, owner, { bytes: makePdf(), name: 'shared.pdf' })
+    const link = await addLink(server, file.id)
+    await pageNamingFirstPage(link)
+    const { blobKey } = (await server.ctx.db.orm.query.files.findFirst({ where: (files, { eq }) => eq(files.id, file.id) }))!
+    // Mark the kept copy (in the bucket, or on the embedded install's data dir): what another instance answers
+    // then shows where it came from.
+    const marker = await sharp({ create: { width: 1200, height: 1553, channels: 3, background: '#ff0000' } })
+      .webp()
+      .toBuffer()
+    const local = server.ctx.previews.pagePathOf(blobKey, 1, 1200, 'webp')
+    await Bun.write(local, marker)
+    await server.ctx.previews.pushFirstPage(blobKey, 1200)
+    // Another instance of the install, with a data dir of its own (closed with the test file).
+    const other = await startTestApp({ PDFSHARE_RATE_LIMIT_SHARE: '0' }, { sameInstallAs: server })
+    const image = await other.call('GET', `${link.path}/pages/1?w=1200`, { headers: { 'user-agent': FIREFOX } })
+    expect(image.status).toBe(200)
+    expect(Buffer.from(await image.arrayBuffer()).equals(marker)).toBe(true)
+    const deleted = await server.call('DELETE', `/api/files/${file.id}`, { token: owner.token })
+    expect(deleted.status).toBe(200)
+    for (let tries = 0; tries < 50 && (await other.ctx.previews.pullFirstPage(blobKey, 1200)); tries++) await Bun.sleep(100)
+    expect(await other.ctx.previews.pullFirstPage(blobKey, 1200)).toBe(false)
+  })
 })
