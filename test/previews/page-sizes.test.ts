@@ -16,6 +16,8 @@ test('what was not written by this code reads as unknown, never as a wrong size'
   for (const text of [null, undefined, '', 'x', '612x', '0x792', '612x792*', 'NaNx1', '-612x792', '612 x 792'])
     expect(firstPageSize(text)).toBeUndefined()
   expect(decodePageSizes('612x792,oops')).toBeUndefined()
+  expect(decodePageSizes('0x792')).toBeUndefined()
+  expect(decodePageSizes('')).toEqual([]) // a PDF of no pages
 })
 
 test('decoding gives back every page in order (property)', () => {

@@ -1,3 +1,5 @@
+import { decodePageSizes, type PageSize } from '../../src/shared/page-layout'
+
 /** What the server put on #app for this document (data attributes: the page has no inline script). */
 export type ViewerConfig = {
   fileUrl: string
@@ -17,7 +19,7 @@ export type ViewerConfig = {
 export type ImagesConfig = {
   pagesUrl: string
   /** Undefined when the server could not read them: `problem` says why (`password`: PDFium needs one). */
-  sizes: { width: number; height: number }[] | undefined
+  sizes: PageSize[] | undefined
   problem: 'unreadable' | 'password' | undefined
   title: string
 }
@@ -25,22 +27,9 @@ export type ImagesConfig = {
 export function readImagesConfig(app: HTMLElement): ImagesConfig | undefined {
   const data = app.dataset
   if (data.mode !== 'images' || !data.pagesUrl) return undefined
-  const sizes = data.sizes === undefined ? undefined : decodeSizes(data.sizes)
+  const sizes = data.sizes === undefined ? undefined : decodePageSizes(data.sizes)
   const problem = data.problem === 'password' ? 'password' : sizes === undefined ? 'unreadable' : undefined
   return { pagesUrl: data.pagesUrl, sizes, problem, title: data.title ?? document.title }
-}
-
-/** `612x792*59,792x612` → 60 sizes (src/core/previews/page-sizes.ts writes them); undefined for what is not that. */
-function decodeSizes(encoded: string): { width: number; height: number }[] | undefined {
-  const sizes: { width: number; height: number }[] = []
-  for (const run of encoded ? encoded.split(',') : []) {
-    const match = /^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)(?:\*(\d+))?$/.exec(run)
-    if (!match) return undefined
-    const size = { width: Number(match[1]), height: Number(match[2]) }
-    if (!(size.width > 0 && size.height > 0)) return undefined
-    for (let i = 0; i < Number(match[3] ?? 1); i++) sizes.push(size)
-  }
-  return sizes
 }
 
 export function readConfig(app: HTMLElement): ViewerConfig {

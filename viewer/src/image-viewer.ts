@@ -1,6 +1,7 @@
 import { EventBus } from 'pdfjs-dist/web/pdf_viewer.mjs'
 import 'pdfjs-dist/web/pdf_viewer.css'
 import './viewer.css'
+import { CSS_PX_PER_POINT, MAX_AUTO_SCALE, PAGE_BORDERS_PX, PAGE_GUTTER_PX, PAGE_WIDTHS } from '../../src/shared/page-layout'
 import type { ImagesConfig } from './config'
 import { createFindBar } from './find-bar'
 import { startImageFind } from './image-find'
@@ -11,13 +12,6 @@ import { startReadingReport } from './reading'
 import type { Status } from './status'
 import { createToolbar } from './toolbar'
 
-/** The widths the server draws pages at (core/previews/render-page.ts PAGE_WIDTHS). */
-const WIDTHS = [480, 800, 1200, 1800, 2400]
-/** CSS pixels per point at 100 %, and pdf.js's largest automatic zoom, padding and border: the layouts match. */
-const CSS_PX_PER_POINT = 96 / 72
-const MAX_AUTO_SCALE = 1.25
-const GUTTER = 40
-const BORDERS = 18
 /** Times a page image or text the server was too busy for is asked for again. */
 const RETRIES = 4
 
@@ -72,7 +66,7 @@ export function startImageViewer(app: HTMLElement, config: ImagesConfig, status:
   })
 
   /** The ladder's width for a page drawn `cssWidth` CSS pixels wide on this screen. */
-  const widthFor = (cssWidth: number) => WIDTHS.find((width) => width >= cssWidth * devicePixelRatio) ?? WIDTHS.at(-1)!
+  const widthFor = (cssWidth: number) => PAGE_WIDTHS.find((width) => width >= cssWidth * devicePixelRatio) ?? PAGE_WIDTHS.at(-1)!
   const show = (page: ImagePage) => {
     const wanted = widthFor(page.div.clientWidth)
     const current = Number(page.img.dataset.width ?? 0)
@@ -93,7 +87,7 @@ export function startImageViewer(app: HTMLElement, config: ImagesConfig, status:
 
   const scaleOf = (value: string): number => {
     const first = sizes[0]!
-    const width = (container.clientWidth - GUTTER) / (first.width * CSS_PX_PER_POINT)
+    const width = (container.clientWidth - PAGE_GUTTER_PX) / (first.width * CSS_PX_PER_POINT)
     const height = (container.clientHeight - 5) / (first.height * CSS_PX_PER_POINT)
     if (value === 'page-width') return width
     if (value === 'page-fit') return Math.min(width, height)
@@ -111,7 +105,7 @@ export function startImageViewer(app: HTMLElement, config: ImagesConfig, status:
       const size = sizes[index]!
       page.div.style.width = `${Math.round(size.width * CSS_PX_PER_POINT * scale)}px`
       page.div.style.height = `${Math.round(size.height * CSS_PX_PER_POINT * scale)}px`
-      page.div.style.setProperty('--page-height', `${Math.round(size.height * CSS_PX_PER_POINT * scale) - BORDERS}px`)
+      page.div.style.setProperty('--page-height', `${Math.round(size.height * CSS_PX_PER_POINT * scale) - PAGE_BORDERS_PX}px`)
     }
     container.scrollTop = pages[keep - 1]!.div.offsetTop + offset * (scale / before)
     for (const page of pages) if (page.img.dataset.width) show(page) // sharper images for a larger zoom

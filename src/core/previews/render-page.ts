@@ -1,10 +1,7 @@
 import { readPageSizes } from './page-sizes'
 import { loadedSharp, onWhite, withPdfium } from './render-first-page'
 
-/** The widths a page image is drawn at: the viewer picks the step that fits its column and the screen's pixel ratio. */
-export const PAGE_WIDTHS = [480, 800, 1200, 1800, 2400] as const
-export type PageWidth = (typeof PAGE_WIDTHS)[number]
-export const isPageWidth = (value: number): value is PageWidth => PAGE_WIDTHS.includes(value as PageWidth)
+export { isPageWidth, PAGE_WIDTHS, type PageWidth } from '../../shared/page-layout'
 
 /** A page is never drawn taller than this many times its width (a strip a mile long would be all memory). */
 const MAX_ASPECT = 4

@@ -3,8 +3,7 @@ import type { SharedLink } from '../../../core/links/find-shared-link'
 import { etagOf } from '../../../http/send-file'
 import { html, type SafeHtml } from '../../../lib/html'
 import { viewerToolbar } from '../../../../viewer/src/toolbar-markup'
-import type { PageSize } from '../../../core/previews/page-sizes'
-import { PAGE_WIDTHS } from '../../../core/previews/render-page'
+import { CSS_PX_PER_POINT, MAX_AUTO_SCALE, PAGE_BORDERS_PX, PAGE_GUTTER_PX, PAGE_WIDTHS, type PageSize } from '../../../shared/page-layout'
 import type { PageBrand } from '../../../core/branding/page-brand'
 import { brandBar, brandIcon, brandMark, brandStylesheet } from './brand-markup'
 
@@ -101,13 +100,6 @@ ${first ? html`<div id="status" class="status" role="status" aria-live="polite" 
 </html>`}\n`
 }
 
-/** pdf.js's "auto" zoom for a page: 96 CSS px per 72 points, times its largest automatic scale (1.25). */
-const CSS_PX_PER_POINT = (96 / 72) * 1.25
-/** What pdf.js leaves beside a page: 40 px for the scrollbar (the page's border box is at most that much narrower than the window). */
-const PAGE_GUTTER_PX = 40
-/** pdf.js's page border (9 px a side), inside the page's box: the drawing is this much narrower than the box. */
-const PAGE_BORDERS_PX = 18
-
 /**
  * Page 1 as the server draws it, named in the page itself so that it is on screen before any script runs: as
  * wide as pdf.js will draw the page (its "auto" zoom: the page's box at 125 % or the window less the gutter,
@@ -116,9 +108,9 @@ const PAGE_BORDERS_PX = 18
  */
 function firstPageImage(pageUrl: string, size: PageSize) {
   // pdf.js's page box is the page at that zoom, its drawing the box less the borders on both axes.
-  const box = Math.max(PAGE_BORDERS_PX + 1, Math.round(size.width * CSS_PX_PER_POINT))
+  const box = Math.max(PAGE_BORDERS_PX + 1, Math.round(size.width * CSS_PX_PER_POINT * MAX_AUTO_SCALE))
   const width = box - PAGE_BORDERS_PX
-  const height = Math.max(1, Math.round(size.height * CSS_PX_PER_POINT) - PAGE_BORDERS_PX)
+  const height = Math.max(1, Math.round(size.height * CSS_PX_PER_POINT * MAX_AUTO_SCALE) - PAGE_BORDERS_PX)
   return {
     src: `${pageUrl}?w=800`,
     srcset: PAGE_WIDTHS.map((w) => `${pageUrl}?w=${w} ${w}w`).join(', '),
