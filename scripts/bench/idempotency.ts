@@ -1,6 +1,6 @@
-import { rmSync } from 'node:fs'
 import { makePdf } from '../support/pdf'
-import { commandOf, freshDir, median, serve } from './support'
+import { sharedServer } from './share'
+import { median } from './support'
 
 export type KeyedUploads = {
   /** Median ms of one upload of a small PDF without a key, with a new key, and of a replay of a kept answer. */
@@ -21,14 +21,9 @@ export type KeyedUploads = {
  * turns in rounds, so a machine's drift touches them alike.
  */
 export async function keyedUploads(binary: string, rounds = 6, perRound = 25): Promise<KeyedUploads> {
-  const dataDir = freshDir('idempotency')
-  const cli = (...args: string[]) =>
-    Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir])
-      .stdout.toString()
-      .trim()
-  cli('user', 'add', 'bench')
-  const token = cli('token', 'issue', 'bench')
-  const server = await serve(binary, dataDir, { PDFSHARE_MAX_UPLOADS_PER_USER: '64' })
+  // The binary on a fresh data dir with one user and a token (share.ts), as the other benches start it.
+  const server = await sharedServer(binary, 'idempotency', { PDFSHARE_MAX_UPLOADS_PER_USER: '64' })
+  const { token } = server
   const pdf = makePdf({ text: () => 'keyed', paddingBytes: 20_000 })
   const upload = async (key?: string) => {
     const body = new FormData()
@@ -83,9 +78,7 @@ export async function keyedUploads(binary: string, rounds = 6, perRound = 25): P
       samples: rounds * perRound,
     }
   } finally {
-    server.proc.kill('SIGTERM')
-    await server.proc.exited
-    rmSync(dataDir, { recursive: true, force: true })
+    await server.stop()
   }
 }
 
