@@ -92,8 +92,13 @@ describe('page 1 at once', () => {
   test('a PDF from before page sizes were kept: its first reader starts the reading, a later one gets page 1 at once', async () => {
     const file = await uploadPdf(server, owner, { bytes: makePdf({ text: () => 'Older' }) })
     const link = await addLink(server, file.id)
-    await pageNamingFirstPage(link)
     const { blobKey } = (await server.ctx.db.orm.query.files.findFirst({ where: (files, { eq }) => eq(files.id, file.id) }))!
+    // Drawn ahead once its sizes are recorded (the images go to the bucket first). Watched in the database, not
+    // through the share page: on a balancer, a page asked of an instance that does not know the sizes yet would
+    // start a draw of its own there, which could land in the bucket after the mark below.
+    const sized = () => server.ctx.db.orm.query.pdfPages.findFirst({ where: (rows, { eq }) => eq(rows.blobKey, blobKey) })
+    for (let tries = 0; tries < 200 && !(await sized())?.sizes; tries++) await Bun.sleep(100)
+    expect((await sized())?.sizes).toBe('612x792')
     // As if it had been uploaded before this release: its row has no sizes, and a server starts afresh.
     const { pdfPages } = server.ctx.db.tables
     await server.ctx.db.orm.update(pdfPages).set({ sizes: null }).where(eq(pdfPages.blobKey, blobKey))
@@ -158,8 +163,13 @@ describe('page 1 at once', () => {
   test("several instances: page 1 drawn ahead by one is served by the others (from the bucket, or the embedded install's one data dir), and goes with its PDF", async () => {
     const file = await uploadPdf(server, owner, { bytes: makePdf(), name: 'shared.pdf' })
     const link = await addLink(server, file.id)
-    await pageNamingFirstPage(link)
     const { blobKey } = (await server.ctx.db.orm.query.files.findFirst({ where: (files, { eq }) => eq(files.id, file.id) }))!
+    // Drawn ahead once its sizes are recorded (the images go to the bucket first). Watched in the database, not
+    // through the share page: on a balancer, a page asked of an instance that does not know the sizes yet would
+    // start a draw of its own there, which could land in the bucket after the mark below.
+    const sized = () => server.ctx.db.orm.query.pdfPages.findFirst({ where: (rows, { eq }) => eq(rows.blobKey, blobKey) })
+    for (let tries = 0; tries < 200 && !(await sized())?.sizes; tries++) await Bun.sleep(100)
+    expect((await sized())?.sizes).toBe('612x792')
     // Mark the kept copy (in the bucket, or on the embedded install's data dir): what another instance answers
     // then shows where it came from.
     const marker = await sharp({ create: { width: 1200, height: 1553, channels: 3, background: '#ff0000' } })

@@ -216,12 +216,14 @@ export function createPreviewService(
             ? await secondTries.renderPage(pdf.path, outPaths, { page: 1, widths: [...widths], sizes: !known })
             : await secondTries.countPages(pdf.path)
         for (const path of outPaths) ctx.previews.pageWritten(path)
-        await recordPages(row.blobKey, counted)
-        // Served from this disk either way; a bucket that refuses them only costs the other instances a draw.
+        // Into the bucket before the sizes are recorded: an instance names page 1 in its HTML once it knows them,
+        // and by then the image is there for it. Served from this disk either way; a bucket that refuses them only
+        // costs the other instances a draw.
         for (const width of widths)
           await ctx.previews
             .pushFirstPage(row.blobKey, width)
             .catch((error) => ctx.log.error(`page 1 of file ${row.id} at ${width} px: not kept in the bucket: ${error}`))
+        await recordPages(row.blobKey, counted)
       } finally {
         await pdf.release()
       }
