@@ -121,6 +121,11 @@ export const links = sqliteTable(
      * page: its `frame-ancestors`, and cross-site cookies for its readers (core/links/embed-origins.ts). "": none.
      */
     embedOrigins: text('embed_origins').notNull().default(''),
+    /**
+     * Drawn across every page a reader gets (its images, its downloads), with `{email}`, `{date}`, `{visit}` and `{label}`
+     * filled in for that reader (core/links/watermark-template.ts); NULL: none.
+     */
+    watermark: text('watermark'),
     /** Counted views through this link. */
     views: integer('views').notNull().default(0),
     createdAt: integer('created_at').notNull(),

@@ -22,4 +22,6 @@ export const LINK_LIMITS = {
   embedOrigins: 10,
   /** The longest origin as sent (`https://` and a host name of at most 253 characters, a port). */
   origin: 300,
+  /** The longest watermark template, in code points after NFC (its placeholders filled in may run longer). */
+  watermark: 100,
 } as const

@@ -25,6 +25,8 @@ export type LinkOptions = {
   notify?: 'on' | 'hourly' | 'daily' | 'off'
   /** Origins as they are stored (https://site.example). */
   embedOrigins?: string[]
+  /** A watermark template as it is stored (core/links/watermark-template.ts). */
+  watermark?: string | null
 }
 
 export type TestLink = { id: string; slug: string; path: string }
@@ -49,6 +51,7 @@ async function rowOf(fileId: string, options: LinkOptions, now = Date.now()): Pr
     agreementVersion: options.agreement ? 1 : 0,
     notify: options.notify ?? 'on',
     embedOrigins: (options.embedOrigins ?? []).join('\n'),
+    watermark: options.watermark ?? null,
     views: options.views ?? 0,
     createdAt: now,
     updatedAt: now,

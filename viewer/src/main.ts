@@ -6,7 +6,7 @@ import { passVisitGate } from './visit-gate'
 
 const app = document.getElementById('app') as HTMLElement
 const images = readImagesConfig(app)
-const status = createStatus(document.getElementById('status') as HTMLElement, images ? null : app.dataset.download || null)
+const status = createStatus(document.getElementById('status') as HTMLElement, app.dataset.download || null)
 const firstPage = document.querySelector<HTMLImageElement>('#first-page img')
 // Page 1 drawn by the server is on screen already: the viewer loads behind it, without a spinner over it.
 status.loading(undefined, { quiet: firstPage !== null })

@@ -3,6 +3,7 @@ import { checkText, codePointLength } from '../../lib/text'
 import { LINK_LIMITS } from '../../shared/link-shapes'
 import { embedOriginsProblem, storedOrigins } from './embed-origins'
 import { ACCESS_MODES, type AccessMode, isAccessMode, readerListProblem, storedList } from './readers'
+import { watermarkProblem } from './watermark-template'
 
 /**
  * The rules of a share link's fields that JSON Schema cannot state, shared by the links API (JSON) and the
@@ -31,6 +32,8 @@ export type LinkInput = {
   notify?: NotifyMode
   /** Stored form: normalised origins, one per line ("" for none). */
   embedOrigins?: string
+  /** NFC text; null removes the watermark. */
+  watermark?: string | null
 }
 
 /** The fields as they arrive, each already accepted by its rule below. */
@@ -48,6 +51,7 @@ export type CheckedLinkFields = {
   agreement?: string | null
   notify?: string
   embedOrigins?: string[] | null
+  watermark?: string | null
 }
 
 const nullable =
@@ -128,6 +132,9 @@ export const agreementRule: FieldRule = nullable((value) => {
 /** embedOrigins: at most 10 origins that may frame the link's page (core/links/embed-origins.ts); null or [] empties it. */
 export const embedOriginsRule: FieldRule = nullable(embedOriginsProblem)
 
+/** watermark: a one-line template (core/links/watermark-template.ts) drawn over every page a reader gets; null removes it. */
+export const watermarkRule: FieldRule = nullable(watermarkProblem)
+
 export const NOTIFY_MODES = ['on', 'hourly', 'daily', 'off'] as const
 export type NotifyMode = (typeof NOTIFY_MODES)[number]
 export const NOTIFY_RULE_TEXT = `notify must be one of ${NOTIFY_MODES.map((mode) => `"${mode}"`).join(', ')}`
@@ -150,6 +157,7 @@ export function toLinkInput(fields: CheckedLinkFields): LinkInput {
   if (fields.allow !== undefined) input.allowReaders = storedList(fields.allow ?? [])
   if (fields.deny !== undefined) input.denyReaders = storedList(fields.deny ?? [])
   if (fields.embedOrigins !== undefined) input.embedOrigins = storedOrigins(fields.embedOrigins ?? [])
+  if (fields.watermark !== undefined) input.watermark = fields.watermark === null ? null : fields.watermark.normalize('NFC').trim()
   if (fields.agreement !== undefined)
     input.agreement = fields.agreement === null ? null : fields.agreement.normalize('NFC').replace(/\r\n/g, '\n').trim()
   return input

@@ -37,6 +37,9 @@ const CHINESE: FontFile = { path: chinesePath, face: 'Noto Sans S Chinese', char
 const KOREAN: FontFile = { path: koreanPath, face: 'Noto Sans Korean', charsets: [Charset.HANGEUL] }
 const FONTS = [SANS, SANS_BOLD, CHINESE, KOREAN]
 
+/** The font we draw text of our own with (draw-watermark.ts). */
+export const SANS_FONT_FILE = sansPath
+
 /** The parts of the emscripten module behind a PDFiumLibrary that giving it fonts needs. */
 type PdfiumModule = {
   HEAPU8: Uint8Array

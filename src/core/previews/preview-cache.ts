@@ -16,6 +16,10 @@ export type PreviewCache = {
   pagePathOf(blobKey: string, page: number, width: number, kind: 'webp' | 'failed'): string
   /** Where one page's text of a blob is cached (`<blobKey>.p<page>.text.json`), or its failure mark. */
   textPathOf(blobKey: string, page: number, kind: 'json' | 'failed'): string
+  /** Where a watermarked copy of a blob's PDF for `text` is cached (`<blobKey>.pw-<hash of text>.pdf`), or its failure mark. */
+  stampedPathOf(blobKey: string, text: string, kind: 'pdf' | 'failed'): string
+  /** Where the watermark overlay named by `key` (its text and size) is cached: one for every blob. */
+  overlayPathOf(key: string): string
   /** A page file (image, text, mark) was served from this cache, or written into it: kept within its budget. */
   pageUsed(path: string): void
   pageWritten(path: string): void
@@ -98,6 +102,9 @@ export function previewCacheIn(folder: string, shared?: ObjectFolder, pageBytes 
   }
 }
 
+/** A file-name-safe digest of a text (a reader's address may be in it: only its hash is on disk). */
+const digestOf = (text: string) => new Bun.CryptoHasher('sha256').update(text).digest('hex').slice(0, 32)
+
 function localPreviewCache(folder: string, budget: PageCacheBudget): PreviewCache {
   const pathOf = (blobKey: string, kind: 'png' | 'failed' = 'png') => join(folder, `${blobKey}.${kind}`)
   const discard = async (blobKey: string) => {
@@ -114,6 +121,8 @@ function localPreviewCache(folder: string, budget: PageCacheBudget): PreviewCach
     pathOf,
     pagePathOf: (blobKey, page, width, kind) => join(folder, `${blobKey}.p${page}-w${width}.${kind}`),
     textPathOf: (blobKey, page, kind) => join(folder, `${blobKey}.p${page}.text.${kind}`),
+    stampedPathOf: (blobKey, text, kind) => join(folder, `${blobKey}.pw-${digestOf(text)}.${kind}`),
+    overlayPathOf: (key) => join(folder, `watermark-${digestOf(key)}.png`),
     pageUsed: budget.used,
     pageWritten: budget.written,
     discard,

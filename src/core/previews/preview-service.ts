@@ -7,6 +7,7 @@ import placeholderPath from './placeholder.png' with { type: 'file' }
 import { SHARED_FIRST_PAGE_WIDTHS } from './preview-cache'
 import { type PageImages, pageImages, type PageTexts } from './page-images'
 import { firstPageSize, type PageSize } from './page-sizes'
+import { type Watermarks, watermarks } from './watermarks'
 import { type Counted, createRendererPool, RenderFailed, type RendererPool } from './renderer-pool'
 import { rendererCommand } from './renderer-protocol'
 
@@ -47,6 +48,8 @@ export type PreviewService = {
   pageImageOf: PageImages
   /** One page's text, with the boxes of its words (page-text.ts), read and kept like the images. */
   pageTextOf: PageTexts
+  /** A reader's watermark over a page image, or on every page of a download (watermarks.ts). */
+  watermarks: Watermarks
   /**
    * The size of page 1 of the file's PDF, once PDFium has read it; until then undefined, and it is read (and
    * page 1 drawn) in the background, so a later page can name page 1's image.
@@ -284,6 +287,7 @@ export function createPreviewService(
     },
     pageImageOf: pages.imageOf,
     pageTextOf: pages.textOf,
+    watermarks: watermarks(ctx, pool),
     async previewOf(row, options = {}) {
       const rendering = once(row.blobKey, () => render(row))
       if (options.waitMs === undefined) return rendering

@@ -1,5 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises'
 import { readPageText } from './page-text'
+import { drawWatermarkOverlay, stampPdfFile } from './watermark-jobs'
 import { countPages, renderFirstPage, warmUp, withPdfium } from './render-first-page'
 import { renderPageImages } from './render-page'
 import type { RenderJob, RendererMessage } from './renderer-protocol'
@@ -48,6 +49,14 @@ export async function runPreviewRenderer(): Promise<void> {
           })
           await writeAtomically(job.outPath, Buffer.from(JSON.stringify(text)))
           send({ id: job.id, ok: true, pages })
+        } else if (job.kind === 'stamp' || job.kind === 'overlay') {
+          if (!job.outPath || !job.text) throw new Error(`a ${job.kind} job needs its path and text`)
+          const made =
+            job.kind === 'stamp'
+              ? await stampPdfFile(job.pdfPath, job.text)
+              : await drawWatermarkOverlay(job.outPath, job.text, job.width ?? 0, job.height ?? 0, heapLimit)
+          await writeAtomically(job.outPath, made.bytes)
+          send({ id: job.id, ok: true, pages: made.pages })
         } else {
           if (!job.outPath) throw new Error('a card job needs its path')
           const card = await renderFirstPage(job.pdfPath, heapLimit)

@@ -7,17 +7,22 @@ export const RENDERER_ARGUMENT = '__preview-renderer'
  * Server → renderer: render page 1 of the PDF at `pdfPath` into a PNG link card at `outPath` (`card`), page
  * `page` (1-based) into a WebP per width in `widths`, each at its path in `outPaths` (`page`, drawn once), or
  * only count its pages (`pages`), or write the text of page `page` as JSON at `outPath` (`text`, page-text.ts).
- * `sizes`: answer every page's size too (always for `card` and `pages`).
+ * `sizes`: answer every page's size too (always for `card` and `pages`). `stamp`: write the PDF with the watermark
+ * `text` drawn on every page at `outPath`; `overlay`: draw `text` as a watermark over a transparent `width` ×
+ * `height` image, a PNG at `outPath` (draw-watermark.ts, watermarks.ts).
  */
 export type RenderJob = {
   id: number
-  kind: 'card' | 'pages' | 'page' | 'text'
+  kind: 'card' | 'pages' | 'page' | 'text' | 'stamp' | 'overlay'
   pdfPath: string
   outPath?: string
   page?: number
   widths?: number[]
   outPaths?: string[]
   sizes?: boolean
+  text?: string
+  width?: number
+  height?: number
   memoryLimit: number
 }
 

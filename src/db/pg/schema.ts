@@ -99,6 +99,11 @@ export const links = pgTable(
     agreementVersion: integer('agreement_version').notNull().default(0),
     notify: text('notify').notNull().default('on'),
     embedOrigins: text('embed_origins').notNull().default(''),
+    /**
+     * Drawn across every page a reader gets (its images, its downloads), with `{email}`, `{date}`, `{visit}` and `{label}`
+     * filled in for that reader (core/links/watermark-template.ts); NULL: none.
+     */
+    watermark: text('watermark'),
     views: integer('views').notNull().default(0),
     createdAt: millis('created_at').notNull(),
     updatedAt: millis('updated_at').notNull(),

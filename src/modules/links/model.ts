@@ -3,6 +3,7 @@ import {
   accessRule,
   agreementRule,
   embedOriginsRule,
+  watermarkRule,
   EXPIRES_AT_RULE_TEXT,
   expiresAtRule,
   jsonMaxViewsRule,
@@ -41,6 +42,10 @@ export const LinkSchema = t.Object(
     }),
     embedOrigins: t.Array(t.String(), {
       description: 'Origins whose pages may show the share page in a frame (its frame-ancestors); [] lets no other site frame it',
+    }),
+    watermark: t.Union([t.String(), t.Null()], {
+      description:
+        'Drawn across every page a reader gets and stamped into downloads, with {email}, {date}, {visit} and {label} filled in per reader; null: none',
     }),
     views: t.Integer({ description: 'Counted views through this link' }),
     state: t.Union([t.Literal('active'), t.Literal('disabled'), t.Literal('expired'), t.Literal('used_up')], {
@@ -149,6 +154,14 @@ export const LinkJson = t.Object(
             'Origins such as https://intranet.example.com whose pages may frame the share page (https; http only for localhost; no path, no wildcard); [] or null: none',
         }),
         embedOriginsRule,
+      ),
+    ),
+    watermark: t.Optional(
+      withRule(
+        t.Union([t.String({ maxLength: LINK_LIMITS.watermark * 2 }), t.Null()], {
+          description: `One line of at most ${LINK_LIMITS.watermark} characters drawn diagonally across every page a reader gets and stamped into the PDF they download; it may name {email} (the address the reader gave at the link's gate), {date} (today, UTC), {visit} (the reader's visit id, as analytics lists it) and {label}; null removes it`,
+        }),
+        watermarkRule,
       ),
     ),
   },

@@ -28,6 +28,7 @@ export function toLinkDto(row: LinkRow, publicUrl: string, now: number): LinkDto
     agreementVersion: row.agreementVersion,
     notify: row.notify as LinkDto['notify'],
     embedOrigins: embedOriginsOf(row.embedOrigins),
+    watermark: row.watermark,
     views: row.views,
     state: linkState(row, now),
     createdAt: iso(row.createdAt),
@@ -56,5 +57,6 @@ export function linkFacts(row: LinkRow): Record<string, string | number | boolea
     agreementVersion: row.agreementVersion,
     notify: row.notify,
     embedOrigins: row.embedOrigins.replace(/\n/g, ' '),
+    watermark: row.watermark,
   }
 }

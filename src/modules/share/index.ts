@@ -44,11 +44,16 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
     visitorKeyOf: visitorKeys(ctx),
     firstPageOf: previews.firstPageOf,
     sizesOf: previews.sizesOf,
+    watermarks: previews.watermarks,
   }
   const openPage = pageOpener(ctx, built)
   const openBytes = bytesOpener(ctx, built)
   const openPreview = previewOpener(built.accessOf, previews, previewWaitOf(config))
-  const openPageImage = pageImageOpener(ctx, built.accessOf, { imageOf: previews.pageImageOf, textOf: previews.pageTextOf })
+  const openPageImage = pageImageOpener(ctx, built.accessOf, {
+    imageOf: previews.pageImageOf,
+    textOf: previews.pageTextOf,
+    watermarks: built.watermarks,
+  })
   const unlock = linkUnlocker(ctx, built.accessOf)
   const gate = readerGate(ctx, built.accessOf)
   const accept = agreementAcceptor(ctx, built.accessOf)

@@ -19,6 +19,7 @@ type Fields = {
   searchEngineVisible: boolean
   notify: LinkDto['notify']
   embed: string
+  watermark: string
 } & ReaderFields
 
 const fieldsOf = (link?: LinkDto): Fields => ({
@@ -31,6 +32,7 @@ const fieldsOf = (link?: LinkDto): Fields => ({
   searchEngineVisible: link?.searchEngineVisible ?? false,
   notify: link?.notify ?? 'on',
   embed: embedFieldOf(link),
+  watermark: link?.watermark ?? '',
   ...readerFieldsOf(link),
 })
 
@@ -53,6 +55,7 @@ function inputOf(fields: Fields, link?: LinkDto): LinkBody {
   if (fields.allowDownload !== start.allowDownload) input.allowDownload = fields.allowDownload
   if (fields.searchEngineVisible !== start.searchEngineVisible) input.searchEngineVisible = fields.searchEngineVisible
   if (fields.notify !== start.notify) input.notify = fields.notify
+  if (fields.watermark.trim() !== start.watermark) input.watermark = fields.watermark.trim() === '' ? null : fields.watermark.trim()
   return { ...input, ...readerInputOf(fields, start), ...embedInputOf(fields.embed, start.embed) }
 }
 
@@ -160,6 +163,17 @@ export function LinkForm(props: {
         </div>
       </div>
       <Switch label="Readers may download the PDF" checked={fields.allowDownload} onChange={(allowDownload) => set({ allowDownload })} />
+      <CountedField
+        id={id('watermark')}
+        label="Watermark"
+        value={fields.watermark}
+        max={LINK_LIMITS.watermark}
+        onInput={(watermark) => set({ watermark })}
+      />
+      <span id={id('watermark-hint')} class="hint">
+        Drawn across every page each reader sees and downloads. It may name {'{email}'} (the address they gave), {'{date}'}, {'{visit}'}{' '}
+        (their visit, as the analytics list it) and {'{label}'}. Empty: none.
+      </span>
       <Switch
         label="Search engines may index the page"
         checked={fields.searchEngineVisible}
@@ -193,7 +207,12 @@ export function LinkForm(props: {
         <button
           type="submit"
           class="primary"
-          disabled={busy || textLength(fields.label) > LINK_LIMITS.label || textLength(fields.agreement) > LINK_LIMITS.agreement}
+          disabled={
+            busy ||
+            textLength(fields.label) > LINK_LIMITS.label ||
+            textLength(fields.agreement) > LINK_LIMITS.agreement ||
+            textLength(fields.watermark) > LINK_LIMITS.watermark
+          }
         >
           {busy ? 'Saving…' : props.submitLabel}
         </button>

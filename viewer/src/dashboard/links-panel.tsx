@@ -158,6 +158,7 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
                   {link.access !== 'open' && ` · ${ACCESS_TEXT[link.access]}`}
                   {(link.allow.length > 0 || link.deny.length > 0) && ` (${listsText(link)})`}
                   {link.agreement !== null && ' · agreement first'}
+                  {link.watermark !== null && ' · watermarked'}
                   {link.embedOrigins.length > 0 &&
                     ` · framed on ${link.embedOrigins.length === 1 ? link.embedOrigins[0] : `${link.embedOrigins.length} sites`}`}
                 </p>

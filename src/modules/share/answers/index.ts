@@ -3,6 +3,7 @@ import type { PageBrand } from '../../../core/branding/page-brand'
 import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
+import { slice } from '../../../storage/local-blob-store'
 import { etagOf, sendFile, takeSetHeaders } from '../../../http/send-file'
 import { type AnswerKit, gateAnswers, type ResponseSet } from './gate-answers'
 import { goneWords, passwordPage } from './link-pages'
@@ -147,10 +148,33 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
             messagePage(page, 'Download turned off', 'The owner of this document does not offer it for download.'),
             robotsHeaders(decision.shared.link.searchEngineVisible),
           )
+        case 'unstampable':
+          return html(
+            set,
+            422,
+            messagePage(
+              page,
+              'Download not available',
+              'This document is shared with a watermark, and this PDF cannot carry one. Read it on its page instead.',
+            ),
+            robotsHeaders(decision.shared.link.searchEngineVisible),
+          )
+        case 'busy':
+          set.status = 503
+          Object.assign(set.headers, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'retry-after': '2' })
+          return 'Your copy of this document is being prepared for many readers right now. Try again in a moment.'
       }
-      const { shared } = decision
+      const { shared, stamped } = decision
       if (decision.visitToken) set.headers['set-cookie'] = visitCookie(shared.link, decision.visitToken)
       const headers = pdfHeaders(shared, disposition)
+      // A watermarked link's reader gets their own copy (its ETag names the PDF version and the text drawn).
+      if (stamped)
+        return sendFile(request, (range) => slice(Bun.file(stamped.path), range), {
+          size: stamped.size,
+          etag: etagOf(new Bun.CryptoHasher('sha256').update(`${shared.file.sha256}\n${stamped.text}`).digest('hex')),
+          disposition: headers['content-disposition']!,
+          headers: { ...takeSetHeaders(set), ...headers },
+        })
       return sendFile(request, (range) => ctx.blobs.body(shared.file.blobKey, range), {
         size: shared.file.size,
         etag: etagOf(shared.file.sha256),

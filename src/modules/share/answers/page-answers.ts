@@ -56,6 +56,9 @@ export function pageImageAnswer(
         headers: { 'content-type': 'image/png', 'cache-control': 'no-store', 'retry-after': '60' },
       })
   }
+  const watermarked = decision.kind === 'image' ? decision.watermarked : null
+  if (watermarked?.kind === 'busy')
+    return text(503, 'Pages are being drawn for many readers right now. Try again in a moment.', { 'retry-after': '1' })
   const protectedLink = hasGate(shared.link) || shared.link.maxViews !== null
   const headers = {
     'content-type': decision.kind === 'text' ? 'application/json' : 'image/webp',
@@ -63,10 +66,13 @@ export function pageImageAnswer(
     etag:
       decision.kind === 'text'
         ? `"pt-${shared.file.sha256.slice(0, 24)}-${page}"`
-        : `"pg-${shared.file.sha256.slice(0, 24)}-${page}-${decision.width}"`,
+        : `"pg-${shared.file.sha256.slice(0, 24)}-${page}-${decision.width}${watermarked ? `-${watermarkTag(watermarked.text)}` : ''}"`,
     'x-content-type-options': 'nosniff',
     ...robotsHeaders(shared.link.searchEngineVisible),
   }
   if (request.headers.get('if-none-match') === headers.etag) return new Response(null, { status: 304, headers })
-  return new Response(Bun.file(image.path), { headers })
+  return new Response(watermarked ? new Uint8Array(watermarked.bytes) : Bun.file(image.path), { headers })
 }
+
+/** A watermarked image's part of its ETag: its text's digest (a reader's address is in the text, not in the header). */
+const watermarkTag = (text: string) => new Bun.CryptoHasher('sha256').update(text).digest('base64url').slice(0, 12)

@@ -84,7 +84,7 @@ ${first ? html`<link rel="preload" as="image" href="${first.src}" imagesrcset="$
 <body data-download="${link.allowDownload ? 'on' : 'off'}">
 <div id="app" ${
     options.images
-      ? html`data-mode="images" data-pages-url="${base}/pages/" ${'sizes' in options.images ? html`data-sizes="${options.images.sizes}"` : html`data-problem="${options.images.problem}"`}`
+      ? html`data-mode="images" data-pages-url="${base}/pages/" data-download="${download}" ${'sizes' in options.images ? html`data-sizes="${options.images.sizes}"` : html`data-problem="${options.images.problem}"`}`
       : html`data-file="${base}/file" data-size="${file.size}" data-etag="${etagOf(file.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/"`
   } data-title="${title}"${reading ? html` data-visit="${reading.token}" data-reading="${base}/reading"` : ''}${ungranted ? html` data-ungranted="1"` : ''}>
 ${viewerToolbar({ title, download, brand: brandMark(brand) })}

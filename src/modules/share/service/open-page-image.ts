@@ -3,8 +3,10 @@ import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
 import { rateLimitFor } from '../../../core/limits/rate-limit'
 import type { PageImage, PageImages, PageTexts } from '../../../core/previews/page-images'
+import type { Watermarks } from '../../../core/previews/watermarks'
 import { isPageWidth, PAGE_WIDTHS, type PageWidth } from '../../../core/previews/render-page'
 import type { Gate, ReadLinkAccess } from './link-access'
+import { readerWatermark } from './reader-watermark'
 
 /** Pages one client address (an IPv6 /64) may have drawn per minute; cached pages are free. */
 export const PAGE_DRAWS_PER_MINUTE = 120
@@ -22,9 +24,12 @@ export type PageImageDecision =
   | { kind: 'locked'; gate: Gate }
   | { kind: 'ungranted' }
   | { kind: 'bad_request'; message: string }
-  | { kind: 'image'; shared: SharedLink; page: number; width: PageWidth; image: PageImage }
+  | { kind: 'image'; shared: SharedLink; page: number; width: PageWidth; image: PageImage; watermarked: Watermarked | null }
   /** The page's text (`GET /s/:slug/pages/:n/text`): read, or why not, as an image is drawn. */
   | { kind: 'text'; shared: SharedLink; page: number; text: PageImage }
+
+/** A page image with the reader's watermark drawn in (`text`, for its ETag), or the renderers were all busy. */
+export type Watermarked = { kind: 'image'; bytes: Buffer; text: string } | { kind: 'busy' }
 
 export type OpenPageImage = (input: {
   slug: string
@@ -43,7 +48,7 @@ export type OpenPageImage = (input: {
 export function pageImageOpener(
   ctx: AppContext,
   accessOf: ReadLinkAccess,
-  pages: { imageOf: PageImages; textOf: PageTexts },
+  pages: { imageOf: PageImages; textOf: PageTexts; watermarks: Watermarks },
 ): OpenPageImage {
   const draws = rateLimitFor(ctx, 'page draws per address', { perMinute: PAGE_DRAWS_PER_MINUTE })
   const reads = rateLimitFor(ctx, 'page texts per address', { perMinute: PAGE_TEXTS_PER_MINUTE })
@@ -63,6 +68,13 @@ export function pageImageOpener(
     const width = Number(widthText ?? 800)
     if (!isPageWidth(width)) return { kind: 'bad_request', message: `The width (?w=) must be one of ${PAGE_WIDTHS.join(', ')}.` }
     const image = await pages.imageOf(access.shared.file, page, width, within(draws, client))
-    return { kind: 'image', shared: access.shared, page, width, image }
+    // A watermarked link's pages are drawn again for each reader, over the cached page: never the page without it.
+    const text = readerWatermark(ctx.signingKey, access.shared.link, { reader: access.reader, cookies, now: ctx.now() })
+    let watermarked: Watermarked | null = null
+    if (text !== null && image.kind === 'rendered') {
+      const drawn = await pages.watermarks.imageWith(image.path, text)
+      watermarked = drawn.kind === 'image' ? { ...drawn, text } : drawn
+    }
+    return { kind: 'image', shared: access.shared, page, width, image, watermarked }
   }
 }

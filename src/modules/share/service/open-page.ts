@@ -72,7 +72,9 @@ export function pageOpener(
     const { link } = shared
     if (access.gate) return { kind: 'gate', gate: access.gate, shared }
     const firstPage = (await built.firstPageOf(shared.file)) ?? null
-    const sizes = link.allowDownload ? null : await built.sizesOf(shared.file)
+    // Pages drawn on the server where the PDF is not sent, and where each reader's pages carry their watermark (the
+    // reader's download is their stamped copy: pdf.js over a copy made per reader would cost each a full rewrite).
+    const sizes = link.allowDownload && link.watermark === null ? null : await built.sizesOf(shared.file)
     if (sizes === 'busy') return { kind: 'busy' }
     const images: Extract<PageDecision, { kind: 'page' }>['images'] =
       sizes === null ? null : sizes === 'unreadable' || sizes === 'password' ? { problem: sizes } : { sizes }

@@ -1,0 +1,51 @@
+import { rm } from 'node:fs/promises'
+import { stampPdf, WATERMARK_STYLE, watermarkMaskPdf } from './draw-watermark'
+import { loadedSharp, withPdfium } from './render-first-page'
+
+/** The largest page image a watermark overlay is drawn for (the widest page width, a page four times as high). */
+const MAX_OVERLAY = { width: 2400, height: 9600 }
+
+/** The renderer's `stamp` job: the PDF at `pdfPath` with `text` drawn across every page (draw-watermark.ts). */
+export async function stampPdfFile(pdfPath: string, text: string): Promise<{ bytes: Buffer; pages: number }> {
+  const { pdf, pages } = await stampPdf(await Bun.file(pdfPath).bytes(), text).catch((error: Error) => {
+    throw new Error(`the PDF cannot be watermarked (${error.message.split('\n')[0]})`)
+  })
+  return { bytes: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), pages }
+}
+
+/**
+ * The renderer's `overlay` job: `text` drawn as a watermark over a transparent `width` × `height` PNG, to lay over
+ * a page image that size. Drawn by PDFium from a one-page PDF that pdf-lib writes the way it stamps a download, so
+ * the two look alike; PDFium draws on white, so black ink becomes the overlay's transparency (its strength times
+ * WATERMARK_STYLE.opacity) over the watermark's grey.
+ */
+export async function drawWatermarkOverlay(outPath: string, text: string, width: number, height: number, heapLimit: number) {
+  if (!(Number.isInteger(width) && Number.isInteger(height) && width >= 1 && height >= 1))
+    throw new Error('an overlay needs a whole width and height')
+  if (width > MAX_OVERLAY.width || height > MAX_OVERLAY.height)
+    throw new Error(`an overlay is at most ${MAX_OVERLAY.width} × ${MAX_OVERLAY.height}`)
+  // PDFium opens files: the mask PDF is written beside the overlay, and removed.
+  const maskPath = `${outPath}.pdf`
+  await Bun.write(maskPath, await watermarkMaskPdf(text, width, height))
+  try {
+    const bitmap = await withPdfium(maskPath, heapLimit, (document) => document.getPage(0).render({ scale: 1, render: 'bitmap' }))
+    const sharp = await loadedSharp()
+    const raw = { width: bitmap.width, height: bitmap.height }
+    const ink = await sharp(Buffer.from(bitmap.data.buffer, bitmap.data.byteOffset, bitmap.data.byteLength), {
+      raw: { ...raw, channels: 4 },
+    })
+      .extractChannel(1)
+      .negate()
+      .linear(WATERMARK_STYLE.opacity, 0)
+      .raw()
+      .toBuffer()
+    const [r, g, b] = WATERMARK_STYLE.grey
+    const png = await sharp({ create: { ...raw, channels: 3, background: { r, g, b } } })
+      .joinChannel(ink, { raw: { ...raw, channels: 1 } })
+      .png({ compressionLevel: 6 })
+      .toBuffer()
+    return { bytes: png, pages: 1 }
+  } finally {
+    await rm(maskPath, { force: true })
+  }
+}

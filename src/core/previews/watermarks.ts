@@ -1,0 +1,95 @@
+import { existsSync, statSync } from 'node:fs'
+import { rm, writeFile } from 'node:fs/promises'
+import { createSingleFlight } from '../../lib/concurrency'
+import type { FileRow } from '../../db/tables'
+import type { AppContext } from '../context'
+import { RenderFailed, type RendererPool } from './renderer-pool'
+
+/** A page image with a reader's watermark drawn into its pixels, or why not (the renderers are all busy). */
+export type WatermarkedImage = { kind: 'image'; bytes: Buffer } | { kind: 'busy' }
+
+/** A PDF with a reader's watermark on every page, on disk, or why not: it cannot be stamped (`failed`), or `busy`. */
+export type StampedPdf = { kind: 'stamped'; path: string; size: number } | { kind: 'failed' } | { kind: 'busy' }
+
+export type Watermarks = {
+  /** The page image at `imagePath` (a cached WebP) with `text` drawn across it. */
+  imageWith(imagePath: string, text: string): Promise<WatermarkedImage>
+  /** The file's PDF with `text` drawn across every page: made once per PDF version and text, then kept. */
+  pdfWith(row: Pick<FileRow, 'id' | 'blobKey'>, text: string): Promise<StampedPdf>
+}
+
+/**
+ * Watermarks drawn per reader (docs/share-page.md, "Watermarks"). A page image gets its watermark as an overlay
+ * laid over the cached page: the overlay is drawn once per text and image size by a renderer (watermark-jobs.ts)
+ * and kept in the page cache, so a reader's later pages cost one composite each (measured in the bench). A
+ * download gets a copy of the PDF with the text on every page, also kept in the page cache (a reader who
+ * downloads twice, or readers who share a text, get the same copy; range requests read it like the PDF). A PDF
+ * that cannot be stamped (encrypted, or beyond pdf-lib) is remembered like a page that cannot be drawn.
+ */
+export function watermarks(ctx: AppContext, pool: RendererPool): Watermarks {
+  const overlays = createSingleFlight<'drawn' | 'busy'>()
+  const stamps = createSingleFlight<StampedPdf>()
+  // A stamp waits for its renderer while the reader's download waits for its first byte: it must end before the
+  // connection is dropped as silent (PDFSHARE_IDLE_TIMEOUT), and may take longer than a preview.
+  const stampTimeoutMs = Math.max(ctx.config.previewTimeout, ctx.config.idleTimeout - 5) * 1000
+
+  const overlayOf = async (text: string, width: number, height: number): Promise<string | undefined> => {
+    const path = ctx.previews.overlayPathOf(`${text}\n${width}x${height}`)
+    if (existsSync(path)) {
+      ctx.previews.pageUsed(path)
+      return path
+    }
+    const drawn = await overlays(path, async () => {
+      try {
+        await pool.overlay(path, { text, width, height })
+        ctx.previews.pageWritten(path)
+        return 'drawn'
+      } catch (error) {
+        if (error instanceof RenderFailed) ctx.log.error(`a watermark overlay could not be drawn: ${error.message}`)
+        return 'busy'
+      }
+    })
+    return drawn === 'drawn' ? path : undefined
+  }
+
+  return {
+    async imageWith(imagePath, text) {
+      const sharp = (await import('sharp')).default // loaded on first use: start-up stays quick
+      const { width, height } = await sharp(imagePath).metadata()
+      const overlay = width && height ? await overlayOf(text, width, height) : undefined
+      if (!overlay) return { kind: 'busy' }
+      const bytes = await sharp(imagePath)
+        .composite([{ input: overlay }])
+        .webp({ quality: 82, effort: 4 })
+        .toBuffer()
+      return { kind: 'image', bytes }
+    },
+
+    async pdfWith(row, text) {
+      const path = ctx.previews.stampedPathOf(row.blobKey, text, 'pdf')
+      const mark = ctx.previews.stampedPathOf(row.blobKey, text, 'failed')
+      if (existsSync(path)) {
+        ctx.previews.pageUsed(path)
+        return { kind: 'stamped', path, size: statSync(path).size }
+      }
+      if (existsSync(mark)) return { kind: 'failed' }
+      return stamps(path, async () => {
+        const pdf = await ctx.blobs.localFile(row.blobKey)
+        try {
+          await pool.stamp(pdf.path, path, { text, timeoutMs: stampTimeoutMs })
+          ctx.previews.pageWritten(path)
+          return { kind: 'stamped', path, size: statSync(path).size }
+        } catch (error) {
+          await rm(`${path}.tmp`, { force: true }).catch(() => {})
+          if (!(error instanceof RenderFailed)) return { kind: 'busy' }
+          ctx.log.info(`a watermarked copy of file ${row.id}: ${error.message}; its downloads are refused`)
+          await writeFile(mark, `${error.message}\n`).catch(() => {})
+          ctx.previews.pageWritten(mark)
+          return { kind: 'failed' }
+        } finally {
+          await pdf.release()
+        }
+      })
+    },
+  }
+}
