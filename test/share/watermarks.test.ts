@@ -103,6 +103,10 @@ describe('watermarks per reader', () => {
     expect(a.raw.length).toBe(unmarked.raw.length)
     expect(differing(a.raw, unmarked.raw)).toBeGreaterThan(a.raw.length / 100)
     expect(differing(a.raw, b.raw)).toBeGreaterThan(0)
+    // Translucent: the page stays a white page with a light watermark over it, not a darkened one.
+    const mean = (raw: Buffer) => raw.reduce((sum, value) => sum + value, 0) / raw.length
+    expect(mean(a.raw)).toBeLessThan(mean(unmarked.raw) - 1)
+    expect(mean(a.raw)).toBeGreaterThan(mean(unmarked.raw) - 20)
     // The same reader's page again: the same image (through a balancer another instance may have drawn the page
     // beneath from a larger drawing, a pixel off here and there: the ETag still names the same page and text).
     if (!server.instances) expect(aAgain.raw.equals(a.raw)).toBe(true)
@@ -163,6 +167,22 @@ describe('watermarks per reader', () => {
     const direct = new Uint8Array(await (await get(`${link.path}/download`, { cookie: readerCookie })).arrayBuffer())
     expect(await textOf(direct)).toContain('carol@example.com Board pack -')
     expect(await textOf(direct)).not.toContain('{visit}')
+  })
+
+  test('one visitor twice without its cookie (another browser alike on the same address): not counted again, and given that visit', async () => {
+    const link = await addLink(server, file.id, { watermark: 'Reader {visit}' })
+    const same = { 'user-agent': FIREFOX, 'x-forwarded-for': '198.18.13.7' }
+    const visitOf = (response: Response) => /pdfshare_visit=([^.;]+)\./.exec(response.headers.getSetCookie().join('; '))?.[1]
+    const first = await server.call('GET', link.path, { headers: same })
+    const again = await server.call('GET', link.path, { headers: same })
+    expect(visitOf(first)).toBeTruthy()
+    expect(visitOf(again)).toBe(visitOf(first))
+    const { views } = (await server.ctx.db.orm.query.links.findFirst({ where: (links, { eq }) => eq(links.id, link.id) }))!
+    expect(views).toBe(1)
+    // A link without a watermark keeps its rule: a repeat sets no visit cookie.
+    const plain = await addLink(server, file.id)
+    await server.call('GET', plain.path, { headers: same })
+    expect(visitOf(await server.call('GET', plain.path, { headers: same }))).toBeUndefined()
   })
 
   test('a PDF that cannot carry a watermark (encrypted) is never sent without one: its download is a 422, its pages are still drawn', async () => {

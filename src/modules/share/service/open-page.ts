@@ -2,7 +2,7 @@ import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
 import type { Visit } from '../model'
-import { hasLinkCookie, readingToken } from './reader-cookies'
+import { hasLinkCookie, READER_COOKIES, readingToken, visitCookieOf, visitOfToken } from './reader-cookies'
 import { createViewCounter } from './count-view'
 import { framedByAllowedOrigin } from '../../../core/links/embed-origins'
 import { hasGate } from '../../../core/links/readers'
@@ -41,6 +41,9 @@ export type PageDecision =
        */
       images: { sizes: string } | { problem: 'unreadable' | 'password' } | null
     }
+
+/** The latest visit a visitor made of a link within a visit cookie's life (visits_link_at_idx, then the visitor). */
+const LATEST_VISIT = `SELECT "id" FROM "visits" WHERE "link_id" = ? AND "at" >= ? AND "visitor" = ? ORDER BY "at" DESC LIMIT 1`
 
 export type OpenPage = (input: {
   slug: string
@@ -92,10 +95,19 @@ export function pageOpener(
         images: ungranted ? null : images,
       } as const
     }
+    // A watermark names the reader's visit: a reader who repeats a visit (the view counter sees the same visitor:
+    // another browser on the same address, say) without its cookie gets the cookie of that visit again.
+    const repeated = async (): Promise<{ visitToken?: string }> => {
+      const now = ctx.now()
+      if (link.watermark === null || !visit.userAgent || visitOfToken(ctx.signingKey, visitCookieOf(cookies), link.id, now)) return {}
+      const visitor = await built.visitorKeyOf({ clientIp: visit.clientIp, userAgent: visit.userAgent, now })
+      const row = await ctx.db.hot.get(LATEST_VISIT, [link.id, now - READER_COOKIES.visit.lifetimeMs, visitor])
+      return row ? { visitToken: readingToken(ctx.signingKey, { id: String(row[0]), linkId: link.id }, now) } : {}
+    }
     // A grant holder of a limited link was let in already: they keep reading without using another view.
-    if (access.granted) return page()
+    if (access.granted) return page(await repeated())
     // A visitor counted within the repeat window: not counted again, and as entitled as that view was.
-    if (hasLinkCookie(ctx.signingKey, 'seen', link, cookies, ctx.now())) return page({ grant: limited })
+    if (hasLinkCookie(ctx.signingKey, 'seen', link, cookies, ctx.now())) return page({ grant: limited, ...(await repeated()) })
     const { outcome, visit: record } = await countView({
       link,
       ownerId: shared.file.ownerId,
@@ -105,7 +117,7 @@ export function pageOpener(
     })
     ctx.metrics.view(outcome)
     if (outcome === 'limit_reached') return { kind: 'gone', state: 'used_up', embedOrigins: link.embedOrigins }
-    if (outcome === 'not_counted') return page()
+    if (outcome === 'not_counted') return page(await repeated())
     const token = record ? readingToken(ctx.signingKey, { id: record.id, linkId: link.id }, ctx.now()) : null
     // A reader who asked not to be tracked gets no token in the page: the viewer then reports no reading at all.
     return page({ seen: true, grant: limited, visitToken: token }, token && record?.tracked ? { token } : null)
