@@ -3,8 +3,9 @@
  * one config in a temp dir, in the foreground as our child process. Round robin over the given servers, each
  * checked on GET /api/health every 200 ms (a dead one is out within about half a second), a request whose
  * connection failed tried again on another server (it cannot have reached one), and a GET or HEAD also after a
- * connection closed without an answer, never a write (docs/scale-out.md: the configuration there is this one),
- * the client's address passed on in X-Forwarded-For, and
+ * connection closed without an answer, never a write; one request per client connection, so a write whose server
+ * died is answered 502 rather than cut off for the client to resend (docs/scale-out.md: the configuration there
+ * is this one), the client's address passed on in X-Forwarded-For, and
  * timeouts long enough for a 100 MB upload on a slow link. Every answer says which server gave it in
  * `X-Pdfshare-Backend` (the server's name: s1, s2, …). Stopped when the process exits, also by a kill -9 (a
  * watchdog).
@@ -28,15 +29,27 @@ export type LoadBalancer = {
 /** The header every answer through the balancer carries, naming the server that gave it. */
 export const BACKEND_HEADER = 'x-pdfshare-backend'
 
-/** `requestRules`: extra `http-request` lines for the frontend (e.g. the test harness's header clean-up). */
-export async function startLoadBalancer(options: { backends: string[]; port?: number; requestRules?: string[] }): Promise<LoadBalancer> {
+/**
+ * `requestRules`: extra `http-request` lines for the frontend (e.g. the test harness's header clean-up).
+ * `checks`: by index, where a server's health checks go instead of the server itself (a test's server that passes
+ * its checks and refuses connections).
+ */
+export async function startLoadBalancer(options: {
+  backends: string[]
+  port?: number
+  requestRules?: string[]
+  checks?: (string | undefined)[]
+}): Promise<LoadBalancer> {
   const haproxy = Bun.which('haproxy') ?? Bun.which('haproxy', { PATH: '/usr/sbin:/usr/local/sbin' })
   if (!haproxy) throw new Error(`HAProxy is not installed (no haproxy on the PATH or in /usr/sbin); install it with: ${PACKAGE}`)
   const dir = mkdtempSync(join(tmpdir(), 'pdfshare-haproxy-'))
   const port = options.port ?? freePort()
   const names = options.backends.map((_, index) => `s${index + 1}`)
   const config = join(dir, 'haproxy.cfg')
-  writeFileSync(config, haproxyConfig({ port, backends: options.backends, names, requestRules: options.requestRules ?? [] }))
+  writeFileSync(
+    config,
+    haproxyConfig({ port, backends: options.backends, names, requestRules: options.requestRules ?? [], checks: options.checks ?? [] }),
+  )
   const check = Bun.spawnSync([haproxy, '-c', '-f', config], { stdout: 'pipe', stderr: 'pipe' })
   if (check.exitCode !== 0) {
     rmSync(dir, { recursive: true, force: true })
@@ -100,10 +113,18 @@ export async function startLoadBalancer(options: { backends: string[]; port?: nu
   }
 }
 
-function haproxyConfig(input: { port: number; backends: string[]; names: string[]; requestRules: string[] }): string {
+function haproxyConfig(input: {
+  port: number
+  backends: string[]
+  names: string[]
+  requestRules: string[]
+  checks: (string | undefined)[]
+}): string {
   const servers = input.backends.map((backend, index) => {
     const { hostname, port } = new URL(backend)
-    return `  server ${input.names[index]} ${hostname}:${port} check`
+    const check = input.checks[index]
+    const elsewhere = check ? ` addr ${new URL(check).hostname} port ${new URL(check).port}` : ''
+    return `  server ${input.names[index]} ${hostname}:${port} check${elsewhere}`
   })
   return `global
   maxconn 2000
@@ -124,7 +145,11 @@ defaults
   option redispatch 1
   retry-on conn-failure empty-response
   option forwardfor
-  option http-server-close
+  # One request per client connection. On a kept-alive one, a request after the first whose server closed without
+  # answering gets no 502: HAProxy closes the client's connection without a word, which tells the client the
+  # request was not processed and invites it to send it again — and Bun's fetch does so for a PUT or DELETE, to
+  # another instance, after the dead one had done it (test/scale/balancer-retries.test.ts).
+  option httpclose
 
 frontend pdfshare
   bind 127.0.0.1:${input.port}

@@ -58,6 +58,9 @@ test('compose.scale-out.yaml: three instances on one database and bucket, each w
   const haproxy = compose.configs?.haproxy?.content ?? ''
   expect(haproxy).toContain('option httpchk GET /api/health')
   expect(haproxy).toContain('option forwardfor')
+  // The retry rules of docs/scale-out.md: a write that may have reached an instance is never sent to another.
+  expect(haproxy).toContain('option httpclose')
+  expect(haproxy).toContain('http-request disable-l7-retry unless METH_GET')
   for (const [name] of instances) expect(haproxy).toContain(`${name}:3000 check`)
   expect(compose.services.balancer?.configs?.[0]?.target).toBe('/usr/local/etc/haproxy/haproxy.cfg')
   expect(compose.services.balancer?.ports).toEqual(['8080:8080'])
