@@ -18,8 +18,8 @@ export const PAGE_GUTTER_PX = 40
 /** pdf.js's page border (9 px a side), inside the page's box: the drawing is this much narrower (and lower). */
 export const PAGE_BORDERS_PX = 18
 
-/** A page's size in PDF points (1/72 inch), as drawn: its crop box, turned by its rotation. */
-export type PageSize = { width: number; height: number }
+/** A page's size in PDF points (1/72 inch), as drawn: its crop box, turned by its rotation (what decodePageSizes reads). */
+export type PageSize = NonNullable<ReturnType<typeof decodePageSizes>>[number]
 
 /** Points kept to two decimals (A4 is 595.28 × 841.89): finer than any screen shows. */
 const round = (points: number) => Math.round(points * 100) / 100
@@ -53,8 +53,8 @@ export function firstPageSize(encoded: string | null | undefined): PageSize | un
  * Every page's size from an encoded list, in page order (`''`: a PDF of no pages); undefined when the text is not
  * one this code wrote.
  */
-export function decodePageSizes(encoded: string): PageSize[] | undefined {
-  const sizes: PageSize[] = []
+export function decodePageSizes(encoded: string): { width: number; height: number }[] | undefined {
+  const sizes: { width: number; height: number }[] = []
   for (const run of encoded ? encoded.split(',') : []) {
     const match = RUN.exec(run)
     if (!match) return undefined
