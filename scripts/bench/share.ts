@@ -158,6 +158,65 @@ export async function pageCacheAndCpu(binary: string) {
 }
 
 /**
+ * Watermarks per reader: a reader of a watermarked link (its visit cookie from its page) reads pages at 1200 px
+ * whose pages beneath are cached already: the first costs the overlay's drawing, every later one a composite
+ * (against the same pages unwatermarked). Their downloads: the stamped copy made at the first, read from the page
+ * cache at the second, for a small PDF and for the 60-page 16 MB one.
+ */
+export async function watermarkTimes(binary: string) {
+  const server = await sharedServer(binary, 'watermarks')
+  const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
+  try {
+    const watermarked = async (pdf: Uint8Array<ArrayBuffer>) => {
+      const share = await server.upload(pdf)
+      const fileId = (
+        await (await fetch(`${server.url}/api/files`, { headers: { authorization: `Bearer ${server.token}` } })).json()
+      ).data.find((file: { shareUrl: string }) => share.endsWith(new URL(file.shareUrl).pathname)).id
+      const created = await fetch(`${server.url}/api/files/${fileId}/links`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ watermark: 'Reader {visit} · {date}' }),
+      })
+      const link = `${server.url}${new URL((await created.json()).data.url).pathname}`
+      const page = await fetch(link, { headers: { 'user-agent': firefox } })
+      const cookie = page.headers
+        .getSetCookie()
+        .map((line) => line.split(';')[0])
+        .join('; ')
+      return { share, link, cookie }
+    }
+    const time = async (url: string, cookie = '') => {
+      const started = performance.now()
+      const response = await fetch(url, { headers: { 'user-agent': firefox, cookie } })
+      const bytes = (await response.arrayBuffer()).byteLength
+      if (response.status !== 200) throw new Error(`${url} answered ${response.status}`)
+      return { ms: performance.now() - started, bytes }
+    }
+    const small = await watermarked(makePdf({ pages: 12, text: (p) => `Page ${p}, a few words of text on it` }))
+    for (let page = 1; page <= 12; page++) await time(`${small.share}/pages/${page}?w=1200`) // the pages beneath, drawn
+    const plain: number[] = []
+    for (let page = 2; page <= 12; page++) plain.push((await time(`${small.share}/pages/${page}?w=1200`)).ms)
+    const overlayMs = (await time(`${small.link}/pages/1?w=1200`, small.cookie)).ms
+    const composite: number[] = []
+    for (let page = 2; page <= 12; page++) composite.push((await time(`${small.link}/pages/${page}?w=1200`, small.cookie)).ms)
+    const stampSmall = await time(`${small.link}/download`, small.cookie)
+    const againSmall = await time(`${small.link}/download`, small.cookie)
+    const large = await watermarked(makePdf({ pages: 60, imageBytesPerPage: 270_000, layout: 'grouped' }))
+    const stampLarge = await time(`${large.link}/download`, large.cookie)
+    return {
+      overlayMs,
+      compositeMs: median(composite),
+      plainCachedMs: median(plain),
+      stampSmall,
+      againSmallMs: againSmall.ms,
+      stampLarge,
+    }
+  } finally {
+    await server.stop()
+  }
+}
+
+/**
  * The share page in Chromium: page 1 of a 60-page 16 MB PDF (time after navigation, PDF bytes fetched), and
  * what the viewer itself transfers (everything but the PDF), on a cold cache.
  */

@@ -1,12 +1,7 @@
 import fontkit from '@pdf-lib/fontkit'
 import { degrees, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib'
 import { SANS_FONT_FILE } from './pdfium-fonts'
-
-/**
- * How a watermark looks, on page images and in downloaded PDFs alike: its text in lines at 30°, repeated across
- * the whole page, in a dark grey at a fifth of full strength — readable on white, and text under it stays readable.
- */
-export const WATERMARK_STYLE = { angle: 30, grey: [77, 77, 89] as const, opacity: 0.2, perWidth: 28 } as const
+import { WATERMARK_STYLE } from './watermark-style'
 
 /**
  * Draws `text` across `page` (WATERMARK_STYLE): rows of it at the angle, each row shifted by half a step from the

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises'
-import { stampPdf, WATERMARK_STYLE, watermarkMaskPdf } from './draw-watermark'
+import { stampPdf, watermarkMaskPdf } from './draw-watermark'
+import { WATERMARK_STYLE } from './watermark-style'
 import { loadedSharp, withPdfium } from './render-first-page'
 
 /** The largest page image a watermark overlay is drawn for (the widest page width, a page four times as high). */
@@ -14,10 +15,10 @@ export async function stampPdfFile(pdfPath: string, text: string): Promise<{ byt
 }
 
 /**
- * The renderer's `overlay` job: `text` drawn as a watermark over a transparent `width` × `height` PNG, to lay over
- * a page image that size. Drawn by PDFium from a one-page PDF that pdf-lib writes the way it stamps a download, so
- * the two look alike; PDFium draws on white, so black ink becomes the overlay's transparency (its strength times
- * WATERMARK_STYLE.opacity) over the watermark's grey.
+ * The renderer's `overlay` job: `text` drawn as a watermark for a `width` × `height` page image, as a one-channel
+ * PNG of the ink's strength at each pixel (0: none). Drawn by PDFium from a one-page PDF that pdf-lib writes the way
+ * it stamps a download, so the two look alike; PDFium draws black on white, and how dark a pixel is, times
+ * WATERMARK_STYLE.opacity, is the strength the watermark's grey is laid over the page with.
  */
 export async function drawWatermarkOverlay(outPath: string, text: string, width: number, height: number, heapLimit: number) {
   if (!(Number.isInteger(width) && Number.isInteger(height) && width >= 1 && height >= 1))
@@ -34,9 +35,8 @@ export async function drawWatermarkOverlay(outPath: string, text: string, width:
     // The ink's strength from PDFium's BGRA on white: how far each pixel's green is from white.
     const ink = Buffer.alloc(raw.width * raw.height)
     for (let i = 0; i < ink.length; i++) ink[i] = Math.round((255 - bitmap.data[i * 4 + 1]!) * WATERMARK_STYLE.opacity)
-    const [r, g, b] = WATERMARK_STYLE.grey
-    const png = await sharp({ create: { ...raw, channels: 3, background: { r, g, b } } })
-      .joinChannel(ink, { raw: { ...raw, channels: 1 } })
+    // Kept as the ink's strength alone (one channel): the grey is added where it is laid over a page (watermarks.ts).
+    const png = await sharp(ink, { raw: { ...raw, channels: 1 } })
       .png({ compressionLevel: 6 })
       .toBuffer()
     return { bytes: png, pages: 1 }
