@@ -1,6 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises'
 import { readPageText } from './page-text'
-import { drawWatermarkOverlay, stampPdfFile } from './watermark-jobs'
 import { countPages, renderFirstPage, warmUp, withPdfium } from './render-first-page'
 import { renderPageImages } from './render-page'
 import type { RenderJob, RendererMessage } from './renderer-protocol'
@@ -51,6 +50,8 @@ export async function runPreviewRenderer(): Promise<void> {
           send({ id: job.id, ok: true, pages })
         } else if (job.kind === 'stamp' || job.kind === 'overlay') {
           if (!job.outPath || !job.text) throw new Error(`a ${job.kind} job needs its path and text`)
+          // pdf-lib and fontkit load with the first watermark: this file is part of every process of the binary.
+          const { drawWatermarkOverlay, stampPdfFile } = await import('./watermark-jobs')
           const made =
             job.kind === 'stamp'
               ? await stampPdfFile(job.pdfPath, job.text)
