@@ -26,6 +26,33 @@ export async function podman(
   return { code, out, err }
 }
 
+/**
+ * Runs Debian's podman-compose (1.0.3) to its end, with podman's runtime and limits as above and images built
+ * on TEST_BASE in the docker format (which keeps the HEALTHCHECK).
+ */
+export async function podmanCompose(project: string, file: string, args: string[]): Promise<{ out: string; err: string }> {
+  const proc = Bun.spawn(
+    [
+      'podman-compose',
+      '-p',
+      project,
+      '-f',
+      file,
+      '--podman-args',
+      PODMAN.slice(1).join(' '),
+      '--podman-build-args',
+      `--format docker --build-arg BASE=${TEST_BASE}`,
+      '--podman-run-args',
+      RUN_LIMITS.join(' '),
+      ...args,
+    ],
+    { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' },
+  )
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  if (code !== 0) throw new Error(`podman-compose ${args.join(' ')} exited with ${code}:\n${out.slice(-2000)}${err.slice(-2000)}`)
+  return { out, err }
+}
+
 /** Makes TEST_BASE exist: already in podman's store, imported from the kept tarball, or built with mmdebstrap. */
 export async function ensureTestBase(log: (line: string) => void): Promise<void> {
   if ((await podman(['image', 'exists', TEST_BASE], { allowFailure: true })).code === 0) return
