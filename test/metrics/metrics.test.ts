@@ -1,9 +1,12 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makePdf } from '../../scripts/support/pdf'
 import { ROOT, startServer } from '../../scripts/support/process'
+import { prometheusMetrics } from '../../src/core/metrics/prometheus'
+import { createRendererPool, RenderFailed } from '../../src/core/previews/renderer-pool'
+import { startWebhookDispatcher } from '../../src/modules/webhooks/worker/dispatcher'
 import { bearer } from '../support/bearer'
 import { eventually } from '../support/eventually'
 import { form, startTestApp } from '../support/harness'
@@ -148,6 +151,109 @@ describe('with PDFSHARE_METRICS_TOKEN', async () => {
     expect(code).toBe(0)
     // …and it does complain about what breaks the rules (a counter without _total).
     expect((await promtool('# HELP broken a counter\n# TYPE broken counter\nbroken 1\n')).code).not.toBe(0)
+  })
+})
+
+describe('the failures it counts', async () => {
+  const server = await startTestApp({ PDFSHARE_METRICS_TOKEN: TOKEN, PDFSHARE_WEBHOOK_ALLOW_PRIVATE: '1' })
+  const clock = { offset: 0 }
+  server.ctx.now = () => Date.now() + clock.offset
+  const scrape = async () => (await server.callInProcess('GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } })).text()
+  const alice = await server.user() // the first user: an admin
+
+  test('a webhook delivery retried, then given up after its day', async () => {
+    const created = await server.callInProcess('POST', '/api/webhooks', {
+      token: alice.token,
+      // Port 9 (discard) refuses the connection on this machine: every attempt fails at once.
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/hook', events: ['file.uploaded'] }),
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(created.status).toBe(201)
+    await uploadPdf(server, alice, makePdf({ pages: 1 }))
+    const dispatcher = startWebhookDispatcher(server.ctx, { timeoutMs: 700, pollMs: 50 })
+    try {
+      await eventually(async () => {
+        const text = await scrape()
+        expect(sampleValue(text, 'pdfshare_outbox_attempts_total', { outbox: 'webhooks', result: 'retry' })).toBe(1)
+        expect(sampleValue(text, 'pdfshare_outbox_pending', { outbox: 'webhooks' })).toBe(1)
+      })
+      clock.offset = 25 * 60 * 60 * 1000 // past the 24 h retry window
+      dispatcher.nudge()
+      await eventually(async () => {
+        const text = await scrape()
+        expect(sampleValue(text, 'pdfshare_outbox_attempts_total', { outbox: 'webhooks', result: 'failed' })).toBe(1)
+        expect(sampleValue(text, 'pdfshare_outbox_pending', { outbox: 'webhooks' })).toBe(0)
+      })
+    } finally {
+      await dispatcher.stop()
+      clock.offset = 0
+    }
+  })
+
+  test('a blob store that cannot write, and a database that fails a query: 500s, counted by operation and kind', async () => {
+    // The blobs folder replaced by a file: storing the PDF fails on the disk itself (ENOTDIR).
+    const blobs = join(server.dataDir, 'blobs')
+    rmSync(blobs, { recursive: true, force: true })
+    writeFileSync(blobs, '')
+    try {
+      const upload = await server.callInProcess('POST', '/api/files/upload', { token: alice.token, body: form({ bytes: makePdf() }) })
+      expect(upload.status).toBe(500)
+    } finally {
+      rmSync(blobs, { force: true })
+      mkdirSync(blobs, { mode: 0o700 })
+    }
+    // A table gone from under the server: the next query of it fails in the database.
+    await server.ctx.db.hot.write('DROP TABLE invitations', [])
+    const invitations = await server.callInProcess('GET', '/api/admin/invitations', { token: alice.token })
+    expect(invitations.status).toBe(500)
+
+    const text = await scrape()
+    expect(sampleValue(text, 'pdfshare_blob_store_errors_total', { operation: 'put' })).toBe(1)
+    expect(sampleValue(text, 'pdfshare_database_errors_total', { kind: 'other' })).toBe(1)
+    if (!noPromtool) expect(await promtool(text)).toEqual({ code: 0, output: '' })
+  })
+
+  test('a scrape while the database fails still answers: the errors and memory, without the outbox depth', async () => {
+    const before = sampleValue(await scrape(), 'pdfshare_database_errors_total', { kind: 'other' }) ?? 0
+    await server.ctx.db.hot.write('DROP TABLE mail_outbox', [])
+    const first = await server.callInProcess('GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } })
+    expect(first.status).toBe(200)
+    const text = await scrape()
+    // Each scrape's failed count is one more database error (this one's may show in this scrape or the next).
+    expect(sampleValue(text, 'pdfshare_database_errors_total', { kind: 'other' })).toBeGreaterThan(before)
+    expect(samplesOf(text).filter((sample) => sample.name === 'pdfshare_outbox_pending')).toEqual([])
+    expect(sampleValue(text, 'process_resident_memory_bytes')).toBeGreaterThan(10_000_000)
+    if (!noPromtool) expect(await promtool(text)).toEqual({ code: 0, output: '' })
+  })
+
+  test('renderers killed for time and for memory, and the renders that failed with them', async () => {
+    // The pool the server uses, with its metrics, running the stand-in renderer that misbehaves on request.
+    const metrics = prometheusMetrics({ outboxDepth: async () => ({ webhooks: 0, mail: 0, notifications: 0 }) })
+    const pool = createRendererPool({
+      timeoutMs: 500,
+      memoryBytes: 128 * 1024 * 1024,
+      concurrency: 1,
+      maxQueued: 4,
+      idleMs: 60_000,
+      command: ['bun', join(import.meta.dir, '..', 'support', 'fake-renderer.ts')],
+      metrics: { to: metrics, pool: 'test' },
+    })
+    try {
+      expect(await pool.render('/dev/null', join(scratch, 'hang-1.png')).catch((error: Error) => error)).toBeInstanceOf(RenderFailed)
+      const hog = pool.render('/dev/null', join(scratch, 'hog-1.png'), { timeoutMs: 30_000 })
+      expect(await hog.catch((error: Error) => error)).toBeInstanceOf(RenderFailed)
+      await pool.render('/dev/null', join(scratch, 'fine-1.png'))
+    } finally {
+      pool.close()
+    }
+    const { text } = await metrics.collect()
+    expect(sampleValue(text, 'pdfshare_renderers_killed_total', { reason: 'time' })).toBe(1)
+    expect(sampleValue(text, 'pdfshare_renderers_killed_total', { reason: 'memory' })).toBe(1)
+    expect(sampleValue(text, 'pdfshare_renders_total', { kind: 'card', outcome: 'failed' })).toBe(2)
+    expect(sampleValue(text, 'pdfshare_renders_total', { kind: 'card', outcome: 'ok' })).toBe(1)
+    expect(sampleValue(text, 'pdfshare_render_duration_seconds_count', { kind: 'card' })).toBe(3)
+    expect(sampleValue(text, 'pdfshare_renderer_jobs', { pool: 'test', state: 'running' })).toBe(0)
+    if (!noPromtool) expect(await promtool(text)).toEqual({ code: 0, output: '' })
   })
 })
 

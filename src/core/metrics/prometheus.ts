@@ -1,10 +1,13 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import { requestSeries } from './request-series'
+import { errorCodes } from '../../lib/error-codes'
 import { VERSION } from '../../version'
 import type { Metrics, Outbox, RenderLoad } from './metrics'
 
 const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 const RENDER_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120]
+/** The database was busy (another process held the lock), told apart as the requests' errors are (http/lifecycle.ts). */
+const BUSY = /^SQLITE_(BUSY|LOCKED)/
 /** Methods named as they are; any other a client may send is `OTHER`, so the label stays bounded. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
@@ -86,6 +89,12 @@ export function prometheusMetrics(options: { outboxDepth: () => Promise<Record<O
       }
     },
   })
+  const databaseErrors = new Counter({
+    name: 'pdfshare_database_errors_total',
+    help: 'Requests and scrapes (the outbox depth) that failed on the database',
+    labelNames: ['kind'],
+    registers,
+  })
   const attempts = new Counter({
     name: 'pdfshare_outbox_attempts_total',
     help: 'Attempts to send a webhook delivery, a mail or a notification, by result (failed: given up)',
@@ -98,19 +107,20 @@ export function prometheusMetrics(options: { outboxDepth: () => Promise<Record<O
     labelNames: ['outbox'],
     registers,
     async collect() {
-      for (const [outbox, count] of Object.entries(await options.outboxDepth())) this.set({ outbox }, count)
+      // A scrape while the database fails still answers, without these samples (never the last ones, which
+      // would say all is well): the metrics are wanted most then, the database errors among them.
+      const depth = await options.outboxDepth().catch((error: unknown) => {
+        databaseErrors.inc({ kind: errorCodes(error).some((code) => BUSY.test(code)) ? 'busy' : 'other' })
+        return undefined
+      })
+      this.reset()
+      for (const [outbox, count] of Object.entries(depth ?? {})) this.set({ outbox }, count)
     },
   })
   const refusals = new Counter({
     name: 'pdfshare_rate_limit_refusals_total',
     help: 'Requests refused by a rate limit',
     labelNames: ['limit'],
-    registers,
-  })
-  const databaseErrors = new Counter({
-    name: 'pdfshare_database_errors_total',
-    help: 'Requests that failed on the database',
-    labelNames: ['kind'],
     registers,
   })
   const blobErrors = new Counter({
