@@ -33,8 +33,15 @@ export async function buildViewer(): Promise<ViewerManifest> {
   rmSync(VIEWER_DIST, { recursive: true, force: true })
   mkdirSync(VIEWER_DIST, { recursive: true })
 
-  const { script, style } = await bundle('viewer', join(root, 'viewer', 'src', 'main.ts'))
-  const dashboard = await bundle('dashboard', join(root, 'viewer', 'src', 'dashboard', 'main.tsx'))
+  // The share page's own stylesheet (small, render-blocking: page 1 and the toolbar need it) is built on its own;
+  // the viewer bundle's stylesheet is then pdf.js's alone (400 KB), which the viewer loads once page 1 is painted.
+  const viewer = await bundle('viewer', join(root, 'viewer', 'src', 'main.ts'))
+  const script = produced(viewer.script, "viewer's script")
+  const pdfjsStyle = produced(viewer.style, "pdf.js's stylesheet")
+  const style = produced((await bundle('page', join(root, 'viewer', 'src', 'viewer.css'))).style, "share page's stylesheet")
+  const boot = produced((await bundle('boot', join(root, 'viewer', 'src', 'boot.ts'))).script, 'boot script')
+  const built = await bundle('dashboard', join(root, 'viewer', 'src', 'dashboard', 'main.tsx'))
+  const dashboard = { script: produced(built.script, "dashboard's script"), style: produced(built.style, "dashboard's stylesheet") }
 
   const faviconBytes = readFileSync(join(root, 'viewer', 'src', 'favicon.svg'))
   const favicon = `favicon-${new Bun.CryptoHasher('sha256').update(faviconBytes).digest('hex').slice(0, 8)}.svg`
@@ -74,13 +81,13 @@ export async function buildViewer(): Promise<ViewerManifest> {
     }
     files[name] = { type: TYPES[extname(name)] ?? 'application/octet-stream', size: bytes.length, encodings }
   }
-  const manifest: ViewerManifest = { script, style, dashboard, favicon, pdfjs: pdfjsDir, files }
+  const manifest: ViewerManifest = { script, boot, style, pdfjsStyle, dashboard, favicon, pdfjs: pdfjsDir, files }
   writeFileSync(join(VIEWER_DIST, 'manifest.json'), JSON.stringify(manifest, null, 1))
   return manifest
 }
 
-/** One front end (the share-page viewer, the owner's dashboard) → a hashed script and stylesheet. */
-async function bundle(name: string, entry: string): Promise<{ script: string; style: string }> {
+/** One entry point (a front end, the share page's boot script, a stylesheet) → its hashed script and/or stylesheet. */
+async function bundle(name: string, entry: string): Promise<{ script?: string; style?: string }> {
   const result = await Bun.build({
     entrypoints: [entry],
     outdir: VIEWER_DIST,
@@ -92,10 +99,13 @@ async function bundle(name: string, entry: string): Promise<{ script: string; st
   })
   if (!result.success) throw new AggregateError(result.logs, `${name} build failed`)
   const outputs = result.outputs.map((output) => relative(VIEWER_DIST, output.path))
-  const script = outputs.find((path) => path.endsWith('.js'))
-  const style = outputs.find((path) => path.endsWith('.css'))
-  if (!script || !style) throw new Error(`${name} build produced no script or stylesheet: ${outputs.join(', ')}`)
-  return { script, style }
+  return { script: outputs.find((path) => path.endsWith('.js')), style: outputs.find((path) => path.endsWith('.css')) }
+}
+
+/** What a build must have produced, or why it stops. */
+function produced<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`the build produced no ${what}`)
+  return value
 }
 
 function* walk(dir: string): Generator<string> {

@@ -401,14 +401,15 @@ if (existsSync('/usr/bin/chromium')) {
   for (const [label, run] of [
     ['a small PDF', firstPage.small],
     ['the 60-page 16 MB PDF', firstPage.large],
+    ['the 60-page 16 MB PDF over a 9 Mbit/s link with 60 ms of latency', firstPage.largeOverNetwork],
   ] as const) {
     rows.push({
       measure: `share page: page 1 on screen (drawn ahead by the server), navigation → painted, ${label} (median of 5)`,
-      against: `pdf.js's own page 1 at ${ms(run.pdfjsMs)}; Chromium's first paint of any page here ${ms(firstPage.floorMs)}`,
+      against: `the page's first paint (its toolbar) at ${ms(run.firstPaintMs)}; pdf.js's own page 1 at ${ms(run.pdfjsMs)}; Chromium's first paint of any page here ${ms(firstPage.floorMs)}`,
       result: `${ms(run.visibleMs)}, ${(run.bytes / 1024).toFixed(0)} KiB arrived before it`,
       target: '≤ 150 ms',
       ok: run.visibleMs <= 150,
-      why: `page 1 is painted with the page's first paint (Element Timing equals first-contentful-paint), and Chromium's first paint of any page in a fresh context, the 404 page's, is ${ms(firstPage.floorMs)} on this machine: the floor no page beats here`,
+      why: `nothing but the page's 8 KB stylesheet holds back its first paint, and the viewer's script runs only after page 1 is painted; page 1 then waits for its image to be decoded and drawn in software (a 1200 × 1553 px WebP: about 50 ms to decode here, in a frame after the toolbar's), and Chromium's first paint of any page in a fresh context, the 404 page's, is ${ms(firstPage.floorMs)} on this machine: the floor no page beats here`,
     })
   }
   const dashboard = await dashboardLoad(binary)

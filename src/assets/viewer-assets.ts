@@ -3,8 +3,14 @@ import { join } from 'node:path'
 
 /** What scripts/build-viewer.ts wrote next to the built files. */
 export type ViewerManifest = {
+  /** The share page's viewer, which `boot` runs once page 1 is painted. */
   script: string
+  /** The share page's script tag: a few lines that run `script` once page 1 is painted. */
+  boot: string
+  /** The share page's own stylesheet (also the gate and message pages'): small, in the head. */
   style: string
+  /** pdf.js's viewer stylesheet, which the share page's script loads once page 1 is painted. */
+  pdfjsStyle: string
   /** The owner's dashboard at /app. */
   dashboard: { script: string; style: string }
   favicon: string

@@ -53,7 +53,7 @@ describe('a branded install', async () => {
     )
     expect(text).toMatch(
       new RegExp(
-        `<link rel="stylesheet" href="/base/assets/viewer-[^"]+\\.css">\\n<link rel="stylesheet" href="${stylesheet.replace(/[?.]/g, '\\$&')}">`,
+        `<link rel="stylesheet" href="/base/assets/page-[^"]+\\.css">\\n<link rel="stylesheet" href="${stylesheet.replace(/[?.]/g, '\\$&')}">`,
       ),
     )
     expect(text).toContain('<meta property="og:site_name" content="Acme &lt;Legal&gt; &amp; Co">')

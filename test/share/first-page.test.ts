@@ -52,6 +52,21 @@ describe('page 1 at once', () => {
     expect(attribute(page, PRELOAD, 'imagesizes')).toBe(attribute(img, /.*/, 'sizes'))
     expect(attribute(page, PRELOAD, 'fetchpriority')).toBe('high')
     expect(page).toContain('<div id="status" class="status" role="status" aria-live="polite" hidden></div>')
+    // Only the page's own small stylesheet holds back the first paint; the viewer's script and pdf.js's stylesheet
+    // (400 KB) are named for the one small script, which fetches them beside page 1 and uses them once it is painted.
+    const head = page.slice(0, page.indexOf('</head>'))
+    const blocking = [...head.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((match) => match[1]!)
+    expect(blocking).toEqual([expect.stringMatching(/^\/base\/assets\/page-\w+\.css$/)])
+    expect([...head.matchAll(/<script [^>]*>/g)].map((match) => match[0])).toEqual([
+      expect.stringMatching(/^<script type="module" src="\/base\/assets\/boot-\w+\.js">$/),
+    ])
+    expect(head).not.toMatch(/modulepreload|prefetch|as="style"|as="script"/)
+    const pdfjsStyle = attribute(page, /<div id="app" [^>]*>/, 'data-pdfjs-style')!
+    expect(pdfjsStyle).toMatch(/^\/base\/assets\/viewer-\w+\.css$/)
+    expect(attribute(page, /<div id="app" [^>]*>/, 'data-viewer')).toMatch(/^\/base\/assets\/viewer-\w+\.js$/)
+    const sizes = await Promise.all([blocking[0]!, pdfjsStyle].map(async (path) => (await get(path.replace(/^\/base/, ''))).arrayBuffer()))
+    expect(sizes[0]!.byteLength).toBeLessThan(16_000)
+    expect(sizes[1]!.byteLength).toBeGreaterThan(100_000)
     // Drawn ahead: every common width is on disk before any reader asked (on the instance that took the upload).
     if (!server.instances) {
       const { blobKey } = (await server.ctx.db.orm.query.files.findFirst({ where: (files, { eq }) => eq(files.id, file.id) }))!

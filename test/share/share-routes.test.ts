@@ -42,7 +42,8 @@ describe('GET /s/:slug (the viewer page)', () => {
     expect(meta(page, 'name', 'twitter:image')).toBe(meta(page, 'property', 'og:image'))
     // Links within the site carry the public URL's path prefix (reverse proxy at /base).
     expect(page).toContain(`data-file="/base/s/${file.path.split('/')[2]}/file"`)
-    expect(page).toMatch(/<script type="module" src="\/base\/assets\/viewer-[\w]+\.js"><\/script>/)
+    expect(page).toMatch(/<script type="module" src="\/base\/assets\/boot-[\w]+\.js"><\/script>/)
+    expect(page).toMatch(/ data-viewer="\/base\/assets\/viewer-[\w]+\.js" /)
   })
 
   test('the title falls back to the filename', async () => {
@@ -264,7 +265,7 @@ describe('GET /s/:slug/preview.png', () => {
 describe('viewer assets', () => {
   test('served from the build manifest only, compressed when the client accepts it, cached for a year', async () => {
     const page = await (await visit((await share()).path)).text()
-    const script = /src="\/base\/assets\/([^"]+)"/.exec(page)![1]!
+    const script = /data-viewer="\/base\/assets\/([^"]+)"/.exec(page)![1]!
     const plain = await server.call('GET', `/assets/${script}`)
     expect(plain.status).toBe(200)
     expect(plain.headers.get('content-type')).toBe('text/javascript; charset=utf-8')

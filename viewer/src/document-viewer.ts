@@ -2,7 +2,6 @@ import './pdfjs-global' // must come before pdf_viewer.mjs
 import { GlobalWorkerOptions, getDocument, AnnotationMode, PasswordResponses } from 'pdfjs-dist'
 import { EventBus, LinkTarget, PDFFindController, PDFLinkService, PDFViewer } from 'pdfjs-dist/web/pdf_viewer.mjs'
 import 'pdfjs-dist/web/pdf_viewer.css'
-import './viewer.css'
 import type { ViewerConfig } from './config'
 import { HttpRangeTransport } from './range-transport'
 import { createFindBar } from './find-bar'

@@ -1,6 +1,5 @@
 import { EventBus } from 'pdfjs-dist/web/pdf_viewer.mjs'
 import 'pdfjs-dist/web/pdf_viewer.css'
-import './viewer.css'
 import { CSS_PX_PER_POINT, MAX_AUTO_SCALE, PAGE_BORDERS_PX, PAGE_GUTTER_PX, PAGE_WIDTHS } from '../../src/shared/page-layout'
 import type { ImagesConfig } from './config'
 import { createFindBar } from './find-bar'

@@ -2,6 +2,7 @@ import { readConfig, readImagesConfig } from './config'
 import { startViewer } from './document-viewer'
 import { startImageViewer } from './image-viewer'
 import { createStatus } from './status'
+import { applyPdfjsStyle } from './pdfjs-style'
 import { passVisitGate } from './visit-gate'
 
 const app = document.getElementById('app') as HTMLElement
@@ -10,13 +11,9 @@ const status = createStatus(document.getElementById('status') as HTMLElement, ap
 const firstPage = document.querySelector<HTMLImageElement>('#first-page img')
 // Page 1 drawn by the server is on screen already: the viewer loads behind it, without a spinner over it.
 status.loading(undefined, { quiet: firstPage !== null })
-// The viewer's set-up is a long task on a slow device: it starts once page 1 has been painted, never before.
-await new Promise<void>((resolve) => {
-  const next = () => requestAnimationFrame(() => setTimeout(resolve, 0))
-  if (!firstPage || firstPage.complete) return next()
-  firstPage.addEventListener('load', next, { once: true })
-  firstPage.addEventListener('error', next, { once: true })
-})
+// This runs once page 1 drawn by the server has been painted (boot.ts): the viewer's set-up never holds it back.
+// pdf.js's stylesheet is large and page 1 does not need it: fetched beside page 1 (boot.ts), applied only now.
+await applyPdfjsStyle(app.dataset.pdfjsStyle)
 if (passVisitGate(app, status)) {
   // A link that does not send its PDF shows the pages the server draws; any other, pdf.js over the PDF.
   if (images) startImageViewer(app, images, status)

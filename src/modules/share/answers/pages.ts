@@ -78,15 +78,14 @@ ${brand.siteName ? html`<meta property="og:site_name" content="${brand.siteName}
 <meta name="twitter:image" content="${previewUrl}">
 <link rel="stylesheet" href="${assets}/${page.manifest.style}">${brandStylesheet(brand)}
 ${first ? html`<link rel="preload" as="image" href="${first.src}" imagesrcset="${first.srcset}" imagesizes="${first.sizes}" fetchpriority="high">` : ''}
-<link rel="modulepreload" href="${assets}/${page.manifest.script}">
-<script type="module" src="${assets}/${page.manifest.script}"></script>
+<script type="module" src="${assets}/${page.manifest.boot}"></script>
 </head>
 <body data-download="${link.allowDownload ? 'on' : 'off'}">
 <div id="app" ${
     options.images
       ? html`data-mode="images" data-pages-url="${base}/pages/" data-download="${download}" ${'sizes' in options.images ? html`data-sizes="${options.images.sizes}"` : html`data-problem="${options.images.problem}"`}`
       : html`data-file="${base}/file" data-size="${file.size}" data-etag="${etagOf(file.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/"`
-  } data-title="${title}"${reading ? html` data-visit="${reading.token}" data-reading="${base}/reading"` : ''}${ungranted ? html` data-ungranted="1"` : ''}>
+  } data-title="${title}" data-viewer="${assets}/${page.manifest.script}" data-pdfjs-style="${assets}/${page.manifest.pdfjsStyle}"${reading ? html` data-visit="${reading.token}" data-reading="${base}/reading"` : ''}${ungranted ? html` data-ungranted="1"` : ''}>
 ${viewerToolbar({ title, download, brand: brandMark(brand) })}
 <div id="viewer-container" tabindex="0">${
     first
