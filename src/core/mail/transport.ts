@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import { redactPasswords } from '../../lib/redact'
 
 /** A mail as it leaves: the outbox row's fields, with its From and a Message-ID that stays the same on retries. */
@@ -17,25 +17,29 @@ export type SmtpSender = { send(mail: OutgoingMail): Promise<SmtpAnswer>; close(
  */
 export function smtpSender(smtpUrl: string): SmtpSender {
   const url = new URL(smtpUrl)
-  const transport = nodemailer.createTransport({
-    host: url.hostname,
-    port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
-    secure: url.protocol === 'smtps:',
-    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
-    // Kept connections (two, like the worker's sends at once), each used for up to 100 mails: a burst of codes
-    // does not pay a TCP handshake, STARTTLS and AUTH per mail.
-    pool: true,
-    maxConnections: 2,
-    maxMessages: 100,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-    tls: { servername: url.hostname },
-  })
+  // nodemailer is loaded with the first mail: a server that sends none never holds it in memory.
+  let transport: Promise<Transporter> | undefined
+  const connect = async () =>
+    (await import('nodemailer')).default.createTransport({
+      host: url.hostname,
+      port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
+      secure: url.protocol === 'smtps:',
+      auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+      // Kept connections (two, like the worker's sends at once), each used for up to 100 mails: a burst of codes
+      // does not pay a TCP handshake, STARTTLS and AUTH per mail.
+      pool: true,
+      maxConnections: 2,
+      maxMessages: 100,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+      tls: { servername: url.hostname },
+    })
   return {
     async send(mail) {
       try {
-        const info = await transport.sendMail({
+        transport ??= connect()
+        const info = await (await transport).sendMail({
           messageId: mail.messageId,
           from: mail.from,
           to: mail.to,
@@ -48,7 +52,7 @@ export function smtpSender(smtpUrl: string): SmtpSender {
         return refusalOf(error)
       }
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((opened) => opened.close()),
   }
 }
 

@@ -1,4 +1,4 @@
-import * as oidc from 'openid-client'
+import type { Configuration } from 'openid-client'
 import type { Config } from '../../../config'
 
 /**
@@ -37,12 +37,16 @@ export function ssoProvider(config: Config): SsoProvider | undefined {
   if (issuer === undefined || clientId === undefined) return undefined
   const redirectUri = callbackUrl(config.publicUrl)
   const scope = ['openid', 'email', 'profile', ...(config.oidcAdminGroup ? ['groups'] : [])].join(' ')
-  // Plain http is accepted only for an issuer on this machine or the LAN that the admin configured as such.
-  const execute = new URL(issuer).protocol === 'http:' ? [oidc.allowInsecureRequests] : []
-  let discovered: Promise<oidc.Configuration> | undefined
+  let discovered: Promise<Configuration> | undefined
   const configuration = () => {
-    discovered ??= oidc
-      .discovery(new URL(issuer), clientId, clientSecret, clientSecret === undefined ? oidc.None() : undefined, { execute, timeout: 10 })
+    discovered ??= openidClient()
+      .then((oidc) =>
+        oidc.discovery(new URL(issuer), clientId, clientSecret, clientSecret === undefined ? oidc.None() : undefined, {
+          // Plain http is accepted only for an issuer on this machine or the LAN that the admin configured as such.
+          execute: new URL(issuer).protocol === 'http:' ? [oidc.allowInsecureRequests] : [],
+          timeout: 10,
+        }),
+      )
       .catch((error: unknown) => {
         discovered = undefined // the provider may be back for the next sign-in
         throw error
@@ -53,7 +57,7 @@ export function ssoProvider(config: Config): SsoProvider | undefined {
   return {
     name: config.oidcName,
     async start() {
-      const server = await configuration()
+      const [server, oidc] = await Promise.all([configuration(), openidClient()])
       const pending = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier() }
       const url = oidc.buildAuthorizationUrl(server, {
         redirect_uri: redirectUri,
@@ -66,7 +70,7 @@ export function ssoProvider(config: Config): SsoProvider | undefined {
       return { url, pending }
     },
     async finish(callback, pending) {
-      const server = await configuration()
+      const [server, oidc] = await Promise.all([configuration(), openidClient()])
       // `callback` is built on PDFSHARE_PUBLIC_URL, so the redirect_uri sent with the code is the one the flow started with.
       const tokens = await oidc.authorizationCodeGrant(server, callback, {
         pkceCodeVerifier: pending.verifier,
@@ -93,6 +97,9 @@ export function ssoProvider(config: Config): SsoProvider | undefined {
     },
   }
 }
+
+/** openid-client, loaded at the first sign-in: a server without single sign-on never holds it in memory. */
+const openidClient = () => import('openid-client')
 
 /** What went wrong with a provider's answer, in words for the refusal page: the ID token claim that failed, when one did. */
 export function ssoFailureText(error: unknown): string {
