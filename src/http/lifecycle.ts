@@ -1,7 +1,7 @@
 import { Elysia, type TSchema, ValidationError } from 'elysia'
 import { badRequest, databaseBusy, diskFull, DomainError, internalError, notFound, storeUnavailable } from '../errors'
 import { randomId } from '../lib/ids'
-import { errorCodes } from '../lib/error-codes'
+import { isDatabaseBusy, isDatabaseError } from '../lib/error-codes'
 import { isDiskFull } from '../storage/disk-full'
 import { StoreUnavailable } from '../storage/s3-requests'
 import type { Logger } from '../log'
@@ -114,14 +114,4 @@ function asDomainError(code: unknown, error: unknown): DomainError {
 /** The TypeBox schema behind a validator Elysia compiled (or the schema itself). */
 function schemaOf(validator: ValidationError['validator']): TSchema {
   return 'Schema' in validator && typeof validator.Schema === 'function' ? (validator.Schema() as TSchema) : (validator as TSchema)
-}
-
-/** An error of the database itself (SQLite's SQLITE_*, PostgreSQL's SQLSTATE), not a refusal of ours. */
-function isDatabaseError(error: unknown): boolean {
-  return errorCodes(error).some((code) => code.startsWith('SQLITE_') || code.startsWith('PG_') || code.startsWith('ERR_POSTGRES'))
-}
-
-/** SQLITE_BUSY/LOCKED: another process (a CLI command, a backup) held the write lock past the busy timeout. */
-function isDatabaseBusy(error: unknown): boolean {
-  return errorCodes(error).some((code) => code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
 }

@@ -13,6 +13,14 @@ export function errorCodes(error: unknown): string[] {
   return codes
 }
 
+/** An error of the database itself (SQLite's SQLITE_*, PostgreSQL's SQLSTATE), not a refusal of ours. */
+export const isDatabaseError = (error: unknown) =>
+  errorCodes(error).some((code) => code.startsWith('SQLITE_') || code.startsWith('PG_') || code.startsWith('ERR_POSTGRES'))
+
+/** SQLITE_BUSY/LOCKED: another process (a CLI command, a backup) held the write lock past the busy timeout. */
+export const isDatabaseBusy = (error: unknown) =>
+  errorCodes(error).some((code) => code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+
 /** A constraint refused the write (a foreign key, a unique key): SQLite's SQLITE_CONSTRAINT*, SQLSTATE class 23. */
 export const isConstraintFailure = (error: unknown) =>
   errorCodes(error).some((code) => code.startsWith('SQLITE_CONSTRAINT') || code.startsWith('PG_23'))

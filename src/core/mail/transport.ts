@@ -38,7 +38,11 @@ export function smtpSender(smtpUrl: string): SmtpSender {
   return {
     async send(mail) {
       try {
-        transport ??= connect()
+        // A failed load is not kept: the next mail tries again.
+        transport ??= connect().catch((error: unknown) => {
+          transport = undefined
+          throw error
+        })
         const info = await (await transport).sendMail({
           messageId: mail.messageId,
           from: mail.from,

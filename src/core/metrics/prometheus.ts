@@ -1,13 +1,11 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import { requestSeries } from './request-series'
-import { errorCodes } from '../../lib/error-codes'
+import { isDatabaseBusy } from '../../lib/error-codes'
 import { VERSION } from '../../version'
 import type { Metrics, Outbox, RenderLoad } from './metrics'
 
 const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 const RENDER_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120]
-/** The database was busy (another process held the lock), told apart as the requests' errors are (http/lifecycle.ts). */
-const BUSY = /^SQLITE_(BUSY|LOCKED)/
 /** Methods named as they are; any other a client may send is `OTHER`, so the label stays bounded. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
@@ -110,7 +108,7 @@ export function prometheusMetrics(options: { outboxDepth: () => Promise<Record<O
       // A scrape while the database fails still answers, without these samples (never the last ones, which
       // would say all is well): the metrics are wanted most then, the database errors among them.
       const depth = await options.outboxDepth().catch((error: unknown) => {
-        databaseErrors.inc({ kind: errorCodes(error).some((code) => BUSY.test(code)) ? 'busy' : 'other' })
+        databaseErrors.inc({ kind: isDatabaseBusy(error) ? 'busy' : 'other' })
         return undefined
       })
       this.reset()
