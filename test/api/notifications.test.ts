@@ -5,6 +5,7 @@ import { CHANNEL_KINDS } from '../../src/core/notifications/channels'
 import { startNotifier } from '../../src/modules/notifications/worker/notifier'
 import { NOTICES_PER_LINK_HOUR } from '../../src/modules/notifications/worker/route-events'
 import { makePdf } from '../../scripts/support/pdf'
+import { eventually } from '../support/eventually'
 import { BASE, json, startTestApp } from '../support/harness'
 import { addLink } from '../support/links'
 import { startSmtpServer } from '../support/smtp'
@@ -324,5 +325,143 @@ describe('what owners are told', () => {
     now += 28 * 24 * HOUR
     await deliver()
     expect(await deliveries(owner.token)).toEqual([])
+  })
+})
+
+describe('fair sending', () => {
+  test('one owner flooding a receiver that never answers holds one slot: another owner’s message goes in the same round', async () => {
+    // A receiver that accepts and never answers: each attempt to it takes the whole time limit.
+    let hung = 0
+    const counted = new WeakSet<object>()
+    const silent = Bun.listen({
+      hostname: '127.0.0.1',
+      port: 0,
+      socket: {
+        data(socket) {
+          // A connection's first bytes are one attempt's request (the connection probe before it sends none).
+          if (!counted.has(socket)) hung++
+          counted.add(socket)
+        },
+      },
+    })
+    afterAll(() => silent.stop(true))
+    /** How many of the flood's attempts had reached the silent receiver when the other owner's message arrived. */
+    let hungWhenBobArrived: number | undefined
+    const bobReceiver = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch() {
+        hungWhenBobArrived ??= hung
+        return new Response('{}')
+      },
+    })
+    afterAll(() => bobReceiver.stop(true))
+    // The default time limit, 10 s: an attempt to the silent receiver ends only when the notifier stops.
+    const fair = await startTestApp({ PDFSHARE_WEBHOOK_ALLOW_PRIVATE: '1' })
+    const [alice, bob] = [await fair.user('flooder'), await fair.user('patient')]
+    const channel = async (owner: { token: string }, target: string) =>
+      (
+        await json(
+          await fair.callInProcess('POST', '/api/notifications/channels', {
+            token: owner.token,
+            body: JSON.stringify({ kind: 'slack', target }),
+            headers: { 'content-type': 'application/json' },
+          }),
+        )
+      ).data.id
+    const aliceChannel = await channel(alice, `http://127.0.0.1:${silent.port}/services/flood`)
+    const bobChannel = await channel(bob, `http://127.0.0.1:${bobReceiver.port}/services/bob`)
+    // Alice's ten test messages are queued first (the most a minute), then Bob's one: he is last in line.
+    for (let i = 0; i < 10; i++)
+      expect((await fair.callInProcess('POST', `/api/notifications/channels/${aliceChannel}/test`, { token: alice.token })).status).toBe(
+        202,
+      )
+    expect((await fair.callInProcess('POST', `/api/notifications/channels/${bobChannel}/test`, { token: bob.token })).status).toBe(202)
+
+    const notifier = startNotifier(fair.ctx, { pollMs: 3_600_000 })
+    try {
+      await eventually(() => expect(hungWhenBobArrived).toBeDefined(), 40_000)
+      // Bob's went in the first round, beside Alice's first: it never waited for hers to time out (sent four at a
+      // time, oldest first, it waited for two rounds of hers: 8 attempts, 20 s).
+      expect(hungWhenBobArrived!).toBeLessThanOrEqual(1)
+      // Her channel has one attempt at a time: one of her ten is claimed, the others wait their turn.
+      const hers = (await json(await fair.callInProcess('GET', '/api/notifications/deliveries', { token: alice.token }))).data
+      expect(hers.map((delivery: { attempts: number }) => delivery.attempts).sort()).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 1])
+    } finally {
+      await notifier.stop()
+    }
+  }, 60_000)
+
+  test('"send a test message" at most 10 a minute per user, then 429 with Retry-After', async () => {
+    const owner = await server.user('tester')
+    const added = await json(
+      await call('POST', '/api/notifications/channels', owner.token, { kind: 'slack', target: `${at}/services/limited` }),
+    )
+    const statuses: number[] = []
+    let last: Response | undefined
+    for (let i = 0; i < 11; i++) {
+      last = await call('POST', `/api/notifications/channels/${added.data.id}/test`, owner.token)
+      statuses.push(last.status)
+    }
+    expect(statuses).toEqual([...Array(10).fill(202), 429])
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect((await json(last!)).code).toBe('rate_limited')
+    expect(await deliveries(owner.token)).toHaveLength(10)
+    await deliver()
+  })
+})
+
+describe('targets the notifier cannot send to', () => {
+  test('credentials Basic authorization cannot carry are refused when the channel is made', async () => {
+    const owner = await server.user('credentials')
+    for (const target of [
+      'http://%E2%82%AC:pw@127.0.0.1/topic', // € is not ASCII
+      'http://user:p%E2%82%ACss@127.0.0.1/topic',
+      'http://us%3Aer:pw@127.0.0.1/topic', // a colon ends Basic's user name
+      'http://us%0Aer:pw@127.0.0.1/topic', // a control character
+      'http://%ZZ:pw@127.0.0.1/topic', // no escape at all
+    ]) {
+      const refused = await call('POST', '/api/notifications/channels', owner.token, { kind: 'ntfy', target })
+      expect(refused.status, target).toBe(400)
+      expect((await json(refused)).code, target).toBe('invalid_request')
+      expect(
+        (await json(await call('POST', '/api/notifications/channels', owner.token, { kind: 'ntfy', target }))).error,
+        target,
+      ).toContain('user name and password')
+    }
+    expect(await json(await call('GET', '/api/notifications/channels', owner.token))).toEqual({ success: true, data: [] })
+    const fine = await call('POST', '/api/notifications/channels', owner.token, {
+      kind: 'ntfy',
+      target: `http://ann:s3cret%21@127.0.0.1:${receiver.port}/topic`,
+    })
+    expect(fine.status).toBe(201)
+  })
+
+  test('a channel that makes the send throw is a failed attempt: retried with the backoff, then failed, never claimed forever', async () => {
+    const owner = await server.user('thrown')
+    // Rows made before the check above (or by hand): one the request cannot carry, one that is no URL at all.
+    const { notificationChannels } = server.ctx.db.tables
+    const ids = { euro: 'chan_euro_credentials', broken: 'chan_not_a_url' }
+    await server.ctx.db.orm.insert(notificationChannels).values([
+      { id: ids.euro, ownerId: owner.id, kind: 'ntfy', target: `http://%E2%82%AC:pw@127.0.0.1:${receiver.port}/topic`, createdAt: now },
+      { id: ids.broken, ownerId: owner.id, kind: 'slack', target: 'not a url', createdAt: now },
+    ])
+    for (const id of Object.values(ids))
+      expect((await call('POST', `/api/notifications/channels/${id}/test`, owner.token)).status).toBe(202)
+    await deliver()
+    const first = await deliveries(owner.token)
+    expect(first).toHaveLength(2)
+    for (const delivery of first) {
+      expect(delivery).toMatchObject({ status: 'pending', attempts: 1, lastStatus: null })
+      expect(delivery.lastError).toEqual(expect.any(String))
+    }
+    now += 25 * HOUR // past the retry window: the next attempt is the last
+    await deliver()
+    expect(
+      (await deliveries(owner.token)).map((delivery: { status: string; attempts: number }) => [delivery.status, delivery.attempts]),
+    ).toEqual([
+      ['failed', 2],
+      ['failed', 2],
+    ])
   })
 })

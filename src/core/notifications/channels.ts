@@ -1,4 +1,5 @@
 import { readerAddressOf } from '../links/readers'
+import { basicAuthorization } from '../outbound/basic-auth'
 
 /**
  * The kinds of notification channel: an email address, or the URL of a room or topic of a chat or push service,
@@ -10,6 +11,8 @@ export const isChannelKind = (value: unknown): value is ChannelKind => CHANNEL_K
 
 /** Channels one user may have. */
 export const MAX_CHANNELS = 20
+/** Test messages ("send a test message") one user may queue per minute, as many as webhooks' test events. */
+export const CHANNEL_TESTS_PER_MINUTE = 10
 
 /** What each kind's target looks like, for the messages that refuse one. */
 export const TARGET_EXAMPLES: Record<ChannelKind, string> = {
@@ -40,6 +43,8 @@ export function checkTarget(kind: ChannelKind, text: string): { target: string }
     return refused
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || text.length > 2000) return refused
+  const credentials = basicAuthorization(url)
+  if ('problem' in credentials) return credentials
   if (kind === 'gotify' && !url.searchParams.get('token'))
     return { problem: `a Gotify target needs its application token: ${TARGET_EXAMPLES.gotify}` }
   if (kind === 'matrix' && (!MATRIX_SEND.test(url.pathname) || !url.searchParams.get('access_token')))

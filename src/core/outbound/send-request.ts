@@ -1,3 +1,4 @@
+import { basicAuthorization } from './basic-auth'
 import { type Resolve, targetOf } from './target-safety'
 
 /** At most this much of a receiver's answer is read (for the delivery log's error text); the rest is dropped. */
@@ -24,7 +25,7 @@ export type SendOptions = {
  * then send it to the very address that was checked (the URL's name goes in the Host header and as the TLS
  * server name, so the certificate is still checked against it), with a time limit for the connection and one
  * that covers the answer too, without following a redirect (a 3xx is a failure: the receiver must name its
- * final URL). Credentials in the URL (`user:password@`) go as Basic authorization. Never throws: what went
+ * final URL). Credentials in the URL (`user:password@`) go as Basic authorization (basic-auth.ts). Never throws: what went
  * wrong is the result's `error`.
  */
 export async function sendRequest(request: OutgoingRequest, options: SendOptions): Promise<AttemptResult> {
@@ -34,6 +35,9 @@ export async function sendRequest(request: OutgoingRequest, options: SendOptions
   } catch {
     return failure(null, 'the URL cannot be parsed')
   }
+  const credentials = basicAuthorization(url)
+  if ('problem' in credentials) return failure(null, credentials.problem)
+  const basic = credentials.header
   const target = await targetOf(url, options.allowPrivate, options.resolve)
   if ('refusal' in target) return { ...failure(null, target.refusal), ...(target.detail && { detail: target.detail }) }
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80)
@@ -45,7 +49,6 @@ export async function sendRequest(request: OutgoingRequest, options: SendOptions
   direct.username = ''
   direct.password = ''
   const named = direct.hostname !== url.hostname
-  const basic = url.username ? `Basic ${btoa(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`)}` : undefined
   const timeout = AbortSignal.timeout(options.timeoutMs)
   try {
     const response = await fetch(direct, {

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
+import { CHANNEL_TESTS_PER_MINUTE } from '../../core/notifications/channels'
 import { type AuthGuard, jsonBody } from '../../http/auth-guard'
 import { authFailures, FailureSchema } from '../../http/schemas'
 import {
@@ -13,7 +14,7 @@ import {
   DeliveryListEnvelope,
 } from './model'
 import { channelFacts, toChannelDto, toDeliveryDto } from './presenter'
-import { addChannel, deleteChannel, listChannels, listNotificationDeliveries, testChannel } from './service/channels'
+import { addChannel, channelTester, deleteChannel, listChannels, listNotificationDeliveries } from './service/channels'
 
 const tags = ['notifications']
 
@@ -22,6 +23,7 @@ const tags = ['notifications']
  * (/api/notifications/deliveries). What is sent, and when, is the notifier's (worker/notifier.ts).
  */
 export function notificationsRoutes(ctx: AppContext, auth: AuthGuard) {
+  const testChannel = channelTester(ctx)
   return new Elysia({ name: 'notifications', prefix: '/api/notifications' })
     .use(auth)
     .get(
@@ -69,7 +71,7 @@ export function notificationsRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '/channels/:id/test',
       async ({ caller, params, set }) => {
-        const { delivery, kind } = await testChannel(ctx, { ownerId: caller.userId, id: params.id })
+        const { delivery, kind } = await testChannel({ ownerId: caller.userId, id: params.id })
         set.status = 202
         return { success: true as const, data: toDeliveryDto(delivery, kind) }
       },
@@ -77,7 +79,11 @@ export function notificationsRoutes(ctx: AppContext, auth: AuthGuard) {
         auth: 'webhooks:write',
         params: ChannelIdParams,
         response: { 202: DeliveryEnvelope, 404: FailureSchema, ...authFailures },
-        detail: { summary: 'Send a test notification to a channel now (its delivery shows in the log)', tags },
+        detail: {
+          summary: 'Send a test notification to a channel now (its delivery shows in the log)',
+          description: `At most ${CHANNEL_TESTS_PER_MINUTE} a minute per user (429 with Retry-After).`,
+          tags,
+        },
       },
     )
     .get(

@@ -1,11 +1,12 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import { requireMail } from '../../../core/mail/message'
-import { type ChannelKind, checkTarget, MAX_CHANNELS } from '../../../core/notifications/channels'
+import { CHANNEL_TESTS_PER_MINUTE, type ChannelKind, checkTarget, MAX_CHANNELS } from '../../../core/notifications/channels'
+import { rateLimitFor } from '../../../core/limits/rate-limit'
 import { literalTargetRefusal } from '../../../core/outbound/target-safety'
 import { outboxWritten } from '../../../core/webhooks/wake'
 import type { NotificationChannelRow, NotificationDeliveryRow } from '../../../db/tables'
-import { badRequest, notFound } from '../../../errors'
+import { badRequest, notFound, rateLimited } from '../../../errors'
 import { isWellFormedId, randomId } from '../../../lib/ids'
 
 const channelNotFound = () => notFound('Channel not found')
@@ -55,8 +56,23 @@ export async function deleteChannel(ctx: AppContext, input: { ownerId: string; i
   return row
 }
 
-/** Queues a test message to one channel now; its delivery shows in the log like any other. */
-export async function testChannel(
+export type TestChannel = (input: { ownerId: string; id: string }) => Promise<{ delivery: NotificationDeliveryRow; kind: string }>
+
+/**
+ * "Send a test message": one to this channel now, through the outbox like any other, so it shows in the log. At
+ * most CHANNEL_TESTS_PER_MINUTE a user (429 with Retry-After past it): test messages are the one kind of delivery
+ * a user can make as fast as they can send requests, each a request to a URL of their choosing.
+ */
+export function channelTester(ctx: AppContext): TestChannel {
+  const perUser = rateLimitFor(ctx, 'of notification test messages per user', { perMinute: CHANNEL_TESTS_PER_MINUTE })
+  return async (input) => {
+    const decision = await perUser.hit(input.ownerId, ctx.now())
+    if (decision && !decision.allowed) throw rateLimited(decision)
+    return testChannel(ctx, input)
+  }
+}
+
+async function testChannel(
   ctx: AppContext,
   input: { ownerId: string; id: string },
 ): Promise<{ delivery: NotificationDeliveryRow; kind: string }> {
