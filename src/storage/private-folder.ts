@@ -52,15 +52,8 @@ async function openFolder(path: string, flags = FOLDER): Promise<OpenedFolder & 
  */
 export async function openPrivateFolder(path: string, what: string): Promise<OpenedFolder> {
   const refuse = (reason: string) => new UnsafeFolder(`${what} ${path} ${reason}`)
-  // Checked before folders are made on the way, and again, on the opened parent, after.
-  const existing = await nearestExisting(dirname(path))
-  const early = await whoElseCanMove(await realPathOf(existing))
-  if (early) throw refuse(early)
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 })
-  const parent = await openFolder(dirname(path))
+  const parent = await openFolderFor(path, what)
   try {
-    const late = await whoElseCanMove(await readlink(parent.at()), await parent.handle.stat())
-    if (late) throw refuse(late)
     const name = basename(path)
     await mkdir(parent.at(name), { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EEXIST') throw error
@@ -84,6 +77,27 @@ export async function openPrivateFolder(path: string, what: string): Promise<Ope
     }
   } finally {
     await parent.close()
+  }
+}
+
+/**
+ * Opens the folder `path` is to be made in (made when missing, mode 0700), once checked that nobody else can
+ * move it or a folder above it (the rules of openPrivateFolder): checked before folders are made on the way,
+ * and again on the opened folder after. The caller makes `path` through it (`at`) and closes it.
+ */
+export async function openFolderFor(path: string, what: string): Promise<OpenedFolder> {
+  const refuse = (reason: string) => new UnsafeFolder(`${what} ${path} ${reason}`)
+  const early = await whoElseCanMove(await realPathOf(await nearestExisting(dirname(path))))
+  if (early) throw refuse(early)
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 })
+  const parent = await openFolder(dirname(path))
+  try {
+    const late = await whoElseCanMove(await readlink(parent.at()), await parent.handle.stat())
+    if (late) throw refuse(late)
+    return parent
+  } catch (error) {
+    await parent.close()
+    throw error
   }
 }
 

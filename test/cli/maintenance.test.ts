@@ -359,6 +359,24 @@ describe('backup into a folder someone else could have prepared', () => {
     copy.close()
   })
 
+  test('restore, as root, never assembles a data dir inside a folder another user owns: they could swap it mid-restore', async () => {
+    const dataDir = freshDir('data')
+    expect((await run(['user', 'add', 'alice', '--data', dataDir])).code).toBe(0)
+    const backupDir = freshDir('backup')
+    expect((await run(['backup', backupDir, '--data', dataDir])).code).toBe(0)
+    const theirs = freshDir('home-of-nobody')
+    mkdirSync(theirs, { mode: 0o755 })
+    chownSync(theirs, 65534, 65534)
+    const target = join(theirs, 'data')
+    const refused = await run(['restore', backupDir, '--data', target])
+    expect(refused.code, refused.stderr).toBe(1)
+    expect(refused.stderr).toContain(`the data dir ${target} is inside ${theirs}, which belongs to another user (uid 65534)`)
+    expect(readdirSync(theirs)).toEqual([])
+    // Into a folder of root's, it works.
+    const restored = await run(['restore', backupDir, '--data', freshDir('restored')])
+    expect(restored.code, restored.stderr).toBe(0)
+  })
+
   test('the day’s visitor salt is not in a backup, not even its bytes', async () => {
     const { dataDir, server } = await populated(1)
     const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
