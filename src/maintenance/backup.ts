@@ -1,6 +1,6 @@
 import { createClient } from '@libsql/client'
 import { sql } from 'drizzle-orm'
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises'
+import { lstat, mkdir, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AppContext } from '../core/context'
@@ -8,7 +8,8 @@ import { blobStoreOf } from '../data-dir/blobs'
 import { layoutOf } from '../data-dir/layout'
 import { BlobMismatch } from '../storage/expected-bytes'
 import { fsyncPath } from '../storage/fsync'
-import { preparePrivateFolder, UnsafeFolder, writeNewFile } from '../storage/private-folder'
+import { openPrivateFolder, UnsafeFolder, writeNewFile } from '../storage/private-folder'
+import { randomId } from '../lib/ids'
 import { badRequest, snapshotsKeptChanging } from '../errors'
 import { VERSION } from '../version'
 import { VISITOR_SALT_KEY } from '../db/meta-keys'
@@ -37,33 +38,43 @@ const MAX_ATTEMPTS = 5
  * The backup folder is laid out like a data dir (blobs/, and tmp/ while it is written) and its blobs are
  * written through the same blob store as a data dir's, read from the live store through its interface.
  *
- * A backup holds the database and the signing key, so it is written only into a folder this user alone can
- * change (storage/private-folder.ts: created here, or an empty private one of this user's), first into a
- * private folder inside it (`.incomplete-…`), whose parts are moved into place when everything is copied; the
+ * A backup holds the database and the signing key, so it is written only into a folder nobody else can change
+ * or move (storage/private-folder.ts: created here, or an empty private one of this user's, with nobody else
+ * owning a folder above it), opened once: everything is made and renamed through that open folder, never by its
+ * path again, so a folder swapped in at the path mid-backup receives nothing. First into a private folder
+ * inside it (`.incomplete-` and a random name), whose parts are moved into place when everything is copied; the
  * manifest comes last. Files are created with O_EXCL and O_NOFOLLOW and their mode set on the open file.
  */
 export async function backupTo(ctx: AppContext, target: string): Promise<BackupManifest & { attempts: number }> {
   if (!ctx.config.databaseUrl.startsWith('file:')) {
     throw badRequest('backup copies the embedded database; back up a libSQL server with its own tools')
   }
-  await preparePrivateFolder(target, 'the backup directory').catch((error: unknown) => {
+  const folder = await openPrivateFolder(target, 'the backup directory').catch((error: unknown) => {
     throw error instanceof UnsafeFolder ? badRequest(error.message) : error
   })
-  const staging = await mkdtemp(join(target, '.incomplete-'))
   try {
-    const result = await backupInto(ctx, staging)
-    for (const name of await readdir(staging)) await rename(join(staging, name), join(target, name))
-    await rmdir(staging)
-    await writeNewFile(join(target, BACKUP_MANIFEST), `${JSON.stringify(result.manifest, null, 2)}\n`)
-    await fsyncPath(target)
-    return { ...result.manifest, attempts: result.attempts }
-  } catch (error) {
-    await rm(staging, { recursive: true, force: true })
-    throw error
+    const staging = folder.at(`.incomplete-${randomId(12)}`)
+    await mkdir(staging, { mode: 0o700 })
+    try {
+      const result = await backupInto(ctx, staging)
+      for (const name of await readdir(staging)) await rename(join(staging, name), folder.at(name))
+      await rmdir(staging)
+      await writeNewFile(folder.at(BACKUP_MANIFEST), `${JSON.stringify(result.manifest, null, 2)}\n`)
+      await folder.sync()
+      return { ...result.manifest, attempts: result.attempts }
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true })
+      throw error
+    }
+  } finally {
+    await folder.close()
   }
 }
 
-/** The snapshot, its blobs and the signing key, into `folder` (private, new); the manifest to write last. */
+/**
+ * The snapshot, its blobs and the signing key, into `target` (private, new, named through the open backup
+ * folder); the manifest to write last.
+ */
 async function backupInto(ctx: AppContext, target: string): Promise<{ manifest: BackupManifest; attempts: number }> {
   const folder = layoutOf(target)
   await mkdir(folder.tmp, { recursive: true, mode: 0o700 })
@@ -73,7 +84,7 @@ async function backupInto(ctx: AppContext, target: string): Promise<{ manifest: 
 
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     await rm(snapshot, { force: true })
-    await ctx.db.orm.run(sql`VACUUM INTO ${snapshot}`)
+    await vacuumInto(ctx, snapshot)
     const rows = await rowsOf(snapshot)
     let complete = true
     for (const row of rows) {
@@ -107,6 +118,19 @@ async function backupInto(ctx: AppContext, target: string): Promise<{ manifest: 
     return { manifest, attempts: attempt }
   }
   throw snapshotsKeptChanging(MAX_ATTEMPTS)
+}
+
+/**
+ * The database's snapshot into `path`, created first as this user's new file (mode 0600, never through a link).
+ * SQLite names the file again by its own path (it resolves links, /proc/self/fd's too, into a path of folders),
+ * so the file is checked afterwards to be the one created, and full: the folders on that path are ones nobody
+ * else may move (openPrivateFolder), and the name of the folder inside (`.incomplete-…`) is random and visible
+ * to nobody else.
+ */
+async function vacuumInto(ctx: AppContext, path: string): Promise<void> {
+  await writeNewFile(path, new Uint8Array())
+  await ctx.db.orm.run(sql`VACUUM INTO ${path}`)
+  if ((await lstat(path)).size === 0) throw new Error(`the database snapshot did not arrive in ${path}`)
 }
 
 /**

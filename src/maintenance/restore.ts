@@ -1,7 +1,7 @@
 import { createClient } from '@libsql/client'
-import { mkdir, mkdtemp, rename, rm, rmdir } from 'node:fs/promises'
+import { mkdir, rename, rm, rmdir } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { basename, join } from 'node:path'
 import { badRequest } from '../errors'
 import type { Config } from '../config'
 import { configuredBlobStore } from '../data-dir/blobs'
@@ -10,7 +10,8 @@ import { storedId, writeDataDirId } from '../data-dir/pairing'
 import type { BlobStat, BlobStore } from '../storage/blob-store'
 import { BlobMismatch } from '../storage/expected-bytes'
 import { fsyncPath } from '../storage/fsync'
-import { writeNewFile } from '../storage/private-folder'
+import { type OpenedFolder, openFolderFor, UnsafeFolder, writeNewFile } from '../storage/private-folder'
+import { randomId } from '../lib/ids'
 import { openRegularFile } from '../storage/regular-file'
 import { openUntrustedBlobFolder, RefusedBlob } from '../storage/untrusted-blob-folder'
 import { assertEmptyDir, BACKUP_DATABASE, BACKUP_MANIFEST, describeRow, rowsOf, type BackupManifest, type SnapshotRow } from './backup'
@@ -52,9 +53,29 @@ export async function restoreFrom(source: string, target: RestoreTarget): Promis
   const secret = await readBackupFile(source, 'jwt-secret')
   await assertEmptyDir(dataDir, 'the data dir')
 
-  // Assembled beside the data dir in a folder only this process made (mode 0700), then renamed into place.
-  await mkdir(dirname(dataDir), { recursive: true })
-  const staging = await mkdtemp(join(dirname(dataDir), `.${basename(dataDir)}.restoring-`))
+  // Assembled beside the data dir in a folder only this process made (mode 0700, a random name), then renamed into
+  // place, all through the folder above opened once: nobody else may move it, nor a folder above it, so nobody can
+  // put a folder of theirs where the database and the secret are being written.
+  const parent = await openFolderFor(dataDir, 'the data dir').catch((error: unknown) => {
+    throw error instanceof UnsafeFolder ? badRequest(error.message) : error
+  })
+  try {
+    return await restoreBeside(source, target, manifest, secret, parent)
+  } finally {
+    await parent.close()
+  }
+}
+
+async function restoreBeside(
+  source: string,
+  target: RestoreTarget,
+  manifest: BackupManifest,
+  secret: Uint8Array | 'missing',
+  parent: OpenedFolder,
+): Promise<BackupManifest> {
+  const name = basename(target.dataDir)
+  const staging = parent.at(`.${name}.restoring-${randomId(12)}`)
+  await mkdir(staging, { mode: 0o700 })
   const layout = layoutOf(staging)
   // For local storage, the staging dir's own (empty) store; for S3, the bucket, checked to hold no PDFs.
   const blobs = configuredBlobStore(layout, target)
@@ -84,9 +105,9 @@ export async function restoreFrom(source: string, target: RestoreTarget): Promis
     if (id) await writeDataDirId(layout, id)
     if (secret !== 'missing') await writeNewFile(layout.secretFile, secret)
     await fsyncPath(staging)
-    if (existsSync(dataDir)) await rmdir(dataDir) // empty, checked above
-    await rename(staging, dataDir)
-    await fsyncPath(dirname(dataDir))
+    if (existsSync(parent.at(name))) await rmdir(parent.at(name)) // empty, checked above
+    await rename(staging, parent.at(name))
+    await parent.sync()
     return manifest
   } catch (error) {
     if (target.storage !== 'local') for (const key of put) await blobs.delete(key).catch(() => undefined)

@@ -191,3 +191,48 @@ describe('admins', () => {
     expect(await userNamed('alice')).toBeUndefined()
   })
 })
+
+describe('the last enabled admin, under concurrent changes', () => {
+  test('two admins removing, demoting or disabling each other at once: one succeeds, the other gets 409 conflict, one admin stays', async () => {
+    // A server of its own, so its enabled admins are the two of each round.
+    const own = await startTestApp()
+    let survivor = await own.user('first') // the first user: the admin
+    const changes = [
+      { method: 'DELETE', body: undefined },
+      { method: 'PATCH', body: { admin: false } },
+      { method: 'PATCH', body: { disabled: true } },
+    ] as const
+    const answered: string[] = []
+    for (let round = 0; round < 21; round++) {
+      const other = await own.user(`admin${round}`)
+      await data(await own.call('PATCH', `/api/admin/users/${other.id}`, { token: survivor.token, ...jsonBody({ admin: true }) }))
+      // Both tokens used once already, so neither request of the pair waits on a first signature check.
+      for (const admin of [survivor, other]) await data(await own.call('GET', '/api/me', { token: admin.token }))
+      const { method, body } = changes[round % changes.length]!
+      const pair = [survivor, other]
+      const answers = await Promise.all(
+        pair.map((actor, i) =>
+          own.call(method, `/api/admin/users/${pair[1 - i]!.id}`, { token: actor.token, ...(body && jsonBody(body)) }),
+        ),
+      )
+      const codes = await Promise.all(answers.map(async (answer) => `${answer.status} ${(await json(answer)).code ?? ''}`.trim()))
+      const label = `round ${round}, ${method} ${JSON.stringify(body ?? {})}: ${codes.join(', ')}`
+      expect(
+        codes.filter((code) => code === '200'),
+        label,
+      ).toHaveLength(1)
+      // The other is refused by the rule (409), or, when its own account was already changed, as a caller (401, 403).
+      expect(
+        codes.find((code) => code !== '200'),
+        label,
+      ).toMatch(/^(409 conflict|401 unauthorized|403 insufficient_scope)$/)
+      answered.push(...codes)
+      survivor = pair[codes.indexOf('200')]! // who changed the other
+      const users = await data(await own.call('GET', '/api/admin/users', { token: survivor.token }))
+      const enabledAdmins = users.filter((user: { admin: boolean; disabled: boolean }) => user.admin && !user.disabled)
+      expect(enabledAdmins.map((user: { id: string }) => user.id)).toEqual([survivor.id])
+    }
+    // The pairs did race: refusals of the rule itself, not only of a caller already changed.
+    expect(answered.filter((code) => code === '409 conflict').length).toBeGreaterThan(0)
+  })
+})

@@ -118,6 +118,14 @@ test('the binary runs the CLI and a real upload/get/put/list/delete from an empt
     const content = await fetch(`${server.url}/api/files/${file.id}/content`, { headers: auth })
     expect(new Uint8Array(await content.arrayBuffer())).toEqual(replacement)
 
+    // A backup is written through its opened folder (/proc/self/fd), in the binary as from source, and restores.
+    const backup = await run(['backup', join(dir, 'backup')], { cwd: dir, program })
+    expect(backup.code, backup.stderr).toBe(0)
+    expect(readdirSync(join(dir, 'backup')).sort()).toEqual(['backup.json', 'blobs', 'jwt-secret', 'pdfshare.db'])
+    const restored = await run(['restore', join(dir, 'backup'), '--data', join(dir, 'restored')], { cwd: dir, program })
+    expect(restored.code, restored.stderr).toBe(0)
+    expect(restored.stdout).toContain('restored 1 file(s)')
+
     expect((await fetch(`${server.url}/api/files/${file.id}`, { method: 'DELETE', headers: auth })).status).toBe(200)
     expect((await fetch(`${server.url}/api/files/${file.id}`, { headers: auth })).status).toBe(404)
     expect((await fetch(`${server.url}/api/openapi.json`)).status).toBe(200)

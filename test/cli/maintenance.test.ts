@@ -9,6 +9,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -17,13 +18,15 @@ import {
 } from 'node:fs'
 import { createClient } from '@libsql/client'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { bearer } from '../support/bearer'
-import { form } from '../support/harness'
+import { form, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
 import { freshPostgres } from '../../scripts/support/postgres'
 import { run, startServer } from '../../scripts/support/process'
-import { uploadPdfTo } from '../support/uploads'
+import { uploadPdf, uploadPdfTo } from '../support/uploads'
+import { backupTo } from '../../src/maintenance/backup'
+import type { BlobStore } from '../../src/storage/blob-store'
 
 const root = mkdtempSync(join(tmpdir(), 'pdfshare-ops-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -277,6 +280,101 @@ describe('backup into a folder someone else could have prepared', () => {
     } finally {
       await server.stop()
     }
+  })
+
+  test('as root, never inside a folder another user owns, even a sticky one: they could swap the folder mid-backup', async () => {
+    const { dataDir, server } = await populated(1)
+    try {
+      const backup = (dir: string) => run(['backup', dir, '--data', dataDir])
+      // A user's home-like folder (the tests run as root, so folders can be given away).
+      const theirs = freshDir('home-of-nobody')
+      mkdirSync(theirs, { mode: 0o755 })
+      chownSync(theirs, 65534, 65534)
+      const ownInside = join(theirs, 'root-made')
+      mkdirSync(ownInside, { mode: 0o700 }) // root's own folder, but its owner may still move it away
+      // Their sticky folder: the sticky bit does not bind a folder's owner.
+      const theirSticky = freshDir('sticky-of-nobody')
+      mkdirSync(theirSticky)
+      chmodSync(theirSticky, 0o1777)
+      chownSync(theirSticky, 65534, 65534)
+      for (const [dir, ancestor] of [
+        [join(theirs, 'backup'), theirs],
+        [join(ownInside, 'backup'), theirs],
+        [join(theirSticky, 'backup'), theirSticky],
+      ] as const) {
+        const result = await backup(dir)
+        expect(result.code, result.stderr).toBe(1)
+        expect(result.stderr).toContain(`the backup directory ${dir} is inside ${ancestor}, which belongs to another user (uid 65534)`)
+        expect(existsSync(dir)).toBe(false)
+      }
+
+      // A sticky folder of root's, as /tmp: others may add to it, never move what is root's.
+      const sticky = freshDir('sticky')
+      mkdirSync(sticky)
+      chmodSync(sticky, 0o1777)
+      const result = await backup(join(sticky, 'backup'))
+      expect(result.code, result.stderr).toBe(0)
+      expect(readdirSync(join(sticky, 'backup')).sort()).toEqual(['backup.json', 'blobs', 'jwt-secret', 'pdfshare.db'])
+    } finally {
+      await server.stop()
+    }
+  })
+
+  test('the folder swapped mid-backup for a link to another: everything lands in the folder opened, nothing through the link', async () => {
+    const app = await startTestApp()
+    const file = await uploadPdf(app, await app.user('alice'))
+    const target = freshDir('swapped')
+    const movedAway = `${target}-moved`
+    const elsewhere = freshDir('elsewhere')
+    mkdirSync(elsewhere, { mode: 0o777 })
+    // What the owner of a folder above could do while the PDFs are copied: move the backup folder away and put a
+    // link to a folder of theirs in its place, holding the folders the backup had made so far (names they
+    // cannot see, but could guess or learn).
+    let mirrored: string[] | undefined
+    const swap = () => {
+      renameSync(target, movedAway)
+      mirrored = readdirSync(movedAway, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => relative(movedAway, join(entry.parentPath, entry.name)))
+      for (const folder of mirrored) mkdirSync(join(elsewhere, folder), { recursive: true, mode: 0o777 })
+      symlinkSync(elsewhere, target)
+    }
+    const blobs: BlobStore = {
+      ...app.ctx.blobs,
+      stat: async (key) => {
+        if (!mirrored) swap()
+        return app.ctx.blobs.stat(key)
+      },
+    }
+    const result = await backupTo({ ...app.ctx, blobs }, target)
+    expect(mirrored!.length).toBeGreaterThan(0)
+    expect(result.files).toBe(1)
+    expect(readdirSync(elsewhere, { recursive: true }).sort()).toEqual(mirrored!.sort())
+    expect(readdirSync(movedAway).sort()).toEqual(['backup.json', 'blobs', 'jwt-secret', 'pdfshare.db'])
+    expect(
+      readdirSync(join(movedAway, 'blobs'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.pdf')),
+    ).toHaveLength(1)
+    const copy = createClient({ url: `file:${join(movedAway, 'pdfshare.db')}` })
+    expect((await copy.execute('SELECT id FROM files')).rows.map((row) => row.id)).toEqual([file.id])
+    copy.close()
+  })
+
+  test('restore, as root, never assembles a data dir inside a folder another user owns: they could swap it mid-restore', async () => {
+    const dataDir = freshDir('data')
+    expect((await run(['user', 'add', 'alice', '--data', dataDir])).code).toBe(0)
+    const backupDir = freshDir('backup')
+    expect((await run(['backup', backupDir, '--data', dataDir])).code).toBe(0)
+    const theirs = freshDir('home-of-nobody')
+    mkdirSync(theirs, { mode: 0o755 })
+    chownSync(theirs, 65534, 65534)
+    const target = join(theirs, 'data')
+    const refused = await run(['restore', backupDir, '--data', target])
+    expect(refused.code, refused.stderr).toBe(1)
+    expect(refused.stderr).toContain(`the data dir ${target} is inside ${theirs}, which belongs to another user (uid 65534)`)
+    expect(readdirSync(theirs)).toEqual([])
+    // Into a folder of root's, it works.
+    const restored = await run(['restore', backupDir, '--data', freshDir('restored')])
+    expect(restored.code, restored.stderr).toBe(0)
   })
 
   test('the day’s visitor salt is not in a backup, not even its bytes', async () => {
