@@ -109,6 +109,43 @@ describe('single sign-on in Chromium', () => {
     expect(audit.map((entry: { detail: { method: string } }) => entry.detail.method)).toEqual(['sso', 'sso'])
   }, 60_000)
 
+  test('login CSRF: the one-time code of an attacker’s sign-in, opened in another browser, signs nobody in there', async () => {
+    // The attacker signs in with their own account and stops at the handoff: their dashboard never redeems it.
+    const attacker = await watchedPage(browser)
+    await attacker.page.route('**/api/auth/sso', (route) => route.abort())
+    const callback = attacker.page.waitForResponse((response) => response.url().startsWith(`${base}/auth/oidc/callback`))
+    await signInAt(attacker.page, 'mallory.attacker@example.com')
+    const handoff = (await callback).headers().location ?? ''
+    expect(handoff).toMatch(/^\/app#\/sso\/[A-Za-z0-9_-]+$/)
+
+    // The victim opens the link the attacker sent: refused, and not signed in as anyone.
+    const victim = await watchedPage(browser)
+    const redeemed = victim.page.waitForResponse((response) => response.url() === `${base}/api/auth/sso`)
+    await victim.page.goto(`${base}${handoff}`)
+    expect((await redeemed).status()).toBe(401)
+    expect(await victim.page.getByRole('alert').textContent()).toContain('finished in another browser')
+    expect(await victim.page.locator('.who').count()).toBe(0)
+    await victim.page.context().close()
+
+    // In the browser that finished the sign-in (it holds the handoff's cookie), the same code still works.
+    await attacker.page.unroute('**/api/auth/sso')
+    await attacker.page.goto(`${base}${handoff}`)
+    await attacker.page.getByRole('heading', { name: 'Files' }).waitFor()
+    expect(await attacker.page.locator('.who').textContent()).toBe('mallory.attacker')
+    await attacker.page.context().close()
+  }, 60_000)
+
+  test('an email with two @ is refused, whatever its last domain: no account is made', async () => {
+    const { page } = await watchedPage(browser)
+    const answer = page.waitForResponse((response) => response.url().startsWith(`${base}/auth/oidc/callback`))
+    await signInAt(page, 'eve@evil.example.org@example.com')
+    expect((await answer).status()).toBe(403)
+    await page.getByRole('heading', { name: 'Not allowed' }).waitFor()
+    expect(await page.textContent('main')).toContain('is not a single email address')
+    expect((await users()).map((user) => user.name)).not.toContain('eve')
+    await page.context().close()
+  }, 60_000)
+
   test('a domain not allowed gets a page that says so, and no session', async () => {
     const { page } = await watchedPage(browser)
     const answer = page.waitForResponse((response) => response.url().startsWith(`${base}/auth/oidc/callback`))

@@ -28,7 +28,8 @@ import { getAccount } from './service/get-account'
 import { issueOwnToken } from './service/issue-own-token'
 import { listActiveTokens } from '../../core/accounts/tokens/list-tokens'
 import { logIn, startSession } from './service/log-in'
-import { ssoPages } from './answers/sso'
+import { HANDOFF_COOKIE, handoffCookie, ssoPages } from './answers/sso'
+import { cookieValues, setCookieHeader } from '../../http/cookies'
 import { collectHandoff } from '../../core/accounts/sso/handoff'
 import { userWithId } from '../../core/accounts/users/users'
 import { accountDisabled, notFound, passwordSignInOff, rateLimited } from '../../errors'
@@ -49,8 +50,8 @@ const tags = ['account']
  * Signing in and the account: GET /api/me, PUT /api/me/email; every way to a session token (password with its
  * second factor, passkey, single sign-on's handoff, authenticating proxy, invitation, password reset) and
  * /api/auth/logout; the user's own tokens (GET/POST /api/tokens, DELETE /api/tokens/:id); and the single sign-on
- * pages (answers/sso.ts). The API takes bearer tokens only; the one cookie is single sign-on's pending state,
- * scoped to /auth/oidc.
+ * pages (answers/sso.ts). The API takes bearer tokens only; the cookies are single sign-on's pending state,
+ * scoped to /auth/oidc, and its finished sign-in's half, scoped to /api/auth/sso.
  */
 export function authRoutes(ctx: AppContext, auth: AuthGuard) {
   return new Elysia({ name: 'auth' }).use(ssoPages(ctx)).use(authApi(ctx, auth))
@@ -292,8 +293,10 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
     )
     .post(
       '/auth/sso',
-      async ({ request, server, body }) => {
-        const userId = await collectHandoff(ctx, body.code)
+      async ({ request, server, body, set }) => {
+        const browsers = cookieValues(request.headers.get('cookie'), HANDOFF_COOKIE)
+        const userId = await collectHandoff(ctx, { code: body.code, browsers })
+        set.headers['set-cookie'] = setCookieHeader(HANDOFF_COOKIE, 'gone', { ...handoffCookie(ctx.config.publicUrl), lifetimeMs: 0 })
         const user = await userWithId(ctx, userId)
         const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
         return { success: true as const, data: toSignInDto(await startSession(ctx, user, { address, method: 'sso' })) }
@@ -304,7 +307,8 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
         response: { 200: SignInEnvelope, 400: FailureSchema, 401: FailureSchema, 413: FailureSchema, 415: FailureSchema },
         detail: {
           summary: 'Finish a single sign-on: its one-time code (valid a minute, used once) for a session token',
-          description: 'The dashboard calls this with the code in its address after /auth/oidc/callback (docs/sign-in.md).',
+          description:
+            'The dashboard calls this with the code in its address after /auth/oidc/callback (docs/sign-in.md), from the browser that signed in: the code works only with the HttpOnly cookie pdfshare_sso that the callback set there.',
           tags,
           security: [],
         },

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../../core/context'
 import { ANONYMOUS, recordAudit } from '../../../core/audit/record'
-import { handOff } from '../../../core/accounts/sso/handoff'
+import { HANDOFF_MS, handOff } from '../../../core/accounts/sso/handoff'
 import { type PendingSignIn, type SsoProvider, ssoFailureText, ssoProvider } from '../../../core/accounts/sso/provider'
 import { type SsoRefusal, ssoSignIn } from '../../../core/accounts/sso/sign-in'
 import { clientGroupOf } from '../../../http/client-ip'
@@ -12,6 +12,8 @@ import { isSignedValue, signedValue } from '../../../lib/signed-value'
 /** How long a started sign-in may take at the provider (typing a password, a second factor there). */
 const PENDING_MS = 10 * 60_000
 const COOKIE = 'pdfshare_oidc'
+/** The finished sign-in's half that stays in the browser (core/accounts/sso/handoff.ts): sent only to POST /api/auth/sso. */
+export const HANDOFF_COOKIE = 'pdfshare_sso'
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 const REFUSALS: Record<SsoRefusal, (email: string | undefined) => string> = {
@@ -19,6 +21,16 @@ const REFUSALS: Record<SsoRefusal, (email: string | undefined) => string> = {
   unverified: () =>
     'The sign-in provider did not confirm your email address, so it cannot be matched to an account here. Verify the address with the provider, or ask an admin.',
   not_allowed: (email) => `${email ?? 'This account'} may not sign in to this server. Ask an admin to invite you or to allow your address.`,
+  not_one_address: (email) =>
+    `The sign-in provider gave "${email}", which is not a single email address, so it cannot be matched to an account here. Ask an admin.`,
+}
+
+/** The refusal's reason in the audit log. */
+const REFUSAL_REASONS: Record<SsoRefusal, string> = {
+  disabled: 'disabled',
+  unverified: 'unverified',
+  not_allowed: 'not allowed',
+  not_one_address: 'not one email address',
 }
 
 /** The pending sign-in as a cookie value: its three values and their signature with the server key (nothing kept on the server). */
@@ -37,6 +49,12 @@ function pendingOf(key: Uint8Array, cookieHeader: string | null, now: number): P
     if (isSignedValue(key, ['oidc', state, nonce, verifier], `${expiry}.${mac}`, now)) return { state, nonce, verifier }
   }
   return undefined
+}
+
+/** Where the handoff cookie lives: the one route that takes it, for as long as its code works. */
+export function handoffCookie(publicUrl: string) {
+  const basePath = new URL(publicUrl).pathname.replace(/\/$/, '')
+  return { path: `${basePath}/api/auth/sso`, secure: publicUrl.startsWith('https:'), lifetimeMs: HANDOFF_MS }
 }
 
 /**
@@ -132,7 +150,7 @@ export function ssoPages(ctx: AppContext) {
         }
         const outcome = await ssoSignIn(ctx, claims)
         if ('refused' in outcome) {
-          await failed(outcome.refused === 'not_allowed' ? 'not allowed' : outcome.refused)
+          await failed(REFUSAL_REASONS[outcome.refused])
           return page(set, 403, 'Not allowed', REFUSALS[outcome.refused](outcome.email))
         }
         const { user } = outcome
@@ -153,8 +171,12 @@ export function ssoPages(ctx: AppContext) {
             detail: { name: user.name, admin: outcome.adminChanged, via: 'sso group' },
           })
         }
-        const code = await handOff(ctx, user.id)
-        set.headers['set-cookie'] = setCookieHeader(COOKIE, 'gone', { ...cookie, lifetimeMs: 0 })
+        const { code, browser } = await handOff(ctx, user.id)
+        // This browser's pending sign-in checked out above: the handoff's cookie goes to it alone.
+        set.headers['set-cookie'] = [
+          setCookieHeader(COOKIE, 'gone', { ...cookie, lifetimeMs: 0 }),
+          setCookieHeader(HANDOFF_COOKIE, browser, handoffCookie(ctx.config.publicUrl)),
+        ]
         set.headers['cache-control'] = 'no-store'
         set.headers.location = `${basePath}/app#/sso/${code}`
         set.status = 303
