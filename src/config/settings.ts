@@ -200,7 +200,7 @@ export const SETTINGS = {
     default: '10',
     parse: integer(0, PER_MINUTE_MAX),
     rule: 'must be a number of sign-in attempts per minute (0 turns the limit off)',
-    help: 'failed sign-ins per minute, per client address and per user name; 0 = off',
+    help: 'failed sign-ins per minute, per client address and per user name (also passkey prompts and SSO returns); 0 = off',
   }),
   /** Active (unrevoked, unexpired) tokens a user may have, however they were issued. */
   maxTokensPerUser: setting({

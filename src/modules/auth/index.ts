@@ -33,7 +33,7 @@ import { cookieValues, setCookieHeader } from '../../http/cookies'
 import { collectHandoff } from '../../core/accounts/sso/handoff'
 import { userWithId } from '../../core/accounts/users/users'
 import { accountDisabled, notFound, passwordSignInOff, rateLimited } from '../../errors'
-import { signInOptions, signInWithPasskey } from '../../core/accounts/passkeys'
+import { signInWithPasskey } from '../../core/accounts/passkeys'
 import { proxyAddresses, proxyUser } from '../../core/accounts/proxy-user'
 import { requestPasswordReset, setEmail } from '../../core/accounts/password-reset'
 import { resetPassword } from './service/reset-password'
@@ -43,6 +43,7 @@ import { acceptInvitation } from '../../core/accounts/invitations'
 import { ANONYMOUS, recordAudit } from '../../core/audit/record'
 import { revokeOwnToken } from '../../core/accounts/tokens/revoke-token'
 import { signInLimits } from './service/sign-in-limits'
+import { type SignInStarts, signInStarts } from './service/sign-in-starts'
 
 const tags = ['account']
 
@@ -54,10 +55,11 @@ const tags = ['account']
  * scoped to /auth/oidc, and its finished sign-in's half, scoped to /api/auth/sso.
  */
 export function authRoutes(ctx: AppContext, auth: AuthGuard) {
-  return new Elysia({ name: 'auth' }).use(ssoPages(ctx)).use(authApi(ctx, auth))
+  const starts = signInStarts(ctx)
+  return new Elysia({ name: 'auth' }).use(ssoPages(ctx, starts)).use(authApi(ctx, auth, starts))
 }
 
-function authApi(ctx: AppContext, auth: AuthGuard) {
+function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
   const attempt = signInLimits(ctx)
   const fromProxy = proxyAddresses(ctx.config.authProxyAddresses)
   // Reset mails per client address and per address asked for, so nobody can flood someone's inbox.
@@ -243,14 +245,23 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
         },
       },
     )
-    .post('/auth/passkey/options', async () => ({ success: true as const, data: await signInOptions(ctx) }), {
-      response: { 200: PasskeyPromptEnvelope, 400: FailureSchema },
-      detail: {
-        summary: 'Options for the browser’s passkey prompt (valid 5 minutes, answered once)',
-        tags,
-        security: [],
+    .post(
+      '/auth/passkey/options',
+      async ({ request, server }) => ({
+        success: true as const,
+        data: await starts.passkeyPrompt(clientGroupOf(request, server, ctx.config.trustProxyHops)),
+      }),
+      {
+        response: { 200: PasskeyPromptEnvelope, 400: FailureSchema, 429: FailureSchema },
+        detail: {
+          summary: 'Options for the browser’s passkey prompt (valid 5 minutes, answered once)',
+          description:
+            'Limited per client address to PDFSHARE_RATE_LIMIT_LOGIN a minute; a passkey sign-in that gets in gives its prompt back.',
+          tags,
+          security: [],
+        },
       },
-    })
+    )
     .post(
       '/auth/passkey',
       async ({ request, server, body }) => {
@@ -268,7 +279,9 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
             })
             throw error
           })
-          return startSession(ctx, user, { address, method: 'passkey' })
+          const session = await startSession(ctx, user, { address, method: 'passkey' })
+          await starts.passkeySignedIn(address)
+          return session
         })
         return { success: true as const, data: toSignInDto(session) }
       },

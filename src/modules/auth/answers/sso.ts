@@ -8,6 +8,7 @@ import { clientGroupOf } from '../../../http/client-ip'
 import { cookieValues, setCookieHeader } from '../../../http/cookies'
 import { html } from '../../../lib/html'
 import { isSignedValue, signedValue } from '../../../lib/signed-value'
+import type { SignInStarts } from '../service/sign-in-starts'
 
 /** How long a started sign-in may take at the provider (typing a password, a second factor there). */
 const PENDING_MS = 10 * 60_000
@@ -62,7 +63,7 @@ export function handoffCookie(publicUrl: string) {
  * takes it back. A sign-in that gets in ends on /app#/sso/<one-time code>, which the dashboard exchanges for its
  * session (POST /api/auth/sso); every refusal is a page that says why, with no session.
  */
-export function ssoPages(ctx: AppContext) {
+export function ssoPages(ctx: AppContext, starts: SignInStarts) {
   const provider: SsoProvider | undefined = ssoProvider(ctx.config)
   const basePath = new URL(ctx.config.publicUrl).pathname.replace(/\/$/, '')
   const cookie = { path: `${basePath}/auth/oidc`, secure: ctx.config.publicUrl.startsWith('https:') }
@@ -73,9 +74,10 @@ export function ssoPages(ctx: AppContext) {
     status: number,
     title: string,
     text: string,
+    headers: Record<string, string> = {},
   ) => {
     set.status = status
-    Object.assign(set.headers, {
+    Object.assign(set.headers, headers, {
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': PAGE_CSP,
       'cache-control': 'no-store',
@@ -116,6 +118,19 @@ export function ssoPages(ctx: AppContext) {
       async ({ request, server, set }) => {
         if (!provider) return page(set, 404, 'Single sign-on is not set up', 'This server has no single sign-on; sign in with a password.')
         const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
+        const counted = await starts.ssoReturn(address)
+        if ('retryAfterSeconds' in counted) {
+          const wait = counted.retryAfterSeconds
+          return page(
+            set,
+            429,
+            'Too many sign-in attempts',
+            `Too many sign-ins from your network failed in the last minute. Try again in ${wait} s.`,
+            {
+              'retry-after': String(wait),
+            },
+          )
+        }
         const failed = async (reason: string) =>
           recordAudit(ctx, {
             action: 'sign_in.failed',
@@ -125,7 +140,7 @@ export function ssoPages(ctx: AppContext) {
           })
         const pending = pendingOf(ctx.signingKey, request.headers.get('cookie'), ctx.now())
         if (!pending) {
-          await failed('no sign-in started in this browser')
+          if (await starts.noteUnstarted(address)) await failed('no sign-in started in this browser')
           return page(
             set,
             400,
@@ -172,6 +187,7 @@ export function ssoPages(ctx: AppContext) {
           })
         }
         const { code, browser } = await handOff(ctx, user.id)
+        await counted.signedIn()
         // This browser's pending sign-in checked out above: the handoff's cookie goes to it alone.
         set.headers['set-cookie'] = [
           setCookieHeader(COOKIE, 'gone', { ...cookie, lifetimeMs: 0 }),
