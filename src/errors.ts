@@ -88,7 +88,10 @@ export const passkeyRefused = (why: string) => badRequest(`The passkey was not a
 export const passkeySignInFailed = (why: string) => new DomainError('unauthorized', `Signing in with this passkey failed: ${why}`)
 /** A sign-in by proxy header on a connection that did not come from the authenticating proxy. */
 export const proxyNotTrusted = () =>
-  new DomainError('unauthorized', 'This request did not come from the authenticating proxy (PDFSHARE_AUTH_PROXY_ADDRESSES)')
+  new DomainError(
+    'unauthorized',
+    'This request did not come from the authenticating proxy (PDFSHARE_AUTH_PROXY_ADDRESSES, and PDFSHARE_AUTH_PROXY_SECRET when set)',
+  )
 /** The authenticating proxy named nobody. */
 export const proxySentNoUser = () => new DomainError('unauthorized', 'The authenticating proxy did not name a user')
 /** Something needs mail and the server has no SMTP server. */

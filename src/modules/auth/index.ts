@@ -34,7 +34,7 @@ import { collectHandoff } from '../../core/accounts/sso/handoff'
 import { userWithId } from '../../core/accounts/users/users'
 import { accountDisabled, notFound, passwordSignInOff, rateLimited } from '../../errors'
 import { signInWithPasskey } from '../../core/accounts/passkeys'
-import { proxyAddresses, proxyUser } from '../../core/accounts/proxy-user'
+import { PROXY_SECRET_HEADER, proxyAddresses, proxyUser } from '../../core/accounts/proxy-user'
 import { requestPasswordReset, setEmail } from '../../core/accounts/password-reset'
 import { resetPassword } from './service/reset-password'
 import { loggedRateLimiter } from '../../http/rate-limit'
@@ -227,7 +227,12 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
         if (header === undefined) throw notFound('No authenticating proxy is set up (PDFSHARE_AUTH_PROXY_HEADER)')
         // The connection's own address: a header (X-Forwarded-For or any other) is never believed for this.
         const peer = server?.requestIP(request)?.address ?? ''
-        const { user, created } = await proxyUser(ctx, { peer, name: request.headers.get(header), trusted: fromProxy })
+        const { user, created } = await proxyUser(ctx, {
+          peer,
+          name: request.headers.get(header),
+          secret: request.headers.get(PROXY_SECRET_HEADER),
+          trusted: fromProxy,
+        })
         const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
         const actor = { via: 'api' as const, userId: user.id, name: user.name, address }
         if (created)
@@ -240,6 +245,8 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
         response: { 200: SignInEnvelope, 400: FailureSchema, 401: FailureSchema, 403: FailureSchema, 404: FailureSchema },
         detail: {
           summary: 'Sign in the user an authenticating proxy names (PDFSHARE_AUTH_PROXY_HEADER), from its addresses only',
+          description:
+            'Believed only on a connection from PDFSHARE_AUTH_PROXY_ADDRESSES, and with PDFSHARE_AUTH_PROXY_SECRET set, only with that secret in the Pdfshare-Proxy-Secret header.',
           tags,
           security: [],
         },
