@@ -1,5 +1,5 @@
 import type { Rule } from '../../http/rule-schema'
-import { checkText, type TextCheck } from '../../lib/text'
+import { checkText, codePointLength, type TextCheck } from '../../lib/text'
 import { TOKEN_LABEL_MAX } from '../../shared/account-shapes'
 
 /**
@@ -14,9 +14,11 @@ export function tokenLabel(raw: string): TextCheck {
   return check.ok ? check : { ok: false, problem: `label ${check.problem}` }
 }
 
-/** The API's label: a string tokenLabel accepts, not blank. */
+/** The API's label: 1 to TOKEN_LABEL_MAX characters, not blank, that tokenLabel accepts. */
 export const labelRule: Rule = (value) => {
   if (typeof value !== 'string') return 'label must be a string'
+  const length = codePointLength(value)
+  if (length < 1 || length > TOKEN_LABEL_MAX) return `label must be 1 to ${TOKEN_LABEL_MAX} characters`
   if (value.trim() === '') return 'label must not be blank'
   const check = tokenLabel(value)
   return check.ok ? undefined : check.problem
