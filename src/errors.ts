@@ -76,13 +76,22 @@ export const secondFactorRequired = () =>
 /** A single sign-on's one-time handoff that was used, expired or never made. */
 export const ssoHandoffNotValid = () =>
   new DomainError('unauthorized', 'This single sign-on was used already or took longer than a minute; sign in again')
+/** A handoff code brought by a browser other than the one that finished the sign-in (login CSRF, or a copied link). */
+export const ssoHandoffElsewhere = () =>
+  new DomainError(
+    'unauthorized',
+    'This single sign-on was finished in another browser, or took longer than a minute; sign in again here (a sign-in link someone sent you is not yours)',
+  )
 /** A passkey the browser made that does not check out (a 400: the session that asked is fine). */
 export const passkeyRefused = (why: string) => badRequest(`The passkey was not added: ${why}`)
 /** A passkey sign-in that does not check out: a failed sign-in. */
 export const passkeySignInFailed = (why: string) => new DomainError('unauthorized', `Signing in with this passkey failed: ${why}`)
 /** A sign-in by proxy header on a connection that did not come from the authenticating proxy. */
 export const proxyNotTrusted = () =>
-  new DomainError('unauthorized', 'This request did not come from the authenticating proxy (PDFSHARE_AUTH_PROXY_ADDRESSES)')
+  new DomainError(
+    'unauthorized',
+    'This request did not come from the authenticating proxy (PDFSHARE_AUTH_PROXY_ADDRESSES, and PDFSHARE_AUTH_PROXY_SECRET when set)',
+  )
 /** The authenticating proxy named nobody. */
 export const proxySentNoUser = () => new DomainError('unauthorized', 'The authenticating proxy did not name a user')
 /** Something needs mail and the server has no SMTP server. */

@@ -55,7 +55,8 @@ describe('loadConfig', () => {
       oidcAllowedDomains: [],
       oidcAdminGroup: undefined,
       authProxyHeader: undefined,
-      authProxyAddresses: ['127.0.0.1', '::1'],
+      authProxyAddresses: [],
+      authProxySecret: undefined,
       smtpUrl: undefined,
       mailFrom: undefined,
       storage: 'local',
@@ -189,6 +190,20 @@ describe('loadConfig', () => {
         `invalid PDFSHARE_SESSION_TTL ${JSON.stringify(bad)}: must be a lifetime from 5m to 30d, e.g. 12h`,
       )
     }
+  })
+
+  test('authenticating proxy: the header needs the addresses (no default); the secret needs the header, quietly', () => {
+    const header = { PDFSHARE_AUTH_PROXY_HEADER: 'Remote-User' }
+    expect(() => load({}, header)).toThrow('PDFSHARE_AUTH_PROXY_HEADER needs PDFSHARE_AUTH_PROXY_ADDRESSES')
+    expect(load({}, { ...header, PDFSHARE_AUTH_PROXY_ADDRESSES: '10.0.0.5' })).toMatchObject({ authProxyAddresses: ['10.0.0.5'] })
+    expect(() => load({}, { PDFSHARE_AUTH_PROXY_SECRET: 'sixteen bytes at least' })).toThrow(
+      'PDFSHARE_AUTH_PROXY_SECRET is set, but PDFSHARE_AUTH_PROXY_HEADER is not',
+    )
+    const full = { ...header, PDFSHARE_AUTH_PROXY_ADDRESSES: '10.0.0.5' }
+    expect(load({}, { ...full, PDFSHARE_AUTH_PROXY_SECRET: 'sixteen bytes at least' }).authProxySecret).toBe('sixteen bytes at least')
+    expect(() => load({}, { ...full, PDFSHARE_AUTH_PROXY_SECRET: 'short secret' })).toThrow(
+      new ConfigError('invalid PDFSHARE_AUTH_PROXY_SECRET: must be at least 16 bytes long (for example: openssl rand -hex 16)'),
+    )
   })
 
   test('flags beat env, env beats defaults', () => {

@@ -1,4 +1,5 @@
 import { DomainError } from '../errors'
+import { terminalSafe } from '../lib/text'
 
 /** Where a CLI command writes. stdout carries only a command's result (e.g. the JWT); everything else goes to stderr. */
 export type CliIo = {
@@ -31,8 +32,12 @@ export function asCliFailure(error: unknown): unknown {
   return error
 }
 
-/** Plain aligned columns for list commands. */
-export function table(header: string[], rows: string[][]): string {
+/**
+ * Plain aligned columns for list commands, every one of them: what users typed (labels, names) is printed
+ * through terminalSafe, so no cell can carry a control sequence to the operator's terminal.
+ */
+export function table(header: string[], cells: string[][]): string {
+  const rows = cells.map((row) => row.map(terminalSafe))
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)))
   const line = (cells: string[]) =>
     cells

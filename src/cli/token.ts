@@ -33,8 +33,7 @@ export async function tokenCommand(ctx: AppContext, args: ParsedArgs, io: CliIo)
           `invalid --ttl ${JSON.stringify(ttlText)}: use a number with s, m, h, d, w or y (e.g. 90d, 12h), or "never"`,
           2,
         )
-      const label = stringFlag(args, 'label') ?? ''
-      if (label.length > 200) throw new CliFailure('--label must be at most 200 characters', 2)
+      const label = stringFlag(args, 'label') ?? '' // checked by issueToken, as the API's labels are
       const scopeText = stringFlag(args, 'scope')
       const scopes = scopeText === undefined ? undefined : parseScopes(scopeText)
       if (scopes && 'problem' in scopes) throw new CliFailure(`invalid --scope: ${scopes.problem}`, 2)

@@ -200,7 +200,7 @@ export const SETTINGS = {
     default: '10',
     parse: integer(0, PER_MINUTE_MAX),
     rule: 'must be a number of sign-in attempts per minute (0 turns the limit off)',
-    help: 'failed sign-ins per minute, per client address and per user name; 0 = off',
+    help: 'failed sign-ins per minute, per client address and per user name (also passkey prompts and SSO returns); 0 = off',
   }),
   /** Active (unrevoked, unexpired) tokens a user may have, however they were issued. */
   maxTokensPerUser: setting({
@@ -398,12 +398,25 @@ export const SETTINGS = {
     rule: 'must be an HTTP header name such as Remote-User',
     help: 'sign in the user an authenticating proxy names in this header (only from PDFSHARE_AUTH_PROXY_ADDRESSES)',
   }),
+  /**
+   * The proxy's addresses; no default (it was this machine, which trusted every local program): a header
+   * without them stops the start (SETTING_AGREEMENTS).
+   */
   authProxyAddresses: setting<string[]>({
     env: 'PDFSHARE_AUTH_PROXY_ADDRESSES',
-    default: '127.0.0.1,::1',
+    default: { shown: 'none', from: () => [] },
     parse: addressList,
     rule: 'must be IP addresses or CIDR ranges separated by commas, e.g. 127.0.0.1,10.0.0.0/8',
-    help: 'the addresses of the authenticating proxy: the header counts only on connections from them',
+    help: 'the addresses of the authenticating proxy (needed with the header): it counts only on connections from them',
+  }),
+  /** A secret the proxy also sends, in Pdfshare-Proxy-Secret: then a program at the proxy's address is not enough. */
+  authProxySecret: setting<string | undefined>({
+    env: 'PDFSHARE_AUTH_PROXY_SECRET',
+    default: { shown: 'none', from: () => undefined },
+    parse: secret(16),
+    rule: 'must be at least 16 bytes long (for example: openssl rand -hex 16)',
+    quiet: true,
+    help: 'with the proxy header: the proxy must also send this in Pdfshare-Proxy-Secret; ≥ 16 bytes',
   }),
   /** Outgoing mail (docs/operations.md, Mail): invitations today. Without it, whatever needs mail says so. */
   smtpUrl: setting<string | undefined>({
@@ -536,6 +549,9 @@ type Agreeing = {
   idleTimeout: number
   oidcIssuer: string | undefined
   oidcClientId: string | undefined
+  authProxyHeader: string | undefined
+  authProxyAddresses: string[]
+  authProxySecret: string | undefined
 }
 
 /**
@@ -556,6 +572,13 @@ export const SETTING_AGREEMENTS: ((config: Agreeing) => string | undefined)[] = 
     (oidcIssuer === undefined) !== (oidcClientId === undefined)
       ? `single sign-on needs both PDFSHARE_OIDC_ISSUER and PDFSHARE_OIDC_CLIENT_ID (only ${oidcIssuer ? 'the issuer' : 'the client id'} is set)`
       : undefined,
+  ({ authProxyHeader, authProxyAddresses, authProxySecret }) => {
+    if (authProxyHeader === undefined)
+      return authProxySecret === undefined ? undefined : 'PDFSHARE_AUTH_PROXY_SECRET is set, but PDFSHARE_AUTH_PROXY_HEADER is not'
+    return authProxyAddresses.length > 0
+      ? undefined
+      : 'PDFSHARE_AUTH_PROXY_HEADER needs PDFSHARE_AUTH_PROXY_ADDRESSES, the addresses the proxy connects from (e.g. 127.0.0.1 when it runs on this machine); it no longer defaults to this machine, which let any program running here sign in as anyone (docs/sign-in.md)'
+  },
   (config) => {
     if (config.storage !== 's3') return undefined
     const missing = missingS3Settings(config)

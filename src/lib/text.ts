@@ -26,6 +26,22 @@ const CONTROL_EXCEPT_TAB_LF = /[\u0000-\u0008\u000B-\u001F\u007F]/u
  */
 export const DISPLAY_TRICKS = /[\u0080-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u
 
+/** What a terminal acts on instead of showing: every control character (C0, DEL, C1) and DISPLAY_TRICKS' others. */
+const NOT_FOR_TERMINALS = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/gu
+const NAMED_ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' }
+
+/**
+ * `text` as a terminal may print it: each control or display-trick character written as an escape (`\r`, `\x1b`,
+ * `\u202e`), so stored text (a label typed through the API before the text rules held, a row written by hand)
+ * cannot move the cursor, forge a line, retitle the window (OSC) or reorder what follows it.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(NOT_FOR_TERMINALS, (char) => {
+    const code = char.codePointAt(0)!
+    return NAMED_ESCAPES[char] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`)
+  })
+}
+
 export function codePointLength(value: string): number {
   let count = 0
   for (const _ of value) count++

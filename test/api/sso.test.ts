@@ -14,18 +14,42 @@ const root = await server.user('root') // the first user: the admin
 const passwordsOff = await startTestApp({ PDFSHARE_PASSWORD_SIGNIN: 'false' })
 
 describe('the one-time handoff', () => {
-  test('a handoff code gives one session, once; an unknown or used code is a 401 that says so', async () => {
+  // What the callback's answer leaves in the browser that finished the sign-in: the code in the address, the
+  // cookie (HttpOnly, scoped to /api/auth/sso) in the browser.
+  const handedOff = async (userId: string) => {
+    const { code, browser } = await handOff(server.ctx, userId)
+    return { code, cookie: { cookie: `pdfshare_sso=${browser}` } }
+  }
+  const redeem = (code: string, headers: Record<string, string> = {}) =>
+    server.call('POST', '/api/auth/sso', { body: JSON.stringify({ code }), headers: { 'content-type': 'application/json', ...headers } })
+
+  test('a handoff code gives one session, once, to the browser holding its cookie; an unknown or used code is a 401', async () => {
     const alice = await server.user('alice')
-    const code = await handOff(server.ctx, alice.id)
-    const session = await json(await server.call('POST', '/api/auth/sso', jsonBody({ code })))
+    const { code, cookie } = await handedOff(alice.id)
+    const answer = await redeem(code, cookie)
+    const session = await json(answer)
     expect(session.data.user.name).toBe('alice')
+    expect(answer.headers.get('set-cookie')).toStartWith('pdfshare_sso=gone; Max-Age=0; Path=/base/api/auth/sso; HttpOnly')
     expect((await server.call('GET', '/api/me', { token: session.data.token })).status).toBe(200)
-    const again = await server.call('POST', '/api/auth/sso', jsonBody({ code }))
+    const again = await redeem(code, cookie)
     expect(again.status).toBe(401)
     expect((await json(again)).error).toContain('used already or took longer than a minute')
-    expect((await server.call('POST', '/api/auth/sso', jsonBody({ code: 'not-a-code' }))).status).toBe(401)
+    expect((await redeem('not-a-code', cookie)).status).toBe(401)
     const audit = await json(await server.call('GET', '/api/audit?action=sign_in.succeeded', { token: alice.token }))
     expect(audit.data[0].detail.method).toBe('sso')
+  })
+
+  test("login CSRF: the attacker's code, sent to another browser, is refused there and still unused", async () => {
+    const mallory = await server.user('mallory')
+    const victimsOwn = await handedOff((await server.user('victim')).id)
+    const attackers = await handedOff(mallory.id)
+    for (const headers of [{}, victimsOwn.cookie, { cookie: 'pdfshare_sso=1.forged' }]) {
+      const refused = await redeem(attackers.code, headers)
+      expect(refused.status).toBe(401)
+      expect((await json(refused)).error).toContain('finished in another browser')
+    }
+    // The code is left to the browser it belongs to.
+    expect((await json(await redeem(attackers.code, attackers.cookie))).data.user.name).toBe('mallory')
   })
 })
 

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { run, startServer } from '../../scripts/support/process'
 
 // Behind an authenticating proxy (docs/sign-in.md): the header counts only on a connection from the proxy's
-// addresses; this test connects from 127.0.0.1, which is the proxy in the first server and a stranger in the second.
+// addresses, which must be named, and with PDFSHARE_AUTH_PROXY_SECRET only with the proxy's secret header too; this
+// test connects from 127.0.0.1, which is the proxy in the first servers and a stranger in the second.
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-auth-proxy-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
@@ -16,7 +17,9 @@ const signIn = (url: string, headers: Record<string, string>) =>
 test('from the proxy: the named user gets a session (made on first sight); a disabled one is refused; no header, no session', async () => {
   await run(['user', 'add', 'root', '--data', dataDir])
   await run(['user', 'add', 'olga', '--data', dataDir])
-  const server = await startServer(['--data', dataDir], { env: { PDFSHARE_AUTH_PROXY_HEADER: 'Remote-User' } })
+  const server = await startServer(['--data', dataDir], {
+    env: { PDFSHARE_AUTH_PROXY_HEADER: 'Remote-User', PDFSHARE_AUTH_PROXY_ADDRESSES: '127.0.0.1,::1' },
+  })
   try {
     const page = await (await fetch(`${server.url}/app`)).text()
     expect(page).toContain('data-auth-proxy="true"')
@@ -65,6 +68,40 @@ test('from anywhere else the header gets nothing, whatever X-Forwarded-For says'
     const refused = await signIn(server.url, { 'remote-user': 'olga', 'x-forwarded-for': '10.9.9.9' })
     expect(refused.status).toBe(401)
     expect((await refused.json()).error).toContain('did not come from the authenticating proxy')
+  } finally {
+    await server.stop()
+  }
+})
+
+test('the header without the proxy’s addresses: the server does not start, and says why in one line', async () => {
+  // Before, the addresses defaulted to this machine: every local program (a cron job, a container on the host
+  // network, a compromised web app) could sign in as anyone.
+  const outcome = await startServer(['--data', dataDir], { env: { PDFSHARE_AUTH_PROXY_HEADER: 'Remote-User' } }).then(
+    async (server) => {
+      await server.stop()
+      return 'started'
+    },
+    (error: Error) => error.message,
+  )
+  expect(outcome).toContain(
+    'pdfshare: PDFSHARE_AUTH_PROXY_HEADER needs PDFSHARE_AUTH_PROXY_ADDRESSES, the addresses the proxy connects from',
+  )
+})
+
+test('with PDFSHARE_AUTH_PROXY_SECRET, a connection from the proxy’s address also needs the secret in Pdfshare-Proxy-Secret', async () => {
+  const secret = 'the proxy and pdfshare share this'
+  const server = await startServer(['--data', dataDir], {
+    env: { PDFSHARE_AUTH_PROXY_HEADER: 'Remote-User', PDFSHARE_AUTH_PROXY_ADDRESSES: '127.0.0.1', PDFSHARE_AUTH_PROXY_SECRET: secret },
+  })
+  try {
+    const withoutSecret = await signIn(server.url, { 'remote-user': 'petra' })
+    expect(withoutSecret.status).toBe(401)
+    expect((await withoutSecret.json()).error).toContain('did not come from the authenticating proxy')
+    const wrongSecret = await signIn(server.url, { 'remote-user': 'petra', 'pdfshare-proxy-secret': `${secret}!` })
+    expect(wrongSecret.status).toBe(401)
+    const fromProxy = await signIn(server.url, { 'remote-user': 'petra', 'pdfshare-proxy-secret': secret })
+    expect(fromProxy.status).toBe(200)
+    expect((await fromProxy.json()).data.user.name).toBe('petra')
   } finally {
     await server.stop()
   }

@@ -54,6 +54,7 @@ type WrittenOut = {
   oidcAdminGroup: string | undefined
   authProxyHeader: string | undefined
   authProxyAddresses: string[]
+  authProxySecret: string | undefined
   smtpUrl: string | undefined
   mailFrom: string | undefined
   storage: 'local' | 's3'

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
 import { BlockList, isIP } from 'node:net'
 import type { AppContext } from '../context'
 import type { UserRow } from '../../db/tables'
@@ -20,16 +21,28 @@ export function proxyAddresses(entries: readonly string[]): (address: string) =>
   }
 }
 
+/** The header in which the proxy sends PDFSHARE_AUTH_PROXY_SECRET. */
+export const PROXY_SECRET_HEADER = 'pdfshare-proxy-secret'
+
+/** Whether `given` is the configured secret (none configured: nothing to check), compared in constant time. */
+function isProxySecret(configured: string | undefined, given: string | null): boolean {
+  if (configured === undefined) return true
+  const digest = (text: string) => createHash('sha256').update(text).digest()
+  return given !== null && timingSafeEqual(digest(given), digest(configured))
+}
+
 /**
  * The user an authenticating proxy vouches for (docs/sign-in.md, Behind an authenticating proxy): `peer` is the
- * connection's own address (never a header), and only one of the proxy's addresses is believed. A name pdfshare
- * does not know yet becomes a user (the proxy decided who may reach pdfshare at all).
+ * connection's own address (never a header), and only one of the proxy's addresses is believed, with the
+ * proxy's secret when PDFSHARE_AUTH_PROXY_SECRET is set (then another program at that address, such as any
+ * process on the proxy's machine, is not enough). A name pdfshare does not know yet becomes a user (the proxy
+ * decided who may reach pdfshare at all).
  */
 export async function proxyUser(
   ctx: AppContext,
-  input: { peer: string; name: string | null; trusted: (address: string) => boolean },
+  input: { peer: string; name: string | null; secret: string | null; trusted: (address: string) => boolean },
 ): Promise<{ user: UserRow; created: boolean }> {
-  if (!input.trusted(input.peer)) throw proxyNotTrusted()
+  if (!input.trusted(input.peer) || !isProxySecret(ctx.config.authProxySecret, input.secret)) throw proxyNotTrusted()
   const name = input.name?.trim() ?? ''
   if (name === '') throw proxySentNoUser()
   try {

@@ -28,12 +28,13 @@ import { getAccount } from './service/get-account'
 import { issueOwnToken } from './service/issue-own-token'
 import { listActiveTokens } from '../../core/accounts/tokens/list-tokens'
 import { logIn, startSession } from './service/log-in'
-import { ssoPages } from './answers/sso'
+import { HANDOFF_COOKIE, handoffCookie, ssoPages } from './answers/sso'
+import { cookieValues, setCookieHeader } from '../../http/cookies'
 import { collectHandoff } from '../../core/accounts/sso/handoff'
 import { userWithId } from '../../core/accounts/users/users'
 import { accountDisabled, notFound, passwordSignInOff, rateLimited } from '../../errors'
-import { signInOptions, signInWithPasskey } from '../../core/accounts/passkeys'
-import { proxyAddresses, proxyUser } from '../../core/accounts/proxy-user'
+import { signInWithPasskey } from '../../core/accounts/passkeys'
+import { PROXY_SECRET_HEADER, proxyAddresses, proxyUser } from '../../core/accounts/proxy-user'
 import { requestPasswordReset, setEmail } from '../../core/accounts/password-reset'
 import { resetPassword } from './service/reset-password'
 import { loggedRateLimiter } from '../../http/rate-limit'
@@ -42,6 +43,7 @@ import { acceptInvitation } from '../../core/accounts/invitations'
 import { ANONYMOUS, recordAudit } from '../../core/audit/record'
 import { revokeOwnToken } from '../../core/accounts/tokens/revoke-token'
 import { signInLimits } from './service/sign-in-limits'
+import { type SignInStarts, signInStarts } from './service/sign-in-starts'
 
 const tags = ['account']
 
@@ -49,14 +51,15 @@ const tags = ['account']
  * Signing in and the account: GET /api/me, PUT /api/me/email; every way to a session token (password with its
  * second factor, passkey, single sign-on's handoff, authenticating proxy, invitation, password reset) and
  * /api/auth/logout; the user's own tokens (GET/POST /api/tokens, DELETE /api/tokens/:id); and the single sign-on
- * pages (answers/sso.ts). The API takes bearer tokens only; the one cookie is single sign-on's pending state,
- * scoped to /auth/oidc.
+ * pages (answers/sso.ts). The API takes bearer tokens only; the cookies are single sign-on's pending state,
+ * scoped to /auth/oidc, and its finished sign-in's half, scoped to /api/auth/sso.
  */
 export function authRoutes(ctx: AppContext, auth: AuthGuard) {
-  return new Elysia({ name: 'auth' }).use(ssoPages(ctx)).use(authApi(ctx, auth))
+  const starts = signInStarts(ctx)
+  return new Elysia({ name: 'auth' }).use(ssoPages(ctx, starts)).use(authApi(ctx, auth, starts))
 }
 
-function authApi(ctx: AppContext, auth: AuthGuard) {
+function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
   const attempt = signInLimits(ctx)
   const fromProxy = proxyAddresses(ctx.config.authProxyAddresses)
   // Reset mails per client address and per address asked for, so nobody can flood someone's inbox.
@@ -224,7 +227,12 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
         if (header === undefined) throw notFound('No authenticating proxy is set up (PDFSHARE_AUTH_PROXY_HEADER)')
         // The connection's own address: a header (X-Forwarded-For or any other) is never believed for this.
         const peer = server?.requestIP(request)?.address ?? ''
-        const { user, created } = await proxyUser(ctx, { peer, name: request.headers.get(header), trusted: fromProxy })
+        const { user, created } = await proxyUser(ctx, {
+          peer,
+          name: request.headers.get(header),
+          secret: request.headers.get(PROXY_SECRET_HEADER),
+          trusted: fromProxy,
+        })
         const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
         const actor = { via: 'api' as const, userId: user.id, name: user.name, address }
         if (created)
@@ -237,19 +245,30 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
         response: { 200: SignInEnvelope, 400: FailureSchema, 401: FailureSchema, 403: FailureSchema, 404: FailureSchema },
         detail: {
           summary: 'Sign in the user an authenticating proxy names (PDFSHARE_AUTH_PROXY_HEADER), from its addresses only',
+          description:
+            'Believed only on a connection from PDFSHARE_AUTH_PROXY_ADDRESSES, and with PDFSHARE_AUTH_PROXY_SECRET set, only with that secret in the Pdfshare-Proxy-Secret header.',
           tags,
           security: [],
         },
       },
     )
-    .post('/auth/passkey/options', async () => ({ success: true as const, data: await signInOptions(ctx) }), {
-      response: { 200: PasskeyPromptEnvelope, 400: FailureSchema },
-      detail: {
-        summary: 'Options for the browser’s passkey prompt (valid 5 minutes, answered once)',
-        tags,
-        security: [],
+    .post(
+      '/auth/passkey/options',
+      async ({ request, server }) => ({
+        success: true as const,
+        data: await starts.passkeyPrompt(clientGroupOf(request, server, ctx.config.trustProxyHops)),
+      }),
+      {
+        response: { 200: PasskeyPromptEnvelope, 400: FailureSchema, 429: FailureSchema },
+        detail: {
+          summary: 'Options for the browser’s passkey prompt (valid 5 minutes, answered once)',
+          description:
+            'Limited per client address to PDFSHARE_RATE_LIMIT_LOGIN a minute; a passkey sign-in that gets in gives its prompt back.',
+          tags,
+          security: [],
+        },
       },
-    })
+    )
     .post(
       '/auth/passkey',
       async ({ request, server, body }) => {
@@ -267,7 +286,9 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
             })
             throw error
           })
-          return startSession(ctx, user, { address, method: 'passkey' })
+          const session = await startSession(ctx, user, { address, method: 'passkey' })
+          await starts.passkeySignedIn(address)
+          return session
         })
         return { success: true as const, data: toSignInDto(session) }
       },
@@ -292,8 +313,10 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
     )
     .post(
       '/auth/sso',
-      async ({ request, server, body }) => {
-        const userId = await collectHandoff(ctx, body.code)
+      async ({ request, server, body, set }) => {
+        const browsers = cookieValues(request.headers.get('cookie'), HANDOFF_COOKIE)
+        const userId = await collectHandoff(ctx, { code: body.code, browsers })
+        set.headers['set-cookie'] = setCookieHeader(HANDOFF_COOKIE, 'gone', { ...handoffCookie(ctx.config.publicUrl), lifetimeMs: 0 })
         const user = await userWithId(ctx, userId)
         const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
         return { success: true as const, data: toSignInDto(await startSession(ctx, user, { address, method: 'sso' })) }
@@ -304,7 +327,8 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
         response: { 200: SignInEnvelope, 400: FailureSchema, 401: FailureSchema, 413: FailureSchema, 415: FailureSchema },
         detail: {
           summary: 'Finish a single sign-on: its one-time code (valid a minute, used once) for a session token',
-          description: 'The dashboard calls this with the code in its address after /auth/oidc/callback (docs/sign-in.md).',
+          description:
+            'The dashboard calls this with the code in its address after /auth/oidc/callback (docs/sign-in.md), from the browser that signed in: the code works only with the HttpOnly cookie pdfshare_sso that the callback set there.',
           tags,
           security: [],
         },

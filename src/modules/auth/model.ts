@@ -4,6 +4,7 @@ import { type Rule, withRule } from '../../http/rule-schema'
 import { parseTtl } from '../../lib/durations'
 import { codePointLength } from '../../lib/text'
 import { SCOPE_MEANINGS, SCOPES, TOKEN_LABEL_MAX } from '../../shared/account-shapes'
+import { labelRule } from './rules'
 
 /**
  * The account's request and response shapes, written once: the routes check bodies and answers with them,
@@ -114,8 +115,6 @@ export const AcceptInvitationBody = t.Object(
   NOT_AN_OBJECT,
 )
 
-const labelLength = codePointsRule('label', 1, TOKEN_LABEL_MAX)
-const labelRule: Rule = (value) => labelLength(value) ?? (String(value).trim() === '' ? 'label must not be blank' : undefined)
 const ttlRule: Rule = (value) =>
   typeof value === 'string' && parseTtl(value) !== undefined
     ? undefined
@@ -133,7 +132,10 @@ export const ScopeSchema = oneOf(SCOPES, { description: SCOPES.map((scope) => `$
 
 export const NewTokenBody = t.Object(
   {
-    label: withRule(t.String({ minLength: 1, maxLength: TOKEN_LABEL_MAX, description: 'Shown in the token list; not blank' }), labelRule),
+    label: withRule(
+      t.String({ minLength: 1, maxLength: TOKEN_LABEL_MAX, description: 'Shown in the token list; not blank, no control characters' }),
+      labelRule,
+    ),
     ttl: t.Optional(
       withRule(
         t.String({ default: DEFAULT_TOKEN_TTL, description: 'Lifetime like the CLI\'s --ttl: 90d, 12h, 30m, 2w, 1y or "never"' }),

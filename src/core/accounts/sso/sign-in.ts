@@ -7,13 +7,15 @@ import { setUserState } from '../users/set-user-state'
 import type { SsoClaims } from './provider'
 
 /** Why a single sign-on that the provider vouched for still does not get in; each is said plainly on the page. */
-export type SsoRefusal = 'disabled' | 'unverified' | 'not_allowed'
+export type SsoRefusal = 'disabled' | 'unverified' | 'not_allowed' | 'not_one_address'
 
 export type SsoOutcome =
   | { user: UserRow; created: boolean; linked: boolean; adminChanged: boolean | undefined }
   | { refused: SsoRefusal; email: string | undefined }
 
 const NAME_LETTERS = /[^A-Za-z0-9._-]/g
+/** One `@`, with something other than spaces on each side: the address's domain is then all that follows it. */
+const ONE_ADDRESS = /^[^@\s]+@[^@\s]+$/
 
 /** A user name from the provider's preferred name or the email's local part, made free with -2, -3… */
 async function freeName(ctx: AppContext, claims: SsoClaims): Promise<UserRow> {
@@ -33,7 +35,8 @@ async function freeName(ctx: AppContext, claims: SsoClaims): Promise<UserRow> {
  * 1. the user bound to the provider's (issuer, subject), always the same one, whatever the email says now;
  * 2. else, with a verified email, the user an admin allowed to link to that email (`ssoLinkEmail`), once;
  * 3. else, with a verified email of a domain in PDFSHARE_OIDC_ALLOWED_DOMAINS, a new user.
- * Anyone else is refused. An unverified email never links or creates: it may be anyone's. With
+ * Anyone else is refused, and so is an "email" with two `@` (`eve@evil.org@example.com`), which a provider may
+ * let its users type: which of its parts is the domain depends on who reads it. An unverified email never links or creates: it may be anyone's. With
  * PDFSHARE_OIDC_ADMIN_GROUP, membership of that group decides the admin role at each sign-in (never leaving the
  * server without an enabled admin).
  */
@@ -49,8 +52,9 @@ export async function ssoSignIn(ctx: AppContext, claims: SsoClaims): Promise<Sso
   let linked = false
   if (!user) {
     if (!claims.email || !claims.emailVerified) return { refused: 'unverified', email: claims.email }
+    if (!ONE_ADDRESS.test(claims.email)) return { refused: 'not_one_address', email: claims.email }
     const [allowed] = await ctx.db.orm.update(users).set({ ssoLinkEmail: null }).where(eq(users.ssoLinkEmail, claims.email)).returning()
-    const domain = claims.email.split('@').at(-1) ?? ''
+    const domain = claims.email.slice(claims.email.indexOf('@') + 1)
     if (allowed) {
       user = allowed
       linked = true
@@ -90,7 +94,7 @@ async function followAdminGroup(ctx: AppContext, user: UserRow, groups: string[]
 export async function allowSsoLink(ctx: AppContext, input: { userId: string; email: string | null }): Promise<void> {
   const { users } = ctx.db.tables
   const email = input.email === null ? null : input.email.trim().toLowerCase()
-  if (email !== null && !/^[^@\s]+@[^@\s]+$/.test(email)) throw badRequest('ssoEmail must be an email address, or null')
+  if (email !== null && !ONE_ADDRESS.test(email)) throw badRequest('ssoEmail must be an email address, or null')
   // At most one user waits for an email: the UPDATE that links takes one row.
   const free =
     email === null

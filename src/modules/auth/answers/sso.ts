@@ -1,17 +1,20 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../../core/context'
 import { ANONYMOUS, recordAudit } from '../../../core/audit/record'
-import { handOff } from '../../../core/accounts/sso/handoff'
+import { HANDOFF_MS, handOff } from '../../../core/accounts/sso/handoff'
 import { type PendingSignIn, type SsoProvider, ssoFailureText, ssoProvider } from '../../../core/accounts/sso/provider'
 import { type SsoRefusal, ssoSignIn } from '../../../core/accounts/sso/sign-in'
 import { clientGroupOf } from '../../../http/client-ip'
 import { cookieValues, setCookieHeader } from '../../../http/cookies'
 import { html } from '../../../lib/html'
 import { isSignedValue, signedValue } from '../../../lib/signed-value'
+import type { SignInStarts } from '../service/sign-in-starts'
 
 /** How long a started sign-in may take at the provider (typing a password, a second factor there). */
 const PENDING_MS = 10 * 60_000
 const COOKIE = 'pdfshare_oidc'
+/** The finished sign-in's half that stays in the browser (core/accounts/sso/handoff.ts): sent only to POST /api/auth/sso. */
+export const HANDOFF_COOKIE = 'pdfshare_sso'
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 const REFUSALS: Record<SsoRefusal, (email: string | undefined) => string> = {
@@ -19,6 +22,16 @@ const REFUSALS: Record<SsoRefusal, (email: string | undefined) => string> = {
   unverified: () =>
     'The sign-in provider did not confirm your email address, so it cannot be matched to an account here. Verify the address with the provider, or ask an admin.',
   not_allowed: (email) => `${email ?? 'This account'} may not sign in to this server. Ask an admin to invite you or to allow your address.`,
+  not_one_address: (email) =>
+    `The sign-in provider gave "${email}", which is not a single email address, so it cannot be matched to an account here. Ask an admin.`,
+}
+
+/** The refusal's reason in the audit log. */
+const REFUSAL_REASONS: Record<SsoRefusal, string> = {
+  disabled: 'disabled',
+  unverified: 'unverified',
+  not_allowed: 'not allowed',
+  not_one_address: 'not one email address',
 }
 
 /** The pending sign-in as a cookie value: its three values and their signature with the server key (nothing kept on the server). */
@@ -39,12 +52,18 @@ function pendingOf(key: Uint8Array, cookieHeader: string | null, now: number): P
   return undefined
 }
 
+/** Where the handoff cookie lives: the one route that takes it, for as long as its code works. */
+export function handoffCookie(publicUrl: string) {
+  const basePath = new URL(publicUrl).pathname.replace(/\/$/, '')
+  return { path: `${basePath}/api/auth/sso`, secure: publicUrl.startsWith('https:'), lifetimeMs: HANDOFF_MS }
+}
+
 /**
  * Single sign-on pages (docs/sign-in.md): /auth/oidc/login sends the browser to the provider, /auth/oidc/callback
  * takes it back. A sign-in that gets in ends on /app#/sso/<one-time code>, which the dashboard exchanges for its
  * session (POST /api/auth/sso); every refusal is a page that says why, with no session.
  */
-export function ssoPages(ctx: AppContext) {
+export function ssoPages(ctx: AppContext, starts: SignInStarts) {
   const provider: SsoProvider | undefined = ssoProvider(ctx.config)
   const basePath = new URL(ctx.config.publicUrl).pathname.replace(/\/$/, '')
   const cookie = { path: `${basePath}/auth/oidc`, secure: ctx.config.publicUrl.startsWith('https:') }
@@ -55,9 +74,10 @@ export function ssoPages(ctx: AppContext) {
     status: number,
     title: string,
     text: string,
+    headers: Record<string, string> = {},
   ) => {
     set.status = status
-    Object.assign(set.headers, {
+    Object.assign(set.headers, headers, {
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': PAGE_CSP,
       'cache-control': 'no-store',
@@ -98,6 +118,19 @@ export function ssoPages(ctx: AppContext) {
       async ({ request, server, set }) => {
         if (!provider) return page(set, 404, 'Single sign-on is not set up', 'This server has no single sign-on; sign in with a password.')
         const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
+        const counted = await starts.ssoReturn(address)
+        if ('retryAfterSeconds' in counted) {
+          const wait = counted.retryAfterSeconds
+          return page(
+            set,
+            429,
+            'Too many sign-in attempts',
+            `Too many sign-ins from your network failed in the last minute. Try again in ${wait} s.`,
+            {
+              'retry-after': String(wait),
+            },
+          )
+        }
         const failed = async (reason: string) =>
           recordAudit(ctx, {
             action: 'sign_in.failed',
@@ -107,7 +140,7 @@ export function ssoPages(ctx: AppContext) {
           })
         const pending = pendingOf(ctx.signingKey, request.headers.get('cookie'), ctx.now())
         if (!pending) {
-          await failed('no sign-in started in this browser')
+          if (await starts.noteUnstarted(address)) await failed('no sign-in started in this browser')
           return page(
             set,
             400,
@@ -132,7 +165,7 @@ export function ssoPages(ctx: AppContext) {
         }
         const outcome = await ssoSignIn(ctx, claims)
         if ('refused' in outcome) {
-          await failed(outcome.refused === 'not_allowed' ? 'not allowed' : outcome.refused)
+          await failed(REFUSAL_REASONS[outcome.refused])
           return page(set, 403, 'Not allowed', REFUSALS[outcome.refused](outcome.email))
         }
         const { user } = outcome
@@ -153,8 +186,13 @@ export function ssoPages(ctx: AppContext) {
             detail: { name: user.name, admin: outcome.adminChanged, via: 'sso group' },
           })
         }
-        const code = await handOff(ctx, user.id)
-        set.headers['set-cookie'] = setCookieHeader(COOKIE, 'gone', { ...cookie, lifetimeMs: 0 })
+        const { code, browser } = await handOff(ctx, user.id)
+        await counted.signedIn()
+        // This browser's pending sign-in checked out above: the handoff's cookie goes to it alone.
+        set.headers['set-cookie'] = [
+          setCookieHeader(COOKIE, 'gone', { ...cookie, lifetimeMs: 0 }),
+          setCookieHeader(HANDOFF_COOKIE, browser, handoffCookie(ctx.config.publicUrl)),
+        ]
         set.headers['cache-control'] = 'no-store'
         set.headers.location = `${basePath}/app#/sso/${code}`
         set.status = 303

@@ -3,16 +3,17 @@ import { signToken } from '../../../core/accounts/jwt'
 import { columnOfScopes, type Scope } from '../../../core/accounts/scopes'
 import type { AppContext } from '../../../core/context'
 import type { TokenRow } from '../../../db/tables'
-import { tooManyTokens } from '../../../errors'
+import { badRequest, tooManyTokens } from '../../../errors'
 import { randomId } from '../../../lib/ids'
 import { findUserByName } from '../../../core/accounts/users/users'
 import { isActiveTokenOf } from '../../../core/accounts/tokens/list-tokens'
+import { tokenLabel } from '../rules'
 
 export type IssuedToken = { jwt: string; token: TokenRow }
 
 /**
  * Creates a token row and signs the JWT for it. `ttlSeconds: null` issues a token without `exp`; without
- * `scopes` it may do everything its user may.
+ * `scopes` it may do everything its user may. The label must pass the text rules (rules.ts), whoever issues it.
  *
  * A user has at most `config.maxTokensPerUser` active tokens (not revoked, not expired), whoever issues them:
  * the API, a sign-in or the CLI. Minting tokens must not buy more of anything, and each one is a row and a
@@ -25,6 +26,8 @@ export async function issueToken(
   input: { userName: string; label: string; ttlSeconds: number | null; replaceOldest?: string; scopes?: ReadonlySet<Scope> },
 ): Promise<IssuedToken> {
   const { tokens } = ctx.db.tables
+  const label = tokenLabel(input.label)
+  if (!label.ok) throw badRequest(label.problem)
   const user = await findUserByName(ctx, input.userName)
   const nowMs = ctx.now()
   const iat = Math.floor(nowMs / 1000)
@@ -32,7 +35,7 @@ export async function issueToken(
   const token: TokenRow = {
     id: randomId(),
     userId: user.id,
-    label: input.label,
+    label: label.value,
     createdAt: nowMs,
     expiresAt: exp === undefined ? null : exp * 1000,
     revokedAt: null,
