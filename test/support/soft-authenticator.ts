@@ -42,7 +42,7 @@ export function createPasskey(
   const attestation = encodeCBOR(
     new Map<string, string | Uint8Array | Map<string, never>>([
       ['fmt', 'none'],
-      ['attStmt', new Map()],
+      ['attStmt', new Map<string, never>()],
       ['authData', authData],
     ]),
   )
