@@ -1,6 +1,12 @@
 import { eq } from 'drizzle-orm'
 import type { UserRow } from '../../db/tables'
-import { apiTokenMayNotChangeCredentials, currentPasswordRequired, recentSignInRequired, wrongCurrentPassword } from '../../errors'
+import {
+  apiTokenMayNotChangeCredentials,
+  currentPasswordRequired,
+  recentSignInRequired,
+  unauthorized,
+  wrongCurrentPassword,
+} from '../../errors'
 import type { AppContext } from '../context'
 import { passwordMatches } from '../passwords/argon2'
 
@@ -31,7 +37,7 @@ export async function reauthenticate(
   if (caller.provedAt === null) throw apiTokenMayNotChangeCredentials()
   const { users } = ctx.db.tables
   const [user] = await ctx.db.orm.select().from(users).where(eq(users.id, caller.userId))
-  if (!user) throw apiTokenMayNotChangeCredentials() // removed meanwhile: its tokens stop at the next request
+  if (!user) throw unauthorized() // removed since its token was checked
   if (user.passwordHash !== null) {
     if (input.password === undefined) throw currentPasswordRequired()
     if (!(await passwordMatches(input.password, user.passwordHash))) throw wrongCurrentPassword()
