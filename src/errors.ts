@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'second_factor_required',
   'quota_exceeded',
   'insufficient_scope',
+  'reauthentication_required',
   'account_disabled',
   'password_sign_in_off',
   'not_found',
@@ -109,6 +110,26 @@ export const wrongSecondFactor = (message: string) => new DomainError('unauthori
 
 export const insufficientScope = (scope: string, message = `This token may not do this: it needs the scope ${scope}`) =>
   new DomainError('insufficient_scope', message, { challenge: `Bearer error="insufficient_scope", scope="${scope}"` })
+
+// reauthentication_required: changing how an account signs in needs a fresh proof (docs/sign-in.md).
+
+/** An API token (never a sign-in's session) asked to change how its account signs in. */
+export const apiTokenMayNotChangeCredentials = () =>
+  new DomainError(
+    'reauthentication_required',
+    'An API token cannot change how its account signs in (passkeys, two-factor sign-in, the reset email): sign in to the dashboard and send your password',
+  )
+/** A session of an account with a password asked to change how it signs in without sending the password. */
+export const currentPasswordRequired = () =>
+  new DomainError('reauthentication_required', 'Enter your current password to change how you sign in (send it as "password")')
+/** The wrong current password: a 400, not a 401, since the session itself is fine (a 401 would sign the dashboard out). */
+export const wrongCurrentPassword = () => badRequest('That is not your current password')
+/** A session of an account without a password whose sign-in is older than PDFSHARE_RECENT_SIGN_IN. */
+export const recentSignInRequired = (minutes: number) =>
+  new DomainError(
+    'reauthentication_required',
+    `Sign in again to change how you sign in: that needs a sign-in within the last ${minutes} minute${minutes === 1 ? '' : 's'}`,
+  )
 
 // account_disabled: an admin turned the account off.
 

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       minFreeDisk: 134217728,
       shutdownTimeout: 30,
       sessionTtl: 43200,
+      recentSignIn: 600,
       rateLimitLogin: 10,
       previewTimeout: 5,
       previewMemory: 536870912,
@@ -183,11 +184,18 @@ describe('loadConfig', () => {
     ).toEqual([])
   })
 
-  test('sign-in settings: a session lifetime from 5m to 30d, attempts per minute', () => {
+  test('sign-in settings: a session lifetime from 5m to 30d, attempts per minute, how recent a sign-in must be', () => {
     expect(load({}, { PDFSHARE_SESSION_TTL: '2h', PDFSHARE_RATE_LIMIT_LOGIN: '0' })).toMatchObject({ sessionTtl: 7200, rateLimitLogin: 0 })
     for (const bad of ['never', '1m', '31d', 'soon']) {
       expect(() => load({}, { PDFSHARE_SESSION_TTL: bad })).toThrow(
         `invalid PDFSHARE_SESSION_TTL ${JSON.stringify(bad)}: must be a lifetime from 5m to 30d, e.g. 12h`,
+      )
+    }
+    expect(load({}, {})).toMatchObject({ recentSignIn: 600 })
+    expect(load({}, { PDFSHARE_RECENT_SIGN_IN: '30m' })).toMatchObject({ recentSignIn: 1800 })
+    for (const bad of ['never', '30s', '2d']) {
+      expect(() => load({}, { PDFSHARE_RECENT_SIGN_IN: bad })).toThrow(
+        `invalid PDFSHARE_RECENT_SIGN_IN ${JSON.stringify(bad)}: must be a lifetime from 1m to 1d, e.g. 10m`,
       )
     }
   })

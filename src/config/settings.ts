@@ -195,6 +195,17 @@ export const SETTINGS = {
     rule: 'must be a lifetime from 5m to 30d, e.g. 12h',
     help: 'lifetime of the token a password sign-in issues (5m to 30d)',
   }),
+  /**
+   * Seconds within which a session's sign-in counts as recent: an account without a password (single sign-on,
+   * passkeys, the authenticating proxy) may change how it signs in only that soon after signing in.
+   */
+  recentSignIn: setting({
+    env: 'PDFSHARE_RECENT_SIGN_IN',
+    default: '10m',
+    parse: lifetime(60, 86_400),
+    rule: 'must be a lifetime from 1m to 1d, e.g. 10m',
+    help: 'how recent a sign-in must be for an account without a password to change its passkeys, 2FA or email (1m to 1d)',
+  }),
   rateLimitLogin: setting({
     env: 'PDFSHARE_RATE_LIMIT_LOGIN',
     default: '10',

@@ -45,6 +45,11 @@ export const tokens = sqliteTable(
     revokedAt: integer('revoked_at'),
     /** The token's scopes, space-separated in SCOPES order; NULL: every scope of its user (docs/api.md, Scopes). */
     scopes: text('scopes'),
+    /**
+     * A sign-in's session (password, passkey, single sign-on, authenticating proxy, reset): when that sign-in proved
+     * who its user is. NULL: an API token (the CLI, POST /api/tokens), which never may change how its account signs in.
+     */
+    provedAt: integer('proved_at'),
   },
   (table) => [index('tokens_user_idx').on(table.userId)],
 )

@@ -12,6 +12,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   second_factor_required: 401,
   quota_exceeded: 403,
   insufficient_scope: 403,
+  reauthentication_required: 403,
   account_disabled: 403,
   password_sign_in_off: 403,
   not_found: 404,

@@ -1,7 +1,7 @@
 import { rateLimited } from '../errors'
 import type { AppContext } from '../core/context'
 import { type RateLimit, rateLimitFor } from '../core/limits/rate-limit'
-import { MAX_TRACKED_KEYS, OVERFLOW_COUNTERS, type RateDecision, rateLimitHeaders } from '../lib/rate-limiter'
+import { MAX_TRACKED_KEYS, OVERFLOW_COUNTERS, type RateDecision, rateLimitHeaders, WINDOW_MS } from '../lib/rate-limiter'
 
 /**
  * Counts a request against `limiter` under `key`: adds the RateLimit-* headers to the response, or throws
@@ -23,13 +23,17 @@ export function applyRateLimit(
   return decision instanceof Promise ? decision.then(apply) : apply(decision)
 }
 
-/** A limiter whose overflow (see rate-limiter.ts) is written to the log, once per minute at most. */
-export function loggedRateLimiter(ctx: AppContext, name: string, perMinute: number): RateLimit {
+/**
+ * A limiter whose overflow (see rate-limiter.ts) is written to the log, once per window at most: `perWindow`
+ * requests a minute, or an hour with `window: 'hour'`.
+ */
+export function loggedRateLimiter(ctx: AppContext, name: string, perWindow: number, window: 'minute' | 'hour' = 'minute'): RateLimit {
   return rateLimitFor(ctx, name, {
-    perMinute,
+    perMinute: perWindow,
+    windowMs: window === 'hour' ? 3_600_000 : WINDOW_MS,
     onOverflow: () =>
       ctx.log.error(
-        `rate limit ${name}: more than ${MAX_TRACKED_KEYS.toLocaleString('en')} clients this minute; the others share ${OVERFLOW_COUNTERS.toLocaleString('en')} counters until it ends and may be refused early`,
+        `rate limit ${name}: more than ${MAX_TRACKED_KEYS.toLocaleString('en')} clients this ${window}; the others share ${OVERFLOW_COUNTERS.toLocaleString('en')} counters until it ends and may be refused early`,
       ),
   })
 }

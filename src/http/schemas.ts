@@ -11,6 +11,23 @@ export const FailureSchema = t.Object(
   { title: 'Failure' },
 )
 
+/**
+ * The current password, in the body of every change of how an account signs in (passkeys, two-factor sign-in, the
+ * reset email): needed from an account that has one (core/accounts/reauthenticate.ts).
+ */
+export const currentPassword = t.Optional(
+  t.String({
+    minLength: 1,
+    maxLength: 1024,
+    description: 'Your current password (an account without one: a sign-in within PDFSHARE_RECENT_SIGN_IN instead)',
+    error: () => 'password must be your current password',
+  }),
+)
+
+/** What the OpenAPI document says of each route that changes how an account signs in. */
+export const REAUTHENTICATION_NOTE =
+  'Only a dashboard session may do this, with the current password in the body ({"password"}); an API token, whatever its scopes, gets a 403 reauthentication_required (docs/sign-in.md, Changing how you sign in).'
+
 /** Failure responses every authenticated route may give. */
 export const authFailures = { 401: FailureSchema, 429: FailureSchema } as const
 

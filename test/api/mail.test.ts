@@ -1,13 +1,11 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { setPassword } from '../../src/core/accounts/users/users'
 import { startMailWorker } from '../../src/modules/mail/worker/mail-worker'
 import { json, startTestApp } from '../support/harness'
+import { jsonBody, PASSWORD, sessionOf } from '../support/sessions'
 import { startSmtpServer } from '../support/smtp'
 
 // Mail through a real SMTP server (smtp-server under Node, on loopback): invitations by mail, the outbox's
 // retries and refusals, the test mail. STARTTLS and AUTH are tested from a server process in test/server/mail.test.ts.
-
-const jsonBody = (value: unknown) => ({ body: JSON.stringify(value), headers: { 'content-type': 'application/json' } })
 
 describe('without PDFSHARE_SMTP_URL', () => {
   test('what needs mail says so, and nothing is made', async () => {
@@ -89,10 +87,12 @@ describe('with an SMTP server', async () => {
 
   test('forgot password: the same answer for anyone; a user with that email gets a link that works once and ends other sessions', async () => {
     const zoe = await server.user('zoe')
-    await setPassword(server.ctx, { name: 'zoe', password: 'the old password' })
-    const setEmail = await server.call('PUT', '/api/me/email', { token: zoe.token, ...jsonBody({ email: 'Zoe@Example.com' }) })
+    const before = await sessionOf(server, 'zoe', 'the old password')
+    const setEmail = await server.call('PUT', '/api/me/email', {
+      token: before,
+      ...jsonBody({ email: 'Zoe@Example.com', password: 'the old password' }),
+    })
     expect((await json(setEmail)).data.email).toBe('zoe@example.com')
-    const before = await json(await server.call('POST', '/api/auth/login', jsonBody({ username: 'zoe', password: 'the old password' })))
 
     const ask = (email: string) => server.call('POST', '/api/auth/password-reset', jsonBody({ email }))
     const known = await ask('zoe@example.com')
@@ -112,7 +112,7 @@ describe('with an SMTP server', async () => {
     const done = await json(await complete('a brand new password'))
     expect(done.data.user.name).toBe('zoe')
     expect((await server.call('GET', '/api/me', { token: done.data.token })).status).toBe(200)
-    expect((await server.call('GET', '/api/me', { token: before.data.token })).status).toBe(401) // the old session ended
+    expect((await server.call('GET', '/api/me', { token: before })).status).toBe(401) // the old session ended
     expect((await server.call('GET', '/api/me', { token: zoe.token })).status).toBe(200) // API tokens stay
     expect((await complete('another new password')).status).toBe(404) // once
     expect((await server.call('POST', '/api/auth/login', jsonBody({ username: 'zoe', password: 'a brand new password' }))).status).toBe(200)
@@ -132,8 +132,8 @@ describe('with an SMTP server', async () => {
       ),
     )
     expect((await json(await server.call('GET', '/api/me', { token: made.data.token }))).data.email).toBe('kit@example.com')
-    const other = await server.user('lou')
-    const taken = await server.call('PUT', '/api/me/email', { token: other.token, ...jsonBody({ email: 'kit@example.com' }) })
+    const other = await sessionOf(server, 'lou')
+    const taken = await server.call('PUT', '/api/me/email', { token: other, ...jsonBody({ email: 'kit@example.com', password: PASSWORD }) })
     expect(taken.status).toBe(409)
   })
 

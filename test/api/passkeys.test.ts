@@ -2,11 +2,12 @@ import { describe, expect, test } from 'bun:test'
 import { loadConfig } from '../../src/config'
 import { relyingParty } from '../../src/core/accounts/passkeys'
 import { json, startTestApp } from '../support/harness'
+import { jsonBody, PASSWORD, sessionOf } from '../support/sessions'
 
 // Passkeys' server side without a browser: where they can work, what a bogus answer gets, and an admin's reset.
-// The whole ceremony in Chromium with a virtual authenticator is test/e2e/passkeys.test.ts.
+// The whole ceremony in Chromium with a virtual authenticator is test/e2e/passkeys.test.ts; with a software one, and
+// who may add one, test/api/credential-changes.test.ts.
 
-const jsonBody = (value: unknown) => ({ body: JSON.stringify(value), headers: { 'content-type': 'application/json' } })
 // Made once, before the tests (through the balancer it is three instances and an HAProxy).
 const server = await startTestApp() // PDFSHARE_PUBLIC_URL https://pdf.example.test/base
 const root = await server.user('root') // the first user: the admin
@@ -14,14 +15,18 @@ const FAKE = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { client
 
 describe('passkeys', () => {
   test('options name this server as the relying party; a made-up answer is refused and nothing is kept', async () => {
-    const pat = await server.user('pat')
-    const options = await json(await server.call('POST', '/api/me/passkeys/options', { token: pat.token }))
+    const pat = await sessionOf(server, 'pat')
+    const proof = { password: PASSWORD }
+    const options = await json(await server.call('POST', '/api/me/passkeys/options', { token: pat, ...jsonBody(proof) }))
     expect(options.data.rp).toEqual({ name: 'pdfshare', id: 'pdf.example.test' })
     expect(options.data.authenticatorSelection).toMatchObject({ residentKey: 'required', userVerification: 'required' })
-    const refused = await server.call('POST', '/api/me/passkeys', { token: pat.token, ...jsonBody({ name: 'Laptop', credential: FAKE }) })
+    const refused = await server.call('POST', '/api/me/passkeys', {
+      token: pat,
+      ...jsonBody({ name: 'Laptop', credential: FAKE, ...proof }),
+    })
     expect(refused.status).toBe(400)
     expect((await json(refused)).error).toContain('The passkey was not added')
-    expect((await json(await server.call('GET', '/api/me/passkeys', { token: pat.token }))).data).toEqual([])
+    expect((await json(await server.call('GET', '/api/me/passkeys', { token: pat }))).data).toEqual([])
     const signIn = await server.call('POST', '/api/auth/passkey', jsonBody({ credential: FAKE }))
     expect(signIn.status).toBe(401)
     expect((await json(signIn)).error).toContain('not registered here')
@@ -48,7 +53,9 @@ describe('passkeys', () => {
       createdAt: Date.now(),
       lastUsedAt: null,
     })
-    expect((await server.call('DELETE', '/api/me/passkeys/cred-quinn', { token: root.token })).status).toBe(404)
+    const rootSession = await sessionOf(server, 'root')
+    const removal = await server.call('DELETE', '/api/me/passkeys/cred-quinn', { token: rootSession, ...jsonBody({ password: PASSWORD }) })
+    expect(removal.status).toBe(404)
     const listed = (await json(await server.call('GET', '/api/admin/users', { token: root.token }))).data
     expect(listed.find((user: { name: string }) => user.name === 'quinn').passkeys).toBe(1)
     const reset = await server.call('PATCH', `/api/admin/users/${quinn.id}`, { token: root.token, ...jsonBody({ twoFactor: false }) })

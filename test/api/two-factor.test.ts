@@ -1,13 +1,12 @@
 import { describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
 import { Secret, TOTP } from 'otpauth'
 import { createApp } from '../../src/app'
-import { setPassword } from '../../src/core/accounts/users/users'
 import { json, startTestApp, type TestServer } from '../support/harness'
+import { jsonBody, PASSWORD, sessionOf } from '../support/sessions'
 
 // Two-factor sign-in (docs/api.md): codes are made here the way an authenticator app makes them, from the secret.
-
-const PASSWORD = 'a long enough password'
-const jsonBody = (value: unknown) => ({ body: JSON.stringify(value), headers: { 'content-type': 'application/json' } })
+// Its routes take a dashboard session and the password (test/api/credential-changes.test.ts has the refusals).
 const data = async (response: Response, status = 200) => {
   const text = await response.text()
   expect(response.status, text).toBe(status)
@@ -19,13 +18,18 @@ const codeOf = (secret: string, steps = 0) =>
     timestamp: Date.now() + steps * 30_000,
   })
 
+/** POST /api/me/two-factor…, from `session`, with the password unless `body` says otherwise. */
+const twoFactorCall =
+  (server: TestServer, session: string) =>
+  (path: string, body: Record<string, string> = {}) =>
+    server.call('POST', `/api/me/two-factor${path}`, { token: session, ...jsonBody({ password: PASSWORD, ...body }) })
+
+/** A user (`user.token`: an API token) with two-factor sign-in on, set up from a dashboard session. */
 async function withTwoFactor(server: TestServer, name: string) {
   const user = await server.user(name)
-  await setPassword(server.ctx, { name, password: PASSWORD })
-  const call = (method: string, path: string, body?: unknown) =>
-    server.call(method, `/api/me/two-factor${path}`, { token: user.token, ...(body === undefined ? {} : jsonBody(body)) })
-  const setup = await data(await call('POST', ''))
-  const recoveryCodes: string[] = (await data(await call('POST', '/confirm', { code: codeOf(setup.secret) }))).recoveryCodes
+  const call = twoFactorCall(server, await sessionOf(server, name))
+  const setup = await data(await call(''))
+  const recoveryCodes: string[] = (await data(await call('/confirm', { code: codeOf(setup.secret) }))).recoveryCodes
   return { user, call, secret: setup.secret as string, recoveryCodes }
 }
 const signIn = (server: TestServer, body: Record<string, string>) => server.call('POST', '/api/auth/login', jsonBody(body))
@@ -40,9 +44,7 @@ const pinned = await startTestApp()
 describe('two-factor sign-in', () => {
   test('set up: a secret and an otpauth URI; a wrong code does not turn it on; the right one answers ten recovery codes', async () => {
     const bob = await server.user('bob')
-    await setPassword(server.ctx, { name: 'bob', password: PASSWORD })
-    const call = (path: string, body?: unknown) =>
-      server.call('POST', `/api/me/two-factor${path}`, { token: bob.token, ...(body === undefined ? {} : jsonBody(body)) })
+    const call = twoFactorCall(server, await sessionOf(server, 'bob'))
     const setup = await data(await call(''))
     expect(setup.secret).toMatch(/^[A-Z2-7]{32}$/) // 160 bits
     expect(setup.uri).toBe(`otpauth://totp/pdfshare:bob?issuer=pdfshare&secret=${setup.secret}&algorithm=SHA1&digits=6&period=30`)
@@ -101,16 +103,16 @@ describe('two-factor sign-in', () => {
 
   test('new recovery codes need the password and replace the old ones; turning off needs the password', async () => {
     const { call, recoveryCodes, user } = await withTwoFactor(server, 'erin')
-    const refused = await call('POST', '/recovery-codes', { password: 'not it' })
+    const refused = await call('/recovery-codes', { password: 'not it' })
     expect(refused.status).toBe(400) // not a 401: the session is fine
     expect((await json(refused)).error).toBe('That is not your current password')
-    const renewed: string[] = (await data(await call('POST', '/recovery-codes', { password: PASSWORD }))).recoveryCodes
+    const renewed: string[] = (await data(await call('/recovery-codes'))).recoveryCodes
     expect(renewed).toHaveLength(10)
     expect((await signIn(server, { username: 'erin', password: PASSWORD, code: recoveryCodes[0]! })).status).toBe(401)
     expect((await signIn(server, { username: 'erin', password: PASSWORD, code: renewed[0]! })).status).toBe(200)
 
-    expect((await call('POST', '/off', { password: 'not it' })).status).toBe(400)
-    expect(await data(await call('POST', '/off', { password: PASSWORD }))).toEqual({ enabled: false })
+    expect((await call('/off', { password: 'not it' })).status).toBe(400)
+    expect(await data(await call('/off'))).toEqual({ enabled: false })
     expect((await signIn(server, { username: 'erin', password: PASSWORD })).status).toBe(200)
     expect((await data(await server.call('GET', '/api/me', { token: user.token }))).twoFactor.enabled).toBe(false)
     const actions = (await data(await server.call('GET', '/api/audit', { token: user.token }))).map(
@@ -124,8 +126,11 @@ describe('two-factor sign-in', () => {
   test('API tokens keep working with two-factor sign-in on; an account without a password cannot set it up', async () => {
     const { user } = await withTwoFactor(server, 'frank')
     expect((await server.call('GET', '/api/files', { token: user.token })).status).toBe(200)
-    const tokenOnly = await server.user('gina')
-    const refused = await server.call('POST', '/api/me/two-factor', { token: tokenOnly.token })
+    // A session of an account without a password (single sign-on, a passkey), fresh enough to change things.
+    const session = await sessionOf(server, 'gina')
+    const { users } = server.ctx.db.tables
+    await server.ctx.db.orm.update(users).set({ passwordHash: null }).where(eq(users.name, 'gina'))
+    const refused = await server.call('POST', '/api/me/two-factor', { token: session, ...jsonBody({}) })
     expect(refused.status).toBe(400)
     expect((await json(refused)).error).toContain('no password')
   })
@@ -175,11 +180,10 @@ test('with a pinned clock: the codes of the step before, now and after work; two
         body: JSON.stringify(body),
       }),
     )
-  const kim = await pinned.user('kim')
-  await setPassword(pinned.ctx, { name: 'kim', password: PASSWORD })
-  const { secret } = (await (await call('/api/me/two-factor', kim.token, {})).json()).data
+  const kim = await sessionOf(pinned, 'kim')
+  const { secret } = (await (await call('/api/me/two-factor', kim, { password: PASSWORD })).json()).data
   const at = (ms: number) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: ms })
-  expect((await call('/api/me/two-factor/confirm', kim.token, { code: at(now - 30_000) })).status).toBe(200) // the step before
+  expect((await call('/api/me/two-factor/confirm', kim, { code: at(now - 30_000), password: PASSWORD })).status).toBe(200) // the step before
   const signIn = (code: string) => call('/api/auth/login', undefined, { username: 'kim', password: PASSWORD, code })
   expect((await signIn(at(now + 60_000))).status).toBe(401) // two steps ahead: too far
   expect((await signIn(at(now))).status).toBe(200)

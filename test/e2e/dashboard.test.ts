@@ -426,7 +426,10 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     await signIn()
     await page.getByRole('heading', { name: 'Files' }).waitFor()
     await page.getByRole('link', { name: 'Account' }).click()
-    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click()
+    // Changing how the account signs in asks for the password again (docs/sign-in.md, Changing how you sign in).
+    const twoFactor = page.getByRole('region', { name: 'Two-factor sign-in' })
+    await twoFactor.getByLabel('Your password').fill(PASSWORD)
+    await twoFactor.getByRole('button', { name: 'Set up two-factor sign-in' }).click()
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor()
     const secret = (await page.locator('code.secret').textContent()) ?? ''
     expect(secret).toMatch(/^[A-Z2-7]{32}$/)

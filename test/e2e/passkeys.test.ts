@@ -57,6 +57,9 @@ describe('passkeys in Chromium', () => {
     await page.getByLabel('Password').fill(PASSWORD)
     await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     await page.getByRole('link', { name: 'Account' }).click()
+    // Adding or removing a passkey asks for the password again (docs/sign-in.md, Changing how you sign in).
+    const passkeys = page.getByRole('region', { name: 'Passkeys' })
+    await passkeys.getByLabel('Your password').fill(PASSWORD)
     await page.getByLabel('Name').fill('Laptop')
     await page.getByRole('button', { name: 'Add a passkey' }).click()
     await page.getByRole('button', { name: 'Remove passkey Laptop' }).waitFor()
@@ -71,6 +74,7 @@ describe('passkeys in Chromium', () => {
     const audit = (await (await fetch(`${server.url}/api/audit?action=sign_in.succeeded`, { headers: bearer(token) })).json()).data
     expect(audit[0].detail.method).toBe('passkey')
 
+    await passkeys.getByLabel('Your password').fill(PASSWORD)
     page.once('dialog', (dialog) => dialog.accept())
     await page.getByRole('button', { name: 'Remove passkey Laptop' }).click()
     await page.getByRole('button', { name: 'Add a passkey' }).waitFor()

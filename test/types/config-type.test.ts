@@ -27,6 +27,7 @@ type WrittenOut = {
   minFreeDisk: number
   shutdownTimeout: number
   sessionTtl: number
+  recentSignIn: number
   rateLimitLogin: number
   previewTimeout: number
   previewMemory: number

@@ -6,7 +6,9 @@ import { type Scope, scopesOfColumn } from './scopes'
 /**
  * Who is calling: resolved from the bearer token on every authenticated request. `scopes` is what this request
  * may do: its token's scopes, without `admin` unless its user is an admin; `unrestricted`: its token was issued
- * without scopes (it may do whatever its user may, now and later).
+ * without scopes (it may do whatever its user may, now and later); `provedAt`: for a sign-in's session, when its
+ * sign-in proved who the user is (null for an API token, whatever its scopes: only a session may change how its
+ * account signs in).
  */
 export type Caller = {
   userId: string
@@ -15,6 +17,7 @@ export type Caller = {
   isAdmin: boolean
   scopes: ReadonlySet<Scope>
   unrestricted: boolean
+  provedAt: number | null
 }
 
 const BEARER = /^bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*) *$/i
@@ -24,7 +27,7 @@ const MAX_TOKEN_LENGTH = 2048
 const VERIFIED_CACHE_SIZE = 1024
 
 // The token's row must exist, belong to the token's subject and not be revoked; the user must exist and be enabled.
-const CALLER_OF_TOKEN = `SELECT users.id, users.name, users.is_admin, tokens.scopes FROM tokens JOIN users ON users.id = tokens.user_id
+const CALLER_OF_TOKEN = `SELECT users.id, users.name, users.is_admin, tokens.scopes, tokens.proved_at FROM tokens JOIN users ON users.id = tokens.user_id
   WHERE tokens.id = ? AND tokens.user_id = ? AND tokens.revoked_at IS NULL AND users.disabled_at IS NULL`
 
 export type Authenticate = (authorization: string | null) => Promise<Caller | undefined>
@@ -61,7 +64,15 @@ export function createAuthenticator(ctx: AppContext): Authenticate {
     const column = row[3] === null ? null : String(row[3])
     const held = scopesOfColumn(column)
     const scopes = isAdmin ? held : new Set([...held].filter((scope) => scope !== 'admin'))
-    return { userId: String(row[0]), userName: String(row[1]), tokenId: claims.jti, isAdmin, scopes, unrestricted: column === null }
+    return {
+      userId: String(row[0]),
+      userName: String(row[1]),
+      tokenId: claims.jti,
+      isAdmin,
+      scopes,
+      unrestricted: column === null,
+      provedAt: row[4] === null ? null : Number(row[4]),
+    }
   }
   return async (authorization) => {
     const match = authorization && authorization.length <= MAX_TOKEN_LENGTH + 16 ? BEARER.exec(authorization) : null

@@ -14,11 +14,14 @@ import type { Config } from '../../config'
 import type { AppContext } from '../context'
 import type { PasskeyRow, UserRow } from '../../db/tables'
 import { accountDisabled, badRequest, passkeyNotFound, passkeyRefused, passkeySignInFailed } from '../../errors'
+import type { Reauthenticated } from './reauthenticate'
 
 /**
  * Passkeys (WebAuthn, through @simplewebauthn/server): a user adds them from the Account page and signs in with
  * one alone, no password and no code: the authenticator holds the key and checks the user (PIN or biometrics,
  * `userVerification: required`), which is two factors by itself. The relying party is PDFSHARE_PUBLIC_URL.
+ * Adding and removing one take a `Reauthenticated` owner (a session and the password: reauthenticate.ts): a passkey
+ * is a sign-in with every scope, so a token that may not do everything must never make one.
  */
 
 const CHALLENGE_MS = 5 * 60_000
@@ -72,7 +75,8 @@ export async function listPasskeys(ctx: AppContext, userId: string): Promise<Pas
 }
 
 /** The options the browser's `navigator.credentials.create` needs to make a passkey for this user. */
-export async function registrationOptions(ctx: AppContext, user: UserRow): Promise<PublicKeyCredentialCreationOptionsJSON> {
+export async function registrationOptions(ctx: AppContext, owner: Reauthenticated): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { user } = owner
   const party = requireRelyingParty(ctx.config)
   const existing = await listPasskeys(ctx, user.id)
   if (existing.length >= MAX_PASSKEYS) throw badRequest(`An account holds at most ${MAX_PASSKEYS} passkeys; remove one first`)
@@ -93,12 +97,13 @@ export async function registrationOptions(ctx: AppContext, user: UserRow): Promi
 /** Keeps the passkey the browser made with the options above, once it checks out. */
 export async function addPasskey(
   ctx: AppContext,
-  input: { user: UserRow; response: RegistrationResponseJSON; name: string },
+  input: { owner: Reauthenticated; response: RegistrationResponseJSON; name: string },
 ): Promise<PasskeyRow> {
+  const { user } = input.owner
   const party = requireRelyingParty(ctx.config)
   const verified = await verifyRegistrationResponse({
     response: input.response,
-    expectedChallenge: (challenge) => takeChallenge(ctx, challenge, input.user.id),
+    expectedChallenge: (challenge) => takeChallenge(ctx, challenge, user.id),
     expectedOrigin: party.origin,
     expectedRPID: party.id,
     requireUserVerification: true,
@@ -112,7 +117,7 @@ export async function addPasskey(
     .insert(passkeys)
     .values({
       id: credential.id,
-      userId: input.user.id,
+      userId: user.id,
       publicKey: Buffer.from(credential.publicKey).toString('base64url'),
       counter: credential.counter,
       transports: credential.transports?.join(',') ?? null,
@@ -126,11 +131,11 @@ export async function addPasskey(
   return row
 }
 
-export async function removePasskey(ctx: AppContext, input: { userId: string; id: string }): Promise<PasskeyRow> {
+export async function removePasskey(ctx: AppContext, input: { owner: Reauthenticated; id: string }): Promise<PasskeyRow> {
   const { passkeys } = ctx.db.tables
   const [removed] = await ctx.db.orm
     .delete(passkeys)
-    .where(and(eq(passkeys.id, input.id), eq(passkeys.userId, input.userId)))
+    .where(and(eq(passkeys.id, input.id), eq(passkeys.userId, input.owner.user.id)))
     .returning()
   if (!removed) throw passkeyNotFound()
   return removed

@@ -11,6 +11,8 @@ import { passwordProblem } from './password-rule'
 
 /** How long a mailed reset link works. */
 export const RESET_MINUTES = 30
+/** Reset mails one address may be sent an hour (at most: PDFSHARE_RATE_LIMIT_LOGIN, when lower, and 0 turns it off). */
+export const RESET_MAILS_PER_HOUR = 3
 const EMAIL = /^[^\s@]+@[^\s@]+$/
 
 /** A user's email for password resets (lower-case; null removes it); one address belongs to one user. */

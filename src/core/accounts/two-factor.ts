@@ -4,12 +4,13 @@ import { Secret, TOTP } from 'otpauth'
 import { secretHash } from '../../lib/secret-hash'
 import type { AppContext } from '../context'
 import { badRequest, conflict, wrongSecondFactor } from '../../errors'
-import { passwordMatches } from '../passwords/argon2'
+import type { Reauthenticated } from './reauthenticate'
 
 /**
  * Two-factor sign-in (docs/api.md, Two-factor sign-in): a TOTP app (RFC 6238: SHA-1, 6 digits, 30 s, the usual
  * settings every authenticator app reads from the QR code) and ten one-time recovery codes. It guards the password
- * sign-in only: API tokens are credentials of their own and keep working.
+ * sign-in only: API tokens are credentials of their own and keep working. The owner's changes take a
+ * `Reauthenticated` owner (a session and the password: reauthenticate.ts); an admin's reset does not.
  */
 
 export const RECOVERY_CODE_COUNT = 10
@@ -19,8 +20,6 @@ const WINDOW = 1
 // No 0/o, 1/l/i: a code read off paper is typed without guessing. 16 of 31 letters: 79 bits.
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789'
 
-// A 400, not a 401: the session is fine, and a 401 would sign the dashboard out.
-const notYourPassword = () => badRequest('That is not your current password')
 const totpFor = (secret: string, name: string) =>
   new TOTP({ issuer: 'pdfshare', label: name, algorithm: 'SHA1', digits: 6, period: STEP_MS / 1000, secret: Secret.fromBase32(secret) })
 
@@ -47,7 +46,8 @@ function stepOf(ctx: AppContext, secret: string, name: string, code: string): nu
  * Starts setting up two-factor sign-in: a new 160-bit secret, kept pending (sign-in does not ask for codes yet)
  * until `confirmTwoFactor` gets a code made with it. Starting again replaces a pending secret.
  */
-export async function startTwoFactor(ctx: AppContext, userId: string): Promise<{ secret: string; uri: string }> {
+export async function startTwoFactor(ctx: AppContext, owner: Reauthenticated): Promise<{ secret: string; uri: string }> {
+  const userId = owner.user.id
   const { users } = ctx.db.tables
   const secret = new Secret({ size: 20 }).base32
   const [user] = await ctx.db.orm
@@ -67,9 +67,9 @@ export async function startTwoFactor(ctx: AppContext, userId: string): Promise<{
  * Turns two-factor sign-in on with a code from the app just set up, and answers its recovery codes (shown once:
  * only their hashes are kept).
  */
-export async function confirmTwoFactor(ctx: AppContext, input: { userId: string; code: string }): Promise<string[]> {
+export async function confirmTwoFactor(ctx: AppContext, input: { owner: Reauthenticated; code: string }): Promise<string[]> {
   const { users, recoveryCodes } = ctx.db.tables
-  const [user] = await ctx.db.orm.select().from(users).where(eq(users.id, input.userId))
+  const [user] = await ctx.db.orm.select().from(users).where(eq(users.id, input.owner.user.id))
   if (!user?.totpSecret || twoFactorOn(user)) throw conflict('There is no two-factor setup to confirm; start one first')
   const step = stepOf(ctx, user.totpSecret, user.name, input.code.trim())
   if (step === undefined) {
@@ -92,11 +92,10 @@ export async function confirmTwoFactor(ctx: AppContext, input: { userId: string;
 }
 
 /** New recovery codes in place of the old ones (used or not), for a user with two-factor sign-in on. */
-export async function renewRecoveryCodes(ctx: AppContext, input: { userId: string; password: string }): Promise<string[]> {
+export async function renewRecoveryCodes(ctx: AppContext, owner: Reauthenticated): Promise<string[]> {
   const { users, recoveryCodes } = ctx.db.tables
-  const [user] = await ctx.db.orm.select().from(users).where(eq(users.id, input.userId))
-  if (!user || !(await passwordMatches(input.password, user.passwordHash))) throw notYourPassword()
-  if (!twoFactorOn(user)) throw conflict('Two-factor sign-in is off: there are no recovery codes to renew')
+  const [user] = await ctx.db.orm.select().from(users).where(eq(users.id, owner.user.id))
+  if (!user || !twoFactorOn(user)) throw conflict('Two-factor sign-in is off: there are no recovery codes to renew')
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode)
   await ctx.db.orm.batch([
     ctx.db.orm.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id)),
@@ -107,11 +106,9 @@ export async function renewRecoveryCodes(ctx: AppContext, input: { userId: strin
   return codes
 }
 
-/** Turns two-factor sign-in off (the password proves it is the owner, not someone with a stolen session). */
-export async function turnOffTwoFactor(ctx: AppContext, input: { userId: string; password: string }): Promise<void> {
-  const [user] = await ctx.db.orm.select().from(ctx.db.tables.users).where(eq(ctx.db.tables.users.id, input.userId))
-  if (!user || !(await passwordMatches(input.password, user.passwordHash))) throw notYourPassword()
-  await resetTwoFactor(ctx, user.id)
+/** Turns two-factor sign-in off (the password proved it is the owner, not someone with a stolen session). */
+export async function turnOffTwoFactor(ctx: AppContext, owner: Reauthenticated): Promise<void> {
+  await resetTwoFactor(ctx, owner.user.id)
 }
 
 /** Clears a user's two-factor sign-in (the owner turning it off, an admin or `pdfshare user 2fa reset`). */

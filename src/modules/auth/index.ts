@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
 import { type AuthGuard, jsonBody } from '../../http/auth-guard'
 import { clientGroupOf } from '../../http/client-ip'
-import { authFailures, FailureSchema } from '../../http/schemas'
+import { authFailures, FailureSchema, REAUTHENTICATION_NOTE } from '../../http/schemas'
 import { newTokenFrom } from './input'
 import {
   IssuedTokenEnvelope,
@@ -11,6 +11,7 @@ import {
   PasskeySignInBody,
   ResetRequestBody,
   ResetCompleteBody,
+  ResetDoneEnvelope,
   EmailBody,
   EmailEnvelope,
   ResetRequestedEnvelope,
@@ -35,7 +36,9 @@ import { userWithId } from '../../core/accounts/users/users'
 import { accountDisabled, notFound, passwordSignInOff, rateLimited } from '../../errors'
 import { signInWithPasskey } from '../../core/accounts/passkeys'
 import { PROXY_SECRET_HEADER, proxyAddresses, proxyUser } from '../../core/accounts/proxy-user'
-import { requestPasswordReset, setEmail } from '../../core/accounts/password-reset'
+import { RESET_MAILS_PER_HOUR, requestPasswordReset } from '../../core/accounts/password-reset'
+import { setOwnEmail } from '../../core/accounts/own-email'
+import { reauthenticate } from '../../core/accounts/reauthenticate'
 import { resetPassword } from './service/reset-password'
 import { loggedRateLimiter } from '../../http/rate-limit'
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
@@ -62,9 +65,15 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
 function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
   const attempt = signInLimits(ctx)
   const fromProxy = proxyAddresses(ctx.config.authProxyAddresses)
-  // Reset mails per client address and per address asked for, so nobody can flood someone's inbox.
+  // Reset mails per client address (a minute) and per address asked for (an hour, as reader codes: 3 a minute
+  // would still be 4,320 a day to one known address), so nobody can flood someone's inbox.
   const resetsByClient = loggedRateLimiter(ctx, 'of password-reset requests per client', ctx.config.rateLimitLogin)
-  const resetsByEmail = loggedRateLimiter(ctx, 'of password-reset requests per email', Math.min(3, ctx.config.rateLimitLogin))
+  const resetsByEmail = loggedRateLimiter(
+    ctx,
+    'of password-reset requests per email',
+    Math.min(RESET_MAILS_PER_HOUR, ctx.config.rateLimitLogin),
+    'hour',
+  )
   return new Elysia({ name: 'auth-api', prefix: '/api' })
     .use(auth)
     .get('/me', async ({ caller }) => ({ success: true as const, data: await getAccount(ctx, { userId: caller.userId }) }), {
@@ -137,7 +146,8 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
     .put(
       '/me/email',
       async ({ caller, body, audit }) => {
-        const user = await setEmail(ctx, { userId: caller.userId, email: body.email })
+        const owner = await reauthenticate(ctx, { caller, password: body.password })
+        const user = await setOwnEmail(ctx, { owner, email: body.email })
         await audit('user.email_set', { name: user.name, email: user.email })
         return { success: true as const, data: { email: user.email } }
       },
@@ -145,8 +155,20 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
         auth: 'account',
         parse: jsonBody(EmailBody, 'account'),
         body: EmailBody,
-        response: { 200: EmailEnvelope, 400: FailureSchema, 409: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
-        detail: { summary: 'Set (or with null remove) the email a password reset is mailed to', tags },
+        response: {
+          200: EmailEnvelope,
+          400: FailureSchema,
+          403: FailureSchema,
+          409: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          ...authFailures,
+        },
+        detail: {
+          summary: 'Set (or with null remove) the email a password reset is mailed to; the old address is told',
+          description: REAUTHENTICATION_NOTE,
+          tags,
+        },
       },
     )
     .post(
@@ -199,13 +221,14 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
           userId: user.id,
           detail: { name: user.name, via: 'password reset' },
         })
-        return { success: true as const, data: toSignInDto(session) }
+        const data = session ? toSignInDto(session) : { user: { id: user.id, name: user.name }, secondFactorRequired: true as const }
+        return { success: true as const, data }
       },
       {
         parse: jsonBody(ResetCompleteBody, 'anyone'),
         body: ResetCompleteBody,
         response: {
-          200: SignInEnvelope,
+          200: ResetDoneEnvelope,
           400: FailureSchema,
           403: FailureSchema,
           404: FailureSchema,
@@ -215,6 +238,8 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
         },
         detail: {
           summary: 'Choose the new password of a mailed reset link (once, within 30 minutes); signs in, ends other sessions',
+          description:
+            'With two-factor sign-in on, it only sets the password and answers {"user", "secondFactorRequired": true}: the session comes from POST /api/auth/login with the code.',
           tags,
           security: [],
         },

@@ -1,5 +1,5 @@
 import { t, type Static, type TSchema } from 'elysia'
-import { oneOf } from '../../http/schemas'
+import { currentPassword, oneOf } from '../../http/schemas'
 import { type Rule, withRule } from '../../http/rule-schema'
 import { parseTtl } from '../../lib/durations'
 import { codePointLength } from '../../lib/text'
@@ -95,8 +95,8 @@ export const ResetCompleteBody = t.Object(
   },
   NOT_AN_OBJECT,
 )
-/** PUT /api/me/email: where password resets go; null removes it. */
-export const EmailBody = t.Object({ email: t.Union([emailField, t.Null()]) }, NOT_AN_OBJECT)
+/** PUT /api/me/email: where password resets go; null removes it. It changes how the account signs in: the password too. */
+export const EmailBody = t.Object({ email: t.Union([emailField, t.Null()]), password: currentPassword }, NOT_AN_OBJECT)
 export const EmailEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ email: t.Union([t.String(), t.Null()]) }) })
 export const ResetRequestedEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ message: t.String() }) })
 
@@ -212,6 +212,12 @@ export type MeDto = Static<typeof MeSchema>
 const success = <T extends TSchema>(data: T) => t.Object({ success: t.Literal(true), data })
 export const MeEnvelope = success(MeSchema)
 export const SignInEnvelope = success(SignInSchema)
+/** A reset of an account with two-factor sign-in on: the password is set, and nobody is signed in. */
+export const PasswordSetSchema = t.Object({
+  user: t.Object({ id: t.String(), name: t.String() }),
+  secondFactorRequired: t.Literal(true, { description: 'Sign in with the new password and a code (POST /api/auth/login)' }),
+})
+export const ResetDoneEnvelope = success(t.Union([SignInSchema, PasswordSetSchema]))
 export const TokenListEnvelope = success(t.Array(TokenSchema))
 export const IssuedTokenEnvelope = success(IssuedTokenSchema)
 /** A revoked token: its id. */

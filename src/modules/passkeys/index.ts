@@ -2,15 +2,28 @@ import type { RegistrationResponseJSON } from '@simplewebauthn/server'
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
 import { addPasskey, listPasskeys, registrationOptions, removePasskey } from '../../core/accounts/passkeys'
-import { userWithId } from '../../core/accounts/users/users'
+import { reauthenticate } from '../../core/accounts/reauthenticate'
 import { type AuthGuard, jsonBody } from '../../http/auth-guard'
-import { authFailures, FailureSchema } from '../../http/schemas'
-import { NewPasskeyBody, PasskeyEnvelope, PasskeyIdParams, PasskeyListEnvelope, PromptEnvelope, RemovedPasskeyEnvelope } from './model'
+import { authFailures, FailureSchema, REAUTHENTICATION_NOTE } from '../../http/schemas'
+import {
+  NewPasskeyBody,
+  PasskeyEnvelope,
+  PasskeyIdParams,
+  PasskeyListEnvelope,
+  PromptEnvelope,
+  ProofBody,
+  RemovedPasskeyEnvelope,
+} from './model'
 import { toPasskeyDto } from './presenter'
 
 const tags = ['account']
+const bodyFailures = { 400: FailureSchema, 403: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures }
 
-/** The caller's own passkeys: GET/POST /api/me/passkeys, POST /api/me/passkeys/options, DELETE /api/me/passkeys/:id. */
+/**
+ * The caller's own passkeys: GET/POST /api/me/passkeys, POST /api/me/passkeys/options, DELETE /api/me/passkeys/:id.
+ * A passkey signs in with every scope, so making or removing one takes a session and the password
+ * (core/accounts/reauthenticate.ts); the options too, so a token that may not never even starts one.
+ */
 export function passkeyRoutes(ctx: AppContext, auth: AuthGuard) {
   return new Elysia({ name: 'passkeys', prefix: '/api/me/passkeys' })
     .use(auth)
@@ -21,14 +34,18 @@ export function passkeyRoutes(ctx: AppContext, auth: AuthGuard) {
     })
     .post(
       '/options',
-      async ({ caller }) => ({ success: true as const, data: await registrationOptions(ctx, await userWithId(ctx, caller.userId)) }),
+      async ({ caller, body }) => {
+        const owner = await reauthenticate(ctx, { caller, password: body.password })
+        return { success: true as const, data: await registrationOptions(ctx, owner) }
+      },
       {
         auth: 'account',
-        response: { 200: PromptEnvelope, 400: FailureSchema, ...authFailures },
+        parse: jsonBody(ProofBody, 'account'),
+        body: ProofBody,
+        response: { 200: PromptEnvelope, ...bodyFailures },
         detail: {
           summary: 'Options for the browser to make a new passkey (valid 5 minutes, answered once)',
-          description:
-            'A 400 when PDFSHARE_PUBLIC_URL is an IP address or plain http other than localhost: browsers refuse passkeys there.',
+          description: `A 400 when PDFSHARE_PUBLIC_URL is an IP address or plain http other than localhost: browsers refuse passkeys there. ${REAUTHENTICATION_NOTE}`,
           tags,
         },
       },
@@ -36,10 +53,10 @@ export function passkeyRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '',
       async ({ caller, body, set, audit }) => {
-        const user = await userWithId(ctx, caller.userId)
+        const owner = await reauthenticate(ctx, { caller, password: body.password })
         // The outline was checked by the schema; @simplewebauthn/server checks the rest, byte by byte.
         const response = body.credential as RegistrationResponseJSON
-        const passkey = await addPasskey(ctx, { user, response, name: body.name.trim() })
+        const passkey = await addPasskey(ctx, { owner, response, name: body.name.trim() })
         await audit('passkey.added', { passkeyId: passkey.id, name: passkey.name })
         set.status = 201
         return { success: true as const, data: toPasskeyDto(passkey) }
@@ -48,22 +65,25 @@ export function passkeyRoutes(ctx: AppContext, auth: AuthGuard) {
         auth: 'account',
         parse: jsonBody(NewPasskeyBody, 'account'),
         body: NewPasskeyBody,
-        response: { 201: PasskeyEnvelope, 400: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
-        detail: { summary: 'Keep the passkey the browser made with the options', tags },
+        response: { 201: PasskeyEnvelope, ...bodyFailures },
+        detail: { summary: 'Keep the passkey the browser made with the options', description: REAUTHENTICATION_NOTE, tags },
       },
     )
     .delete(
       '/:id',
-      async ({ caller, params, audit }) => {
-        const removed = await removePasskey(ctx, { userId: caller.userId, id: params.id })
+      async ({ caller, params, body, audit }) => {
+        const owner = await reauthenticate(ctx, { caller, password: body.password })
+        const removed = await removePasskey(ctx, { owner, id: params.id })
         await audit('passkey.removed', { passkeyId: removed.id, name: removed.name })
         return { success: true as const, data: { id: removed.id } }
       },
       {
         auth: 'account',
         params: PasskeyIdParams,
-        response: { 200: RemovedPasskeyEnvelope, 404: FailureSchema, ...authFailures },
-        detail: { summary: 'Remove one of your passkeys', tags },
+        parse: jsonBody(ProofBody, 'account'),
+        body: ProofBody,
+        response: { 200: RemovedPasskeyEnvelope, 404: FailureSchema, ...bodyFailures },
+        detail: { summary: 'Remove one of your passkeys', description: REAUTHENTICATION_NOTE, tags },
       },
     )
 }

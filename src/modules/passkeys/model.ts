@@ -1,4 +1,5 @@
 import { t, type Static, type TSchema } from 'elysia'
+import { currentPassword } from '../../http/schemas'
 
 /** Passkeys' shapes (docs/sign-in.md, Passkeys), written once for routes, document and dashboard. */
 
@@ -20,13 +21,17 @@ export const WebAuthnAnswer = t.Object(
   { ...OBJECT, error: () => 'credential must be the answer of the browser’s passkey prompt' },
 )
 
+// Adding or removing a passkey changes how the account signs in: each takes the current password (http/schemas.ts).
+const BODY = { ...OBJECT, error: () => 'The body must be a JSON object' }
 export const NewPasskeyBody = t.Object(
   {
     name: t.String({ minLength: 1, maxLength: 100, error: () => 'name must be 1 to 100 characters, e.g. "Laptop"' }),
     credential: WebAuthnAnswer,
+    password: currentPassword,
   },
-  { ...OBJECT, error: () => 'The body must be a JSON object' },
+  BODY,
 )
+export const ProofBody = t.Object({ password: currentPassword }, BODY)
 
 export const PasskeySchema = t.Object(
   {

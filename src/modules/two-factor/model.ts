@@ -1,18 +1,20 @@
 import { t, type TSchema } from 'elysia'
+import { currentPassword } from '../../http/schemas'
 
 /** Two-factor sign-in's shapes (docs/api.md, Two-factor sign-in), written once for routes, document and dashboard. */
 
 // Unknown fields are ignored, as in every JSON body of the API.
 const OBJECT = { additionalProperties: true, error: () => 'The body must be a JSON object' }
 
+// Every route here changes how the account signs in: each takes the current password (http/schemas.ts).
 export const CodeBody = t.Object(
-  { code: t.String({ minLength: 1, maxLength: 64, error: () => 'code must be the 6 digits the authenticator app shows' }) },
+  {
+    code: t.String({ minLength: 1, maxLength: 64, error: () => 'code must be the 6 digits the authenticator app shows' }),
+    password: currentPassword,
+  },
   OBJECT,
 )
-export const PasswordBody = t.Object(
-  { password: t.String({ minLength: 1, maxLength: 1024, error: () => 'password must be your current password' }) },
-  OBJECT,
-)
+export const PasswordBody = t.Object({ password: currentPassword }, OBJECT)
 
 const success = <T extends TSchema>(data: T) => t.Object({ success: t.Literal(true), data })
 

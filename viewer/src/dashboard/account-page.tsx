@@ -138,7 +138,7 @@ export function AccountPage() {
       {me ? <Usage me={me} /> : <p aria-busy="true">Loading…</p>}
       {me?.hasPassword && <EmailPanel me={me} onChanged={() => void account.reload()} />}
       {me && <TwoFactorPanel me={me} onChanged={() => void account.reload()} />}
-      <PasskeysPanel />
+      {me && <PasskeysPanel me={me} />}
       <section class="card" aria-labelledby="tokens-heading">
         <h2 id="tokens-heading">API tokens</h2>
         <p>

@@ -1,15 +1,18 @@
 import { useState } from 'preact/hooks'
 import type { MeDto } from '../../../src/modules/auth/model'
 import { api, errorText, ok } from './api'
+import { CurrentPassword } from './current-password'
 import { notify } from './ui'
 
-/** The address a password reset is mailed to (docs/api.md, Password reset). */
+/** The address a password reset is mailed to (docs/api.md, Password reset); shown to accounts with a password. */
 export function EmailPanel(props: { me: MeDto; onChanged: () => void }) {
   const [email, setEmail] = useState(props.me.email ?? '')
+  const [password, setPassword] = useState('')
   const save = async (event: Event) => {
     event.preventDefault()
     try {
-      const { data } = await ok(api.api.me.email.put({ email: email.trim() === '' ? null : email.trim() }))
+      const { data } = await ok(api.api.me.email.put({ email: email.trim() === '' ? null : email.trim(), password }))
+      setPassword('')
       notify('ok', data.email ? `Password resets now go to ${data.email}` : 'Email removed')
       props.onChanged()
     } catch (failure) {
@@ -20,10 +23,17 @@ export function EmailPanel(props: { me: MeDto; onChanged: () => void }) {
     <section class="card" aria-labelledby="email-heading">
       <h2 id="email-heading">Email</h2>
       <p>Where a link to choose a new password is mailed if you forget yours.</p>
-      <form class="row wrap" onSubmit={save}>
-        <label for="account-email">Email</label>
-        <input id="account-email" type="email" autocomplete="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-        <button type="submit">Save email</button>
+      <form class="stack" onSubmit={save}>
+        <div class="field">
+          <label for="account-email">Email</label>
+          <input id="account-email" type="email" autocomplete="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        </div>
+        <CurrentPassword id="email-password" value={password} onInput={setPassword} />
+        <div class="row">
+          <button type="submit" disabled={password === ''}>
+            Save email
+          </button>
+        </div>
       </form>
     </section>
   )

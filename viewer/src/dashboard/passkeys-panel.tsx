@@ -1,7 +1,9 @@
 import { startRegistration } from '@simplewebauthn/browser'
 import { useState } from 'preact/hooks'
+import type { MeDto } from '../../../src/modules/auth/model'
 import type { PasskeyDto } from '../../../src/modules/passkeys/model'
 import { api, errorText, ok } from './api'
+import { CurrentPassword, proofOf } from './current-password'
 import { formatDate } from './format'
 import { notify } from './ui'
 import { useLoad } from './use-api'
@@ -12,21 +14,27 @@ export const passkeysUsable = () => window.isSecureContext && typeof window.Publ
 /** The cancelled prompt is no failure to report: the user chose not to. */
 const cancelled = (failure: unknown) => failure instanceof Error && failure.name === 'NotAllowedError'
 
-/** Adding, listing and removing the account's passkeys (docs/sign-in.md, Passkeys). */
-export function PasskeysPanel() {
+/**
+ * Adding, listing and removing the account's passkeys (docs/sign-in.md, Passkeys). Both send the password again
+ * when the account has one (docs/sign-in.md, Changing how you sign in).
+ */
+export function PasskeysPanel(props: { me: MeDto }) {
   const list = useLoad(() => ok(api.api.me.passkeys.get()), [], { failure: 'The passkeys could not be loaded' })
   const [name, setName] = useState('')
+  const [password, setPassword] = useState('')
   const [busy, setBusy] = useState(false)
+  const proof = () => proofOf(props.me.hasPassword, password)
 
   const add = async (event: Event) => {
     event.preventDefault()
     setBusy(true)
     try {
-      const { data: optionsJSON } = await ok(api.api.me.passkeys.options.post())
+      const { data: optionsJSON } = await ok(api.api.me.passkeys.options.post(proof()))
       const credential = await startRegistration({ optionsJSON })
-      const { data } = await ok(api.api.me.passkeys.post({ name: name.trim(), credential }))
+      const { data } = await ok(api.api.me.passkeys.post({ name: name.trim(), credential, ...proof() }))
       notify('ok', `Passkey “${data.name}” added: you can sign in with it alone`)
       setName('')
+      setPassword('')
       void list.reload()
     } catch (failure) {
       if (!cancelled(failure)) notify('error', errorText(failure, 'The passkey was not added'))
@@ -35,9 +43,11 @@ export function PasskeysPanel() {
     }
   }
   const remove = async (passkey: PasskeyDto) => {
+    if (props.me.hasPassword && password === '') return notify('error', 'Type your password first: removing a passkey needs it')
     if (!confirm(`Remove the passkey “${passkey.name}”? It no longer signs you in.`)) return
     try {
-      await ok(api.api.me.passkeys({ id: passkey.id }).delete())
+      await ok(api.api.me.passkeys({ id: passkey.id }).delete(proof()))
+      setPassword('')
       notify('ok', `“${passkey.name}” removed`)
       void list.reload()
     } catch (failure) {
@@ -62,6 +72,7 @@ export function PasskeysPanel() {
           ))}
         </ul>
       )}
+      {props.me.hasPassword && <CurrentPassword id="passkey-password" value={password} onInput={setPassword} />}
       {passkeysUsable() ? (
         <form class="row wrap" onSubmit={add}>
           <label for="passkey-name">Name</label>

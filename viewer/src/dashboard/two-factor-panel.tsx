@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { MeDto } from '../../../src/modules/auth/model'
 import { api, errorText, ok } from './api'
+import { CurrentPassword } from './current-password'
 import { QrCode } from './qr-code'
 import { copyWithNotice, notify } from './ui'
 
@@ -28,7 +29,10 @@ function RecoveryCodes(props: { codes: string[]; onDone: () => void }) {
   )
 }
 
-/** Setting up, using and turning off two-factor sign-in (docs/api.md, Two-factor sign-in). */
+/**
+ * Setting up, using and turning off two-factor sign-in (docs/api.md, Two-factor sign-in). Each step sends the
+ * password again (docs/sign-in.md, Changing how you sign in): typed before setting up, kept for the confirmation.
+ */
 export function TwoFactorPanel(props: { me: MeDto; onChanged: () => void }) {
   const [setup, setSetup] = useState<{ secret: string; uri: string } | null>(null)
   const [code, setCode] = useState('')
@@ -49,13 +53,14 @@ export function TwoFactorPanel(props: { me: MeDto; onChanged: () => void }) {
   }
   const start = () =>
     act(async () => {
-      setSetup((await ok(api.api.me['two-factor'].post())).data)
+      setSetup((await ok(api.api.me['two-factor'].post({ password }))).data)
       setCode('')
     }, 'Two-factor sign-in could not be set up')
   const confirm = (event: Event) => {
     event.preventDefault()
     return act(async () => {
-      const { data } = await ok(api.api.me['two-factor'].confirm.post({ code: code.trim() }))
+      const { data } = await ok(api.api.me['two-factor'].confirm.post({ code: code.trim(), password }))
+      setPassword('')
       setSetup(null)
       setCodes(data.recoveryCodes)
       notify('ok', 'Two-factor sign-in is on')
@@ -95,16 +100,7 @@ export function TwoFactorPanel(props: { me: MeDto; onChanged: () => void }) {
             <strong>On.</strong> Signing in asks for a code from your authenticator app. {twoFactor.recoveryCodesLeft} of 10 recovery codes
             left.
           </p>
-          <div class="field">
-            <label for="two-factor-password">Your password</label>
-            <input
-              id="two-factor-password"
-              type="password"
-              autocomplete="current-password"
-              value={password}
-              onInput={(e) => setPassword(e.currentTarget.value)}
-            />
-          </div>
+          <CurrentPassword id="two-factor-password" value={password} onInput={setPassword} />
           <div class="row">
             <button type="button" disabled={busy || password === ''} onClick={renew}>
               New recovery codes
@@ -136,18 +132,32 @@ export function TwoFactorPanel(props: { me: MeDto; onChanged: () => void }) {
             <button type="submit" class="primary" disabled={busy}>
               Turn on
             </button>
-            <button type="button" class="link" onClick={() => setSetup(null)}>
+            <button
+              type="button"
+              class="link"
+              onClick={() => {
+                setSetup(null)
+                setPassword('')
+              }}
+            >
               Cancel
             </button>
           </div>
         </form>
       ) : (
-        <>
+        <form
+          class="stack"
+          onSubmit={(event) => {
+            event.preventDefault()
+            void start()
+          }}
+        >
           <p>Off. With it on, signing in also asks for a code from an app on your phone.</p>
-          <button type="button" class="primary" disabled={busy} onClick={start}>
+          <CurrentPassword id="two-factor-password" value={password} onInput={setPassword} />
+          <button type="submit" class="primary" disabled={busy || password === ''}>
             Set up two-factor sign-in
           </button>
-        </>
+        </form>
       )}
     </section>
   )

@@ -13,7 +13,8 @@ export type IssuedToken = { jwt: string; token: TokenRow }
 
 /**
  * Creates a token row and signs the JWT for it. `ttlSeconds: null` issues a token without `exp`; without
- * `scopes` it may do everything its user may. The label must pass the text rules (rules.ts), whoever issues it.
+ * `scopes` it may do everything its user may; with `provedAt` it is a sign-in's session (startSession only). The
+ * label must pass the text rules (rules.ts), whoever issues it.
  *
  * A user has at most `config.maxTokensPerUser` active tokens (not revoked, not expired), whoever issues them:
  * the API, a sign-in or the CLI. Minting tokens must not buy more of anything, and each one is a row and a
@@ -23,7 +24,15 @@ export type IssuedToken = { jwt: string; token: TokenRow }
  */
 export async function issueToken(
   ctx: AppContext,
-  input: { userName: string; label: string; ttlSeconds: number | null; replaceOldest?: string; scopes?: ReadonlySet<Scope> },
+  input: {
+    userName: string
+    label: string
+    ttlSeconds: number | null
+    replaceOldest?: string
+    scopes?: ReadonlySet<Scope>
+    /** A sign-in's session: when the sign-in proved who the user is (tokens.proved_at). Never for an API token. */
+    provedAt?: number
+  },
 ): Promise<IssuedToken> {
   const { tokens } = ctx.db.tables
   const label = tokenLabel(input.label)
@@ -40,12 +49,13 @@ export async function issueToken(
     expiresAt: exp === undefined ? null : exp * 1000,
     revokedAt: null,
     scopes: input.scopes === undefined ? null : columnOfScopes(input.scopes),
+    provedAt: input.provedAt ?? null,
   }
   const cap = ctx.config.maxTokensPerUser
   const activeCount = sql`(SELECT count(*) FROM ${tokens} WHERE ${isActiveTokenOf(ctx.db.tables, user.id, nowMs)})`
   const insert = ctx.db.orm.run(sql`
-    INSERT INTO ${tokens} (id, user_id, label, created_at, expires_at, revoked_at, scopes)
-    SELECT ${token.id}, ${token.userId}, ${token.label}, ${token.createdAt}, ${token.expiresAt}, NULL, ${token.scopes}
+    INSERT INTO ${tokens} (id, user_id, label, created_at, expires_at, revoked_at, scopes, proved_at)
+    SELECT ${token.id}, ${token.userId}, ${token.label}, ${token.createdAt}, ${token.expiresAt}, NULL, ${token.scopes}, ${token.provedAt}
     WHERE ${activeCount} < ${cap}`)
   let inserted: { rowsAffected: number }
   if (input.replaceOldest === undefined) inserted = await insert

@@ -65,7 +65,11 @@ export async function logIn(
   return startSession(ctx, user, { address: input.address, method })
 }
 
-/** A dashboard session for a user who proved who they are (`method`: how), recorded in the audit log. */
+/**
+ * A dashboard session for a user who proved who they are (`method`: how), recorded in the audit log. Its row keeps
+ * when (`provedAt`): a session may change how its account signs in (core/accounts/reauthenticate.ts), an API token
+ * never.
+ */
 export async function startSession(
   ctx: AppContext,
   user: { id: string; name: string },
@@ -77,6 +81,7 @@ export async function startSession(
     label: SESSION_LABEL,
     ttlSeconds: ctx.config.sessionTtl,
     replaceOldest: SESSION_LABEL,
+    provedAt: ctx.now(),
   })
   await ctx.db.orm.update(users).set({ lastSignInAt: ctx.now() }).where(eq(users.id, user.id))
   await recordAudit(ctx, {

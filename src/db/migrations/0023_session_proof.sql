@@ -1,0 +1,1 @@
+ALTER TABLE `tokens` ADD `proved_at` integer;
