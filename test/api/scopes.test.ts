@@ -258,6 +258,13 @@ const ROUTES: { method: string; route: string; scope: Scope | 'any'; request: ()
     scope: 'account',
     request: async () => ({ path: '/api/me/email', init: jsonBody({ email: 'not an address' }) }),
   },
+  {
+    method: 'POST',
+    route: '/api/me/sso-link',
+    scope: 'account',
+    request: async () => ({ path: '/api/me/sso-link', init: jsonBody({ email: 'nobody@example.test' }) }),
+  },
+  { method: 'DELETE', route: '/api/me/sso-link', scope: 'account', request: async () => ({ path: '/api/me/sso-link' }) },
   { method: 'GET', route: '/api/me/passkeys', scope: 'account', request: async () => ({ path: '/api/me/passkeys' }) },
   { method: 'POST', route: '/api/me/passkeys/options', scope: 'account', request: async () => ({ path: '/api/me/passkeys/options' }) },
   {

@@ -23,6 +23,7 @@ import m19 from './0019_page_sizes.sql' with { type: 'text' }
 import m20 from './0020_embed_origins_and_branding.sql' with { type: 'text' }
 import m21 from './0021_idempotency_keys.sql' with { type: 'text' }
 import m22 from './0022_link_watermark.sql' with { type: 'text' }
+import m23 from './0023_email_changes.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795357528261, sql: m0 },
@@ -48,4 +49,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0020_embed_origins_and_branding', when: 1795727360238, sql: m20 },
   { tag: '0021_idempotency_keys', when: 1795727996190, sql: m21 },
   { tag: '0022_link_watermark', when: 1795735812661, sql: m22 },
+  { tag: '0023_email_changes', when: 1795902248832, sql: m23 },
 ]

@@ -13,6 +13,10 @@ import {
   ResetCompleteBody,
   EmailBody,
   EmailEnvelope,
+  EmailConfirmBody,
+  EmailConfirmedEnvelope,
+  SsoLinkBody,
+  SsoLinkEnvelope,
   ResetRequestedEnvelope,
   PasskeyPromptEnvelope,
   LoginBody,
@@ -34,7 +38,10 @@ import { userWithId } from '../../core/accounts/users/users'
 import { accountDisabled, notFound, passwordSignInOff, rateLimited } from '../../errors'
 import { signInOptions, signInWithPasskey } from '../../core/accounts/passkeys'
 import { proxyAddresses, proxyUser } from '../../core/accounts/proxy-user'
-import { requestPasswordReset, setEmail } from '../../core/accounts/password-reset'
+import { requestPasswordReset } from '../../core/accounts/password-reset'
+import { confirmEmailChange } from '../../core/accounts/email/change'
+import { allowSsoLink, refuseSsoLink } from '../../core/accounts/sso/link'
+import { ownEmail } from './service/change-email'
 import { resetPassword } from './service/reset-password'
 import { loggedRateLimiter } from '../../http/rate-limit'
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
@@ -46,7 +53,8 @@ import { signInLimits } from './service/sign-in-limits'
 const tags = ['account']
 
 /**
- * Signing in and the account: GET /api/me, PUT /api/me/email; every way to a session token (password with its
+ * Signing in and the account: GET /api/me, PUT /api/me/email (confirmed through POST /api/auth/email/confirm),
+ * POST/DELETE /api/me/sso-link (an admin's single sign-on link, allowed or refused); every way to a session token (password with its
  * second factor, passkey, single sign-on's handoff, authenticating proxy, invitation, password reset) and
  * /api/auth/logout; the user's own tokens (GET/POST /api/tokens, DELETE /api/tokens/:id); and the single sign-on
  * pages (answers/sso.ts). The API takes bearer tokens only; the one cookie is single sign-on's pending state,
@@ -59,6 +67,7 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
 function authApi(ctx: AppContext, auth: AuthGuard) {
   const attempt = signInLimits(ctx)
   const fromProxy = proxyAddresses(ctx.config.authProxyAddresses)
+  const changeOwnEmail = ownEmail(ctx)
   // Reset mails per client address and per address asked for, so nobody can flood someone's inbox.
   const resetsByClient = loggedRateLimiter(ctx, 'of password-reset requests per client', ctx.config.rateLimitLogin)
   const resetsByEmail = loggedRateLimiter(ctx, 'of password-reset requests per email', Math.min(3, ctx.config.rateLimitLogin))
@@ -133,17 +142,88 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
     )
     .put(
       '/me/email',
-      async ({ caller, body, audit }) => {
-        const user = await setEmail(ctx, { userId: caller.userId, email: body.email })
-        await audit('user.email_set', { name: user.name, email: user.email })
-        return { success: true as const, data: { email: user.email } }
+      async ({ caller, body, audit, set }) => {
+        const answer = await changeOwnEmail({ userId: caller.userId, email: body.email })
+        if (body.email === null) await audit('user.email_set', { name: caller.userName, email: null })
+        set.status = answer.pendingEmail === null ? 200 : 202
+        return { success: true as const, data: answer }
       },
       {
         auth: 'account',
         parse: jsonBody(EmailBody, 'account'),
         body: EmailBody,
-        response: { 200: EmailEnvelope, 400: FailureSchema, 409: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
-        detail: { summary: 'Set (or with null remove) the email a password reset is mailed to', tags },
+        response: {
+          200: EmailEnvelope,
+          202: EmailEnvelope,
+          400: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          ...authFailures,
+        },
+        detail: {
+          summary: 'Ask for a new email (used once the link mailed to it is opened), or with null remove it',
+          description:
+            'An address is answered 202 with the same words whether it is free, another user’s or your own; it becomes your email ' +
+            'only through POST /api/auth/email/confirm with the link’s secret (valid 24 hours, once).',
+          tags,
+        },
+      },
+    )
+    .post(
+      '/auth/email/confirm',
+      async ({ request, server, body }) => {
+        const { user } = await confirmEmailChange(ctx, { secret: body.secret })
+        await recordAudit(ctx, {
+          action: 'user.email_set',
+          actor: { via: 'api', userId: user.id, name: user.name, address: clientGroupOf(request, server, ctx.config.trustProxyHops) },
+          userId: user.id,
+          detail: { name: user.name, email: user.email, via: 'confirmed by mail' },
+        })
+        return { success: true as const, data: { email: user.email ?? '' } }
+      },
+      {
+        parse: jsonBody(EmailConfirmBody, 'anyone'),
+        body: EmailConfirmBody,
+        response: { 200: EmailConfirmedEnvelope, 400: FailureSchema, 404: FailureSchema, 413: FailureSchema, 415: FailureSchema },
+        detail: {
+          summary: 'Confirm a new email with the secret of the link mailed to it: it becomes the account’s email',
+          description: 'A used, replaced or expired link, or one whose address another account took meanwhile, is a 404.',
+          tags,
+          security: [],
+        },
+      },
+    )
+    .post(
+      '/me/sso-link',
+      async ({ caller, body, audit }) => {
+        await allowSsoLink(ctx, { userId: caller.userId, email: body.email })
+        const email = body.email.trim().toLowerCase()
+        await audit('user.sso_link_set', { name: caller.userName, ssoEmail: email, allowedByUser: true })
+        return { success: true as const, data: { ssoLink: { email, allowed: true } } }
+      },
+      {
+        auth: 'account',
+        parse: jsonBody(SsoLinkBody, 'account'),
+        body: SsoLinkBody,
+        response: { 200: SsoLinkEnvelope, 400: FailureSchema, 409: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
+        detail: {
+          summary: 'Allow the single sign-on link an admin asked for: that sign-in will open this account (once)',
+          description: 'email must be the one GET /api/me shows in ssoLink; another (or none asked) is a 409.',
+          tags,
+        },
+      },
+    )
+    .delete(
+      '/me/sso-link',
+      async ({ caller, audit }) => {
+        const refused = await refuseSsoLink(ctx, { userId: caller.userId })
+        if (refused !== null) await audit('user.sso_link_set', { name: caller.userName, ssoEmail: null, refused })
+        return { success: true as const, data: { ssoLink: null } }
+      },
+      {
+        auth: 'account',
+        response: { 200: SsoLinkEnvelope, ...authFailures },
+        detail: { summary: 'Refuse (or withdraw) the single sign-on link an admin asked for', tags },
       },
     )
     .post(

@@ -19,6 +19,7 @@ import m15 from './0015_page_sizes.sql' with { type: 'text' }
 import m16 from './0016_embed_origins_and_branding.sql' with { type: 'text' }
 import m17 from './0017_idempotency_keys.sql' with { type: 'text' }
 import m18 from './0018_link_watermark.sql' with { type: 'text' }
+import m19 from './0019_email_changes.sql' with { type: 'text' }
 
 export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795446515396, sql: m0 },
@@ -40,4 +41,5 @@ export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] 
   { tag: '0016_embed_origins_and_branding', when: 1795727361341, sql: m16 },
   { tag: '0017_idempotency_keys', when: 1795727997877, sql: m17 },
   { tag: '0018_link_watermark', when: 1795735817877, sql: m18 },
+  { tag: '0019_email_changes', when: 1795902255191, sql: m19 },
 ]

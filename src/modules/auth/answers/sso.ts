@@ -19,6 +19,8 @@ const REFUSALS: Record<SsoRefusal, (email: string | undefined) => string> = {
   unverified: () =>
     'The sign-in provider did not confirm your email address, so it cannot be matched to an account here. Verify the address with the provider, or ask an admin.',
   not_allowed: (email) => `${email ?? 'This account'} may not sign in to this server. Ask an admin to invite you or to allow your address.`,
+  link_waiting: (email) =>
+    `An admin asked that signing in as ${email ?? 'this account'} open an existing account here, and that account is in use: the link waits for the account’s owner to allow it on their Account page.`,
 }
 
 /** The pending sign-in as a cookie value: its three values and their signature with the server key (nothing kept on the server). */
@@ -132,7 +134,7 @@ export function ssoPages(ctx: AppContext) {
         }
         const outcome = await ssoSignIn(ctx, claims)
         if ('refused' in outcome) {
-          await failed(outcome.refused === 'not_allowed' ? 'not allowed' : outcome.refused)
+          await failed(outcome.refused.replace('_', ' '))
           return page(set, 403, 'Not allowed', REFUSALS[outcome.refused](outcome.email))
         }
         const { user } = outcome
