@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm'
 import { addUser, setPassword } from '../../src/core/accounts/users/users'
 import { startMailWorker } from '../../src/modules/mail/worker/mail-worker'
 import { json, startTestApp } from '../support/harness'
+import { mailsTo as mailsOf } from '../support/mail-outbox'
 import { oidcSettings, signInWithSso, startOidcProvider } from '../support/oidc'
 import { startSmtpServer } from '../support/smtp'
 
@@ -23,11 +24,7 @@ const root = await server.user('root') // the first user: the admin
 
 const patch = (id: string, body: unknown) => server.call('PATCH', `/api/admin/users/${id}`, { token: root.token, ...jsonBody(body) })
 const me = async (token: string) => (await json(await server.call('GET', '/api/me', { token }))).data
-async function mailsTo(to: string): Promise<string[]> {
-  worker.nudge()
-  await worker.idle()
-  return smtp.received.filter((one) => one.to.includes(to)).map((one) => one.data.replace(/=\r?\n/g, ''))
-}
+const mailsTo = (to: string) => mailsOf(server, smtp, worker, to)
 /** A user who signs in with a password and has a reset email: someone whose account is worth taking. */
 async function victim(name: string) {
   const user = await server.user(name)

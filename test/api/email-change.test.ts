@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm'
 import { setPassword } from '../../src/core/accounts/users/users'
 import { startMailWorker } from '../../src/modules/mail/worker/mail-worker'
 import { json, startTestApp } from '../support/harness'
+import { mailsTo as mailsOf } from '../support/mail-outbox'
 import { startSmtpServer } from '../support/smtp'
 
 // PUT /api/me/email (docs/api.md, Password reset): a new address counts only once a link mailed to it is opened,
@@ -19,12 +20,7 @@ afterAll(() => worker.stop())
 const putEmail = (token: string, email: string | null) => server.call('PUT', '/api/me/email', { token, ...jsonBody({ email }) })
 const me = async (token: string) => (await json(await server.call('GET', '/api/me', { token }))).data
 const confirm = (secret: string) => server.call('POST', '/api/auth/email/confirm', jsonBody({ secret }))
-/** The text of every mail to `to` so far (quoted-printable soft breaks undone). */
-async function mailsTo(to: string): Promise<string[]> {
-  worker.nudge()
-  await worker.idle()
-  return smtp.received.filter((one) => one.to.includes(to)).map((one) => one.data.replace(/=\r?\n/g, '').replace(/=3D/g, '='))
-}
+const mailsTo = (to: string) => mailsOf(server, smtp, worker, to)
 const secretIn = (mail: string) => /#\/email\/([A-Za-z0-9_-]{22})/.exec(mail)?.[1]
 /** Gives a user an address without the API (a state the tests start from). */
 const giveEmail = (id: string, email: string) =>
