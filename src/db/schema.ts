@@ -420,7 +420,10 @@ export const invitations = sqliteTable('invitations', {
   usedAt: integer('used_at'),
   usedBy: text('used_by').references(() => users.id, { onDelete: 'set null' }),
   revokedAt: integer('revoked_at'),
-  /** The address it was mailed to: the account it makes gets it as its email. */
+  /**
+   * The address it was mailed to. Not the account's email: the admin chose it (and gets the link too), so it could be
+   * the admin's own mailbox; the person who joins names and confirms their own.
+   */
   email: text('email'),
 })
 

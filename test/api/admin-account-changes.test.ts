@@ -68,6 +68,45 @@ describe('the reset email', () => {
     const [entry] = await byAdmin(val.token)
     expect(entry).toMatchObject({ action: 'user.email_set', actor: { name: 'root' }, detail: { email: null } })
   })
+
+  test('an invitation mailed to the admin’s own mailbox gives the account no email: a reset to it mails nothing', async () => {
+    const invited = await json(
+      await server.call('POST', '/api/admin/invitations', { token: root.token, ...jsonBody({ email: 'root.inbox@example.org' }) }),
+    )
+    // The admin hands the link to someone else, who makes their account with it.
+    const made = await json(
+      await server.call(
+        'POST',
+        '/api/auth/accept-invitation',
+        jsonBody({ invitation: invited.data.url.split('/').at(-1), username: 'ina', password: 'ina’s own password' }),
+      ),
+    )
+    expect((await me(made.data.token)).email).toBeNull()
+    expect((await server.call('POST', '/api/auth/password-reset', jsonBody({ email: 'root.inbox@example.org' }))).status).toBe(202)
+    const toRoot = await mailsTo('root.inbox@example.org')
+    expect(toRoot).toHaveLength(1) // the invitation only
+    expect(toRoot[0]).not.toContain('#/reset/')
+  })
+
+  test('whoever accepts an invitation may name their own email: it counts once confirmed, like any new email', async () => {
+    const invited = await json(await server.call('POST', '/api/admin/invitations', { token: root.token, ...jsonBody({}) }))
+    const made = await json(
+      await server.call(
+        'POST',
+        '/api/auth/accept-invitation',
+        jsonBody({
+          invitation: invited.data.url.split('/').at(-1),
+          username: 'jo',
+          password: 'jo’s own password',
+          email: 'Jo@Example.org',
+        }),
+      ),
+    )
+    expect(await me(made.data.token)).toMatchObject({ email: null, pendingEmail: 'jo@example.org' })
+    const secret = /#\/email\/([A-Za-z0-9_-]{22})/.exec((await mailsTo('jo@example.org'))[0]!)![1]!
+    expect((await server.call('POST', '/api/auth/email/confirm', jsonBody({ secret }))).status).toBe(200)
+    expect((await me(made.data.token)).email).toBe('jo@example.org')
+  })
 })
 
 describe('the single sign-on link', () => {

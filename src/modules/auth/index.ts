@@ -39,7 +39,8 @@ import { accountDisabled, notFound, passwordSignInOff, rateLimited } from '../..
 import { signInOptions, signInWithPasskey } from '../../core/accounts/passkeys'
 import { proxyAddresses, proxyUser } from '../../core/accounts/proxy-user'
 import { requestPasswordReset } from '../../core/accounts/password-reset'
-import { confirmEmailChange } from '../../core/accounts/email/change'
+import { confirmEmailChange, requestEmailChange } from '../../core/accounts/email/change'
+import { requireMail } from '../../core/mail/message'
 import { allowSsoLink, refuseSsoLink } from '../../core/accounts/sso/link'
 import { ownEmail } from './service/change-email'
 import { resetPassword } from './service/reset-password'
@@ -110,7 +111,9 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
       async ({ request, server, body, set }) => {
         if (!ctx.config.passwordSignIn) throw passwordSignInOff() // an invitation makes a password account
         const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
+        if (body.email !== undefined) requireMail(ctx) // refused before anything is made
         const { user, invitation } = await acceptInvitation(ctx, { secret: body.invitation, name: body.username, password: body.password })
+        if (body.email !== undefined) await requestEmailChange(ctx, { userId: user.id, email: body.email })
         await recordAudit(ctx, {
           action: 'user.added',
           actor: { via: 'api', userId: user.id, name: user.name, address },
@@ -133,8 +136,10 @@ function authApi(ctx: AppContext, auth: AuthGuard) {
           503: FailureSchema,
         },
         detail: {
-          summary: "Accept an admin's invitation: choose a user name and a password; signed in at once",
-          description: 'An invitation works once, for 7 days; a used, revoked or expired one is a 404.',
+          summary: "Accept an admin's invitation: choose a user name and a password (and an email to confirm); signed in at once",
+          description:
+            'An invitation works once, for 7 days; a used, revoked or expired one is a 404. The address it was mailed to does not ' +
+            'become the account’s email; an email sent here is mailed a link that confirms it (as PUT /api/me/email).',
           tags,
           security: [],
         },

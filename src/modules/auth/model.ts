@@ -154,6 +154,15 @@ export const AcceptInvitationBody = t.Object(
     }),
     username: codePoints('username', 1, 64),
     password: codePoints('password', 1, 1024),
+    email: t.Optional(
+      t.String({
+        minLength: 3,
+        maxLength: 254,
+        format: 'email',
+        description: 'Your email for password resets: a link to confirm it is mailed to it (needs PDFSHARE_SMTP_URL)',
+        error: () => 'email must be an email address',
+      }),
+    ),
   },
   NOT_AN_OBJECT,
 )
