@@ -133,6 +133,10 @@ describe('the single sign-on link', () => {
     // She refuses: the request is gone, and the provider account gets an account of its own instead.
     expect((await server.call('DELETE', '/api/me/sso-link', { token: vera.token })).status).toBe(200)
     expect((await me(vera.token)).ssoLink).toBeNull()
+    // Her own refusal is in her activity, but not among the changes by an admin.
+    const all = await json(await server.call('GET', '/api/audit?action=user.sso_link_set', { token: vera.token }))
+    expect(all.data.map((entry: { actor: { name: string } }) => entry.actor.name)).toEqual(['vera', 'root'])
+    expect((await byAdmin(vera.token)).map((entry: { actor: { name: string } }) => entry.actor.name)).toEqual(['root'])
     const own = await signInWithSso(server, 'mallory@example.com')
     expect(own.session?.user.name).toBe('mallory')
   }, 30_000)
