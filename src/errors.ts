@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'reauthentication_required',
   'account_disabled',
   'password_sign_in_off',
+  'account_owner_only',
   'not_found',
   'conflict',
   'idempotency_key_in_use',
@@ -135,6 +136,15 @@ export const recentSignInRequired = (minutes: number) =>
 
 export const accountDisabled = () => new DomainError('account_disabled', 'This account is disabled; ask an admin to enable it')
 
+// account_owner_only: what only the account's owner may do, asked by an admin (docs/api.md, Admins).
+
+/** An admin may remove a user's email, never set one: the address resets are mailed to opens the account. */
+export const emailIsTheOwners = () =>
+  new DomainError(
+    'account_owner_only',
+    'Only the user can set their email (on their Account page, or PUT /api/me/email, confirmed by a link mailed to it); an admin may only remove it ("email": null)',
+  )
+
 // quota_exceeded: a plan limit or the token cap.
 
 export const quotaExceeded = (message: string) => new DomainError('quota_exceeded', message)
@@ -164,6 +174,8 @@ export const invitationNotValid = () =>
   )
 export const tokenNotFound = () => notFound('Token not found')
 export const passkeyNotFound = () => notFound('Passkey not found')
+export const emailChangeNotValid = () =>
+  notFound('This confirmation link is not valid: it was used, replaced by a newer one or is older than 24 hours; ask for a new one')
 export const resetNotValid = () =>
   notFound('This password reset link is not valid: it was used or is older than 30 minutes; ask for a new one')
 export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with id ${JSON.stringify(tokenIdOrJwt)}`)
@@ -175,6 +187,8 @@ export const conflict = (message: string) => new DomainError('conflict', message
 export const currentVersionNotDeletable = () =>
   conflict('This is the current version of the file; restore another version first, or delete the file')
 export const defaultLinkCannotBeDeleted = () => conflict('The default link of a file cannot be deleted; disable it, or delete the file')
+export const ssoLinkNotAsked = () =>
+  conflict('No admin asked for a single sign-on link with this email on your account (or it was changed since); reload and look again')
 export const lastAdmin = () => conflict('This would leave the server without an enabled admin; make another user an admin first')
 export const fileKeptChanging = (times: number) =>
   conflict(`The file changed ${times} times while this request waited for its turn (other replacements or restores); send it again`)

@@ -40,6 +40,7 @@ export const sqliteTables = {
   webauthnChallenges: schema.webauthnChallenges,
   mailOutbox: schema.mailOutbox,
   passwordResets: schema.passwordResets,
+  emailChanges: schema.emailChanges,
   readerCodes: schema.readerCodes,
   agreementTexts: schema.agreementTexts,
   acceptances: schema.acceptances,

@@ -24,9 +24,14 @@ export const users = sqliteTable('users', {
   totpEnabledAt: integer('totp_enabled_at'),
   /** The 30-second step of the last code accepted, so a code is never accepted twice. */
   totpLastStep: integer('totp_last_step'),
-  /** An admin let this user's first single sign-on with this verified email link to the account (then cleared). */
+  /**
+   * An admin asked that the first single sign-on with this verified email link to the account (then cleared). It
+   * links to an account in use only once its owner allowed it (ssoLinkAllowed); docs/sign-in.md, Who gets in.
+   */
   ssoLinkEmail: text('sso_link_email'),
-  /** Where a password reset is mailed (lower-case); set by the user, an admin, or a mailed invitation. */
+  /** The user allowed the link of ssoLinkEmail (set by the user only; any new ssoLinkEmail of an admin clears it). */
+  ssoLinkAllowed: integer('sso_link_allowed', { mode: 'boolean' }).notNull().default(false),
+  /** Where a password reset is mailed (lower-case): an address its user confirmed by mail, or a mailed invitation's; an admin may only remove it. */
   email: text('email').unique(),
 })
 
@@ -420,7 +425,10 @@ export const invitations = sqliteTable('invitations', {
   usedAt: integer('used_at'),
   usedBy: text('used_by').references(() => users.id, { onDelete: 'set null' }),
   revokedAt: integer('revoked_at'),
-  /** The address it was mailed to: the account it makes gets it as its email. */
+  /**
+   * The address it was mailed to. Not the account's email: the admin chose it (and gets the link too), so it could be
+   * the admin's own mailbox; the person who joins names and confirms their own.
+   */
   email: text('email'),
 })
 
@@ -535,6 +543,24 @@ export const passwordResets = sqliteTable('password_resets', {
   expiresAt: integer('expires_at').notNull(),
   usedAt: integer('used_at'),
 })
+
+/**
+ * A new email a user asked for (PUT /api/me/email), waiting for the link mailed to it: only the link's SHA-256,
+ * valid EMAIL_CHANGE_HOURS, used once (the row is deleted). One per user: asking again replaces it.
+ */
+export const emailChanges = sqliteTable(
+  'email_changes',
+  {
+    secretHash: text('secret_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The address asked for, lower-case. */
+    email: text('email').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (table) => [index('email_changes_user_idx').on(table.userId)],
+)
 
 /**
  * The one-time code mailed to a reader at a verified-email link's gate: a keyed hash of it (never the code),

@@ -15,6 +15,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   reauthentication_required: 403,
   account_disabled: 403,
   password_sign_in_off: 403,
+  account_owner_only: 403,
   not_found: 404,
   conflict: 409,
   idempotency_key_in_use: 409,

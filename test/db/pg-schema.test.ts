@@ -36,7 +36,7 @@ const pgTables = new Map(
 
 test('the PostgreSQL schema has the same tables as the SQLite one, with the same columns, keys, uniques, indexes and references', () => {
   expect([...pgTables.keys()].sort()).toEqual([...sqliteTables.keys()].sort())
-  expect(pgTables.size).toBe(31)
+  expect(pgTables.size).toBe(32)
   for (const [name, table] of pgTables) {
     expect({ table: name, ...shape(pgConfig(table)) }).toEqual({ table: name, ...sqliteTables.get(name)! })
   }

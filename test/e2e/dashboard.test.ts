@@ -350,7 +350,7 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     await page.context().close()
   }, 60_000)
 
-  test('an admin invites someone: the link makes an account and signs it in once; disabled, it cannot sign in', async () => {
+  test('an admin invites someone: the link makes an account and signs it in once; an admin’s request shows on its Account page; disabled, it cannot sign in', async () => {
     const watched = await watchedPage(browser)
     const { page } = watched
     await page.goto(`${server.url}/app`)
@@ -380,6 +380,23 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
       body: JSON.stringify({ invitation: link.split('/').at(-1), username: 'erin2', password: PASSWORD }),
     })
     expect(again.status).toBe(404)
+
+    // The admin asks that a single sign-on open erin's account: erin sees it, with who asked, and refuses it.
+    const erin = (await (await api('/admin/users', apiToken)).json()).data.find((user: { name: string }) => user.name === 'erin')
+    const asked = await api(`/admin/users/${erin.id}`, apiToken, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ssoEmail: 'someone@example.com' }),
+    })
+    expect((await asked.json()).data.ssoEmailAllowedByUser).toBe(false)
+    await invited.page.getByRole('link', { name: 'Account' }).click()
+    await invited.page.getByRole('heading', { name: 'Changes by an admin' }).waitFor()
+    expect(await invited.page.locator('.changes li').first().textContent()).toContain('by dana')
+    const request = invited.page.getByRole('region', { name: 'Single sign-on' })
+    expect(await request.textContent()).toContain('someone@example.com')
+    await expectAccessible(invited.page, 'account page with an admin’s request')
+    await request.getByRole('button', { name: 'Refuse' }).click()
+    await eventually(async () => expect(await invited.page.getByRole('region', { name: 'Single sign-on' }).count()).toBe(0))
 
     await page.reload()
     await page.getByRole('button', { name: 'Disable erin' }).click()

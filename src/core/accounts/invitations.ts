@@ -136,16 +136,11 @@ export async function acceptInvitation(
     await ctx.db.orm.update(invitations).set({ usedAt: null }).where(eq(invitations.id, claimed.id))
     throw error
   }
-  // A mailed invitation's address becomes the account's email (for password resets), unless another user has it.
-  const [owner] = claimed.email === null ? [] : await ctx.db.orm.select({ id: users.id }).from(users).where(eq(users.email, claimed.email))
+  // The invitation's address does not become the account's email: the admin chose it, and the address resets go to
+  // opens the account. Whoever joins names their own (the accept route asks it to be confirmed by mail).
   const [made] = await ctx.db.orm
     .update(users)
-    .set({
-      passwordHash,
-      maxBytes: claimed.maxBytes,
-      maxFiles: claimed.maxFiles,
-      ...(claimed.email !== null && !owner && { email: claimed.email }),
-    })
+    .set({ passwordHash, maxBytes: claimed.maxBytes, maxFiles: claimed.maxFiles })
     .where(eq(users.id, user.id))
     .returning()
   await ctx.db.orm.update(invitations).set({ usedBy: user.id }).where(eq(invitations.id, claimed.id))

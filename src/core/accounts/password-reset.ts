@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, lt } from 'drizzle-orm'
 import { secretHash } from '../../lib/secret-hash'
 import type { AppContext } from '../context'
 import type { UserRow } from '../../db/tables'
-import { badRequest, conflict, resetNotValid } from '../../errors'
+import { badRequest, resetNotValid } from '../../errors'
 import { randomId } from '../../lib/ids'
 import { mailRow, requireMail } from '../mail/message'
 import { outboxWritten } from '../webhooks/wake'
@@ -13,19 +13,6 @@ import { passwordProblem } from './password-rule'
 export const RESET_MINUTES = 30
 /** Reset mails one address may be sent an hour (at most: PDFSHARE_RATE_LIMIT_LOGIN, when lower, and 0 turns it off). */
 export const RESET_MAILS_PER_HOUR = 3
-const EMAIL = /^[^\s@]+@[^\s@]+$/
-
-/** A user's email for password resets (lower-case; null removes it); one address belongs to one user. */
-export async function setEmail(ctx: AppContext, input: { userId: string; email: string | null }): Promise<UserRow> {
-  const { users } = ctx.db.tables
-  const email = input.email === null ? null : input.email.trim().toLowerCase()
-  if (email !== null && (!EMAIL.test(email) || email.length > 254)) throw badRequest('email must be an email address, or null')
-  const [taken] = email === null ? [] : await ctx.db.orm.select({ id: users.id }).from(users).where(eq(users.email, email))
-  if (taken && taken.id !== input.userId) throw conflict('Another user has this email address')
-  const [updated] = await ctx.db.orm.update(users).set({ email }).where(eq(users.id, input.userId)).returning()
-  if (!updated) throw badRequest('No such user')
-  return updated
-}
 
 /**
  * "Forgot password": when a user with a password has this email (and is enabled), a link to choose a new password

@@ -52,3 +52,16 @@ export async function queueMail(ctx: AppContext, mail: Mail): Promise<MailRow> {
   outboxWritten(ctx)
   return row!
 }
+
+/**
+ * Queues a notice whose cause already stands (an account changed): nothing without an SMTP server, and a failure
+ * to queue it is logged rather than answered, like the audit log's entries (the dashboard shows the change too).
+ */
+export async function queueNotice(ctx: AppContext, mail: Mail): Promise<void> {
+  if (ctx.config.smtpUrl === undefined) return
+  try {
+    await queueMail(ctx, mail)
+  } catch (error) {
+    ctx.log.error(`the ${mail.kind} mail could not be queued`, error)
+  }
+}

@@ -50,6 +50,7 @@ export const pgTables = {
   webauthnChallenges: schema.webauthnChallenges,
   mailOutbox: schema.mailOutbox,
   passwordResets: schema.passwordResets,
+  emailChanges: schema.emailChanges,
   readerCodes: schema.readerCodes,
   agreementTexts: schema.agreementTexts,
   acceptances: schema.acceptances,

@@ -32,6 +32,7 @@ export const users = pgTable('users', {
   totpEnabledAt: millis('totp_enabled_at'),
   totpLastStep: bigint('totp_last_step', { mode: 'number' }),
   ssoLinkEmail: text('sso_link_email'),
+  ssoLinkAllowed: boolean('sso_link_allowed').notNull().default(false),
   email: text('email').unique(),
 })
 
@@ -399,6 +400,19 @@ export const passwordResets = pgTable('password_resets', {
   expiresAt: millis('expires_at').notNull(),
   usedAt: millis('used_at'),
 })
+
+export const emailChanges = pgTable(
+  'email_changes',
+  {
+    secretHash: text('secret_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    expiresAt: millis('expires_at').notNull(),
+  },
+  (table) => [index('email_changes_user_idx').on(table.userId)],
+)
 
 export const readerCodes = pgTable(
   'reader_codes',

@@ -42,9 +42,10 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
     })
     .patch(
       '/users/:id',
-      async ({ params, body, audit }) => {
+      async ({ params, body, caller, audit }) => {
         const { before, after, passkeysRemoved } = await changeAccount(ctx, {
           id: params.id,
+          by: caller.userName,
           change: {
             disabled: body.disabled,
             admin: body.admin,
@@ -62,7 +63,7 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
           await audit('user.admin_set', { ...about, admin: body.admin }, after.id)
         if (body.email !== undefined && body.email !== before.email)
           await audit('user.email_set', { ...about, email: after.email }, after.id)
-        if (body.ssoEmail !== undefined && body.ssoEmail !== before.ssoLinkEmail) {
+        if (body.ssoEmail !== undefined && (after.ssoLinkEmail !== before.ssoLinkEmail || before.ssoLinkAllowed)) {
           await audit('user.sso_link_set', { ...about, ssoEmail: after.ssoLinkEmail }, after.id)
         }
         if (body.twoFactor === false && (before.totpEnabledAt !== null || passkeysRemoved > 0)) {
@@ -81,7 +82,10 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
         response: { 200: AdminUserEnvelope, 404: FailureSchema, 409: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...failures },
         detail: {
           summary: 'Disable or enable a user, make them an admin or not, set their limits',
-          description: 'The server keeps one enabled admin: a change that would leave none is a 409.',
+          description:
+            'The server keeps one enabled admin: a change that would leave none is a 409. An email can only be removed (null): ' +
+            'setting one is a 403 account_owner_only, since only the user sets their email. A single sign-on link to an account ' +
+            'in use waits for the user to allow it. The user is mailed what changed in how they sign in.',
           tags,
         },
       },

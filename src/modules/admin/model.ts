@@ -27,6 +27,9 @@ export const AdminUserSchema = t.Object(
     ssoEmail: t.Union([t.String(), t.Null()], {
       description: 'A verified email whose first single sign-on links to this user (then null); docs/sign-in.md',
     }),
+    ssoEmailAllowedByUser: t.Boolean({
+      description: 'Whether the user allowed that link; an account in use links only then (one nobody uses yet links at once)',
+    }),
     usage: t.Object({ files: t.Integer(), bytes: t.Integer() }),
     limits,
   },
@@ -89,13 +92,15 @@ export const UserChangeBody = t.Object(
     ),
     email: t.Optional(
       t.Union([t.String({ maxLength: 254 }), t.Null()], {
-        description: 'Where their password resets are mailed; null removes it',
-        error: () => 'email must be an email address, or null',
+        description:
+          'null removes where their password resets are mailed; an address is refused (403 account_owner_only): only the user sets it',
+        error: () => 'email must be null (it removes the email)',
       }),
     ),
     ssoEmail: t.Optional(
       t.Union([t.String({ maxLength: 254 }), t.Null()], {
-        description: 'Let the first single sign-on with this verified email link to this user; null withdraws it',
+        description:
+          'Ask that the first single sign-on with this verified email link to this user (an account in use: once the user allows it); null withdraws it',
         error: () => 'ssoEmail must be an email address, or null',
       }),
     ),

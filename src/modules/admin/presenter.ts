@@ -18,6 +18,7 @@ export function toAdminUserDto(user: UserRow & { usage: Usage; passkeys: number 
     hasPassword: user.passwordHash !== null,
     twoFactor: user.totpEnabledAt !== null,
     ssoEmail: user.ssoLinkEmail,
+    ssoEmailAllowedByUser: user.ssoLinkAllowed,
     passkeys: user.passkeys,
     email: user.email,
     usage: user.usage,

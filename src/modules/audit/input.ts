@@ -8,6 +8,7 @@ export function auditFilterFrom(query: Static<typeof AuditQuery>): Omit<AuditFil
     limit: query.limit ?? 50,
     cursor: query.cursor === undefined ? undefined : Number(query.cursor),
     action: query.action,
+    byAnother: query.by === 'admin',
     since: query.since === undefined ? undefined : Date.parse(query.since),
     until: query.until === undefined ? undefined : Date.parse(query.until),
   }

@@ -53,6 +53,12 @@ export const AuditQuery = t.Object({
     }),
   ),
   action: t.Optional(oneOf(AUDIT_ACTIONS, { ...failsWith(`action must be one of ${AUDIT_ACTIONS.join(', ')}`) })),
+  by: t.Optional(
+    t.Literal('admin', {
+      description: "admin: only what someone acting on another user's account did to it (an admin's changes)",
+      ...failsWith('by must be admin'),
+    }),
+  ),
   since: t.Optional(
     t.String({
       format: 'date-time',

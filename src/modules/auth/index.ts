@@ -14,6 +14,10 @@ import {
   ResetDoneEnvelope,
   EmailBody,
   EmailEnvelope,
+  EmailConfirmBody,
+  EmailConfirmedEnvelope,
+  SsoLinkBody,
+  SsoLinkEnvelope,
   ResetRequestedEnvelope,
   PasskeyPromptEnvelope,
   LoginBody,
@@ -37,8 +41,11 @@ import { accountDisabled, notFound, passwordSignInOff, rateLimited } from '../..
 import { signInWithPasskey } from '../../core/accounts/passkeys'
 import { PROXY_SECRET_HEADER, proxyAddresses, proxyUser } from '../../core/accounts/proxy-user'
 import { RESET_MAILS_PER_HOUR, requestPasswordReset } from '../../core/accounts/password-reset'
-import { setOwnEmail } from '../../core/accounts/own-email'
 import { reauthenticate } from '../../core/accounts/reauthenticate'
+import { confirmEmailChange, requestEmailChange } from '../../core/accounts/email/change'
+import { requireMail } from '../../core/mail/message'
+import { allowSsoLink, refuseSsoLink } from '../../core/accounts/sso/link'
+import { ownEmail } from './service/change-email'
 import { resetPassword } from './service/reset-password'
 import { loggedRateLimiter } from '../../http/rate-limit'
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
@@ -51,7 +58,8 @@ import { type SignInStarts, signInStarts } from './service/sign-in-starts'
 const tags = ['account']
 
 /**
- * Signing in and the account: GET /api/me, PUT /api/me/email; every way to a session token (password with its
+ * Signing in and the account: GET /api/me, PUT /api/me/email (confirmed through POST /api/auth/email/confirm),
+ * POST/DELETE /api/me/sso-link (an admin's single sign-on link, allowed or refused); every way to a session token (password with its
  * second factor, passkey, single sign-on's handoff, authenticating proxy, invitation, password reset) and
  * /api/auth/logout; the user's own tokens (GET/POST /api/tokens, DELETE /api/tokens/:id); and the single sign-on
  * pages (answers/sso.ts). The API takes bearer tokens only; the cookies are single sign-on's pending state,
@@ -65,6 +73,7 @@ export function authRoutes(ctx: AppContext, auth: AuthGuard) {
 function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
   const attempt = signInLimits(ctx)
   const fromProxy = proxyAddresses(ctx.config.authProxyAddresses)
+  const changeOwnEmail = ownEmail(ctx)
   // Reset mails per client address (a minute) and per address asked for (an hour, as reader codes: 3 a minute
   // would still be 4,320 a day to one known address), so nobody can flood someone's inbox.
   const resetsByClient = loggedRateLimiter(ctx, 'of password-reset requests per client', ctx.config.rateLimitLogin)
@@ -113,7 +122,9 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
       async ({ request, server, body, set }) => {
         if (!ctx.config.passwordSignIn) throw passwordSignInOff() // an invitation makes a password account
         const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
+        if (body.email !== undefined) requireMail(ctx) // refused before anything is made
         const { user, invitation } = await acceptInvitation(ctx, { secret: body.invitation, name: body.username, password: body.password })
+        if (body.email !== undefined) await requestEmailChange(ctx, { userId: user.id, email: body.email })
         await recordAudit(ctx, {
           action: 'user.added',
           actor: { via: 'api', userId: user.id, name: user.name, address },
@@ -136,8 +147,10 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
           503: FailureSchema,
         },
         detail: {
-          summary: "Accept an admin's invitation: choose a user name and a password; signed in at once",
-          description: 'An invitation works once, for 7 days; a used, revoked or expired one is a 404.',
+          summary: "Accept an admin's invitation: choose a user name and a password (and an email to confirm); signed in at once",
+          description:
+            'An invitation works once, for 7 days; a used, revoked or expired one is a 404. The address it was mailed to does not ' +
+            'become the account’s email; an email sent here is mailed a link that confirms it (as PUT /api/me/email).',
           tags,
           security: [],
         },
@@ -145,11 +158,12 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
     )
     .put(
       '/me/email',
-      async ({ caller, body, audit }) => {
+      async ({ caller, body, audit, set }) => {
         const owner = await reauthenticate(ctx, { caller, password: body.password })
-        const user = await setOwnEmail(ctx, { owner, email: body.email })
-        await audit('user.email_set', { name: user.name, email: user.email })
-        return { success: true as const, data: { email: user.email } }
+        const answer = await changeOwnEmail({ userId: owner.user.id, email: body.email })
+        if (body.email === null) await audit('user.email_set', { name: caller.userName, email: null })
+        set.status = answer.pendingEmail === null ? 200 : 202
+        return { success: true as const, data: answer }
       },
       {
         auth: 'account',
@@ -157,6 +171,62 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
         body: EmailBody,
         response: {
           200: EmailEnvelope,
+          202: EmailEnvelope,
+          400: FailureSchema,
+          403: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          ...authFailures,
+        },
+        detail: {
+          summary: 'Ask for a new email (used once the link mailed to it is opened), or with null remove it',
+          description:
+            'An address is answered 202 with the same words whether it is free, another user’s or your own; it becomes your email ' +
+            'only through POST /api/auth/email/confirm with the link’s secret (valid 24 hours, once), and the old address is told. ' +
+            REAUTHENTICATION_NOTE,
+          tags,
+        },
+      },
+    )
+    .post(
+      '/auth/email/confirm',
+      async ({ request, server, body }) => {
+        const { user } = await confirmEmailChange(ctx, { secret: body.secret })
+        await recordAudit(ctx, {
+          action: 'user.email_set',
+          actor: { via: 'api', userId: user.id, name: user.name, address: clientGroupOf(request, server, ctx.config.trustProxyHops) },
+          userId: user.id,
+          detail: { name: user.name, email: user.email, via: 'confirmed by mail' },
+        })
+        return { success: true as const, data: { email: user.email ?? '' } }
+      },
+      {
+        parse: jsonBody(EmailConfirmBody, 'anyone'),
+        body: EmailConfirmBody,
+        response: { 200: EmailConfirmedEnvelope, 400: FailureSchema, 404: FailureSchema, 413: FailureSchema, 415: FailureSchema },
+        detail: {
+          summary: 'Confirm a new email with the secret of the link mailed to it: it becomes the account’s email',
+          description: 'A used, replaced or expired link, or one whose address another account took meanwhile, is a 404.',
+          tags,
+          security: [],
+        },
+      },
+    )
+    .post(
+      '/me/sso-link',
+      async ({ caller, body, audit }) => {
+        const owner = await reauthenticate(ctx, { caller, password: body.password })
+        await allowSsoLink(ctx, { userId: owner.user.id, email: body.email })
+        const email = body.email.trim().toLowerCase()
+        await audit('user.sso_link_set', { name: caller.userName, ssoEmail: email, allowedByUser: true })
+        return { success: true as const, data: { ssoLink: { email, allowed: true } } }
+      },
+      {
+        auth: 'account',
+        parse: jsonBody(SsoLinkBody, 'account'),
+        body: SsoLinkBody,
+        response: {
+          200: SsoLinkEnvelope,
           400: FailureSchema,
           403: FailureSchema,
           409: FailureSchema,
@@ -165,10 +235,23 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
           ...authFailures,
         },
         detail: {
-          summary: 'Set (or with null remove) the email a password reset is mailed to; the old address is told',
-          description: REAUTHENTICATION_NOTE,
+          summary: 'Allow the single sign-on link an admin asked for: that sign-in will open this account (once)',
+          description: `email must be the one GET /api/me shows in ssoLink; another (or none asked) is a 409. ${REAUTHENTICATION_NOTE}`,
           tags,
         },
+      },
+    )
+    .delete(
+      '/me/sso-link',
+      async ({ caller, audit }) => {
+        const refused = await refuseSsoLink(ctx, { userId: caller.userId })
+        if (refused !== null) await audit('user.sso_link_set', { name: caller.userName, ssoEmail: null, refused })
+        return { success: true as const, data: { ssoLink: null } }
+      },
+      {
+        auth: 'account',
+        response: { 200: SsoLinkEnvelope, ...authFailures },
+        detail: { summary: 'Refuse (or withdraw) the single sign-on link an admin asked for', tags },
       },
     )
     .post(

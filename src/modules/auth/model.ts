@@ -95,9 +95,57 @@ export const ResetCompleteBody = t.Object(
   },
   NOT_AN_OBJECT,
 )
-/** PUT /api/me/email: where password resets go; null removes it. It changes how the account signs in: the password too. */
+/**
+ * PUT /api/me/email: where password resets go, once confirmed by a link mailed to it; null removes it. It changes how
+ * the account signs in: the password too.
+ */
 export const EmailBody = t.Object({ email: t.Union([emailField, t.Null()]), password: currentPassword }, NOT_AN_OBJECT)
-export const EmailEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ email: t.Union([t.String(), t.Null()]) }) })
+export const EmailEnvelope = t.Object({
+  success: t.Literal(true),
+  data: t.Object({
+    email: t.Union([t.String(), t.Null()], { description: 'The email resets go to now (a new one counts once confirmed)' }),
+    pendingEmail: t.Union([t.String(), t.Null()], { description: 'The address a confirmation link was mailed to' }),
+    message: t.String(),
+  }),
+})
+/** POST /api/auth/email/confirm: the secret of the link mailed to a new address. */
+export const EmailConfirmBody = t.Object(
+  {
+    secret: t.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'The part of the link after #/email/',
+      error: () => 'secret must be the secret of a confirmation link',
+    }),
+  },
+  NOT_AN_OBJECT,
+)
+export const EmailConfirmedEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ email: t.String() }) })
+
+const SsoLinkSchema = t.Union(
+  [
+    t.Object({
+      email: t.String({ description: 'The verified email an admin asked to open this account through single sign-on' }),
+      allowed: t.Boolean({ description: 'Whether you allowed it (POST /api/me/sso-link); until then it does not open an account in use' }),
+    }),
+    t.Null(),
+  ],
+  { description: "An admin's request that a single sign-on open this account (docs/sign-in.md, Who gets in); null: none" },
+)
+/** POST /api/me/sso-link: the owner allows the link an admin asked for, naming its email as they saw it (and their password). */
+export const SsoLinkBody = t.Object(
+  {
+    email: t.String({
+      minLength: 3,
+      maxLength: 254,
+      description: 'The email of the request, as GET /api/me shows it',
+      error: () => 'email must be the email of the request',
+    }),
+    password: currentPassword,
+  },
+  NOT_AN_OBJECT,
+)
+export const SsoLinkEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ ssoLink: SsoLinkSchema }) })
 export const ResetRequestedEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ message: t.String() }) })
 
 /** POST /api/auth/accept-invitation: the secret of an admin's invitation link, and the new account's name and password. */
@@ -111,6 +159,15 @@ export const AcceptInvitationBody = t.Object(
     }),
     username: codePoints('username', 1, 64),
     password: codePoints('password', 1, 1024),
+    email: t.Optional(
+      t.String({
+        minLength: 3,
+        maxLength: 254,
+        format: 'email',
+        description: 'Your email for password resets: a link to confirm it is mailed to it (needs PDFSHARE_SMTP_URL)',
+        error: () => 'email must be an email address',
+      }),
+    ),
   },
   NOT_AN_OBJECT,
 )
@@ -196,6 +253,8 @@ export const MeSchema = t.Object({
   admin: t.Boolean({ description: 'An admin manages users (docs/api.md, Admins)' }),
   hasPassword: t.Boolean({ description: 'Whether the account can sign in with a password' }),
   email: t.Union([t.String(), t.Null()], { description: 'Where a password reset is mailed' }),
+  pendingEmail: t.Union([t.String(), t.Null()], { description: 'A new email waiting for the link mailed to it (PUT /api/me/email)' }),
+  ssoLink: SsoLinkSchema,
   twoFactor: t.Object({
     enabled: t.Boolean({ description: 'Whether a password sign-in also needs a code (docs/api.md, Two-factor sign-in)' }),
     recoveryCodesLeft: t.Integer(),

@@ -5,7 +5,9 @@ import { api, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
 import { session } from './session'
 import { copyWithNotice, notify } from './ui'
+import { AdminChangesPanel } from './admin-changes-panel'
 import { EmailPanel } from './email-panel'
+import { SsoLinkPanel } from './sso-link-panel'
 import { PasskeysPanel } from './passkeys-panel'
 import { TwoFactorPanel } from './two-factor-panel'
 import { useLoad } from './use-api'
@@ -135,8 +137,10 @@ export function AccountPage() {
   return (
     <main class="account">
       <h1>Account{me ? `: ${me.name}` : ''}</h1>
+      <AdminChangesPanel />
       {me ? <Usage me={me} /> : <p aria-busy="true">Loading…</p>}
       {me?.hasPassword && <EmailPanel me={me} onChanged={() => void account.reload()} />}
+      {me && <SsoLinkPanel me={me} onChanged={() => void account.reload()} />}
       {me && <TwoFactorPanel me={me} onChanged={() => void account.reload()} />}
       {me && <PasskeysPanel me={me} />}
       <section class="card" aria-labelledby="tokens-heading">

@@ -1,57 +1,11 @@
 import { useState } from 'preact/hooks'
-import type { AuditEntryDto } from '../../../src/modules/audit/model'
 import { AUDIT_ACTIONS, type AuditAction } from '../../../src/shared/audit-shapes'
+import { ACTION_TEXT, facts } from './audit-words'
 import { api, ok } from './api'
 import { formatDate } from './format'
 import { useLoad, usePages } from './use-api'
 
 const PAGE_SIZE = 50
-
-/** Each action in words. */
-const ACTION_TEXT: Record<AuditAction, string> = {
-  'sign_in.succeeded': 'Signed in',
-  'sign_in.failed': 'Sign-in failed',
-  'token.issued': 'Token created',
-  'token.revoked': 'Token revoked',
-  'user.added': 'User added',
-  'user.removed': 'User removed',
-  'user.password_set': 'Password set',
-  'user.quota_set': 'Limits set',
-  'user.disabled': 'User disabled',
-  'user.enabled': 'User enabled',
-  'user.admin_set': 'Admin role changed',
-  'user.sso_link_set': 'Single sign-on link allowed',
-  'user.email_set': 'Email changed',
-  'invitation.created': 'Invitation created',
-  'invitation.revoked': 'Invitation revoked',
-  'mail.test_sent': 'Test mail sent',
-  'branding.changed': 'Branding changed',
-  'branding.logo_set': 'Logo set',
-  'branding.logo_removed': 'Logo removed',
-  'two_factor.enabled': 'Two-factor sign-in turned on',
-  'two_factor.disabled': 'Two-factor sign-in turned off',
-  'two_factor.recovery_codes_renewed': 'Recovery codes renewed',
-  'two_factor.reset': 'Two-factor sign-in reset by an admin',
-  'passkey.added': 'Passkey added',
-  'passkey.removed': 'Passkey removed',
-  'file.deleted': 'File deleted',
-  'link.created': 'Link created',
-  'link.changed': 'Link changed',
-  'link.deleted': 'Link deleted',
-  'reader.erased': 'Reader erased',
-  'notification_channel.created': 'Notification channel added',
-  'notification_channel.deleted': 'Notification channel deleted',
-  'webhook.created': 'Webhook added',
-  'webhook.deleted': 'Webhook deleted',
-}
-
-/** An entry's facts in one line: "label: ci · scopes: files:read". */
-function facts(detail: AuditEntryDto['detail']): string {
-  return Object.entries(detail)
-    .filter(([, value]) => value !== null && value !== '')
-    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`)
-    .join(' · ')
-}
 
 /** A date input's day as the start of that day in the reader's time zone, ISO; the day after for "until" (inclusive). */
 const dayStart = (day: string, plusDays = 0) => {

@@ -149,7 +149,12 @@ function Users(props: { me: string }) {
                   <td data-label="Two factors">
                     {user.twoFactor ? 'code app' : 'off'}
                     {user.passkeys > 0 && `, ${user.passkeys} passkey${user.passkeys === 1 ? '' : 's'}`}
-                    {user.ssoEmail && <span class="hint"> (single sign-on as {user.ssoEmail} allowed)</span>}
+                    {user.ssoEmail && (
+                      <span class="hint">
+                        {' '}
+                        (single sign-on as {user.ssoEmail} asked{user.ssoEmailAllowedByUser ? ', allowed by them' : ''})
+                      </span>
+                    )}
                   </td>
                   <td class="actions">
                     {(user.twoFactor || user.passkeys > 0) && (
@@ -174,7 +179,7 @@ function Users(props: { me: string }) {
                         type="button"
                         onClick={() => {
                           const email = prompt(
-                            `The email ${user.name} signs in with at the single sign-on provider (empty: none):`,
+                            `The email ${user.name} signs in with at the single sign-on provider (empty: none). If they already use their account, it links only once they allow it on their Account page:`,
                             user.ssoEmail ?? '',
                           )
                           if (email === null) return

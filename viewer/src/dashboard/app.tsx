@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { AccountPage } from './account-page'
 import { AdminPage } from './admin-page'
+import { EmailPage } from './email-page'
 import { BRAND, BrandMark } from './brand'
 import { JoinPage } from './join-page'
 import { ResetPage } from './reset-page'
@@ -26,9 +27,10 @@ type Route =
   | { page: 'admin' }
   | { page: 'join'; invitation: string }
   | { page: 'reset'; secret: string }
+  | { page: 'email'; secret: string }
   | { page: 'sso'; code: string }
 
-/** Hash routes (#/files, #/files/ID, #/webhooks, #/notifications, #/activity, #/account, #/admin, #/join/SECRET): the server serves one page at /app, nothing else to route. */
+/** Hash routes (#/files, #/files/ID, #/webhooks, #/notifications, #/activity, #/account, #/admin, #/join/SECRET, #/reset/SECRET, #/email/SECRET): the server serves one page at /app, nothing else to route. */
 function routeOf(hash: string): Route {
   const file = /^#\/files\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
   if (file) return { page: 'file', id: file[1]! }
@@ -41,6 +43,8 @@ function routeOf(hash: string): Route {
   if (join) return { page: 'join', invitation: join[1]! }
   const reset = /^#\/reset\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
   if (reset) return { page: 'reset', secret: reset[1]! }
+  const email = /^#\/email\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
+  if (email) return { page: 'email', secret: email[1]! }
   const sso = /^#\/sso\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
   if (sso) return { page: 'sso', code: sso[1]! }
   return { page: 'files' }
@@ -56,6 +60,7 @@ const TITLES: Record<Route['page'], string> = {
   admin: 'Admin',
   join: 'Join',
   reset: 'New password',
+  email: 'Confirm email',
   sso: 'Signing in',
 }
 
@@ -89,6 +94,14 @@ export function App() {
     return (
       <>
         <ResetPage secret={route.secret} />
+        <Notices />
+      </>
+    )
+  }
+  if (route.page === 'email') {
+    return (
+      <>
+        <EmailPage secret={route.secret} />
         <Notices />
       </>
     )

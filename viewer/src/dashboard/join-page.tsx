@@ -4,9 +4,13 @@ import { PasswordTwice } from './password-twice'
 import { session } from './session'
 import { BrandMark } from './brand'
 
-/** An invitation link (#/join/SECRET): choose a user name and a password, and be signed in. */
+/** Whether the server sends mail: then the new account may name its email (confirmed by a mailed link). */
+const MAIL_ON = document.getElementById('app')?.dataset.mail === 'true'
+
+/** An invitation link (#/join/SECRET): choose a user name and a password (and an email, to confirm), and be signed in. */
 export function JoinPage(props: { invitation: string }) {
   const [username, setUsername] = useState('')
+  const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [again, setAgain] = useState('')
   const [error, setError] = useState('')
@@ -17,7 +21,14 @@ export function JoinPage(props: { invitation: string }) {
     setBusy(true)
     setError('')
     try {
-      const { data } = await ok(api.api.auth['accept-invitation'].post({ invitation: props.invitation, username, password }))
+      const { data } = await ok(
+        api.api.auth['accept-invitation'].post({
+          invitation: props.invitation,
+          username,
+          password,
+          ...(email.trim() !== '' && { email: email.trim() }),
+        }),
+      )
       session.signedInLeaving(data)
     } catch (failure) {
       setError(errorText(failure, 'The account was not made'))
@@ -45,6 +56,13 @@ export function JoinPage(props: { invitation: string }) {
           />
         </div>
         <PasswordTwice id="join" label="Password" password={password} again={again} onPassword={setPassword} onAgain={setAgain} />
+        {MAIL_ON && (
+          <div class="field">
+            <label for="join-email">Email (optional)</label>
+            <input id="join-email" type="email" autocomplete="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+            <p class="hint">For a forgotten password: a link to confirm it is mailed to it.</p>
+          </div>
+        )}
         {error && (
           <p id="join-error" class="form-error" role="alert">
             {error}

@@ -1,13 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import type { AppContext } from '../../context'
 import type { UserRow } from '../../../db/tables'
-import { badRequest, conflict, DomainError } from '../../../errors'
+import { DomainError } from '../../../errors'
 import { addUser } from '../users/add-user'
 import { setUserState } from '../users/set-user-state'
+import { claimSsoLink } from './link'
 import type { SsoClaims } from './provider'
 
 /** Why a single sign-on that the provider vouched for still does not get in; each is said plainly on the page. */
-export type SsoRefusal = 'disabled' | 'unverified' | 'not_allowed' | 'not_one_address'
+export type SsoRefusal = 'disabled' | 'unverified' | 'not_allowed' | 'not_one_address' | 'link_waiting'
 
 export type SsoOutcome =
   | { user: UserRow; created: boolean; linked: boolean; adminChanged: boolean | undefined }
@@ -33,7 +34,8 @@ async function freeName(ctx: AppContext, claims: SsoClaims): Promise<UserRow> {
 /**
  * Who a verified single sign-on is (docs/sign-in.md, Who gets in):
  * 1. the user bound to the provider's (issuer, subject), always the same one, whatever the email says now;
- * 2. else, with a verified email, the user an admin allowed to link to that email (`ssoLinkEmail`), once;
+ * 2. else, with a verified email, the user an admin asked to link to that email (`ssoLinkEmail`), once, if its
+ *    owner allowed it or nobody uses it yet (sso/link.ts); while such a link waits for its owner, the sign-in is refused;
  * 3. else, with a verified email of a domain in PDFSHARE_OIDC_ALLOWED_DOMAINS, a new user.
  * Anyone else is refused, and so is an "email" with two `@` (`eve@evil.org@example.com`), which a provider may
  * let its users type: which of its parts is the domain depends on who reads it. An unverified email never links or creates: it may be anyone's. With
@@ -53,8 +55,9 @@ export async function ssoSignIn(ctx: AppContext, claims: SsoClaims): Promise<Sso
   if (!user) {
     if (!claims.email || !claims.emailVerified) return { refused: 'unverified', email: claims.email }
     if (!ONE_ADDRESS.test(claims.email)) return { refused: 'not_one_address', email: claims.email }
-    const [allowed] = await ctx.db.orm.update(users).set({ ssoLinkEmail: null }).where(eq(users.ssoLinkEmail, claims.email)).returning()
+    const allowed = await claimSsoLink(ctx, claims.email)
     const domain = claims.email.slice(claims.email.indexOf('@') + 1)
+    if (allowed === 'waiting') return { refused: 'link_waiting', email: claims.email }
     if (allowed) {
       user = allowed
       linked = true
@@ -88,22 +91,4 @@ async function followAdminGroup(ctx: AppContext, user: UserRow, groups: string[]
     if (error instanceof DomainError && error.code === 'conflict') return undefined // the last enabled admin stays one
     throw error
   }
-}
-
-/** An admin's permission for a user's first single sign-on with this verified email to link to them (null: none). */
-export async function allowSsoLink(ctx: AppContext, input: { userId: string; email: string | null }): Promise<void> {
-  const { users } = ctx.db.tables
-  const email = input.email === null ? null : input.email.trim().toLowerCase()
-  if (email !== null && !ONE_ADDRESS.test(email)) throw badRequest('ssoEmail must be an email address, or null')
-  // At most one user waits for an email: the UPDATE that links takes one row.
-  const free =
-    email === null
-      ? undefined
-      : sql`NOT EXISTS (SELECT 1 FROM ${users} AS other WHERE other.sso_link_email = ${email} AND other.id <> ${input.userId})`
-  const [changed] = await ctx.db.orm
-    .update(users)
-    .set({ ssoLinkEmail: email })
-    .where(and(eq(users.id, input.userId), free))
-    .returning({ id: users.id })
-  if (!changed) throw conflict('Another user is already waiting to be linked to this email')
 }

@@ -20,6 +20,7 @@ import m16 from './0016_embed_origins_and_branding.sql' with { type: 'text' }
 import m17 from './0017_idempotency_keys.sql' with { type: 'text' }
 import m18 from './0018_link_watermark.sql' with { type: 'text' }
 import m19 from './0019_session_proof.sql' with { type: 'text' }
+import m20 from './0020_email_changes.sql' with { type: 'text' }
 
 export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795446515396, sql: m0 },
@@ -42,4 +43,5 @@ export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] 
   { tag: '0017_idempotency_keys', when: 1795727997877, sql: m17 },
   { tag: '0018_link_watermark', when: 1795735817877, sql: m18 },
   { tag: '0019_session_proof', when: 1795902297237, sql: m19 },
+  { tag: '0020_email_changes', when: 1795905668099, sql: m20 },
 ]

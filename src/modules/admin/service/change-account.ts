@@ -2,16 +2,19 @@ import type { AppContext } from '../../../core/context'
 import { listUsers, setQuota, setUserState, userWithId } from '../../../core/accounts/users/users'
 import type { Usage } from '../../../core/files/usage'
 import type { UserRow } from '../../../db/tables'
+import { emailIsTheOwners } from '../../../errors'
 import { resetTwoFactor } from '../../../core/accounts/two-factor'
 import { removeAllPasskeys } from '../../../core/accounts/passkeys'
-import { allowSsoLink } from '../../../core/accounts/sso/sign-in'
-import { setEmail } from '../../../core/accounts/password-reset'
+import { askSsoLink } from '../../../core/accounts/sso/link'
+import { removeEmail } from '../../../core/accounts/email/change'
+import { type AdminChange, tellOwner } from '../../../core/accounts/admin-notice'
 
 export type AccountChange = {
   disabled?: boolean
   admin?: boolean
   twoFactor?: false
   ssoEmail?: string | null
+  /** Only null: an admin may remove a user's email, never set one (only its owner can, confirmed by mail). */
   email?: string | null
   maxBytes?: number | null
   maxFiles?: number | null
@@ -20,18 +23,37 @@ export type AccountChange = {
 /** What an admin changed of a user, and the user as it is now (with usage, for the admin page). */
 export type ChangedAccount = { before: UserRow; after: UserRow & { usage: Usage; passkeys: number }; passkeysRemoved: number }
 
-/** Applies an admin's change to a user: state first (refused when it would leave no enabled admin), then two-factor reset, then limits. */
-export async function changeAccount(ctx: AppContext, input: { id: string; change: AccountChange }): Promise<ChangedAccount> {
+/**
+ * Applies an admin's change to a user: state first (refused when it would leave no enabled admin), then two-factor
+ * reset, single sign-on link, email, limits; then the user is mailed what changed in how they sign in. An email
+ * to set is refused before anything applies: the address resets go to would be a way into the account.
+ */
+export async function changeAccount(ctx: AppContext, input: { id: string; by: string; change: AccountChange }): Promise<ChangedAccount> {
   const { disabled, admin, twoFactor, ssoEmail, email, maxBytes, maxFiles } = input.change
+  if (email !== undefined && email !== null) throw emailIsTheOwners()
   const before = await userWithId(ctx, input.id)
   if (disabled !== undefined || admin !== undefined) await setUserState(ctx, { id: before.id, disabled, admin })
   const passkeysRemoved = twoFactor === false ? await resetSecondFactors(ctx, before.id) : 0
-  if (ssoEmail !== undefined) await allowSsoLink(ctx, { userId: before.id, email: ssoEmail })
-  if (email !== undefined) await setEmail(ctx, { userId: before.id, email })
+  if (ssoEmail !== undefined) await askSsoLink(ctx, { userId: before.id, email: ssoEmail })
+  if (email === null) await removeEmail(ctx, { userId: before.id, withPending: false })
   if (maxBytes !== undefined || maxFiles !== undefined) await setQuota(ctx, { name: before.name, maxBytes, maxFiles })
   const after = (await listUsers(ctx)).find((user) => user.id === before.id)
   if (!after) return changeAccount(ctx, input) // removed meanwhile: the next read answers 404
+  await tellOwner(ctx, { user: before, admin: input.by, changes: changesToTell(input.change, before, after, passkeysRemoved) })
   return { before, after, passkeysRemoved }
+}
+
+/** What the owner is told of: what changed how the account is signed in to or recovered. */
+function changesToTell(change: AccountChange, before: UserRow, after: UserRow, passkeysRemoved: number): AdminChange[] {
+  const changes: AdminChange[] = []
+  if (change.email === null && before.email !== null) changes.push({ kind: 'email removed' })
+  if (typeof change.ssoEmail === 'string' && after.ssoLinkEmail !== null)
+    changes.push({ kind: 'sso link asked', ssoEmail: after.ssoLinkEmail })
+  if (change.ssoEmail === null && before.ssoLinkEmail !== null) changes.push({ kind: 'sso link withdrawn' })
+  if (change.twoFactor === false && (before.totpEnabledAt !== null || passkeysRemoved > 0)) {
+    changes.push({ kind: 'two-factor reset', passkeysRemoved })
+  }
+  return changes
 }
 
 /** A lost phone or key: the TOTP app and recovery codes go, and so do the passkeys. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm'
+import { and, desc, eq, gte, lt, ne, type SQL } from 'drizzle-orm'
 import type { AuditAction } from '../../../core/audit/record'
 import type { AppContext } from '../../../core/context'
 import type { AuditEventRow } from '../../../db/tables'
@@ -9,6 +9,8 @@ export type AuditFilter = {
   /** Only the entries about the user of this name now (admins). */
   userName?: string
   action?: AuditAction
+  /** Only what a user did to another user's account (an admin's changes, which the owner is shown). */
+  byAnother?: boolean
   /** Milliseconds: entries at or after `since`, before `until`. */
   since?: number
   until?: number
@@ -27,6 +29,8 @@ export async function listAuditEntries(ctx: AppContext, filter: AuditFilter): Pr
     filter.userId === undefined ? undefined : eq(auditEvents.userId, filter.userId),
     filter.userName === undefined ? undefined : eq(users.name, filter.userName),
     filter.action === undefined ? undefined : eq(auditEvents.action, filter.action),
+    // NULL on either side (the CLI, an anonymous client, an entry about no account) is not "another user".
+    filter.byAnother ? ne(auditEvents.actorId, auditEvents.userId) : undefined,
     filter.since === undefined ? undefined : gte(auditEvents.at, filter.since),
     filter.until === undefined ? undefined : lt(auditEvents.at, filter.until),
     filter.cursor === undefined ? undefined : lt(auditEvents.seq, filter.cursor),

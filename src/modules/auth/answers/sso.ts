@@ -24,6 +24,8 @@ const REFUSALS: Record<SsoRefusal, (email: string | undefined) => string> = {
   not_allowed: (email) => `${email ?? 'This account'} may not sign in to this server. Ask an admin to invite you or to allow your address.`,
   not_one_address: (email) =>
     `The sign-in provider gave "${email}", which is not a single email address, so it cannot be matched to an account here. Ask an admin.`,
+  link_waiting: (email) =>
+    `An admin asked that signing in as ${email ?? 'this account'} open an existing account here, and that account is in use: the link waits for the account’s owner to allow it on their Account page.`,
 }
 
 /** The refusal's reason in the audit log. */
@@ -32,6 +34,7 @@ const REFUSAL_REASONS: Record<SsoRefusal, string> = {
   unverified: 'unverified',
   not_allowed: 'not allowed',
   not_one_address: 'not one email address',
+  link_waiting: 'link waiting',
 }
 
 /** The pending sign-in as a cookie value: its three values and their signature with the server key (nothing kept on the server). */

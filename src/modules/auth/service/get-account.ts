@@ -3,6 +3,7 @@ import { usageOf } from '../../../core/files/usage'
 import type { MeDto } from '../model'
 import { findUserById, limitsOf } from '../../../core/accounts/users/users'
 import { recoveryCodesLeft, twoFactorOn } from '../../../core/accounts/two-factor'
+import { pendingEmailOf } from '../../../core/accounts/email/change'
 
 /** The caller's account: who they are, what they use and what their plan allows. */
 export async function getAccount(ctx: AppContext, input: { userId: string }): Promise<MeDto> {
@@ -17,6 +18,8 @@ export async function getAccount(ctx: AppContext, input: { userId: string }): Pr
     admin: user.isAdmin,
     hasPassword: user.passwordHash !== null,
     email: user.email,
+    pendingEmail: await pendingEmailOf(ctx, user.id),
+    ssoLink: user.ssoLinkEmail === null ? null : { email: user.ssoLinkEmail, allowed: user.ssoLinkAllowed },
     twoFactor,
     usage,
     limits: { ...limitsOf(user), maxFileSize: ctx.config.maxFileSize },

@@ -1,0 +1,50 @@
+import type { AuditEntryDto } from '../../../src/modules/audit/model'
+import type { AuditAction } from '../../../src/shared/audit-shapes'
+
+/** The audit log in words, for the Activity page and the Account page's changes by an admin. */
+
+/** Each action in words. */
+export const ACTION_TEXT: Record<AuditAction, string> = {
+  'sign_in.succeeded': 'Signed in',
+  'sign_in.failed': 'Sign-in failed',
+  'token.issued': 'Token created',
+  'token.revoked': 'Token revoked',
+  'user.added': 'User added',
+  'user.removed': 'User removed',
+  'user.password_set': 'Password set',
+  'user.quota_set': 'Limits set',
+  'user.disabled': 'User disabled',
+  'user.enabled': 'User enabled',
+  'user.admin_set': 'Admin role changed',
+  'user.sso_link_set': 'Single sign-on link changed',
+  'user.email_set': 'Email changed',
+  'invitation.created': 'Invitation created',
+  'invitation.revoked': 'Invitation revoked',
+  'mail.test_sent': 'Test mail sent',
+  'branding.changed': 'Branding changed',
+  'branding.logo_set': 'Logo set',
+  'branding.logo_removed': 'Logo removed',
+  'two_factor.enabled': 'Two-factor sign-in turned on',
+  'two_factor.disabled': 'Two-factor sign-in turned off',
+  'two_factor.recovery_codes_renewed': 'Recovery codes renewed',
+  'two_factor.reset': 'Two-factor sign-in reset by an admin',
+  'passkey.added': 'Passkey added',
+  'passkey.removed': 'Passkey removed',
+  'file.deleted': 'File deleted',
+  'link.created': 'Link created',
+  'link.changed': 'Link changed',
+  'link.deleted': 'Link deleted',
+  'reader.erased': 'Reader erased',
+  'notification_channel.created': 'Notification channel added',
+  'notification_channel.deleted': 'Notification channel deleted',
+  'webhook.created': 'Webhook added',
+  'webhook.deleted': 'Webhook deleted',
+}
+
+/** An entry's facts in one line: "label: ci · scopes: files:read". */
+export function facts(detail: AuditEntryDto['detail']): string {
+  return Object.entries(detail)
+    .filter(([, value]) => value !== null && value !== '')
+    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`)
+    .join(' · ')
+}
