@@ -321,7 +321,7 @@ describe('erasing a reader', () => {
     await elsewhere.get(otherLink.path)
 
     const erased = await json(await api('POST', '/api/readers/erase', { address: 'ZOE@example.test' }))
-    expect(erased.data).toEqual({ visits: 1, acceptances: 1 })
+    expect(erased.data).toEqual({ visits: 1, acceptances: 1, events: 0, deliveries: 0, mails: 0, cachedFiles: 0 })
     const visits = (await json(await api('GET', `/api/links/${link.id}/visits`))).data
     expect(visits.length).toBe(1)
     expect(visits[0].reader).toBeNull()

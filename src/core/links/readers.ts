@@ -60,6 +60,14 @@ export function canonicalAddress(address: string): string {
   return `${plus === -1 ? local : local.slice(0, plus)}@${asciiDomain(domain) ?? domain}`
 }
 
+// An address as it may stand in a text pdfshare wrote (a notification's "ada@acme.com opened it", a digest's
+// "Readers: a@x, b@y."): no spaces or list punctuation, not ending in the sentence's full stop.
+const ADDRESS_IN_TEXT = /[^\s,;<>()]+@[^\s,;<>()"]*[^\s,;<>()".]/gu
+
+/** `text` with every address of the mailbox `canonical` names (in any spelling of it) replaced by `replacement`. */
+export const withoutAddress = (text: string, canonical: string, replacement: string): string =>
+  text.replace(ADDRESS_IN_TEXT, (found) => (canonicalAddress(found) === canonical ? replacement : found))
+
 /** What is wrong with one entry of an allow or deny list (`name`), or undefined when it is an address or an @domain. */
 function listEntryProblem(name: string, entry: unknown): string | undefined {
   if (typeof entry === 'string' && listEntryOf(entry) !== undefined) return undefined
@@ -127,6 +135,9 @@ export function readerVerdict(link: Pick<LinkRow, 'allowReaders' | 'denyReaders'
   if (link.allowReaders !== '' && !matches(link.allowReaders, canonical)) return 'not_allowed'
   return 'allowed'
 }
+
+/** The `kind` of a mailed code in the mail outbox: erasing a reader finds the code mails to them by it. */
+export const READER_CODE_MAIL = 'reader code'
 
 /** The link asks a reader for an address before anything of the document. */
 export const asksForAddress = (link: Pick<LinkRow, 'access'>): boolean => link.access !== 'open'

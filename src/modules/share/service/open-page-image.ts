@@ -72,7 +72,7 @@ export function pageImageOpener(
     const text = readerWatermark(ctx.signingKey, access.shared.link, { reader: access.reader, cookies, now: ctx.now() })
     let watermarked: Watermarked | null = null
     if (text !== null && image.kind === 'rendered') {
-      const drawn = await pages.watermarks.imageWith(image.path, text)
+      const drawn = await pages.watermarks.imageWith(image.path, text, access.reader)
       watermarked = drawn.kind === 'image' ? { ...drawn, text } : drawn
     }
     return { kind: 'image', shared: access.shared, page, width, image, watermarked }

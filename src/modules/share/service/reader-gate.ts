@@ -3,7 +3,7 @@ import { and, eq, lt, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
-import { canonicalAddress, readerAddressOf, readerVerdict } from '../../../core/links/readers'
+import { canonicalAddress, READER_CODE_MAIL, readerAddressOf, readerVerdict } from '../../../core/links/readers'
 import { rateLimitFor } from '../../../core/limits/rate-limit'
 import { mailRow } from '../../../core/mail/message'
 import { outboxWritten } from '../../../core/webhooks/wake'
@@ -157,7 +157,7 @@ export function readerGate(ctx: AppContext, accessOf: ReadLinkAccess) {
       ...stored,
       ctx.db.orm.insert(mailOutbox).values(
         mailRow(ctx, {
-          kind: 'reader code',
+          kind: READER_CODE_MAIL,
           to: address,
           // Neutral: subjects are listed in the admins' view of the outbox, which must not show a working code.
           subject: 'Your code to open a shared document',
