@@ -1,4 +1,4 @@
-import { MAX_TRACKED_KEYS, OVERFLOW_COUNTERS, type RateDecision, type RateLimiter, WINDOW_MS } from './rate-limiter'
+import { MAX_TRACKED_KEYS, OVERFLOW_COUNTERS, type RateLimiter, WINDOW_MS } from './rate-limiter'
 
 /**
  * A window is counted in this many steps: a request is judged by the requests of the current step and the
@@ -78,8 +78,8 @@ export function createSlidingRateLimiter(options: {
       options.onOverflow?.()
     }
     const counter = counterOf(key)
-    let shared = overflow.get(counter)
-    if (!shared) overflow.set(counter, (shared = fresh(step)))
+    const shared = overflow.get(counter) ?? fresh(step)
+    overflow.set(counter, shared)
     return shared
   }
 
