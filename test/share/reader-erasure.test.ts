@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { routeEvents } from '../../src/modules/notifications/worker/route-events'
 import { makePdf } from '../../scripts/support/pdf'
+import { untilDrawn } from '../support/busy'
 import { json, startTestApp, type TestServer } from '../support/harness'
 import { addLink, type TestLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'
@@ -61,8 +62,8 @@ async function readThrough(link: TestLink, address: string) {
   expect((await someone.post(`${link.path}/code`, { email: address, code: await codeFor(address) })).status).toBe(303)
   expect((await someone.post(`${link.path}/agreement`, { version: '1', accept: 'yes' })).status).toBe(303)
   expect((await someone.get(link.path)).status).toBe(200)
-  expect((await someone.get(`${link.path}/pages/1?w=480`)).status).toBe(200)
-  const download = await someone.get(`${link.path}/download`)
+  expect((await untilDrawn(() => someone.get(`${link.path}/pages/1?w=480`))).status).toBe(200)
+  const download = await untilDrawn(() => someone.get(`${link.path}/download`))
   expect(download.status).toBe(200)
   await download.arrayBuffer()
   return someone
@@ -90,8 +91,11 @@ async function placesHolding(on: TestServer, needle: string): Promise<string[]> 
   return places.sort()
 }
 
-/** The files of this server's page cache (data/previews). */
-const cacheFiles = () => new Set(readdirSync(join(server.dataDir, 'previews')))
+/**
+ * The watermarked files of this server's page cache (data/previews): copies of PDFs and page overlays. (Pages
+ * drawn in the background, page 1 at the ladder's widths, come and go on their own and name no reader.)
+ */
+const cacheFiles = () => new Set(readdirSync(join(server.dataDir, 'previews')).filter((name) => /^watermark-|\.pw-/.test(name)))
 
 describe('erasing a reader', () => {
   test('the address goes from every table and the page cache, in every spelling of its mailbox; other readers keep theirs', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { makePdf } from '../../scripts/support/pdf'
+import { untilDrawn } from '../support/busy'
 import { json, startTestApp } from '../support/harness'
 import { addLink, type TestLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'
@@ -54,7 +55,7 @@ async function attackVerified(link: TestLink, address: string) {
   const mailed = await outboxTo(address.trim().toLowerCase())
   const code = /\b(\d{6})\b/.exec(mailed.at(-1)?.textBody ?? '')?.[1] ?? '123456'
   const entered = await someone.post(`${link.path}/code`, { email: address, code })
-  const image = await someone.get(`${link.path}/pages/1?w=480`)
+  const image = await untilDrawn(() => someone.get(`${link.path}/pages/1?w=480`))
   return { asked: asked.status, mailed: mailed.length, entered: entered.status, image: image.status }
 }
 
@@ -62,7 +63,7 @@ async function attackVerified(link: TestLink, address: string) {
 async function attackEmail(link: TestLink, address: string) {
   const someone = reader()
   const given = await someone.post(`${link.path}/reader`, { email: address })
-  const image = await someone.get(`${link.path}/pages/1?w=480`)
+  const image = await untilDrawn(() => someone.get(`${link.path}/pages/1?w=480`))
   return { given: given.status, image: image.status, text: await given.text() }
 }
 
