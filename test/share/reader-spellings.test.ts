@@ -6,6 +6,7 @@ import { json, startTestApp } from '../support/harness'
 import { addLink, type TestLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'
 import { FIREFOX } from '../support/user-agents'
+import { readerCookieValue } from '../../src/modules/share/service/reader-cookies'
 import { REFUSAL_LIMITS } from '../../src/modules/share/service/reader-gate'
 
 // Allow and deny lists compare one canonical spelling of an address (docs/readers.md, "Addresses"): a `+tag`
@@ -126,6 +127,19 @@ describe('the docs example: allow @acme.com, deny intern@acme.com', () => {
     expect((await attackEmail(link, 'intern@acme.com')).given).toBe(403)
     expect((await attackEmail(link, 'intern+new@acme.com')).given).toBe(403)
     expect((await attackEmail(link, 'bob@acme.com')).given).toBe(303)
+  })
+})
+
+describe('a reader cookie signed before the rule', () => {
+  test('for a spelling the rule refuses (a list, a quoted local part) opens nothing any more', async () => {
+    const link = await addLink(server, file.id, { access: 'email', ...DOCS_EXAMPLE })
+    for (const address of ['x,intern@acme.com', '"intern"@acme.com']) {
+      const value = readerCookieValue(server.ctx.signingKey, link, { address, verified: false }, Date.now())
+      const image = await server.call('GET', `${link.path}/pages/1?w=480`, {
+        headers: { 'user-agent': FIREFOX, 'x-forwarded-for': '198.51.99.1', cookie: `pdfshare_reader=${value}` },
+      })
+      expect(`${address} ${image.status}`).toBe(`${address} 403`)
+    }
   })
 })
 
