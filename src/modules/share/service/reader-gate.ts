@@ -32,8 +32,9 @@ export const REFUSAL_LIMITS = { perClient: 10, windowMs: 60 * 60 * 1000 } as con
 /**
  * What the address form of a link's gate (`POST /s/:slug/reader`) decided: the link is missing or gone, or asks
  * for no address (`no_form`); the reader's already past this gate (`in`); the text is not an address
- * (`invalid`); the lists keep it out (`denied`, `not_allowed`); the link lets it in as given (`admitted`, access
- * email); a code was mailed to it (`code_sent`); too many codes (`rate_limited`); no mail server (`no_mail`).
+ * (`invalid`); the lists keep it out (`denied`, `not_allowed`: an email link only); the link lets it in as given
+ * (`admitted`, access email); a code was mailed to it, or so it is answered (`code_sent`); too many codes, or
+ * too many refusals from this client (`rate_limited`, `what`); no mail server (`no_mail`).
  */
 export type AddressDecision =
   | { kind: 'missing' }
@@ -66,9 +67,9 @@ type GateInput = { slug: string; cookies: string | null; client: string }
  * cannot overtake the count. The code and its mail are written in one batch (the mail outbox sends it).
  *
  * The lists must not answer who is on them. A verified-email link answers an address the lists keep out as it
- * answers any other (the code form; the limits counted alike), and mails nothing; its code form then answers
- * as for a code that expired. An email link lets in or refuses at once, so its refusals are counted per client
- * (REFUSAL_LIMITS).
+ * answers any other (the code form; the limits counted alike), and mails nothing: it gets a stand-in code that
+ * nothing matches, so its code form counts tries down like any other. An email link lets in or refuses at once,
+ * so its refusals are counted per client (REFUSAL_LIMITS).
  */
 export function readerGate(ctx: AppContext, accessOf: ReadLinkAccess) {
   const { readerCodes, mailOutbox } = ctx.db.tables
