@@ -5,7 +5,7 @@ import { DomainError } from '../errors'
 import { allowOnly, type ParsedArgs, stringFlag } from './args'
 import { CliFailure, type CliIo } from './io'
 
-export const READER_USAGE = `reader erase ADDRESS [--user NAME]  erase a reader's address from every visit and acceptance (of one user's files with --user)`
+export const READER_USAGE = `reader erase ADDRESS [--user NAME]  erase a reader's address from every visit, acceptance, notification, code mail and watermarked copy (of one user's files with --user)`
 
 /** `pdfshare reader erase ADDRESS`: a reader asked the operator to be forgotten. */
 export async function readerCommand(ctx: AppContext, args: ParsedArgs, io: CliIo): Promise<void> {
@@ -19,7 +19,11 @@ export async function readerCommand(ctx: AppContext, args: ParsedArgs, io: CliIo
     const user = userName === undefined ? null : await findUserByName(ctx, userName)
     const erased = await eraseReader(ctx, { ownerId: user?.id ?? null, address })
     const whose = user ? `${user.name}'s files` : 'every file'
-    io.out(`erased ${address.trim().toLowerCase()} from ${erased.visits} visits and ${erased.acceptances} acceptances of ${whose}`)
+    io.out(
+      `erased ${address.trim().toLowerCase()} from ${erased.visits} visits and ${erased.acceptances} acceptances of ${whose}, ` +
+        `${erased.events} reader events, ${erased.deliveries} notification messages, ${erased.mails} code mails ` +
+        `and ${erased.cachedFiles} watermarked copies in this server's page cache`,
+    )
   } catch (error) {
     if (error instanceof DomainError) throw new CliFailure(error.message, error.code === 'invalid_request' ? 2 : 1)
     throw error

@@ -32,7 +32,7 @@ test("reader erase ADDRESS: from one user's files with --user, from every file w
 
   const mine = await cli('reader', 'erase', 'Ann@example.test', '--user', 'alice')
   expect(mine.code).toBe(0)
-  expect(mine.stdout).toContain("erased ann@example.test from 1 visits and 0 acceptances of alice's files")
+  expect(mine.stdout).toContain("erased ann@example.test from 1 visits and 0 acceptances of alice's files, 0 reader events")
   expect(await readersOf(aliceLink.id, alice.token)).toEqual([null])
   expect(await readersOf(bobLink.id, bob.token)).toEqual(['ann@example.test'])
 

@@ -16,10 +16,19 @@ export type PreviewCache = {
   pagePathOf(blobKey: string, page: number, width: number, kind: 'webp' | 'failed'): string
   /** Where one page's text of a blob is cached (`<blobKey>.p<page>.text.json`), or its failure mark. */
   textPathOf(blobKey: string, page: number, kind: 'json' | 'failed'): string
-  /** Where a watermarked copy of a blob's PDF for `text` is cached (`<blobKey>.pw-<hash of text>.pdf`), or its failure mark. */
-  stampedPathOf(blobKey: string, text: string, kind: 'pdf' | 'failed'): string
-  /** Where the watermark overlay named by `key` (its text and size) is cached: one for every blob. */
-  overlayPathOf(key: string): string
+  /**
+   * Where a watermarked copy of a blob's PDF for `text` is cached (`<blobKey>.pw-<tag>-<hash of text>.pdf`), or its
+   * failure mark; `tag` names its reader (watermarks.ts watermarkTag).
+   */
+  stampedPathOf(blobKey: string, text: string, kind: 'pdf' | 'failed', tag: string): string
+  /** Where the watermark overlay named by `key` (its text and size) is cached for the reader `tag` names: one for every blob. */
+  overlayPathOf(key: string, tag: string): string
+  /**
+   * Drops every watermarked file of the reader `tag` names (their copies of PDFs, their overlays), and those
+   * cached before files were tagged, whose reader cannot be told; answers how many went. This disk only: a
+   * reader's watermarked files are never shared through the bucket.
+   */
+  discardReader(tag: string): Promise<number>
   /** A page file (image, text, mark) was served from this cache, or written into it: kept within its budget. */
   pageUsed(path: string): void
   pageWritten(path: string): void
@@ -102,6 +111,9 @@ export function previewCacheIn(folder: string, shared?: ObjectFolder, pageBytes 
   }
 }
 
+/** Watermarked files named before they carried their reader's tag (`<blobKey>.pw-<digest>.pdf`, `watermark-<digest>.png`). */
+const UNTAGGED_WATERMARK = /(^watermark-|\.pw-)[0-9a-f]{32}\.(png|pdf|failed)$/
+
 /** A file-name-safe digest of a text (a reader's address may be in it: only its hash is on disk). */
 const digestOf = (text: string) => new Bun.CryptoHasher('sha256').update(text).digest('hex').slice(0, 32)
 
@@ -121,8 +133,19 @@ function localPreviewCache(folder: string, budget: PageCacheBudget): PreviewCach
     pathOf,
     pagePathOf: (blobKey, page, width, kind) => join(folder, `${blobKey}.p${page}-w${width}.${kind}`),
     textPathOf: (blobKey, page, kind) => join(folder, `${blobKey}.p${page}.text.${kind}`),
-    stampedPathOf: (blobKey, text, kind) => join(folder, `${blobKey}.pw-${digestOf(text)}.${kind}`),
-    overlayPathOf: (key) => join(folder, `watermark-${digestOf(key)}.png`),
+    stampedPathOf: (blobKey, text, kind, tag) => join(folder, `${blobKey}.pw-${tag}-${digestOf(text)}.${kind}`),
+    overlayPathOf: (key, tag) => join(folder, `watermark-${tag}-${digestOf(key)}.png`),
+    async discardReader(tag) {
+      const theirs = (name: string) => name.startsWith(`watermark-${tag}-`) || name.includes(`.pw-${tag}-`) || UNTAGGED_WATERMARK.test(name)
+      let removed = 0
+      for (const name of await readdir(folder).catch(() => [] as string[])) {
+        if (!theirs(name)) continue
+        await rm(join(folder, name), { force: true })
+        budget.removed(join(folder, name))
+        removed++
+      }
+      return removed
+    },
     pageUsed: budget.used,
     pageWritten: budget.written,
     discard,

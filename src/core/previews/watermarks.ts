@@ -1,6 +1,8 @@
 import { existsSync, statSync } from 'node:fs'
 import { rm, writeFile } from 'node:fs/promises'
 import { createSingleFlight } from '../../lib/concurrency'
+import { hmacSha256 } from '../../lib/hmac'
+import { canonicalAddress } from '../links/readers'
 import type { FileRow } from '../../db/tables'
 import type { AppContext } from '../context'
 import { WATERMARK_STYLE } from './watermark-style'
@@ -12,11 +14,23 @@ export type WatermarkedImage = { kind: 'image'; bytes: Buffer } | { kind: 'busy'
 /** A PDF with a reader's watermark on every page, on disk, or why not: it cannot be stamped (`failed`), or `busy`. */
 export type StampedPdf = { kind: 'stamped'; path: string; size: number } | { kind: 'failed' } | { kind: 'busy' }
 
+/**
+ * What the page cache names a reader's watermarked files by, besides their text: a keyed hash of the reader's
+ * canonical address (`anyone` for a reader who gave none). The files hold the address (in pixels, in the PDF's
+ * text) under a name that does not; erasing the reader finds them by this tag (PreviewCache.discardReader).
+ */
+export const watermarkTag = (key: Uint8Array, reader: string | null): string =>
+  reader === null
+    ? 'anyone'
+    : hmacSha256(key, `watermark reader\n${canonicalAddress(reader)}`)
+        .toString('hex')
+        .slice(0, 16)
+
 export type Watermarks = {
-  /** The page image at `imagePath` (a cached WebP) with `text` drawn across it. */
-  imageWith(imagePath: string, text: string): Promise<WatermarkedImage>
+  /** The page image at `imagePath` (a cached WebP) with `text` drawn across it, for `reader` (the address they gave, or null). */
+  imageWith(imagePath: string, text: string, reader: string | null): Promise<WatermarkedImage>
   /** The file's PDF with `text` drawn across every page: made once per PDF version and text, then kept. */
-  pdfWith(row: Pick<FileRow, 'id' | 'blobKey'>, text: string): Promise<StampedPdf>
+  pdfWith(row: Pick<FileRow, 'id' | 'blobKey'>, text: string, reader: string | null): Promise<StampedPdf>
 }
 
 /**
@@ -49,8 +63,8 @@ export function watermarks(ctx: AppContext, pool: RendererPool): Watermarks {
   // connection is dropped as silent (PDFSHARE_IDLE_TIMEOUT), and may take longer than a preview.
   const stampTimeoutMs = Math.max(ctx.config.previewTimeout, ctx.config.idleTimeout - 5) * 1000
 
-  const overlayOf = async (text: string, width: number, height: number): Promise<string | undefined> => {
-    const path = ctx.previews.overlayPathOf(`${text}\n${width}x${height}`)
+  const overlayOf = async (text: string, tag: string, width: number, height: number): Promise<string | undefined> => {
+    const path = ctx.previews.overlayPathOf(`${text}\n${width}x${height}`, tag)
     if (existsSync(path)) {
       ctx.previews.pageUsed(path)
       return path
@@ -69,11 +83,11 @@ export function watermarks(ctx: AppContext, pool: RendererPool): Watermarks {
   }
 
   return {
-    async imageWith(imagePath, text) {
+    async imageWith(imagePath, text, reader) {
       const sharp = (await import('sharp')).default // loaded on first use: start-up stays quick
       const page = await sharp(imagePath).removeAlpha().raw().toBuffer({ resolveWithObject: true })
       const { width, height } = page.info
-      const overlay = await overlayOf(text, width, height)
+      const overlay = await overlayOf(text, watermarkTag(ctx.signingKey, reader), width, height)
       if (!overlay) return { kind: 'busy' }
       const ink = await sharp(overlay).extractChannel(0).raw().toBuffer()
       if (ink.length !== width * height) return { kind: 'busy' } // an overlay cut short: drawn again next time
@@ -82,9 +96,10 @@ export function watermarks(ctx: AppContext, pool: RendererPool): Watermarks {
       return { kind: 'image', bytes }
     },
 
-    async pdfWith(row, text) {
-      const path = ctx.previews.stampedPathOf(row.blobKey, text, 'pdf')
-      const mark = ctx.previews.stampedPathOf(row.blobKey, text, 'failed')
+    async pdfWith(row, text, reader) {
+      const tag = watermarkTag(ctx.signingKey, reader)
+      const path = ctx.previews.stampedPathOf(row.blobKey, text, 'pdf', tag)
+      const mark = ctx.previews.stampedPathOf(row.blobKey, text, 'failed', tag)
       if (existsSync(path)) {
         ctx.previews.pageUsed(path)
         return { kind: 'stamped', path, size: statSync(path).size }

@@ -11,7 +11,8 @@ const tags = ['readers']
 
 /**
  * What the owner's gated links keep of their readers, besides the visits (modules/analytics): the acceptances
- * of their agreements, and the erasure of one reader's address from all of it.
+ * of their agreements, and the erasure of one reader's address from all of it (and from the notifications, the
+ * outbox and the page cache).
  */
 export function readersRoutes(ctx: AppContext, auth: AuthGuard) {
   const acceptancesOf = async (scope: Parameters<typeof listAcceptances>[1]) => {
@@ -47,8 +48,10 @@ export function readersRoutes(ctx: AppContext, auth: AuthGuard) {
         body: EraseJson,
         response: { 200: ErasedEnvelope, 400: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
         detail: {
-          summary: "Erase a reader's address from every visit and acceptance of your files",
-          description: 'The visits and acceptances stay, without the address. Answers how many named it.',
+          summary: "Erase a reader's address from everything of your files",
+          description:
+            'From the visits and acceptances (which stay, without it), the reader events and notification messages, the codes and code mails, ' +
+            "and the watermarked copies in this server's page cache; every spelling of the mailbox (ada+cv@ with ada@). Answers how many named it.",
           tags,
         },
       },

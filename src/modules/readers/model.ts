@@ -45,6 +45,12 @@ export const ErasedEnvelope = t.Object({
   data: t.Object({
     visits: t.Integer({ description: 'Visits of your files that no longer name the address' }),
     acceptances: t.Integer({ description: 'Acceptances of your links that no longer name the address' }),
+    events: t.Integer({ description: 'Reader events (what notifications are made of) that no longer name the address' }),
+    deliveries: t.Integer({ description: 'Notification messages whose text named the address, now "(erased reader)"' }),
+    mails: t.Integer({ description: 'Code mails to the address deleted from the mail outbox' }),
+    cachedFiles: t.Integer({
+      description: "Watermarked copies of pages and PDFs made for the reader, deleted from this server's page cache",
+    }),
   }),
 })
 

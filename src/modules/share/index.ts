@@ -3,6 +3,7 @@ import type { ViewerManifest } from '../../assets/viewer-assets'
 import type { AppContext } from '../../core/context'
 import { PLACEHOLDER_PREVIEW, type PreviewService, previewWaitOf } from '../../core/previews/preview-service'
 import { clientGroupOf, clientIpOf } from '../../http/client-ip'
+import { isCrossSite } from '../../http/cross-site'
 import { applyRateLimit, loggedRateLimiter } from '../../http/rate-limit'
 import { pageBrands } from '../../core/branding/page-brand'
 import { brandingSource } from '../../core/branding/read-branding'
@@ -59,6 +60,18 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
   const accept = agreementAcceptor(ctx, built.accessOf)
   const recordReading = readingRecorder(ctx, built.accessOf, previews)
   const ownHost = new URL(config.publicUrl).host
+  const ownOrigin = new URL(config.publicUrl).origin
+  /**
+   * The gate forms' guard (password, address, code, agreement): a POST another site made the reader's browser send
+   * is refused before it is read, so no page elsewhere can accept an agreement or give an address in a reader's name.
+   */
+  const sameSiteForm = {
+    parse: 'none' as const,
+    beforeHandle: ({ request, set }: { request: Request; set: Parameters<typeof answers.refused>[0] }) =>
+      isCrossSite(request, ownOrigin)
+        ? answers.refused(set, 403, 'Refused', 'This form was sent from another site. Open the link itself and try again.')
+        : undefined,
+  }
   const limiter = loggedRateLimiter(ctx, 'per address on /s/*', config.rateLimitShare)
   const bytes = async (
     request: Request,
@@ -147,7 +160,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
             return answers.unlocked(set, decision.link)
         }
       },
-      { parse: 'none' },
+      sameSiteForm,
     )
     .post(
       '/s/:slug/reader',
@@ -163,7 +176,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
           }),
         )
       },
-      { parse: 'none' },
+      sameSiteForm,
     )
     .post(
       '/s/:slug/code',
@@ -180,7 +193,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
           }),
         )
       },
-      { parse: 'none' },
+      sameSiteForm,
     )
     .post(
       '/s/:slug/agreement',
@@ -196,7 +209,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
           }),
         )
       },
-      { parse: 'none' },
+      sameSiteForm,
     )
     .get('/s/:slug/file', ({ request, params, server, set }) =>
       bytes(request, set, params.slug, clientIpOf(request, server, config.trustProxyHops), 'inline'),

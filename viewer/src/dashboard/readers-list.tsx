@@ -86,7 +86,10 @@ export function ReadersList(props: { fileId: string; linkId: string; onErased: (
         onConfirm={() => erasing && erase(erasing)}
         onClose={() => setErasing(null)}
       >
-        <p>The address goes from every visit and agreement acceptance of all your files. The visits and acceptances stay, without it.</p>
+        <p>
+          The address goes from every visit and agreement acceptance of all your files, from your notifications, and from the watermarked
+          copies made for it. The visits and acceptances stay, without it.
+        </p>
       </ConfirmDialog>
     </>
   )

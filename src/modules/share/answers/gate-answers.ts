@@ -91,6 +91,15 @@ export function gateAnswers(kit: AnswerKit) {
         })
       case 'admitted':
         return admitted(set, decision.link, { address: decision.address, verified: decision.verified })
+      case 'rate_limited':
+        set.headers['retry-after'] = String(decision.retryAfterSeconds)
+        return addressForm(set, 429, decision.link, {
+          problem:
+            decision.what === 'codes'
+              ? 'Too many codes were asked for. Wait a while, then ask again, or use the last code you received.'
+              : 'Too many addresses were tried from your network. Wait a while, then try again.',
+          address: decision.address,
+        })
     }
     return undefined
   }
@@ -108,12 +117,6 @@ export function gateAnswers(kit: AnswerKit) {
       switch (decision.kind) {
         case 'code_sent':
           return codeForm(set, 200, decision.link, decision.address)
-        case 'rate_limited':
-          set.headers['retry-after'] = String(decision.retryAfterSeconds)
-          return addressForm(set, 429, decision.link, {
-            problem: 'Too many codes were asked for. Wait a while, then ask again, or use the last code you received.',
-            address: decision.address,
-          })
         case 'no_mail':
           return kit.refused(
             set,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../core/context'
 import { sharedLinkFinder, type SharedLink } from '../../../core/links/find-shared-link'
 import { linkState, type LinkState } from '../../../core/links/link-state'
-import { asksForAddress, readerVerdict } from '../../../core/links/readers'
+import { asksForAddress, readerAddressOf, readerVerdict } from '../../../core/links/readers'
 import { type GateReader, hasLinkCookie, readerOfCookies } from './reader-cookies'
 
 /** A link's count of views, read live: the cached SharedLink has none (the view counter writes them). */
@@ -65,8 +65,11 @@ export function linkAccessReader(ctx: AppContext): ReadLinkAccess {
   }
 }
 
-/** The reader's address when it still opens the link as it is now: proved if the link asks for that, and allowed. */
+/**
+ * The reader's address when it still opens the link as it is now: proved if the link asks for that, an address
+ * by today's rules (a cookie signed before them may hold a spelling they refuse), and allowed.
+ */
 function admittedReader(link: SharedLink['link'], reader: GateReader | undefined): string | null {
-  if (!reader || (link.access === 'verified-email' && !reader.verified)) return null
+  if (!reader || (link.access === 'verified-email' && !reader.verified) || readerAddressOf(reader.address) === undefined) return null
   return readerVerdict(link, reader.address) === 'allowed' ? reader.address : null
 }

@@ -61,7 +61,7 @@ export function bytesOpener(
     const text = readerWatermark(ctx.signingKey, shared.link, { reader: access.reader, cookies, now: ctx.now() })
     let stamped: Stamped | null = null
     if (text !== null) {
-      const copy = await built.watermarks.pdfWith(shared.file, text)
+      const copy = await built.watermarks.pdfWith(shared.file, text, access.reader)
       if (copy.kind === 'failed') return { kind: 'unstampable', shared }
       if (copy.kind === 'busy') return copy
       stamped = { path: copy.path, size: copy.size, text }

@@ -8,7 +8,7 @@ import { isPageWidth, PAGE_WIDTHS, type PageWidth } from '../../../core/previews
 import type { Gate, ReadLinkAccess } from './link-access'
 import { readerWatermark } from './reader-watermark'
 
-/** Pages one client address (an IPv6 /64) may have drawn per minute; cached pages are free. */
+/** Pages one client address (an IPv6 /64) may have drawn in any minute (a sliding one); cached pages are free. */
 export const PAGE_DRAWS_PER_MINUTE = 120
 /** Pages' texts one client address may have read per minute (find reads every page's); kept ones are free. */
 export const PAGE_TEXTS_PER_MINUTE = 300
@@ -42,16 +42,18 @@ export type OpenPageImage = (input: {
 
 /**
  * Page images and texts open exactly where the PDF's bytes do (service/open-bytes.ts): past every gate, with a grant for
- * a limited link. A reader may have at most PAGE_DRAWS_PER_MINUTE pages drawn a minute from one address
- * (counted where every instance sees it); past that they get the placeholder, and cached pages as before.
+ * a limited link. A reader may have at most PAGE_DRAWS_PER_MINUTE pages drawn in any minute from one address
+ * (a sliding minute, counted where every instance sees it); past that they get the placeholder, and cached pages
+ * as before.
  */
 export function pageImageOpener(
   ctx: AppContext,
   accessOf: ReadLinkAccess,
   pages: { imageOf: PageImages; textOf: PageTexts; watermarks: Watermarks },
 ): OpenPageImage {
-  const draws = rateLimitFor(ctx, 'page draws per address', { perMinute: PAGE_DRAWS_PER_MINUTE })
-  const reads = rateLimitFor(ctx, 'page texts per address', { perMinute: PAGE_TEXTS_PER_MINUTE })
+  // Sliding minutes: a fixed one let twice the budget through around its turn (a minute's worth on each side).
+  const draws = rateLimitFor(ctx, 'page draws per address', { perMinute: PAGE_DRAWS_PER_MINUTE, sliding: true })
+  const reads = rateLimitFor(ctx, 'page texts per address', { perMinute: PAGE_TEXTS_PER_MINUTE, sliding: true })
   const within = (limit: typeof draws, client: string) => async () => {
     const decision = await limit.hit(client, ctx.now())
     return decision === undefined || decision.allowed
@@ -72,7 +74,7 @@ export function pageImageOpener(
     const text = readerWatermark(ctx.signingKey, access.shared.link, { reader: access.reader, cookies, now: ctx.now() })
     let watermarked: Watermarked | null = null
     if (text !== null && image.kind === 'rendered') {
-      const drawn = await pages.watermarks.imageWith(image.path, text)
+      const drawn = await pages.watermarks.imageWith(image.path, text, access.reader)
       watermarked = drawn.kind === 'image' ? { ...drawn, text } : drawn
     }
     return { kind: 'image', shared: access.shared, page, width, image, watermarked }

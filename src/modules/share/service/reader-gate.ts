@@ -1,9 +1,9 @@
-import { randomInt, timingSafeEqual } from 'node:crypto'
+import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
 import { and, eq, lt, sql } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
-import { readerAddressOf, readerVerdict } from '../../../core/links/readers'
+import { canonicalAddress, READER_CODE_MAIL, readerAddressOf, readerVerdict } from '../../../core/links/readers'
 import { rateLimitFor } from '../../../core/limits/rate-limit'
 import { mailRow } from '../../../core/mail/message'
 import { outboxWritten } from '../../../core/webhooks/wake'
@@ -15,17 +15,26 @@ export const CODE_MINUTES = 10
 export const CODE_TRIES = 5
 
 /**
- * Codes mailed per hour: to one address (over every link, so nobody can make pdfshare flood a mailbox), for one
- * link, and at the request of one client address (an IPv6 /64 is one). Counted in the shared counters, so
- * they hold across instances. With 5 tries a code, an address sees at most 25 guesses an hour out of a million.
+ * Codes mailed per hour: to one mailbox (its canonical address, over every link, so nobody can make pdfshare
+ * flood a mailbox however they spell it), for one link, and at the request of one client address (an IPv6 /64
+ * is one). Counted in the shared counters, so they hold across instances. With 5 tries a code, an address sees
+ * at most 25 guesses an hour out of a million.
  */
 export const CODE_LIMITS = { perAddress: 5, perLink: 100, perClient: 20, windowMs: 60 * 60 * 1000 } as const
 
 /**
+ * Addresses an `email` link may refuse one client address in an hour: past that, every address it tries is
+ * refused (429) until the hour is over, the allowed ones too, so the lists cannot be read out by trying
+ * addresses. A `verified-email` link needs no such count: it answers every address alike (a code was sent).
+ */
+export const REFUSAL_LIMITS = { perClient: 10, windowMs: 60 * 60 * 1000 } as const
+
+/**
  * What the address form of a link's gate (`POST /s/:slug/reader`) decided: the link is missing or gone, or asks
  * for no address (`no_form`); the reader's already past this gate (`in`); the text is not an address
- * (`invalid`); the lists keep it out (`denied`, `not_allowed`); the link lets it in as given (`admitted`, access
- * email); a code was mailed to it (`code_sent`); too many codes (`rate_limited`); no mail server (`no_mail`).
+ * (`invalid`); the lists keep it out (`denied`, `not_allowed`: an email link only); the link lets it in as given
+ * (`admitted`, access email); a code was mailed to it, or so it is answered (`code_sent`); too many codes, or
+ * too many refusals from this client (`rate_limited`, `what`); no mail server (`no_mail`).
  */
 export type AddressDecision =
   | { kind: 'missing' }
@@ -36,12 +45,15 @@ export type AddressDecision =
   | { kind: 'denied' | 'not_allowed'; link: SharedLink['link']; address: string }
   | { kind: 'admitted'; link: SharedLink['link']; address: string; verified: boolean }
   | { kind: 'code_sent'; link: SharedLink['link']; address: string }
-  | { kind: 'rate_limited'; link: SharedLink['link']; address: string; retryAfterSeconds: number }
+  | { kind: 'rate_limited'; link: SharedLink['link']; address: string; retryAfterSeconds: number; what: 'codes' | 'refusals' }
   | { kind: 'no_mail'; link: SharedLink['link'] }
 
 /** What the code form decided: as above, or the code is `wrong` (tries left) or `expired` (none, dead or used up). */
 export type CodeDecision =
-  | Extract<AddressDecision, { kind: 'missing' | 'gone' | 'no_form' | 'in' | 'invalid' | 'denied' | 'not_allowed' | 'admitted' }>
+  | Extract<
+      AddressDecision,
+      { kind: 'missing' | 'gone' | 'no_form' | 'in' | 'invalid' | 'denied' | 'not_allowed' | 'admitted' | 'rate_limited' }
+    >
   | { kind: 'wrong'; link: SharedLink['link']; address: string; triesLeft: number }
   | { kind: 'expired'; link: SharedLink['link']; address: string }
 
@@ -53,6 +65,11 @@ type GateInput = { slug: string; cookies: string | null; client: string }
  * database gives no code, and no way to test a million candidates without the key); it works CODE_MINUTES,
  * once, and dies after CODE_TRIES wrong ones — each try is claimed before the comparison, so parallel guesses
  * cannot overtake the count. The code and its mail are written in one batch (the mail outbox sends it).
+ *
+ * The lists must not answer who is on them. A verified-email link answers an address the lists keep out as it
+ * answers any other (the code form; the limits counted alike), and mails nothing: it gets a stand-in code that
+ * nothing matches, so its code form counts tries down like any other. An email link lets in or refuses at once,
+ * so its refusals are counted per client (REFUSAL_LIMITS).
  */
 export function readerGate(ctx: AppContext, accessOf: ReadLinkAccess) {
   const { readerCodes, mailOutbox } = ctx.db.tables
@@ -63,6 +80,10 @@ export function readerGate(ctx: AppContext, accessOf: ReadLinkAccess) {
     link: limit('per link', CODE_LIMITS.perLink),
     client: limit('per client', CODE_LIMITS.perClient),
   }
+  const refusals = rateLimitFor(ctx, 'reader refusals per client', {
+    perMinute: REFUSAL_LIMITS.perClient,
+    windowMs: REFUSAL_LIMITS.windowMs,
+  })
   const codeHash = (linkId: string, address: string, code: string) =>
     hmacSha256(ctx.signingKey, `reader code\n${linkId}\n${address}\n${code}`)
 
@@ -83,32 +104,64 @@ export function readerGate(ctx: AppContext, accessOf: ReadLinkAccess) {
     return { kind: 'allowed', address } as const
   }
 
-  const mailCode = async (shared: SharedLink, address: string, client: string): Promise<AddressDecision> => {
+  /**
+   * An email link's answer to an address: in, or refused by the lists; either way counted against the client's
+   * refusals first, and taken back when it let the reader in (so only refusals use them up).
+   */
+  const admitByAddress = async (
+    link: SharedLink['link'],
+    judgement: ReturnType<typeof judged>,
+    client: string,
+  ): Promise<Extract<AddressDecision, { kind: 'invalid' | 'denied' | 'not_allowed' | 'admitted' | 'rate_limited' }>> => {
+    if (judgement.kind === 'invalid') return judgement
+    const now = ctx.now()
+    const decision = await refusals.hit(client, now)
+    if (decision && !decision.allowed)
+      return { kind: 'rate_limited', link, address: judgement.address, retryAfterSeconds: decision.resetSeconds, what: 'refusals' }
+    if (judgement.kind !== 'allowed') return judgement
+    if (decision) await refusals.undo(client, now)
+    return { kind: 'admitted', link, address: judgement.address, verified: false }
+  }
+
+  /** A code for a verified-email link: mailed when the lists let the address in; the same answer when they do not. */
+  const mailCode = async (shared: SharedLink, address: string, allowed: boolean, client: string): Promise<AddressDecision> => {
     const { link } = shared
     if (ctx.config.smtpUrl === undefined) return { kind: 'no_mail', link }
     const now = ctx.now()
     for (const [limiter, key] of [
       [limits.client, client],
-      [limits.address, address],
+      [limits.address, canonicalAddress(address)],
       [limits.link, link.id],
     ] as const) {
       const decision = await limiter.hit(key, now)
-      if (decision && !decision.allowed) return { kind: 'rate_limited', link, address, retryAfterSeconds: decision.resetSeconds }
+      if (decision && !decision.allowed)
+        return { kind: 'rate_limited', link, address, retryAfterSeconds: decision.resetSeconds, what: 'codes' }
     }
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
     const expiresAt = now + CODE_MINUTES * 60_000
-    const values = { linkId: link.id, email: address, codeHash: codeHash(link.id, address, code).toString('hex'), expiresAt, tries: 0 }
-    await ctx.db.orm.batch([
+    // An address the lists keep out gets a stand-in: the hash of 32 random bytes, which no typed code matches, so
+    // its code form counts tries down and runs out exactly as a mailed code does. Nothing is mailed to it.
+    const hash = allowed ? codeHash(link.id, address, code) : randomBytes(32)
+    const values = { linkId: link.id, email: address, codeHash: hash.toString('hex'), expiresAt, tries: 0 }
+    const stored = [
       ctx.db.orm.delete(readerCodes).where(lt(readerCodes.expiresAt, now)),
       ctx.db.orm
         .insert(readerCodes)
         .values(values)
         .onConflictDoUpdate({ target: [readerCodes.linkId, readerCodes.email], set: { codeHash: values.codeHash, expiresAt, tries: 0 } }),
+    ] as const
+    if (!allowed) {
+      await ctx.db.orm.batch(stored)
+      return { kind: 'code_sent', link, address }
+    }
+    await ctx.db.orm.batch([
+      ...stored,
       ctx.db.orm.insert(mailOutbox).values(
         mailRow(ctx, {
-          kind: 'reader code',
+          kind: READER_CODE_MAIL,
           to: address,
-          subject: `Your code: ${code}`,
+          // Neutral: subjects are listed in the admins' view of the outbox, which must not show a working code.
+          subject: 'Your code to open a shared document',
           text: [
             `Someone (hopefully you) asked to open a document shared with you at ${ctx.config.publicUrl}.`,
             `Your code is ${code}. Type it on the page; it works for ${CODE_MINUTES} minutes.`,
@@ -128,9 +181,9 @@ export function readerGate(ctx: AppContext, accessOf: ReadLinkAccess) {
       if (at.kind !== 'gate') return at
       const { link } = at.shared
       const judgement = judged(link, input.email)
-      if (judgement.kind !== 'allowed') return judgement
-      if (link.access === 'email') return { kind: 'admitted', link, address: judgement.address, verified: false }
-      return mailCode(at.shared, judgement.address, input.client)
+      if (link.access === 'email') return admitByAddress(link, judgement, input.client)
+      if (judgement.kind === 'invalid') return judgement
+      return mailCode(at.shared, judgement.address, judgement.kind === 'allowed', input.client)
     },
 
     /** `POST /s/:slug/code`: the code a reader typed for the address it was mailed to. */
@@ -139,9 +192,10 @@ export function readerGate(ctx: AppContext, accessOf: ReadLinkAccess) {
       if (at.kind !== 'gate') return at
       const { link } = at.shared
       const judgement = judged(link, input.email)
-      if (judgement.kind !== 'allowed') return judgement
+      if (link.access === 'email') return admitByAddress(link, judgement, input.client)
+      if (judgement.kind === 'invalid') return judgement
+      // An address the lists keep out is answered as any other ("wrong", "expired"; its stand-in code matches nothing), never "not allowed".
       const { address } = judgement
-      if (link.access === 'email') return { kind: 'admitted', link, address, verified: false }
       const where = and(eq(readerCodes.linkId, link.id), eq(readerCodes.email, address))
       // The try is claimed first: of parallel guesses, at most CODE_TRIES are ever compared.
       const [claimed] = await ctx.db.orm
@@ -152,7 +206,7 @@ export function readerGate(ctx: AppContext, accessOf: ReadLinkAccess) {
       if (!claimed) return { kind: 'expired', link, address }
       const given = codeHash(link.id, address, input.code.trim())
       const kept = Buffer.from(claimed.codeHash, 'hex')
-      if (given.length === kept.length && timingSafeEqual(given, kept)) {
+      if (judgement.kind === 'allowed' && given.length === kept.length && timingSafeEqual(given, kept)) {
         await ctx.db.orm.delete(readerCodes).where(where) // once
         return { kind: 'admitted', link, address, verified: true }
       }
