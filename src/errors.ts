@@ -120,6 +120,12 @@ export const apiTokenMayNotChangeCredentials = () =>
     'reauthentication_required',
     'An API token cannot change how its account signs in (passkeys, two-factor sign-in, the reset email): sign in to the dashboard and send your password',
   )
+/** An admin's change of how their own account signs in, through the admin routes (which take no password). */
+export const ownCredentialsThroughAdmin = () =>
+  new DomainError(
+    'reauthentication_required',
+    'Change how your own account signs in (two-factor sign-in, passkeys, single sign-on, the reset email) on your Account page, with your password',
+  )
 /** A session of an account with a password asked to change how it signs in without sending the password. */
 export const currentPasswordRequired = () =>
   new DomainError('reauthentication_required', 'Enter your current password to change how you sign in (send it as "password")')

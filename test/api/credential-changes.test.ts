@@ -131,6 +131,7 @@ describe('changing how you sign in', () => {
     ],
     ['DELETE', '/api/me/passkeys/nosuchpasskey', {}],
     ['PUT', '/api/me/email', { email: 'new@example.test' }],
+    ['POST', '/api/me/sso-link', { email: 'new@example.test' }],
     ['POST', '/api/me/two-factor', {}],
     ['POST', '/api/me/two-factor/confirm', { code: '123456' }],
     ['POST', '/api/me/two-factor/recovery-codes', {}],
@@ -144,6 +145,26 @@ describe('changing how you sign in', () => {
       const response = await server.call(method, path, { token: cli, ...jsonBody({ ...body, password: PASSWORD }) })
       expect([method, path, ...(await refusal(response))]).toEqual([method, path, 403, 'reauthentication_required'])
     }
+  })
+
+  test('an admin’s token cannot change its own account’s sign-in through the admin routes (they ask no password)', async () => {
+    const admin = (await issueToken(server.ctx, { userName: 'root', label: 'admin script', ttlSeconds: null, scopes: new Set(['admin']) }))
+      .jwt
+    const rootId = (await userRow(server, 'root')).id
+    const before = await userRow(server, 'root')
+    for (const change of [{ twoFactor: false }, { ssoEmail: 'root.sso@example.com' }, { email: null }]) {
+      const response = await server.call('PATCH', `/api/admin/users/${rootId}`, { token: admin, ...jsonBody(change) })
+      expect([JSON.stringify(change), ...(await refusal(response, 'Account page'))]).toEqual([
+        JSON.stringify(change),
+        403,
+        'reauthentication_required',
+      ])
+    }
+    expect(await userRow(server, 'root')).toEqual(before)
+    // Another user's the admin manages as before.
+    await sessionOf(server, 'kit')
+    const kitId = (await userRow(server, 'kit')).id
+    await data(await server.call('PATCH', `/api/admin/users/${kitId}`, { token: admin, ...jsonBody({ twoFactor: false }) }))
   })
 
   test('takes the password from a session: without it a 403 that asks for it, a wrong one a 400; the session stays', async () => {
@@ -282,6 +303,15 @@ describe('password reset', () => {
       ...jsonBody({ email: 'jon@elsewhere.test', password: 'a brand new password' }),
     })
     expect((await emailSet(put)).email).toBe('jon@elsewhere.test')
+  })
+
+  test('a made-up reset link costs no password hash: a flood of them never fills the password queue', async () => {
+    // The queue holds 2 hashes at work and 32 waiting; a 35th at once was a 503 for everyone's sign-in.
+    const bogus = Array.from({ length: 40 }, (_, i) =>
+      server.call('POST', '/api/auth/password-reset/complete', jsonBody({ secret: `made-up-${i}`, password: 'a brand new password' })),
+    )
+    const statuses = await Promise.all(bogus.map(async (answer) => (await answer).status))
+    expect(statuses).toEqual(Array(40).fill(404))
   })
 
   test('reset mails: at most 3 an hour to one address, not 3 a minute', async () => {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { createApp } from '../../src/app'
 import { PLACEHOLDER_PREVIEW } from '../../src/core/previews/preview-service'
 import { startMailWorker } from '../../src/modules/mail/worker/mail-worker'
+import { ACCEPTANCES_PER_HOUR } from '../../src/modules/share/service/accept-agreement'
 import { CODE_LIMITS } from '../../src/modules/share/service/reader-gate'
 import { makePdf } from '../../scripts/support/pdf'
 import { BASE, json, startTestApp } from '../support/harness'
@@ -302,6 +303,37 @@ describe('an agreement', () => {
       [2, 'Confidential, version two.'],
     ])
     expect((await json(await api('GET', `/api/files/${file.id}/acceptances`))).data.acceptances.length).toBeGreaterThanOrEqual(2)
+  })
+})
+
+describe('acceptances are bounded', () => {
+  test('a reader with an address is recorded once per version; a client that drops the cookie writes at most ACCEPTANCES_PER_HOUR rows a link', async () => {
+    const link = await addLink(server, file.id, { agreement: 'Terms for everyone.' })
+    const count = async () => (await json(await api('GET', `/api/links/${link.id}/acceptances`))).data.acceptances.length
+    // A client that never keeps the cookie: each POST is a fresh acceptance, from one address.
+    const flooder = reader()
+    const statuses: number[] = []
+    for (let i = 0; i < ACCEPTANCES_PER_HOUR + 5; i++) {
+      flooder.jar.clear()
+      statuses.push((await flooder.post(`${link.path}/agreement`, { version: '1', accept: 'yes' })).status)
+    }
+    expect(statuses.filter((status) => status === 303)).toHaveLength(ACCEPTANCES_PER_HOUR)
+    expect(statuses.slice(ACCEPTANCES_PER_HOUR)).toEqual(Array(5).fill(429))
+    expect(await count()).toBe(ACCEPTANCES_PER_HOUR)
+    // Someone else, from another address, is not held up by it.
+    expect((await reader().post(`${link.path}/agreement`, { version: '1', accept: 'yes' })).status).toBe(303)
+    expect(await count()).toBe(ACCEPTANCES_PER_HOUR + 1)
+
+    // At a link that knows its readers' addresses, the same reader accepting again adds no row.
+    const known = await addLink(server, file.id, { access: 'email', agreement: 'Terms for named readers.' })
+    const ann = reader()
+    await ann.post(`${known.path}/reader`, { email: 'ann@example.test' })
+    for (let i = 0; i < 3; i++) {
+      // Without the acceptance's cookie (another browser of hers, or cleared): her address cookie stays.
+      for (const name of [...ann.jar.keys()]) if (name.includes('agree')) ann.jar.delete(name)
+      expect((await ann.post(`${known.path}/agreement`, { version: '1', accept: 'yes' })).status).toBe(303)
+    }
+    expect((await json(await api('GET', `/api/links/${known.id}/acceptances`))).data.acceptances).toHaveLength(1)
   })
 })
 

@@ -44,18 +44,25 @@ export async function requestPasswordReset(ctx: AppContext, input: { email: stri
   outboxWritten(ctx)
 }
 
-/** Sets the new password of a reset link, once; answers the user, whose other sign-ins the caller then ends. */
+/**
+ * Sets the new password of a reset link, once; answers the user, whose other sign-ins the caller then ends. The
+ * link is looked up before the password is hashed: a made-up secret costs a read, not an argon2 hash, so nobody
+ * can fill the process's one password queue (and make everyone's sign-in a 503) with bogus links.
+ */
 export async function completePasswordReset(ctx: AppContext, input: { secret: string; password: string }): Promise<UserRow> {
   const problem = passwordProblem(input.password)
   if (problem) throw badRequest(problem)
   const { users, passwordResets } = ctx.db.tables
+  const usable = () =>
+    and(eq(passwordResets.secretHash, secretHash(input.secret)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, ctx.now()))
+  const [valid] = await ctx.db.orm.select({ userId: passwordResets.userId }).from(passwordResets).where(usable())
+  if (!valid) throw resetNotValid()
   const hash = await hashPassword(input.password)
+  // Claimed only now, in one statement: of two requests with one link, one sets the password.
   const [used] = await ctx.db.orm
     .update(passwordResets)
     .set({ usedAt: ctx.now() })
-    .where(
-      and(eq(passwordResets.secretHash, secretHash(input.secret)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, ctx.now())),
-    )
+    .where(usable())
     .returning({ userId: passwordResets.userId })
   if (!used) throw resetNotValid()
   const [user] = await ctx.db.orm.update(users).set({ passwordHash: hash }).where(eq(users.id, used.userId)).returning()

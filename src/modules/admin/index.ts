@@ -46,6 +46,7 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
         const { before, after, passkeysRemoved } = await changeAccount(ctx, {
           id: params.id,
           by: caller.userName,
+          byId: caller.userId,
           change: {
             disabled: body.disabled,
             admin: body.admin,

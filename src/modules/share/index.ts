@@ -197,7 +197,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
     )
     .post(
       '/s/:slug/agreement',
-      async ({ request, params, set }) => {
+      async ({ request, params, server, set }) => {
         const form = await readFormFields(request)
         return answers.agreement(
           set,
@@ -206,6 +206,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
             cookies: request.headers.get('cookie'),
             version: form.get('version') ?? '',
             accept: form.get('accept') === 'yes',
+            client: clientGroupOf(request, server, config.trustProxyHops),
           }),
         )
       },

@@ -2,7 +2,7 @@ import type { AppContext } from '../../../core/context'
 import { listUsers, setQuota, setUserState, userWithId } from '../../../core/accounts/users/users'
 import type { Usage } from '../../../core/files/usage'
 import type { UserRow } from '../../../db/tables'
-import { emailIsTheOwners } from '../../../errors'
+import { emailIsTheOwners, ownCredentialsThroughAdmin } from '../../../errors'
 import { resetTwoFactor } from '../../../core/accounts/two-factor'
 import { removeAllPasskeys } from '../../../core/accounts/passkeys'
 import { askSsoLink } from '../../../core/accounts/sso/link'
@@ -26,11 +26,18 @@ export type ChangedAccount = { before: UserRow; after: UserRow & { usage: Usage;
 /**
  * Applies an admin's change to a user: state first (refused when it would leave no enabled admin), then two-factor
  * reset, single sign-on link, email, limits; then the user is mailed what changed in how they sign in. An email
- * to set is refused before anything applies: the address resets go to would be a way into the account.
+ * to set is refused before anything applies: the address resets go to would be a way into the account. So is a
+ * change of how the admin's own account signs in (`byId`): the admin routes take any token with `admin`, an API
+ * token too, and ask no password, which the Account page's routes do (docs/sign-in.md, Changing how you sign in).
  */
-export async function changeAccount(ctx: AppContext, input: { id: string; by: string; change: AccountChange }): Promise<ChangedAccount> {
+export async function changeAccount(
+  ctx: AppContext,
+  input: { id: string; by: string; byId: string; change: AccountChange },
+): Promise<ChangedAccount> {
   const { disabled, admin, twoFactor, ssoEmail, email, maxBytes, maxFiles } = input.change
   if (email !== undefined && email !== null) throw emailIsTheOwners()
+  if (input.id === input.byId && (twoFactor !== undefined || ssoEmail !== undefined || email !== undefined))
+    throw ownCredentialsThroughAdmin()
   const before = await userWithId(ctx, input.id)
   if (disabled !== undefined || admin !== undefined) await setUserState(ctx, { id: before.id, disabled, admin })
   const passkeysRemoved = twoFactor === false ? await resetSecondFactors(ctx, before.id) : 0

@@ -161,6 +161,14 @@ export function gateAnswers(kit: AnswerKit) {
           return agreementForm(set, 409, decision.shared.link)
         case 'accepted':
           return backToPage(set, decision.link, kit.linkCookie('agreed', decision.link))
+        case 'rate_limited':
+          set.headers['retry-after'] = String(decision.retryAfterSeconds)
+          return kit.refused(
+            set,
+            429,
+            'Too many acceptances',
+            'This document’s agreement was accepted too many times from your network. Wait a while, then try again.',
+          )
       }
     },
   }

@@ -1,4 +1,6 @@
+import { and, eq } from 'drizzle-orm'
 import type { AppContext } from '../../../core/context'
+import { rateLimitFor } from '../../../core/limits/rate-limit'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import type { LinkState } from '../../../core/links/link-state'
 import { readerEventStatements, readerNews } from '../../../core/notifications/reader-events'
@@ -19,16 +21,44 @@ export type AgreementDecision =
   | { kind: 'in'; link: SharedLink['link'] }
   | { kind: 'changed'; shared: SharedLink }
   | { kind: 'accepted'; link: SharedLink['link'] }
+  | { kind: 'rate_limited'; link: SharedLink['link']; retryAfterSeconds: number }
+
+/**
+ * Acceptances recorded per link and client address an hour. Each is a row the owner keeps (and may be told of):
+ * a client that never keeps the acceptance cookie could otherwise write one per POST, up to the share routes'
+ * 600 a minute, and push real acceptances out of the owner's list. An office behind one address still fits.
+ */
+export const ACCEPTANCES_PER_HOUR = 30
 
 /**
  * Records a reader's acceptance of a link's agreement: when, the version of the text they were shown, and
  * their address when the link asked for one. Only the version the page showed is accepted: words changed
- * meanwhile are shown first.
+ * meanwhile are shown first. A reader whose address the link knows is recorded once per version; others at most
+ * ACCEPTANCES_PER_HOUR times per link from one client address.
  */
 export function agreementAcceptor(ctx: AppContext, accessOf: ReadLinkAccess) {
   const { acceptances } = ctx.db.tables
   const makesNews = readerNews(ctx)
-  return async (input: { slug: string; cookies: string | null; version: string; accept: boolean }): Promise<AgreementDecision> => {
+  const perClient = rateLimitFor(ctx, 'agreement acceptances per link and client', {
+    perMinute: ACCEPTANCES_PER_HOUR,
+    windowMs: 60 * 60 * 1000,
+  })
+  /** A reader with a known address who accepted this version already is let in again without a second row. */
+  const acceptedBefore = async (linkId: string, version: number, reader: string) =>
+    (
+      await ctx.db.orm
+        .select({ id: acceptances.id })
+        .from(acceptances)
+        .where(and(eq(acceptances.linkId, linkId), eq(acceptances.version, version), eq(acceptances.reader, reader)))
+        .limit(1)
+    ).length > 0
+  return async (input: {
+    slug: string
+    cookies: string | null
+    version: string
+    accept: boolean
+    client: string
+  }): Promise<AgreementDecision> => {
     const access = await accessOf({ slug: input.slug, cookies: input.cookies })
     if (access.kind !== 'open') return access
     const { shared } = access
@@ -37,6 +67,9 @@ export function agreementAcceptor(ctx: AppContext, accessOf: ReadLinkAccess) {
     if (access.gate === null) return { kind: 'in', link }
     if (!input.accept || input.version !== String(link.agreementVersion)) return { kind: 'changed', shared }
     const now = ctx.now()
+    if (access.reader !== null && (await acceptedBefore(link.id, link.agreementVersion, access.reader))) return { kind: 'accepted', link }
+    const decision = await perClient.hit(`${link.id}\n${input.client}`, now)
+    if (decision && !decision.allowed) return { kind: 'rate_limited', link, retryAfterSeconds: decision.resetSeconds }
     const accepted = ctx.db.orm
       .insert(acceptances)
       .values({ id: randomId(), linkId: link.id, fileId: link.fileId, version: link.agreementVersion, reader: access.reader, at: now })
