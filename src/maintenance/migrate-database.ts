@@ -1,36 +1,43 @@
 import { SQL } from 'bun'
-import { getTableColumns, getTableName, type Table } from 'drizzle-orm'
+import { getTableColumns, getTableName, is, type Table } from 'drizzle-orm'
+import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { AppContext } from '../core/context'
 import * as sqliteTables from '../db/schema'
 import { badRequest } from '../errors'
 import { VISITOR_SALT_KEY } from '../db/meta-keys'
 
 /**
- * The tables in the order their references allow (a row's parents first). The shared-limit tables are left
- * out: they hold only counters of the moment (rate limits, uploads in progress), and so are single sign-on
- * handoffs and WebAuthn challenges (each lives minutes).
+ * Tables left behind, each with why: counters and proofs of the moment, which the running install makes anew.
+ * Every other table of the schema is copied (`tablesToCopy`), so a table added later moves without anyone
+ * remembering to list it here.
  */
-const TABLES: Table[] = [
-  sqliteTables.users,
-  sqliteTables.tokens,
-  sqliteTables.files,
-  sqliteTables.links,
-  sqliteTables.fileVersions,
-  sqliteTables.pdfPages,
-  sqliteTables.viewMarks,
-  sqliteTables.visits,
-  sqliteTables.visitPages,
-  sqliteTables.webhooks,
-  sqliteTables.webhookDeliveries,
-  sqliteTables.auditEvents,
-  sqliteTables.invitations,
-  sqliteTables.recoveryCodes,
-  sqliteTables.ssoIdentities,
-  sqliteTables.passkeys,
-  sqliteTables.mailOutbox,
-  sqliteTables.meta,
-  sqliteTables.branding,
-]
+export const LEFT_BEHIND: Readonly<Record<string, string>> = {
+  rate_counters: 'rate limits of the current minute or hour',
+  upload_leases: 'uploads in progress (the server is stopped)',
+  sso_handoffs: 'single sign-on handoffs live a minute',
+  webauthn_challenges: 'passkey prompts live five minutes',
+}
+
+/** The schema's tables minus LEFT_BEHIND, each after the tables its rows refer to. */
+export function tablesToCopy(): SQLiteTable[] {
+  const all = Object.values(sqliteTables as Record<string, unknown>).filter((value): value is SQLiteTable => is(value, SQLiteTable))
+  const byName = new Map<string, SQLiteTable>(all.map((table) => [getTableName(table), table]))
+  const ordered: SQLiteTable[] = []
+  const placed = new Set<string>()
+  const place = (table: SQLiteTable, path: string[]) => {
+    const name = getTableName(table)
+    if (placed.has(name) || name in LEFT_BEHIND) return
+    if (path.includes(name)) throw new Error(`the tables refer to each other in a circle: ${[...path, name].join(' → ')}`)
+    for (const key of getTableConfig(table).foreignKeys) {
+      const parent = byName.get(getTableName(key.reference().foreignTable))
+      if (parent && parent !== table) place(parent, [...path, name])
+    }
+    placed.add(name)
+    ordered.push(table)
+  }
+  for (const table of all) place(table, [])
+  return ordered
+}
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters for the widest table. */
 const PAGE = 500
 
@@ -56,7 +63,7 @@ export async function copyDatabaseTo(ctx: AppContext, targetUrl: string, options
         throw badRequest('the PostgreSQL database already holds pdfshare data; copy into a new, empty database')
       }
       const copied: CopiedTable[] = []
-      for (const table of TABLES) copied.push(await copyTable(ctx, tx, table))
+      for (const table of tablesToCopy()) copied.push(await copyTable(ctx, tx, table))
       if (options.signingSecret) {
         await tx.unsafe('INSERT INTO meta (key, value) VALUES ($1, $2)', ['signing_secret', options.signingSecret])
       }

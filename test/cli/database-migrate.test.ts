@@ -12,6 +12,8 @@ import { shareUrlOn } from '../support/share-paths'
 import { uploadPdfTo } from '../support/uploads'
 import { FIREFOX } from '../support/user-agents'
 import sharp from 'sharp'
+import { Database } from 'bun:sqlite'
+import { LEFT_BEHIND } from '../../src/maintenance/migrate-database'
 
 // Moving an embedded install's metadata to PostgreSQL with `pdfshare database migrate`, as real processes:
 // the install before, the copy, and a server on PostgreSQL with the same data dir afterwards.
@@ -22,6 +24,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 const onPostgres = { PDFSHARE_DATABASE_URL: postgres.url }
+const started: { stop: () => Promise<number> }[] = []
+afterAll(() => Promise.all(started.map((server) => server.stop())))
 /** The owner's list, share URLs without their origin (each server here listens on a port of its own). */
 const files = async (url: string, token: string) =>
   ((await (await fetch(`${url}/api/files`, { headers: bearer(token) })).json()).data as { id: string; shareUrl: string }[]).map((file) => ({
@@ -33,6 +37,7 @@ test('every row moves, tokens and share links keep working, and new writes conti
   await run(['user', 'add', 'alice', '--data', dataDir])
   const token = (await run(['token', 'issue', 'alice', '--data', dataDir])).stdout.trim()
   const embedded = await startServer(['--data', dataDir])
+  started.push(embedded) // stopped after the file even when an expectation fails first
   const first = makePdf({ text: () => 'first' })
   const replaced = makePdf({ text: () => 'replaced' })
   const a = await uploadPdfTo(embedded.url, token, first)
@@ -56,17 +61,56 @@ test('every row moves, tokens and share links keep working, and new writes conti
   })
   const brandingBefore = (await branded.json()).data
   const logoBefore = await (await fetch(`${embedded.url}${brandingBefore.logo.url}`)).arrayBuffer()
+  // Rows of the readers' and notifications' tables, and a kept Idempotency-Key (tables the copy once missed).
+  const link = await (
+    await fetch(`${embedded.url}/api/files/${b.id}/links`, { method: 'POST', headers: json, body: '{"agreement":"Terms."}' })
+  ).json()
+  const shared = new URL(link.data.url).pathname
+  const accepted = await fetch(`${embedded.url}${shared}/agreement`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'user-agent': FIREFOX, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'version=1&accept=yes',
+  })
+  expect(accepted.status).toBe(303)
+  const channel = await fetch(`${embedded.url}/api/notifications/channels`, {
+    method: 'POST',
+    headers: json,
+    body: '{"kind":"ntfy","target":"https://ntfy.example.test/alice"}',
+  })
+  expect(channel.status).toBe(201)
+  const keyed = await fetch(`${embedded.url}/api/files/upload`, {
+    method: 'POST',
+    headers: { ...bearer(token), 'idempotency-key': 'migrate-test-key-1' },
+    body: form({ bytes: makePdf({ text: () => 'keyed' }) }),
+  })
+  expect(keyed.status).toBe(201)
   const before = await files(embedded.url, token)
   await embedded.stop()
+  const embeddedCounts = new Map<string, number>()
+  const file = new Database(join(dataDir, 'pdfshare.db'), { readonly: true })
+  for (const { name } of file
+    .query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'")
+    .all() as { name: string }[])
+    embeddedCounts.set(name, (file.query(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n)
+  file.close()
 
   // The URL, which holds a password, comes on stdin: not in argv, where `ps` would show it.
   const moved = await run(['database', 'migrate', '--to', '-', '--data', dataDir], { stdin: `${postgres.url}\n` })
   expect(moved.code, moved.stderr).toBe(0)
-  expect(moved.stdout).toContain('files: 2 row(s)')
+  expect(moved.stdout).toContain('files: 3 row(s)')
   expect(moved.stdout).toContain('file_versions: 1 row(s)')
   // The day's visitor salt stays behind (the migrated install starts a new one); the signing secret moves.
   const pg = new SQL(postgres.url)
   expect((await pg`SELECT key FROM meta ORDER BY key`).map((row: { key: string }) => row.key)).toEqual(['data_dir_id', 'signing_secret'])
+  // Every table of the embedded file moved whole, but those left behind on purpose (and meta's visitor salt).
+  for (const table of ['acceptances', 'agreement_texts', 'notification_channels', 'idempotency_keys'])
+    expect(embeddedCounts.get(table)).toBeGreaterThan(0)
+  for (const [table, rows] of embeddedCounts) {
+    if (table in LEFT_BEHIND || table === 'meta') continue
+    const [counted] = await pg.unsafe(`SELECT count(*) AS n FROM "${table}"`)
+    expect([table, Number(counted.n)]).toEqual([table, rows])
+  }
   await pg.close()
 
   const server = await startServer(['--data', dataDir], { env: onPostgres })
