@@ -90,10 +90,40 @@ module.exports = {
       to: { path: '^(src/db/|node_modules/(drizzle-orm|@libsql)/|(node:)?fs(/promises)?$)' },
     },
     {
-      name: 'src-never-imports-tests-or-scripts',
-      comment: 'The product does not depend on its tests or tools (the other way round is fine).',
+      name: 'no-circular-in-viewer',
+      comment: 'The same for the front ends: a cycle makes two files one unit.',
+      severity: 'error',
+      from: { path: '^viewer/' },
+      to: { circular: true },
+    },
+    {
+      name: 'viewer-imports-only-shared-and-api-types',
+      comment:
+        "The front ends run in the browser: of src/ they may bundle only shared/ (the limits and constants both sides check), " +
+        "and take the API's types from app.ts (Eden's treaty) and the modules' model.ts files. Anything else would put server code in the bundle.",
+      severity: 'error',
+      from: { path: '^viewer/' },
+      to: { path: '^src/', pathNot: '^src/(shared/|app\\.ts$|modules/[^/]+/model\\.ts$)' },
+    },
+    {
+      name: 'viewer-takes-only-types-from-the-api',
+      comment: "app.ts and the models are the server's own code: the viewer imports their types (`import type`), which the bundle leaves out.",
+      severity: 'error',
+      from: { path: '^viewer/' },
+      to: { path: '^src/(app\\.ts$|modules/[^/]+/model\\.ts$)', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'src-never-imports-the-viewer',
+      comment: 'The server reaches the built front ends through their manifest (src/assets), never their sources.',
       severity: 'error',
       from: { path: '^src/' },
+      to: { path: '^viewer/' },
+    },
+    {
+      name: 'src-never-imports-tests-or-scripts',
+      comment: 'The product (server and front ends) does not depend on its tests or tools (the other way round is fine).',
+      severity: 'error',
+      from: { path: '^(src|viewer)/' },
       to: { path: '^(test|scripts)/' },
     },
     {
