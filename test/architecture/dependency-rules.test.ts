@@ -27,7 +27,9 @@ describe('the rules fail on planted imports', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pdfshare-import-rules-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
   const files: Record<string, string> = {
-    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'Preserve', moduleResolution: 'bundler', allowImportingTsExtensions: true } }),
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { module: 'Preserve', moduleResolution: 'bundler', allowImportingTsExtensions: true },
+    }),
     'scripts/build.ts': 'export const built = true\n',
     'src/db/client.ts': 'export const openDb = () => 1\n',
     'src/shared/limits.ts': 'export const MAX = 1\n',
@@ -51,7 +53,7 @@ describe('the rules fail on planted imports', () => {
     writeFileSync(join(dir, path), text)
   }
 
-  test('a viewer file importing src/db or a model\'s value, a cycle in viewer/, and src importing the viewer are each reported', async () => {
+  test("a viewer file importing src/db or a model's value, a cycle in viewer/, and src importing the viewer are each reported", async () => {
     const { summary } = await cruiseImports(dir)
     expect(summary.violations.map(describeViolation).sort()).toEqual([
       'no-circular-in-viewer: viewer/src/one.ts → viewer/src/two.ts (cycle: viewer/src/two.ts → viewer/src/one.ts)',
