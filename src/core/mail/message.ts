@@ -1,9 +1,7 @@
 import type { AppContext } from '../context'
-import type { MailRow } from '../../db/tables'
 import { escapeHtml } from '../../lib/html'
 import { randomId } from '../../lib/ids'
 import { mailNotSetUp } from '../../errors'
-import { outboxWritten } from '../webhooks/wake'
 
 /** A mail to send: plain text and the same as simple HTML (no remote images, no tracking pixel, no script). */
 export type Mail = { kind: string; to: string; subject: string; text: string }
@@ -43,12 +41,4 @@ export function mailRow(ctx: AppContext, mail: Mail): typeof ctx.db.tables.mailO
     lastResponse: null,
     sentAt: null,
   }
-}
-
-/** Queues one mail on its own (its cause already committed); the worker sends it. */
-export async function queueMail(ctx: AppContext, mail: Mail): Promise<MailRow> {
-  requireMail(ctx)
-  const [row] = await ctx.db.orm.insert(ctx.db.tables.mailOutbox).values(mailRow(ctx, mail)).returning()
-  outboxWritten(ctx)
-  return row!
 }
