@@ -47,6 +47,7 @@ describe('the check finds planted state', () => {
       'src/counter.ts': 'let count = 0\nexport const next = () => ++count\nexport var legacy = 1\n',
       'src/seen.ts': 'const seen: string[] = []\nexport const note = (name: string) => {\n  seen.push(name)\n}\n',
       'src/state.ts': 'const state = { calls: 0 }\nexport function call() {\n  state.calls++\n}\n',
+      'src/settings.ts': 'const settings = { mode: "a" }\nexport function set(mode: string) {\n  Object.assign(settings, { mode })\n}\n',
       'src/registry.ts': 'export const REGISTERED = new Set<string>()\n',
       'src/register.ts': "import { REGISTERED } from './registry'\nexport const register = (name: string) => REGISTERED.add(name)\n",
       'src/handed.ts':
@@ -65,6 +66,7 @@ describe('the check finds planted state', () => {
       'src/handed.ts: byKey — a module-level WeakMap handed on in a function',
       'src/registry.ts: REGISTERED — a module-level Set mutated in a function',
       'src/seen.ts: seen — a module-level array mutated in a function',
+      'src/settings.ts: settings — a module-level object mutated in a function',
       'src/state.ts: state — a module-level object mutated in a function',
       'src/static.ts: Registry.count — a static field that holds mutable state',
       'src/static.ts: Registry.items — a static field that holds mutable state',

@@ -66,6 +66,7 @@ const MUTATING = new Set([
   'copyWithin',
 ])
 const COLLECTIONS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet'])
+const OBJECT_WRITES = new Set(['assign', 'defineProperty', 'defineProperties', 'setPrototypeOf'])
 // Calls that return a value the receiver holds (so a change to it changes the receiver's state).
 const HOLDING = new Set(['get', 'at', 'find', 'findLast'])
 const WRAPPERS = new Set([
@@ -202,6 +203,9 @@ function changesBy(node: Node): Change[] {
     const method = identifier(callee.property)
     const name = rootOf(callee.object)
     if (method && MUTATING.has(method) && name) return [{ name, how: 'mutated' }]
+    // Object.assign(state, …), Object.defineProperty(state, …): the first argument is changed.
+    const target = rootOf((node.arguments as { expression?: unknown }[])[0]?.expression)
+    if (identifier(callee.object) === 'Object' && method && OBJECT_WRITES.has(method) && target) return [{ name: target, how: 'mutated' }]
   }
   if (node.type === 'CallExpression' || node.type === 'NewExpression') {
     const handed = children({ type: 'Arguments', list: node.arguments }).map(identifier)
