@@ -1,6 +1,7 @@
 /**
- * The direction of imports in src/, as rules that dependency-cruiser checks. test/architecture runs them and
- * fails on any violation; docs/architecture.md draws the same layers.
+ * The direction of imports in src/, and what the front ends in viewer/ may take from it, as rules that
+ * dependency-cruiser checks. test/architecture runs them and fails on any violation; docs/architecture.md draws
+ * the same layers.
  *
  * Each unit of src/ may import only the units listed for it (and itself). Read the table from the bottom:
  * leaves that import nothing of ours, then storage and the database, the core that every feature shares, the
