@@ -1,6 +1,7 @@
 /**
- * The direction of imports in src/, as rules that dependency-cruiser checks. test/architecture runs them and
- * fails on any violation; docs/architecture.md draws the same layers.
+ * The direction of imports in src/, and what the front ends in viewer/ may take from it, as rules that
+ * dependency-cruiser checks. test/architecture runs them and fails on any violation; docs/architecture.md draws
+ * the same layers.
  *
  * Each unit of src/ may import only the units listed for it (and itself). Read the table from the bottom:
  * leaves that import nothing of ours, then storage and the database, the core that every feature shares, the
@@ -50,9 +51,9 @@ module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'A cycle makes two files one unit that cannot be understood, tested or moved apart.',
+      comment: 'A cycle makes two files one unit that cannot be understood, tested or moved apart (in the server and the front ends).',
       severity: 'error',
-      from: { path: '^src/' },
+      from: { path: '^(src|viewer)/' },
       to: { circular: true },
     },
     {
@@ -90,10 +91,33 @@ module.exports = {
       to: { path: '^(src/db/|node_modules/(drizzle-orm|@libsql)/|(node:)?fs(/promises)?$)' },
     },
     {
-      name: 'src-never-imports-tests-or-scripts',
-      comment: 'The product does not depend on its tests or tools (the other way round is fine).',
+      name: 'viewer-imports-only-shared-and-api-types',
+      comment:
+        "The front ends run in the browser: of src/ they may bundle only shared/ (the limits and constants both sides check), " +
+        "and take the API's types from app.ts (Eden's treaty) and the modules' model.ts files. Anything else would put server code in the bundle.",
+      severity: 'error',
+      from: { path: '^viewer/' },
+      to: { path: '^src/', pathNot: '^src/(shared/|app\\.ts$|modules/[^/]+/model\\.ts$)' },
+    },
+    {
+      name: 'viewer-takes-only-types-from-the-api',
+      comment: "app.ts and the models are the server's own code: the viewer imports their types (`import type`), which the bundle leaves out.",
+      severity: 'error',
+      from: { path: '^viewer/' },
+      to: { path: '^src/(app\\.ts$|modules/[^/]+/model\\.ts$)', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'src-never-imports-the-viewer',
+      comment: 'The server reaches the built front ends through their manifest (src/assets), never their sources.',
       severity: 'error',
       from: { path: '^src/' },
+      to: { path: '^viewer/' },
+    },
+    {
+      name: 'src-never-imports-tests-or-scripts',
+      comment: 'The product (server and front ends) does not depend on its tests or tools (the other way round is fine).',
+      severity: 'error',
+      from: { path: '^(src|viewer)/' },
       to: { path: '^(test|scripts)/' },
     },
     {

@@ -15,14 +15,14 @@ const config = createRequire(import.meta.url)(join(root, '.dependency-cruiser.cj
   options: Record<string, unknown>
 }
 
-/** Every import of src/ and scripts/, checked against the rules. */
-export async function cruiseImports(): Promise<ICruiseResult> {
+/** Every import of src/, scripts/ and viewer/src (the front ends), checked against the rules; `at` another tree laid out alike (a test's). */
+export async function cruiseImports(at = root): Promise<ICruiseResult> {
   const { output } = await cruise(
-    ['src', 'scripts'],
+    ['src', 'scripts', 'viewer/src'],
     // The options are dependency-cruiser's own, from its configuration file; its types do not describe a required config.
-    { ...config.options, baseDir: root, validate: true, ruleSet: { forbidden: config.forbidden } } as never,
+    { ...config.options, baseDir: at, validate: true, ruleSet: { forbidden: config.forbidden } } as never,
     undefined,
-    { tsConfig: { fileName: join(root, 'tsconfig.json') } } as never,
+    { tsConfig: { fileName: join(at, 'tsconfig.json') } } as never,
   )
   return output as ICruiseResult
 }

@@ -4,7 +4,7 @@ import { loadViewerAssets, type ViewerAssets } from './assets/viewer-assets'
 import type { AppContext } from './core/context'
 import { createPreviewService } from './core/previews/preview-service'
 import { authGuard } from './http/auth-guard'
-import { requestLifecycle } from './http/lifecycle'
+import { requestLifecycle, requestNotes } from './http/lifecycle'
 import { analyticsRoutes } from './modules/analytics'
 import { authRoutes } from './modules/auth'
 import { dashboardRoutes } from './modules/dashboard'
@@ -28,13 +28,14 @@ import { metricsRoutes } from './modules/metrics'
  * `pdfshare serve` hands `app.fetch` to Bun.serve, tests call `app.handle(new Request(…))`.
  */
 export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAssets()) {
-  const auth = authGuard(ctx)
+  const notes = requestNotes()
+  const auth = authGuard(ctx, notes)
   // One set of renderers for the link cards and page images, which new PDFs (files) have drawn ahead.
   const previews = createPreviewService(ctx)
   // No schema uses t.Transform, so encoding responses through the schema would only cost time (BENCHMARKS.md, Design measurements).
   return new Elysia({ encodeSchema: false })
     .onStop(() => previews.close())
-    .use(requestLifecycle(ctx.log, ctx.metrics))
+    .use(requestLifecycle(ctx.log, ctx.metrics, notes))
     .use(systemRoutes(ctx.config.publicUrl, () => ctx.blobs.health?.() ?? 'ok'))
     .use(metricsRoutes(ctx))
     .use(authRoutes(ctx, auth))

@@ -41,5 +41,3 @@ export const consoleLogger: Logger = {
       redactPasswords(error instanceof Error ? `\n${error.stack ?? error.message}` : String(error ?? '')),
     ),
 }
-
-export const silentLogger: Logger = { info: () => {}, error: () => {} }

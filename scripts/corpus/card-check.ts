@@ -5,7 +5,7 @@
  * cards.ts, so a PDF that hangs PDFium only costs its own timeout.
  */
 import sharp from 'sharp'
-import { renderFirstPage } from '../../src/core/previews/render-first-page'
+import { loadRenderEngine, renderFirstPage } from '../../src/core/previews/render-first-page'
 import { renderPageImages } from '../../src/core/previews/render-page'
 
 /** An image is white when no pixel of it is darker than this in any channel. */
@@ -13,6 +13,7 @@ const WHITE_FROM = 245
 const HEAP = 1024 * 1024 * 1024
 
 const file = process.argv[2]!
+const engine = await loadRenderEngine()
 const white = async (image: Buffer) => Math.min(...(await sharp(image).stats()).channels.slice(0, 3).map((c) => c.min)) >= WHITE_FROM
 const failure = (error: unknown) => `failed: ${(error as Error).message.split('\n')[0]}`
 const result: { card?: string; cardMs?: number; pages?: Record<number, string>; pageMs?: number[]; text?: number | string } = {}
@@ -20,7 +21,7 @@ const result: { card?: string; cardMs?: number; pages?: Record<number, string>; 
 let pageCount = 0
 const cardStarted = performance.now()
 try {
-  const { png, pages } = await renderFirstPage(file, HEAP)
+  const { png, pages } = await renderFirstPage(engine, file, HEAP)
   pageCount = pages
   result.card = (await white(png)) ? 'white' : 'drawn'
 } catch (error) {
@@ -33,7 +34,7 @@ result.pageMs = []
 for (let page = 2; page <= Math.min(3, pageCount); page++) {
   const started = performance.now()
   try {
-    result.pages[page] = (await white((await renderPageImages(file, HEAP, page, [800])).webps[0]!)) ? 'white' : 'drawn'
+    result.pages[page] = (await white((await renderPageImages(engine, file, HEAP, page, [800])).webps[0]!)) ? 'white' : 'drawn'
   } catch (error) {
     result.pages[page] = failure(error)
   }

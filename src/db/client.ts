@@ -1,6 +1,6 @@
 import { createClient, type Client } from '@libsql/client'
 import { drizzle } from 'drizzle-orm/libsql'
-import { type Database, dialectOf, sqlitePortable, sqliteTables } from './database'
+import { type Database, dialectOf, hotRowsOf, sqlitePortable, sqliteTables } from './database'
 import { openHotSql } from './hot-sql'
 import { migrate } from './migrate'
 import { BUSY_TIMEOUT_MS, EMBEDDED_PRAGMAS } from './pragmas'
@@ -44,6 +44,7 @@ export async function openSqliteDb(url: string): Promise<Database & { client: Cl
     // row locks) are written for PostgreSQL: on libSQL one instance owns the database.
     shared: false,
     tables: sqliteTables,
+    rows: hotRowsOf(sqliteTables),
     orm: drizzle(client, { schema }),
     portable: sqlitePortable,
     client,

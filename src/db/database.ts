@@ -1,6 +1,7 @@
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import type { LibSQLDatabase } from 'drizzle-orm/libsql'
 import type { HotSql, SqlArg, SqlStatement } from './hot-sql'
+import { type RowReader, rowReader } from './rows'
 import * as schema from './schema'
 
 /** Which database an install runs on. */
@@ -51,6 +52,12 @@ export const sqliteTables = {
 }
 export type Tables = typeof sqliteTables
 
+/** Readers of the files' and links' rows that the per-request statements select (core/files/file-rows.ts). */
+export type HotRows = { files: RowReader<Tables['files']>; links: RowReader<Tables['links']> }
+
+/** The row readers of a database's own tables (each dialect's columns read their own driver's values), made once when it opens. */
+export const hotRowsOf = (tables: Tables): HotRows => ({ files: rowReader(tables.files), links: rowReader(tables.links) })
+
 /** drizzle on the database, typed on the SQLite tables (see Tables). */
 export type Orm = LibSQLDatabase<typeof schema>
 
@@ -94,6 +101,7 @@ export type Database = {
   orm: Orm
   /** Kept prepared statements for the per-request reads and writes, and the group commits (hot-sql.ts). */
   hot: HotSql
+  rows: HotRows
   portable: Portable
   /** Applies the pending migrations of this dialect; returns how many ran. */
   migrate: () => Promise<number>

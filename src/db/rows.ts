@@ -28,3 +28,5 @@ export function rowReader<T extends Table>(table: T) {
     },
   }
 }
+
+export type RowReader<T extends Table> = ReturnType<typeof rowReader<T>>

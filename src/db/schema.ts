@@ -355,7 +355,7 @@ export const branding = sqliteTable('branding', {
 /**
  * Request counters shared by the instances of a scaled-out install (PostgreSQL): one row per limiter and key
  * (an HMAC of it: no address or name is stored), counting the requests of its current fixed window. The
- * embedded server counts in memory instead and leaves this table empty (src/core/rate-limits).
+ * embedded server counts in memory instead and leaves this table empty (src/core/limits/rate-limit.ts).
  */
 export const rateCounters = sqliteTable('rate_counters', {
   key: text('key').primaryKey(),
@@ -387,7 +387,7 @@ export const auditEvents = sqliteTable(
   {
     seq: integer('seq').primaryKey({ autoIncrement: true }),
     at: integer('at').notNull(),
-    /** e.g. sign_in.failed, token.issued, link.changed (src/core/audit/actions.ts). */
+    /** e.g. sign_in.failed, token.issued, link.changed (src/shared/audit-shapes.ts). */
     action: text('action').notNull(),
     /** The account the entry is about: its owner sees it. NULL: no account (a sign-in as a name that does not exist). */
     userId: text('user_id'),

@@ -5,7 +5,7 @@ import type { Scope } from '../core/accounts/scopes'
 import type { AppContext } from '../core/context'
 import { insufficientScope, unauthorized } from '../errors'
 import { auditFor } from './audit'
-import { noteCaller } from './lifecycle'
+import type { RequestNotes } from './lifecycle'
 import { applyRateLimit, loggedRateLimiter } from './rate-limit'
 import { readJsonObject } from './read-json-body'
 
@@ -24,7 +24,7 @@ import { readJsonObject } from './read-json-body'
  * It lives here, at the HTTP edge below the modules, so that a feature module needs no other module to
  * know who is calling (modules never import each other).
  */
-export function authGuard(ctx: AppContext) {
+export function authGuard(ctx: AppContext, notes: RequestNotes) {
   const limiter = loggedRateLimiter(ctx, 'per user on /api', ctx.config.rateLimitApi)
   const authenticate = createAuthenticator(ctx)
   // One authentication (and one rate-limit charge) per request, whether the parser or the macro asks first.
@@ -35,7 +35,7 @@ export function authGuard(ctx: AppContext) {
       caller = (async () => {
         const found = await authenticate(request.headers.get('authorization'))
         if (!found) throw unauthorized()
-        noteCaller(request, found.userName)
+        notes.caller(request, found.userName)
         await applyRateLimit(limiter, found.userId, ctx.now(), headers)
         return found
       })()

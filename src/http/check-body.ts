@@ -24,18 +24,29 @@ export function bodyChecker<T extends ObjectSchema>(schema: T, agreements: Agree
   }
 }
 
-const finders = new WeakMap<TSchema, (value: unknown) => string | undefined>()
-
-/** What is wrong with a body that failed `schema`, worded as bodyChecker words it; undefined for a schema that is not a t.Object. */
-export function bodyProblem(schema: TSchema, value: unknown): string | undefined {
-  if (!('properties' in schema) || typeof schema.properties !== 'object') return undefined
-  let finder = finders.get(schema)
-  if (!finder) {
-    finder = problemFinder(schema as ObjectSchema, [])
-    finders.set(schema, finder)
+/**
+ * What is wrong with a body that failed its schema, worded as bodyChecker words it; undefined for a schema that
+ * is not a t.Object. Each app's request lifecycle makes one, which keeps the check it compiled for each schema.
+ */
+export function bodyProblems(): (schema: TSchema, value: unknown) => string | undefined {
+  const finders = new WeakMap<TSchema, (value: unknown) => string | undefined>()
+  return (schema, value) => {
+    if (!('properties' in schema) || typeof schema.properties !== 'object') return undefined
+    let finder = finders.get(schema)
+    if (!finder) {
+      finder = problemFinder(schema as ObjectSchema, [])
+      finders.set(schema, finder)
+    }
+    return finder(value)
   }
-  return finder(value)
 }
+
+/** The refusal of a JSON body that is not an object at all: the schema's own `error`, as bodyChecker words it. */
+export function notAnObject(schema: TSchema, value: unknown): string {
+  return errorText(schema, value, NOT_AN_OBJECT)
+}
+
+const NOT_AN_OBJECT = 'The body must be a JSON object'
 
 function problemFinder<T extends ObjectSchema>(schema: T, agreements: Agreement<Static<T>>[]): (value: unknown) => string | undefined {
   const whole = TypeCompiler.Compile(schema)
@@ -47,8 +58,7 @@ function problemFinder<T extends ObjectSchema>(schema: T, agreements: Agreement<
   }))
 
   return (value: unknown): string | undefined => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-      return errorText(schema, value, 'The body must be a JSON object')
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return notAnObject(schema, value)
     const body = value as Record<string, unknown>
     for (const { key, property, check, required } of properties) {
       const found = body[key]

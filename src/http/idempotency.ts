@@ -56,8 +56,6 @@ export function idempotentWrites(ctx: AppContext) {
   }
 }
 
-export type KeyedWrites = ReturnType<typeof idempotentWrites>
-
 /** The digest of a request without a body (a DELETE, a restore): the request is its method and path. */
 export const NO_BODY = 'none'
 

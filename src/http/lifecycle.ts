@@ -6,19 +6,29 @@ import { isDiskFull } from '../storage/disk-full'
 import { StoreUnavailable } from '../storage/s3-requests'
 import type { Logger } from '../log'
 import type { Metrics } from '../core/metrics/metrics'
-import { bodyProblem } from './check-body'
+import { bodyProblems } from './check-body'
 import { httpFailure } from './failure'
 
 type RequestNote = { id: string; startedAt: number; user?: string }
 
-// Per-request facts for the access log, keyed by the Request object itself (never in the global `store`).
-const notes = new WeakMap<Request, RequestNote>()
-
-/** Lets the auth macro put the caller's name on the access-log line. */
-export function noteCaller(request: Request, userName: string): void {
-  const note = notes.get(request)
-  if (note) note.user = userName
+/**
+ * One app's facts about its requests for the access log, keyed by the Request object itself (never in the
+ * global `store`): the lifecycle writes them, the auth guard adds the caller's name.
+ */
+export function requestNotes() {
+  const notes = new WeakMap<Request, RequestNote>()
+  return {
+    start: (request: Request, id: string) => notes.set(request, { id, startedAt: performance.now() }),
+    of: (request: Request) => notes.get(request),
+    /** Lets the auth guard put the caller's name on the access-log line. */
+    caller(request: Request, userName: string): void {
+      const note = notes.get(request)
+      if (note) note.user = userName
+    },
+  }
 }
+
+export type RequestNotes = ReturnType<typeof requestNotes>
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/
 
@@ -52,14 +62,15 @@ function isoClock(): () => string {
  * are logged with their stack under the request id and answered with a bare 500: no stack, path or SQL
  * ever reaches a client.
  */
-export function requestLifecycle(log: Logger, metrics: Metrics) {
+export function requestLifecycle(log: Logger, metrics: Metrics, notes: RequestNotes) {
   const nextRequestId = requestIds()
   const clock = isoClock()
+  const bodyProblem = bodyProblems()
   return new Elysia({ name: 'request-lifecycle' })
     .onRequest(({ request, set }) => {
       const offered = request.headers.get('x-request-id')
       const id = offered && CLIENT_REQUEST_ID.test(offered) ? offered : nextRequestId()
-      notes.set(request, { id, startedAt: performance.now() })
+      notes.start(request, id)
       set.headers['x-request-id'] = id
       // Defaults for every response; pages and files that need another policy send their own, which wins.
       set.headers['x-content-type-options'] = 'nosniff'
@@ -67,15 +78,15 @@ export function requestLifecycle(log: Logger, metrics: Metrics) {
       set.headers['content-security-policy'] = "default-src 'none'; frame-ancestors 'none'"
     })
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
-      const { status, body, headers } = httpFailure(asDomainError(code, error))
-      if (status >= 500) log.error(`request ${notes.get(request)?.id ?? '-'} failed`, error)
+      const { status, body, headers } = httpFailure(asDomainError(code, error, bodyProblem))
+      if (status >= 500) log.error(`request ${notes.of(request)?.id ?? '-'} failed`, error)
       if (metrics.enabled && isDatabaseError(error)) metrics.databaseError(isDatabaseBusy(error) ? 'busy' : 'other')
       set.status = status
       Object.assign(set.headers, headers, { 'content-type': 'application/json; charset=utf-8' })
       return body
     })
     .onAfterResponse({ as: 'global' }, ({ request, path, route, set, responseValue }) => {
-      const note = notes.get(request)
+      const note = notes.of(request)
       const status = responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200)
       const elapsed = note ? performance.now() - note.startedAt : undefined
       const ms = elapsed === undefined ? '-' : elapsed.toFixed(1)
@@ -86,7 +97,7 @@ export function requestLifecycle(log: Logger, metrics: Metrics) {
 }
 
 /** What a thrown value means to the client: our own errors as they are, the few others we recognise, the rest `internal`. */
-function asDomainError(code: unknown, error: unknown): DomainError {
+function asDomainError(code: unknown, error: unknown, bodyProblem: ReturnType<typeof bodyProblems>): DomainError {
   if (error instanceof DomainError) return error
   if (isDiskFull(error)) return diskFull()
   if (isDatabaseBusy(error)) return databaseBusy()
@@ -97,7 +108,7 @@ function asDomainError(code: unknown, error: unknown): DomainError {
     // are answered as themselves; a body its own parsers could not read (SyntaxError, TypeError) is the client's.
     const cause = error instanceof Error ? error.cause : undefined
     if (cause === undefined || cause instanceof SyntaxError || cause instanceof TypeError) return badRequest('Malformed request body')
-    return asDomainError(undefined, cause)
+    return asDomainError(undefined, cause, bodyProblem)
   }
   if (error instanceof ValidationError && error.type === 'body') {
     // Worded like every body check (check-body.ts): the first property that fails, in the schema's order.

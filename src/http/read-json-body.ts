@@ -1,7 +1,7 @@
 import { badRequest, jsonBodyTooLarge } from '../errors'
 import type { TSchema } from 'elysia'
 import { readBoundedText } from './bounded-body'
-import { bodyProblem } from './check-body'
+import { notAnObject } from './check-body'
 import { requireMediaType } from './request-body'
 
 /** JSON bodies are small: a file's metadata, a sign-in, a token's label; nothing near this size is a real one. */
@@ -35,7 +35,6 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 export async function readJsonObject(request: Request, schema: TSchema): Promise<Record<string, unknown>> {
   requireMediaType(request, ['application/json'])
   const value = await readJsonBody(request)
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw badRequest(bodyProblem(schema, value) ?? 'The body must be a JSON object')
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest(notAnObject(schema, value))
   return value as Record<string, unknown>
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { setPassword } from '../../src/core/accounts/users/users'
+import { DECOY_HASH, hashPassword } from '../../src/core/passwords/argon2'
 import { createApp } from '../../src/app'
 import { BASE, json, startTestApp } from '../support/harness'
 
@@ -130,6 +131,16 @@ describe('POST /api/auth/login', () => {
     )
     expect(statuses.filter((s) => s === 401)).toHaveLength(4)
     expect(statuses.filter((s) => s === 429)).toHaveLength(6)
+  })
+})
+
+describe('an unknown name costs what a known one does', () => {
+  test('the decoy checked for a name without a password is an argon2id hash with the parameters of a stored one', async () => {
+    // A decoy argon2 could not read would be refused at once, and an unknown name would answer faster.
+    const parameters = (phc: string) => phc.split('$').slice(0, 4).join('$')
+    expect(parameters(DECOY_HASH)).toBe(parameters(await hashPassword('any password')))
+    expect(DECOY_HASH.split('$').map((part) => part.length)).toEqual((await hashPassword('another')).split('$').map((part) => part.length))
+    expect(await Bun.password.verify('any password', DECOY_HASH)).toBe(false)
   })
 })
 

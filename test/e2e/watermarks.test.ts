@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { BrowserContext } from 'playwright-core'
 import sharp from 'sharp'
 import { readPageText } from '../../src/core/previews/page-text'
-import { withPdfium } from '../../src/core/previews/render-first-page'
+import { loadRenderEngine, withPdfium } from '../../src/core/previews/render-first-page'
 import { makePdf } from '../../scripts/support/pdf'
 import { form } from '../support/harness'
 import { useBinaryApp } from './binary-app'
@@ -62,7 +62,7 @@ describe('a watermarked link, in Chromium', () => {
       expect(differing).toBeGreaterThan(100)
       // Bob downloads it: his copy has his watermark on every page, as text, beside the page's own words.
       const [download] = await Promise.all([bob.page.waitForEvent('download'), bob.page.locator('#download').click()])
-      const text = await withPdfium((await download.path())!, 256 * 1024 * 1024, async (document) =>
+      const text = await withPdfium(await loadRenderEngine(), (await download.path())!, 256 * 1024 * 1024, async (document) =>
         [0, 1, 2].map((index) =>
           readPageText(document.getPage(index))
             .words.map((word) => word[4])

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import sharp from 'sharp'
 import { readPageText } from '../../src/core/previews/page-text'
-import { withPdfium } from '../../src/core/previews/render-first-page'
+import { loadRenderEngine, withPdfium } from '../../src/core/previews/render-first-page'
 import { makePdf } from '../../scripts/support/pdf'
 import { passwordProtected } from '../e2e/viewer-pdfs'
 import { startTestApp } from '../support/harness'
@@ -58,7 +58,9 @@ const differing = (a: Buffer, b: Buffer) => {
 async function textOf(pdf: Uint8Array, n = 1): Promise<string> {
   const path = `${server.dataDir}/read-${Date.now()}-${Math.random()}.pdf`
   await Bun.write(path, pdf)
-  const text = await withPdfium(path, 256 * 1024 * 1024, async (document) => readPageText(document.getPage(n - 1)))
+  const text = await withPdfium(await loadRenderEngine(), path, 256 * 1024 * 1024, async (document) =>
+    readPageText(document.getPage(n - 1)),
+  )
   return text.words.map((word) => word[4]).join(' ')
 }
 

@@ -1,5 +1,5 @@
 import type { EventBus } from 'pdfjs-dist/web/pdf_viewer.mjs'
-import type { ImagePage } from './image-viewer'
+import type { ImagePage, Word } from './image-page'
 
 /** pdf.js's find states, as the find bar reads them (find-bar.ts). */
 const FOUND = 0
@@ -65,7 +65,7 @@ export function startImageFind(
     at = -1
     if (!wanted.trim()) return highlight()
     const needle = wanted.toLocaleLowerCase()
-    const texts: { words: [number, number, number, number, string, number][] }[] = []
+    const texts: { words: Word[] }[] = []
     for (let start = 0; start < pages.length; start += READING_AT_ONCE) {
       const batch = await Promise.all(pages.slice(start, start + READING_AT_ONCE).map(textOf))
       if (mine !== generation) return // a newer query took over
@@ -90,7 +90,7 @@ export function startImageFind(
 }
 
 /** Where `needle` (lower case) occurs in a page's words, read as lines of words separated by single spaces. */
-export function matchesIn(page: number, words: [number, number, number, number, string, number][], needle: string): Match[] {
+export function matchesIn(page: number, words: readonly Word[], needle: string): Match[] {
   let text = ''
   const wordAt: number[] = []
   for (const [index, word] of words.entries()) {

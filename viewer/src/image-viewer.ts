@@ -4,6 +4,7 @@ import { CSS_PX_PER_POINT, MAX_AUTO_SCALE, PAGE_BORDERS_PX, PAGE_GUTTER_PX, PAGE
 import type { ImagesConfig } from './config'
 import { createFindBar } from './find-bar'
 import { startImageFind } from './image-find'
+import type { ImagePage, Word } from './image-page'
 import { bindKeyboard } from './keyboard'
 import { pageError } from './page-error'
 import type { PageViewer } from './page-viewer'
@@ -13,9 +14,6 @@ import { createToolbar } from './toolbar'
 
 /** Times a page image or text the server was too busy for is asked for again. */
 const RETRIES = 4
-
-type Word = [left: number, top: number, width: number, height: number, text: string, lineEnd: 0 | 1]
-export type ImagePage = { number: number; div: HTMLDivElement; img: HTMLImageElement; text?: Promise<Word[]>; layer?: HTMLDivElement }
 
 /**
  * The viewer of a link that does not send its PDF: every page is an image drawn by the server

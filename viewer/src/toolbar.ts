@@ -10,7 +10,10 @@ const byId = <T extends HTMLElement>(id: string) => {
 
 export type Toolbar = { zoomIn(): void; zoomOut(): void; setZoom(value: string): void; sync(): void; enable(): void }
 
-/** Page number / count, previous / next, and zoom (fit width, fit page, steps, + and −). */
+/**
+ * Page number / count, previous / next, and zoom (fit width, fit page, steps, + and −), bound by id to the toolbar
+ * the server puts in the page (src/modules/share/answers/toolbar-markup.ts).
+ */
 export function createToolbar(viewer: PageViewer): Toolbar {
   const pageInput = byId<HTMLInputElement>('page-number')
   const pageCount = byId<HTMLElement>('page-count')

@@ -1,7 +1,7 @@
 import type { AuditAction } from '../../shared/audit-shapes'
 import type { AppContext } from '../context'
 
-export { AUDIT_ACTIONS, type AuditAction } from '../../shared/audit-shapes'
+export type { AuditAction } from '../../shared/audit-shapes'
 
 /**
  * Who acted: a user through the API (with the client's address; `userId` null for a client that is no one yet,

@@ -1,28 +1,15 @@
-import { sqliteTables, type Tables } from '../../db/database'
+import { type HotRows, sqliteTables } from '../../db/database'
 import { rowReader } from '../../db/rows'
 import type { FileRow, LinkRow } from '../../db/tables'
 
 /**
  * Files and links rows as drizzle's select() gives them, read from the plain values of a kept prepared
- * statement (ctx.db.hot): the per-request lookups, by owner and id and by share slug, select these columns.
- * One pair of readers per opened database's tables (each dialect reads its own driver's values).
+ * statement (ctx.db.hot) by the readers of the opened database (`ctx.db.rows`: each dialect reads its own
+ * driver's values): the per-request lookups, by owner and id and by share slug, select these columns, which
+ * are the same for both dialects.
  */
-const readers = new WeakMap<
-  Tables,
-  { fileRows: ReturnType<typeof rowReader<Tables['files']>>; linkRows: ReturnType<typeof rowReader<Tables['links']>> }
->()
-
-export function rowReadersOf(tables: Tables) {
-  let found = readers.get(tables)
-  if (!found) {
-    found = { fileRows: rowReader(tables.files), linkRows: rowReader(tables.links) }
-    readers.set(tables, found)
-  }
-  return found
-}
-
-/** The column lists of the statements, which are the same for both dialects. */
-export const { fileRows: FILE_COLUMNS, linkRows: LINK_COLUMNS } = rowReadersOf(sqliteTables)
+export const FILE_COLUMNS = rowReader(sqliteTables.files)
+export const LINK_COLUMNS = rowReader(sqliteTables.links)
 
 /** The fields of a file's default link that the File resource shows (shareUrl, the two switches). */
 export type DefaultLinkFields = Pick<LinkRow, 'slug' | 'allowDownload' | 'searchEngineVisible'>
@@ -34,11 +21,10 @@ export type FileWithLink = FileRow & DefaultLinkFields
 export const FILE_WITH_LINK = `SELECT ${FILE_COLUMNS.columnsOf('f')}, l."slug", l."allow_download", l."search_engine_visible"
   FROM "files" f JOIN "links" l ON l."file_id" = f."id" AND l."is_default" = TRUE`
 
-export function readFileWithLink(tables: Tables, values: unknown[]): FileWithLink {
-  const { fileRows } = rowReadersOf(tables)
-  const [slug, allowDownload, searchEngineVisible] = values.slice(fileRows.width)
+export function readFileWithLink(rows: HotRows, values: unknown[]): FileWithLink {
+  const [slug, allowDownload, searchEngineVisible] = values.slice(rows.files.width)
   return {
-    ...fileRows.read(values),
+    ...rows.files.read(values),
     slug: String(slug),
     allowDownload: Boolean(allowDownload),
     searchEngineVisible: Boolean(searchEngineVisible),

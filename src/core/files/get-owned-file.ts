@@ -21,7 +21,7 @@ type OwnedFileKey = { ownerId: string; id: string }
 async function findOwnedFile(ctx: AppContext, input: OwnedFileKey): Promise<FileWithLink | undefined> {
   if (!isWellFormedId(input.id)) return undefined
   const raw = await ctx.db.hot.get(OWNED_FILE, [input.id, input.ownerId])
-  return raw && readFileWithLink(ctx.db.tables, raw)
+  return raw && readFileWithLink(ctx.db.rows, raw)
 }
 
 /**

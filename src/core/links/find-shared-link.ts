@@ -2,7 +2,7 @@ import type { FileRow, LinkRow } from '../../db/tables'
 import { versionedCache } from '../../db/versioned-cache'
 import { isWellFormedId } from '../../lib/ids'
 import type { AppContext } from '../context'
-import { FILE_COLUMNS, LINK_COLUMNS, rowReadersOf } from '../files/file-rows'
+import { FILE_COLUMNS, LINK_COLUMNS } from '../files/file-rows'
 
 /**
  * A share link and its file, as the public share routes see them. Without the view counts: those are written
@@ -22,7 +22,7 @@ export type FindSharedLink = (slug: string) => Promise<SharedLink | undefined>
  */
 export function sharedLinkFinder(ctx: AppContext): FindSharedLink {
   const cache = versionedCache<SharedLink>(ctx.db.hot)
-  const { fileRows, linkRows } = rowReadersOf(ctx.db.tables)
+  const { files: fileRows, links: linkRows } = ctx.db.rows
   const load = async (slug: string) => {
     const raw = await ctx.db.hot.get(BY_SLUG, [slug])
     if (!raw) return undefined

@@ -6,7 +6,6 @@ import type { LinkRow } from '../../db/tables'
  * A link that is both disabled and expired is `disabled`: the owner's own switch is the first reason.
  */
 export type LinkState = 'active' | 'disabled' | 'expired' | 'used_up'
-export const LINK_STATES: readonly LinkState[] = ['active', 'disabled', 'expired', 'used_up']
 
 export function linkState(link: Pick<LinkRow, 'disabled' | 'expiresAt' | 'maxViews' | 'views'>, now: number): LinkState {
   if (link.disabled) return 'disabled'

@@ -1,9 +1,9 @@
 import type { AppContext } from '../context'
+import { outboxWritten } from '../webhooks/wake'
 import type { MailRow } from '../../db/tables'
 import { escapeHtml } from '../../lib/html'
 import { randomId } from '../../lib/ids'
 import { mailNotSetUp } from '../../errors'
-import { outboxWritten } from '../webhooks/wake'
 
 /** A mail to send: plain text and the same as simple HTML (no remote images, no tracking pixel, no script). */
 export type Mail = { kind: string; to: string; subject: string; text: string }

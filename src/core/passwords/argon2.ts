@@ -1,6 +1,5 @@
 import { passwordsBusy } from '../../errors'
 import { createLimiter, QueueFullError } from '../../lib/concurrency'
-import { randomId } from '../../lib/ids'
 
 /** argon2 takes any length; this only keeps a request from making the server hash megabytes. */
 export const PASSWORD_MAX_BYTES = 1024
@@ -27,7 +26,12 @@ export const hashPassword = (password: string) => queued(() => Bun.password.hash
 // A stored hash that cannot be read is a mismatch; a full queue is not (it must not pass for a wrong password).
 const verify = (password: string, stored: string) => queued(() => Bun.password.verify(password, stored).catch(() => false))
 
-let decoy: Promise<string> | undefined
+/**
+ * What is checked when there is no hash: a PHC string with ARGON2's parameters and a salt and hash of the sizes
+ * Bun writes (32 bytes each). No password gives this hash, and the answer is no in any case; checking it costs
+ * what checking a real one costs.
+ */
+export const DECOY_HASH = `$argon2id$v=19$m=${ARGON2.memoryCost},t=${ARGON2.timeCost},p=1$${'A'.repeat(43)}$${'A'.repeat(43)}`
 
 /**
  * Checks a password against a stored hash. With no hash (an unknown user, or one without a password) a
@@ -37,12 +41,7 @@ let decoy: Promise<string> | undefined
 export async function passwordMatches(password: string, storedHash: string | null | undefined): Promise<boolean> {
   if (Buffer.byteLength(password) > PASSWORD_MAX_BYTES) return false
   if (!storedHash) {
-    // A decoy that could not be made (the queue was full) is not kept: the next unknown name tries again.
-    decoy ??= hashPassword(randomId()).catch((error: unknown) => {
-      decoy = undefined
-      throw error
-    })
-    await verify(password, await decoy)
+    await verify(password, DECOY_HASH)
     return false
   }
   return verify(password, storedHash)

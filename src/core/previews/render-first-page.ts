@@ -10,19 +10,22 @@ import { givePdfiumFonts } from './pdfium-fonts'
 export const PREVIEW_WIDTH = 1200
 export const PREVIEW_HEIGHT = 630
 
-let compiled: Promise<WebAssembly.Module> | undefined
-let sharpModule: Promise<typeof import('sharp')['default']> | undefined
+export type Sharp = typeof import('sharp')['default']
 
-/** sharp, once warmUp has loaded it. */
-export const loadedSharp = () => sharpModule!
+/**
+ * What every render draws with: PDFium's wasm, compiled (each render instantiates it afresh), and sharp. The
+ * renderer process loads it once at its start, ahead of the first render, and hands it to each job.
+ */
+export type RenderEngine = { pdfium: WebAssembly.Module; sharp: Sharp }
 
-/** Compiles PDFium's wasm and loads sharp ahead of the first render (the renderer process does this at start). */
-export async function warmUp(): Promise<void> {
-  compiled ??= Bun.file(wasmPath)
-    .arrayBuffer()
-    .then((bytes) => WebAssembly.compile(bytes))
-  sharpModule ??= import('sharp').then((m) => m.default)
-  await Promise.all([compiled, sharpModule])
+export async function loadRenderEngine(): Promise<RenderEngine> {
+  const [pdfium, sharp] = await Promise.all([
+    Bun.file(wasmPath)
+      .arrayBuffer()
+      .then((bytes) => WebAssembly.compile(bytes)),
+    import('sharp').then((m) => m.default),
+  ])
+  return { pdfium, sharp }
 }
 
 /**
@@ -35,31 +38,40 @@ export async function warmUp(): Promise<void> {
  * Runs in the renderer process only (renderer-process.ts): a hostile PDF can make PDFium loop forever, and
  * only a process can be killed.
  */
-export async function renderFirstPage(pdfPath: string, heapLimit: number): Promise<{ png: Buffer; pages: number; sizes: string }> {
-  const { bitmap, pages, sizes } = await withPdfium(pdfPath, heapLimit, async (document) => ({
+export async function renderFirstPage(
+  engine: RenderEngine,
+  pdfPath: string,
+  heapLimit: number,
+): Promise<{ png: Buffer; pages: number; sizes: string }> {
+  const { bitmap, pages, sizes } = await withPdfium(engine, pdfPath, heapLimit, async (document) => ({
     bitmap: await renderPageOne(document),
     pages: document.getPageCount(),
     sizes: readPageSizes(document),
   }))
   if (bitmap.width < 1 || bitmap.height < 1 || bitmap.data.length < bitmap.width * bitmap.height * 4)
     throw new Error('PDFium returned an empty bitmap')
-  return { png: await encodeCard(bitmap), pages, sizes }
+  return { png: await encodeCard(engine.sharp, bitmap), pages, sizes }
 }
 
 /** The number of pages of a PDF and their sizes, as PDFium reads them once it has opened it (the same caps as a render). */
-export async function countPages(pdfPath: string, heapLimit: number): Promise<{ pages: number; sizes: string }> {
-  return withPdfium(pdfPath, heapLimit, async (document) => ({ pages: document.getPageCount(), sizes: readPageSizes(document) }))
+export async function countPages(engine: RenderEngine, pdfPath: string, heapLimit: number): Promise<{ pages: number; sizes: string }> {
+  return withPdfium(engine, pdfPath, heapLimit, async (document) => ({ pages: document.getPageCount(), sizes: readPageSizes(document) }))
 }
 
 /** Opens the PDF in a fresh, capped PDFium instance, runs `use` on it, and tears everything down again. */
-export async function withPdfium<T>(pdfPath: string, heapLimit: number, use: (document: PDFiumDocument) => Promise<T>): Promise<T> {
-  await warmUp()
-  const module = await compiled!
+export async function withPdfium<T>(
+  engine: RenderEngine,
+  pdfPath: string,
+  heapLimit: number,
+  use: (document: PDFiumDocument) => Promise<T>,
+): Promise<T> {
   const heap = { refused: false }
   const library = await PDFiumLibrary.init({
     instantiateWasm: (imports, done) => {
       capHeapGrowth(imports, heapLimit, heap)
-      void WebAssembly.instantiate(module, imports).then((instance) => (done as unknown as (i: WebAssembly.Instance) => void)(instance))
+      void WebAssembly.instantiate(engine.pdfium, imports).then((instance) =>
+        (done as unknown as (i: WebAssembly.Instance) => void)(instance),
+      )
       return {}
     },
   })
@@ -99,8 +111,7 @@ async function renderPageOne(document: PDFiumDocument): Promise<Bitmap> {
   })
 }
 
-async function encodeCard(bitmap: Bitmap): Promise<Buffer> {
-  const sharp = await sharpModule!
+async function encodeCard(sharp: Sharp, bitmap: Bitmap): Promise<Buffer> {
   const window = cardWindow(bitmap, PREVIEW_WIDTH / PREVIEW_HEIGHT)
   const image = onWhite(sharp, bitmap)
   // A page less high than the card is shown whole, centred on white.
@@ -112,7 +123,7 @@ async function encodeCard(bitmap: Bitmap): Promise<Buffer> {
 }
 
 /** PDFium's bitmap as a sharp image: its BGRA turned into the RGBA sharp reads, transparency on white paper. */
-export function onWhite(sharp: typeof import('sharp')['default'], bitmap: Bitmap) {
+export function onWhite(sharp: Sharp, bitmap: Bitmap) {
   return sharp(Buffer.from(bitmap.data.buffer, bitmap.data.byteOffset, bitmap.data.byteLength), {
     raw: { width: bitmap.width, height: bitmap.height, channels: 4 },
   })

@@ -1,5 +1,5 @@
 import { readPageSizes } from './page-sizes'
-import { loadedSharp, onWhite, withPdfium } from './render-first-page'
+import { onWhite, type RenderEngine, withPdfium } from './render-first-page'
 
 export { isPageWidth, PAGE_WIDTHS, type PageWidth } from '../../shared/page-layout'
 
@@ -14,6 +14,7 @@ const MAX_ASPECT = 4
  * runs in the renderer process only.
  */
 export async function renderPageImages(
+  engine: RenderEngine,
   pdfPath: string,
   heapLimit: number,
   pageNumber: number,
@@ -21,7 +22,7 @@ export async function renderPageImages(
   options: { sizes?: boolean } = {},
 ): Promise<{ webps: Buffer[]; pages: number; sizes?: string }> {
   const largest = Math.max(...widths)
-  const { bitmap, pages, sizes } = await withPdfium(pdfPath, heapLimit, async (document) => {
+  const { bitmap, pages, sizes } = await withPdfium(engine, pdfPath, heapLimit, async (document) => {
     const count = document.getPageCount()
     if (pageNumber < 1 || pageNumber > count) throw new Error(`the document has no page ${pageNumber} (it has ${count})`)
     const page = document.getPage(pageNumber - 1)
@@ -35,7 +36,7 @@ export async function renderPageImages(
   })
   if (bitmap.width < 1 || bitmap.height < 1 || bitmap.data.length < bitmap.width * bitmap.height * 4)
     throw new Error('PDFium returned an empty bitmap')
-  const sharp = await loadedSharp()
+  const { sharp } = engine
   const flat = await onWhite(sharp, bitmap).raw().toBuffer({ resolveWithObject: true })
   const webps = await Promise.all(
     widths.map((width) => {

@@ -109,7 +109,13 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
   const all = new Set<Renderer>()
   let nextJob = 1
   let closed = false
+  // The renderers' scratch folder (rendererEnv), made with the first renderer; removed on close, or when the
+  // process exits without closing the pool.
   let scratch: string | undefined
+  const removeScratch = () => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true })
+    scratch = undefined
+  }
 
   const stop = (renderer: Renderer) => {
     clearTimeout(renderer.idleTimer)
@@ -119,7 +125,10 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
   const start = (): Renderer => {
     let stderr = ''
     const renderer: Renderer = { exited: false } as Renderer
-    scratch ??= createScratchDir()
+    if (!scratch) {
+      scratch = mkdtempSync(join(tmpdir(), 'pdfshare-renderers-'))
+      process.once('exit', removeScratch)
+    }
     renderer.proc = Bun.spawn(limits.command, {
       env: rendererEnv(scratch),
       stdin: 'ignore',
@@ -259,7 +268,8 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
     close() {
       closed = true
       for (const renderer of all) stop(renderer)
-      if (scratch) removeScratchDir(scratch)
+      process.off('exit', removeScratch)
+      removeScratch()
     },
   }
 }
@@ -298,18 +308,4 @@ function rendererEnv(scratch: string): Record<string, string> {
   }
   env.PDFSHARE_SHARP_DIR = scratch
   return env
-}
-
-const scratchDirs = new Set<string>()
-
-function createScratchDir(): string {
-  if (scratchDirs.size === 0) process.once('exit', () => scratchDirs.forEach(removeScratchDir))
-  const dir = mkdtempSync(join(tmpdir(), 'pdfshare-renderers-'))
-  scratchDirs.add(dir)
-  return dir
-}
-
-function removeScratchDir(dir: string): void {
-  scratchDirs.delete(dir)
-  rmSync(dir, { recursive: true, force: true })
 }

@@ -1,6 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises'
 import { readPageText } from './page-text'
-import { countPages, renderFirstPage, warmUp, withPdfium } from './render-first-page'
+import { countPages, loadRenderEngine, renderFirstPage, withPdfium } from './render-first-page'
 import { renderPageImages } from './render-page'
 import type { RenderJob, RendererMessage } from './renderer-protocol'
 
@@ -21,7 +21,7 @@ const MIN_HEAP = 32 * 1024 * 1024
 export async function runPreviewRenderer(): Promise<void> {
   const send = (message: RendererMessage) => process.send!(message)
   if (!process.send) throw new Error('the preview renderer must be started by the server, with an IPC channel')
-  await warmUp()
+  const engine = await loadRenderEngine()
   const done = new Promise<void>((resolve) => process.once('disconnect', resolve))
   let busy = Promise.resolve()
   process.on('message', (job: RenderJob) => {
@@ -30,18 +30,18 @@ export async function runPreviewRenderer(): Promise<void> {
         // The wasm heap (which holds the PDF's bytes too) gets what the memory cap leaves beside this process.
         const heapLimit = Math.max(MIN_HEAP, job.memoryLimit - process.memoryUsage.rss() - HEADROOM)
         if (job.kind === 'pages') {
-          send({ id: job.id, ok: true, ...(await countPages(job.pdfPath, heapLimit)) })
+          send({ id: job.id, ok: true, ...(await countPages(engine, job.pdfPath, heapLimit)) })
         } else if (job.kind === 'page') {
           const widths = job.widths ?? []
           const outPaths = job.outPaths ?? []
           if (widths.length === 0 || widths.length !== outPaths.length) throw new Error('a page job needs one path per width')
-          const drawn = await renderPageImages(job.pdfPath, heapLimit, job.page ?? 1, widths, { sizes: job.sizes })
+          const drawn = await renderPageImages(engine, job.pdfPath, heapLimit, job.page ?? 1, widths, { sizes: job.sizes })
           for (const [index, webp] of drawn.webps.entries()) await writeAtomically(outPaths[index]!, webp)
           send({ id: job.id, ok: true, pages: drawn.pages, sizes: drawn.sizes })
         } else if (job.kind === 'text') {
           if (!job.outPath) throw new Error('a text job needs its path')
           const pageNumber = job.page ?? 1
-          const { text, pages } = await withPdfium(job.pdfPath, heapLimit, async (document) => {
+          const { text, pages } = await withPdfium(engine, job.pdfPath, heapLimit, async (document) => {
             const count = document.getPageCount()
             if (pageNumber < 1 || pageNumber > count) throw new Error(`the document has no page ${pageNumber} (it has ${count})`)
             return { text: readPageText(document.getPage(pageNumber - 1)), pages: count }
@@ -55,12 +55,12 @@ export async function runPreviewRenderer(): Promise<void> {
           const made =
             job.kind === 'stamp'
               ? await stampPdfFile(job.pdfPath, job.text)
-              : await drawWatermarkOverlay(job.outPath, job.text, job.width ?? 0, job.height ?? 0, heapLimit)
+              : await drawWatermarkOverlay(engine, job.outPath, job.text, job.width ?? 0, job.height ?? 0, heapLimit)
           await writeAtomically(job.outPath, made.bytes)
           send({ id: job.id, ok: true, pages: made.pages })
         } else {
           if (!job.outPath) throw new Error('a card job needs its path')
-          const card = await renderFirstPage(job.pdfPath, heapLimit)
+          const card = await renderFirstPage(engine, job.pdfPath, heapLimit)
           await writeAtomically(job.outPath, card.png)
           send({ id: job.id, ok: true, pages: card.pages, sizes: card.sizes })
         }

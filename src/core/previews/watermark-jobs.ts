@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { stampPdf, watermarkMaskPdf } from './draw-watermark'
 import { WATERMARK_STYLE } from './watermark-style'
-import { loadedSharp, withPdfium } from './render-first-page'
+import { type RenderEngine, withPdfium } from './render-first-page'
 
 /** The largest page image a watermark overlay is drawn for (the widest page width, a page four times as high). */
 const MAX_OVERLAY = { width: 2400, height: 9600 }
@@ -20,7 +20,14 @@ export async function stampPdfFile(pdfPath: string, text: string): Promise<{ byt
  * it stamps a download, so the two look alike; PDFium draws black on white, and how dark a pixel is, times
  * WATERMARK_STYLE.opacity, is the strength the watermark's grey is laid over the page with.
  */
-export async function drawWatermarkOverlay(outPath: string, text: string, width: number, height: number, heapLimit: number) {
+export async function drawWatermarkOverlay(
+  engine: RenderEngine,
+  outPath: string,
+  text: string,
+  width: number,
+  height: number,
+  heapLimit: number,
+) {
   if (!(Number.isInteger(width) && Number.isInteger(height) && width >= 1 && height >= 1))
     throw new Error('an overlay needs a whole width and height')
   if (width > MAX_OVERLAY.width || height > MAX_OVERLAY.height)
@@ -29,8 +36,8 @@ export async function drawWatermarkOverlay(outPath: string, text: string, width:
   const maskPath = `${outPath}.pdf`
   await Bun.write(maskPath, await watermarkMaskPdf(text, width, height))
   try {
-    const bitmap = await withPdfium(maskPath, heapLimit, (document) => document.getPage(0).render({ scale: 1, render: 'bitmap' }))
-    const sharp = await loadedSharp()
+    const bitmap = await withPdfium(engine, maskPath, heapLimit, (document) => document.getPage(0).render({ scale: 1, render: 'bitmap' }))
+    const { sharp } = engine
     const raw = { width: bitmap.width, height: bitmap.height }
     // The ink's strength from PDFium's BGRA on white: how far each pixel's green is from white.
     const ink = Buffer.alloc(raw.width * raw.height)

@@ -47,16 +47,12 @@ export function outboxStatement(
  */
 export const eventPattern = (event: string) => `%"${event}"%`
 
-/** The statement, written once: its text for the database's dialect (kept, one per dialect) and its values. */
+/** The statement, written once: its text for the database's dialect and its values. */
 function outboxInsert(db: Pick<Database, 'portable'>, event: Omit<OutboxEvent, 'onlyIf'>): { text: string; args: SqlArg[] } {
   const payload: WebhookPayload = { type: event.event, timestamp: new Date(event.at).toISOString(), data: event.data }
-  let text = texts.get(db.portable.randomHex)
-  if (text === undefined) {
-    text = `INSERT INTO "webhook_deliveries" ("id", "webhook_id", "event", "payload", "created_at", "status", "attempts", "next_attempt_at")
+  // The same text every time for one database, which its hot connection keeps prepared.
+  const text = `INSERT INTO "webhook_deliveries" ("id", "webhook_id", "event", "payload", "created_at", "status", "attempts", "next_attempt_at")
   SELECT 'msg_' || ${db.portable.randomHex}, "id", ?, ?, ?, 'pending', 0, ? FROM "webhooks"
   WHERE "owner_id" = ? AND "events" LIKE ?`
-    texts.set(db.portable.randomHex, text)
-  }
   return { text, args: [event.event, JSON.stringify(payload), event.at, event.at, event.ownerId, eventPattern(event.event)] }
 }
-const texts = new Map<string, string>()

@@ -4,7 +4,7 @@ import { type SQL as DrizzleSql, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sql'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { errorCodes } from '../../lib/error-codes'
-import { type Database, type Portable, sqliteTables } from '../database'
+import { type Database, hotRowsOf, type Portable, sqliteTables } from '../database'
 import { groupCommit, runStepsAsync } from '../group-commit'
 import type { HotSql, SqlArg } from '../hot-sql'
 import { migratePg } from './migrate'
@@ -126,17 +126,19 @@ export function openPgDb(url: string): Database {
   // The hot statements on connections of their own whose default is READ COMMITTED: a single statement is then
   // one round trip, with no BEGIN and COMMIT around it (measured: the shared rate limit's upsert took three).
   const hotPool = new SQL(url, { max: POOL_SIZE, connection: { default_transaction_isolation: 'read committed' } })
+  const toPg = placeholderConverter()
   return {
     dialect: 'postgres',
     shared: true,
     ...twin,
-    hot: pgHotSql(hotPool),
+    hot: pgHotSql(hotPool, toPg),
+    rows: hotRowsOf(twin.tables),
     portable: pgPortable,
     migrate: () => migratePg(pool),
     exclusive: (work) =>
       pool.begin(async (tx) => {
         await tx.unsafe('LOCK TABLE meta IN EXCLUSIVE MODE')
-        return work(async (text, args = []) => [...(await tx.unsafe(toPgPlaceholders(text), args).values())] as unknown[][])
+        return work(async (text, args = []) => [...(await tx.unsafe(toPg(text), args).values())] as unknown[][])
       }),
     close: () => {
       void pool.close()
@@ -168,9 +170,9 @@ async function retried<T>(work: () => Promise<T>): Promise<T> {
 /** Looks along the `cause` chain: inside a batch the driver's error arrives wrapped in drizzle's DrizzleQueryError. */
 export const isRetryable = (error: unknown) => errorCodes(error).some((code) => RETRYABLE.has(code.replace(/^PG_/, '')))
 
-function pgHotSql(pool: SQL): HotSql {
+function pgHotSql(pool: SQL, toPg: (sql: string) => string): HotSql {
   const read = async (text: string, args: SqlArg[]) => {
-    const rows = await retried(() => pool.unsafe(toPgPlaceholders(text), args).values())
+    const rows = await retried(() => pool.unsafe(toPg(text), args).values())
     return rows[0] as unknown[] | undefined
   }
   return {
@@ -185,7 +187,7 @@ function pgHotSql(pool: SQL): HotSql {
               await tx.unsafe(step.savepoint)
               return 0
             }
-            return Number((await tx.unsafe(toPgPlaceholders(step.statement.sql), step.statement.args)).count)
+            return Number((await tx.unsafe(toPg(step.statement.sql), step.statement.args)).count)
           }),
         ),
       ),
@@ -196,15 +198,19 @@ function pgHotSql(pool: SQL): HotSql {
   }
 }
 
-const converted = new Map<string, string>()
-
-/** `?` → `$1, $2, …` outside quoted text: the hot statements are written once, in SQLite's form. */
-export function toPgPlaceholders(sql: string): string {
-  let text = converted.get(sql)
-  if (text === undefined) {
-    let n = 0
-    text = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (token) => (token === '?' ? `$${++n}` : token))
-    converted.set(sql, text)
+/**
+ * `?` → `$1, $2, …` outside quoted text: the hot statements are written once, in SQLite's form. Each opened
+ * database keeps its own conversions (a few dozen texts: the hot statements and the exclusive ones).
+ */
+function placeholderConverter(): (sql: string) => string {
+  const converted = new Map<string, string>()
+  return (sql) => {
+    let text = converted.get(sql)
+    if (text === undefined) {
+      let n = 0
+      text = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (token) => (token === '?' ? `$${++n}` : token))
+      converted.set(sql, text)
+    }
+    return text
   }
-  return text
 }

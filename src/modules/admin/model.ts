@@ -68,7 +68,6 @@ export const NewInvitationSchema = t.Object({
   url: t.String({ description: 'The link to give the invited person; shown in this answer only' }),
   mailedTo: t.Union([t.String(), t.Null()], { description: 'The address the link is being mailed to (see GET /api/admin/mail)' }),
 })
-export type NewInvitationDto = Static<typeof NewInvitationSchema>
 
 const limit = (name: string) =>
   t.Optional(

@@ -38,7 +38,6 @@ export const AuditPageEnvelope = t.Object({
   data: t.Array(AuditEntrySchema),
   nextCursor: t.Union([t.String(), t.Null()], { description: 'Pass as ?cursor= for the next page; null: no more' }),
 })
-export type AuditPage = Static<typeof AuditPageEnvelope>
 
 const failsWith = (message: string) => ({ error: () => message })
 

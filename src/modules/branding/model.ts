@@ -65,6 +65,5 @@ export const BrandingChange = t.Object(
   },
   { additionalProperties: true, error: () => 'The JSON body must be an object, e.g. {"name": "Acme Legal", "accent": "#0b6e4f"}' },
 )
-export type BrandingChangeBody = Static<typeof BrandingChange>
 
 export const BrandingEnvelope = t.Object({ success: t.Literal(true), data: BrandingSchema })

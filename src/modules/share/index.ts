@@ -28,7 +28,7 @@ import { visitorKeys } from './service/visitor-salt'
  * its preview and reading batches. Each reads what it needs of the request (input.ts), asks its service what
  * should happen (service/open-*.ts, unlock-link.ts, record-reading.ts: a link that is off, expired or used
  * up is a 410 on every route; a password link opens with its unlock cookie; a link with a view limit serves
- * its bytes to readers holding its grant), and answers that decision (answers.ts). The page links to the
+ * its bytes to readers holding its grant), and answers that decision (answers/). The page links to the
  * built viewer by the names in `manifest`; the assets themselves are served by src/assets.
  */
 export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews: PreviewService) {

@@ -61,7 +61,6 @@ export const DeliverySchema = t.Object(
 export type DeliveryDto = Static<typeof DeliverySchema>
 export type DeliveryStatus = DeliveryDto['status']
 
-export const WebhookEnvelope = t.Object({ success: t.Literal(true), data: WebhookSchema })
 export const NewWebhookEnvelope = t.Object({ success: t.Literal(true), data: NewWebhookSchema })
 export const WebhookListEnvelope = t.Object({ success: t.Literal(true), data: t.Array(WebhookSchema) })
 export const WebhookDeletedEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ id: t.String() }) })

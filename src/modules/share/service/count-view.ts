@@ -10,8 +10,6 @@ import { insertVisit, visitEvents, type VisitedLink, type VisitFacts, type Visit
 import { isHumanVisit, SWEEP_INTERVAL_MS, sweepStatement, UNMARK, visitMarker } from './visit-marks'
 import type { VisitorKeyOf } from './visitor-salt'
 
-export { REPEAT_WINDOW_MS } from './visit-marks'
-
 /**
  * The claim, right after the visit's mark and only if the mark changed a row (`onlyIfPreviousChanged`), so the link's
  * count moves only for a visit the mark made new, and only while the link is under its view limit. The check

@@ -215,4 +215,3 @@ export function readerGate(ctx: AppContext, accessOf: ReadLinkAccess) {
     },
   }
 }
-export type ReaderGate = ReturnType<typeof readerGate>

@@ -1,7 +1,6 @@
 import { type AttemptResult, type SendOptions, sendRequest } from '../../../core/outbound/send-request'
 import { webhookSignature } from '../service/signing'
 
-export { MAX_RESPONSE_BYTES } from '../../../core/outbound/send-request'
 export type { AttemptResult }
 
 export type OutgoingDelivery = { id: string; payload: string; url: string; secret: string }

@@ -1,9 +1,9 @@
-import { html, type SafeHtml } from '../../src/lib/html'
+import { html, type SafeHtml } from '../../../lib/html'
 
 /**
- * The viewer's toolbar and find bar, as the share page's HTML carries them (src/modules/share/pages.ts renders
- * them on the server, so they are there before any script runs), beside the code that binds them by these ids
- * (toolbar.ts, find-bar.ts, keyboard.ts). Every value is HTML-escaped.
+ * The viewer's toolbar and find bar, as the share page's HTML carries them (pages.ts renders them on the server,
+ * so they are there before any script runs). The viewer binds them by these ids (viewer/src/toolbar.ts,
+ * viewer/src/find-bar.ts, viewer/src/keyboard.ts). Every value is HTML-escaped.
  */
 const icons = {
   previous: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M15 18l-6-6 6-6"/></svg>`,
