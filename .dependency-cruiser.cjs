@@ -4,26 +4,32 @@
  * the same layers.
  *
  * Each unit of src/ may import only the units listed for it (and itself). Read the table from the bottom:
- * leaves that import nothing of ours, then storage and the database, the core that every feature shares, the
- * edges that features use (HTTP helpers, uploads, web assets), the feature modules, and the entry points.
- * A new folder of src/ must be added here (the test refuses files of src/ that belong to no unit).
+ * leaves that import nothing of ours, then storage and the database, the core (every concept's logic, one folder
+ * each), the edges the routes use (HTTP helpers, web assets), the routes (HTTP adapters, one folder an area), and
+ * the entry points. A new folder of src/ must be added here (the test refuses files of src/ that belong to no unit).
  */
 const LAYERS = {
   // entry points
   main: { path: '^src/main\\.ts$', may: ['cli', 'core', 'lib', 'owner-only-umask'] }, // core: the preview renderer's entry
-  cli: { path: '^src/cli/', may: ['app', 'open-context', 'modules', 'maintenance', 'core', 'http', 'uploads', 'assets', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
-  app: { path: '^src/app\\.ts$', may: ['modules', 'http', 'uploads', 'assets', 'core', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
+  cli: { path: '^src/cli/', may: ['app', 'open-context', 'maintenance', 'core', 'http', 'assets', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
+  app: { path: '^src/app\\.ts$', may: ['routes', 'http', 'assets', 'core', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
   'open-context': { path: '^src/open-context\\.ts$', may: ['core', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log'] },
   // the operator's work on a whole install (backup, restore, verify, sweeps, migrations), for the CLI and the server's start
   maintenance: { path: '^src/maintenance/', may: ['core', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
-  // features: one folder each; they never import each other (rule modules-are-independent)
-  modules: { path: '^src/modules/', may: ['http', 'uploads', 'assets', 'core', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
-  // what features use besides the core
+  // HTTP adapters, one folder an area of the API or the pages: routes, request and response schemas, HTML answers;
+  // they never import each other (rule routes-are-independent)
+  routes: { path: '^src/routes/', may: ['http', 'assets', 'core', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
+  // what every route uses besides the core
   http: { path: '^src/http/', may: ['core', 'storage', 'config', 'errors', 'lib', 'log', 'shared'] },
-  uploads: { path: '^src/uploads/', may: ['core', 'storage', 'config', 'errors', 'lib', 'log', 'shared'] },
   assets: { path: '^src/assets/', may: ['errors', 'lib'] },
-  // the domain every feature shares: files, previews, accounts, and the AppContext type
-  core: { path: '^src/core/', may: ['data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
+  // every concept's logic, one folder each (files, links, share, accounts, ...): services, jobs, presenters, rules.
+  // It takes the shapes of what it receives and answers from the routes' schemas, as types only (rule
+  // core-takes-only-types-from-routes): each shape is written once, as a t-schema beside its route.
+  core: {
+    path: '^src/core/',
+    may: ['data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'],
+    alsoMay: ['^src/routes/[^/]+/(model|input)\\.ts$'], // the routes' schemas, as types
+  },
   // storage and the database
   'data-dir': { path: '^src/data-dir/', may: ['db', 'storage', 'config', 'errors', 'lib', 'shared'] },
   db: { path: '^src/db/', may: ['errors', 'lib', 'shared'] },
@@ -44,7 +50,7 @@ const layerRules = Object.entries(LAYERS).map(([name, layer]) => ({
   comment: `${name} may import only ${layer.may.length > 0 ? layer.may.join(', ') : 'nothing else of src/'}`,
   severity: 'error',
   from: { path: layer.path },
-  to: { path: '^src/', pathNot: [layer.path, ...layer.may.map((below) => LAYERS[below].path)] },
+  to: { path: '^src/', pathNot: [layer.path, ...layer.may.map((below) => LAYERS[below].path), ...(layer.alsoMay ?? [])] },
 }))
 
 module.exports = {
@@ -57,54 +63,64 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: 'modules-are-independent',
-      comment: 'A feature module never imports another; what two features need lives in core (or http, uploads, assets).',
+      name: 'routes-are-independent',
+      comment: 'A folder of routes never imports another; what two need lives in core (logic) or http (HTTP plumbing).',
       severity: 'error',
-      from: { path: '^src/modules/([^/]+)/' },
-      to: { path: '^src/modules/', pathNot: '^src/modules/$1/' },
+      from: { path: '^src/routes/([^/]+)/' },
+      to: { path: '^src/routes/', pathNot: '^src/routes/$1/' },
+    },
+    {
+      name: 'core-takes-only-types-from-routes',
+      comment:
+        "The core may name the shapes the routes' schemas define (what a service takes and a presenter answers), as types: " +
+        'they are gone at run time, so no route, schema or Elysia runs under the core.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/routes/', dependencyTypesNot: ['type-only'] },
     },
     ...layerRules,
     {
       name: 'services-are-framework-free',
-      comment: 'Core, uploads and the services take plain input and return plain results; only routes and http/ know Elysia.',
+      comment: 'The core and everything below take plain input and return plain results; only routes and http/ know Elysia.',
       severity: 'error',
-      from: { path: '^src/(core|uploads|storage|db|data-dir|config|lib|shared|maintenance)/|^src/modules/[^/]+/(service|worker)/' },
+      from: { path: '^src/(core|storage|db|data-dir|config|lib|shared|maintenance)/' },
       to: { path: '^(node_modules/)?(elysia|@elysiajs)(/|$)' },
     },
     {
       name: 'services-reach-no-elysia-through-another-file',
       comment:
-        "Nor through a file that imports it: a module's routes, schemas and request checks (index, model, input), or http/'s Elysia parts. " +
+        "Nor through a file that imports it: the routes, their schemas and request checks, or http/'s Elysia parts. " +
         'A service takes input the route has checked; types it may import (they are gone at run time).',
       severity: 'error',
-      from: { path: '^src/(core|uploads|storage|db|data-dir|config|lib|shared|maintenance)/|^src/modules/[^/]+/(service|worker)/' },
+      from: { path: '^src/(core|storage|db|data-dir|config|lib|shared|maintenance)/' },
       to: {
-        path: '^src/modules/[^/]+/(index|model|input)\\.ts$|^src/http/(auth-guard|check-body|lifecycle|rule-schema|schemas)\\.ts$',
+        path: '^src/routes/|^src/http/(auth-guard|check-body|lifecycle|rule-schema|schemas)\\.ts$',
         dependencyTypesNot: ['type-only'],
       },
     },
     {
       name: 'routes-touch-no-sql-or-files',
-      comment: 'A route checks the request, calls a service and shapes the answer; SQL and the filesystem are the services\' business.',
+      comment:
+        "A route checks the request, calls a service and shapes the answer; SQL and the filesystem are the core's business (a row's type it may name).",
       severity: 'error',
-      from: { path: '^src/modules/[^/]+/index\\.ts$' },
-      to: { path: '^(src/db/|node_modules/(drizzle-orm|@libsql)/|(node:)?fs(/promises)?$)' },
+      from: { path: '^src/routes/' },
+      to: { path: '^(src/db/|node_modules/(drizzle-orm|@libsql)/|(node:)?fs(/promises)?$)', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'viewer-imports-only-shared-and-api-types',
       comment:
         "The front ends run in the browser: of src/ they may bundle only shared/ (the limits and constants both sides check), " +
-        "and take the API's types from app.ts (Eden's treaty) and the modules' model.ts files. Anything else would put server code in the bundle.",
+        "and take the API's types from app.ts (Eden's treaty) and the routes' model.ts files. Anything else would put server code in the bundle.",
       severity: 'error',
       from: { path: '^viewer/' },
-      to: { path: '^src/', pathNot: '^src/(shared/|app\\.ts$|modules/[^/]+/model\\.ts$)' },
+      to: { path: '^src/', pathNot: '^src/(shared/|app\\.ts$|routes/[^/]+/model\\.ts$)' },
     },
     {
       name: 'viewer-takes-only-types-from-the-api',
       comment: "app.ts and the models are the server's own code: the viewer imports their types (`import type`), which the bundle leaves out.",
       severity: 'error',
       from: { path: '^viewer/' },
-      to: { path: '^src/(app\\.ts$|modules/[^/]+/model\\.ts$)', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/(app\\.ts$|routes/[^/]+/model\\.ts$)', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'src-never-imports-the-viewer',

@@ -1,6 +1,6 @@
 /**
  * `bun run deps`: checks the import rules of .dependency-cruiser.cjs (test/architecture runs the same check)
- * and prints the graph between the units of src/: a feature module, a top-level folder or a top-level file.
+ * and prints the graph between the units of src/: an area of routes, a concept of core, a top-level folder or file.
  * docs/architecture.md draws this graph. Exits 1 on any violation.
  */
 import { cruise, type ICruiseResult, type IViolation } from 'dependency-cruiser'
@@ -37,9 +37,9 @@ export function describeViolation(violation: IViolation): string {
   return `${violation.rule.name}: ${violation.from} → ${violation.to}${cycle}`
 }
 
-/** A file's unit: its feature module (modules/files), its top-level folder (core) or file (app). */
+/** A file's unit: its area of routes (routes/files), its concept (core/files), its top-level folder (db) or file (app). */
 function unitOf(path: string): string | undefined {
-  return /^src\/(modules\/[^/]+|[^/]+?)(\/|\.ts$)/.exec(path)?.[1]
+  return /^src\/((?:routes|core)\/[^/.]+|[^/]+?)(\/|\.ts$)/.exec(path)?.[1]
 }
 
 /** Which units each unit of src/ imports, by name. */

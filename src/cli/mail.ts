@@ -1,5 +1,5 @@
 import type { AppContext } from '../core/context'
-import { sendTestMail } from '../modules/mail/service/send-test-mail'
+import { sendTestMail } from '../core/mail/send-test-mail'
 import { allowOnly, type ParsedArgs } from './args'
 import { CliFailure, type CliIo } from './io'
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../core/context'
 import { findUserByName } from '../core/accounts/users/users'
-import { eraseReader } from '../modules/readers/service/erase-reader'
+import { eraseReader } from '../core/readers/erase-reader'
 import { DomainError } from '../errors'
 import { allowOnly, type ParsedArgs, stringFlag } from './args'
 import { CliFailure, type CliIo } from './io'

@@ -1,5 +1,5 @@
 /**
- * The day's visitor salt in `meta` (modules/share/service/visitor-salt.ts): read and replaced by the view
+ * The day's visitor salt in `meta` (core/share/visitor-salt.ts): read and replaced by the view
  * counter, and left behind by backups and `database migrate`, so no copy can test an address against a day's
  * visitor keys.
  */

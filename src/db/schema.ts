@@ -366,7 +366,7 @@ export const rateCounters = sqliteTable('rate_counters', {
 /**
  * Uploads streaming now, one row each, when several instances share the database: the per-user bound on
  * uploads at once holds across them. A row lives while its upload runs and is renewed meanwhile; one left
- * by a killed instance expires on its own (src/uploads/upload-gate.ts).
+ * by a killed instance expires on its own (src/core/uploads/upload-gate.ts).
  */
 export const uploadLeases = sqliteTable(
   'upload_leases',

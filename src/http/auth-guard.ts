@@ -6,7 +6,7 @@ import type { AppContext } from '../core/context'
 import { insufficientScope, unauthorized } from '../errors'
 import { auditFor } from './audit'
 import type { RequestNotes } from './lifecycle'
-import { applyRateLimit, loggedRateLimiter } from './rate-limit'
+import { applyRateLimit, loggedRateLimiter } from '../core/limits/logged-rate-limit'
 import { readJsonObject } from './read-json-body'
 
 /**

@@ -1,3 +1,4 @@
+import type { Agreement } from '../lib/rule'
 import type { Static, TSchema } from 'elysia'
 import { TypeCompiler } from 'elysia/type-system'
 import { badRequest } from '../errors'
@@ -5,7 +6,6 @@ import { badRequest } from '../errors'
 type ObjectSchema = TSchema & { properties: Record<string, TSchema>; required?: string[] }
 
 /** A rule between two fields, checked in the schema's order right after the field `after`. */
-export type Agreement<T> = { after: keyof T & string; problem: (body: T) => string | undefined }
 
 /**
  * The check of a body against a t.Object, the one the OpenAPI document shows: a body that passes is returned as

@@ -1,8 +1,9 @@
 import type { TSchema } from 'elysia'
 import { TypeRegistry } from 'elysia/type-system'
 
-/** What is wrong with a value, as the sentence a client reads ("title must be at most 160 characters"), or undefined. */
-export type Rule = (value: unknown) => string | undefined
+import type { Rule } from '../lib/rule'
+
+export type { Rule }
 
 const RULE_KIND = 'pdfshare.Rule'
 // TypeBox marks a schema's kind with this global symbol; its checkers dispatch on it.

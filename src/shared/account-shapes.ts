@@ -1,7 +1,10 @@
 /**
  * The account's limits, for the server and the dashboard alike. Bundled into the browser: constants only.
- * modules/auth/model.ts builds its t-schemas from them; the account's API types are that model's.
+ * routes/auth/model.ts builds its t-schemas from them; the account's API types are that model's.
  */
+
+/** A new token's lifetime when none is asked for (the CLI's --ttl, the API's `ttl`). */
+export const DEFAULT_TOKEN_TTL = '90d'
 
 /** The longest label of an API token, in code points. */
 export const TOKEN_LABEL_MAX = 100

@@ -1,7 +1,7 @@
 /**
  * The files' limits and list orders, for the server and the dashboard alike. This folder is bundled into the
  * browser: constants, functions and the types derived from them, no imports from outside it, no runtime APIs
- * of Bun or Node. The server's t-schemas (modules/files/model.ts) are built from these constants, and the
+ * of Bun or Node. The server's t-schemas (routes/files/model.ts) are built from these constants, and the
  * API's types are that model's: test/types/shared-shapes.test.ts fails if a hand-written one comes back here.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The limits of a share link's fields, for the server and the dashboard alike. Bundled into the browser:
- * constants only. The Link resource's type is that of modules/links/model.ts.
+ * constants only. The Link resource's type is that of routes/links/model.ts.
  */
 export const LINK_LIMITS = {
   /** Longest label, in code points after NFC (counted like the file's texts, `textLength`). */

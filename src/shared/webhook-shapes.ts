@@ -1,7 +1,7 @@
 /**
  * Webhooks' events and limits, for the server and the dashboard alike. Bundled into the browser: constants and
  * the types derived from them. The Webhook and WebhookDelivery resources' types are those of
- * modules/webhooks/model.ts.
+ * routes/webhooks/model.ts.
  */
 
 /** What a webhook can ask for. `webhook.test` is sent only by the "send test event" action. */

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { addUser, setPassword } from '../../src/core/accounts/users/users'
-import { startMailWorker } from '../../src/modules/mail/worker/mail-worker'
+import { startMailWorker } from '../../src/core/mail/mail-worker'
 import { json, startTestApp } from '../support/harness'
 import { mailsTo as mailsOf } from '../support/mail-outbox'
 import { oidcSettings, signInWithSso, startOidcProvider } from '../support/oidc'

@@ -1,9 +1,9 @@
 import { expect, test } from 'bun:test'
-import { LoginBody, NewTokenBody } from '../../src/modules/auth/model'
-import { metadataFromForm, metadataFromJson } from '../../src/modules/files/input'
-import { UpdateForm, UpdateJson, UploadForm } from '../../src/modules/files/model'
-import { LinkJson } from '../../src/modules/links/model'
-import { WebhookJson } from '../../src/modules/webhooks/model'
+import { LoginBody, NewTokenBody } from '../../src/routes/auth/model'
+import { metadataFromForm, metadataFromJson } from '../../src/routes/files/input'
+import { UpdateForm, UpdateJson, UploadForm } from '../../src/routes/files/model'
+import { LinkJson } from '../../src/routes/links/model'
+import { WebhookJson } from '../../src/routes/webhooks/model'
 import { json, startTestApp } from '../support/harness'
 
 const server = await startTestApp()

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
-import type { BrandingDto } from '../../src/modules/branding/model'
+import type { BrandingDto } from '../../src/routes/branding/model'
 import { json, startTestApp } from '../support/harness'
 import { eventually } from '../support/eventually'
 

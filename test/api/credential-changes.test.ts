@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { Secret, TOTP } from 'otpauth'
-import { issueToken } from '../../src/modules/auth/service/issue-token'
+import { issueToken } from '../../src/core/accounts/tokens/issue-token'
 import { json, startTestApp, type TestServer } from '../support/harness'
 import { jsonBody, PASSWORD, sessionOf } from '../support/sessions'
 import { createPasskey, type SoftPasskey, usePasskey } from '../support/soft-authenticator'

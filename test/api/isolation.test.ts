@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { issueToken } from '../../src/modules/auth/service/issue-token'
+import { issueToken } from '../../src/core/accounts/tokens/issue-token'
 import { revokeToken } from '../../src/core/accounts/tokens/revoke-token'
 import { form, json, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { issueToken } from '../../src/modules/auth/service/issue-token'
+import { issueToken } from '../../src/core/accounts/tokens/issue-token'
 import { setQuota } from '../../src/core/accounts/users/users'
 import { createApp } from '../../src/app'
 import { readdirSync } from 'node:fs'
@@ -180,7 +180,7 @@ describe('bounded uploads', () => {
   })
 
   test('in total: over the server-wide limit → 503 server_busy', async () => {
-    const { createUploadGate } = await import('../../src/uploads/upload-gate')
+    const { createUploadGate } = await import('../../src/core/uploads/upload-gate')
     const gate = createUploadGate({ total: 1, perUser: 5 })
     let release: () => void = () => {}
     const first = gate.run('a', () => new Promise<void>((resolve) => (release = resolve)))

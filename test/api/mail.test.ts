@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { startMailWorker } from '../../src/modules/mail/worker/mail-worker'
+import { startMailWorker } from '../../src/core/mail/mail-worker'
 import { eventually } from '../support/eventually'
 import { json, startTestApp } from '../support/harness'
 import { jsonBody, sessionOf } from '../support/sessions'

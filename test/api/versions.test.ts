@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { listUsers, removeUser, setQuota } from '../../src/core/accounts/users/users'
-import type { FileDto, VersionDto } from '../../src/modules/files/model'
+import type { FileDto, VersionDto } from '../../src/routes/files/model'
 import { form, json, startTestApp, type TestServer } from '../support/harness'
 import { sharePathOf } from '../support/share-paths'
 import { uploadPdf } from '../support/uploads'

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { cruiseImports, describeViolation, layerPaths } from '../../scripts/import-graph'
@@ -34,16 +34,16 @@ describe('the rules fail on planted imports', () => {
     'src/db/client.ts': 'export const openDb = () => 1\n',
     'src/shared/limits.ts': 'export const MAX = 1\n',
     'src/app.ts': 'export const app = { version: 1 }\nexport type App = typeof app\n',
-    'src/modules/files/model.ts': 'export const FileSchema = { id: 1 }\nexport type FileDto = { id: string }\n',
+    'src/routes/files/model.ts': 'export const FileSchema = { id: 1 }\nexport type FileDto = { id: string }\n',
     // The server taking the viewer's source
-    'src/modules/files/index.ts': "import { used } from '../../../viewer/src/allowed'\nexport const routes = used\n",
+    'src/routes/files/index.ts': "import { used } from '../../../viewer/src/allowed'\nexport const routes = used\n",
     // What the front ends may import: shared/ as values, the API's types
     'viewer/src/allowed.ts':
-      "import type { App } from '../../src/app'\nimport type { FileDto } from '../../src/modules/files/model'\nimport { MAX } from '../../src/shared/limits'\nexport const used: [App?, FileDto?, number?] = [undefined, undefined, MAX]\n",
+      "import type { App } from '../../src/app'\nimport type { FileDto } from '../../src/routes/files/model'\nimport { MAX } from '../../src/shared/limits'\nexport const used: [App?, FileDto?, number?] = [undefined, undefined, MAX]\n",
     // The database, in the browser bundle
     'viewer/src/reaches-db.ts': "import { openDb } from '../../src/db/client'\nexport const opened = openDb()\n",
     // A model's value, which would bundle the server's schemas
-    'viewer/src/model-value.ts': "import { FileSchema } from '../../src/modules/files/model'\nexport const schema = FileSchema\n",
+    'viewer/src/model-value.ts': "import { FileSchema } from '../../src/routes/files/model'\nexport const schema = FileSchema\n",
     // A cycle between two of the viewer's files
     'viewer/src/one.ts': "import { two } from './two'\nexport const one = () => two()\n",
     'viewer/src/two.ts': "import { one } from './one'\nexport const two = (): number => (one ? 2 : 0)\n",
@@ -57,28 +57,34 @@ describe('the rules fail on planted imports', () => {
     const { summary } = await cruiseImports(dir)
     expect(summary.violations.map(describeViolation).sort()).toEqual([
       'no-circular: viewer/src/one.ts → viewer/src/two.ts (cycle: viewer/src/two.ts → viewer/src/one.ts)',
-      'src-never-imports-the-viewer: src/modules/files/index.ts → viewer/src/allowed.ts',
+      'src-never-imports-the-viewer: src/routes/files/index.ts → viewer/src/allowed.ts',
       'viewer-imports-only-shared-and-api-types: viewer/src/reaches-db.ts → src/db/client.ts',
-      'viewer-takes-only-types-from-the-api: viewer/src/model-value.ts → src/modules/files/model.ts',
+      'viewer-takes-only-types-from-the-api: viewer/src/model-value.ts → src/routes/files/model.ts',
     ])
   })
 })
 
-describe('the shape of a feature module', () => {
-  // index.ts: its routes; model.ts: its t-schemas and the types made from them; input.ts: the checks of what a
-  // request sends; presenter.ts: rows → what leaves the server; rules.ts: checks the model and the input share;
-  // service/: one verb a file, framework-free; worker/: what runs beside the server; answers/: the pages and
-  // headers of routes that answer HTML.
-  const ALLOWED = new Set(['index.ts', 'model.ts', 'input.ts', 'presenter.ts', 'rules.ts', 'service', 'worker', 'answers'])
-  const modulesDir = join(import.meta.dir, '..', '..', 'src', 'modules')
+describe('one home per concept', () => {
+  const src = join(import.meta.dir, '..', '..', 'src')
+  // routes/<area>/: index.ts its routes; model.ts its t-schemas and the types made from them; input.ts the checks of
+  // what a request sends; answers/ the pages and headers of routes that answer HTML. Nothing else: a service, a
+  // job, a presenter or a rule is logic, and lives in core/<concept>/.
+  const ADAPTER_PARTS = new Set(['index.ts', 'model.ts', 'input.ts', 'answers'])
 
-  test('every module holds only the usual parts, and its routes in index.ts', () => {
-    const modules = readdirSync(modulesDir)
-    expect(modules.length).toBeGreaterThan(5)
-    for (const name of modules) {
-      const entries = readdirSync(join(modulesDir, name))
-      expect({ module: name, others: entries.filter((entry) => !ALLOWED.has(entry)) }).toEqual({ module: name, others: [] })
-      expect({ module: name, routes: entries.includes('index.ts') }).toEqual({ module: name, routes: true })
+  test('a folder of routes holds only HTTP adapters, and its routes in index.ts', () => {
+    const areas = readdirSync(join(src, 'routes'))
+    expect(areas.length).toBeGreaterThan(5)
+    for (const area of areas) {
+      const entries = readdirSync(join(src, 'routes', area))
+      expect({ area, others: entries.filter((entry) => !ADAPTER_PARTS.has(entry)) }).toEqual({ area, others: [] })
+      expect({ area, routes: entries.includes('index.ts') }).toEqual({ area, routes: true })
     }
+  })
+
+  test('every concept of core/ is named in docs/architecture.md, which says what it owns', () => {
+    const documented = readFileSync(join(src, '..', 'docs', 'architecture.md'), 'utf8')
+    const concepts = readdirSync(join(src, 'core'), { withFileTypes: true }).filter((entry) => entry.isDirectory())
+    expect(concepts.length).toBeGreaterThan(10)
+    expect(concepts.map((entry) => entry.name).filter((name) => !documented.includes(`\`core/${name}/\``))).toEqual([])
   })
 })

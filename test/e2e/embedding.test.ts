@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import type { Frame, Page } from 'playwright-core'
 import { makePdf } from '../../scripts/support/pdf'
-import type { LinkDto } from '../../src/modules/links/model'
+import type { LinkDto } from '../../src/routes/links/model'
 import { uploadPdfTo } from '../support/uploads'
 import { expectAccessible } from './accessibility'
 import { useBinaryApp } from './binary-app'

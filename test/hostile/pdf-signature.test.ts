@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { createSignatureCheck, PDF_SIGNATURE, SIGNATURE_WINDOW } from '../../src/uploads/pdf-signature'
+import { createSignatureCheck, PDF_SIGNATURE, SIGNATURE_WINDOW } from '../../src/core/uploads/pdf-signature'
 import { json, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
 

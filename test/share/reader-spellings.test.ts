@@ -6,8 +6,8 @@ import { json, startTestApp } from '../support/harness'
 import { addLink, type TestLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'
 import { FIREFOX } from '../support/user-agents'
-import { readerCookieValue } from '../../src/modules/share/service/reader-cookies'
-import { REFUSAL_LIMITS } from '../../src/modules/share/service/reader-gate'
+import { readerCookieValue } from '../../src/core/share/reader-cookies'
+import { REFUSAL_LIMITS } from '../../src/core/share/reader-gate'
 
 // Allow and deny lists compare one canonical spelling of an address (docs/readers.md, "Addresses"): a `+tag`
 // delivered to the same mailbox, a quoted local part, `%` routing, a comment or a display name are never a way

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app'
-import { startMarkSweeps } from '../../src/modules/share/service/visit-marks'
+import { startMarkSweeps } from '../../src/core/share/visit-marks'
 import { eventually } from '../support/eventually'
 import { BASE, form, json, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'

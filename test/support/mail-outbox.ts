@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import type { MailWorker } from '../../src/modules/mail/worker/mail-worker'
+import type { MailWorker } from '../../src/core/mail/mail-worker'
 import { eventually } from './eventually'
 import type { TestServer } from './harness'
 import type { startSmtpServer } from './smtp'

@@ -1,5 +1,5 @@
 import { expect } from 'bun:test'
-import type { FileDto } from '../../src/modules/files/model'
+import type { FileDto } from '../../src/routes/files/model'
 import { bearer } from './bearer'
 import { form, type TestServer } from './harness'
 import { makePdf } from '../../scripts/support/pdf'

@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test'
 import { expectTypeOf } from 'expect-type'
-import type { FileDto } from '../../src/modules/files/model'
-import { toFileDto } from '../../src/modules/files/presenter'
+import type { FileDto } from '../../src/routes/files/model'
+import { toFileDto } from '../../src/core/files/presenter'
 
 // These assertions are checked by `bun run typecheck` (tsc); the runtime test below keeps bun test honest too.
 type InterfaceFile = {

@@ -5,10 +5,10 @@ import { expectTypeOf } from 'expect-type'
 import { treaty } from '@elysiajs/eden'
 import type { Static } from 'elysia'
 import type { App } from '../../src/app'
-import type { LoginBody, NewTokenBody } from '../../src/modules/auth/model'
-import type { LinkJson } from '../../src/modules/links/model'
-import type { WebhookJson } from '../../src/modules/webhooks/model'
-import type { ListQuery } from '../../src/modules/files/model'
+import type { LoginBody, NewTokenBody } from '../../src/routes/auth/model'
+import type { LinkJson } from '../../src/routes/links/model'
+import type { WebhookJson } from '../../src/routes/webhooks/model'
+import type { ListQuery } from '../../src/routes/files/model'
 import type { ListOrder } from '../../src/shared/file-shapes'
 
 const ROOT = join(import.meta.dir, '..', '..')
@@ -37,7 +37,7 @@ test('src/shared is safe to bundle into the dashboard: it imports only its own f
 })
 
 /**
- * Each API shape is written once, as a t-schema in src/modules/<feature>/model.ts, and its type is
+ * Each API shape is written once, as a t-schema in src/routes/<area>/model.ts, and its type is
  * `Static<typeof Schema>` there. src/shared keeps what both sides need at run time (limits, orders, events,
  * sizes) and the types derived from those constants; a hand-written copy of an API type must not come back.
  */

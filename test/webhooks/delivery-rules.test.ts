@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { fairShare } from '../../src/modules/webhooks/worker/dispatcher'
-import { sendDelivery } from '../../src/modules/webhooks/worker/send-delivery'
+import { fairShare } from '../../src/core/webhooks/dispatcher'
+import { sendDelivery } from '../../src/core/webhooks/send-delivery'
 import { addressKind, targetOf } from '../../src/core/outbound/target-safety'
 
 // The rules of one delivery attempt and of the dispatcher's slots, without a database.

@@ -9,7 +9,7 @@
  * tab is hidden or the page is left (the browser delivers a beacon after the page is gone).
  */
 const FLUSH_MS = 15_000
-/** The server's bounds of one batch (src/modules/share/service/record-reading.ts). */
+/** The server's bounds of one batch (src/core/share/record-reading.ts). */
 const PAGES_PER_BATCH = 50
 const MAX_MS_PER_PAGE = 600_000
 

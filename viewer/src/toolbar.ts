@@ -12,7 +12,7 @@ export type Toolbar = { zoomIn(): void; zoomOut(): void; setZoom(value: string):
 
 /**
  * Page number / count, previous / next, and zoom (fit width, fit page, steps, + and −), bound by id to the toolbar
- * the server puts in the page (src/modules/share/answers/toolbar-markup.ts).
+ * the server puts in the page (src/routes/share/answers/toolbar-markup.ts).
  */
 export function createToolbar(viewer: PageViewer): Toolbar {
   const pageInput = byId<HTMLInputElement>('page-number')

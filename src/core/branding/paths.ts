@@ -1,4 +1,4 @@
-/** Where the branding's files are served, under the public URL's path (modules/branding serves them). */
+/** Where the branding's files are served, under the public URL's path (routes/branding serves them). */
 export const brandPaths = (basePath: string) => ({
   /** The accent's stylesheet; the version makes each accent's text an address of its own, cached for a year. */
   stylesheet: (version: string) => `${basePath}/branding.css?v=${version}`,

@@ -7,7 +7,7 @@ import { fileCountOf, storedBytesOf, usageOf, versionBytesOf } from './usage'
 /**
  * A user's plan limits (files and bytes; `pdfshare user quota`), the one place they are checked. They are
  * checked twice: early, from the declared Content-Length, so a doomed upload is refused before its body is
- * read (`assertQuotaAllows`, called by uploads/receive-upload.ts); and inside the very statement that
+ * read (`assertQuotaAllows`, called by core/uploads/receive-upload.ts); and inside the very statement that
  * commits the file (`fitsQuota`), so two concurrent uploads can never both slip under the limit. Both take
  * the same growth, made by `quotaGrowth`, and refusals are explained with the same words.
  */

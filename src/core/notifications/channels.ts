@@ -3,7 +3,7 @@ import { basicAuthorization } from '../outbound/basic-auth'
 
 /**
  * The kinds of notification channel: an email address, or the URL of a room or topic of a chat or push service,
- * which pdfshare posts to in that service's own format (modules/notifications/worker/formats.ts).
+ * which pdfshare posts to in that service's own format (core/notifications/formats.ts).
  */
 export const CHANNEL_KINDS = ['email', 'ntfy', 'gotify', 'slack', 'discord', 'matrix'] as const
 export type ChannelKind = (typeof CHANNEL_KINDS)[number]

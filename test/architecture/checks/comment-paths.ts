@@ -9,7 +9,7 @@ import { dirname, join, normalize } from 'node:path'
  *
  * What counts as a path of the repository (everything else is left alone):
  * - a word with a slash whose first part is a folder of the repository (`src/…`, `core/links/readers.ts`,
- *   `support/harness.ts`, `modules/files/`) and that ends in a file's extension or a slash, or starts with a
+ *   `support/harness.ts`, `routes/files/`) and that ends in a file's extension or a slash, or starts with a
  *   top-level folder (`src/core/files`);
  * - a word starting with `./` or `../` that ends in a file's extension (relative to the file that names it);
  * - a bare file name of a source or a doc (`wake.ts`, `harness.ts`, `api.md`), which must be somewhere in the repository.

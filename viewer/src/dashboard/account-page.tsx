@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { MeDto, TokenDto } from '../../../src/modules/auth/model'
+import type { MeDto, TokenDto } from '../../../src/routes/auth/model'
 import { type Scope, SCOPE_MEANINGS, SCOPES, TOKEN_LABEL_MAX } from '../../../src/shared/account-shapes'
 import { api, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { AdminTokenDto, AdminUserDto } from '../../../src/modules/admin/model'
+import type { AdminTokenDto, AdminUserDto } from '../../../src/routes/admin/model'
 import { parseSize } from '../../../src/shared/sizes'
 import { api, errorText, ok } from './api'
 import { BrandingPanel } from './branding-panel'

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { AnalyticsDto, DeviceClass } from '../../../src/modules/analytics/model'
+import type { AnalyticsDto, DeviceClass } from '../../../src/routes/analytics/model'
 import { ANALYTICS_RANGES } from '../../../src/shared/analytics-shapes'
 import { api, download, errorText, ok } from './api'
 import { Bar, ViewsChart } from './charts'

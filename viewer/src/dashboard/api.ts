@@ -6,7 +6,7 @@
  */
 import { treaty } from '@elysiajs/eden'
 import type { App } from '../../../src/app'
-import type { FileDto } from '../../../src/modules/files/model'
+import type { FileDto } from '../../../src/routes/files/model'
 import { session } from './session'
 
 export class ApiError extends Error {

@@ -1,4 +1,4 @@
-import type { AuditEntryDto } from '../../../src/modules/audit/model'
+import type { AuditEntryDto } from '../../../src/routes/audit/model'
 import type { AuditAction } from '../../../src/shared/audit-shapes'
 
 /** The audit log in words, for the Activity page and the Account page's changes by an admin. */

@@ -1,5 +1,5 @@
 /**
- * The instance's branding as the server put it on the page (src/modules/dashboard: data-brand-*): the name in
+ * The instance's branding as the server put it on the page (src/routes/dashboard: data-brand-*): the name in
  * the header, titles and sign-in pages, and the logo. Its colours come from /branding.css, linked by the page.
  */
 const data = document.getElementById('app')?.dataset ?? {}

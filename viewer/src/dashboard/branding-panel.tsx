@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { BrandingDto } from '../../../src/modules/branding/model'
+import type { BrandingDto } from '../../../src/routes/branding/model'
 import { BRAND_LIMITS, LOGO_TYPES } from '../../../src/shared/branding-shapes'
 import { api, errorText, ok, putPicture } from './api'
 import { formatBytes } from './format'

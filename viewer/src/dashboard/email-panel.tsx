@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { MeDto } from '../../../src/modules/auth/model'
+import type { MeDto } from '../../../src/routes/auth/model'
 import { api, errorText, ok } from './api'
 import { CurrentPassword } from './current-password'
 import { notify } from './ui'

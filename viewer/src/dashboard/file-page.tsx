@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks'
-import type { FileDto } from '../../../src/modules/files/model'
+import type { FileDto } from '../../../src/routes/files/model'
 import { TEXT_LIMITS, textLength } from '../../../src/shared/file-shapes'
 import { AnalyticsPanel } from './analytics-panel'
 import { ApiError, api, errorText, ok, sendPdf, type Transfer } from './api'

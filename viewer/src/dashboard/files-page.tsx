@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks'
-import type { FileDto } from '../../../src/modules/files/model'
+import type { FileDto } from '../../../src/routes/files/model'
 import { LIST_ORDERS, type ListOrder } from '../../../src/shared/file-shapes'
 import { api, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'

@@ -1,4 +1,4 @@
-import type { LinkBody, LinkDto } from '../../../src/modules/links/model'
+import type { LinkBody, LinkDto } from '../../../src/routes/links/model'
 import { LINK_LIMITS } from '../../../src/shared/link-shapes'
 import { copyWithNotice } from './ui'
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { textLength } from '../../../src/shared/file-shapes'
-import type { LinkBody, LinkDto } from '../../../src/modules/links/model'
+import type { LinkBody, LinkDto } from '../../../src/routes/links/model'
 import { LINK_LIMITS } from '../../../src/shared/link-shapes'
 import { errorText } from './api'
 import { fromLocalInput, toLocalInput } from './format'

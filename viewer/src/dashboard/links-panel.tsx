@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { LinkBody, LinkDto, LinkState } from '../../../src/modules/links/model'
+import type { LinkBody, LinkDto, LinkState } from '../../../src/routes/links/model'
 import { api, errorText, ok } from './api'
 import { formatDate } from './format'
 import { EmbedCode } from './link-embed'

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { ChannelDto, NotificationDeliveryDto } from '../../../src/modules/notifications/model'
+import type { ChannelDto, NotificationDeliveryDto } from '../../../src/routes/notifications/model'
 import { api, errorText, ok } from './api'
 import { formatDate } from './format'
 import { ConfirmDialog, notify } from './ui'

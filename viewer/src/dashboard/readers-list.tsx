@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { ReaderTotalsDto } from '../../../src/modules/analytics/model'
+import type { ReaderTotalsDto } from '../../../src/routes/analytics/model'
 import { api, errorText, ok } from './api'
 import { formatDate, formatDuration } from './format'
 import { useLoad } from './use-api'

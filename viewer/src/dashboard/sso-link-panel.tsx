@@ -1,4 +1,4 @@
-import type { MeDto } from '../../../src/modules/auth/model'
+import type { MeDto } from '../../../src/routes/auth/model'
 import { api, errorText, ok } from './api'
 import { notify } from './ui'
 

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks'
-import type { FileDto } from '../../../src/modules/files/model'
+import type { FileDto } from '../../../src/routes/files/model'
 import { ApiError, sendPdf, type Transfer } from './api'
 import { formatBytes } from './format'
 import { notify } from './ui'

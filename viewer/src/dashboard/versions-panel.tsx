@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks'
-import type { FileDto, VersionDto } from '../../../src/modules/files/model'
+import type { FileDto, VersionDto } from '../../../src/routes/files/model'
 import { api, download, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
 import { ConfirmDialog, notify } from './ui'

@@ -1,5 +1,5 @@
-import type { DeviceClass, VisitDto } from '../../../src/modules/analytics/model'
-import type { LinkDto } from '../../../src/modules/links/model'
+import type { DeviceClass, VisitDto } from '../../../src/routes/analytics/model'
+import type { LinkDto } from '../../../src/routes/links/model'
 import { api, ok } from './api'
 import { formatDate, formatDuration } from './format'
 import { linkName } from './links-panel'

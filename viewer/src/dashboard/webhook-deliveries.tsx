@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks'
-import type { DeliveryDto, DeliveryStatus } from '../../../src/modules/webhooks/model'
+import type { DeliveryDto, DeliveryStatus } from '../../../src/routes/webhooks/model'
 import { api, ok } from './api'
 import { formatDate } from './format'
 import { usePages } from './use-api'

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { NewWebhookDto, WebhookDto } from '../../../src/modules/webhooks/model'
+import type { NewWebhookDto, WebhookDto } from '../../../src/routes/webhooks/model'
 import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type WebhookEvent } from '../../../src/shared/webhook-shapes'
 import { api, errorText, ok } from './api'
 import { formatDate } from './format'

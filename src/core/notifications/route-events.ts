@@ -1,0 +1,182 @@
+import { and, asc, count, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle-orm'
+import type { AppContext } from '../context'
+import type { NotificationChannelRow, ReaderEventRow } from '../../db/tables'
+import { randomId } from '../../lib/ids'
+import { type Digest, digestMessage, eventMessage, type LinkNews } from './messages'
+
+/** Notifications at once per link and hour; past it, the hour's other events wait for one digest. */
+export const NOTICES_PER_LINK_HOUR = 10
+const HOUR = 60 * 60 * 1000
+const DAY = 24 * HOUR
+/** Events routed per pass. */
+const BATCH = 200
+
+type Routed = { event: ReaderEventRow; news: LinkNews }
+
+/**
+ * Routes readers' events to the owners' channels: each new event is told at once (`sent`: one delivery per
+ * channel), kept for a digest (`digest`: the link wants an hourly or daily one, or has had NOTICES_PER_LINK_HOUR
+ * this hour already), or dropped (`done`: the link's notify is off, or the owner has no channel). A due digest
+ * becomes one delivery per channel, its events `digested`.
+ *
+ * Several instances may route at once. Each routing claims its events first, marking them with a random
+ * value, and queues its deliveries only where the events bear it, in the same batch: a routing that lost the
+ * race to another one queues nothing. An event is told at most once; a crash before the batch commits leaves
+ * it new, for the next pass.
+ */
+export async function routeEvents(ctx: AppContext): Promise<number> {
+  const now = ctx.now()
+  let queued = 0
+  const channelsOf = channelReader(ctx)
+  for (const { event, news } of await newEvents(ctx)) {
+    const channels = await channelsOf(event.ownerId)
+    const state =
+      channels.length === 0 || news.notify === 'off'
+        ? 'done'
+        : news.notify !== 'on' || (await toldThisHour(ctx, event.linkId, now)) >= NOTICES_PER_LINK_HOUR
+          ? 'digest'
+          : 'sent'
+    const message = state === 'sent' ? eventMessage(ctx.config.publicUrl, news, event) : null
+    queued += await claimAndQueue(
+      ctx,
+      eq(ctx.db.tables.readerEvents.id, event.id),
+      state,
+      message ? channels.map((channel) => ({ channel, message })) : [],
+    )
+  }
+  for (const digest of await dueDigests(ctx, now)) {
+    const channels = await channelsOf(digest.news.ownerId)
+    const { readerEvents } = ctx.db.tables
+    const which = and(
+      eq(readerEvents.linkId, digest.news.linkId),
+      eq(readerEvents.state, 'digest'),
+      lt(readerEvents.at, digest.until),
+      lte(readerEvents.seq, digest.lastSeq),
+    ) as SQL
+    const message = digest.news.notify === 'off' || channels.length === 0 ? null : digestMessage(ctx.config.publicUrl, digest)
+    queued += await claimAndQueue(
+      ctx,
+      which,
+      message ? 'digested' : 'done',
+      message ? channels.map((channel) => ({ channel, message })) : [],
+    )
+  }
+  return queued
+}
+
+/**
+ * One batch: the events `which` (still where the routing found them) take `state` and this routing's mark;
+ * then a delivery per message, each only if the mark is there (this routing claimed them). Answers how many
+ * deliveries went in.
+ */
+async function claimAndQueue(
+  ctx: AppContext,
+  which: SQL,
+  state: 'sent' | 'digest' | 'digested' | 'done',
+  messages: { channel: NotificationChannelRow; message: { title: string; text: string; url: string } }[],
+): Promise<number> {
+  const { readerEvents, notificationDeliveries } = ctx.db.tables
+  const mark = randomId()
+  const now = ctx.now()
+  const stillThere = sql`${readerEvents.state} IN ('new', 'digest') AND ${readerEvents.state} <> ${state}`
+  const inserts = messages.map(({ channel, message }) =>
+    ctx.db.orm.all<{ id: string }>(sql`INSERT INTO ${notificationDeliveries}
+      (id, owner_id, channel_id, title, body, url, created_at, status, attempts, next_attempt_at)
+      SELECT ${randomId()}, ${channel.ownerId}, ${channel.id}, ${message.title}, ${message.text}, ${message.url}, ${now}, 'pending', 0, ${now}
+      WHERE EXISTS (SELECT 1 FROM ${readerEvents} WHERE ${readerEvents.routedBy} = ${mark})
+      RETURNING id`),
+  )
+  const [, ...inserted] = await ctx.db.orm.batch([
+    ctx.db.orm.update(readerEvents).set({ state, routedBy: mark }).where(and(which, stillThere)),
+    ...inserts,
+  ] as const)
+  return inserted.reduce((sum, rows) => sum + (rows as unknown[]).length, 0)
+}
+
+/** The oldest new events with what their messages need of the link and file. */
+async function newEvents(ctx: AppContext): Promise<Routed[]> {
+  const { readerEvents } = ctx.db.tables
+  const rows = await ctx.db.orm
+    .select({ event: readerEvents, news: newsColumns(ctx) })
+    .from(readerEvents)
+    .innerJoin(ctx.db.tables.links, eq(ctx.db.tables.links.id, readerEvents.linkId))
+    .innerJoin(ctx.db.tables.files, eq(ctx.db.tables.files.id, ctx.db.tables.links.fileId))
+    .where(eq(readerEvents.state, 'new'))
+    .orderBy(asc(readerEvents.seq))
+    .limit(BATCH)
+  return rows.map((row) => ({ event: row.event, news: { ...row.news, ownerId: row.event.ownerId } }))
+}
+
+const newsColumns = (ctx: AppContext) => {
+  const { links, files } = ctx.db.tables
+  return {
+    linkId: links.id,
+    fileId: files.id,
+    notify: links.notify,
+    label: links.label,
+    isDefault: links.isDefault,
+    title: files.title,
+    filename: files.filename,
+  }
+}
+
+/** Events told at once for the link in the last hour (the cap counts a sliding hour). */
+async function toldThisHour(ctx: AppContext, linkId: string, now: number): Promise<number> {
+  const { readerEvents } = ctx.db.tables
+  const [row] = await ctx.db.orm
+    .select({ told: count() })
+    .from(readerEvents)
+    .where(and(eq(readerEvents.linkId, linkId), eq(readerEvents.state, 'sent'), gt(readerEvents.at, now - HOUR)))
+  return Number(row?.told ?? 0)
+}
+
+/**
+ * The digests that are due: per link with waiting events, once the UTC hour (or, for a daily link, the UTC day)
+ * of its oldest waiting event is over. A digest takes the link's waiting events up to that hour's (day's) end.
+ */
+async function dueDigests(ctx: AppContext, now: number): Promise<Digest[]> {
+  const { readerEvents } = ctx.db.tables
+  const waiting = await ctx.db.orm
+    .select({ linkId: readerEvents.linkId, oldest: sql<number>`min(${readerEvents.at})` })
+    .from(readerEvents)
+    .where(eq(readerEvents.state, 'digest'))
+    .groupBy(readerEvents.linkId)
+  const digests: Digest[] = []
+  for (const { linkId, oldest } of waiting) {
+    const [link] = await ctx.db.orm
+      .select(newsColumns(ctx))
+      .from(ctx.db.tables.links)
+      .innerJoin(ctx.db.tables.files, eq(ctx.db.tables.files.id, ctx.db.tables.links.fileId))
+      .where(eq(ctx.db.tables.links.id, linkId))
+    if (!link) continue
+    const period = link.notify === 'daily' ? DAY : HOUR
+    const until = Number(oldest) - (Number(oldest) % period) + period
+    if (until > now) continue
+    const events = await ctx.db.orm
+      .select()
+      .from(readerEvents)
+      .where(and(eq(readerEvents.linkId, linkId), eq(readerEvents.state, 'digest'), lt(readerEvents.at, until)))
+      .orderBy(asc(readerEvents.seq))
+    if (events.length === 0) continue
+    const [owner] = events
+    digests.push({ news: { ...link, ownerId: owner!.ownerId }, events, from: until - period, until, lastSeq: events.at(-1)!.seq })
+  }
+  return digests
+}
+
+/** An owner's channels, read once per pass. */
+function channelReader(ctx: AppContext) {
+  const known = new Map<string, NotificationChannelRow[]>()
+  const { notificationChannels } = ctx.db.tables
+  return async (ownerId: string) => {
+    let channels = known.get(ownerId)
+    if (!channels) {
+      channels = await ctx.db.orm
+        .select()
+        .from(notificationChannels)
+        .where(inArray(notificationChannels.ownerId, [ownerId]))
+      known.set(ownerId, channels)
+    }
+    return channels
+  }
+}

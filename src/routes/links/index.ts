@@ -1,0 +1,136 @@
+import { Elysia } from 'elysia'
+import type { AppContext } from '../../core/context'
+import { type AuthGuard, jsonBody } from '../../http/auth-guard'
+import { toLinkInput } from '../../core/links/link-input'
+import { idempotentWrites, NO_BODY, requestDigest } from '../../http/idempotency'
+import { authFailures, FailureSchema, IdempotencyHeaders, keyedFailures } from '../../http/schemas'
+import { FileIdParams, LinkDeletedEnvelope, LinkEnvelope, LinkIdParams, LinkJson, LinkListEnvelope } from './model'
+import { linkFacts, toLinkDto } from '../../core/links/presenter'
+import { createLink } from '../../core/links/create-link'
+import { type DeletedLink, deleteLink } from '../../core/links/delete-link'
+import { listLinks } from '../../core/links/list-links'
+import { getLink } from '../../core/links/owned-links'
+import { updateLink } from '../../core/links/update-link'
+
+const tags = ['links']
+
+/** The owner's share links: /api/files/:id/links and /api/links/:linkId. Thin handlers around the services. */
+export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
+  const publicUrl = ctx.config.publicUrl
+  const dto = (row: Parameters<typeof toLinkDto>[0]) => toLinkDto(row, publicUrl, ctx.now())
+  const keyed = idempotentWrites(ctx)
+  const linkCreated = (row: Parameters<typeof toLinkDto>[0]) => ({
+    status: 201,
+    body: { success: true as const, data: dto(row) },
+    headers: { location: `${publicUrl}/api/links/${row.id}` },
+  })
+
+  return new Elysia({ name: 'links' })
+    .use(auth)
+    .get(
+      '/api/files/:id/links',
+      async ({ caller, params }) => ({
+        success: true as const,
+        data: (await listLinks(ctx, { asker: { ownerId: caller.userId }, fileId: params.id })).map(dto),
+      }),
+      {
+        auth: 'files:read',
+        params: FileIdParams,
+        response: { 200: LinkListEnvelope, 404: FailureSchema, ...authFailures },
+        detail: { summary: "List a file's share links, the default link first, then in creation order", tags },
+      },
+    )
+    .post(
+      '/api/files/:id/links',
+      async ({ request, body, caller, params, set, audit }) =>
+        keyed(request, set, caller.userId, (key) =>
+          key.once(
+            requestDigest(body),
+            async (held) => {
+              const row = await createLink(ctx, { ownerId: caller.userId, fileId: params.id, link: toLinkInput(body), key: held })
+              await audit('link.created', linkFacts(row))
+              return row
+            },
+            linkCreated,
+          ),
+        ),
+      {
+        auth: 'links:write',
+        parse: jsonBody(LinkJson, 'links:write'),
+        body: LinkJson,
+        headers: IdempotencyHeaders,
+        params: FileIdParams,
+        response: {
+          201: LinkEnvelope,
+          400: FailureSchema,
+          404: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          ...keyedFailures,
+          ...authFailures,
+        },
+        detail: {
+          summary: 'Add a share link to a file (at most 100 a file)',
+          description:
+            'Every field is optional: omitted ones take their defaults and the server policy (default expiry, required password).',
+          tags,
+        },
+      },
+    )
+    .get(
+      '/api/links/:linkId',
+      async ({ caller, params }) => ({
+        success: true as const,
+        data: dto(await getLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId })),
+      }),
+      {
+        auth: 'files:read',
+        params: LinkIdParams,
+        response: { 200: LinkEnvelope, 404: FailureSchema, ...authFailures },
+        detail: { summary: 'Get a share link', tags },
+      },
+    )
+    .patch(
+      '/api/links/:linkId',
+      async ({ body, caller, params, audit }) => {
+        const row = await updateLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId, link: toLinkInput(body) })
+        // The names of the fields sent, then the link as it is now (a new password shows only as hasPassword).
+        await audit('link.changed', { ...linkFacts(row), changed: Object.keys(body).sort().join(',') })
+        return { success: true as const, data: dto(row) }
+      },
+      {
+        auth: 'links:write',
+        parse: jsonBody(LinkJson, 'links:write'),
+        body: LinkJson,
+        params: LinkIdParams,
+        response: { 200: LinkEnvelope, 400: FailureSchema, 404: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
+        detail: {
+          summary: 'Change a share link',
+          description: 'Omitted fields stay unchanged; null clears password, expiresAt and maxViews, "" or null the label.',
+          tags,
+        },
+      },
+    )
+    .delete(
+      '/api/links/:linkId',
+      async ({ request, caller, params, set, audit }) =>
+        keyed(request, set, caller.userId, (key) =>
+          key.once(
+            NO_BODY,
+            async (held) => {
+              const deleted = await deleteLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId, key: held })
+              await audit('link.deleted', { linkId: deleted.id, fileId: deleted.fileId })
+              return deleted
+            },
+            (deleted: DeletedLink) => ({ status: 200, body: { success: true as const, data: { id: deleted.id } } }),
+          ),
+        ),
+      {
+        auth: 'links:write',
+        headers: IdempotencyHeaders,
+        params: LinkIdParams,
+        response: { 200: LinkDeletedEnvelope, 404: FailureSchema, ...keyedFailures, ...authFailures },
+        detail: { summary: "Delete a share link (not a file's default link: 409)", tags },
+      },
+    )
+}

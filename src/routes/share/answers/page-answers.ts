@@ -1,0 +1,78 @@
+import { PLACEHOLDER_PREVIEW } from '../../../core/previews/preview-service'
+import { hasGate } from '../../../core/links/readers'
+import type { LinkState } from '../../../core/links/link-state'
+import type { PageImageDecision } from '../../../core/share/open-page-image'
+import type { ResponseSet } from './gate-answers'
+import { robotsHeaders } from './headers'
+
+type Refuse = (set: ResponseSet, status: number, title: string, message: string, headers?: Record<string, string>) => string
+
+/**
+ * How `GET /s/:slug/pages/:n` and `/pages/:n/text` answer: the page's WebP (or its text as JSON) with a strong ETag (the PDF version's hash, the page and
+ * the width: the same request always gets the same bytes), revalidated on every use and kept by no shared cache;
+ * `no-store` when a gate or a view limit let the reader in. Refusals are the share routes' own pages; a page
+ * that cannot be drawn is a 422, one past the document's end a 404, busy renderers a 503, a used-up budget the
+ * placeholder with 429.
+ */
+export function pageImageAnswer(
+  request: Request,
+  set: ResponseSet,
+  decision: PageImageDecision,
+  kit: { notFound: (set: ResponseSet) => string; gone: (set: ResponseSet, state: Exclude<LinkState, 'active'>) => string; refused: Refuse },
+): Response | string {
+  const text = (status: number, body: string, headers: Record<string, string> = {}) =>
+    new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } })
+  switch (decision.kind) {
+    case 'missing':
+      return kit.notFound(set)
+    case 'gone':
+      return kit.gone(set, decision.state)
+    case 'locked':
+      return decision.gate === 'password'
+        ? kit.refused(set, 401, 'Password required', 'Open the link and enter its password to read this document.')
+        : kit.refused(set, 403, 'Open the link first', 'Open the link to read this document.')
+    case 'ungranted':
+      return kit.refused(set, 403, 'Open the link first', 'Open the link to read this document.')
+    case 'bad_request':
+      return text(400, decision.message)
+  }
+  const { shared, page } = decision
+  const image = decision.kind === 'text' ? decision.text : decision.image
+  switch (image.kind) {
+    case 'failed':
+      return text(
+        422,
+        decision.kind === 'text' ? `The text of page ${page} cannot be read.` : `Page ${page} of this document cannot be drawn.`,
+      )
+    case 'no_page':
+      return text(404, image.pages === undefined ? 'No such page.' : `This document has ${image.pages} pages.`)
+    case 'busy':
+      return text(503, 'Pages are being drawn for many readers right now. Try again in a moment.', { 'retry-after': '1' })
+    case 'over_budget':
+      if (decision.kind === 'text')
+        return text(429, 'Too many pages read from your address. Try again in a minute.', { 'retry-after': '60' })
+      return new Response(Bun.file(PLACEHOLDER_PREVIEW.path), {
+        status: 429,
+        headers: { 'content-type': 'image/png', 'cache-control': 'no-store', 'retry-after': '60' },
+      })
+  }
+  const watermarked = decision.kind === 'image' ? decision.watermarked : null
+  if (watermarked?.kind === 'busy')
+    return text(503, 'Pages are being drawn for many readers right now. Try again in a moment.', { 'retry-after': '1' })
+  const protectedLink = hasGate(shared.link) || shared.link.maxViews !== null
+  const headers = {
+    'content-type': decision.kind === 'text' ? 'application/json' : 'image/webp',
+    'cache-control': protectedLink ? 'private, no-store' : 'private, no-cache',
+    etag:
+      decision.kind === 'text'
+        ? `"pt-${shared.file.sha256.slice(0, 24)}-${page}"`
+        : `"pg-${shared.file.sha256.slice(0, 24)}-${page}-${decision.width}${watermarked ? `-${watermarkTag(watermarked.text)}` : ''}"`,
+    'x-content-type-options': 'nosniff',
+    ...robotsHeaders(shared.link.searchEngineVisible),
+  }
+  if (request.headers.get('if-none-match') === headers.etag) return new Response(null, { status: 304, headers })
+  return new Response(watermarked ? new Uint8Array(watermarked.bytes) : Bun.file(image.path), { headers })
+}
+
+/** A watermarked image's part of its ETag: its text's digest (a reader's address is in the text, not in the header). */
+const watermarkTag = (text: string) => new Bun.CryptoHasher('sha256').update(text).digest('base64url').slice(0, 12)
