@@ -36,7 +36,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
   return new Elysia({ encodeSchema: false })
     .onStop(() => previews.close())
     .use(requestLifecycle(ctx.log, ctx.metrics, notes))
-    .use(systemRoutes(ctx.config.publicUrl, () => ctx.blobs.health?.() ?? 'ok'))
+    .use(systemRoutes(ctx.config.publicUrl, () => ctx.blobs.health?.() ?? 'ok', ctx.jobs.list))
     .use(metricsRoutes(ctx))
     .use(authRoutes(ctx, auth))
     .use(filesRoutes(ctx, auth, previews))

@@ -14,6 +14,7 @@ import { countedBlobStore } from './core/metrics/counted-blob-store'
 import { noMetrics } from './core/metrics/metrics'
 import { outboxDepth } from './core/metrics/outbox-depth'
 import { createLocalTempFiles } from './storage/temp-files'
+import { createJobs } from './core/jobs/registry'
 
 export type OpenedContext = AppContext & {
   /** True when this call created the signing secret, i.e. the data dir is new. */
@@ -43,10 +44,11 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
         : await loadSigningSecret(layout, config.jwtSecret)
     // A registry of this context's own, only when /metrics is on: otherwise the verbs do nothing, and prom-client
     // is never loaded (~7 MiB of memory).
+    const jobs = createJobs({ log, now: Date.now })
     const metrics =
       config.metricsToken === undefined
         ? noMetrics
-        : (await import('./core/metrics/prometheus')).prometheusMetrics({ outboxDepth: () => outboxDepth(database) })
+        : (await import('./core/metrics/prometheus')).prometheusMetrics({ outboxDepth: () => outboxDepth(database), jobs: jobs.list })
     return {
       config,
       layout,
@@ -57,6 +59,7 @@ export async function openContext(config: Config, log: Logger = consoleLogger): 
       signingKey: signingKey(secret),
       log,
       metrics,
+      jobs,
       now: Date.now,
       firstStart: created,
       notices,

@@ -1,9 +1,9 @@
 import { createApp } from '../app'
-import { startAuditPruning } from '../core/audit/prune'
-import { startOutboxPruning } from '../core/outbox/prune'
-import { startIdempotencyPruning } from '../core/idempotency/prune'
-import { startVisitPruning } from '../core/analytics/prune-visits'
-import { startMarkSweeps } from '../core/share/visit-marks'
+import { auditPruningJob } from '../core/audit/prune'
+import { outboxPruningJob } from '../core/outbox/prune'
+import { idempotencyPruningJob } from '../core/idempotency/prune'
+import { visitPruningJob } from '../core/analytics/prune-visits'
+import { markSweepJob } from '../core/share/visit-marks'
 import { listUsers } from '../core/accounts/users/users'
 import { SHARED_SWEEP_MIN_AGE_MS, sweepUnreferencedBlobs } from '../maintenance/sweep'
 import { startWebhookDispatcher } from '../core/webhooks/dispatcher'
@@ -66,15 +66,8 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
         io.err('closing the connections that are still open')
         await app.stop(true)
       }
-      // Attempts in flight are cut short; their rows come due again after the next start.
-      await webhooks.stop()
-      await mail?.stop()
-      await notifier.stop()
-      pruning.stop()
-      auditPruning.stop()
-      outboxPruning.stop()
-      keyPruning.stop()
-      markSweeps.stop()
+      // Every job stops in one place; attempts in flight are cut short, and their rows come due again after the next start.
+      await ctx.jobs.stopAll()
       ctx.close()
       await releaseLock()
       resolve()
@@ -83,28 +76,21 @@ export async function serveCommand(opened: OpenedContext, args: ParsedArgs, io: 
     process.on('SIGTERM', () => void stop('SIGTERM'))
   })
 
-  // Visits older than PDFSHARE_ANALYTICS_RETENTION days go now and then every hour.
-  const pruning = startVisitPruning(ctx)
-  // Audit-log entries older than PDFSHARE_AUDIT_RETENTION days, likewise.
-  const auditPruning = startAuditPruning(ctx)
-  // Webhook deliveries and mails finished more than 30 days ago, likewise.
-  const outboxPruning = startOutboxPruning(ctx)
-  // Idempotency keys past PDFSHARE_IDEMPOTENCY_TTL, likewise.
-  const keyPruning = startIdempotencyPruning(ctx)
-  // Marks that recognise a repeat view leave with their 30 minutes, also on links nobody visits again.
-  const markSweeps = startMarkSweeps(ctx)
   const app = createApp(ctx).listen({
     port: config.port,
     hostname: config.host,
     maxRequestBodySize: UNLIMITED_BODY,
     idleTimeout: config.idleTimeout,
   })
-  // Beside the server, never inside a request: deliveries of the outbox, woken by the commits that write it.
-  const webhooks = startWebhookDispatcher(ctx)
-  // The mail outbox likewise, when the server can send mail (PDFSHARE_SMTP_URL).
-  const mail = startMailWorker(ctx)
-  // And the owners' notifications of their readers: routed from the reader events, sent to their channels.
-  const notifier = startNotifier(ctx)
+  // The jobs beside the server, never inside a request (core/jobs): the outboxes' senders, woken by the commits
+  // that write them (webhooks; mail when the server can send it, PDFSHARE_SMTP_URL; the owners' notifications of
+  // their readers), and the pruners and sweeps, each at start and then on its own period.
+  startWebhookDispatcher(ctx)
+  startMailWorker(ctx)
+  startNotifier(ctx)
+  // Visits, audit-log entries, finished deliveries and mails, idempotency keys past their time; marks that
+  // recognise a repeat view, once their 30 minutes are over, also on links nobody visits again.
+  for (const job of [visitPruningJob, auditPruningJob, outboxPruningJob, idempotencyPruningJob, markSweepJob]) ctx.jobs.start(job(ctx))
   if ((await listUsers(ctx)).length === 0) {
     io.err(
       [

@@ -4,6 +4,7 @@ import type { Database } from '../db/database'
 import type { Logger } from '../log'
 import type { BlobStore } from '../storage/blob-store'
 import type { TempFiles } from '../storage/temp-files'
+import type { Jobs } from './jobs/jobs'
 import type { Metrics } from './metrics/metrics'
 import type { PreviewCache } from './previews/preview-cache'
 
@@ -28,6 +29,11 @@ export type AppContext = {
   log: Logger
   /** What the server reports at GET /metrics; `noMetrics` unless PDFSHARE_METRICS_TOKEN is set. */
   metrics: Metrics
+  /**
+   * The jobs beside the server (the outbox senders, the pruners, the sweeps: core/jobs), and their wake-ups:
+   * `ctx.jobs.wake('outbox')` after a commit that wrote outbox rows. A CLI command starts none.
+   */
+  jobs: Jobs
   /** Milliseconds since the epoch; injectable so tests can pin time. */
   now: () => number
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app'
-import { startMarkSweeps } from '../../src/core/share/visit-marks'
+import { markSweepJob } from '../../src/core/share/visit-marks'
 import { eventually } from '../support/eventually'
 import { BASE, form, json, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
@@ -200,14 +200,14 @@ describe('views', () => {
         file.id,
       ]))![0]
     expect(Number(await marksOfFile())).toBe(1)
-    const sweeps = startMarkSweeps(ctx, 20)
+    const sweeps = ctx.jobs.start(markSweepJob(ctx, 20))
     try {
       await Bun.sleep(100)
       expect(Number(await marksOfFile())).toBe(1) // still within its 30 minutes
       now += 30 * 60 * 1000
       await eventually(async () => expect(Number(await marksOfFile())).toBe(0))
     } finally {
-      sweeps.stop()
+      await sweeps.stop()
     }
   })
 })

@@ -8,7 +8,6 @@ import { hashPassword } from '../passwords/argon2'
 import { passwordProblem } from './password-rule'
 import { addUser } from './users/add-user'
 import { mailRow, requireMail } from '../mail/message'
-import { outboxWritten } from '../webhooks/wake'
 
 /** How long an invitation link works. */
 export const INVITATION_DAYS = 7
@@ -58,7 +57,7 @@ export async function createInvitation(
   }
   const mail = invitationMail(invitationUrl(ctx.config.publicUrl, secret), input.mail.from, ctx.config.publicUrl)
   const [[row]] = await ctx.db.orm.batch([insert, ctx.db.orm.insert(mailOutbox).values(mailRow(ctx, { ...mail, to: input.mail.to }))])
-  outboxWritten(ctx)
+  ctx.jobs.wake('outbox')
   return { row: row!, secret }
 }
 

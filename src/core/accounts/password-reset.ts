@@ -5,7 +5,6 @@ import type { UserRow } from '../../db/tables'
 import { badRequest, resetNotValid } from '../../errors'
 import { randomId } from '../../lib/ids'
 import { mailRow, requireMail } from '../mail/message'
-import { outboxWritten } from '../webhooks/wake'
 import { hashPassword } from '../passwords/argon2'
 import { passwordProblem } from './password-rule'
 
@@ -41,7 +40,7 @@ export async function requestPasswordReset(ctx: AppContext, input: { email: stri
       .insert(mailOutbox)
       .values(mailRow(ctx, { kind: 'password reset', to: email, subject: 'Choose a new pdfshare password', text })),
   ])
-  outboxWritten(ctx)
+  ctx.jobs.wake('outbox')
 }
 
 /**

@@ -1,4 +1,5 @@
 import { lt, sql } from 'drizzle-orm'
+import type { Job } from '../jobs/jobs'
 import type { AppContext } from '../context'
 import { DAY_MS } from './day-range'
 
@@ -32,13 +33,14 @@ export async function pruneVisits(ctx: AppContext): Promise<number> {
   return deleted
 }
 
-/** Prunes now and then every hour until stopped (`pdfshare serve`); a failure is logged and tried again next time. */
-export function startVisitPruning(ctx: AppContext): { stop: () => void } {
-  const run = () =>
-    pruneVisits(ctx).catch((error: unknown) => {
-      ctx.log.error('could not delete old visits', error)
-    })
-  void run()
-  const timer = setInterval(run, PRUNE_INTERVAL_MS)
-  return { stop: () => clearInterval(timer) }
+/** Visits kept PDFSHARE_ANALYTICS_RETENTION days (a job of `pdfshare serve`: at start, then every hour; a failure is logged and tried again). */
+export function visitPruningJob(ctx: AppContext): Job {
+  return {
+    name: 'prune visits',
+    everyMs: PRUNE_INTERVAL_MS,
+    async pass() {
+      await pruneVisits(ctx)
+    },
+    failed: (error) => ctx.log.error('could not delete old visits', error),
+  }
 }

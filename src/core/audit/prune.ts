@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import type { Job } from '../jobs/jobs'
 import type { AppContext } from '../context'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -22,13 +23,14 @@ export async function pruneAuditLog(ctx: AppContext): Promise<number> {
   }
 }
 
-/** Prunes now and then every hour until stopped (`pdfshare serve`); a failure is logged and tried again next time. */
-export function startAuditPruning(ctx: AppContext): { stop: () => void } {
-  const run = () =>
-    pruneAuditLog(ctx).catch((error: unknown) => {
-      ctx.log.error('could not delete old audit-log entries', error)
-    })
-  void run()
-  const timer = setInterval(run, PRUNE_INTERVAL_MS)
-  return { stop: () => clearInterval(timer) }
+/** The audit log kept to PDFSHARE_AUDIT_RETENTION days (a job of `pdfshare serve`: at start, then every hour; a failure is logged and tried again). */
+export function auditPruningJob(ctx: AppContext): Job {
+  return {
+    name: 'prune audit log',
+    everyMs: PRUNE_INTERVAL_MS,
+    async pass() {
+      await pruneAuditLog(ctx)
+    },
+    failed: (error) => ctx.log.error('could not delete old audit-log entries', error),
+  }
 }

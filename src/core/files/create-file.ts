@@ -5,7 +5,6 @@ import type { FileWithLink } from './file-rows'
 import { type HeldKey, keptIn } from '../idempotency/keep'
 import { insertLinkWhere, prepareNewLink } from '../links/new-link'
 import { enqueueEvent } from '../webhooks/outbox'
-import { outboxWritten } from '../webhooks/wake'
 import { randomId } from '../../lib/ids'
 import type { Upload } from '../uploads/receive-upload'
 import type { NewFileInput } from '../../routes/files/input'
@@ -84,7 +83,7 @@ export async function createFile(
     await ctx.blobs.delete(row.blobKey)
     throw await quotaRefusal(ctx, row.ownerId, growth)
   }
-  outboxWritten(ctx)
+  ctx.jobs.wake('outbox')
   ctx.metrics.uploadStored('new', row.size)
   return { ...row, seq: Number(inserted[0]?.seq) }
 }

@@ -4,7 +4,6 @@ import { discardBlob } from './discard-blob'
 import { getOwnedFile } from './get-owned-file'
 import { type HeldKey, keptFirst } from '../idempotency/keep'
 import { enqueueEvent } from '../webhooks/outbox'
-import { outboxWritten } from '../webhooks/wake'
 import { notFound } from '../../errors'
 import { isWellFormedId } from '../../lib/ids'
 
@@ -43,7 +42,7 @@ export async function deleteOwnedFile(
   const versions = results.at(-2) as { blobKey: string }[]
   const [deleted] = results.at(-1) as { id: string; blobKey: string }[]
   if (!deleted) throw notFound()
-  outboxWritten(ctx)
+  ctx.jobs.wake('outbox')
   await discardBlob(ctx, deleted.blobKey)
   for (const version of versions) await discardBlob(ctx, version.blobKey)
   return answer

@@ -8,7 +8,6 @@ import { type HeldKey, keptIn } from '../idempotency/keep'
 import { fitsQuota, quotaGrowth, quotaRefusal } from './quota'
 import { MAX_SWAP_ATTEMPTS, type ReplacementPlan, replacementPlan } from './versions'
 import { enqueueEvent } from '../webhooks/outbox'
-import { outboxWritten } from '../webhooks/wake'
 import type { Tables } from '../../db/database'
 import { badRequest, fileKeptChanging } from '../../errors'
 import { randomId } from '../../lib/ids'
@@ -75,7 +74,7 @@ export async function replacePdf(
   } finally {
     if (!switched) await ctx.blobs.delete(blobKey)
   }
-  outboxWritten(ctx)
+  ctx.jobs.wake('outbox')
   ctx.metrics.uploadStored('replacement', switched.row.size)
   for (const key of switched.discard) await discardBlob(ctx, key)
   return switched.row

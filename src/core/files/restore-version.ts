@@ -5,7 +5,6 @@ import { getOwnedFile } from './get-owned-file'
 import { MAX_SWAP_ATTEMPTS } from './versions'
 import { type HeldKey, keptIn } from '../idempotency/keep'
 import { enqueueEvent } from '../webhooks/outbox'
-import { outboxWritten } from '../webhooks/wake'
 import { fileKeptChanging, versionNotFound } from '../../errors'
 import { findKeptVersion, type VersionKey } from './find-version'
 import { toFileDto } from './presenter'
@@ -69,7 +68,7 @@ export async function restoreVersion(ctx: AppContext, input: VersionKey & { key?
       ...keptIn(ctx, input.key, restored, holdsVersion),
     ])
     if (swapped.length > 0) {
-      outboxWritten(ctx)
+      ctx.jobs.wake('outbox')
       return restored
     }
   }

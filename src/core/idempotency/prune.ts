@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import type { Job } from '../jobs/jobs'
 import type { AppContext } from '../context'
 
 /** Keys deleted per statement: a short write each, so requests never wait long behind the pruning. */
@@ -25,13 +26,14 @@ export async function pruneIdempotencyKeys(ctx: AppContext): Promise<number> {
   }
 }
 
-/** Prunes now and then every hour until stopped (`pdfshare serve`); a failure is logged and tried again next time. */
-export function startIdempotencyPruning(ctx: AppContext): { stop: () => void } {
-  const run = () =>
-    pruneIdempotencyKeys(ctx).catch((error: unknown) => {
-      ctx.log.error('could not delete expired idempotency keys', error)
-    })
-  void run()
-  const timer = setInterval(run, PRUNE_INTERVAL_MS)
-  return { stop: () => clearInterval(timer) }
+/** Idempotency keys kept PDFSHARE_IDEMPOTENCY_TTL (a job of `pdfshare serve`: at start, then every hour; a failure is logged and tried again). */
+export function idempotencyPruningJob(ctx: AppContext): Job {
+  return {
+    name: 'prune idempotency keys',
+    everyMs: PRUNE_INTERVAL_MS,
+    async pass() {
+      await pruneIdempotencyKeys(ctx)
+    },
+    failed: (error) => ctx.log.error('could not delete expired idempotency keys', error),
+  }
 }

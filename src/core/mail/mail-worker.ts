@@ -3,15 +3,12 @@ import type { AppContext } from '../context'
 import { type SmtpSender, smtpSender } from './transport'
 import { senderOf } from './message'
 import { nextAttemptAt } from '../outbox/backoff'
-import { onOutboxWritten } from '../webhooks/wake'
+import type { JobHandle } from '../jobs/jobs'
+import { fairOutboxJob } from '../outbox/fair-job'
+import type { FairCandidate } from '../outbox/fair-share'
 import type { MailRow } from '../../db/tables'
 
-export type MailWorker = {
-  nudge(): void
-  /** Resolves once nothing is being claimed or sent (for tests). */
-  idle(): Promise<void>
-  stop(): Promise<void>
-}
+export type MailWorker = JobHandle
 
 /** Mails sent at once; an SMTP server takes them on one connection each. */
 const CONCURRENCY = 2
@@ -36,94 +33,60 @@ export function startMailWorker(ctx: AppContext, options: { pollMs?: number; sen
   const sender = options.sender ?? smtpSender(ctx.config.smtpUrl)
   const from = senderOf(ctx.config)
   const host = new URL(ctx.config.publicUrl).hostname
-  const inFlight = new Set<Promise<void>>()
-  let pumping: Promise<void> | undefined
-  let again = false
-  let stopped = false
-
-  const send = async (mail: MailRow) => {
-    const answer = await sender.send({
-      messageId: `<${mail.id}@${host}>`,
-      from,
-      to: mail.toAddress,
-      subject: mail.subject,
-      text: mail.textBody,
-      html: mail.htmlBody,
-    })
-    await recordAttempt(ctx, mail, answer)
-  }
-
-  const pump = async () => {
-    do {
-      again = false
-      const free = CONCURRENCY - inFlight.size
-      if (free <= 0 || stopped) return
-      for (const mail of await claim(ctx, free)) {
-        const running: Promise<void> = send(mail)
-          .catch((error: unknown) => ctx.log.error(`mail ${mail.id}: could not record the attempt`, error))
-          .finally(() => {
-            inFlight.delete(running)
-            nudge()
-          })
-        inFlight.add(running)
-      }
-    } while (again)
-  }
-  const nudge = () => {
-    if (stopped) return
-    if (pumping) {
-      again = true
-      return
-    }
-    pumping = pump()
-      .catch((error: unknown) => ctx.log.error('mail worker: the outbox could not be read', error))
-      .finally(() => {
-        pumping = undefined
-      })
-  }
-  const unwake = onOutboxWritten(ctx, nudge)
-  const timer = setInterval(nudge, options.pollMs ?? POLL_MS)
-  nudge()
-
-  return {
-    nudge,
-    async idle() {
-      while (pumping || inFlight.size > 0) await Promise.all([pumping, ...inFlight])
-    },
+  // One target, the operator's SMTP server: the fair sending (core/outbox/fair-job.ts) keeps CONCURRENCY mails in
+  // flight to it and refills a slot as each is answered.
+  const job = ctx.jobs.start(
+    fairOutboxJob<MailRow>({
+      name: 'mail',
+      concurrency: CONCURRENCY,
+      perTarget: CONCURRENCY,
+      pollMs: options.pollMs ?? POLL_MS,
+      candidates: (count) => due(ctx, count),
+      claim: (ids) => claim(ctx, ids),
+      async send(mail) {
+        const answer = await sender.send({
+          messageId: `<${mail.id}@${host}>`,
+          from,
+          to: mail.toAddress,
+          subject: mail.subject,
+          text: mail.textBody,
+          html: mail.htmlBody,
+        })
+        await recordAttempt(ctx, mail, answer)
+      },
+      sendFailed: (error, mail) => ctx.log.error(`mail ${mail.id}: could not record the attempt`, error),
+      passFailed: (error) => ctx.log.error('mail worker: the outbox could not be read', error),
+    }),
+  )
+  const stopJob = job.stop
+  return Object.assign(job, {
     async stop() {
-      stopped = true
-      clearInterval(timer)
-      unwake()
-      await Promise.all([pumping, ...inFlight])
+      await stopJob()
       sender.close()
     },
-  }
+  })
 }
 
-/** Claims up to `count` due mails: counts the attempt and holds them for the lease, in one statement. */
-async function claim(ctx: AppContext, count: number): Promise<MailRow[]> {
+/** The oldest due mails, at most `count`: all to the one target, the SMTP server. */
+async function due(ctx: AppContext, count: number): Promise<FairCandidate[]> {
   const { mailOutbox } = ctx.db.tables
-  const now = ctx.now()
-  const due = await ctx.db.orm
+  const rows = await ctx.db.orm
     .select({ id: mailOutbox.id })
     .from(mailOutbox)
-    .where(and(eq(mailOutbox.status, 'pending'), sql`${mailOutbox.nextAttemptAt} <= ${now}`))
+    .where(and(eq(mailOutbox.status, 'pending'), sql`${mailOutbox.nextAttemptAt} <= ${ctx.now()}`))
     .orderBy(mailOutbox.nextAttemptAt, mailOutbox.seq)
     .limit(count)
-  if (due.length === 0) return []
+  return rows.map((row) => ({ id: row.id, targetId: 'smtp', ownerId: 'smtp' }))
+}
+
+/** Claims the chosen due mails: counts the attempt and holds them for the lease, in one statement. */
+async function claim(ctx: AppContext, ids: string[]): Promise<MailRow[]> {
+  const { mailOutbox } = ctx.db.tables
+  const now = ctx.now()
   return ctx.db.orm
     .update(mailOutbox)
     .set({ nextAttemptAt: now + LEASE_MS, attempts: sql`${mailOutbox.attempts} + 1` })
-    .where(
-      and(
-        inArray(
-          mailOutbox.id,
-          due.map((row) => row.id),
-        ),
-        eq(mailOutbox.status, 'pending'),
-        sql`${mailOutbox.nextAttemptAt} <= ${now}`,
-      ),
-    )
+    .where(and(inArray(mailOutbox.id, ids), eq(mailOutbox.status, 'pending'), sql`${mailOutbox.nextAttemptAt} <= ${now}`))
     .returning()
 }
 

@@ -1,5 +1,4 @@
 import type { AppContext } from '../context'
-import { outboxWritten } from '../webhooks/wake'
 import type { MailRow } from '../../db/tables'
 import { escapeHtml } from '../../lib/html'
 import { randomId } from '../../lib/ids'
@@ -49,7 +48,7 @@ export function mailRow(ctx: AppContext, mail: Mail): typeof ctx.db.tables.mailO
 export async function queueMail(ctx: AppContext, mail: Mail): Promise<MailRow> {
   requireMail(ctx)
   const [row] = await ctx.db.orm.insert(ctx.db.tables.mailOutbox).values(mailRow(ctx, mail)).returning()
-  outboxWritten(ctx)
+  ctx.jobs.wake('outbox')
   return row!
 }
 

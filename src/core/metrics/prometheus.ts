@@ -3,6 +3,7 @@ import { requestSeries } from './request-series'
 import { isDatabaseBusy } from '../../lib/error-codes'
 import { VERSION } from '../../version'
 import type { Metrics, Outbox, RenderLoad } from './metrics'
+import type { JobStatus } from '../jobs/jobs'
 
 const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 const RENDER_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120]
@@ -14,7 +15,12 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  * process holds, as tests hold several). `outboxDepth` is asked at each scrape: what waits in the outboxes is
  * in the database, and on PostgreSQL every instance sees the same rows.
  */
-export function prometheusMetrics(options: { outboxDepth: () => Promise<Record<Outbox, number>> }): Metrics {
+export function prometheusMetrics(options: {
+  outboxDepth: () => Promise<Record<Outbox, number>>
+  /** The job runner's states (core/jobs); none when the app runs no jobs. */
+  jobs?: () => JobStatus[]
+}): Metrics {
+  const jobs = options.jobs ?? (() => [])
   const registry = new Registry()
   const registers = [registry]
   // Process memory, CPU, file descriptors and the event loop's lag, under their usual names (process_*, nodejs_*).
@@ -113,6 +119,50 @@ export function prometheusMetrics(options: { outboxDepth: () => Promise<Record<O
       })
       this.reset()
       for (const [outbox, count] of Object.entries(depth ?? {})) this.set({ outbox }, count)
+    },
+  })
+  // The jobs beside the server (core/jobs), read from the job runner at each scrape.
+  new Gauge({
+    name: 'pdfshare_job_passes',
+    help: 'Passes of each job beside the server since it started, by result (a counter kept by the job runner)',
+    labelNames: ['job', 'result'],
+    registers,
+    collect() {
+      this.reset()
+      for (const job of jobs()) {
+        this.set({ job: job.name, result: 'ok' }, job.passes - job.failedPasses)
+        this.set({ job: job.name, result: 'failed' }, job.failedPasses)
+      }
+    },
+  })
+  new Gauge({
+    name: 'pdfshare_job_in_flight',
+    help: 'Work each job has in flight (deliveries being sent)',
+    labelNames: ['job'],
+    registers,
+    collect() {
+      this.reset()
+      for (const job of jobs()) this.set({ job: job.name }, job.inFlight)
+    },
+  })
+  new Gauge({
+    name: 'pdfshare_job_last_success_timestamp_seconds',
+    help: 'When each job last finished a pass without an error (absent before its first)',
+    labelNames: ['job'],
+    registers,
+    collect() {
+      this.reset()
+      for (const job of jobs()) if (job.lastSuccessAt !== null) this.set({ job: job.name }, job.lastSuccessAt / 1000)
+    },
+  })
+  new Gauge({
+    name: 'pdfshare_job_failing',
+    help: 'Whether a job is failing: 1 while its latest pass failed',
+    labelNames: ['job'],
+    registers,
+    collect() {
+      this.reset()
+      for (const job of jobs()) this.set({ job: job.name }, job.failingSince === null ? 0 : 1)
     },
   })
   const refusals = new Counter({

@@ -4,7 +4,6 @@ import { requireMail } from '../mail/message'
 import { CHANNEL_TESTS_PER_MINUTE, type ChannelKind, checkTarget, MAX_CHANNELS } from './channels'
 import { rateLimitFor } from '../limits/rate-limit'
 import { literalTargetRefusal } from '../outbound/target-safety'
-import { outboxWritten } from '../webhooks/wake'
 import type { NotificationChannelRow, NotificationDeliveryRow } from '../../db/tables'
 import { badRequest, notFound, rateLimited } from '../../errors'
 import { isWellFormedId, randomId } from '../../lib/ids'
@@ -95,7 +94,7 @@ async function testChannel(
       nextAttemptAt: now,
     })
     .returning()
-  outboxWritten(ctx)
+  ctx.jobs.wake('outbox')
   return { delivery: row!, kind: channel.kind }
 }
 

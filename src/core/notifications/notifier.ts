@@ -4,16 +4,16 @@ import { isChannelKind } from './channels'
 import { htmlOf, senderOf } from '../mail/message'
 import { type SmtpSender, smtpSender } from '../mail/transport'
 import { nextAttemptAt } from '../outbox/backoff'
-import { type FairPump, startFairPump } from '../outbox/fair-pump'
+import type { JobHandle } from '../jobs/jobs'
+import { fairOutboxJob } from '../outbox/fair-job'
 import type { FairCandidate } from '../outbox/fair-share'
 import { type AttemptResult, sendRequest } from '../outbound/send-request'
 import type { Resolve } from '../outbound/target-safety'
-import { onOutboxWritten } from '../webhooks/wake'
 import type { NotificationDeliveryRow } from '../../db/tables'
 import { requestFor } from './formats'
 import { routeEvents } from './route-events'
 
-export type Notifier = FairPump
+export type Notifier = JobHandle
 
 /** Deliveries sent at once. */
 const CONCURRENCY = 4
@@ -41,7 +41,7 @@ type Attempt = AttemptResult & { permanent?: boolean }
  * every delivery's last answer. A send that throws is a failed attempt like any other, so it is retried and then
  * given up, never claimed again forever.
  *
- * Sent fairly, like the webhooks (core/outbox/fair-pump.ts): one delivery per channel in flight, free slots round
+ * Sent fairly, like the webhooks (core/outbox/fair-job.ts), by the job runner: one delivery per channel in flight, free slots round
  * the owners, each refilled as it frees. One owner's channel that never answers, or their pile of test messages,
  * holds one slot; everyone else's messages go past it.
  */
@@ -96,38 +96,38 @@ export function startNotifier(ctx: AppContext, options: { pollMs?: number; resol
     }
   }
 
-  const pump = startFairPump<Claimed>({
-    concurrency: CONCURRENCY,
-    perTarget: 1,
-    pollMs: options.pollMs ?? POLL_MS,
-    wakeOn: (nudge) => onOutboxWritten(ctx, nudge),
-    async beforeClaim() {
-      if (ctx.now() - prunedAt >= HOUR) {
-        prunedAt = ctx.now()
-        await prune(ctx)
-      }
-      await routeEvents(ctx)
-    },
-    candidates: (perChannel) => dueCandidates(ctx, perChannel),
-    claim: (ids) => claim(ctx, ids, lease),
-    async send(delivery, shutdown) {
-      const result = await attempt(delivery, shutdown)
-      if (result.detail) ctx.log.info(`notification ${delivery.id}: ${result.detail}`)
-      await recordAttempt(ctx, delivery, result)
-    },
-    failed: (error, delivery) =>
-      delivery
-        ? ctx.log.error(`notification ${delivery.id}: its result could not be written`, error)
-        : ctx.log.error('notifier: could not route or send notifications', error),
-  })
+  const job = ctx.jobs.start(
+    fairOutboxJob<Claimed>({
+      name: 'notifications',
+      concurrency: CONCURRENCY,
+      perTarget: 1,
+      pollMs: options.pollMs ?? POLL_MS,
+      async beforeClaim() {
+        if (ctx.now() - prunedAt >= HOUR) {
+          prunedAt = ctx.now()
+          await prune(ctx)
+        }
+        await routeEvents(ctx)
+      },
+      candidates: (perChannel) => dueCandidates(ctx, perChannel),
+      claim: (ids) => claim(ctx, ids, lease),
+      async send(delivery, shutdown) {
+        const result = await attempt(delivery, shutdown)
+        if (result.detail) ctx.log.info(`notification ${delivery.id}: ${result.detail}`)
+        await recordAttempt(ctx, delivery, result)
+      },
+      sendFailed: (error, delivery) => ctx.log.error(`notification ${delivery.id}: its result could not be written`, error),
+      passFailed: (error) => ctx.log.error('notifier: could not route or send notifications', error),
+    }),
+  )
 
-  return {
-    ...pump,
+  const stopJob = job.stop
+  return Object.assign(job, {
     async stop() {
-      await pump.stop()
+      await stopJob()
       mail?.close()
     },
-  }
+  })
 }
 
 /** Forgets routed events after KEEP_EVENTS_MS and finished deliveries after KEEP_DELIVERIES_MS (at most hourly). */

@@ -1,4 +1,5 @@
 import { and, inArray, lt } from 'drizzle-orm'
+import type { Job } from '../jobs/jobs'
 import type { AppContext } from '../context'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -26,13 +27,14 @@ export async function pruneFinishedOutbox(ctx: AppContext): Promise<number> {
   return deliveries.length + mails.length
 }
 
-/** Prunes now and then every hour until stopped (`pdfshare serve`); a failure is logged and tried again next time. */
-export function startOutboxPruning(ctx: AppContext): { stop: () => void } {
-  const run = () =>
-    pruneFinishedOutbox(ctx).catch((error: unknown) => {
-      ctx.log.error('could not delete old webhook deliveries and mails', error)
-    })
-  void run()
-  const timer = setInterval(run, PRUNE_INTERVAL_MS)
-  return { stop: () => clearInterval(timer) }
+/** Finished webhook deliveries and mails kept KEEP_FINISHED_MS (a job of `pdfshare serve`: at start, then every hour; a failure is logged and tried again). */
+export function outboxPruningJob(ctx: AppContext): Job {
+  return {
+    name: 'prune outbox',
+    everyMs: PRUNE_INTERVAL_MS,
+    async pass() {
+      await pruneFinishedOutbox(ctx)
+    },
+    failed: (error) => ctx.log.error('could not delete old webhook deliveries and mails', error),
+  }
 }

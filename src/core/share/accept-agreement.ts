@@ -4,7 +4,6 @@ import { rateLimitFor } from '../limits/rate-limit'
 import type { SharedLink } from '../links/find-shared-link'
 import type { LinkState } from '../links/link-state'
 import { readerEventStatements, readerNews } from '../notifications/reader-events'
-import { outboxWritten } from '../webhooks/wake'
 import { drizzleSqlOf } from '../../db/database'
 import { randomId } from '../../lib/ids'
 import type { ReadLinkAccess } from './link-access'
@@ -82,7 +81,7 @@ export function agreementAcceptor(ctx: AppContext, accessOf: ReadLinkAccess) {
         reader: access.reader,
       })
       await ctx.db.orm.batch([accepted, ctx.db.orm.run(drizzleSqlOf(event.sql, event.args))])
-      outboxWritten(ctx)
+      ctx.jobs.wake('outbox')
     } else await accepted
     return { kind: 'accepted', link }
   }

@@ -4,7 +4,6 @@ import { isConstraintFailure } from '../../lib/error-codes'
 import { timeOrderedId } from '../../lib/ids'
 import type { Visit } from '../../routes/share/model'
 import { eventSubscribers } from '../webhooks/subscribers'
-import { outboxWritten } from '../webhooks/wake'
 import { readerEventStatements, readerNews } from '../notifications/reader-events'
 import { insertVisit, visitEvents, type VisitedLink, type VisitFacts, type VisitRecord } from './visit-records'
 import { isHumanVisit, SWEEP_INTERVAL_MS, sweepStatement, UNMARK, visitMarker } from './visit-marks'
@@ -109,7 +108,7 @@ export function createViewCounter(ctx: AppContext, visitorKeyOf: VisitorKeyOf): 
     try {
       const results = await ctx.db.hot.runGroups(groups, (results) => finalize(batch, results))
       // link.viewed events went into the outbox with the views: the dispatcher sends them now, not at its next poll.
-      if (batch.some((pending) => pending.announce || pending.news)) outboxWritten(ctx)
+      if (batch.some((pending) => pending.announce || pending.news)) ctx.jobs.wake('outbox')
       const refused = new Set<string>()
       batch.forEach((pending, i) => {
         const result = results[i]!

@@ -6,7 +6,6 @@ import type { LinkState } from '../links/link-state'
 import { canonicalAddress, READER_CODE_MAIL, readerAddressOf, readerVerdict } from '../links/readers'
 import { rateLimitFor } from '../limits/rate-limit'
 import { mailRow } from '../mail/message'
-import { outboxWritten } from '../webhooks/wake'
 import { hmacSha256 } from '../../lib/hmac'
 import type { ReadLinkAccess } from './link-access'
 
@@ -170,7 +169,7 @@ export function readerGate(ctx: AppContext, accessOf: ReadLinkAccess) {
         }),
       ),
     ])
-    outboxWritten(ctx)
+    ctx.jobs.wake('outbox')
     return { kind: 'code_sent', link, address }
   }
 

@@ -1,7 +1,6 @@
 import type { AppContext } from '../context'
 import { framedByAllowedOrigin } from '../links/embed-origins'
 import type { SharedLink } from '../links/find-shared-link'
-import { outboxWritten } from '../webhooks/wake'
 import { readerEventStatements, readerNews } from '../notifications/reader-events'
 import { timeOrderedId } from '../../lib/ids'
 import type { Visit } from '../../routes/share/model'
@@ -53,7 +52,7 @@ export function downloadRecorder(ctx: AppContext, visitorKeyOf: VisitorKeyOf): R
       await ctx.db.hot.runGroups([
         [{ sql: MARK_DOWNLOADED, args: [known, link.id] }, ...news, events.downloaded(file.ownerId, link, { id: known, at: now })],
       ])
-      outboxWritten(ctx)
+      ctx.jobs.wake('outbox')
       return { newToken: null }
     }
     const id = timeOrderedId(now)
@@ -65,7 +64,7 @@ export function downloadRecorder(ctx: AppContext, visitorKeyOf: VisitorKeyOf): R
       [...mark.statements, insert, ...news, events.downloaded(file.ownerId, link, { id, at: now })],
     ])
     if (result instanceof Error) throw result
-    outboxWritten(ctx) // link.downloaded, if it was written: sent now, not at the dispatcher's next poll
+    ctx.jobs.wake('outbox') // link.downloaded, if it was written: sent now, not at the dispatcher's next poll
     const inserted = result![mark.statements.length] === 1
     return { newToken: inserted ? readingToken(ctx.signingKey, { id, linkId: link.id }, now) : null }
   }

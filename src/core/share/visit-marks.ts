@@ -1,4 +1,5 @@
 import { isbot } from 'isbot'
+import type { Job } from '../jobs/jobs'
 import type { AppContext } from '../context'
 import type { SqlStatement } from '../../db/hot-sql'
 import { addressGroup } from '../../lib/address-group'
@@ -90,15 +91,16 @@ export function sweepStatement(now: number): SqlStatement {
 }
 
 /**
- * Deletes expired marks every SWEEP_INTERVAL_MS (`pdfshare serve`), so none outlives its window by more than
- * that, also on a link nobody visits again: a mark is an HMAC of an address and a User-Agent.
+ * Deletes expired marks every SWEEP_INTERVAL_MS (a job of `pdfshare serve`), so none outlives its window by more
+ * than that, also on a link nobody visits again: a mark is an HMAC of an address and a User-Agent.
  */
-export function startMarkSweeps(ctx: AppContext, intervalMs = SWEEP_INTERVAL_MS): { stop: () => void } {
-  const timer = setInterval(() => {
-    ctx.db.hot
-      .runGroups([[sweepStatement(ctx.now())]])
-      .catch((error: unknown) => ctx.log.error('could not delete expired view marks', error))
-  }, intervalMs)
-  timer.unref()
-  return { stop: () => clearInterval(timer) }
+export function markSweepJob(ctx: AppContext, everyMs = SWEEP_INTERVAL_MS): Job {
+  return {
+    name: 'sweep view marks',
+    everyMs,
+    async pass() {
+      await ctx.db.hot.runGroups([[sweepStatement(ctx.now())]])
+    },
+    failed: (error) => ctx.log.error('could not delete expired view marks', error),
+  }
 }

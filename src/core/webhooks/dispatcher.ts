@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { AppContext } from '../context'
-import { onOutboxWritten } from './wake'
 import { nextAttemptAt } from '../outbox/backoff'
-import { type FairPump, startFairPump } from '../outbox/fair-pump'
+import type { JobHandle } from '../jobs/jobs'
+import { fairOutboxJob } from '../outbox/fair-job'
 import { type FairCandidate, fairShare as fairShareOf } from '../outbox/fair-share'
 import { type AttemptResult, type OutgoingDelivery, sendDelivery } from './send-delivery'
 import type { Resolve } from '../outbound/target-safety'
@@ -21,7 +21,7 @@ export type DispatcherOptions = {
   resolve?: Resolve
 }
 
-export type Dispatcher = FairPump
+export type Dispatcher = JobHandle
 
 type Claimed = OutgoingDelivery & { createdAt: number; attempts: number }
 
@@ -34,22 +34,26 @@ const CANDIDATES = 500
  * before anything is sent, so a process killed mid-delivery leaves a row that comes due again by itself:
  * at least once, never lost. It runs beside the HTTP server, never inside a request.
  *
- * The slots are shared fairly (core/outbox/fair-pump.ts): at most `perWebhook` deliveries of one webhook are in
+ * The slots are shared fairly (core/outbox/fair-job.ts): at most `perWebhook` deliveries of one webhook are in
  * flight (1: a receiver gets its events one at a time, in order, unless one is retried), and free slots go round
  * the owners with due deliveries (then round each owner's webhooks), oldest first within each. One owner's slow
  * receiver, or a flood of their test events, holds at most `perWebhook` slots per webhook and never makes another
  * owner's delivery wait its turn behind theirs.
  */
 export function startWebhookDispatcher(ctx: AppContext, options: DispatcherOptions = {}): Dispatcher {
+  return ctx.jobs.start(webhookJob(ctx, options))
+}
+
+/** The webhooks' outbox, sent fairly (core/outbox/fair-job.ts) by the job runner. */
+export function webhookJob(ctx: AppContext, options: DispatcherOptions = {}) {
   const timeoutMs = options.timeoutMs ?? ctx.config.webhookTimeout * 1000
   const connectTimeoutMs = options.connectTimeoutMs ?? Math.min(3_000, timeoutMs)
   const lease = timeoutMs + connectTimeoutMs + 5_000 // the attempt's limits and time to write its result
-
-  return startFairPump<Claimed>({
+  return fairOutboxJob<Claimed>({
+    name: 'webhooks',
     concurrency: options.concurrency ?? ctx.config.webhookConcurrency,
     perTarget: options.perWebhook ?? 1,
     pollMs: options.pollMs ?? 2_000,
-    wakeOn: (nudge) => onOutboxWritten(ctx, nudge),
     candidates: (perWebhook) => dueCandidates(ctx, perWebhook),
     claim: (ids) => claim(ctx, ids, lease),
     async send(delivery, shutdown) {
@@ -64,10 +68,8 @@ export function startWebhookDispatcher(ctx: AppContext, options: DispatcherOptio
       if (result.detail) ctx.log.info(`webhook delivery ${delivery.id}: ${result.detail}`)
       await recordAttempt(ctx, delivery, result)
     },
-    failed: (error, delivery) =>
-      delivery
-        ? ctx.log.error(`webhook delivery ${delivery.id}: its result could not be written`, error)
-        : ctx.log.error('webhook dispatcher: reading the outbox failed; trying again at the next poll', error),
+    sendFailed: (error, delivery) => ctx.log.error(`webhook delivery ${delivery.id}: its result could not be written`, error),
+    passFailed: (error) => ctx.log.error('webhook dispatcher: reading the outbox failed; trying again soon', error),
   })
 }
 

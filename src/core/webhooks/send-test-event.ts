@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { AppContext } from '../context'
 import type { WebhookPayload } from './outbox'
-import { outboxWritten } from './wake'
 import type { WebhookDeliveryRow } from '../../db/tables'
 import { rateLimitFor } from '../limits/rate-limit'
 import { rateLimited, webhookNotFound } from '../../errors'
@@ -39,6 +38,6 @@ async function sendTestEvent(ctx: AppContext, input: OwnedWebhook): Promise<Webh
     RETURNING id`)
   if (!row) throw webhookNotFound()
   const [delivery] = await ctx.db.orm.select().from(webhookDeliveries).where(sql`${webhookDeliveries.id} = ${row.id}`)
-  outboxWritten(ctx)
+  ctx.jobs.wake('outbox')
   return delivery!
 }

@@ -6,9 +6,14 @@ import { HealthEnvelope } from './model'
 /**
  * Unauthenticated routes: the health probe and the OpenAPI document (generated from the route schemas).
  * `publicUrl` is the document's one server: its paths (/api/…) are relative to it, prefix included. `storeHealth`:
- * the blob store's, from what its latest requests found (it never waits on the store).
+ * the blob store's, from what its latest requests found (it never waits on the store); `jobs`: the job runner's
+ * states (core/jobs).
  */
-export function systemRoutes(publicUrl: string, storeHealth: () => 'ok' | 'degraded' = () => 'ok') {
+export function systemRoutes(
+  publicUrl: string,
+  storeHealth: () => 'ok' | 'degraded' = () => 'ok',
+  jobs: () => { name: string; failingSince: number | null }[] = () => [],
+) {
   return new Elysia({ name: 'system' })
     .use(
       openapi({
@@ -35,7 +40,14 @@ export function systemRoutes(publicUrl: string, storeHealth: () => 'ok' | 'degra
       '/api/health',
       () => {
         const store = storeHealth()
-        return { success: true as const, data: { status: store, store, version: VERSION } }
+        const byName = Object.fromEntries(
+          jobs().map((job) => [job.name, job.failingSince === null ? ('ok' as const) : ('failing' as const)]),
+        )
+        const failing = Object.values(byName).includes('failing')
+        return {
+          success: true as const,
+          data: { status: store === 'ok' && !failing ? ('ok' as const) : ('degraded' as const), store, jobs: byName, version: VERSION },
+        }
       },
       {
         response: { 200: HealthEnvelope },

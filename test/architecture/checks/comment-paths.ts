@@ -12,7 +12,7 @@ import { dirname, join, normalize } from 'node:path'
  *   `support/harness.ts`, `routes/files/`) and that ends in a file's extension or a slash, or starts with a
  *   top-level folder (`src/core/files`);
  * - a word starting with `./` or `../` that ends in a file's extension (relative to the file that names it);
- * - a bare file name of a source or a doc (`wake.ts`, `harness.ts`, `api.md`), which must be somewhere in the repository.
+ * - a bare file name of a source or a doc (`pump.ts`, `harness.ts`, `api.md`), which must be somewhere in the repository.
  * It must then exist, as a file or folder, relative to the repository's root, to src/, or to the folder of the
  * file that names it or any folder above that (a test names `support/harness.ts` from test/api/).
  * Not paths: URLs, absolute paths (`/api/files/:id`, `/proc/self/fd`), words with a pattern or a placeholder

@@ -6,7 +6,6 @@ import { isConstraintFailure } from '../../../lib/error-codes'
 import { randomId } from '../../../lib/ids'
 import { secretHash } from '../../../lib/secret-hash'
 import { mailRow, queueNotice, requireMail } from '../../mail/message'
-import { outboxWritten } from '../../webhooks/wake'
 import { accountEmail } from './address'
 import { addressTakenMail, confirmationMail, EMAIL_CHANGE_HOURS, emailChangedMail, emailRemovedMail } from './mails'
 
@@ -42,7 +41,7 @@ export async function requestEmailChange(
       .values({ secretHash: secretHash(secret), userId: user.id, email, expiresAt: now + EMAIL_CHANGE_HOURS * 3_600_000 }),
     ctx.db.orm.insert(mailOutbox).values(mailRow(ctx, mail)),
   ])
-  outboxWritten(ctx)
+  ctx.jobs.wake('outbox')
   return { email: user.email, pendingEmail: email }
 }
 
