@@ -31,7 +31,8 @@ const builders = {
 /**
  * The kit the PostgreSQL tables are built with, typed as SQLite's: the tables it builds are used where the
  * SQLite ones' types are expected (`Tables`), and that holds because both are built by the same definitions'
- * calls, which are the builders' common ones. drizzle has no type common to its dialects, so this is the one
- * place the two meet; test/db/pg-schema.test.ts compares the two built schemas column by column.
+ * calls, which are the builders' common ones. drizzle has no type common to its dialects, so this is where the
+ * two tables' types meet (their query builders meet in sqlite-shaped-orm.ts); test/db/pg-schema.test.ts compares
+ * the two built schemas column by column.
  */
 export const pgKit = builders as unknown as Kit
