@@ -1,8 +1,8 @@
 /**
- * `bun run db:generate [--name what_changed]`: drizzle-kit writes the SQL migrations for the changes in
- * src/db/schema.ts (SQLite, drizzle.config.ts) and src/db/pg/schema.ts (PostgreSQL, drizzle.pg.config.ts), then
- * the migration indexes are re-embedded so the binary carries them. A change to one schema belongs in the other
- * too (test/db/pg-schema.test.ts); a side without changes writes nothing.
+ * `bun run db:generate [--name what_changed]`: drizzle-kit writes the SQL migrations for a change of the tables'
+ * definitions (src/db/tables/), once for each dialect, from the tables built for it: src/db/schema.ts (SQLite,
+ * drizzle.config.ts) and src/db/pg/schema.ts (PostgreSQL, drizzle.pg.config.ts), each under the same name; then
+ * the migration indexes are re-embedded so the binary carries them. Nothing changed: nothing is written.
  */
 for (const config of ['drizzle.config.ts', 'drizzle.pg.config.ts']) {
   const generate = Bun.spawnSync(['bunx', 'drizzle-kit', 'generate', '--config', config, ...process.argv.slice(2)], {

@@ -4,7 +4,6 @@ import { type Database, dialectOf, hotRowsOf, sqlitePortable, sqliteTables } fro
 import { openHotSql } from './hot-sql'
 import { migrate } from './migrate'
 import { BUSY_TIMEOUT_MS, EMBEDDED_PRAGMAS } from './pragmas'
-import * as schema from './schema'
 import { trackWrites } from './write-tracking'
 
 /**
@@ -45,7 +44,7 @@ export async function openSqliteDb(url: string): Promise<Database & { client: Cl
     shared: false,
     tables: sqliteTables,
     rows: hotRowsOf(sqliteTables),
-    orm: drizzle(client, { schema }),
+    orm: drizzle(client, { schema: sqliteTables }),
     portable: sqlitePortable,
     client,
     hot,

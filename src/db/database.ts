@@ -2,7 +2,8 @@ import { type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import type { LibSQLDatabase } from 'drizzle-orm/libsql'
 import type { HotSql, SqlArg, SqlStatement } from './hot-sql'
 import { type RowReader, rowReader } from './rows'
-import * as schema from './schema'
+import { sqliteTables } from './schema'
+import type { Tables } from './tables'
 
 /** Which database an install runs on. */
 export type Dialect = 'sqlite' | 'postgres'
@@ -11,46 +12,12 @@ export type Dialect = 'sqlite' | 'postgres'
 export const dialectOf = (url: string): Dialect => (/^postgres(?:ql)?:\/\//i.test(url) ? 'postgres' : 'sqlite')
 
 /**
- * The tables every query is built from, as the SQLite schema types them (./schema, the typed source). A
- * database opened on PostgreSQL carries the PostgreSQL twins (./pg/schema) under the same names, which a test
- * keeps equal column by column (names, modes, nullability): every query, its SQL and its row types are written
- * once, for both.
+ * The tables every query is built from: the SQLite ones (./schema), whose types every query is written against.
+ * A database opened on PostgreSQL carries its own (./pg/schema) under the same names, built from the same
+ * definitions (./tables): every query, its SQL and its row types are written once, for both.
  */
-export const sqliteTables = {
-  users: schema.users,
-  tokens: schema.tokens,
-  files: schema.files,
-  links: schema.links,
-  fileVersions: schema.fileVersions,
-  pdfPages: schema.pdfPages,
-  viewMarks: schema.viewMarks,
-  visits: schema.visits,
-  visitPages: schema.visitPages,
-  webhooks: schema.webhooks,
-  webhookDeliveries: schema.webhookDeliveries,
-  meta: schema.meta,
-  branding: schema.branding,
-  rateCounters: schema.rateCounters,
-  uploadLeases: schema.uploadLeases,
-  auditEvents: schema.auditEvents,
-  invitations: schema.invitations,
-  recoveryCodes: schema.recoveryCodes,
-  ssoIdentities: schema.ssoIdentities,
-  ssoHandoffs: schema.ssoHandoffs,
-  passkeys: schema.passkeys,
-  webauthnChallenges: schema.webauthnChallenges,
-  mailOutbox: schema.mailOutbox,
-  passwordResets: schema.passwordResets,
-  emailChanges: schema.emailChanges,
-  readerCodes: schema.readerCodes,
-  agreementTexts: schema.agreementTexts,
-  acceptances: schema.acceptances,
-  notificationChannels: schema.notificationChannels,
-  readerEvents: schema.readerEvents,
-  notificationDeliveries: schema.notificationDeliveries,
-  idempotencyKeys: schema.idempotencyKeys,
-}
-export type Tables = typeof sqliteTables
+export { sqliteTables }
+export type { Tables }
 
 /** Readers of the files' and links' rows that the per-request statements select (core/files/file-rows.ts). */
 export type HotRows = { files: RowReader<Tables['files']>; links: RowReader<Tables['links']> }
@@ -59,7 +26,7 @@ export type HotRows = { files: RowReader<Tables['files']>; links: RowReader<Tabl
 export const hotRowsOf = (tables: Tables): HotRows => ({ files: rowReader(tables.files), links: rowReader(tables.links) })
 
 /** drizzle on the database, typed on the SQLite tables (see Tables). */
-export type Orm = LibSQLDatabase<typeof schema>
+export type Orm = LibSQLDatabase<Tables>
 
 /** Runs plain statements (`?` placeholders) and gives each one's rows as arrays of values. */
 export type PlainQuery = (sql: string, args?: SqlArg[]) => Promise<unknown[][]>

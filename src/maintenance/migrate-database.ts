@@ -1,8 +1,8 @@
 import { SQL } from 'bun'
-import { getTableColumns, getTableName, is, type Table } from 'drizzle-orm'
-import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core'
+import { getTableColumns, getTableName, type Table } from 'drizzle-orm'
+import { getTableConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { AppContext } from '../core/context'
-import * as sqliteTables from '../db/schema'
+import { sqliteTables } from '../db/schema'
 import { badRequest } from '../errors'
 import { VISITOR_SALT_KEY } from '../db/meta-keys'
 
@@ -20,7 +20,7 @@ export const LEFT_BEHIND: Readonly<Record<string, string>> = {
 
 /** The schema's tables minus LEFT_BEHIND, each after the tables its rows refer to. */
 export function tablesToCopy(): SQLiteTable[] {
-  const all = Object.values(sqliteTables as Record<string, unknown>).filter((value): value is SQLiteTable => is(value, SQLiteTable))
+  const all: SQLiteTable[] = Object.values(sqliteTables)
   const byName = new Map<string, SQLiteTable>(all.map((table) => [getTableName(table), table]))
   const ordered: SQLiteTable[] = []
   const placed = new Set<string>()

@@ -1,6 +1,7 @@
 /**
- * The PostgreSQL side of the schema: it agrees with the SQLite one, its migrations are embedded, and
- * on a real throwaway cluster (Debian's postgresql-15, scripts/support/postgres.ts) they apply once, also when two
+ * The PostgreSQL side of the schema: its tables, built from the same definitions as the SQLite ones (db/tables/),
+ * agree with them column by column; drizzle-kit sees every table of both; its migrations are embedded, and on a
+ * real throwaway cluster (Debian's postgresql-15, scripts/support/postgres.ts) they apply once, also when two
  * runners race, and give the tables the schema describes.
  */
 import { afterEach, expect, test } from 'bun:test'
@@ -8,67 +9,78 @@ import { SQL } from 'bun'
 import { eq, getTableName, is, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sql'
 import { integer, getTableConfig as pgConfig, PgTable, pgTable, text } from 'drizzle-orm/pg-core'
-import { getTableConfig as sqliteConfig, SQLiteTable } from 'drizzle-orm/sqlite-core'
+import { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Orm } from '../../src/db/database'
+import { openPgDb } from '../../src/db/pg/client'
+import { pgKit } from '../../src/db/pg/kit'
 import { migratePg } from '../../src/db/pg/migrate'
 import { embeddedPgMigrations } from '../../src/db/pg/migrations'
-import * as pg from '../../src/db/pg/schema'
-import * as sqlite from '../../src/db/schema'
+import * as pgSchema from '../../src/db/pg/schema'
+import { assertSqliteShapedOrm } from '../../src/db/pg/sqlite-shaped-orm'
+import * as sqliteSchema from '../../src/db/schema'
+import { tablesOf } from '../../src/db/tables'
+import type { Kit } from '../../src/db/tables/kit'
 import { PG_MIGRATIONS_DIR, readJournal, renderMigrationIndex } from '../../scripts/embed-migrations'
 import { freshPostgres } from '../../scripts/support/postgres'
-import { assertSqliteTwin, tableShape } from '../../src/db/pg/twins'
-import { pgTables as pgTwins } from '../../src/db/pg/client'
-import { sqliteTables as queryTables } from '../../src/db/database'
+import { schemaDifferences, shapeOf } from '../support/table-shape'
 
-const shape = tableShape
+const { sqliteTables } = sqliteSchema
+const { pgTables } = pgSchema
+/** The PostgreSQL tables as what they are at run time (typed as the SQLite ones, which the queries are written against). */
+const builtPgTables = Object.values(pgTables as Record<string, unknown>).filter((table): table is PgTable => is(table, PgTable))
 
-const sqliteTables = new Map(
-  Object.values(sqlite)
-    .filter((value) => is(value, SQLiteTable))
-    .map((table) => [getTableName(table), shape(sqliteConfig(table))]),
-)
-const pgTables = new Map(
-  Object.values(pg)
-    .filter((value) => is(value, PgTable))
-    .map((table) => [getTableName(table), table]),
-)
-
-test('the PostgreSQL schema has the same tables as the SQLite one, with the same columns, keys, uniques, indexes and references', () => {
-  expect([...pgTables.keys()].sort()).toEqual([...sqliteTables.keys()].sort())
-  expect(pgTables.size).toBe(32)
-  for (const [name, table] of pgTables) {
-    expect({ table: name, ...shape(pgConfig(table)) }).toEqual({ table: name, ...sqliteTables.get(name)! })
-  }
+test('the PostgreSQL tables, built from the definitions the SQLite ones are, agree with them: columns, value types, keys, uniques, indexes, references', () => {
+  expect(Object.keys(pgTables).length).toBe(32)
+  expect(schemaDifferences(sqliteTables, pgTables)).toEqual([])
+  expect(builtPgTables.length).toBe(32)
+  for (const table of Object.values(sqliteTables)) expect(is(table, SQLiteTable)).toBe(true)
 })
 
-test('a PostgreSQL database opens only on twins of the tables the queries are typed on, with every entry point the services call', () => {
-  const twinTables: Record<string, PgTable> = pgTwins
-  const orm = Object.fromEntries(
-    ['select', 'selectDistinct', 'insert', 'update', 'delete', 'transaction', 'execute', 'batch', 'run', 'all'].map((name) => [
-      name,
-      () => {},
-    ]),
+test('the comparison sees what a PostgreSQL builder of another kind would change (it is not vacuous)', () => {
+  // A kit whose booleans come back as text, and whose seq key has no default: every table using them differs.
+  const planted: Kit = { ...pgKit, boolean: pgKit.text as unknown as Kit['boolean'], seq: () => pgKit.integer('seq').primaryKey() as never }
+  const differences = schemaDifferences(sqliteTables, tablesOf(planted))
+  expect(differences.find((line) => line.startsWith('users: '))).toContain('"is_admin":{"dataType":"string"')
+  expect(differences.find((line) => line.startsWith('files: '))).toContain(
+    '"seq":{"dataType":"number","notNull":true,"hasDefault":false,"optional":false',
   )
-  expect(() => assertSqliteTwin({ orm, tables: twinTables }, queryTables)).not.toThrow()
-  // A column whose values come back as another JavaScript type: the row types would lie.
-  const drifted = pgTable('meta', { key: text('key').primaryKey(), value: integer('value').notNull() })
-  expect(() => assertSqliteTwin({ orm, tables: { ...twinTables, meta: drifted } }, queryTables)).toThrow(
-    /^the PostgreSQL schema.*\nmeta: /s,
-  )
-  const { meta: _meta, ...withoutMeta } = twinTables
-  expect(() => assertSqliteTwin({ orm, tables: withoutMeta }, queryTables)).toThrow('meta: only on SQLite')
-  const { batch: _batch, ...withoutBatch } = orm
-  expect(() => assertSqliteTwin({ orm: withoutBatch, tables: twinTables }, queryTables)).toThrow('drizzle on PostgreSQL lacks batch')
-})
-
-test('the comparison sees a difference in nullability, a default, or an index (it is not vacuous)', () => {
-  const meta = sqliteTables.get('meta')!
+  const { meta: _meta, ...withoutMeta } = pgTables
+  expect(schemaDifferences(sqliteTables, withoutMeta)).toEqual(['meta: only on SQLite'])
+  // And each part of a table's shape: nullability, a default, a unique, another table altogether.
+  const meta = shapeOf(sqliteTables.meta)
   const nullableValue = pgTable('meta', { key: text('key').primaryKey(), value: text('value') })
   const withDefault = pgTable('meta', { key: text('key').primaryKey(), value: text('value').notNull().default('') })
   const extraUnique = pgTable('meta', { key: text('key').primaryKey(), value: text('value').notNull().unique() })
-  for (const table of [nullableValue, withDefault, extraUnique]) expect(shape(pgConfig(table))).not.toEqual(meta)
-  expect(shape(pgConfig(pg.links))).not.toEqual(sqliteTables.get('files'))
+  const numberValue = pgTable('meta', { key: text('key').primaryKey(), value: integer('value').notNull() })
+  for (const table of [nullableValue, withDefault, extraUnique, numberValue]) expect(shapeOf(table)).not.toEqual(meta)
+  expect(shapeOf(pgTables.links)).not.toEqual(shapeOf(sqliteTables.files))
+})
+
+test('drizzle-kit sees every table: each schema file exports every table of its map, by name', () => {
+  for (const [module, tables] of [
+    [sqliteSchema, sqliteTables],
+    [pgSchema, pgTables],
+  ] as const) {
+    const exported = Object.entries(module).filter(([, value]) => is(value, SQLiteTable) || is(value, PgTable))
+    expect(exported.map(([name]) => name).sort()).toEqual(Object.keys(tables).sort())
+    for (const [name, table] of exported) expect(table).toBe(tables[name as keyof typeof tables])
+  }
+})
+
+test('a PostgreSQL database carries those tables and a drizzle with every entry point the services call', () => {
+  const db = openPgDb('postgres://nobody@127.0.0.1:1/unused') // connects on its first query, which never comes
+  try {
+    expect(db.tables).toBe(pgTables)
+    expect(() => assertSqliteShapedOrm(db.orm)).not.toThrow()
+    const withoutBatch = new Proxy(db.orm, {
+      get: (orm, name) => (name === 'batch' || name === 'run' ? undefined : Reflect.get(orm, name)),
+    })
+    expect(() => assertSqliteShapedOrm(withoutBatch)).toThrow('drizzle on PostgreSQL lacks batch, run')
+  } finally {
+    db.close()
+  }
 })
 
 test('the embedded PostgreSQL migration index matches the drizzle-kit journal (run `bun run db:generate` if not)', () => {
@@ -132,7 +144,7 @@ test('on PostgreSQL, the migrated tables and columns are the ones the pg schema 
   const rows: { table_name: string; column_name: string; is_nullable: string; data_type: string; has_default: boolean }[] = await client`
     SELECT table_name, column_name, is_nullable, data_type, (column_default IS NOT NULL OR is_identity = 'YES') AS has_default
     FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, column_name`
-  const expected = [...pgTables.values()].flatMap((table) =>
+  const expected = builtPgTables.flatMap((table) =>
     pgConfig(table).columns.map((column) => ({
       table_name: getTableName(table),
       column_name: column.name,
@@ -148,7 +160,7 @@ test('on PostgreSQL, the migrated tables and columns are the ones the pg schema 
 
   const indexes: { indexname: string }[] = await client`SELECT indexname FROM pg_indexes WHERE schemaname = 'public'`
   const names = new Set(indexes.map((row) => row.indexname))
-  for (const table of pgTables.values()) {
+  for (const table of builtPgTables) {
     for (const index of pgConfig(table).indexes) expect(names).toContain(index.config.name!)
   }
   expect(names).toContain('links_one_default_idx')
@@ -156,10 +168,11 @@ test('on PostgreSQL, the migrated tables and columns are the ones the pg schema 
 
 async function seedLink(client: SQL) {
   await migratePg(client)
-  const db = drizzle({ client, schema: pg })
+  // Plain drizzle on bun-sql (no SERIALIZABLE retries), typed as the services see it (sqlite-shaped-orm.ts).
+  const db = drizzle({ client, schema: pgTables }) as unknown as Orm
   const now = Date.now()
-  await db.insert(pg.users).values({ id: 'u1', name: 'ann', createdAt: now })
-  await db.insert(pg.files).values({
+  await db.insert(pgTables.users).values({ id: 'u1', name: 'ann', createdAt: now })
+  await db.insert(pgTables.files).values({
     id: 'f1',
     ownerId: 'u1',
     blobKey: 'b1',
@@ -174,7 +187,7 @@ async function seedLink(client: SQL) {
     versionId: 'v1',
   })
   const base = { fileId: 'f1', label: '', allowDownload: true, searchEngineVisible: false, disabled: false, createdAt: now, updatedAt: now }
-  await db.insert(pg.links).values({ ...base, id: 'l1', slug: 's1', isDefault: true })
+  await db.insert(pgTables.links).values({ ...base, id: 'l1', slug: 's1', isDefault: true })
   return db
 }
 
@@ -186,14 +199,14 @@ test('on PostgreSQL, 50 concurrent atomic increments of a link’s views give ex
   await Promise.all(
     Array.from({ length: 50 }, () =>
       db
-        .update(pg.links)
-        .set({ views: sql`${pg.links.views} + 1` })
-        .where(eq(pg.links.id, 'l1')),
+        .update(pgTables.links)
+        .set({ views: sql`${pgTables.links.views} + 1` })
+        .where(eq(pgTables.links.id, 'l1')),
     ),
   )
-  const [link] = await db.select().from(pg.links).where(eq(pg.links.id, 'l1'))
+  const [link] = await db.select().from(pgTables.links).where(eq(pgTables.links.id, 'l1'))
   expect(link!.views).toBe(50)
-  const [file] = await db.select().from(pg.files).where(eq(pg.files.id, 'f1'))
+  const [file] = await db.select().from(pgTables.files).where(eq(pgTables.files.id, 'f1'))
   expect(file!.size).toBe(3_000_000_000)
   expect(file!.seq).toBe(1)
 })
@@ -227,9 +240,9 @@ test('on PostgreSQL, the partial unique index allows one default link a file', a
   const db = await seedLink(client)
   const now = Date.now()
   const base = { fileId: 'f1', label: '', allowDownload: true, searchEngineVisible: false, disabled: false, createdAt: now, updatedAt: now }
-  await db.insert(pg.links).values({ ...base, id: 'l2', slug: 's2', isDefault: false })
+  await db.insert(pgTables.links).values({ ...base, id: 'l2', slug: 's2', isDefault: false })
   const refused = await db
-    .insert(pg.links)
+    .insert(pgTables.links)
     .values({ ...base, id: 'l3', slug: 's3', isDefault: true })
     .then(
       () => undefined,

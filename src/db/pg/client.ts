@@ -4,12 +4,12 @@ import { type SQL as DrizzleSql, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sql'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { errorCodes } from '../../lib/error-codes'
-import { type Database, hotRowsOf, type Portable, sqliteTables } from '../database'
+import { type Database, hotRowsOf, type Portable } from '../database'
 import { groupCommit, runStepsAsync } from '../group-commit'
 import type { HotSql, SqlArg } from '../hot-sql'
 import { migratePg } from './migrate'
-import * as schema from './schema'
-import { assertSqliteTwin } from './twins'
+import { pgTables } from './schema'
+import { assertSqliteShapedOrm } from './sqlite-shaped-orm'
 
 /**
  * PostgreSQL's answers that mean "nothing happened, run it again": a serialization failure (40001) and a
@@ -24,42 +24,6 @@ const MAX_ATTEMPTS = 12
  */
 const POOL_SIZE = 8
 
-/** The PostgreSQL twins of the tables, under the names the SQLite ones have (database.ts `Tables`). */
-export const pgTables = {
-  users: schema.users,
-  tokens: schema.tokens,
-  files: schema.files,
-  links: schema.links,
-  fileVersions: schema.fileVersions,
-  pdfPages: schema.pdfPages,
-  viewMarks: schema.viewMarks,
-  visits: schema.visits,
-  visitPages: schema.visitPages,
-  webhooks: schema.webhooks,
-  webhookDeliveries: schema.webhookDeliveries,
-  meta: schema.meta,
-  branding: schema.branding,
-  rateCounters: schema.rateCounters,
-  uploadLeases: schema.uploadLeases,
-  auditEvents: schema.auditEvents,
-  invitations: schema.invitations,
-  recoveryCodes: schema.recoveryCodes,
-  ssoIdentities: schema.ssoIdentities,
-  ssoHandoffs: schema.ssoHandoffs,
-  passkeys: schema.passkeys,
-  webauthnChallenges: schema.webauthnChallenges,
-  mailOutbox: schema.mailOutbox,
-  passwordResets: schema.passwordResets,
-  emailChanges: schema.emailChanges,
-  readerCodes: schema.readerCodes,
-  agreementTexts: schema.agreementTexts,
-  acceptances: schema.acceptances,
-  notificationChannels: schema.notificationChannels,
-  readerEvents: schema.readerEvents,
-  notificationDeliveries: schema.notificationDeliveries,
-  idempotencyKeys: schema.idempotencyKeys,
-}
-
 const pgPortable: Portable = {
   caseless: (text) => sql`lower(${text}) COLLATE "C"`,
   likeCaseless: (text, pattern) => sql`${text} ILIKE ${pattern} ESCAPE '\\'`,
@@ -71,8 +35,9 @@ const pgPortable: Portable = {
  * Opens the metadata database on PostgreSQL with Bun's SQL client, shaped like the embedded one, so the
  * services run unchanged on either:
  *
- * - `orm` is drizzle on the PostgreSQL twins of the tables (`tables`), typed as drizzle on the SQLite ones. SQLite runs one writer at a
- *   time; PostgreSQL does not, so every statement outside a batch, and every `db.batch([...])`, runs
+ * - `orm` is drizzle on the PostgreSQL tables (`tables`, built from the same definitions as the SQLite ones),
+ *   typed as drizzle on the SQLite ones. SQLite runs one writer at a time; PostgreSQL does not, so every
+ *   statement outside a batch, and every `db.batch([...])`, runs
  *   SERIALIZABLE and is retried whole on a serialization failure or deadlock. The read-modify-writes the
  *   services express as one guarded statement or one batch (quota, token cap, version swap…) therefore keep
  *   their meaning with several instances writing at once. `db.run` / `db.all` (SQLite-only in drizzle) are
@@ -99,7 +64,7 @@ export function openPgDb(url: string): Database {
   }
   // drizzle's client: the pool, with its statements sent through `unsafe` above.
   const client = new Proxy(pool, { get: (target, name) => (name === 'unsafe' ? unsafe : Reflect.get(target, name)) })
-  const drizzleDb = drizzle({ client, schema })
+  const drizzleDb = drizzle({ client, schema: pgTables })
   const pgDialect = new PgDialect()
   const rendered = (query: DrizzleSql) => pgDialect.sqlToQuery(query)
   const extras = {
@@ -120,9 +85,9 @@ export function openPgDb(url: string): Database {
       }),
     all: (query: DrizzleSql) => lazily(async () => [...(await drizzleDb.execute(query))]),
   }
-  // Typed as the SQLite twins every query is written against, once checked to be their twins (twins.ts).
-  const twin = { orm: Object.assign(drizzleDb, extras), tables: pgTables }
-  assertSqliteTwin(twin, sqliteTables)
+  // Typed as drizzle on SQLite, which every query is written against (sqlite-shaped-orm.ts).
+  const orm = Object.assign(drizzleDb, extras)
+  assertSqliteShapedOrm(orm)
   // The hot statements on connections of their own whose default is READ COMMITTED: a single statement is then
   // one round trip, with no BEGIN and COMMIT around it (measured: the shared rate limit's upsert took three).
   const hotPool = new SQL(url, { max: POOL_SIZE, connection: { default_transaction_isolation: 'read committed' } })
@@ -130,9 +95,10 @@ export function openPgDb(url: string): Database {
   return {
     dialect: 'postgres',
     shared: true,
-    ...twin,
+    tables: pgTables,
+    orm,
     hot: pgHotSql(hotPool, toPg),
-    rows: hotRowsOf(twin.tables),
+    rows: hotRowsOf(pgTables),
     portable: pgPortable,
     migrate: () => migratePg(pool),
     exclusive: (work) =>
