@@ -21,8 +21,10 @@ import { uploadPdf, uploadPdfTo } from '../support/uploads'
 import { SLACKBOT } from '../support/user-agents'
 
 // Nothing a PDF draws can block or exhaust the server. Renders run in killable renderer
-// processes (src/core/previews/renderer-pool.ts, whose own test proves the kill paths).
-const server = await startTestApp({ PDFSHARE_PREVIEW_TIMEOUT: '3' })
+// processes (src/core/previews/renderer-pool.ts, whose own test proves the kill paths). A render may use 3 s of
+// CPU time; the connection may stay silent for 2 minutes, so that a renderer starved by a busy machine still
+// gets through its 3 s before its wall-clock limit (previewWaitOf) and its answer is the PDF's, not the machine's.
+const server = await startTestApp({ PDFSHARE_PREVIEW_TIMEOUT: '3', PDFSHARE_IDLE_TIMEOUT: '120' })
 const owner = await server.user()
 
 async function shared(pdf: Uint8Array) {
@@ -57,14 +59,14 @@ describe('hostile PDFs get the placeholder, once, and never hurt the server', ()
       expect(isPlaceholder(first)).toBe(true)
       const marker = server.ctx.previews.pathOf(file.blobKey, 'failed')
       expect(existsSync(marker)).toBe(true)
-      expect(readFileSync(marker, 'utf8')).toMatch(/needed more than .* of memory|took longer than 3 s/)
+      expect(readFileSync(marker, 'utf8')).toMatch(/needed more than .* of memory|needed more than 3 s of CPU time/)
 
       // Remembered: later requests are answered from the marker, without a render (and without a new log line).
       for (let i = 0; i < 3; i++) expect(isPlaceholder(await preview(server, file.path))).toBe(true)
       const lines = linesAbout(file.id)
       expect(lines).toHaveLength(1)
       expect(lines[0]).toMatch(
-        /^preview of file \S+: (PDFium needed more than .* of memory|took longer than 3 s); serving the placeholder for this version of the PDF$/,
+        /^preview of file \S+: (PDFium needed more than .* of memory|needed more than 3 s of CPU time); serving the placeholder for this version of the PDF$/,
       )
       expect(server.log.errors).toEqual([]) // one info line, no error object, so no stack anywhere
     })
@@ -94,6 +96,7 @@ describe('hostile PDFs get the placeholder, once, and never hurt the server', ()
   test('the event loop keeps answering while a render loops forever', async () => {
     const file = await shared(formPatternCycle())
     let rendering = true
+    const started = performance.now()
     const render = preview(server, file.path).finally(() => (rendering = false))
     const latencies: number[] = []
     while (rendering) {
@@ -104,9 +107,11 @@ describe('hostile PDFs get the placeholder, once, and never hurt the server', ()
       await Bun.sleep(20)
     }
     expect(isPlaceholder(await render)).toBe(true)
-    // The render took the full 3 s limit; the health checks around it were never held up by it.
+    const renderMs = performance.now() - started
+    // The render used its full 3 s of CPU time; the health checks around it were never held up by it: had it run
+    // on the event loop, one check would have waited for all of it (on any machine, however busy).
     expect(latencies.length).toBeGreaterThan(20)
-    expect(Math.max(...latencies)).toBeLessThan(1000)
+    expect(Math.max(...latencies)).toBeLessThan(renderMs / 2)
   })
 })
 
@@ -162,43 +167,46 @@ test('renderers stop with the server', async () => {
   expect(renderers).toHaveLength(1)
   other.app.listen({ port: 0, hostname: '127.0.0.1' })
   await other.app.stop()
-  await Bun.sleep(100)
-  expect(existsSync(join('/proc', String(renderers[0])))).toBe(false)
+  // Killed as the server stops; gone as soon as the kernel has delivered that, however busy the machine.
+  await eventually(() => expect(existsSync(join('/proc', String(renderers[0])))).toBe(false))
 })
 
 describe('a preview request always gets an answer', () => {
   test('a correct PDF that is only slow gets its card on a second try, in the background, with more time', async () => {
-    const impatient = await startTestApp({ PDFSHARE_PREVIEW_TIMEOUT: '1' })
+    const impatient = await startTestApp({ PDFSHARE_PREVIEW_TIMEOUT: '1', PDFSHARE_IDLE_TIMEOUT: '120' })
     const user = await impatient.user()
-    const file = await uploadPdf(impatient, user, slowPage(6_000)) // about 1.8 s to draw here
+    const file = await uploadPdf(impatient, user, slowPage(6_000)) // about 1.8 s of CPU time to draw
     const first = await preview(impatient, sharePathOf(file))
     expect(isPlaceholder(first)).toBe(true)
     const lines = () => impatient.log.lines.filter((line) => line.startsWith(`preview of file ${file.id}:`))
-    // On a loaded machine the renderer may get under a quarter of the CPU in its second: then the machine is
-    // blamed, not the PDF, and the next request renders it as any other; otherwise the second try does.
-    const firstLine = lines()[0]!
-    expect(firstLine).toMatch(/took longer than 1 s( while the machine was busy \(\d\.\d s on the CPU\))?; serving the placeholder/)
-    await eventually(async () => expect(isPlaceholder(await preview(impatient, sharePathOf(file)))).toBe(false), 40_000)
+    // The limit is CPU time: however busy the machine, the first render runs out of it, and the second try has enough.
+    expect(lines()[0]).toBe(
+      `preview of file ${file.id}: needed more than 1 s of CPU time; serving the placeholder for this version of the PDF`,
+    )
+    await eventually(async () => expect(isPlaceholder(await preview(impatient, sharePathOf(file)))).toBe(false), 50_000)
     const card = await preview(impatient, sharePathOf(file))
     expect(await darkest(await card.arrayBuffer())).toBeLessThan(128) // the page's title is on it
-    if (!firstLine.includes('busy')) expect(lines().at(-1)).toBe(`preview of file ${file.id}: rendered on its second try (up to 30 s)`)
+    expect(lines().at(-1)).toBe(`preview of file ${file.id}: rendered on its second try (up to 30 s of CPU time)`)
     // Its pages were counted with it.
     expect(
       await impatient.ctx.db.hot.get('SELECT pages FROM pdf_pages WHERE blob_key = (SELECT blob_key FROM files WHERE id = ?)', [file.id]),
     ).toEqual([1])
-  }, 60_000)
+  }, 90_000)
 
   test('past the idle timeout no request is left unanswered: the placeholder, pending, and the render goes on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pdfshare-preview-wait-'))
     try {
       await run(['user', 'add', 'waiter', '--data', dir])
       const token = (await run(['token', 'issue', 'waiter', '--data', dir])).stdout.trim()
-      // A connection silent for 2 s is dropped; renders get 1 s each, two at a time.
-      const server = await startServer(['--data', dir], { env: { PDFSHARE_IDLE_TIMEOUT: '2', PDFSHARE_PREVIEW_TIMEOUT: '1' } })
+      // A connection silent for 10 s is dropped, so a request waits 7.5 s for its card (previewWaitOf); renders
+      // get 9 s of CPU time each, two at a time, and these PDFs need about a minute: none is drawn in the wait.
+      const server = await startServer(['--data', dir], {
+        // Nothing drawn ahead: the cards are the only renders.
+        env: { PDFSHARE_IDLE_TIMEOUT: '10', PDFSHARE_PREVIEW_TIMEOUT: '9', PDFSHARE_DRAW_AHEAD: 'false' },
+      })
       try {
         const files = []
-        for (let i = 0; i < 6; i++) files.push(await uploadPdfTo(server.url, token, slowPage(6_000 + i)))
-        const started = performance.now()
+        for (let i = 0; i < 6; i++) files.push(await uploadPdfTo(server.url, token, slowPage(200_000 + i)))
         const answers = await Promise.all(
           files.map(async (file) => {
             const response = await fetch(`${file.shareUrl.replace(/^https?:\/\/[^/]+/, server.url)}/preview.png`, {
@@ -208,16 +216,12 @@ describe('a preview request always gets an answer', () => {
               status: response.status,
               pending: response.headers.get('x-preview'),
               cache: response.headers.get('cache-control'),
-              ms: performance.now() - started,
             }
           }),
         )
-        // Every one answered (before, 4 of 16 such requests got no answer at all), within the 2 s.
-        expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200))
-        expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(2_000)
-        const pending = answers.filter((answer) => answer.pending === 'pending')
-        expect(pending.length).toBeGreaterThan(0)
-        expect(pending.every((answer) => answer.cache === 'no-store')).toBe(true)
+        // Every one answered (before, 4 of 16 such requests got no answer at all: a connection dropped as silent
+        // fails the fetch), each with the placeholder, pending: the renders go on.
+        expect(answers).toEqual(Array(6).fill({ status: 200, pending: 'pending', cache: 'no-store' }))
       } finally {
         await server.stop()
       }
