@@ -15,6 +15,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { watchdog } from './watchdog'
 
 const PACKAGE = 'apt-get install -y haproxy'
 
@@ -62,28 +63,17 @@ export async function startLoadBalancer(options: {
   void (async () => {
     for await (const chunk of proc.stderr) stderr += new TextDecoder().decode(chunk)
   })()
+  // Once this process is gone, however it ended: HAProxy killed, its folder removed.
+  const endWatchdog = watchdog('haproxy', 'kill -9 "$2" 2>/dev/null; rm -rf "$3"', [String(proc.pid), dir])
   let stopped = false
   const stopNow = () => {
     if (stopped) return
     stopped = true
     proc.kill('SIGKILL')
+    endWatchdog()
     rmSync(dir, { recursive: true, force: true })
   }
   process.once('exit', stopNow)
-  // `bun test` fires no 'exit' event, and a killed test process fires nothing: a detached shell polls for this
-  // process and kills HAProxy (and removes its folder) once it is gone, however it ended.
-  Bun.spawn(
-    [
-      'sh',
-      '-c',
-      'while kill -0 "$1" 2>/dev/null; do sleep 0.5; done; kill -9 "$2" 2>/dev/null; rm -rf "$3"',
-      'lb-watchdog',
-      String(process.pid),
-      String(proc.pid),
-      dir,
-    ],
-    { stdio: ['ignore', 'ignore', 'ignore'], detached: true },
-  ).unref()
 
   const url = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 10_000
