@@ -89,8 +89,9 @@ async function runTests(name: string, files: string[], env: Record<string, strin
     [
       'bun',
       'test',
-      // Tests spawn servers and browsers and write 100 MiB files: 5 s per test is too tight on a 2-core CI machine.
-      '--timeout=60000',
+      // Tests spawn servers and browsers and write 100 MiB files, side by side on a 2-core machine that may be busy
+      // with more: a test gets 3 minutes (a bound for one that hangs, not a measure of speed).
+      '--timeout=180000',
       `--parallel=${WORKERS}`,
       // A worker whose parent is gone stops, and takes whatever it started with it.
       '--no-orphans',

@@ -1,5 +1,5 @@
 // Runs before any test file (bunfig.toml). (The per-test timeout is given on the command line by
-// scripts/test.ts: `bun test --timeout=60000`.)
+// scripts/test.ts: `bun test --timeout=180000`.)
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll } from 'bun:test'
