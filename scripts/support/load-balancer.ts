@@ -76,7 +76,8 @@ export async function startLoadBalancer(options: {
   process.once('exit', stopNow)
 
   const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 10_000
+  // A bound for one that never answers (on a busy machine HAProxy's first health checks can take seconds).
+  const deadline = Date.now() + 60_000
   for (;;) {
     if (proc.exitCode !== null) {
       stopNow()
@@ -89,7 +90,7 @@ export async function startLoadBalancer(options: {
     if (up) break
     if (Date.now() > deadline) {
       stopNow()
-      throw new Error(`haproxy did not answer on ${url} within 10 s:\n${stderr}`)
+      throw new Error(`haproxy did not answer on ${url} within 60 s:\n${stderr}`)
     }
     await Bun.sleep(50)
   }

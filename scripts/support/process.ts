@@ -41,7 +41,10 @@ export async function startServer(
     program?: string[]
     /** Gets the server's output as it comes (else stdout, the access log, is drained unread). */
     onOutput?: (stream: 'stdout' | 'stderr', text: string) => void
-    /** How long the server may take to say it listens (an emulated binary is slow to start). */
+    /**
+     * How long the server may take to say it listens: 60 s unless given (a bound for one that never starts; from
+     * source on a busy machine it can take tens of seconds, an emulated binary longer).
+     */
     startTimeoutMs?: number
   } = {},
 ): Promise<RunningServer> {
@@ -68,7 +71,7 @@ export async function startServer(
       for await (const chunk of proc.stdout) onOutput('stdout', stdoutDecoder.decode(chunk, { stream: true }))
     })()
   } else void new Response(proc.stdout).text() // drain the access log
-  const deadline = Date.now() + (options.startTimeoutMs ?? 15_000)
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000)
   let url: string | undefined
   while (!url) {
     const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)
