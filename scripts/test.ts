@@ -153,6 +153,7 @@ if (whole) {
       "frame-ancestors and cookie attributes of the share pages (a framed view's counting is views.test.ts's)",
     'test/share/hostile-previews.test.ts':
       'the renderer processes and their limits (a render reads the PDF from a local file on every backend)',
+    'test/share/preview-answers.test.ts': "what a preview request is answered while renderers are busy, and their processes' end",
     'test/share/renderer-pool.test.ts': 'the renderer pool alone, without an app',
   }
   const suites = testFiles('test/{api,share}/*.test.ts').filter((path) => !path.endsWith('.embedded.test.ts'))

@@ -1,32 +1,27 @@
 import { describe, expect, test } from 'bun:test'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
 import sharp from 'sharp'
-import { form, startTestApp, type TestServer } from '../support/harness'
+import { form, startTestApp } from '../support/harness'
 import {
   contentStreamBomb,
   formFieldOnly,
   formPatternCycle,
   hugeImagePage,
   selfDrawingForm,
-  slowPage,
   titleLowOnPage,
 } from '../../scripts/support/hostile-pdfs'
-import { run, startServer } from '../../scripts/support/process'
-import { eventually } from '../support/eventually'
 import { makePdf } from '../../scripts/support/pdf'
 import { sharePathOf } from '../support/share-paths'
-import { uploadPdf, uploadPdfTo } from '../support/uploads'
-import { SLACKBOT } from '../support/user-agents'
+import { uploadPdf } from '../support/uploads'
+import { darkest, isPlaceholder, previewOf as preview, STARVED_MS } from '../support/preview-cards'
 
 // Nothing a PDF draws can block or exhaust the server. Renders run in killable renderer
-// processes (src/core/previews/renderer-pool.ts, whose own test proves the kill paths). A render may use 2 s of
+// processes (src/core/previews/renderer-pool.ts, whose own test proves the kill paths). A render may use 1 s of
 // CPU time; the connection may stay silent for 2 minutes, so that a renderer starved by a busy machine still
-// gets through its 2 s before its wall-clock limit (previewWaitOf) and its answer is the PDF's, not the machine's.
+// gets through its 1 s before its wall-clock limit (previewWaitOf) and its answer is the PDF's, not the machine's.
 // How long that takes on the wall clock depends on the machine: the tests that wait for it have 3 minutes.
-const server = await startTestApp({ PDFSHARE_PREVIEW_TIMEOUT: '2', PDFSHARE_IDLE_TIMEOUT: '120' })
-const STARVED_MS = 180_000
+// What every preview request is answered, and when renderers stop: preview-answers.test.ts.
+const server = await startTestApp({ PDFSHARE_PREVIEW_TIMEOUT: '1', PDFSHARE_IDLE_TIMEOUT: '120' })
 const owner = await server.user()
 
 async function shared(pdf: Uint8Array) {
@@ -34,16 +29,7 @@ async function shared(pdf: Uint8Array) {
   const row = await server.ctx.db.orm.query.files.findFirst({ where: (files, { eq }) => eq(files.id, file.id) })
   return { id: file.id, path: sharePathOf(file), blobKey: row!.blobKey }
 }
-const preview = (server: TestServer, path: string) =>
-  server.app.handle(new Request(`http://localhost${path}/preview.png`, { headers: { 'user-agent': SLACKBOT } }))
-const isPlaceholder = (response: Response) => response.headers.get('etag')!.endsWith('-0"')
 const linesAbout = (id: string) => server.log.lines.filter((line) => line.startsWith(`preview of file ${id}:`))
-
-/** How dark the darkest pixel of a PNG is (0 black … 255 white): a card with any text on it is well below 128. */
-async function darkest(png: ArrayBuffer): Promise<number> {
-  const { channels } = await sharp(Buffer.from(png)).stats()
-  return Math.min(...channels.slice(0, 3).map((c) => c.min))
-}
 
 describe('hostile PDFs get the placeholder, once, and never hurt the server', () => {
   const cases = [
@@ -63,14 +49,14 @@ describe('hostile PDFs get the placeholder, once, and never hurt the server', ()
         expect(isPlaceholder(first)).toBe(true)
         const marker = server.ctx.previews.pathOf(file.blobKey, 'failed')
         expect(existsSync(marker)).toBe(true)
-        expect(readFileSync(marker, 'utf8')).toMatch(/needed more than .* of memory|needed more than 2 s of CPU time/)
+        expect(readFileSync(marker, 'utf8')).toMatch(/needed more than .* of memory|needed more than 1 s of CPU time/)
 
         // Remembered: later requests are answered from the marker, without a render (and without a new log line).
         for (let i = 0; i < 3; i++) expect(isPlaceholder(await preview(server, file.path))).toBe(true)
         const lines = linesAbout(file.id)
         expect(lines).toHaveLength(1)
         expect(lines[0]).toMatch(
-          /^preview of file \S+: (PDFium needed more than .* of memory|needed more than 2 s of CPU time); serving the placeholder for this version of the PDF$/,
+          /^preview of file \S+: (PDFium needed more than .* of memory|needed more than 1 s of CPU time); serving the placeholder for this version of the PDF$/,
         )
         expect(server.log.errors).toEqual([]) // one info line, no error object, so no stack anywhere
       },
@@ -127,7 +113,7 @@ describe('hostile PDFs get the placeholder, once, and never hurt the server', ()
       }
       expect(isPlaceholder(await render)).toBe(true)
       const renderMs = performance.now() - started
-      // The render used its full 2 s of CPU time; the health checks around it were never held up by it: had it run
+      // The render used its full 1 s of CPU time; the health checks around it were never held up by it: had it run
       // on the event loop, one check would have waited for all of it (on any machine, however busy).
       expect(latencies.length).toBeGreaterThan(20)
       expect(Math.max(...latencies)).toBeLessThan(renderMs / 2)
@@ -189,99 +175,3 @@ test(
   },
   STARVED_MS,
 )
-
-test(
-  'renderers stop with the server',
-  async () => {
-    const other = await startTestApp()
-    const user = await other.user()
-    const path = sharePathOf(await uploadPdf(other, user))
-    const childrenOf = () =>
-      new Set(readFileSync(`/proc/self/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
-    const before = childrenOf()
-    expect((await preview(other, path)).status).toBe(200)
-    const renderers = [...childrenOf()].filter(
-      (pid) => !before.has(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('__preview-renderer'),
-    )
-    expect(renderers).toHaveLength(1)
-    other.app.listen({ port: 0, hostname: '127.0.0.1' })
-    await other.app.stop()
-    // Killed as the server stops; gone as soon as the kernel has delivered that, however busy the machine.
-    await eventually(() => expect(existsSync(join('/proc', String(renderers[0])))).toBe(false))
-  },
-  STARVED_MS,
-)
-
-describe('a preview request always gets an answer', () => {
-  test(
-    'a correct PDF that is only slow gets its card on a second try, in the background, with more time',
-    async () => {
-      const impatient = await startTestApp({ PDFSHARE_PREVIEW_TIMEOUT: '1', PDFSHARE_IDLE_TIMEOUT: '120' })
-      const user = await impatient.user()
-      const file = await uploadPdf(impatient, user, slowPage(6_000)) // about 1.8 s of CPU time to draw
-      const first = await preview(impatient, sharePathOf(file))
-      expect(isPlaceholder(first)).toBe(true)
-      const lines = () => impatient.log.lines.filter((line) => line.startsWith(`preview of file ${file.id}:`))
-      // The limit is CPU time: however busy the machine, the first render runs out of it, and the second try has enough.
-      expect(lines()[0]).toBe(
-        `preview of file ${file.id}: needed more than 1 s of CPU time; serving the placeholder for this version of the PDF`,
-      )
-      await eventually(async () => expect(isPlaceholder(await preview(impatient, sharePathOf(file)))).toBe(false), STARVED_MS - 30_000)
-      const card = await preview(impatient, sharePathOf(file))
-      expect(await darkest(await card.arrayBuffer())).toBeLessThan(128) // the page's title is on it
-      expect(lines().at(-1)).toBe(`preview of file ${file.id}: rendered on its second try (up to 30 s of CPU time)`)
-      // Its pages were counted with it.
-      expect(
-        await impatient.ctx.db.hot.get('SELECT pages FROM pdf_pages WHERE blob_key = (SELECT blob_key FROM files WHERE id = ?)', [file.id]),
-      ).toEqual([1])
-    },
-    STARVED_MS,
-  )
-
-  test('past the idle timeout no request is left unanswered: the placeholder, pending, and the render goes on', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pdfshare-preview-wait-'))
-    try {
-      await run(['user', 'add', 'waiter', '--data', dir])
-      const token = (await run(['token', 'issue', 'waiter', '--data', dir])).stdout.trim()
-      // A connection silent for 10 s is dropped, so a request waits 7.5 s for its card (previewWaitOf); renders
-      // get 9 s of CPU time each, two at a time, and these PDFs need about a minute: none is drawn in the wait.
-      const server = await startServer(['--data', dir], {
-        // Nothing drawn ahead: the cards are the only renders.
-        env: { PDFSHARE_IDLE_TIMEOUT: '10', PDFSHARE_PREVIEW_TIMEOUT: '9', PDFSHARE_DRAW_AHEAD: 'false' },
-      })
-      try {
-        const files = []
-        for (let i = 0; i < 6; i++) files.push(await uploadPdfTo(server.url, token, slowPage(200_000 + i)))
-        const answers = await Promise.all(
-          files.map(async (file) => {
-            const response = await fetch(`${file.shareUrl.replace(/^https?:\/\/[^/]+/, server.url)}/preview.png`, {
-              headers: { 'user-agent': SLACKBOT },
-            })
-            return {
-              status: response.status,
-              pending: response.headers.get('x-preview'),
-              cache: response.headers.get('cache-control'),
-            }
-          }),
-        )
-        // Every one answered (before, 4 of 16 such requests got no answer at all: a connection dropped as silent
-        // fails the fetch), each with the placeholder, pending: the renders go on.
-        expect(answers).toEqual(Array(6).fill({ status: 200, pending: 'pending', cache: 'no-store' }))
-      } finally {
-        await server.stop()
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
-  }, 60_000)
-
-  test('a preview timeout that no request could wait for is refused at start', async () => {
-    const refused = await run(['user', 'list', '--data', join(tmpdir(), 'never-made')], {
-      env: { PDFSHARE_IDLE_TIMEOUT: '30', PDFSHARE_PREVIEW_TIMEOUT: '30' },
-    })
-    expect(refused.code).toBe(2)
-    expect(refused.stderr.trim()).toBe(
-      'pdfshare: PDFSHARE_PREVIEW_TIMEOUT (30 s) must be shorter than PDFSHARE_IDLE_TIMEOUT (30 s): a connection silent that long is dropped, so no preview that takes as long could ever be answered',
-    )
-  })
-})
