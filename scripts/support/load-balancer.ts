@@ -151,7 +151,10 @@ backend instances
   balance roundrobin
   option httpchk GET /api/health
   http-check expect status 200
-  # A dead instance is out after 2 failed checks 200 ms apart, and back after one good one.
+  # A dead instance is out after 2 failed checks 200 ms apart (its refused connection fails a check at once), and
+  # back after one good one. A slow answer is not a dead instance: a check may take 5 s (else a busy machine's
+  # instances all go out and every request is a 503, though each would have been answered).
+  timeout check 5s
   default-server inter 200ms fastinter 200ms downinter 500ms fall 2 rise 1
   # after-response: also on HAProxy's own answers (a 502 when the server died mid-request).
   http-after-response set-header X-Pdfshare-Backend %s
