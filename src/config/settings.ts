@@ -244,13 +244,13 @@ export const SETTINGS = {
     rule: 'must be a number of views (0 turns the bound off)',
     help: 'views one address (IPv6: a /64) may add to a link per 30 minutes; 0 = no bound',
   }),
-  /** Seconds one share-page preview may take to render before its renderer process is killed. */
+  /** Seconds of CPU time one share-page preview may use to render before its renderer process is killed. */
   previewTimeout: setting({
     env: 'PDFSHARE_PREVIEW_TIMEOUT',
     default: '5',
     parse: integer(1, 300),
     rule: 'must be a number of seconds from 1 to 300',
-    help: 'seconds one link-preview render may take before its renderer is killed',
+    help: 'seconds of CPU time one link-preview render may use before its renderer is killed',
   }),
   /** Resident memory in bytes one preview renderer process may use before it is killed. */
   previewMemory: setting({

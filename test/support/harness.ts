@@ -89,6 +89,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   afterAll(async () => {
     if (process.env.PDFSHARE_TEST_LB_REPORT && balanced) console.error('answers by instance:', [...balanced.served])
     await balanced?.instances.stop()
+    // The app's renderer processes stop with the app (its onStop), which only a listening app has.
+    app.listen({ port: 0, hostname: '127.0.0.1' })
+    await app.stop()
     ctx.close()
     await backend.cleanup()
     if (ownDataDir) rmSync(dataDir, { recursive: true, force: true })

@@ -132,7 +132,7 @@ export function createPreviewService(
     void renderWith(secondTries, row, timeoutMs)
       .then(async () => {
         await rm(ctx.previews.pathOf(row.blobKey, 'failed'), { force: true })
-        ctx.log.info(`preview of file ${row.id}: rendered on its second try (up to ${timeoutMs / 1000} s)`)
+        ctx.log.info(`preview of file ${row.id}: rendered on its second try (up to ${timeoutMs / 1000} s of CPU time)`)
       })
       .catch(async (error: unknown) => {
         await rm(`${ctx.previews.pathOf(row.blobKey)}.tmp`, { force: true }).catch(() => {})
@@ -340,6 +340,9 @@ export function secondTryTimeout(ctx: Pick<AppContext, 'config'>): number {
 function defaultPool(ctx: AppContext, options: { secondTry?: boolean } = {}): RendererPool {
   return createRendererPool({
     timeoutMs: options.secondTry ? secondTryTimeout(ctx) : ctx.config.previewTimeout * 1000,
+    // A reader's page waits for its render: on a busy machine it may take this long before it is given up (the
+    // second tries run in the background, with the pool's default).
+    wallMs: options.secondTry ? undefined : previewWaitOf(ctx.config),
     memoryBytes: ctx.config.previewMemory,
     concurrency: options.secondTry ? 1 : MAX_CONCURRENT_RENDERS,
     maxQueued: options.secondTry ? 8 : MAX_QUEUED_RENDERS,
