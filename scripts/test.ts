@@ -6,8 +6,8 @@
  * of the run left behind, count as one failure each). Exits non-zero when anything failed or nothing ran.
  *
  * Without arguments, three passes: every test file on the embedded engines; then the files of test/api and
- * test/share that are about the backend (below) on PostgreSQL + S3; then those once more through HAProxy in
- * front of three server processes on PostgreSQL + S3. Extra arguments go to `bun test` (e.g. `bun run test
+ * test/share that are about the backend (below) on PostgreSQL + S3; then those about several instances once
+ * more, through HAProxy in front of three server processes on PostgreSQL + S3. Extra arguments go to `bun test` (e.g. `bun run test
  * test/api`), with no second or third pass.
  *
  * How it stays fast on a 2-core machine: test files run side by side in `bun test --parallel` worker processes
@@ -162,19 +162,31 @@ if (whole) {
   console.log(`the API and share-page suites about the backend on PostgreSQL + S3 (${aboutBackend.length} files; not:)`)
   for (const [path, reason] of Object.entries(notAboutBackend)) console.log(`  ${path}: ${reason}`)
   runs.push(await runTests('postgres-s3', aboutBackend, { PDFSHARE_TEST_BACKEND: 'postgres-s3' }))
-  // And a third time through HAProxy in front of three server processes on one database and bucket: every
-  // `server.call` is real HTTP through the balancer (test/support/harness.ts), minus these files:
-  const notBalanced: Record<string, string> = {
-    'test/api/webhooks.test.ts':
-      'its app runs on a pinned clock and its own dispatchers (timeouts, injected faults), which the instances would race',
-    'test/api/mail.test.ts': "its mail worker runs on a clock set ahead, which the instances' own mail workers would race",
-    'test/api/notifications.test.ts':
-      "its notifier runs on a pinned clock (for the hours of its digests), which the instances' own notifiers would race",
+  // And a third time, through HAProxy in front of three server processes on one database and bucket (every
+  // `server.call` is real HTTP through the balancer, test/support/harness.ts): the files about what must hold
+  // across several instances. What one request does is the second pass's, on the same engines; this pass is
+  // for what one instance does and another must see, so it runs only these:
+  const aboutSeveralInstances: Record<string, string> = {
+    'test/api/auth-cache.test.ts': 'a session or token revoked through one instance is refused by every other at once',
+    'test/api/shared-limits.postgres.test.ts': 'rate limits and upload slots counted once for all instances',
+    'test/api/limits.test.ts': 'concurrent uploads and replacements through several instances cannot pass one quota',
+    'test/api/idempotency.test.ts': 'a retry that reaches another instance gets the first answer',
+    'test/api/upload.test.ts': 'uploads streamed through a real proxy',
+    'test/api/two-factor.test.ts': 'a one-time code used on one instance is used on all',
+    'test/api/passkeys.test.ts': 'a challenge one instance made is checked by another',
+    'test/api/sso.test.ts': 'a sign-in started on one instance ends on another',
+    'test/api/outbox-pruning.test.ts': 'the instances prune the same tables at once',
+    'test/share/views.test.ts': 'a view counted once whichever instance answers',
+    'test/share/hot-paths.test.ts': 'cached share lookups follow a change made through another instance',
+    'test/share/link-readers.test.ts': "view limits and readers' passwords and grants hold on every instance",
+    'test/share/reader-gates.test.ts': "a reader's code or acceptance on one instance opens the link on another",
+    'test/share/client-ip.test.ts': "the reader's address through a real proxy",
+    'test/share/first-page.test.ts': 'page 1 drawn ahead by one instance is served by the others',
   }
-  checkListed(notBalanced, aboutBackend, 'leaves out of the balanced pass')
-  const balanced = aboutBackend.filter((path) => !(path in notBalanced))
-  console.log(`the same suites through HAProxy in front of 3 instances (${balanced.length} files; not run this way:)`)
-  for (const [path, reason] of Object.entries(notBalanced)) console.log(`  ${path}: ${reason}`)
+  checkListed(aboutSeveralInstances, aboutBackend, 'runs through the balancer')
+  const balanced = aboutBackend.filter((path) => path in aboutSeveralInstances)
+  console.log(`the suites about several instances, through HAProxy in front of 3 of them (${balanced.length} files):`)
+  for (const [path, reason] of Object.entries(aboutSeveralInstances)) console.log(`  ${path}: ${reason}`)
   runs.push(await runTests('postgres-s3-lb', balanced, { PDFSHARE_TEST_BACKEND: 'postgres-s3-lb' }))
 }
 await stopServices()

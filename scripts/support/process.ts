@@ -4,6 +4,13 @@ import { testRunEnv } from './test-run'
 export const ROOT = join(import.meta.dir, '..', '..')
 export const SOURCE_ENTRY = ['bun', join(ROOT, 'src', 'main.ts')]
 
+/**
+ * The environment every pdfshare these helpers start begins with. Its renderers run at the priority of
+ * everything else: on a test machine everything else is other tests, which would starve them at their production
+ * nice value of 10 (test/support/harness.ts does the same for in-process apps).
+ */
+const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PDFSHARE_PREVIEW_NICE: '0', ...testRunEnv() })
+
 export type RunResult = { code: number; stdout: string; stderr: string }
 
 /** Runs pdfshare (from source unless `program` says otherwise) to completion. */
@@ -14,7 +21,7 @@ export async function run(
   const proc = Bun.spawn([...(options.program ?? SOURCE_ENTRY), ...args], {
     cwd: options.cwd ?? ROOT,
     stdin: options.stdin === undefined ? 'ignore' : new TextEncoder().encode(options.stdin),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...testRunEnv(), ...options.env },
+    env: { ...baseEnv(), ...options.env },
     stdout: 'pipe',
     stderr: 'pipe',
   })
@@ -50,7 +57,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const proc = Bun.spawn([...(options.program ?? SOURCE_ENTRY), 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     cwd: options.cwd ?? ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...testRunEnv(), ...options.env },
+    env: { ...baseEnv(), ...options.env },
     stdin: 'ignore',
     stdout: 'pipe',
     stderr: 'pipe',

@@ -252,6 +252,17 @@ export const SETTINGS = {
     rule: 'must be a number of seconds from 1 to 300',
     help: 'seconds of CPU time one link-preview render may use before its renderer is killed',
   }),
+  /**
+   * The nice value preview renderers run at: above the server's 0, so a busy render never slows an answer. A
+   * machine where everything else is as important as a render (a test run, where the rest is other tests) sets 0.
+   */
+  previewNice: setting({
+    env: 'PDFSHARE_PREVIEW_NICE',
+    default: '10',
+    parse: integer(0, 19),
+    rule: 'must be a nice value from 0 to 19',
+    help: "CPU priority of preview renderers as a nice value (0 = the server's own, 19 = the lowest)",
+  }),
   /** Resident memory in bytes one preview renderer process may use before it is killed. */
   previewMemory: setting({
     env: 'PDFSHARE_PREVIEW_MEMORY',

@@ -46,6 +46,19 @@ const children = () =>
   new Set(readFileSync(`/proc/self/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
 
 describe('preview renderer processes', () => {
+  test('renderers run at the nice value they are given, 10 unless told: below the server, whose answers come first', async () => {
+    const niceOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16])
+    const byDefault = poolOf({ nice: undefined })
+    const even = poolOf({ nice: 0 })
+    try {
+      expect(niceOf(await renderedBy(byDefault))).toBe(10)
+      expect(niceOf(await renderedBy(even))).toBe(0)
+    } finally {
+      byDefault.close()
+      even.close()
+    }
+  })
+
   test('a render runs in a child process, which is kept for the next render', async () => {
     const pool = poolOf()
     try {

@@ -344,6 +344,7 @@ function defaultPool(ctx: AppContext, options: { secondTry?: boolean } = {}): Re
     // second tries run in the background, with the pool's default).
     wallMs: options.secondTry ? undefined : previewWaitOf(ctx.config),
     memoryBytes: ctx.config.previewMemory,
+    nice: ctx.config.previewNice,
     concurrency: options.secondTry ? 1 : MAX_CONCURRENT_RENDERS,
     maxQueued: options.secondTry ? 8 : MAX_QUEUED_RENDERS,
     idleMs: RENDERER_IDLE_MS,

@@ -22,6 +22,8 @@ export type RendererLimits = {
   wallMs?: number
   /** Resident memory one renderer process may reach before it is killed. */
   memoryBytes: number
+  /** The nice value renderers run at (default 10: below the server's priority). */
+  nice?: number
   /** Renderer processes at once; each renders one PDF at a time. */
   concurrency: number
   /** Renders that may wait for a free renderer; more are refused at once (RendererBusy). */
@@ -55,6 +57,8 @@ export class RendererUnavailable extends Error {
 
 /** How often a renderer's resident memory and CPU time are read while it renders. */
 const MEMORY_POLL_MS = 20
+/** Renderers' nice value unless told otherwise: a busy render never slows the server's answers. */
+const DEFAULT_NICE = 10
 /** The default wall-clock limit of a render, in multiples of its CPU time limit. */
 const WALL_FACTOR = 10
 /** A renderer that keeps more than this share of the cap after a render is replaced by a fresh one. */
@@ -168,7 +172,7 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
       for await (const chunk of renderer.proc.stderr as ReadableStream<Uint8Array>) stderr = (stderr + decoder.decode(chunk)).slice(-600)
     })().catch(() => {})
     try {
-      setPriority(renderer.proc.pid, 10)
+      setPriority(renderer.proc.pid, limits.nice ?? DEFAULT_NICE)
     } catch {
       // not permitted here: the renderer runs at the server's priority
     }
