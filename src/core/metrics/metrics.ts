@@ -5,7 +5,7 @@
  */
 export type Outbox = 'webhooks' | 'mail' | 'notifications'
 /** A renderer's job: a link-preview card, one page image of the viewer, or counting the pages. */
-export type RenderKind = 'card' | 'page' | 'pages' | 'text' | 'stamp' | 'overlay'
+export type RenderKind = 'card' | 'page' | 'pages' | 'text' | 'stamp' | 'overlay' | 'watermark'
 export type RenderOutcome = 'ok' | 'failed' | 'unavailable'
 export type AttemptResult = 'delivered' | 'retry' | 'failed'
 /** Renders running and waiting in one renderer pool, read when Prometheus asks. */
