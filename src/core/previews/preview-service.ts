@@ -1,13 +1,12 @@
-import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import type { FileRow } from '../../db/tables'
 import type { AppContext } from '../context'
 import placeholderPath from './placeholder.png' with { type: 'file' }
-import { SHARED_FIRST_PAGE_WIDTHS } from './preview-cache'
 import { type PageImages, pageImages, type PageTexts } from './page-images'
 import { firstPageSize, type PageSize } from './page-sizes'
 import { withLocalPdf } from './local-pdf'
 import { previewState } from './preview-state'
+import { startDrawingAhead } from './draw-ahead'
 import { type Watermarks, watermarks } from './watermarks'
 import { createRendererPool, RenderFailed, type RendererPool } from './renderer-pool'
 import { rendererCommand } from './renderer-protocol'
@@ -62,7 +61,7 @@ export type PreviewService = {
   sizesOf(row: PreviewedFile): Promise<string | 'unreadable' | 'password' | 'busy'>
   /** Reads the new PDF's pages and draws page 1 at the widths readers ask for most, in the background (drawAhead). */
   drawAhead(row: PreviewedFile): void
-  close(): void
+  close(): Promise<void>
 }
 
 /**
@@ -161,39 +160,8 @@ export function createPreviewService(
     })
   }
 
-  /**
-   * Page 1 at the widths readers ask for most, drawn once (at the largest) by the background renderer, and every
-   * page's size read on the way: once per blob and process, skipped where they are already on disk. Our trouble
-   * (renderers busy, stopping) lets a later call try again; a PDF PDFium cannot draw is left to the readers'
-   * requests, which remember it.
-   */
-  const drawAhead = (row: PreviewedFile) => {
-    if (!state.firstTime('draw ahead', row.blobKey)) return
-    void (async () => {
-      const widths = DRAWN_AHEAD.filter((width) => !existsSync(ctx.previews.pagePathOf(row.blobKey, 1, width, 'webp')))
-      const known = firstPageSize((await rows.read(row.blobKey, 'sizes'))?.sizes)
-      if (widths.length === 0 && known) return
-      const outPaths = widths.map((width) => ctx.previews.pagePathOf(row.blobKey, 1, width, 'webp'))
-      const counted = await withLocalPdf(ctx, row.blobKey, (pdfPath) =>
-        widths.length > 0
-          ? secondTries.renderPage(pdfPath, outPaths, { page: 1, widths: [...widths], sizes: !known })
-          : secondTries.countPages(pdfPath),
-      )
-      for (const path of outPaths) ctx.previews.pageWritten(path)
-      // Into the bucket before the sizes are recorded: an instance names page 1 in its HTML once it knows them,
-      // and by then the image is there for it. Served from this disk either way; a bucket that refuses them only
-      // costs the other instances a draw.
-      for (const width of widths)
-        await ctx.previews
-          .pushFirstPage(row.blobKey, width)
-          .catch((error) => ctx.log.error(`page 1 of file ${row.id} at ${width} px: not kept in the bucket: ${error}`))
-      await rows.record(row.blobKey, counted)
-    })().catch(async (error: unknown) => {
-      for (const width of DRAWN_AHEAD) await rm(`${ctx.previews.pagePathOf(row.blobKey, 1, width, 'webp')}.tmp`, { force: true })
-      if (error instanceof RenderFailed) ctx.log.info(`page 1 of file ${row.id} was not drawn ahead: ${error.message}`)
-      else state.again('draw ahead', row.blobKey) // our trouble, not the PDF's: a later view may try again
-    })
-  }
+  const drawingAhead = startDrawingAhead(ctx, secondTries, state)
+  const drawAhead = drawingAhead.ask
 
   const sizesOf = async (row: PreviewedFile): Promise<string | 'unreadable' | 'password' | 'busy'> => {
     const known = rows.known(row.blobKey)?.sizes
@@ -242,18 +210,13 @@ export function createPreviewService(
         clearTimeout(timer)
       }
     },
-    close: () => {
+    close: async () => {
       pool.close()
-      secondTries.close()
+      secondTries.close() // what is drawn ahead ends at once, and the job's stop has nothing left to wait for
+      await drawingAhead.stop()
     },
   }
 }
-
-/**
- * The widths page 1 is drawn at ahead of its first reader: what share pages ask for on phones (800, 1200),
- * laptops and desktops (1200, 1800) and high-density screens (2400); see the viewer's page image sizes.
- */
-export const DRAWN_AHEAD = SHARED_FIRST_PAGE_WIDTHS
 
 /**
  * How long a preview request waits for its card before it is answered the placeholder (pending): well within
