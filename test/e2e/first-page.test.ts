@@ -61,7 +61,7 @@ describe('page 1 at once, in Chromium', () => {
     } finally {
       await context.close()
     }
-  }, 60_000)
+  }, 180_000)
 
   test("with scripts, pdf.js draws page 1 where the server's image was, then the image goes", async () => {
     const url = await sharedWithFirstPage(makePdf({ pages: 3, text: (p) => `Three, page ${p}` }))
@@ -98,5 +98,5 @@ describe('page 1 at once, in Chromium', () => {
         await context.close()
       }
     }
-  }, 60_000)
+  }, 180_000)
 })
