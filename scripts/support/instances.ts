@@ -33,7 +33,7 @@ export type Instances = {
 let buckets = 0
 
 /**
- * `program`: how to run pdfshare (default: from source; the bench passes the binary). `install`: the database
+ * `program`: how to run pdfshare (default: process.ts PDFSHARE_PROGRAM; the bench passes the binary). `install`: the database
  * and bucket settings of an existing install to run on (the test harness's; left in place by `stop`) instead of
  * a fresh database and bucket. `onOutput`: each instance's output as it comes. `requestRules`: see load-balancer.ts.
  */

@@ -2,7 +2,14 @@ import { join } from 'node:path'
 import { testRunEnv } from './test-run'
 
 export const ROOT = join(import.meta.dir, '..', '..')
-export const SOURCE_ENTRY = ['bun', join(ROOT, 'src', 'main.ts')]
+/**
+ * How these helpers run pdfshare unless told otherwise: the binary the test command built (it names it in
+ * PDFSHARE_TEST_PROGRAM after its build: what ships, and a third of the CPU time to start as from source, which
+ * adds up over the suite's hundreds of CLI runs and servers), else from source (a plain `bun test`).
+ */
+export const PDFSHARE_PROGRAM = process.env.PDFSHARE_TEST_PROGRAM
+  ? [process.env.PDFSHARE_TEST_PROGRAM]
+  : ['bun', join(ROOT, 'src', 'main.ts')]
 
 /**
  * The environment every pdfshare these helpers start begins with. Its renderers run at the priority of
@@ -18,7 +25,7 @@ export async function run(
   args: string[],
   options: { env?: Record<string, string>; cwd?: string; program?: string[]; stdin?: string } = {},
 ): Promise<RunResult> {
-  const proc = Bun.spawn([...(options.program ?? SOURCE_ENTRY), ...args], {
+  const proc = Bun.spawn([...(options.program ?? PDFSHARE_PROGRAM), ...args], {
     cwd: options.cwd ?? ROOT,
     stdin: options.stdin === undefined ? 'ignore' : new TextEncoder().encode(options.stdin),
     env: { ...baseEnv(), ...options.env },
@@ -55,7 +62,7 @@ export async function startServer(
     startTimeoutMs?: number
   } = {},
 ): Promise<RunningServer> {
-  const proc = Bun.spawn([...(options.program ?? SOURCE_ENTRY), 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
+  const proc = Bun.spawn([...(options.program ?? PDFSHARE_PROGRAM), 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     cwd: options.cwd ?? ROOT,
     env: { ...baseEnv(), ...options.env },
     stdin: 'ignore',

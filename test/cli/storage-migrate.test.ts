@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sharedCeph } from '../../scripts/support/ceph'
-import { run, SOURCE_ENTRY, ROOT, startServer } from '../../scripts/support/process'
+import { run, PDFSHARE_PROGRAM, ROOT, startServer } from '../../scripts/support/process'
 import { createS3BlobStore } from '../../src/storage/s3-blob-store'
 import { uploadPdfTo } from '../support/uploads'
 import { recordedRowsIn, s3SettingsOf } from '../support/s3'
@@ -128,7 +128,7 @@ describe('pdfshare storage migrate', () => {
   test('killed mid-way (SIGKILL), a rerun finishes the job and does not copy again what had arrived', async () => {
     const { dataDir, rows } = await localInstall(24, { size: 2 * 1024 * 1024 })
     const bucket = await freshBucket()
-    const proc = Bun.spawn([...SOURCE_ENTRY, 'storage', 'migrate', '--to', 's3', '--data', dataDir], {
+    const proc = Bun.spawn([...PDFSHARE_PROGRAM, 'storage', 'migrate', '--to', 's3', '--data', dataDir], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...testRunEnv(), ...bucket.settings },
       stdout: 'ignore',
