@@ -70,7 +70,9 @@ test('hostile previews render in capped child processes: the server keeps its me
       `server RSS ${(baseline / 2 ** 20).toFixed(0)} → peak ${(serverPeak / 2 ** 20).toFixed(0)} MiB; renderer peak ${(rendererPeak / 2 ** 20).toFixed(0)} MiB`,
   )
   expect(rendererCount).toBeGreaterThan(0) // the renders really ran in children
-  expect(healthMs.at(-1)!).toBeLessThan(1000) // never held up by a render (in-process, the cycle blocked it for good)
+  // Never held up by a render: in-process, the cycle blocked it for good, and a render that ran on the event loop
+  // would hold a check for its whole CPU time limit (3 s) or more. The bound leaves a busy machine its own delays.
+  expect(healthMs.at(-1)!).toBeLessThan(3000)
   expect(serverPeak - baseline).toBeLessThan(128 * 1024 * 1024) // in-process, the self-drawing form alone took 2 GiB
   // A renderer is killed once it passes the cap; between two reads (20 ms) it can grow a little beyond it.
   expect(rendererPeak).toBeLessThan(MEMORY_CAP + 64 * 1024 * 1024)

@@ -1,11 +1,10 @@
 import { rm } from 'node:fs/promises'
-import type { FileRow } from '../../db/tables'
 import type { AppContext } from '../context'
 import placeholderPath from './placeholder.png' with { type: 'file' }
 import { type PageImages, pageImages, type PageTexts } from './page-images'
 import { firstPageSize, type PageSize } from './page-sizes'
 import { withLocalPdf } from './local-pdf'
-import { previewState } from './preview-state'
+import { type PreviewedFile, previewState } from './preview-state'
 import { startDrawingAhead } from './draw-ahead'
 import { type Watermarks, watermarks } from './watermarks'
 import { createRendererPool, RenderFailed, type RendererPool } from './renderer-pool'
@@ -34,8 +33,7 @@ export type Preview = { kind: 'rendered' | 'placeholder'; path: string; pending?
 /** The neutral card: answered when a render fails, and as the preview of a link that shows nothing of its document. */
 export const PLACEHOLDER_PREVIEW: Preview = { kind: 'placeholder', path: placeholderPath }
 
-/** What a preview is made of: the file's blob, and its id for the log line of a failure. */
-export type PreviewedFile = Pick<FileRow, 'id' | 'blobKey'>
+export type { PreviewedFile }
 
 export type PreviewService = {
   /** The file's card; with `waitMs`, the placeholder (pending) if it is not ready by then. */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { createSingleFlight } from '../../lib/concurrency'
+import type { FileRow } from '../../db/tables'
 import type { AppContext } from '../context'
 import { type PagesRows, pagesRows, REMEMBERED_ROWS } from './pages-rows'
 
@@ -8,6 +9,9 @@ import { type PagesRows, pagesRows, REMEMBERED_ROWS } from './pages-rows'
 type CardFile = { id: string; blobKey: string }
 
 /** A blob's card as this instance finds it: rendered (a PNG on disk), or its failure remembered, with the reason. */
+/** What a preview is made of: the file's blob, and its id for the log line of a failure. */
+export type PreviewedFile = Pick<FileRow, 'id' | 'blobKey'>
+
 export type KnownCard = { kind: 'rendered'; path: string } | { kind: 'failed'; reason: string }
 
 /** What happens once per blob and process: a slow PDF's second try, page 1 drawn ahead. */
