@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'passkey.added',
   'passkey.removed',
   'file.deleted',
+  'upload.infected',
   'link.created',
   'link.changed',
   'link.deleted',

@@ -4,6 +4,7 @@ import type { PreviewService } from '../../core/previews/preview-service'
 import type { FileWithLink } from '../../core/files/file-rows'
 import { getOwnedFile, ownedFileReader } from '../../core/files/get-owned-file'
 import { replacementPlan } from '../../core/files/versions'
+import { apiActor } from '../../http/audit'
 import type { AuthGuard } from '../../http/auth-guard'
 import { type Answer, idempotentWrites, NO_BODY, requestDigest } from '../../http/idempotency'
 import { readJsonBody } from '../../http/read-json-body'
@@ -85,11 +86,12 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
     .use(auth)
     .post(
       '/upload',
-      async ({ request, caller, set }) => {
+      async ({ request, caller, set, server }) => {
         requireMediaType(request, ['multipart/form-data'])
         return keyed(request, set, caller.userId, async (key) => {
+          const actor = apiActor(ctx, request, server, { userId: caller.userId, name: caller.userName })
           // `await using` would say this, but the import checker's parser (swc's visitor) cannot read it yet.
-          const upload = await receiveUpload(request, { ownerId: caller.userId, replay: key.answered })
+          const upload = await receiveUpload(request, { ownerId: caller.userId, replay: key.answered, actor })
           try {
             const input = newFileFromForm(upload)
             return await key.once(
@@ -144,7 +146,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
     })
     .put(
       '/:id',
-      async ({ request, caller, params, set }) => {
+      async ({ request, caller, params, set, server }) => {
         const target = { ownerId: caller.userId, id: params.id }
         const type = requireMediaType(request, ['application/json', 'multipart/form-data'])
         return keyed(request, set, caller.userId, async (key) => {
@@ -160,7 +162,8 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
             )
           }
           const seen = current && { current, plan: await replacementPlan(ctx, current) }
-          const upload = await receiveUpload(request, { ownerId: caller.userId, replacing: seen?.plan, replay: key.answered })
+          const actor = apiActor(ctx, request, server, { userId: caller.userId, name: caller.userName })
+          const upload = await receiveUpload(request, { ownerId: caller.userId, replacing: seen?.plan, replay: key.answered, actor })
           try {
             const metadata = metadataFromForm(upload.fields)
             return await key.once(

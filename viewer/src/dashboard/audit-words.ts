@@ -31,6 +31,7 @@ export const ACTION_TEXT: Record<AuditAction, string> = {
   'passkey.added': 'Passkey added',
   'passkey.removed': 'Passkey removed',
   'file.deleted': 'File deleted',
+  'upload.infected': 'Upload refused by the virus scanner',
   'link.created': 'Link created',
   'link.changed': 'Link changed',
   'link.deleted': 'Link deleted',
