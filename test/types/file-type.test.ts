@@ -45,6 +45,10 @@ test('the File response type is exactly the interface File (plus sha256), with n
       updatedAt: 1,
       uploadedAt: 0,
       versionId: 'v',
+      sourceRequestId: null,
+      sourceName: null,
+      sourceEmail: null,
+      sourceNote: null,
     },
     'https://x.test',
   )

@@ -48,6 +48,10 @@ export async function createFile(
     updatedAt: now,
     uploadedAt: now,
     versionId: randomId(),
+    sourceRequestId: null,
+    sourceName: null,
+    sourceEmail: null,
+    sourceNote: null,
   }
 
   const growth = quotaGrowth(row.size)
