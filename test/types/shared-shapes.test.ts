@@ -23,7 +23,7 @@ const sourcesIn = (dir: string) =>
 /** An API type by its name: a resource (`FileDto`) or a page of a list (`FileListPage`). */
 const API_TYPE = /(?:Dto|Page)$/
 /** Where the dashboard may take an API type from: the server's models, whose t-schemas the types come from. */
-const MODEL = /^(?:\.\.\/)+src\/modules\/[^/]+\/model$/
+const MODEL = /^(?:\.\.\/)+src\/routes\/[^/]+\/model$/
 
 test('src/shared is safe to bundle into the dashboard: it imports only its own files and uses no Bun or Node API', () => {
   const files = readdirSync(SHARED).filter((name) => name.endsWith('.ts'))
