@@ -10,6 +10,7 @@ import { authRoutes } from './routes/auth'
 import { dashboardRoutes } from './routes/dashboard'
 import { filesRoutes } from './routes/files'
 import { linksRoutes } from './routes/links'
+import { requestsRoutes } from './routes/requests'
 import { shareRoutes } from './routes/share'
 import { systemRoutes } from './routes/system'
 import { webhooksRoutes } from './routes/webhooks'
@@ -41,6 +42,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(authRoutes(ctx, auth))
     .use(filesRoutes(ctx, auth, previews))
     .use(linksRoutes(ctx, auth))
+    .use(requestsRoutes(ctx, auth))
     .use(webhooksRoutes(ctx, auth))
     .use(auditRoutes(ctx, auth))
     .use(adminRoutes(ctx, auth))

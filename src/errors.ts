@@ -168,6 +168,8 @@ export const storageExceeded = (used: number, max: number, versionBytes = 0) =>
   )
 export const tooManyWebhooks = (cap: number) =>
   quotaExceeded(`A user may have at most ${cap} webhooks; delete one first (DELETE /api/webhooks/ID)`)
+export const tooManyRequests = (cap: number) =>
+  quotaExceeded(`A user may have at most ${cap} file requests; delete one first (DELETE /api/requests/ID)`)
 export const tooManyTokens = (cap: number) =>
   quotaExceeded(`A user may have at most ${cap} active tokens; revoke one first (DELETE /api/tokens/ID, or pdfshare token revoke ID)`)
 
@@ -193,15 +195,6 @@ export const webhookNotFound = () => notFound('Webhook not found')
 export const requestNotFound = () => notFound('Request not found')
 /** The rooms of issue 35 are not on this server yet: no id names one. */
 export const roomNotFound = () => notFound('Room not found')
-
-// request_closed: a file request that takes no more files (docs/requests.md). Nothing about its owner is said.
-
-const CLOSED = {
-  disabled: 'This file request has been turned off',
-  expired: 'This file request has expired',
-  full: 'This file request has received all the files it asked for',
-} as const
-export const requestClosed = (state: keyof typeof CLOSED) => new DomainError('request_closed', `${CLOSED[state]}; nothing was stored`)
 
 // conflict: the request cannot apply to the resource as it is now.
 
@@ -286,9 +279,6 @@ export const snapshotsKeptChanging = (attempts: number) =>
 
 export const insufficientStorage = (detail: string) =>
   new DomainError('insufficient_storage', `Not enough disk space to store this upload: ${detail}`)
-/** A file request's owner has no room (their plan's limits): the sender learns nothing of their counts. */
-export const recipientFull = () =>
-  new DomainError('insufficient_storage', 'The recipient has no room for this file right now; nothing was stored')
 export const diskFull = () => new DomainError('insufficient_storage', 'Not enough disk space on the server to complete this request')
 
 // internal: everything else. Its text never says more, whatever happened.

@@ -21,7 +21,7 @@ export type UploadTarget = {
   /** Who sends it: the audit log names them when clamd finds a signature in the PDF. */
   actor: Actor
   /**
-   * A file request's upload (core/requests/receive-file.ts): its own size cap (at most the instance's), its own
+   * A file request's upload (core/requests/): its own size cap (at most the instance's), its own
    * upload slots (`slotKey`, so senders never take the owner's own), and a scan that must give a verdict.
    */
   request?: { slotKey: string; maxFileBytes: number; requestId: string }

@@ -70,4 +70,3 @@ export function requestTables(k: Kit, { users }: { users: AccountTables['users']
 
   return { requests, senderCodes }
 }
-export type RequestTables = ReturnType<typeof requestTables>
