@@ -6,13 +6,13 @@ import { getOwnedFile, ownedFileReader } from '../../core/files/get-owned-file'
 import { replacementPlan } from '../../core/files/versions'
 import { apiActor } from '../../http/audit'
 import type { AuthGuard } from '../../http/auth-guard'
-import { type Answer, idempotentWrites, NO_BODY, requestDigest } from '../../http/idempotency'
+import { type Answer, formDigest, idempotentWrites, NO_BODY, requestDigest } from '../../http/idempotency'
 import { readJsonBody } from '../../http/read-json-body'
 import { requireMediaType } from '../../http/request-body'
 import { authFailures, FailureSchema, IdempotencyHeaders, keyedFailures, openApiSchema } from '../../http/schemas'
 import { contentDisposition, etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
 import { uploadReceiver } from '../../core/uploads/receive-upload'
-import { formDigest, metadataFromForm, metadataFromJson, newFileFromForm } from './input'
+import { metadataFromForm, metadataFromJson, newFileFromForm } from './input'
 import {
   DeletedEnvelope,
   FileEnvelope,
