@@ -1,49 +1,113 @@
 /**
  * The whole test suite, as the README and CI run it: type-check (which also enforces the expect-type
  * assertions), check formatting and lint with Biome, build the single binary (its smoke and browser tests
- * run it) and the linux-arm64 one (run under qemu), run `bun test` with its normal output, then print one plain summary line from the JUnit report:
- * "N passed, M failed" (a failed type-check, lint or build counts as one failure). Exits non-zero when
- * anything failed or nothing ran.
+ * run it) and the linux-arm64 one (run under qemu), run `bun test` with its normal output, then print one plain
+ * summary line from the JUnit reports: "N passed, M failed" (a failed type-check, lint or build, and a process
+ * of the run left behind, count as one failure each). Exits non-zero when anything failed or nothing ran.
  *
- * Without arguments, the API and share-page suites then run a second time on PostgreSQL + S3, and a third time
- * through HAProxy in front of three server processes on PostgreSQL + S3, and the line counts all runs. Extra arguments go to `bun test` (e.g. `bun run test test/api`), with no second run.
+ * Without arguments, three passes: every test file on the embedded engines; then the files of test/api and
+ * test/share that are about the backend (below) on PostgreSQL + S3; then those about several instances once
+ * more, through HAProxy in front of three server processes on PostgreSQL + S3. Extra arguments go to `bun test` (e.g. `bun run test
+ * test/api`), with no second or third pass.
+ *
+ * How it stays fast on a 2-core machine: test files run side by side in `bun test --parallel` worker processes
+ * (most of a test's time is spent waiting on servers, browsers and child processes, not on the CPU), the
+ * slowest first (test/timings/*.json; `PDFSHARE_UPDATE_TIMINGS=1 bun run test` writes them anew), and one
+ * PostgreSQL cluster and one Ceph gateway, started here while the type-check runs, serve every file and every
+ * pass (PDFSHARE_TEST_POSTGRES, PDFSHARE_TEST_CEPH; each test app still gets a database and a bucket of its
+ * own). PDFSHARE_TEST_WORKERS sets the number of workers.
+ *
+ * Nothing outlives the run: every process it starts carries TEST_RUN_ID=<this run> in its environment
+ * (scripts/support/test-run.ts); after each test file its leftovers are killed (test/support/preload.ts), and at
+ * the end any process of the run still alive is named, killed and counted as a failure.
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { gatewayInfo, SHARED_CEPH, startCeph } from './support/ceph'
+import { SHARED_POSTGRES, startCluster } from './support/postgres'
+import { describeProcess, killAll, processesOfRun, TEST_RUN } from './support/test-run'
 
 const root = join(import.meta.dir, '..')
-const report = join(root, 'test-output', 'junit.xml')
-mkdirSync(join(root, 'test-output'), { recursive: true })
-rmSync(report, { force: true })
+const output = join(root, 'test-output')
+mkdirSync(output, { recursive: true })
+const runStarted = performance.now()
+const minutes = (since: number) => `${((performance.now() - since) / 60_000).toFixed(1)} min`
 
-const step = (cmd: string[]) => Bun.spawnSync(cmd, { cwd: root, stdout: 'inherit', stderr: 'inherit', env: process.env }).exitCode
+const runId = `${Date.now().toString(36)}-${process.pid}`
+process.env[TEST_RUN] = runId // inherited by every process the run starts
+
+/** One step of the run, its output shown as it comes; its exit code. */
+const step = async (cmd: string[]) => Bun.spawn(cmd, { cwd: root, stdout: 'inherit', stderr: 'inherit', env: process.env }).exited
+
+/**
+ * The shared PostgreSQL cluster and Ceph gateway, started in the background. One that cannot start is left out:
+ * the tests that need it then start their own and fail with the same message, naming the package to install.
+ */
+async function startServices() {
+  const [postgres, ceph] = await Promise.allSettled([Promise.resolve().then(startCluster), startCeph()])
+  if (postgres.status === 'fulfilled') process.env[SHARED_POSTGRES] = postgres.value.url
+  else console.log(`no shared PostgreSQL cluster: ${postgres.reason}`)
+  if (ceph.status === 'fulfilled') process.env[SHARED_CEPH] = JSON.stringify(gatewayInfo(ceph.value))
+  else console.log(`no shared Ceph gateway: ${ceph.reason}`)
+  return async () => {
+    if (postgres.status === 'fulfilled') postgres.value.stop()
+    if (ceph.status === 'fulfilled') await ceph.value.stop()
+  }
+}
+const services = startServices()
 
 let stepFailures = 0
 console.log('type-checking…')
-if (step(['bun', 'run', 'typecheck']) !== 0) stepFailures++
+if ((await step(['bun', 'run', 'typecheck'])) !== 0) stepFailures++
 console.log('formatting and lint (biome)…')
-if (step(['bun', 'run', 'lint']) !== 0) stepFailures++
+if ((await step(['bun', 'run', 'lint'])) !== 0) stepFailures++
 if (!process.env.PDFSHARE_SKIP_BUILD) {
   console.log('building dist/pdfshare for the binary tests…')
-  if (step(['bun', 'run', 'build']) !== 0) {
+  if ((await step(['bun', 'run', 'build'])) !== 0) {
+    await (await services)()
     console.log(`0 passed, ${stepFailures + 1} failed`)
     process.exit(1)
   }
+  // Every pdfshare the tests start runs as this binary (scripts/support/process.ts PDFSHARE_PROGRAM).
+  process.env.PDFSHARE_TEST_PROGRAM = join(root, 'dist', 'pdfshare')
   // The arm64 binary for its run under qemu (test/binary/arm64.test.ts); a failed cross-build fails that test.
   console.log('building dist/pdfshare-linux-arm64…')
-  if (step(['bun', 'run', 'build:arm64']) !== 0) stepFailures++
+  if ((await step(['bun', 'run', 'build:arm64'])) !== 0) stepFailures++
 }
+const stopServices = await services
+console.log(`(type-check, lint, builds and the shared PostgreSQL and Ceph: ${minutes(runStarted)})`)
 
-/** One `bun test` run; its counts from its JUnit report. A load error outside any test counts as one failure. */
-function runTests(args: string[], outfile: string, env: Record<string, string> = {}) {
+/** Test files run side by side: a measured choice for a 2-core machine (docs/development.md). */
+const WORKERS = Number(process.env.PDFSHARE_TEST_WORKERS || 4)
+
+/** One `bun test` pass; its counts from its JUnit report. A load error outside any test counts as one failure. */
+async function runTests(name: string, files: string[], env: Record<string, string> = {}) {
+  const outfile = join(output, `junit${name === 'embedded' ? '' : `-${name}`}.xml`)
   rmSync(outfile, { force: true })
-  // Tests spawn servers and browsers and write 100 MiB files: 5 s per test is too tight on a 2-core CI machine.
-  const exitCode = Bun.spawnSync(['bun', 'test', '--timeout=60000', '--reporter=junit', `--reporter-outfile=${outfile}`, ...args], {
-    cwd: root,
-    stdout: 'inherit',
-    stderr: 'inherit',
-    env: { ...process.env, ...env },
-  }).exitCode
+  const timings = join(root, 'test', 'timings', `${name}.json`)
+  mkdirSync(join(root, 'test', 'timings'), { recursive: true })
+  const started = performance.now()
+  const exitCode = await Bun.spawn(
+    [
+      'bun',
+      'test',
+      // Tests spawn servers and browsers and write 100 MiB files, side by side on a 2-core machine that may be busy
+      // with more: a test gets 3 minutes (a bound for one that hangs, not a measure of speed).
+      '--timeout=180000',
+      `--parallel=${WORKERS}`,
+      // A worker whose parent is gone stops, and takes whatever it started with it.
+      '--no-orphans',
+      ...(process.env.PDFSHARE_UPDATE_TIMINGS
+        ? [`--timings=${timings}`, '--update-timings']
+        : existsSync(timings)
+          ? [`--timings=${timings}`]
+          : []),
+      '--reporter=junit',
+      `--reporter-outfile=${outfile}`,
+      ...files,
+    ],
+    { cwd: root, stdout: 'inherit', stderr: 'inherit', env: { ...process.env, ...env } },
+  ).exited
   let tests = 0
   let failures = 0
   let skipped = 0
@@ -56,39 +120,93 @@ function runTests(args: string[], outfile: string, env: Record<string, string> =
   } catch {
     // no report: bun test could not even start
   }
-  return { passed: tests - failures - skipped, failed: failures + (exitCode !== 0 && failures === 0 ? 1 : 0), skipped }
+  const run = { name, passed: tests - failures - skipped, failed: failures + (exitCode !== 0 && failures === 0 ? 1 : 0), skipped }
+  console.log(`pass ${name}: ${files.length} files in ${minutes(started)}: ${run.passed} passed, ${run.failed} failed`)
+  return run
 }
 
 const whole = process.argv.length <= 2
 const testFiles = (pattern: string) => [...new Bun.Glob(pattern).scanSync({ cwd: root })].sort()
-// Files about several instances of one install on PostgreSQL (*.postgres.test.ts) run in the second pass only.
-const firstPass = whole ? testFiles('test/**/*.test.ts').filter((path) => !path.endsWith('.postgres.test.ts')) : process.argv.slice(2)
-const runs = [runTests(firstPass, report)]
-if (whole) {
-  // The API and share-page suites once more on the engines of a scaled-out install: PostgreSQL and an S3
-  // bucket (test/support/backend.ts). Files about the embedded database itself are named *.embedded.test.ts.
-  const suites = testFiles('test/{api,share}/*.test.ts').filter((path) => !path.endsWith('.embedded.test.ts'))
-  console.log(`the API and share-page suites on PostgreSQL + S3 (${suites.length} files)…`)
-  runs.push(runTests(suites, join(root, 'test-output', 'junit-postgres-s3.xml'), { PDFSHARE_TEST_BACKEND: 'postgres-s3' }))
-  // And a third time through HAProxy in front of three server processes on one database and bucket: every
-  // `server.call` is real HTTP through the balancer (test/support/harness.ts), minus these files:
-  const notBalanced: Record<string, string> = {
-    'test/api/webhooks.test.ts':
-      'its app runs on a pinned clock and its own dispatchers (timeouts, injected faults), which the instances would race',
-    'test/api/mail.test.ts': "its mail worker runs on a clock set ahead, which the instances' own mail workers would race",
-    'test/api/notifications.test.ts':
-      "its notifier runs on a pinned clock (for the hours of its digests), which the instances' own notifiers would race",
-  }
-  for (const path of Object.keys(notBalanced)) {
-    if (suites.includes(path)) continue
-    console.log(`scripts/test.ts leaves out ${path} of the balanced pass, but there is no such suite file`)
+/** A list below that names a file that is not there is a failure of the run. */
+const checkListed = (list: Record<string, string>, among: string[], what: string) => {
+  for (const path of Object.keys(list)) {
+    if (among.includes(path)) continue
+    console.log(`scripts/test.ts ${what} ${path}, but there is no such suite file`)
     stepFailures++
   }
-  const balanced = suites.filter((path) => !(path in notBalanced))
-  console.log(`the API and share-page suites through HAProxy in front of 3 instances (${balanced.length} files; not run this way:)`)
-  for (const [path, reason] of Object.entries(notBalanced)) console.log(`  ${path}: ${reason}`)
-  runs.push(runTests(balanced, join(root, 'test-output', 'junit-postgres-s3-lb.xml'), { PDFSHARE_TEST_BACKEND: 'postgres-s3-lb' }))
 }
+
+// Files about several instances of one install on PostgreSQL (*.postgres.test.ts) run in the second pass only.
+const firstPass = whole ? testFiles('test/**/*.test.ts').filter((path) => !path.endsWith('.postgres.test.ts')) : process.argv.slice(2)
+const runs = [await runTests('embedded', firstPass)]
+if (whole) {
+  // The API and share-page suites once more on the engines of a scaled-out install: PostgreSQL and an S3
+  // bucket (test/support/backend.ts), those that are about the backend: what they test runs database queries,
+  // keeps blobs, or must hold across several instances. Files about the embedded database itself are named
+  // *.embedded.test.ts. These are not about the backend (they run in the first pass only):
+  const notAboutBackend: Record<string, string> = {
+    'test/api/body-schemas.test.ts': 'request bodies against the schemas they are checked with, before any query',
+    'test/api/dashboard-page.test.ts': "the dashboard's HTML page and its assets, served from the build",
+    'test/api/envelope.test.ts': 'the response envelope, request ids, access-log lines and security headers of the HTTP layer',
+    'test/api/error-codes.test.ts': "docs/api.md's table of error codes against the error mapping",
+    'test/api/openapi.test.ts': 'the OpenAPI document, made from the route schemas',
+    'test/api/scopes.test.ts': "the scope each route needs, checked by the auth guard on the token's scopes",
+    'test/share/embedding.test.ts':
+      "frame-ancestors and cookie attributes of the share pages (a framed view's counting is views.test.ts's)",
+    'test/share/hostile-previews.test.ts':
+      'the renderer processes and their limits (a render reads the PDF from a local file on every backend)',
+    'test/share/preview-answers.test.ts': "what a preview request is answered while renderers are busy, and their processes' end",
+    'test/share/renderer-pool.test.ts': 'the renderer pool alone, without an app',
+  }
+  const suites = testFiles('test/{api,share}/*.test.ts').filter((path) => !path.endsWith('.embedded.test.ts'))
+  checkListed(notAboutBackend, suites, 'keeps out of the PostgreSQL + S3 passes')
+  const aboutBackend = suites.filter((path) => !(path in notAboutBackend))
+  console.log(`the API and share-page suites about the backend on PostgreSQL + S3 (${aboutBackend.length} files; not:)`)
+  for (const [path, reason] of Object.entries(notAboutBackend)) console.log(`  ${path}: ${reason}`)
+  runs.push(await runTests('postgres-s3', aboutBackend, { PDFSHARE_TEST_BACKEND: 'postgres-s3' }))
+  // And a third time, through HAProxy in front of three server processes on one database and bucket (every
+  // `server.call` is real HTTP through the balancer, test/support/harness.ts): the files about what must hold
+  // across several instances. What one request does is the second pass's, on the same engines; this pass is
+  // for what one instance keeps or does and another must see, so it runs only these. A rule decided inside one
+  // SQL statement (a quota, a view limit, a one-time code's reuse) holds alike whichever instance sends it: the
+  // second pass tests it on PostgreSQL.
+  const aboutSeveralInstances: Record<string, string> = {
+    'test/api/auth-cache.test.ts': 'a session or token revoked through one instance is refused by every other at once',
+    'test/api/shared-limits.postgres.test.ts': 'rate limits and upload slots counted once for all instances',
+    'test/api/idempotency.test.ts': 'a retry that reaches another instance gets the first answer',
+    'test/api/upload.test.ts': 'uploads streamed through a real proxy',
+    'test/api/passkeys.test.ts': 'a challenge one instance made is checked by another',
+    'test/api/sso.test.ts': 'a sign-in started on one instance ends on another',
+    'test/api/outbox-pruning.test.ts': 'the instances prune the same tables at once',
+    'test/share/views.test.ts': 'a view counted once whichever instance answers',
+    'test/share/hot-paths.test.ts': 'cached share lookups follow a change made through another instance',
+    'test/share/reader-gates.test.ts': "a reader's code or acceptance on one instance opens the link on another",
+    'test/share/client-ip.test.ts': "the reader's address through a real proxy",
+    'test/share/first-page.test.ts': 'page 1 drawn ahead by one instance is served by the others',
+  }
+  checkListed(aboutSeveralInstances, aboutBackend, 'runs through the balancer')
+  const balanced = aboutBackend.filter((path) => path in aboutSeveralInstances)
+  console.log(`the suites about several instances, through HAProxy in front of 3 of them (${balanced.length} files):`)
+  for (const [path, reason] of Object.entries(aboutSeveralInstances)) console.log(`  ${path}: ${reason}`)
+  runs.push(await runTests('postgres-s3-lb', balanced, { PDFSHARE_TEST_BACKEND: 'postgres-s3-lb' }))
+}
+await stopServices()
+
+// Every process of the run must be gone. Watchdogs of test processes that just ended need a moment to see that.
+let left = processesOfRun(runId)
+for (let waited = 0; left.length > 0 && waited < 10_000; waited += 250) {
+  await Bun.sleep(250)
+  left = processesOfRun(runId)
+}
+if (left.length > 0) {
+  console.log(`${left.length} process(es) of this run were still running at its end (killed now):`)
+  for (const leftover of left) console.log(`  ${describeProcess(leftover)}`)
+  killAll(left)
+  stepFailures++
+}
+
+for (const run of runs) console.log(`pass ${run.name}: ${run.passed} passed, ${run.failed} failed`)
+console.log(`the whole run: ${minutes(runStarted)}`)
 const passed = runs.reduce((sum, run) => sum + run.passed, 0)
 const skipped = runs.reduce((sum, run) => sum + run.skipped, 0)
 const failed = runs.reduce((sum, run) => sum + run.failed, 0) + stepFailures

@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       rateLimitLogin: 10,
       previewTimeout: 5,
       previewMemory: 536870912,
+      previewNice: 10,
       drawAhead: true,
       pageCacheSize: 1073741824,
       maxTokensPerUser: 100,
@@ -136,11 +137,13 @@ describe('loadConfig', () => {
     }
   })
 
-  test('preview settings: a render time limit in seconds, a renderer memory cap from 128MB', () => {
-    expect(load({}, { PDFSHARE_PREVIEW_TIMEOUT: '2', PDFSHARE_PREVIEW_MEMORY: '1GB' })).toMatchObject({
+  test('preview settings: a render time limit in seconds, a renderer memory cap from 128MB, a nice value', () => {
+    expect(load({}, { PDFSHARE_PREVIEW_TIMEOUT: '2', PDFSHARE_PREVIEW_MEMORY: '1GB', PDFSHARE_PREVIEW_NICE: '0' })).toMatchObject({
       previewTimeout: 2,
       previewMemory: 1024 ** 3,
+      previewNice: 0,
     })
+    for (const bad of ['-1', '20', 'low']) expect(() => load({}, { PDFSHARE_PREVIEW_NICE: bad })).toThrow('PDFSHARE_PREVIEW_NICE')
     for (const bad of ['0', '301', '1.5', 'soon']) {
       expect(() => load({}, { PDFSHARE_PREVIEW_TIMEOUT: bad })).toThrow(
         `invalid PDFSHARE_PREVIEW_TIMEOUT ${JSON.stringify(bad)}: must be a number of seconds from 1 to 300`,

@@ -3,13 +3,15 @@
  * server: one monitor, one OSD on memstore (RAM, nothing on disk but logs), radosgw on a free loopback port, a
  * user with known keys and one bucket. No systemd and no cephx: everything runs in the foreground as our child
  * processes, configured by one ceph.conf in a temp dir. Starting takes about 15 s, so a test run shares one
- * cluster (`sharedCeph`), stopped when the test process exits.
+ * cluster (`sharedCeph`), stopped when the test process exits. The test command starts one for all its test
+ * processes and passes its gateway in PDFSHARE_TEST_CEPH (scripts/test.ts): then that one is used.
  *
  * Needs Debian's packages: apt-get install -y --no-install-recommends radosgw ceph-mon ceph-osd
  */
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { watchdog } from './watchdog'
 
 export type CephGateway = {
   endpoint: string
@@ -27,10 +29,30 @@ const BINARIES = ['ceph-authtool', 'monmaptool', 'ceph-mon', 'ceph-osd', 'ceph',
 
 let shared: Promise<CephGateway> | undefined
 
-/** One cluster for the whole test process, started on first use. */
+/** Where the test command passes the gateway it started for the whole run (JSON of `gatewayInfo`). */
+export const SHARED_CEPH = 'PDFSHARE_TEST_CEPH'
+
+/** One cluster for the whole test process (or the test command's), started on first use. */
 export function sharedCeph(): Promise<CephGateway> {
-  shared ??= startCeph()
+  const given = process.env[SHARED_CEPH]
+  shared ??= given ? Promise.resolve(gatewayAt(JSON.parse(given))) : startCeph()
   return shared
+}
+
+type GatewayInfo = Pick<CephGateway, 'endpoint' | 'bucket' | 'accessKeyId' | 'secretAccessKey' | 'region'>
+
+/** What another process needs to use `gateway` (its keys are the fixed test keys). */
+export const gatewayInfo = ({ endpoint, bucket, accessKeyId, secretAccessKey, region }: GatewayInfo): GatewayInfo => ({
+  endpoint,
+  bucket,
+  accessKeyId,
+  secretAccessKey,
+  region,
+})
+
+/** The gateway another process started (and stops). */
+function gatewayAt(info: GatewayInfo): CephGateway {
+  return { ...info, createBucket: (name) => createBucket(info, name), stop: async () => {} }
 }
 
 export async function startCeph(): Promise<CephGateway> {
@@ -73,24 +95,17 @@ ms mon client mode = crc
 `,
   )
   const processes: Bun.Subprocess[] = []
+  // Once this process is gone, however it ended: the daemons (listed in run/pids) killed, the dir removed.
+  const pids = join(dir, 'run', 'pids')
+  writeFileSync(pids, '')
+  const endWatchdog = watchdog('ceph', `kill -9 $(cat "$2") 2>/dev/null; rm -rf "$3"`, [pids, dir])
   const stop = async () => {
+    endWatchdog()
     for (const proc of processes.toReversed()) proc.kill('SIGKILL')
     await Promise.all(processes.map((proc) => proc.exited))
     processes.length = 0
     rmSync(dir, { recursive: true, force: true })
   }
-  // `bun test` fires no 'exit' event, and a killed test process fires nothing: a watchdog outside it stops the
-  // daemons (listed in run/pids) and removes the dir once our process is gone.
-  const pids = join(dir, 'run', 'pids')
-  writeFileSync(pids, '')
-  Bun.spawn(
-    ['sh', '-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; kill -9 $(cat '${pids}') 2>/dev/null; rm -rf '${dir}'`],
-    {
-      stdin: 'ignore',
-      stdout: 'ignore',
-      stderr: 'ignore',
-    },
-  ).unref()
   const daemon = (cmd: string[]) => {
     const proc = Bun.spawn(cmd, { stdin: 'ignore', stdout: 'ignore', stderr: Bun.file(join(dir, 'log', `${cmd[0]}.stderr`)) })
     processes.push(proc)

@@ -151,6 +151,13 @@ export async function crashLoop(options: {
       }
     }
     const workers = Array.from({ length: 6 }, worker)
+    // The kill comes once the round has had 1 to 3 writes acknowledged, then 30-430 ms later: so every round kills
+    // writes in flight however slow the machine is (a fixed delay alone can end a round on a busy one before any
+    // write was answered).
+    const target = stats.acknowledgedWrites + 1 + Math.floor(rand() * 3)
+    let stopped = false
+    void server.proc.exited.then(() => (stopped = true))
+    while (stats.acknowledgedWrites < target && !stopped) await Bun.sleep(5)
     await Bun.sleep(30 + Math.floor(rand() * 400))
     server.proc.kill('SIGKILL')
     await server.proc.exited

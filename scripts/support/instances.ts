@@ -33,7 +33,7 @@ export type Instances = {
 let buckets = 0
 
 /**
- * `program`: how to run pdfshare (default: from source; the bench passes the binary). `install`: the database
+ * `program`: how to run pdfshare (default: process.ts PDFSHARE_PROGRAM; the bench passes the binary). `install`: the database
  * and bucket settings of an existing install to run on (the test harness's; left in place by `stop`) instead of
  * a fresh database and bucket. `onOutput`: each instance's output as it comes. `requestRules`: see load-balancer.ts.
  */
@@ -109,7 +109,8 @@ export async function startInstances(options: {
 /** A fresh database on the throwaway PostgreSQL cluster and a fresh bucket on the shared Ceph gateway. */
 export async function freshInstall(): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
   const [postgres, gateway] = await Promise.all([freshPostgres(), sharedCeph()])
-  const bucket = `pdfshare-lb${process.pid}-${++buckets}`
+  // pids are reused within a run whose test processes share one gateway: the random part keeps names unique.
+  const bucket = `pdfshare-lb${process.pid}-${++buckets}-${Math.random().toString(36).slice(2, 8)}`
   await gateway.createBucket(bucket)
   return {
     env: {

@@ -15,6 +15,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { watchdog } from './watchdog'
 
 const PACKAGE = 'apt-get install -y haproxy'
 
@@ -62,31 +63,21 @@ export async function startLoadBalancer(options: {
   void (async () => {
     for await (const chunk of proc.stderr) stderr += new TextDecoder().decode(chunk)
   })()
+  // Once this process is gone, however it ended: HAProxy killed, its folder removed.
+  const endWatchdog = watchdog('haproxy', 'kill -9 "$2" 2>/dev/null; rm -rf "$3"', [String(proc.pid), dir])
   let stopped = false
   const stopNow = () => {
     if (stopped) return
     stopped = true
     proc.kill('SIGKILL')
+    endWatchdog()
     rmSync(dir, { recursive: true, force: true })
   }
   process.once('exit', stopNow)
-  // `bun test` fires no 'exit' event, and a killed test process fires nothing: a detached shell polls for this
-  // process and kills HAProxy (and removes its folder) once it is gone, however it ended.
-  Bun.spawn(
-    [
-      'sh',
-      '-c',
-      'while kill -0 "$1" 2>/dev/null; do sleep 0.5; done; kill -9 "$2" 2>/dev/null; rm -rf "$3"',
-      'lb-watchdog',
-      String(process.pid),
-      String(proc.pid),
-      dir,
-    ],
-    { stdio: ['ignore', 'ignore', 'ignore'], detached: true },
-  ).unref()
 
   const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 10_000
+  // A bound for one that never answers (on a busy machine HAProxy's first health checks can take seconds).
+  const deadline = Date.now() + 60_000
   for (;;) {
     if (proc.exitCode !== null) {
       stopNow()
@@ -99,7 +90,7 @@ export async function startLoadBalancer(options: {
     if (up) break
     if (Date.now() > deadline) {
       stopNow()
-      throw new Error(`haproxy did not answer on ${url} within 10 s:\n${stderr}`)
+      throw new Error(`haproxy did not answer on ${url} within 60 s:\n${stderr}`)
     }
     await Bun.sleep(50)
   }
@@ -160,7 +151,10 @@ backend instances
   balance roundrobin
   option httpchk GET /api/health
   http-check expect status 200
-  # A dead instance is out after 2 failed checks 200 ms apart, and back after one good one.
+  # A dead instance is out after 2 failed checks 200 ms apart (its refused connection fails a check at once), and
+  # back after one good one. A slow answer is not a dead instance: a check may take 5 s (else a busy machine's
+  # instances all go out and every request is a 503, though each would have been answered).
+  timeout check 5s
   default-server inter 200ms fastinter 200ms downinter 500ms fall 2 rise 1
   # after-response: also on HAProxy's own answers (a 502 when the server died mid-request).
   http-after-response set-header X-Pdfshare-Backend %s

@@ -3,17 +3,22 @@
  * free loopback port, fsync off (nothing here must survive a crash of the machine). Started lazily once per
  * process and shared by every test file of the run; each caller gets its own database, so tests share no state.
  * Stopped (and its folder removed) when the process exits, also by a kill -9 (a watchdog). About a second to
- * start, ~65 MB on disk.
+ * start, ~65 MB on disk. The test command starts one for all its test processes and passes its address in
+ * PDFSHARE_TEST_POSTGRES (scripts/test.ts): then that one is used.
  */
 import { SQL } from 'bun'
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { watchdog } from './watchdog'
 
 const BIN = process.env.PDFSHARE_PG_BIN ?? '/usr/lib/postgresql/15/bin'
 
 /** `url` is the cluster's `postgres` database; `databaseUrl(name)` another one on it. */
 export type PgCluster = { url: string; databaseUrl: (database: string) => string; stop: () => void }
+
+/** Where the test command passes the address (`url`) of the cluster it started for the whole run. */
+export const SHARED_POSTGRES = 'PDFSHARE_TEST_POSTGRES'
 
 let shared: Promise<PgCluster> | undefined
 let databases = 0
@@ -23,11 +28,18 @@ let databases = 0
  * connections are left; the cluster itself stops when the process exits.
  */
 export async function freshPostgres(): Promise<{ url: string; stop: () => Promise<void> }> {
-  shared ??= startCluster()
+  shared ??= process.env[SHARED_POSTGRES] ? Promise.resolve(clusterAt(process.env[SHARED_POSTGRES])) : startCluster()
   const cluster = await shared
-  const name = `t${process.pid}_${++databases}`
+  // Unique among all the processes of a run (pids are reused within one), and never one left by an earlier run.
+  const name = `t${process.pid}_${++databases}_${Math.random().toString(36).slice(2, 8)}`
   await asAdmin(cluster, `CREATE DATABASE "${name}"`)
   return { url: cluster.databaseUrl(name), stop: () => asAdmin(cluster, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) }
+}
+
+/** The cluster whose `postgres` database is at `url`, started by someone else (who stops it). */
+function clusterAt(url: string): PgCluster {
+  const databaseUrl = (database: string) => Object.assign(new URL(url), { pathname: `/${database}` }).href
+  return { url, databaseUrl, stop: () => {} }
 }
 
 async function asAdmin(cluster: PgCluster, statement: string): Promise<void> {
@@ -64,9 +76,13 @@ export async function startCluster(): Promise<PgCluster> {
   }
   const data = join(dir, 'data')
   let stopped = false
+  // Once this process is gone, however it ended (`bun test` fires no 'exit' event): the cluster stopped, its folder removed.
+  const pgCtl = `${asPostgres ? 'runuser -u postgres -- ' : ''}"$4" -D "$2" -m immediate -w stop`
+  const endWatchdog = watchdog('postgres', `${pgCtl} >/dev/null 2>&1; rm -rf "$3"`, [data, dir, join(BIN, 'pg_ctl')])
   const stop = () => {
     if (stopped) return
     stopped = true
+    endWatchdog()
     // immediate: no checkpoint, the cluster is thrown away anyway.
     Bun.spawnSync(
       asPostgres
@@ -77,7 +93,6 @@ export async function startCluster(): Promise<PgCluster> {
     rmSync(dir, { recursive: true, force: true })
   }
   process.once('exit', stop)
-  watchdog(process.pid, data, dir, asPostgres)
   try {
     run([join(BIN, 'initdb'), '-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'])
     // A free port can be taken between the probe and the start: try a few.
@@ -98,20 +113,6 @@ export async function startCluster(): Promise<PgCluster> {
     stop()
     throw error
   }
-}
-
-/**
- * `bun test` fires no 'exit' event, and a killed run fires nothing: a detached shell polls for this process and
- * stops the cluster (and removes its folder) once it is gone, however it ended.
- */
-function watchdog(pid: number, data: string, dir: string, asPostgres: boolean) {
-  const pgCtl = `${asPostgres ? 'runuser -u postgres -- ' : ''}"$4" -D "$2" -m immediate -w stop`
-  const script = `while kill -0 "$1" 2>/dev/null; do sleep 0.2; done; ${pgCtl} >/dev/null 2>&1; rm -rf "$3"`
-  const proc = Bun.spawn(['sh', '-c', script, 'pg-watchdog', String(pid), data, dir, join(BIN, 'pg_ctl')], {
-    stdio: ['ignore', 'ignore', 'ignore'],
-    detached: true,
-  })
-  proc.unref()
 }
 
 function freePort(): number {

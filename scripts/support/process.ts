@@ -1,7 +1,22 @@
 import { join } from 'node:path'
+import { testRunEnv } from './test-run'
 
 export const ROOT = join(import.meta.dir, '..', '..')
-export const SOURCE_ENTRY = ['bun', join(ROOT, 'src', 'main.ts')]
+/**
+ * How these helpers run pdfshare unless told otherwise: the binary the test command built (it names it in
+ * PDFSHARE_TEST_PROGRAM after its build: what ships, and a third of the CPU time to start as from source, which
+ * adds up over the suite's hundreds of CLI runs and servers), else from source (a plain `bun test`).
+ */
+export const PDFSHARE_PROGRAM = process.env.PDFSHARE_TEST_PROGRAM
+  ? [process.env.PDFSHARE_TEST_PROGRAM]
+  : ['bun', join(ROOT, 'src', 'main.ts')]
+
+/**
+ * The environment every pdfshare these helpers start begins with. Its renderers run at the priority of
+ * everything else: on a test machine everything else is other tests, which would starve them at their production
+ * nice value of 10 (test/support/harness.ts does the same for in-process apps).
+ */
+const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PDFSHARE_PREVIEW_NICE: '0', ...testRunEnv() })
 
 export type RunResult = { code: number; stdout: string; stderr: string }
 
@@ -10,16 +25,19 @@ export async function run(
   args: string[],
   options: { env?: Record<string, string>; cwd?: string; program?: string[]; stdin?: string } = {},
 ): Promise<RunResult> {
-  const proc = Bun.spawn([...(options.program ?? SOURCE_ENTRY), ...args], {
+  const proc = Bun.spawn([...(options.program ?? PDFSHARE_PROGRAM), ...args], {
     cwd: options.cwd ?? ROOT,
     stdin: options.stdin === undefined ? 'ignore' : new TextEncoder().encode(options.stdin),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
+    env: { ...baseEnv(), ...options.env },
     stdout: 'pipe',
     stderr: 'pipe',
   })
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   return { code, stdout, stderr }
 }
+
+/** How long `stop` waits for a server to exit after SIGTERM before it kills it. */
+const STOP_GRACE_MS = 40_000
 
 export type RunningServer = {
   url: string
@@ -37,13 +55,16 @@ export async function startServer(
     program?: string[]
     /** Gets the server's output as it comes (else stdout, the access log, is drained unread). */
     onOutput?: (stream: 'stdout' | 'stderr', text: string) => void
-    /** How long the server may take to say it listens (an emulated binary is slow to start). */
+    /**
+     * How long the server may take to say it listens: 60 s unless given (a bound for one that never starts; from
+     * source on a busy machine it can take tens of seconds, an emulated binary longer).
+     */
     startTimeoutMs?: number
   } = {},
 ): Promise<RunningServer> {
-  const proc = Bun.spawn([...(options.program ?? SOURCE_ENTRY), 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
+  const proc = Bun.spawn([...(options.program ?? PDFSHARE_PROGRAM), 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     cwd: options.cwd ?? ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
+    env: { ...baseEnv(), ...options.env },
     stdin: 'ignore',
     stdout: 'pipe',
     stderr: 'pipe',
@@ -64,7 +85,7 @@ export async function startServer(
       for await (const chunk of proc.stdout) onOutput('stdout', stdoutDecoder.decode(chunk, { stream: true }))
     })()
   } else void new Response(proc.stdout).text() // drain the access log
-  const deadline = Date.now() + (options.startTimeoutMs ?? 15_000)
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000)
   let url: string | undefined
   while (!url) {
     const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)
@@ -78,7 +99,11 @@ export async function startServer(
     stderr: () => stderr,
     async stop() {
       proc.kill('SIGTERM')
+      // A clean stop gives in-flight requests PDFSHARE_SHUTDOWN_TIMEOUT (30 s); one that hangs past that is killed,
+      // so that no test leaves a server behind.
+      const killer = setTimeout(() => proc.kill('SIGKILL'), STOP_GRACE_MS)
       const code = await proc.exited
+      clearTimeout(killer)
       await reading
       return code
     },

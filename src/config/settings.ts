@@ -273,13 +273,24 @@ export const SETTINGS = {
     rule: 'must be a number of views (0 turns the bound off)',
     help: 'views one address (IPv6: a /64) may add to a link per 30 minutes; 0 = no bound',
   }),
-  /** Seconds one share-page preview may take to render before its renderer process is killed. */
+  /** Seconds of CPU time one share-page preview may use to render before its renderer process is killed. */
   previewTimeout: setting({
     env: 'PDFSHARE_PREVIEW_TIMEOUT',
     default: '5',
     parse: integer(1, 300),
     rule: 'must be a number of seconds from 1 to 300',
-    help: 'seconds one link-preview render may take before its renderer is killed',
+    help: 'seconds of CPU time one link-preview render may use before its renderer is killed',
+  }),
+  /**
+   * The nice value preview renderers run at: above the server's 0, so a busy render never slows an answer. A
+   * machine where everything else is as important as a render (a test run, where the rest is other tests) sets 0.
+   */
+  previewNice: setting({
+    env: 'PDFSHARE_PREVIEW_NICE',
+    default: '10',
+    parse: integer(0, 19),
+    rule: 'must be a nice value from 0 to 19',
+    help: "CPU priority of preview renderers as a nice value (0 = the server's own, 19 = the lowest)",
   }),
   /** Resident memory in bytes one preview renderer process may use before it is killed. */
   previewMemory: setting({

@@ -22,3 +22,11 @@ export function clientIpOf(request: Request, server: Server<unknown> | null, hop
 export function clientGroupOf(request: Request, server: Server<unknown> | null, hops: number): string {
   return addressGroup(clientIpOf(request, server, hops))
 }
+
+/** Both at once, for routes that need the address itself (a visit's) and the group the limits count. */
+export type Client = { ip: string; group: string }
+
+export function clientOf(request: Request, server: Server<unknown> | null, hops: number): Client {
+  const ip = clientIpOf(request, server, hops)
+  return { ip, group: addressGroup(ip) }
+}

@@ -13,15 +13,29 @@ export function setCookieHeader(name: string, value: string, options: CookieOpti
   return `${name}=${value}; Max-Age=${Math.floor(options.lifetimeMs / 1000)}; Path=${options.path}; HttpOnly; ${site}`
 }
 
-/** Every value the request's Cookie header holds for `name` (a browser may send two of one name, for two paths). */
-export function cookieValues(cookieHeader: string | null, name: string): string[] {
-  if (!cookieHeader) return []
-  const values: string[] = []
+/**
+ * A request's cookies, taken apart once: every value of each name, in the header's order (a browser may send two
+ * of one name, for two paths). Values that are empty are left out.
+ */
+export type RequestCookies = ReadonlyMap<string, readonly string[]>
+
+/** The cookies of a request's Cookie header (none when it has no such header). */
+export function parseCookies(cookieHeader: string | null): RequestCookies {
+  const cookies = new Map<string, string[]>()
+  if (!cookieHeader) return cookies
   for (const part of cookieHeader.split(';')) {
     const at = part.indexOf('=')
-    if (at === -1 || part.slice(0, at).trim() !== name) continue
     const value = part.slice(at + 1).trim()
-    if (value) values.push(value)
+    if (at === -1 || !value) continue
+    const name = part.slice(0, at).trim()
+    const values = cookies.get(name)
+    if (values) values.push(value)
+    else cookies.set(name, [value])
   }
-  return values
+  return cookies
+}
+
+/** Every value the request's Cookie header holds for `name`. */
+export function cookieValues(cookieHeader: string | null, name: string): readonly string[] {
+  return parseCookies(cookieHeader).get(name) ?? []
 }

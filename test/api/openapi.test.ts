@@ -6,6 +6,7 @@ import { FileSchema } from '../../src/routes/files/model'
 import { VERSION } from '../../src/version'
 import { json, startTestApp } from '../support/harness'
 import { ROOT } from '../../scripts/support/process'
+import { testRunEnv } from '../../scripts/support/test-run'
 
 const server = await startTestApp()
 
@@ -130,7 +131,7 @@ test('the document passes `redocly lint` with the recommended rules without an e
     const cli = join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js')
     const lint = Bun.spawn([process.execPath, cli, 'lint', 'openapi.json', '--extends=recommended', '--format=json'], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? '', HOME: dir, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      env: { PATH: process.env.PATH ?? '', HOME: dir, ...testRunEnv(), REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
       stdout: 'pipe',
       stderr: 'pipe',
     })

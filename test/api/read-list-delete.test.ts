@@ -212,6 +212,8 @@ describe('GET /api/me', () => {
         admin: false, // not the first user of this install
         hasPassword: false,
         email: null,
+        pendingEmail: null, // no change of address waiting for its confirmation
+        ssoLink: null, // no single sign-on identity waiting to be linked
         twoFactor: { enabled: false, recoveryCodesLeft: 0 },
         usage: { files: 2, bytes: 2 * pdf.length },
         limits: { maxStorageBytes: null, maxFiles: null, maxFileSize: 104857600 },

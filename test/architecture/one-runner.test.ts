@@ -12,7 +12,8 @@ const ALLOWED: Record<string, string> = {
   'src/core/jobs/pump.ts': 'the runner itself: every job’s poll',
   'src/http/idempotency.ts': 'renews the claim of one request’s Idempotency-Key while that request runs',
   'src/core/limits/upload-slots.ts': 'renews one upload’s slot while that upload streams',
-  'src/core/previews/renderer-pool.ts': 'watches one render’s memory while that render runs',
+  'src/core/previews/renderer-pool.ts': 'watches one render’s memory and CPU time while that render runs',
+  'src/core/previews/renderer-process.ts': 'a renderer’s own watch for its server’s death (it runs in the renderer, not the server)',
 }
 
 /** The files whose code starts a repeating timer (setInterval). */

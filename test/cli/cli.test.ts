@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import { bearer } from '../support/bearer'
-import { run, SOURCE_ENTRY, startServer } from '../../scripts/support/process'
+import { run, PDFSHARE_PROGRAM, startServer } from '../../scripts/support/process'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-cli-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
@@ -66,7 +66,7 @@ describe('CLI', () => {
   test('on a terminal the password is typed twice without being shown; two different ones change nothing', async () => {
     // `script` (util-linux, always on Debian) gives the command a real terminal and types what stdin holds.
     const onTerminal = (keys: string, ...args: string[]) =>
-      run(['-qec', [...SOURCE_ENTRY, ...args, '--data', dataDir].join(' '), '/dev/null'], { program: ['script'], stdin: keys })
+      run(['-qec', [...PDFSHARE_PROGRAM, ...args, '--data', dataDir].join(' '), '/dev/null'], { program: ['script'], stdin: keys })
     expect((await cli('user', 'add', 'terry')).code).toBe(0)
     const typed = await onTerminal('typed password\rtyped password\r', 'user', 'passwd', 'terry')
     expect(typed.code).toBe(0)

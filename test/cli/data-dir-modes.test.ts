@@ -2,14 +2,14 @@ import { afterAll, expect, test } from 'bun:test'
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { run, SOURCE_ENTRY, startServer } from '../../scripts/support/process'
+import { run, PDFSHARE_PROGRAM, startServer } from '../../scripts/support/process'
 import { uploadPdfTo } from '../support/uploads'
 
 const root = mkdtempSync(join(tmpdir(), 'pdfshare-modes-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 // What a login shell, cron or systemd usually hands a process: files 0644, folders 0755.
-const WITH_UMASK_022 = ['sh', '-c', 'umask 022; exec "$@"', 'sh', ...SOURCE_ENTRY]
+const WITH_UMASK_022 = ['sh', '-c', 'umask 022; exec "$@"', 'sh', ...PDFSHARE_PROGRAM]
 const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8)
 
 test('a data dir that exists with mode 0755 is tightened to 0700 (said once on stderr); the database, its WAL and the secret are 0600', async () => {

@@ -17,7 +17,7 @@ let counter = 0
 const freshDir = (name: string) => join(root, `${name}-${++counter}`)
 
 async function freshBucket() {
-  const name = `pdfshare-ops-${process.pid}-${++counter}`
+  const name = `pdfshare-ops-${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 8)}`
   await gateway.createBucket(name)
   const client = new Bun.S3Client({
     endpoint: gateway.endpoint,

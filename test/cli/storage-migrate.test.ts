@@ -3,11 +3,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sharedCeph } from '../../scripts/support/ceph'
-import { run, SOURCE_ENTRY, ROOT, startServer } from '../../scripts/support/process'
+import { run, PDFSHARE_PROGRAM, ROOT, startServer } from '../../scripts/support/process'
 import { createS3BlobStore } from '../../src/storage/s3-blob-store'
 import { uploadPdfTo } from '../support/uploads'
 import { recordedRowsIn, s3SettingsOf } from '../support/s3'
 import { expectEveryPdfServed, installWithFiles } from '../support/installs'
+import { testRunEnv } from '../../scripts/support/test-run'
 
 // `pdfshare storage migrate` as a spawned process, between a data dir and a fresh bucket of a real Ceph
 // object gateway; then a server on the migrated install, which must serve every PDF byte for byte.
@@ -17,7 +18,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }))
 let counter = 0
 
 async function freshBucket() {
-  const name = `pdfshare-migrate-${process.pid}-${++counter}`
+  const name = `pdfshare-migrate-${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 8)}`
   await gateway.createBucket(name)
   const client = new Bun.S3Client({
     endpoint: gateway.endpoint,
@@ -127,9 +128,9 @@ describe('pdfshare storage migrate', () => {
   test('killed mid-way (SIGKILL), a rerun finishes the job and does not copy again what had arrived', async () => {
     const { dataDir, rows } = await localInstall(24, { size: 2 * 1024 * 1024 })
     const bucket = await freshBucket()
-    const proc = Bun.spawn([...SOURCE_ENTRY, 'storage', 'migrate', '--to', 's3', '--data', dataDir], {
+    const proc = Bun.spawn([...PDFSHARE_PROGRAM, 'storage', 'migrate', '--to', 's3', '--data', dataDir], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...bucket.settings },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...testRunEnv(), ...bucket.settings },
       stdout: 'ignore',
       stderr: 'ignore',
     })

@@ -15,8 +15,21 @@ export async function launchChromium(): Promise<Browser> {
     throw new Error(`Chromium is needed for the browser tests: apt-get install -y chromium (or set PDFSHARE_CHROMIUM)`)
   }
   mkdirSync(SCREENSHOTS, { recursive: true })
-  return launchHeadlessChromium(CHROMIUM)
+  const browser = await launchHeadlessChromium(CHROMIUM)
+  // Every page waits up to 2 minutes for what it looks for (Playwright's default is 30 s): a bound for what never
+  // happens, not a measure of speed. A step that takes 5 s on a quiet machine can take 40 on one the rest of the
+  // suite keeps busy.
+  const newContext = browser.newContext.bind(browser)
+  browser.newContext = async (options) => {
+    const context = await newContext(options)
+    context.setDefaultTimeout(BROWSER_WAIT_MS)
+    return context
+  }
+  return browser
 }
+
+/** How long a browser test's page waits for an element, a navigation or an event before it gives up. */
+export const BROWSER_WAIT_MS = 120_000
 
 export type Watched = {
   page: Page

@@ -179,7 +179,7 @@ describe('the Analytics panel', () => {
     expect(unexpected(watched)).toEqual([])
     expect(await watched.cspViolations()).toEqual([])
     await page.context().close()
-  }, 90_000)
+  }, 180_000)
 
   test('reading per page: a bar of seconds and the reach for each page read', async () => {
     const file = await upload('handbook.pdf', 4)
@@ -227,7 +227,7 @@ describe('the Analytics panel', () => {
     expect((await totals(page))['Median reading time']).toMatch(/^\d+ s$/)
     expect(unexpected(watched)).toEqual([])
     await page.context().close()
-  }, 60_000)
+  }, 180_000)
 
   test('a read in Chromium through the viewer: its beacon reaches the API, and the panel shows the same numbers', async () => {
     const file = await upload('journal.pdf', 3)
@@ -263,7 +263,7 @@ describe('the Analytics panel', () => {
     )
     expect(unexpected(watched)).toEqual([])
     await page.context().close()
-  }, 60_000)
+  }, 180_000)
 
   test('a file nobody opened says what will appear and why; no serious accessibility finding in dark mode on a phone', async () => {
     const file = await upload('quiet.pdf', 1)
@@ -282,5 +282,5 @@ describe('the Analytics panel', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-analytics-phone-dark.png'), fullPage: true })
     expect(unexpected(watched)).toEqual([])
     await page.context().close()
-  }, 60_000)
+  }, 180_000)
 })

@@ -157,7 +157,7 @@ describe('the Links panel', () => {
     expect(unexpected(watched)).toEqual([])
     expect(await watched.cspViolations()).toEqual([])
     await page.context().close()
-  }, 90_000)
+  }, 180_000)
 
   test('no serious accessibility finding with a form open, in dark mode on a phone', async () => {
     const file = await sendPdf('POST', '/files/upload', 'dark.pdf', makePdf({ pages: 1, text: () => 'Dark' }))
@@ -178,7 +178,7 @@ describe('the Links panel', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-links-phone-dark.png'), fullPage: true })
     expect(unexpected(watched)).toEqual([])
     await page.context().close()
-  }, 60_000)
+  }, 180_000)
 })
 
 describe('the Versions panel', () => {
@@ -241,5 +241,5 @@ describe('the Versions panel', () => {
     expect(unexpected(watched)).toEqual([])
     expect(await watched.cspViolations()).toEqual([])
     await page.context().close()
-  }, 60_000)
+  }, 180_000)
 })

@@ -97,7 +97,7 @@ describe('the Webhooks page', () => {
     expect(unexpected(watched)).toEqual([])
     expect(await watched.cspViolations()).toEqual([])
     await page.context().close()
-  }, 90_000)
+  }, 180_000)
 
   test('a refused URL shows the API’s reason next to the form; no serious accessibility finding in dark mode on a phone', async () => {
     const watched = await watchedPage(app.browser, { width: 360, height: 740, colorScheme: 'dark' })
@@ -114,5 +114,5 @@ describe('the Webhooks page', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-webhooks-phone-dark.png'), fullPage: true })
     expect(watched.consoleErrors.filter((line) => !/status of 400/.test(line))).toEqual([])
     await page.context().close()
-  }, 60_000)
+  }, 180_000)
 })

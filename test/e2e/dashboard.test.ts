@@ -197,7 +197,7 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     expect(unexpected(watched)).toEqual([])
     expect(await watched.cspViolations()).toEqual([])
     await page.context().close()
-  }, 120_000)
+  }, 180_000)
 
   test('a pasted API token signs in too; signing out leaves it working for scripts', async () => {
     const watched = await watchedPage(browser, { width: 360, height: 740, colorScheme: 'dark' })
@@ -262,7 +262,7 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
       expect(await watched.cspViolations()).toEqual([])
       await page.context().close()
     }
-  }, 60_000)
+  }, 180_000)
 
   test('a file deleted after confirming, an upload cancelled, a PDF dropped on the page', async () => {
     const watched = await watchedPage(browser)
@@ -312,7 +312,7 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     expect((await (await api('/files', apiToken)).json()).data.length).toBe(before)
     expect(watched.consoleErrors.filter((line) => !/ERR_|net::/.test(line))).toEqual([])
     await page.context().close()
-  }, 60_000)
+  }, 180_000)
 
   test('an upload whose answer is lost on the way back is sent again with its Idempotency-Key, and stored once', async () => {
     const binary = join(dir, 'pdfshare')
@@ -348,7 +348,7 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     await eventually(async () => expect((await (await api('/files', gwenToken)).json()).data).toHaveLength(2))
     expect(watched.consoleErrors.filter((line) => !/ERR_|net::/.test(line))).toEqual([])
     await page.context().close()
-  }, 60_000)
+  }, 180_000)
 
   test('an admin invites someone: the link makes an account and signs it in once; an admin’s request shows on its Account page; disabled, it cannot sign in', async () => {
     const watched = await watchedPage(browser)
@@ -413,7 +413,7 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     expect(await watched.cspViolations()).toEqual([])
     await invited.page.context().close()
     await page.context().close()
-  }, 60_000)
+  }, 180_000)
 
   test('two-factor sign-in: set up from the Account page, recovery codes shown once, then sign-in asks for a code', async () => {
     // A user of their own (through an invitation), so dana's sign-ins in the other tests stay one step.
@@ -473,5 +473,5 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     expect(unexpected(watched).filter((line) => !/status of 400/.test(line))).toEqual([])
     expect(await watched.cspViolations()).toEqual([])
     await page.context().close()
-  }, 60_000)
+  }, 180_000)
 })

@@ -86,5 +86,5 @@ describe('passkeys in Chromium', () => {
     expect(watched.consoleErrors.filter((line) => !/status of 401/.test(line))).toEqual([])
     expect(await watched.cspViolations()).toEqual([])
     await page.context().close()
-  }, 60_000)
+  }, 180_000)
 })

@@ -52,7 +52,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-async function open(url: string): Promise<{ dialogs: string[]; frames: string[] }> {
+/**
+ * Opens `url` and waits until `done` says what the test looks for has happened (no fixed wait: how long the PDF
+ * viewer takes to load depends on the machine); the dialogs shown and the frames there were by then.
+ */
+async function open(
+  url: string,
+  done: (seen: { dialogs: string[]; frames: string[] }) => boolean,
+): Promise<{ dialogs: string[]; frames: string[] }> {
   const context = await browser.newContext()
   const page = await context.newPage()
   const dialogs: string[] = []
@@ -60,19 +67,25 @@ async function open(url: string): Promise<{ dialogs: string[]; frames: string[] 
     dialogs.push(dialog.message())
     void dialog.dismiss()
   })
-  await page.goto(url)
-  await page.waitForTimeout(2000) // the viewer loads and runs the OpenAction within this on these machines
-  const frames = page.frames().map((frame) => frame.url())
-  await context.close()
-  return { dialogs, frames }
+  const seen = () => ({ dialogs: [...dialogs], frames: page.frames().map((frame) => frame.url()) })
+  try {
+    await page.goto(url)
+    await eventually(() => expect(done(seen())).toBe(true), 50_000)
+    return seen()
+  } finally {
+    await context.close()
+  }
 }
 
 test("opened directly, Chromium's PDF viewer runs the PDF's script (pdfshare cannot stop that; this shows the test can see it)", async () => {
-  await eventually(async () => expect((await open(fileUrl)).dialogs).toContain('pdf-script-ran'), 20_000)
+  expect((await open(fileUrl, ({ dialogs }) => dialogs.length > 0)).dialogs).toEqual(['pdf-script-ran'])
 })
 
 test('another site cannot frame the raw PDF, so its script never runs inside their page', async () => {
-  const { dialogs, frames } = await open(`http://127.0.0.1:${otherSite.port}/?src=${encodeURIComponent(fileUrl)}`)
+  // Once the frame shows Chromium's error page, no PDF viewer is left that could run the script.
+  const { dialogs, frames } = await open(`http://127.0.0.1:${otherSite.port}/?src=${encodeURIComponent(fileUrl)}`, ({ frames }) =>
+    frames.includes('chrome-error://chromewebdata/'),
+  )
   expect(dialogs).toEqual([])
   expect(frames.some((url) => url.startsWith('chrome-extension://'))).toBe(false) // no PDF viewer was started
   expect(frames).toContain('chrome-error://chromewebdata/')

@@ -107,7 +107,7 @@ describe('single sign-on in Chromium', () => {
     expect((await users()).filter((user) => user.name.startsWith('alice')).map((user) => user.name)).toEqual(['alice'])
     const audit = (await (await api('/admin/audit?action=sign_in.succeeded&user=alice')).json()).data
     expect(audit.map((entry: { detail: { method: string } }) => entry.detail.method)).toEqual(['sso', 'sso'])
-  }, 60_000)
+  }, 180_000)
 
   test('login CSRF: the one-time code of an attacker’s sign-in, opened in another browser, signs nobody in there', async () => {
     // The attacker signs in with their own account and stops at the handoff: their dashboard never redeems it.
@@ -133,7 +133,7 @@ describe('single sign-on in Chromium', () => {
     await again.getByRole('heading', { name: 'Files' }).waitFor()
     expect(await again.locator('.who').textContent()).toBe('mallory.attacker')
     await attacker.page.context().close()
-  }, 60_000)
+  }, 180_000)
 
   const refusals = [
     { what: 'a domain not allowed', login: 'mallory@other.org', says: 'mallory@other.org may not sign in to this server', name: 'mallory' },
@@ -150,7 +150,7 @@ describe('single sign-on in Chromium', () => {
       expect(await page.textContent('main')).toContain(says)
       expect((await users()).map((user) => user.name)).not.toContain(name)
       await page.context().close()
-    }, 60_000)
+    }, 180_000)
   }
 
   test('an admin lets bob link his provider account: an unverified email is refused, the verified one links to bob', async () => {
@@ -177,7 +177,7 @@ describe('single sign-on in Chromium', () => {
     const after = await users()
     expect(after.find((user) => user.name === 'bob')!.ssoEmail).toBeNull()
     expect(after.map((user) => user.name)).not.toContain('bob-2')
-  }, 60_000)
+  }, 180_000)
 
   test('members of PDFSHARE_OIDC_ADMIN_GROUP are admins', async () => {
     const { page } = await watchedPage(browser)
@@ -185,7 +185,7 @@ describe('single sign-on in Chromium', () => {
     await page.getByRole('link', { name: 'Admin', exact: true }).waitFor()
     expect((await users()).find((user) => user.name === 'carol.admin')!.admin).toBe(true)
     await page.context().close()
-  }, 60_000)
+  }, 180_000)
 
   test('a forged state and a replayed code are refused with a page and no session', async () => {
     const { page } = await watchedPage(browser)
@@ -215,7 +215,7 @@ describe('single sign-on in Chromium', () => {
     const withoutCookie = await fetch(used, { redirect: 'manual' })
     expect(withoutCookie.status).toBe(400)
     expect(await withoutCookie.text()).toContain('not started in this browser')
-  }, 60_000)
+  }, 180_000)
 
   for (const mode of ['wrong-audience', 'expired'] as const) {
     test(`an ID token with ${mode === 'expired' ? 'an expiry in the past' : 'another audience'} is refused, with no session`, async () => {
@@ -231,6 +231,6 @@ describe('single sign-on in Chromium', () => {
       } finally {
         await setMode('normal')
       }
-    }, 60_000)
+    }, 180_000)
   }
 })

@@ -56,7 +56,7 @@ describe('a link that does not allow downloads, in Chromium', () => {
     } finally {
       await context.close()
     }
-  }, 90_000)
+  }, 180_000)
 
   test('printing shows a notice, not the pages', async () => {
     const response = await app.api('/files/upload', { method: 'POST', body: form({ bytes: makePdf() }, { allowDownload: 'false' }) })

@@ -378,6 +378,18 @@ describe('the viewer never spins forever: a clear state for each problem', () =>
     expect(await firstPageInk(page)).toBeGreaterThan(200)
   })
 
+  /** Stops the page's running clock where it is now (Playwright can only pause at a time still to come). */
+  const pauseNow = async (page: Page) => {
+    for (let ahead = 250; ; ahead *= 2) {
+      const now = await page.evaluate(() => Date.now())
+      const paused = await page.clock.pauseAt(now + ahead).then(
+        () => true,
+        () => false, // the clock ran past that moment before the pause arrived: a little further ahead
+      )
+      if (paused) return
+    }
+  }
+
   test('nothing arrives for 20 seconds: the status says so, and Retry asks again', async () => {
     const { page } = await watchedPage(browser)
     await page.clock.install()
@@ -389,13 +401,17 @@ describe('the viewer never spins forever: a clear state for each problem', () =>
     )
     await page.goto(shared.small!.url)
     await eventually(() => expect(held.length).toBeGreaterThan(0))
-    await page.clock.fastForward(19_000)
+    // From here the page's clock moves only where the test moves it: a busy machine's seconds are not the page's.
+    // (Until here it ran, for as long as loading the page took: up to a few seconds of the 20 on a busy machine.)
+    await pauseNow(page)
+    await page.clock.fastForward(10_000)
     expect(await page.locator('#status').getAttribute('data-state')).toBe('loading')
-    await page.clock.fastForward(3_000)
+    await page.clock.fastForward(12_000)
     const status = await settledStatus(page)
     expect(status.problem).toBe('stalled')
     expect(status.text).toContain('Nothing has arrived from the server for 20 seconds')
     hold = false
+    await page.clock.resume()
     await page.getByRole('button', { name: 'Retry' }).click()
     expect(await firstPageInk(page)).toBeGreaterThan(200)
     for (const route of held) await route.abort().catch(() => {})

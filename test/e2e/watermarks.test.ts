@@ -79,5 +79,5 @@ describe('a watermarked link, in Chromium', () => {
       await first.close()
       await second.close()
     }
-  }, 120_000)
+  }, 180_000)
 })

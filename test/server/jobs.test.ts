@@ -2,7 +2,12 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import type { Job, PassContext } from '../../src/core/jobs/jobs'
 import { createJobs } from '../../src/core/jobs/registry'
 import { startServer } from '../../scripts/support/process'
+import { existsSync } from 'node:fs'
+import { DRAWN_AHEAD } from '../../src/core/previews/draw-ahead'
+import { makePdf } from '../../scripts/support/pdf'
 import { eventually } from '../support/eventually'
+import { STARVED_MS } from '../support/preview-cards'
+import { uploadPdf } from '../support/uploads'
 import { json, memoryLogger, startTestApp } from '../support/harness'
 
 // The one runner of background work (core/jobs, docs/operations.md, Jobs beside the server): every loop beside the
@@ -130,9 +135,34 @@ describe('the jobs of a server', () => {
     started.push(server)
     const health = await json(await fetch(`${server.url}/api/health`))
     expect(Object.keys(health.data.jobs).sort()).toEqual(
-      ['notifications', 'prune audit log', 'prune idempotency keys', 'prune outbox', 'prune visits', 'sweep view marks', 'webhooks'].sort(),
+      [
+        'draw ahead',
+        'notifications',
+        'prune audit log',
+        'prune idempotency keys',
+        'prune outbox',
+        'prune visits',
+        'sweep view marks',
+        'webhooks',
+      ].sort(),
     )
   })
+
+  test(
+    "page 1 drawn ahead is the runner's job: an upload's page 1 is drawn in its passes, which /metrics and /api/health count",
+    async () => {
+      const server = await startTestApp({ PDFSHARE_DRAW_AHEAD: 'true' })
+      const owner = await server.user('ahead')
+      const uploaded = await uploadPdf(server, owner, { bytes: makePdf({ pages: 2 }), name: 'ahead.pdf' })
+      const blobKey = (await server.ctx.db.orm.query.files.findFirst({ where: (files, { eq }) => eq(files.id, uploaded.id) }))!.blobKey
+      const drawn = () => DRAWN_AHEAD.every((width) => existsSync(server.ctx.previews.pagePathOf(blobKey, 1, width, 'webp')))
+      await eventually(() => expect(drawn()).toBe(true), STARVED_MS)
+      const status = server.ctx.jobs.list().find((job) => job.name === 'draw ahead')!
+      expect(status.passes).toBeGreaterThan(0)
+      expect(status.inFlight).toBe(0)
+    },
+    STARVED_MS,
+  )
 
   test('a failing job makes /api/health degraded and names it', async () => {
     const server = await startTestApp()

@@ -1,9 +1,11 @@
 import { afterAll, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { contentStreamBomb, formPatternCycle, hugeImagePage, selfDrawingForm } from '../../scripts/support/hostile-pdfs'
 import { run, startServer } from '../../scripts/support/process'
+import { descendantsOf } from '../../scripts/support/test-run'
+import { eventually } from '../support/eventually'
 import { shareUrlOn } from '../support/share-paths'
 import { uploadPdfTo } from '../support/uploads'
 import { SLACKBOT } from '../support/user-agents'
@@ -73,3 +75,34 @@ test('hostile previews render in capped child processes: the server keeps its me
   // A renderer is killed once it passes the cap; between two reads (20 ms) it can grow a little beyond it.
   expect(rendererPeak).toBeLessThan(MEMORY_CAP + 64 * 1024 * 1024)
 }, 60_000) // five renders of up to 3 s each on two cores: more than bun's default 5 s when the machine is busy
+
+test('a renderer in the middle of an endless render goes with its server when the server is killed (kill -9)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pdfshare-previews-killed-'))
+  try {
+    await run(['user', 'add', 'alice', '--data', dir])
+    const own = (await run(['token', 'issue', 'alice', '--data', dir])).stdout.trim()
+    // A render may use a minute of CPU time: the renderer is still drawing the endless PDF when its server dies.
+    const doomed = await startServer(['--data', dir], {
+      env: { PDFSHARE_PREVIEW_TIMEOUT: '60', PDFSHARE_IDLE_TIMEOUT: '120', PDFSHARE_DRAW_AHEAD: 'false' },
+    })
+    const link = shareUrlOn(doomed.url, await uploadPdfTo(doomed.url, own, formPatternCycle()))
+    void fetch(`${link}/preview.png`, { headers: { 'user-agent': SLACKBOT } }).catch(() => {})
+    const renderer = () => descendantsOf(doomed.proc.pid).find((child) => child.command.includes('__preview-renderer'))?.pid
+    await eventually(() => expect(renderer()).toBeDefined())
+    const pid = renderer()!
+    // Drawing, not starting: more CPU time than a renderer takes to start (well under a second).
+    await eventually(() => expect(cpuSecondsOf(pid)).toBeGreaterThan(2), 150_000)
+    doomed.proc.kill('SIGKILL')
+    await doomed.proc.exited
+    await eventually(() => expect(existsSync(`/proc/${pid}`)).toBe(false))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}, 180_000)
+
+/** CPU time (user + system) of a process, in seconds, from /proc (ticks of 10 ms). */
+function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { createApp } from '../../src/app'
-import { DRAWN_AHEAD } from '../../src/core/previews/preview-service'
+import { DRAWN_AHEAD } from '../../src/core/previews/draw-ahead'
 import { PAGE_WIDTHS } from '../../src/core/previews/render-page'
 import { makePdf } from '../../scripts/support/pdf'
 import { BASE, form, startTestApp } from '../support/harness'
@@ -16,13 +16,18 @@ import { FIREFOX, SLACKBOT } from '../support/user-agents'
 const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_RATE_LIMIT_SHARE: '0', PDFSHARE_DRAW_AHEAD: 'true' })
 const owner = await server.user('first-page-owner')
 
+/** How often a test looks (every 100 ms) for what the renderers do in the background: up to 150 s. */
+const DRAWN_AHEAD_POLLS = 1500
 let addresses = 0
 const get = (path: string, headers: Record<string, string> = {}) =>
   server.call('GET', path, { headers: { 'user-agent': FIREFOX, 'x-forwarded-for': `198.18.9.${++addresses % 250}`, ...headers } })
 
-/** The link's page once it names page 1's image (drawn ahead in the background: a few seconds at most). */
+/**
+ * The link's page once it names page 1's image (drawn ahead in the background: a few seconds, on a quiet machine;
+ * the renderers work at a lower priority than anything else, so on a busy one it may take minutes).
+ */
 async function pageNamingFirstPage(link: TestLink, headers: Record<string, string> = {}): Promise<string> {
-  for (let tries = 0; tries < 200; tries++) {
+  for (let tries = 0; tries < DRAWN_AHEAD_POLLS; tries++) {
     const page = await (await get(link.path, headers)).text()
     if (page.includes('id="first-page"')) return page
     await Bun.sleep(100)
@@ -112,7 +117,7 @@ describe('page 1 at once', () => {
     // through the share page: on a balancer, a page asked of an instance that does not know the sizes yet would
     // start a draw of its own there, which could land in the bucket after the mark below.
     const sized = () => server.ctx.db.orm.query.pdfPages.findFirst({ where: (rows, { eq }) => eq(rows.blobKey, blobKey) })
-    for (let tries = 0; tries < 200 && !(await sized())?.sizes; tries++) await Bun.sleep(100)
+    for (let tries = 0; tries < DRAWN_AHEAD_POLLS && !(await sized())?.sizes; tries++) await Bun.sleep(100)
     expect((await sized())?.sizes).toBe('612x792')
     // As if it had been uploaded before this release: its row has no sizes, and a server starts afresh.
     const { pdfPages } = server.ctx.db.tables
@@ -124,7 +129,7 @@ describe('page 1 at once', () => {
       ).text()
     expect(await view()).not.toContain('id="first-page"')
     let named = false
-    for (let tries = 0; tries < 200 && !named; tries++) {
+    for (let tries = 0; tries < DRAWN_AHEAD_POLLS && !named; tries++) {
       named = (await view()).includes('id="first-page"')
       if (!named) await Bun.sleep(100)
     }
@@ -167,7 +172,7 @@ describe('page 1 at once', () => {
       await Bun.sleep(1_500) // the instance's background reading has failed by now
     else {
       const refused = () => server.log.lines.some((line) => line.includes(`page 1 of file ${id} was not drawn ahead`))
-      for (let tries = 0; tries < 100 && !refused(); tries++) await Bun.sleep(100)
+      for (let tries = 0; tries < DRAWN_AHEAD_POLLS && !refused(); tries++) await Bun.sleep(100)
       expect(refused()).toBe(true)
     }
     const page = await get(link.path)
@@ -183,7 +188,7 @@ describe('page 1 at once', () => {
     // through the share page: on a balancer, a page asked of an instance that does not know the sizes yet would
     // start a draw of its own there, which could land in the bucket after the mark below.
     const sized = () => server.ctx.db.orm.query.pdfPages.findFirst({ where: (rows, { eq }) => eq(rows.blobKey, blobKey) })
-    for (let tries = 0; tries < 200 && !(await sized())?.sizes; tries++) await Bun.sleep(100)
+    for (let tries = 0; tries < DRAWN_AHEAD_POLLS && !(await sized())?.sizes; tries++) await Bun.sleep(100)
     expect((await sized())?.sizes).toBe('612x792')
     // Mark the kept copy (in the bucket, or on the embedded install's data dir): what another instance answers
     // then shows where it came from.
@@ -200,7 +205,7 @@ describe('page 1 at once', () => {
     expect(Buffer.from(await image.arrayBuffer()).equals(marker)).toBe(true)
     const deleted = await server.call('DELETE', `/api/files/${file.id}`, { token: owner.token })
     expect(deleted.status).toBe(200)
-    for (let tries = 0; tries < 50 && (await other.ctx.previews.pullFirstPage(blobKey, 1200)); tries++) await Bun.sleep(100)
+    for (let tries = 0; tries < DRAWN_AHEAD_POLLS && (await other.ctx.previews.pullFirstPage(blobKey, 1200)); tries++) await Bun.sleep(100)
     expect(await other.ctx.previews.pullFirstPage(blobKey, 1200)).toBe(false)
   })
 })

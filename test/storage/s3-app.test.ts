@@ -15,7 +15,7 @@ import { s3SettingsOf } from '../support/s3'
 // The whole app with PDFSHARE_STORAGE=s3 on a real Ceph object gateway, through HTTP: the PDFs live in the
 // bucket, not in the data dir.
 const gateway = await sharedCeph()
-const bucket = `pdfshare-app-${process.pid}`
+const bucket = `pdfshare-app-${process.pid}-${Math.random().toString(36).slice(2, 8)}`
 await gateway.createBucket(bucket)
 const server = await startTestApp({
   PDFSHARE_STORAGE: 's3',

@@ -28,7 +28,7 @@ async function s3Store(options: Partial<S3BlobStoreOptions> = {}) {
   const dir = join(root, `store-${++stores}`)
   const tempDir = join(dir, 'tmp')
   mkdirSync(tempDir, { recursive: true })
-  const prefix = `test-${process.pid}-${stores}/`
+  const prefix = `test-${process.pid}-${stores}-${Math.random().toString(36).slice(2, 8)}/`
   let uploads = 0
   return {
     client,

@@ -58,6 +58,14 @@ type CallInit = { token?: string; body?: BodyInit | null; headers?: Record<strin
 let counter = 0
 
 /**
+ * Settings every test app starts with unless its test says otherwise: no API rate limit; page 1 not drawn ahead
+ * (elsewhere its background renders would only compete with the test for the CPU); renderers at the priority of
+ * everything else, because on a test machine everything else is other tests, which would starve them at their
+ * production nice value of 10.
+ */
+const TEST_DEFAULTS = { PDFSHARE_RATE_LIMIT_API: '0', PDFSHARE_DRAW_AHEAD: 'false', PDFSHARE_PREVIEW_NICE: '0' }
+
+/**
  * A fresh app on a fresh data dir with a migrated libSQL file (or, with PDFSHARE_TEST_BACKEND=postgres-s3, a
  * fresh PostgreSQL database and bucket: backend.ts): no mocks. Env settings can be passed as
  * they would be in production (e.g. PDFSHARE_MAX_FILE_SIZE). Closed and removed after the test file.
@@ -74,12 +82,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const ownDataDir = !joined || testBackend !== 'embedded'
   const dataDir = ownDataDir ? mkdtempSync(join(tmpdir(), 'pdfshare-test-')) : joined.dataDir
   const backend = joined ? { env: joined.backendEnv, cleanup: async () => {} } : await backendSettings()
-  const config = loadConfig(
-    { data: dataDir, 'public-url': 'https://pdf.example.test/base' },
-    // Page 1 is drawn ahead only where a test asks for it: elsewhere its background renders would only compete
-    // with the test for the CPU.
-    { PDFSHARE_RATE_LIMIT_API: '0', PDFSHARE_DRAW_AHEAD: 'false', ...backend.env, ...env },
-  )
+  const config = loadConfig({ data: dataDir, 'public-url': 'https://pdf.example.test/base' }, { ...TEST_DEFAULTS, ...backend.env, ...env })
   const log = memoryLogger()
   const ctx = await openContext(config, log)
   const app = createApp(ctx)
@@ -89,6 +92,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   afterAll(async () => {
     if (process.env.PDFSHARE_TEST_LB_REPORT && balanced) console.error('answers by instance:', [...balanced.served])
     await balanced?.instances.stop()
+    // The app's renderer processes stop with the app (its onStop), which only a listening app has.
+    app.listen({ port: 0, hostname: '127.0.0.1' })
+    await app.stop()
     ctx.close()
     await backend.cleanup()
     if (ownDataDir) rmSync(dataDir, { recursive: true, force: true })
@@ -160,8 +166,7 @@ async function balancedInstances(config: Config, env: Record<string, string>, lo
     count: 3,
     install: env,
     env: {
-      PDFSHARE_RATE_LIMIT_API: '0',
-      PDFSHARE_DRAW_AHEAD: 'false',
+      ...TEST_DEFAULTS,
       ...env,
       PDFSHARE_PUBLIC_URL: config.publicUrl,
       PDFSHARE_TRUST_PROXY: String(config.trustProxyHops + 1),

@@ -31,6 +31,7 @@ type WrittenOut = {
   rateLimitLogin: number
   previewTimeout: number
   previewMemory: number
+  previewNice: number
   drawAhead: boolean
   pageCacheSize: number
   maxTokensPerUser: number

@@ -3,6 +3,7 @@ import { rm, writeFile } from 'node:fs/promises'
 import { createSingleFlight } from '../../lib/concurrency'
 import type { AppContext } from '../context'
 import type { FileRow } from '../../db/tables'
+import { withLocalPdf } from './local-pdf'
 import { SHARED_FIRST_PAGE_WIDTHS } from './preview-cache'
 import type { PageWidth } from './render-page'
 import { RenderFailed, type RendererPool } from './renderer-pool'
@@ -64,21 +65,20 @@ export function pageImages(
     if (existsSync(mark)) return { kind: 'failed' }
     return once(path, async () => {
       if (!(await mayDraw())) return { kind: 'over_budget' }
-      const pdf = await ctx.blobs.localFile(row.blobKey)
-      try {
-        await draw(pdf.path)
-        ctx.previews.pageWritten(path)
-        return { kind: 'rendered', path }
-      } catch (error) {
-        await rm(`${path}.tmp`, { force: true }).catch(() => {})
-        if (!(error instanceof RenderFailed)) return { kind: 'busy' }
-        ctx.log.info(`${target.what} of file ${row.id}: ${error.message}; answered as not drawable for this version of the PDF`)
-        await writeFile(mark, `${error.message}\n`).catch(() => {})
-        ctx.previews.pageWritten(mark)
-        return { kind: 'failed' }
-      } finally {
-        await pdf.release()
-      }
+      return withLocalPdf(ctx, row.blobKey, async (pdfPath): Promise<PageImage> => {
+        try {
+          await draw(pdfPath)
+          ctx.previews.pageWritten(path)
+          return { kind: 'rendered', path }
+        } catch (error) {
+          await rm(`${path}.tmp`, { force: true }).catch(() => {})
+          if (!(error instanceof RenderFailed)) return { kind: 'busy' }
+          ctx.log.info(`${target.what} of file ${row.id}: ${error.message}; answered as not drawable for this version of the PDF`)
+          await writeFile(mark, `${error.message}\n`).catch(() => {})
+          ctx.previews.pageWritten(mark)
+          return { kind: 'failed' }
+        }
+      })
     })
   }
   return {

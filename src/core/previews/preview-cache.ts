@@ -44,14 +44,14 @@ export type PreviewCache = {
   /** Keeps a card or mark just written locally in the shared store too. */
   push(blobKey: string, kind: 'png' | 'failed'): Promise<void>
   /**
-   * The same for page 1's images drawn ahead (preview-service.ts DRAWN_AHEAD): the instance that took the upload
+   * The same for page 1's images drawn ahead (draw-ahead.ts DRAWN_AHEAD): the instance that took the upload
    * draws them, every other one fetches them from the bucket. Other pages are drawn by each instance that is asked.
    */
   pullFirstPage(blobKey: string, width: number): Promise<boolean>
   pushFirstPage(blobKey: string, width: number): Promise<void>
 }
 
-/** The widths of page 1 an instance shares through the bucket (preview-service.ts DRAWN_AHEAD), to drop them with their PDF. */
+/** The widths of page 1 an instance shares through the bucket (draw-ahead.ts DRAWN_AHEAD), to drop them with their PDF. */
 export const SHARED_FIRST_PAGE_WIDTHS = [800, 1200, 1800, 2400] as const
 
 /**

@@ -1,14 +1,14 @@
-import { existsSync } from 'node:fs'
-import { readFile, rm, writeFile } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import type { FileRow } from '../../db/tables'
-import { createSingleFlight } from '../../lib/concurrency'
 import type { AppContext } from '../context'
 import placeholderPath from './placeholder.png' with { type: 'file' }
-import { SHARED_FIRST_PAGE_WIDTHS } from './preview-cache'
 import { type PageImages, pageImages, type PageTexts } from './page-images'
 import { firstPageSize, type PageSize } from './page-sizes'
+import { withLocalPdf } from './local-pdf'
+import { previewState } from './preview-state'
+import { startDrawingAhead } from './draw-ahead'
 import { type Watermarks, watermarks } from './watermarks'
-import { type Counted, createRendererPool, RenderFailed, type RendererPool } from './renderer-pool'
+import { createRendererPool, RenderFailed, type RendererPool } from './renderer-pool'
 import { rendererCommand } from './renderer-protocol'
 
 /** How many previews render at once, each in its own process. */
@@ -17,8 +17,6 @@ export const MAX_CONCURRENT_RENDERS = 2
 const MAX_QUEUED_RENDERS = 32
 /** A renderer left without work for this long is stopped. */
 const RENDERER_IDLE_MS = 60_000
-/** A failure to start a renderer is logged at most this often. */
-const UNAVAILABLE_LOG_MS = 60_000
 /**
  * A PDF that ran out of time only because it is slow gets one more try, in the background, with this many times
  * the time (at least 30 s, at most 120 s), on a renderer of its own so it holds up no other preview.
@@ -63,12 +61,8 @@ export type PreviewService = {
   sizesOf(row: PreviewedFile): Promise<string | 'unreadable' | 'password' | 'busy'>
   /** Reads the new PDF's pages and draws page 1 at the widths readers ask for most, in the background (drawAhead). */
   drawAhead(row: PreviewedFile): void
-  close(): void
+  close(): Promise<void>
 }
-
-const RECORD_PAGES = `INSERT INTO pdf_pages (blob_key, pages, sizes) VALUES (?, ?, ?)
-ON CONFLICT (blob_key) DO UPDATE SET sizes = excluded.sizes WHERE pdf_pages.sizes IS NULL AND excluded.sizes IS NOT NULL`
-const PAGES = 'SELECT pages, sizes FROM pdf_pages WHERE blob_key = ?'
 
 /**
  * Previews are cached in the data dir by blob key, so a replacement (which writes a new blob) gets a new
@@ -78,200 +72,115 @@ const PAGES = 'SELECT pages, sizes FROM pdf_pages WHERE blob_key = ?'
  * previews, holding the reason): it is logged once, and every later request gets the placeholder at once. A
  * render that only ran out of time is tried once more first, in the background, with more time (the mark
  * says `slow: ` until then). Only our own trouble (no renderer could start, too many renders waiting) is not
- * remembered. Every render also counts the PDF's pages, which are kept in the database.
+ * remembered. Every render also counts the PDF's pages, which are kept in the database. What is kept between
+ * requests has one owner, the state (preview-state.ts); this is the order things happen in.
  */
 export function createPreviewService(
   ctx: AppContext,
   pool: RendererPool = defaultPool(ctx),
   secondTries: RendererPool = defaultPool(ctx, { secondTry: true }),
 ): PreviewService {
-  const once = createSingleFlight<Preview>()
-  const counting = createSingleFlight<number | undefined>()
+  const state = previewState<Preview>(ctx)
+  const { rows } = state
   const placeholder = PLACEHOLDER_PREVIEW
-  const pageCounts = new Map<string, number | undefined>()
-  // Page 1's size by blob key, once read (a blob never changes).
-  const firstPages = new Map<string, PageSize>()
-  const secondTried = new Set<string>()
-  const drawingAhead = new Set<string>()
-  let unavailableLoggedAt = -Infinity
-  // The card is served from this disk either way; a bucket that refuses it only costs the others a render.
-  const sharing = (row: PreviewedFile, kind: 'png' | 'failed') =>
-    ctx.previews.push(row.blobKey, kind).catch((error) => ctx.log.error(`preview of file ${row.id}: not kept in the bucket: ${error}`))
-  const recordPages = async (blobKey: string, { pages, sizes }: Counted) => {
-    remember(pageCounts, blobKey, pages)
-    const first = firstPageSize(sizes)
-    if (first) remember(firstPages, blobKey, first)
-    await ctx.db.hot.runGroups([[{ sql: RECORD_PAGES, args: [blobKey, pages, sizes ?? null] }]]).catch((error) => {
-      ctx.log.error(`the page count of blob ${blobKey} could not be kept`, error)
-    })
-  }
 
   /** Renders the card with `renderers`; the failure, if any, for the caller to judge. */
   const renderWith = async (renderers: RendererPool, row: PreviewedFile, timeoutMs?: number) => {
     const path = ctx.previews.pathOf(row.blobKey)
-    const pdf = await ctx.blobs.localFile(row.blobKey)
-    try {
-      await recordPages(row.blobKey, await renderers.render(pdf.path, path, { timeoutMs }))
-    } finally {
-      await pdf.release()
-    }
-    await sharing(row, 'png')
+    const counted = await withLocalPdf(ctx, row.blobKey, (pdfPath) => renderers.render(pdfPath, path, { timeoutMs }))
+    await rows.record(row.blobKey, counted)
+    await state.rendered(row)
     return { kind: 'rendered' as const, path }
-  }
-
-  const failed = async (row: PreviewedFile, reason: string) => {
-    await writeFile(ctx.previews.pathOf(row.blobKey, 'failed'), `${reason}\n`).catch(() => {})
-    await sharing(row, 'failed')
   }
 
   /** The second try of a slow PDF, once per process and blob, in the background. */
   const secondTry = (row: PreviewedFile) => {
-    if (secondTried.has(row.blobKey)) return
-    secondTried.add(row.blobKey)
+    if (!state.firstTime('second try', row.blobKey)) return
     const timeoutMs = secondTryTimeout(ctx)
     void renderWith(secondTries, row, timeoutMs)
       .then(async () => {
-        await rm(ctx.previews.pathOf(row.blobKey, 'failed'), { force: true })
-        ctx.log.info(`preview of file ${row.id}: rendered on its second try (up to ${timeoutMs / 1000} s)`)
+        await state.recovered(row.blobKey)
+        ctx.log.info(`preview of file ${row.id}: rendered on its second try (up to ${timeoutMs / 1000} s of CPU time)`)
       })
       .catch(async (error: unknown) => {
         await rm(`${ctx.previews.pathOf(row.blobKey)}.tmp`, { force: true }).catch(() => {})
         const reason = error instanceof Error ? error.message : String(error)
         if (!(error instanceof RenderFailed)) {
-          secondTried.delete(row.blobKey) // our trouble, not the PDF's: another request may try again
+          state.again('second try', row.blobKey) // our trouble, not the PDF's: another request may try again
           return
         }
         ctx.log.info(`preview of file ${row.id}: ${reason} on its second try too; serving the placeholder for this version of the PDF`)
-        await failed(row, `${reason} (second try)`)
+        await state.failed(row, `${reason} (second try)`)
       })
   }
 
   const render = async (row: PreviewedFile): Promise<Preview> => {
-    const path = ctx.previews.pathOf(row.blobKey)
-    const failedMarker = ctx.previews.pathOf(row.blobKey, 'failed')
-    const cached = () => (existsSync(path) ? { kind: 'rendered' as const, path } : existsSync(failedMarker) ? placeholder : undefined)
-    const known = cached() ?? ((await ctx.previews.pull(row.blobKey).catch(() => false)) ? cached() : undefined)
-    if (known === placeholder) {
-      if ((await readFile(failedMarker, 'utf8').catch(() => '')).startsWith(SLOW)) secondTry(row)
+    const known = await state.cardOf(row.blobKey)
+    if (known?.kind === 'failed') {
+      if (known.reason.startsWith(SLOW)) secondTry(row)
       return placeholder
     }
     if (known) return known
     try {
       return await renderWith(pool, row)
     } catch (error) {
-      await rm(`${path}.tmp`, { force: true }).catch(() => {})
+      await rm(`${ctx.previews.pathOf(row.blobKey)}.tmp`, { force: true }).catch(() => {})
       const reason = error instanceof Error ? error.message : String(error)
       if (error instanceof RenderFailed) {
         ctx.log.info(`preview of file ${row.id}: ${reason}; serving the placeholder for this version of the PDF`)
-        await failed(row, error.slow ? `${SLOW}${reason}` : reason)
+        await state.failed(row, error.slow ? `${SLOW}${reason}` : reason)
         if (error.slow) secondTry(row)
-      } else if (ctx.now() - unavailableLoggedAt >= UNAVAILABLE_LOG_MS) {
-        unavailableLoggedAt = ctx.now()
+      } else if (state.unavailableLogDue()) {
         ctx.log.error(`preview of file ${row.id}: ${reason}; serving the placeholder for now`)
       }
       return placeholder
     }
   }
 
-  const countPages = async (row: PreviewedFile): Promise<number | undefined> => {
-    const stored = await ctx.db.hot.get(PAGES, [row.blobKey])
-    if (stored) return remember(pageCounts, row.blobKey, Number(stored[0]))
-    try {
-      const pdf = await ctx.blobs.localFile(row.blobKey)
-      try {
-        const counted = await pool.countPages(pdf.path)
-        await recordPages(row.blobKey, counted)
-        return counted.pages
-      } finally {
-        await pdf.release()
-      }
-    } catch (error) {
-      // PDFium cannot open it: nobody can tell its pages (remembered); our trouble: ask again next time.
-      if (error instanceof RenderFailed) return remember(pageCounts, row.blobKey, undefined)
-      return undefined
-    }
+  /** The PDF's page count and sizes, counted by a renderer now, and kept. */
+  const count = async (row: PreviewedFile) => {
+    const counted = await withLocalPdf(ctx, row.blobKey, (pdfPath) => pool.countPages(pdfPath))
+    await rows.record(row.blobKey, counted)
+    return counted
   }
 
   const pagesOf = async (row: PreviewedFile) => {
-    if (pageCounts.has(row.blobKey)) return pageCounts.get(row.blobKey)
-    return counting(row.blobKey, () => countPages(row))
-  }
-
-  /**
-   * Page 1 at the widths readers ask for most, drawn once (at the largest) by the background renderer, and every
-   * page's size read on the way: once per blob and process, skipped where they are already on disk. Our trouble
-   * (renderers busy, stopping) lets a later call try again; a PDF PDFium cannot draw is left to the readers'
-   * requests, which remember it.
-   */
-  const drawAhead = (row: PreviewedFile) => {
-    if (drawingAhead.has(row.blobKey)) return
-    drawingAhead.add(row.blobKey)
-    void (async () => {
-      const widths = DRAWN_AHEAD.filter((width) => !existsSync(ctx.previews.pagePathOf(row.blobKey, 1, width, 'webp')))
-      const known = firstPages.get(row.blobKey) ?? firstPageSize((await ctx.db.hot.get(PAGES, [row.blobKey]))?.[1] as string | null)
-      if (known) remember(firstPages, row.blobKey, known)
-      if (widths.length === 0 && known) return
-      const pdf = await ctx.blobs.localFile(row.blobKey)
+    const known = rows.known(row.blobKey)
+    if (known) return known.pages ?? undefined
+    return state.counting(row.blobKey, async () => {
+      const stored = await rows.read(row.blobKey, 'pages')
+      if (stored) return stored.pages ?? undefined
       try {
-        const outPaths = widths.map((width) => ctx.previews.pagePathOf(row.blobKey, 1, width, 'webp'))
-        const counted =
-          widths.length > 0
-            ? await secondTries.renderPage(pdf.path, outPaths, { page: 1, widths: [...widths], sizes: !known })
-            : await secondTries.countPages(pdf.path)
-        for (const path of outPaths) ctx.previews.pageWritten(path)
-        // Into the bucket before the sizes are recorded: an instance names page 1 in its HTML once it knows them,
-        // and by then the image is there for it. Served from this disk either way; a bucket that refuses them only
-        // costs the other instances a draw.
-        for (const width of widths)
-          await ctx.previews
-            .pushFirstPage(row.blobKey, width)
-            .catch((error) => ctx.log.error(`page 1 of file ${row.id} at ${width} px: not kept in the bucket: ${error}`))
-        await recordPages(row.blobKey, counted)
-      } finally {
-        await pdf.release()
+        return (await count(row)).pages
+      } catch (error) {
+        // PDFium cannot open it: nobody can tell its pages (remembered); our trouble: ask again next time.
+        if (error instanceof RenderFailed) rows.unreadable(row.blobKey)
+        return undefined
       }
-    })().catch(async (error: unknown) => {
-      for (const width of DRAWN_AHEAD) await rm(`${ctx.previews.pagePathOf(row.blobKey, 1, width, 'webp')}.tmp`, { force: true })
-      if (error instanceof RenderFailed) ctx.log.info(`page 1 of file ${row.id} was not drawn ahead: ${error.message}`)
-      else drawingAhead.delete(row.blobKey) // our trouble, not the PDF's: a later view may try again
     })
   }
 
-  const allSizes = new Map<string, string>()
-  const sizing = createSingleFlight<string | 'unreadable' | 'password' | 'busy'>()
+  const drawingAhead = startDrawingAhead(ctx, secondTries, state)
+  const drawAhead = drawingAhead.ask
+
   const sizesOf = async (row: PreviewedFile): Promise<string | 'unreadable' | 'password' | 'busy'> => {
-    const known = allSizes.get(row.blobKey)
+    const known = rows.known(row.blobKey)?.sizes
     if (known !== undefined) return known
-    return sizing(row.blobKey, async () => {
-      const stored = await ctx.db.hot.get(PAGES, [row.blobKey])
-      // A PDF of no pages has sizes '' (and 0 pages): known, not missing.
-      let sizes = stored && (stored[1] !== null || Number(stored[0]) === 0) ? String(stored[1] ?? '') : undefined
-      if (sizes === undefined) {
-        try {
-          const pdf = await ctx.blobs.localFile(row.blobKey)
-          try {
-            const counted = await pool.countPages(pdf.path)
-            await recordPages(row.blobKey, counted)
-            sizes = counted.sizes
-          } finally {
-            await pdf.release()
-          }
-        } catch (error) {
-          if (!(error instanceof RenderFailed)) return 'busy'
-          return /password/i.test(error.message) ? 'password' : 'unreadable'
-        }
+    return state.sizing(row.blobKey, async () => {
+      const stored = (await rows.read(row.blobKey, 'sizes'))?.sizes
+      if (stored !== undefined) return stored
+      try {
+        return (await count(row)).sizes ?? 'unreadable'
+      } catch (error) {
+        if (!(error instanceof RenderFailed)) return 'busy'
+        return /password/i.test(error.message) ? 'password' : 'unreadable'
       }
-      if (sizes === undefined) return 'unreadable'
-      remember(allSizes, row.blobKey, sizes)
-      return sizes
     })
   }
 
   const firstPageOf = async (row: PreviewedFile) => {
-    const known = firstPages.get(row.blobKey)
-    if (known) return known
-    const size = firstPageSize((await ctx.db.hot.get(PAGES, [row.blobKey]))?.[1] as string | null)
-    if (size) return remember(firstPages, row.blobKey, size)
+    const size = firstPageSize((await rows.read(row.blobKey, 'sizes'))?.sizes)
+    if (size) return size
     // Not read yet (a PDF from before page sizes were kept, or draw-ahead is off): read it for the next reader.
     drawAhead(row)
     return undefined
@@ -289,7 +198,7 @@ export function createPreviewService(
     pageTextOf: pages.textOf,
     watermarks: watermarks(ctx, pool),
     async previewOf(row, options = {}) {
-      const rendering = once(row.blobKey, () => render(row))
+      const rendering = state.rendering(row.blobKey, () => render(row))
       if (options.waitMs === undefined) return rendering
       let timer: Timer | undefined
       const late = new Promise<Preview>((resolve) => {
@@ -301,26 +210,12 @@ export function createPreviewService(
         clearTimeout(timer)
       }
     },
-    close: () => {
+    close: async () => {
       pool.close()
-      secondTries.close()
+      secondTries.close() // what is drawn ahead ends at once, and the job's stop has nothing left to wait for
+      await drawingAhead.stop()
     },
   }
-}
-
-/**
- * The widths page 1 is drawn at ahead of its first reader: what share pages ask for on phones (800, 1200),
- * laptops and desktops (1200, 1800) and high-density screens (2400); see the viewer's page image sizes.
- */
-export const DRAWN_AHEAD = SHARED_FIRST_PAGE_WIDTHS
-
-/** Page counts kept in memory: a few numbers per PDF, at most this many PDFs. */
-const REMEMBERED_COUNTS = 10_000
-
-function remember<T>(map: Map<string, T>, key: string, value: T): T {
-  if (map.size >= REMEMBERED_COUNTS) map.delete(map.keys().next().value!)
-  map.set(key, value)
-  return value
 }
 
 /**
@@ -340,7 +235,11 @@ export function secondTryTimeout(ctx: Pick<AppContext, 'config'>): number {
 function defaultPool(ctx: AppContext, options: { secondTry?: boolean } = {}): RendererPool {
   return createRendererPool({
     timeoutMs: options.secondTry ? secondTryTimeout(ctx) : ctx.config.previewTimeout * 1000,
+    // A reader's page waits for its render: on a busy machine it may take this long before it is given up (the
+    // second tries run in the background, with the pool's default).
+    wallMs: options.secondTry ? undefined : previewWaitOf(ctx.config),
     memoryBytes: ctx.config.previewMemory,
+    nice: ctx.config.previewNice,
     concurrency: options.secondTry ? 1 : MAX_CONCURRENT_RENDERS,
     maxQueued: options.secondTry ? 8 : MAX_QUEUED_RENDERS,
     idleMs: RENDERER_IDLE_MS,

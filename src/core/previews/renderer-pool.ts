@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { readFile, rm } from 'node:fs/promises'
 import { setPriority, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
@@ -8,10 +9,22 @@ import type { Metrics } from '../metrics/metrics'
 import type { RendererMessage, RenderJob } from './renderer-protocol'
 
 export type RendererLimits = {
-  /** Wall-clock time one render may take before its process is killed. */
+  /**
+   * CPU time one render may use before its process is killed (a PDF that needs more is too costly to draw). CPU
+   * time, not wall-clock time: on a busy machine a renderer gets less of the CPU per second, and a fine PDF must
+   * not turn into a placeholder because the machine was busy.
+   */
   timeoutMs: number
+  /**
+   * Wall-clock time one render may take however little CPU it got: a renderer starved by a busy machine (or stuck)
+   * is stopped then, not blamed on the PDF (RendererUnavailable). Default: WALL_FACTOR times the CPU time limit;
+   * never less than it.
+   */
+  wallMs?: number
   /** Resident memory one renderer process may reach before it is killed. */
   memoryBytes: number
+  /** The nice value renderers run at (default 10: below the server's priority). */
+  nice?: number
   /** Renderer processes at once; each renders one PDF at a time. */
   concurrency: number
   /** Renders that may wait for a free renderer; more are refused at once (RendererBusy). */
@@ -43,14 +56,18 @@ export class RendererUnavailable extends Error {
   override name = 'RendererUnavailable'
 }
 
-/** How often a renderer's resident memory is read while it renders. */
+/** How often a renderer's resident memory and CPU time are read while it renders. */
 const MEMORY_POLL_MS = 20
+/** Renderers' nice value unless told otherwise: a busy render never slows the server's answers. */
+const DEFAULT_NICE = 10
+/** The default wall-clock limit of a render, in multiples of its CPU time limit. */
+const WALL_FACTOR = 10
 /** A renderer that keeps more than this share of the cap after a render is replaced by a fresh one. */
 const RECYCLE_SHARE = 0.5
 /**
- * How long a renderer may take to start (Bun, PDFium's wasm compiled, sharp loaded: ~150 ms on a server), or the
- * render time limit if that is longer: a slow machine (an emulated or small ARM board) that is given more time
- * to render needs it to start, too.
+ * How long a renderer may take to start (Bun, PDFium's wasm compiled, sharp loaded: ~150 ms on a server), or a
+ * render's wall-clock limit if that is longer: a slow or busy machine (an emulated or small ARM board, a NAS at
+ * work) that gives a render more time needs it to start, too.
  */
 const START_TIMEOUT_MS = 15_000
 
@@ -89,6 +106,11 @@ export type RendererPool = {
   stamp(pdfPath: string, outPath: string, options: { text: string; timeoutMs?: number }): Promise<Counted>
   /** Draws the watermark `text` over a transparent `width` × `height` PNG at `outPath` (watermark-jobs.ts). */
   overlay(outPath: string, options: { text: string; width: number; height: number }): Promise<Counted>
+  /**
+   * The page image at `imagePath` with the overlay at `overlayPath` laid over it (lay-watermark.ts), under the same
+   * limits: a WebP, written in the renderers' scratch folder and handed back as bytes (it is one reader's).
+   */
+  watermark(imagePath: string, overlayPath: string): Promise<Buffer>
   /** Stops every renderer (the server is stopping). */
   close(): void
 }
@@ -96,7 +118,7 @@ export type RendererPool = {
 /**
  * Previews render in child processes, never on the server's event loop: a hostile PDF can make PDFium loop
  * forever or grow its memory by gigabytes, and only a process can be stopped at any instant. Each render
- * runs under a wall-clock limit and a memory cap (resident memory read every 20 ms; PDFium's own heap is
+ * runs under a CPU time limit and a memory cap (both read every 20 ms; PDFium's own heap is
  * also capped inside the renderer, so most bombs fail cleanly before the cap is reached); on overrun the
  * process is killed, and the next render starts a fresh one. Renderers run at a lower CPU priority than
  * the server, so page views and API calls keep answering while they work.
@@ -108,14 +130,25 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
   const idle: Renderer[] = []
   const all = new Set<Renderer>()
   let nextJob = 1
+  let nextOutput = 1
   let closed = false
-  // The renderers' scratch folder (rendererEnv), made with the first renderer; removed on close, or when the
-  // process exits without closing the pool.
+  // The renderers' scratch folder (rendererEnv; the watermarked pages on their way back), made with the first
+  // renderer; removed on close, or when the process exits without closing the pool.
   let scratch: string | undefined
   const removeScratch = () => {
     if (scratch) rmSync(scratch, { recursive: true, force: true })
     scratch = undefined
   }
+  const scratchFolder = () => {
+    if (!scratch) {
+      scratch = mkdtempSync(join(tmpdir(), 'pdfshare-renderers-'))
+      process.once('exit', removeScratch)
+    }
+    return scratch
+  }
+
+  /** The wall-clock limit of a render with the CPU time limit `timeoutMs`. */
+  const wallLimit = (timeoutMs: number) => Math.max(timeoutMs, limits.wallMs ?? timeoutMs * WALL_FACTOR)
 
   const stop = (renderer: Renderer) => {
     clearTimeout(renderer.idleTimer)
@@ -125,12 +158,8 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
   const start = (): Renderer => {
     let stderr = ''
     const renderer: Renderer = { exited: false } as Renderer
-    if (!scratch) {
-      scratch = mkdtempSync(join(tmpdir(), 'pdfshare-renderers-'))
-      process.once('exit', removeScratch)
-    }
     renderer.proc = Bun.spawn(limits.command, {
-      env: rendererEnv(scratch),
+      env: rendererEnv(scratchFolder()),
       stdin: 'ignore',
       stdout: 'ignore',
       stderr: 'pipe',
@@ -153,7 +182,7 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
       for await (const chunk of renderer.proc.stderr as ReadableStream<Uint8Array>) stderr = (stderr + decoder.decode(chunk)).slice(-600)
     })().catch(() => {})
     try {
-      setPriority(renderer.proc.pid, 10)
+      setPriority(renderer.proc.pid, limits.nice ?? DEFAULT_NICE)
     } catch {
       // not permitted here: the renderer runs at the server's priority
     }
@@ -163,7 +192,7 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
           stop(renderer)
           reject(new RendererUnavailable('the preview renderer did not start in time'))
         },
-        Math.max(START_TIMEOUT_MS, limits.timeoutMs),
+        Math.max(START_TIMEOUT_MS, wallLimit(limits.timeoutMs)),
       )
       renderer.onMessage = (message) => {
         if (!('ready' in message)) return
@@ -192,28 +221,35 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
     new Promise<Counted>((resolve, reject) => {
       const pid = renderer.proc.pid
       const cpuAtStart = cpuMillisOf(pid)
+      const cpuUsed = () => cpuMillisOf(pid) - cpuAtStart
+      // Where /proc gives no CPU time (not Linux), the CPU limit is counted on the wall clock.
+      const byCpu = Number.isFinite(cpuAtStart)
+      const wallMs = wallLimit(timeoutMs)
       let killedFor: Error | undefined
       const kill = (failure: Error, reason: 'time' | 'memory') => {
         if (!killedFor) metrics?.rendererKilled(reason)
         killedFor ??= failure
         stop(renderer)
       }
-      const deadline = setTimeout(() => {
-        // Too slow is the PDF's fault only if the renderer had the CPU. Two renderers sharing one core still get
-        // half of it each; one that got less than a quarter of its time was starved by a busy machine, and the
-        // same PDF may well render next time, so that is not remembered.
-        const cpuMs = cpuMillisOf(pid) - cpuAtStart
-        const slow = `took longer than ${timeoutMs / 1000} s`
-        kill(
-          Number.isFinite(cpuMs) && cpuMs < timeoutMs / 4
-            ? new RendererUnavailable(`${slow} while the machine was busy (${(cpuMs / 1000).toFixed(1)} s on the CPU)`)
-            : new RenderFailed(slow, true),
-          'time',
-        )
-      }, timeoutMs)
+      const tooSlow = () => new RenderFailed(`needed more than ${timeoutMs / 1000} s of CPU time`, true)
+      const deadline = setTimeout(
+        () => {
+          if (!byCpu) return kill(tooSlow(), 'time')
+          // The renderer did not get through its CPU time in all this time: the machine was busy (or the renderer
+          // stuck), not the PDF's fault, and the same PDF may well render next time, so that is not remembered.
+          kill(
+            new RendererUnavailable(
+              `took longer than ${wallMs / 1000} s while the machine was busy (${(cpuUsed() / 1000).toFixed(1)} s on the CPU)`,
+            ),
+            'time',
+          )
+        },
+        byCpu ? wallMs : timeoutMs,
+      )
       const watch = setInterval(() => {
         if (residentBytes(pid) > limits.memoryBytes)
           kill(new RenderFailed(`needed more than ${formatSize(limits.memoryBytes)} of memory`), 'memory')
+        else if (byCpu && cpuUsed() >= timeoutMs) kill(tooSlow(), 'time')
       }, MEMORY_POLL_MS)
       const settle = () => {
         clearTimeout(deadline)
@@ -265,6 +301,16 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
     readText: (pdfPath, outPath, { page }) => run({ kind: 'text', pdfPath, outPath, page }),
     stamp: (pdfPath, outPath, { text, timeoutMs }) => run({ kind: 'stamp', pdfPath, outPath, text }, timeoutMs),
     overlay: (outPath, options) => run({ kind: 'overlay', pdfPath: '', outPath, ...options }),
+    async watermark(imagePath, overlayPath) {
+      if (closed) throw new RendererUnavailable('the server is stopping')
+      const outPath = join(scratchFolder(), `watermarked-${nextOutput++}.webp`)
+      try {
+        await run({ kind: 'watermark', pdfPath: '', imagePath, overlayPath, outPath })
+        return await readFile(outPath)
+      } finally {
+        await Promise.all([rm(outPath, { force: true }), rm(`${outPath}.tmp`, { force: true })])
+      }
+    },
     close() {
       closed = true
       for (const renderer of all) stop(renderer)

@@ -1,4 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises'
+import { layWatermark } from './lay-watermark'
 import { readPageText } from './page-text'
 import { countPages, loadRenderEngine, renderFirstPage, withPdfium } from './render-first-page'
 import { renderPageImages } from './render-page'
@@ -13,14 +14,28 @@ const HEADROOM = 96 * 1024 * 1024
 const MIN_HEAP = 32 * 1024 * 1024
 
 /**
+ * A render can keep this thread busy for as long as the server lets it (a PDF that draws itself forever): then
+ * the closing channel is never seen, and a server that was killed (kill -9, a crash) would leave its renderer
+ * spinning for good. A worker thread watches for this process being handed to another parent, and kills it.
+ */
+function exitWithServer(): void {
+  const watch = `const server = ${process.ppid}
+setInterval(() => { if (process.ppid !== server) process.kill(process.pid, 'SIGKILL') }, 1000)`
+  const worker = new Worker(URL.createObjectURL(new Blob([watch], { type: 'application/javascript' })))
+  // Bun's Worker can be unreferenced (the DOM type does not say so): it never keeps the renderer alive.
+  ;(worker as Worker & { unref(): void }).unref()
+}
+
+/**
  * The preview renderer: a child process of the server (`pdfshare __preview-renderer`) that renders one job
  * at a time and answers over Bun's IPC channel. It holds no state worth keeping, so the server kills it
  * whenever a render runs too long or too large, and starts a fresh one for the next job. It exits when the
- * server goes away (the channel closes).
+ * server goes away (the channel closes, or, in the middle of a render, exitWithServer sees it).
  */
 export async function runPreviewRenderer(): Promise<void> {
   const send = (message: RendererMessage) => process.send!(message)
   if (!process.send) throw new Error('the preview renderer must be started by the server, with an IPC channel')
+  exitWithServer()
   const engine = await loadRenderEngine()
   const done = new Promise<void>((resolve) => process.once('disconnect', resolve))
   let busy = Promise.resolve()
@@ -48,6 +63,11 @@ export async function runPreviewRenderer(): Promise<void> {
           })
           await writeAtomically(job.outPath, Buffer.from(JSON.stringify(text)))
           send({ id: job.id, ok: true, pages })
+        } else if (job.kind === 'watermark') {
+          if (!job.outPath || !job.imagePath || !job.overlayPath) throw new Error('a watermark job needs its page, overlay and path')
+          const laid = await layWatermark(engine.sharp, job.imagePath, job.overlayPath)
+          await writeAtomically(job.outPath, laid.bytes)
+          send({ id: job.id, ok: true, pages: laid.pages })
         } else if (job.kind === 'stamp' || job.kind === 'overlay') {
           if (!job.outPath || !job.text) throw new Error(`a ${job.kind} job needs its path and text`)
           // pdf-lib and fontkit load with the first watermark: this file is part of every process of the binary.

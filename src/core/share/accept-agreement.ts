@@ -6,7 +6,7 @@ import type { LinkState } from '../links/link-state'
 import { readerEventStatements, readerNews } from '../notifications/reader-events'
 import { drizzleSqlOf } from '../../db/database'
 import { randomId } from '../../lib/ids'
-import type { ReadLinkAccess } from './link-access'
+import type { LinkAccess } from './link-access'
 
 /**
  * What the agreement form (`POST /s/:slug/agreement`) decided: the link is missing or gone, or has no agreement
@@ -35,7 +35,7 @@ export const ACCEPTANCES_PER_HOUR = 30
  * meanwhile are shown first. A reader whose address the link knows is recorded once per version; others at most
  * ACCEPTANCES_PER_HOUR times per link from one client address.
  */
-export function agreementAcceptor(ctx: AppContext, accessOf: ReadLinkAccess) {
+export function agreementAcceptor(ctx: AppContext) {
   const { acceptances } = ctx.db.tables
   const makesNews = readerNews(ctx)
   const perClient = rateLimitFor(ctx, 'agreement acceptances per link and client', {
@@ -52,13 +52,13 @@ export function agreementAcceptor(ctx: AppContext, accessOf: ReadLinkAccess) {
         .limit(1)
     ).length > 0
   return async (input: {
-    slug: string
-    cookies: string | null
+    /** The link and what the reader's cookies open of it (link-access.ts). */
+    access: LinkAccess
     version: string
     accept: boolean
     client: string
   }): Promise<AgreementDecision> => {
-    const access = await accessOf({ slug: input.slug, cookies: input.cookies })
+    const { access } = input
     if (access.kind !== 'open') return access
     const { shared } = access
     const { link } = shared

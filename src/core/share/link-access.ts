@@ -1,4 +1,5 @@
 import type { AppContext } from '../context'
+import type { RequestCookies } from '../../lib/cookies'
 import { sharedLinkFinder, type SharedLink } from '../links/find-shared-link'
 import { linkState, type LinkState } from '../links/link-state'
 import { asksForAddress, readerAddressOf, readerVerdict } from '../links/readers'
@@ -32,17 +33,22 @@ export type LinkAccess =
 
 export type Gate = 'password' | 'reader' | 'agreement'
 
-export type ReadLinkAccess = (input: { slug: string; cookies: string | null }) => Promise<LinkAccess>
+/**
+ * `slug`: null for what the path holds where no slug could be (routes/share/model.ts), never looked up. `cookies`:
+ * the reader's, or none for an answer that is the same for everyone (the link's card, its password form).
+ */
+export type ReadLinkAccess = (input: { slug: string | null; cookies: RequestCookies }) => Promise<LinkAccess>
 
 /**
  * What a request to `/s/<slug>…` may have of the link's document, from the link's state and the reader's
  * cookies. Disabled and expired come from the cached link; only a link with a view limit whose reader holds
- * no grant reads its live view count (one kept prepared statement), to tell `used_up`.
+ * no grant reads its live view count (one kept prepared statement), to tell `used_up`. Read once a request, before
+ * its route runs (the share routes' resolve), and handed to the service that decides the answer.
  */
 export function linkAccessReader(ctx: AppContext): ReadLinkAccess {
   const findSharedLink = sharedLinkFinder(ctx)
   return async ({ slug, cookies }) => {
-    const shared = await findSharedLink(slug)
+    const shared = slug === null ? undefined : await findSharedLink(slug)
     if (!shared) return { kind: 'missing' }
     const { link } = shared
     const now = ctx.now()

@@ -3,7 +3,8 @@ import type { SharedLink } from '../links/find-shared-link'
 import type { LinkState } from '../links/link-state'
 import type { Watermarks } from '../previews/watermarks'
 import type { Visit } from '../../routes/share/model'
-import type { Gate, ReadLinkAccess } from './link-access'
+import type { Gate, LinkAccess } from './link-access'
+import type { RequestCookies } from '../../lib/cookies'
 import { readerWatermark } from './reader-watermark'
 import { downloadRecorder } from './record-download'
 import type { VisitFacts } from './visit-records'
@@ -31,8 +32,9 @@ export type BytesDecision =
 export type Stamped = { path: string; size: number; text: string }
 
 export type OpenBytes = (input: {
-  slug: string
-  cookies: string | null
+  /** The link and what the reader's cookies open of it (link-access.ts). */
+  access: LinkAccess
+  cookies: RequestCookies
   disposition: 'inline' | 'attachment'
   visit: Visit
   facts: Omit<VisitFacts, 'visitor' | 'reader'>
@@ -44,14 +46,9 @@ export type OpenBytes = (input: {
  * before its bytes go (service/record-download.ts); analytics never stand between a reader and a download, so
  * a failure to record it is logged, and the bytes go all the same.
  */
-export function bytesOpener(
-  ctx: AppContext,
-  built: { accessOf: ReadLinkAccess; visitorKeyOf: VisitorKeyOf; watermarks: Watermarks },
-): OpenBytes {
-  const { accessOf } = built
+export function bytesOpener(ctx: AppContext, built: { visitorKeyOf: VisitorKeyOf; watermarks: Watermarks }): OpenBytes {
   const recordDownload = downloadRecorder(ctx, built.visitorKeyOf)
-  return async ({ slug, cookies, disposition, visit, facts, range }) => {
-    const access = await accessOf({ slug, cookies })
+  return async ({ access, cookies, disposition, visit, facts, range }) => {
     if (access.kind !== 'open') return access
     if (access.gate) return { kind: 'locked', gate: access.gate }
     if (access.limited && !access.granted) return { kind: 'ungranted' }

@@ -5,7 +5,8 @@ import { rateLimitFor } from '../limits/rate-limit'
 import type { PageImage, PageImages, PageTexts } from '../previews/page-images'
 import type { Watermarks } from '../previews/watermarks'
 import { isPageWidth, PAGE_WIDTHS, type PageWidth } from '../previews/render-page'
-import type { Gate, ReadLinkAccess } from './link-access'
+import type { Gate, LinkAccess } from './link-access'
+import type { RequestCookies } from '../../lib/cookies'
 import { readerWatermark } from './reader-watermark'
 
 /** Pages one client address (an IPv6 /64) may have drawn in any minute (a sliding one); cached pages are free. */
@@ -32,9 +33,11 @@ export type PageImageDecision =
 export type Watermarked = { kind: 'image'; bytes: Buffer; text: string } | { kind: 'busy' }
 
 export type OpenPageImage = (input: {
-  slug: string
-  cookies: string | null
-  page: string
+  /** The link and what the reader's cookies open of it (link-access.ts). */
+  access: LinkAccess
+  cookies: RequestCookies
+  /** The page's number, or null when the path holds none (routes/share/model.ts): told only once the link is open. */
+  page: number | null
   /** The image's width (`?w=`), or `text` for the page's text. */
   width: string | null | 'text'
   client: string
@@ -46,11 +49,7 @@ export type OpenPageImage = (input: {
  * (a sliding minute, counted where every instance sees it); past that they get the placeholder, and cached pages
  * as before.
  */
-export function pageImageOpener(
-  ctx: AppContext,
-  accessOf: ReadLinkAccess,
-  pages: { imageOf: PageImages; textOf: PageTexts; watermarks: Watermarks },
-): OpenPageImage {
+export function pageImageOpener(ctx: AppContext, pages: { imageOf: PageImages; textOf: PageTexts; watermarks: Watermarks }): OpenPageImage {
   // Sliding minutes: a fixed one let twice the budget through around its turn (a minute's worth on each side).
   const draws = rateLimitFor(ctx, 'page draws per address', { perMinute: PAGE_DRAWS_PER_MINUTE, sliding: true })
   const reads = rateLimitFor(ctx, 'page texts per address', { perMinute: PAGE_TEXTS_PER_MINUTE, sliding: true })
@@ -58,13 +57,11 @@ export function pageImageOpener(
     const decision = await limit.hit(client, ctx.now())
     return decision === undefined || decision.allowed
   }
-  return async ({ slug, cookies, page: pageText, width: widthText, client }) => {
-    const access = await accessOf({ slug, cookies })
+  return async ({ access, cookies, page, width: widthText, client }) => {
     if (access.kind !== 'open') return access
     if (access.gate) return { kind: 'locked', gate: access.gate }
     if (access.limited && !access.granted) return { kind: 'ungranted' }
-    const page = /^[1-9]\d{0,5}$/.test(pageText) ? Number(pageText) : 0
-    if (page < 1) return { kind: 'bad_request', message: 'The page number must be a whole number from 1.' }
+    if (page === null) return { kind: 'bad_request', message: 'The page number must be a whole number from 1.' }
     if (widthText === 'text')
       return { kind: 'text', shared: access.shared, page, text: await pages.textOf(access.shared.file, page, within(reads, client)) }
     const width = Number(widthText ?? 800)

@@ -6,7 +6,8 @@ import { hasLinkCookie, READER_COOKIES, readingToken, visitCookieOf, visitOfToke
 import { createViewCounter } from './count-view'
 import { framedByAllowedOrigin } from '../links/embed-origins'
 import { hasGate } from '../links/readers'
-import type { Gate, ReadLinkAccess } from './link-access'
+import type { Gate, LinkAccess } from './link-access'
+import type { RequestCookies } from '../../lib/cookies'
 import type { VisitorKeyOf } from './visitor-salt'
 import type { VisitFacts } from './visit-records'
 import type { PageSize } from '../previews/page-sizes'
@@ -46,8 +47,9 @@ export type PageDecision =
 const LATEST_VISIT = `SELECT "id" FROM "visits" WHERE "link_id" = ? AND "at" >= ? AND "visitor" = ? ORDER BY "at" DESC LIMIT 1`
 
 export type OpenPage = (input: {
-  slug: string
-  cookies: string | null
+  /** The link and what the reader's cookies open of it (link-access.ts). */
+  access: LinkAccess
+  cookies: RequestCookies
   visit: Visit
   facts: Omit<VisitFacts, 'visitor' | 'reader'>
 }) => Promise<PageDecision>
@@ -60,16 +62,13 @@ export type OpenPage = (input: {
 export function pageOpener(
   ctx: AppContext,
   built: {
-    accessOf: ReadLinkAccess
     visitorKeyOf: VisitorKeyOf
     firstPageOf: (file: SharedLink['file']) => Promise<PageSize | undefined>
     sizesOf: (file: SharedLink['file']) => Promise<string | 'unreadable' | 'password' | 'busy'>
   },
 ): OpenPage {
-  const { accessOf } = built
   const countView = createViewCounter(ctx, built.visitorKeyOf)
-  return async ({ slug, cookies, visit, facts }) => {
-    const access = await accessOf({ slug, cookies })
+  return async ({ access, cookies, visit, facts }) => {
     if (access.kind !== 'open') return access
     const { shared, limited } = access
     const { link } = shared

@@ -2,7 +2,7 @@ import type { SharedLink } from '../links/find-shared-link'
 import type { LinkState } from '../links/link-state'
 import type { Preview, PreviewService } from '../previews/preview-service'
 import { hasGate } from '../links/readers'
-import type { ReadLinkAccess } from './link-access'
+import type { LinkAccess } from './link-access'
 
 /**
  * What `/s/:slug/preview.png` answers: the link is missing or gone; it has a gate (a password, an address to give, an agreement), so the neutral card,
@@ -15,11 +15,11 @@ export type PreviewDecision =
   | { kind: 'locked' }
   | { kind: 'card'; shared: SharedLink; preview: Preview }
 
-export type OpenPreview = (input: { slug: string }) => Promise<PreviewDecision>
+/** `access`: the link as anyone sees it, without a reader's cookies: its card is the same for everyone. */
+export type OpenPreview = (input: { access: LinkAccess }) => Promise<PreviewDecision>
 
-export function previewOpener(accessOf: ReadLinkAccess, previews: PreviewService, waitMs: number): OpenPreview {
-  return async ({ slug }) => {
-    const access = await accessOf({ slug, cookies: null })
+export function previewOpener(previews: PreviewService, waitMs: number): OpenPreview {
+  return async ({ access }) => {
     if (access.kind !== 'open') return access
     if (hasGate(access.shared.link)) return { kind: 'locked' }
     return { kind: 'card', shared: access.shared, preview: await previews.previewOf(access.shared.file, { waitMs }) }

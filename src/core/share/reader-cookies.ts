@@ -1,4 +1,4 @@
-import { cookieValues, setCookieHeader } from '../../lib/cookies'
+import { type RequestCookies, setCookieHeader } from '../../lib/cookies'
 import { isSignedValue, signedValue } from '../../lib/signed-value'
 import type { LinkRow } from '../../db/tables'
 import { REPEAT_WINDOW_MS } from './visit-marks'
@@ -48,9 +48,12 @@ export function linkCookieValue(key: Uint8Array, kind: LinkCookie, link: SignedF
   return signedValue(key, fieldsOf(kind, link), now + READER_COOKIES[kind].lifetimeMs)
 }
 
-/** Whether the request's Cookie header holds a valid, unexpired `kind` cookie for `link`. */
-export function hasLinkCookie(key: Uint8Array, kind: LinkCookie, link: SignedFor, cookieHeader: string | null, now: number): boolean {
-  return cookieValues(cookieHeader, READER_COOKIES[kind].name).some((value) => isSignedValue(key, fieldsOf(kind, link), value, now))
+/** The values a reader cookie (`kind`) has in the request. */
+const valuesOf = (cookies: RequestCookies, kind: keyof typeof READER_COOKIES) => cookies.get(READER_COOKIES[kind].name) ?? []
+
+/** Whether the request's cookies hold a valid, unexpired `kind` cookie for `link`. */
+export function hasLinkCookie(key: Uint8Array, kind: LinkCookie, link: SignedFor, cookies: RequestCookies, now: number): boolean {
+  return valuesOf(cookies, kind).some((value) => isSignedValue(key, fieldsOf(kind, link), value, now))
 }
 
 /** A reader at a link's gate: the address they gave, and whether they proved it with a mailed code. */
@@ -65,14 +68,9 @@ export function readerCookieValue(key: Uint8Array, link: Pick<LinkRow, 'id'>, re
 }
 
 /** The reader a valid, unexpired `pdfshare_reader` cookie of the link names (a verified one first), if any. */
-export function readerOfCookies(
-  key: Uint8Array,
-  link: Pick<LinkRow, 'id'>,
-  cookieHeader: string | null,
-  now: number,
-): GateReader | undefined {
+export function readerOfCookies(key: Uint8Array, link: Pick<LinkRow, 'id'>, cookies: RequestCookies, now: number): GateReader | undefined {
   const readers: GateReader[] = []
-  for (const value of cookieValues(cookieHeader, READER_COOKIES.reader.name)) {
+  for (const value of valuesOf(cookies, 'reader')) {
     const [encoded, flag, ...rest] = value.split('.')
     if (!encoded || (flag !== 'v' && flag !== 'e') || encoded.length > 400) continue
     const reader = { address: Buffer.from(encoded, 'base64url').toString(), verified: flag === 'v' }
@@ -95,8 +93,8 @@ export function visitOfToken(key: Uint8Array, token: unknown, linkId: string, no
   return isSignedValue(key, ['reading', visitId, linkId], token.slice(dot + 1), now) ? visitId : undefined
 }
 
-/** The `pdfshare_visit` value of a Cookie header, if there is one. */
-export const visitCookieOf = (cookieHeader: string | null): string | undefined => cookieValues(cookieHeader, READER_COOKIES.visit.name)[0]
+/** The request's `pdfshare_visit` value, if it has one. */
+export const visitCookieOf = (cookies: RequestCookies): string | undefined => valuesOf(cookies, 'visit')[0]
 
 /**
  * How a link's reader cookies are set: Secure when the public URL is https; `crossSite` for a link that other

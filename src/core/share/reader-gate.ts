@@ -7,7 +7,7 @@ import { canonicalAddress, READER_CODE_MAIL, readerAddressOf, readerVerdict } fr
 import { rateLimitFor } from '../limits/rate-limit'
 import { mailRow } from '../mail/message'
 import { hmacSha256 } from '../../lib/hmac'
-import type { ReadLinkAccess } from './link-access'
+import type { LinkAccess } from './link-access'
 
 /** How long a mailed code works, and how many wrong ones it survives. */
 export const CODE_MINUTES = 10
@@ -56,7 +56,8 @@ export type CodeDecision =
   | { kind: 'wrong'; link: SharedLink['link']; address: string; triesLeft: number }
   | { kind: 'expired'; link: SharedLink['link']; address: string }
 
-type GateInput = { slug: string; cookies: string | null; client: string }
+/** The link and what the reader's cookies open of it (link-access.ts), and the client as the limits count it. */
+type GateInput = { access: LinkAccess; client: string }
 
 /**
  * The reader's side of a link that asks for an address: the address form, and for a verified-email link the
@@ -70,7 +71,7 @@ type GateInput = { slug: string; cookies: string | null; client: string }
  * nothing matches, so its code form counts tries down like any other. An email link lets in or refuses at once,
  * so its refusals are counted per client (REFUSAL_LIMITS).
  */
-export function readerGate(ctx: AppContext, accessOf: ReadLinkAccess) {
+export function readerGate(ctx: AppContext) {
   const { readerCodes, mailOutbox } = ctx.db.tables
   const limit = (name: string, perWindow: number) =>
     rateLimitFor(ctx, `reader codes ${name}`, { perMinute: perWindow, windowMs: CODE_LIMITS.windowMs })
@@ -87,8 +88,7 @@ export function readerGate(ctx: AppContext, accessOf: ReadLinkAccess) {
     hmacSha256(ctx.signingKey, `reader code\n${linkId}\n${address}\n${code}`)
 
   /** The link's state at its reader gate: the first answers both forms share. */
-  const atGate = async ({ slug, cookies }: GateInput) => {
-    const access = await accessOf({ slug, cookies })
+  const atGate = ({ access }: GateInput) => {
     if (access.kind !== 'open') return access
     const { link } = access.shared
     if (link.access === 'open' || access.gate === 'password') return { kind: 'no_form' } as const
@@ -176,7 +176,7 @@ export function readerGate(ctx: AppContext, accessOf: ReadLinkAccess) {
   return {
     /** `POST /s/:slug/reader`: the address a reader typed. */
     async enterAddress(input: GateInput & { email: string }): Promise<AddressDecision> {
-      const at = await atGate(input)
+      const at = atGate(input)
       if (at.kind !== 'gate') return at
       const { link } = at.shared
       const judgement = judged(link, input.email)
@@ -187,7 +187,7 @@ export function readerGate(ctx: AppContext, accessOf: ReadLinkAccess) {
 
     /** `POST /s/:slug/code`: the code a reader typed for the address it was mailed to. */
     async enterCode(input: GateInput & { email: string; code: string }): Promise<CodeDecision> {
-      const at = await atGate(input)
+      const at = atGate(input)
       if (at.kind !== 'gate') return at
       const { link } = at.shared
       const judgement = judged(link, input.email)

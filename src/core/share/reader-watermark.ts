@@ -1,6 +1,7 @@
 import { fillWatermark } from '../links/watermark-template'
 import type { SharedLink } from '../links/find-shared-link'
 import { visitCookieOf, visitOfToken } from './reader-cookies'
+import type { RequestCookies } from '../../lib/cookies'
 
 /**
  * The watermark one reader's pages and downloads carry, or null when the link has none: its template with the
@@ -12,7 +13,7 @@ import { visitCookieOf, visitOfToken } from './reader-cookies'
 export function readerWatermark(
   key: Uint8Array,
   link: Pick<SharedLink['link'], 'id' | 'label' | 'watermark'>,
-  request: { reader: string | null; cookies: string | null; now: number },
+  request: { reader: string | null; cookies: RequestCookies; now: number },
 ): string | null {
   if (link.watermark === null) return null
   const date = new Date(request.now).toISOString().slice(0, 10)

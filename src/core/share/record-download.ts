@@ -5,6 +5,7 @@ import { readerEventStatements, readerNews } from '../notifications/reader-event
 import { timeOrderedId } from '../../lib/ids'
 import type { Visit } from '../../routes/share/model'
 import { readingToken, visitCookieOf, visitOfToken } from './reader-cookies'
+import type { RequestCookies } from '../../lib/cookies'
 import { insertVisit, visitEvents, type VisitFacts } from './visit-records'
 import { isHumanDownload, visitMarker } from './visit-marks'
 import type { VisitorKeyOf } from './visitor-salt'
@@ -16,8 +17,8 @@ export type RecordDownload = (input: {
   shared: SharedLink
   visit: Visit
   facts: Omit<VisitFacts, 'visitor'>
-  /** The request's Cookie header: its `pdfshare_visit` names the reader's visit, if there was one. */
-  cookies: string | null
+  /** The request's cookies: its `pdfshare_visit` names the reader's visit, if there was one. */
+  cookies: RequestCookies
   range: string | null
 }) => Promise<{ newToken: string | null }>
 

@@ -3,7 +3,7 @@ import type { SqlStatement } from '../../db/hot-sql'
 import { rateLimitFor } from '../limits/rate-limit'
 import type { PreviewService } from '../previews/preview-service'
 import { visitOfToken } from './reader-cookies'
-import type { ReadLinkAccess } from './link-access'
+import type { LinkAccess } from './link-access'
 
 /** The bounds of a reading batch (docs/share-page.md's "Reading analytics" names them). */
 export const READING_LIMITS = {
@@ -73,8 +73,11 @@ function parseBatch(text: string): Batch | string {
 }
 
 export type RecordReading = (input: {
-  slug: string
-  cookies: string | null
+  /**
+   * The link and what the reader's cookies open of it (link-access.ts): the reader who used a limited link's last
+   * view holds its grant and is still reading, like their /file requests.
+   */
+  access: LinkAccess
   /** The batch's text, or why the body is refused (read only once the link is known). */
   body: () => Promise<string | { status: 400 | 413 | 415; reason: string }>
 }) => Promise<ReadingAnswer>
@@ -86,12 +89,9 @@ export type RecordReading = (input: {
  * the time since its page was served, and for pages the PDF has (`pdfs.pagesOf`, once PDFium has counted them).
  * Each page's time is added up (capped), and the visit's total follows.
  */
-export function readingRecorder(ctx: AppContext, accessOf: ReadLinkAccess, pdfs: Pick<PreviewService, 'pagesOf'>): RecordReading {
+export function readingRecorder(ctx: AppContext, pdfs: Pick<PreviewService, 'pagesOf'>): RecordReading {
   const perVisit = rateLimitFor(ctx, 'of reading batches per visit', { perMinute: READING_LIMITS.batchesPerMinute })
-  return async ({ slug, cookies, body: readBody }) => {
-    // With the reader's cookies: the reader who used a limited link's last view holds its grant and is still
-    // reading, like their /file requests.
-    const access = await accessOf({ slug, cookies })
+  return async ({ access, body: readBody }) => {
     if (access.kind === 'missing') return refuse(404, 'no such link')
     const body = await readBody()
     if (typeof body !== 'string') return refuse(body.status, body.reason)

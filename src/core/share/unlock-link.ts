@@ -5,7 +5,7 @@ import { passwordMatches } from '../passwords/argon2'
 import { rateLimitFor } from '../limits/rate-limit'
 import { DomainError } from '../../errors'
 import { MAX_TRACKED_KEYS } from '../../lib/rate-limiter'
-import type { ReadLinkAccess } from './link-access'
+import type { LinkAccess } from './link-access'
 
 /** Wrong passwords one address may try on one link per window, before it gets 429 until the window ends. */
 export const UNLOCK_FAILURES_PER_WINDOW = 10
@@ -25,7 +25,8 @@ export type UnlockDecision =
   | { kind: 'busy' }
   | { kind: 'unlocked'; link: SharedLink['link'] }
 
-export type UnlockLink = (input: { slug: string; address: string; password: () => Promise<string> }) => Promise<UnlockDecision>
+/** `access`: the link as anyone sees it, without a reader's cookies; `address`: the client's, as the limits count it. */
+export type UnlockLink = (input: { access: LinkAccess; address: string; password: () => Promise<string> }) => Promise<UnlockDecision>
 
 /**
  * Checks a reader's password for a link (read from the request only for a link that has one). Failures are
@@ -33,15 +34,14 @@ export type UnlockLink = (input: { slug: string; address: string; password: () =
  * so parallel guesses cannot overtake the count, and is taken back when it is right or ends without an answer
  * (the hashing queue was full). Passwords are checked in the same bounded argon2 queue as sign-ins.
  */
-export function linkUnlocker(ctx: AppContext, accessOf: ReadLinkAccess): UnlockLink {
+export function linkUnlocker(ctx: AppContext): UnlockLink {
   const failures = rateLimitFor(ctx, 'of link passwords', {
     perMinute: UNLOCK_FAILURES_PER_WINDOW,
     windowMs: UNLOCK_WINDOW_MS,
     onOverflow: () =>
       ctx.log.error(`rate limit of link passwords: more than ${MAX_TRACKED_KEYS.toLocaleString('en')} link and address pairs this window`),
   })
-  return async ({ slug, address, password: readPassword }) => {
-    const access = await accessOf({ slug, cookies: null })
+  return async ({ access, address, password: readPassword }) => {
     if (access.kind !== 'open') return access
     const { link } = access.shared
     if (!link.passwordHash) return { kind: 'no_form' }

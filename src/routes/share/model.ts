@@ -1,7 +1,36 @@
+import { t } from 'elysia'
+import { isWellFormedId } from '../../lib/ids'
+
 /**
- * The share module's shapes. Its routes take no JSON bodies and answer HTML and bytes, so there is no
- * t-schema here (they are also kept out of the OpenAPI document): only the types its parts pass around.
+ * The share module's shapes. Its routes take no JSON bodies and answer HTML and bytes (they are kept out of the
+ * OpenAPI document): the schemas of their params, and the types its parts pass around.
  */
+
+/**
+ * A link's slug as the path holds it: the slug, or null where the path holds text no slug could be (not an id,
+ * or not decodable: Elysia gives null for `%ZZ`). Null is never looked up, and is answered as a link that does not
+ * exist (the 404 page, whatever the route), so the schema refuses nothing: what a route answers for a slug that
+ * is not one stays the same page as for one that is not there.
+ */
+const Slug = t
+  .Transform(t.Union([t.String(), t.Null()]))
+  .Decode((text) => (text !== null && isWellFormedId(text) ? text : null))
+  .Encode((slug) => slug ?? '')
+
+/**
+ * A page's number as the path holds it: a whole number from 1 (at most six digits, written without a leading 0),
+ * or null for anything else, which the page routes refuse (400) once the link's own answer is known: a reader
+ * of a closed link learns that first, as for a page that exists.
+ */
+const PageNumber = t
+  .Transform(t.Union([t.String(), t.Null()]))
+  .Decode((text) => (text !== null && /^[1-9]\d{0,5}$/.test(text) ? Number(text) : null))
+  .Encode((page) => (page === null ? '' : String(page)))
+
+/** The params of a link's routes, `/s/:slug…`. */
+export const LinkParams = t.Object({ slug: Slug })
+/** The params of a page's image and text, `/s/:slug/pages/:page…`. */
+export const PageParams = t.Object({ slug: Slug, page: PageNumber })
 
 /** What a request says about itself, for deciding whether it is a human visit. */
 export type Visit = {
