@@ -1,3 +1,4 @@
+import { senderRoutes } from './routes/sender'
 import { Elysia } from 'elysia'
 import { assetRoutes } from './assets'
 import { loadViewerAssets, type ViewerAssets } from './assets/viewer-assets'
@@ -54,6 +55,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(readersRoutes(ctx, auth))
     .use(notificationsRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets.manifest, previews))
+    .use(senderRoutes(ctx, assets.manifest))
     .use(dashboardRoutes(ctx, assets.manifest))
     .use(assetRoutes(assets))
 }

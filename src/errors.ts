@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'account_disabled',
   'password_sign_in_off',
   'account_owner_only',
+  'sender_refused',
   'not_found',
   'request_closed',
   'conflict',
@@ -193,6 +194,17 @@ export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with i
 export const webhookNotFound = () => notFound('Webhook not found')
 
 export const requestNotFound = () => notFound('Request not found')
+
+// request_closed: a file request takes no more files (turned off, expired, or all its files received).
+const CLOSED_WORDS = { disabled: 'has been turned off', expired: 'has expired', full: 'has received all the files it asked for' } as const
+export const requestClosed = (state: keyof typeof CLOSED_WORDS) =>
+  new DomainError('request_closed', `This file request ${CLOSED_WORDS[state]}; nothing was stored`)
+
+// sender_refused: a file request's gate has not let this sender in (its password, an address it does not take).
+export const senderRefused = (why: string) => new DomainError('sender_refused', `${why}; nothing was stored`)
+/** The owner's storage cannot take the file: the sender learns nothing of the owner's quota. */
+export const requestOwnerFull = () =>
+  new DomainError('insufficient_storage', 'This file request cannot take more files right now; nothing was stored')
 /** The rooms of issue 35 are not on this server yet: no id names one. */
 export const roomNotFound = () => notFound('Room not found')
 

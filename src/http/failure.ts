@@ -16,6 +16,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   account_disabled: 403,
   password_sign_in_off: 403,
   account_owner_only: 403,
+  sender_refused: 403,
   not_found: 404,
   request_closed: 410,
   conflict: 409,

@@ -57,3 +57,9 @@ export const maxFileSizeRule: Rule = (value) =>
 
 /** roomId: the room received files go into; null for none. */
 export const roomIdRule: Rule = (value) => (value === null || typeof value === 'string' ? undefined : 'roomId must be a string, or null')
+
+/**
+ * Uploads one request takes a minute, every sender together (beside the per-address limit of /u/*): a leaked
+ * link cannot be used to fill the owner's account faster than this, whatever its maxFiles.
+ */
+export const REQUEST_UPLOADS_PER_MINUTE = 60

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context'
 import type { Actor } from '../audit/record'
 import { assertQuotaAllows, quotaGrowth } from '../files/quota'
-import { fileTooLarge } from '../../errors'
+import { DomainError, fileTooLarge, requestOwnerFull } from '../../errors'
 import { assertDiskSpace } from './disk-space'
 import { MAX_FORM_OVERHEAD_BYTES, receiveMultipart, type MultipartBody } from './receive-multipart'
 import type { TempFile, TempFiles } from '../../storage/temp-files'
@@ -57,7 +57,11 @@ export function uploadReceiver(ctx: AppContext): ReceiveUpload {
     if (declared !== undefined && declared > maxFileBytes + MAX_FORM_OVERHEAD_BYTES) throw fileTooLarge(maxFileBytes)
     // The PDF is at least the declared body less the most a form can carry besides it.
     const leastPdfBytes = Math.max(0, (declared ?? 0) - MAX_FORM_OVERHEAD_BYTES)
-    if (!target.replay) await assertQuotaAllows(ctx, target.ownerId, quotaGrowth(leastPdfBytes, target.replacing))
+    if (!target.replay) {
+      const allowed = assertQuotaAllows(ctx, target.ownerId, quotaGrowth(leastPdfBytes, target.replacing))
+      // A file request's sender learns nothing of the owner's usage: a full quota is a plain 507 to them.
+      await (target.request ? allowed.catch((error) => Promise.reject(isQuotaRefusal(error) ? requestOwnerFull() : error)) : allowed)
+    }
     // Without a Content-Length the upload may be as large as the cap.
     await assertDiskSpace(ctx.layout.tmp, declared ?? maxFileBytes, config.minFreeDisk)
     const body = await receiveMultipart(request, {
@@ -103,3 +107,5 @@ function declaredLength(request: Request): number | undefined {
   const raw = request.headers.get('content-length')
   return raw !== null && /^\d+$/.test(raw) ? Number(raw) : undefined
 }
+
+const isQuotaRefusal = (error: unknown) => error instanceof DomainError && error.code === 'quota_exceeded'
