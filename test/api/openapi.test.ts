@@ -75,6 +75,7 @@ test('GET /api/openapi.json is an OpenAPI 3 document of every API route, without
       'PATCH /api/requests/{id}',
       'DELETE /api/requests/{id}',
       'GET /api/requests/{id}/files',
+      'POST /u/{slug}/files',
       'GET /api/files/{id}/analytics',
       'GET /api/links/{linkId}/analytics',
       'GET /api/files/{id}/visits',
