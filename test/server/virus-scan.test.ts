@@ -80,6 +80,31 @@ describe.skipIf(skip)('clamd scans every received PDF', async () => {
     expect(tempFilesOf(server)).toEqual([])
   })
 
+  /** A file request of alice's, and a stranger's upload to it (no token: the sender's side, /u/<slug>/files). */
+  const newRequest = async () => {
+    const response = await server.call('POST', '/api/requests', {
+      token: alice.token,
+      body: JSON.stringify({ title: 'Statements' }),
+      headers: { 'content-type': 'application/json' },
+    })
+    const request = (await json(response)).data
+    return { id: request.id as string, slug: (request.url as string).split('/u/')[1]! }
+  }
+  const send = (on: TestServer, slug: string, bytes: Uint8Array) =>
+    on.call('POST', `/u/${slug}/files`, { body: form({ bytes, name: 'statement.pdf' }) })
+  const received = async (requestId: string) =>
+    (await json(await server.call('GET', `/api/requests/${requestId}/files`, { token: alice.token }))).data
+
+  test('a file request’s upload: a PDF the signature matches → 422 infected, nothing stored; a clean one passes', async () => {
+    const request = await newRequest()
+    const refused = await send(server, request.slug, infectedPdf)
+    expect(refused.status).toBe(422)
+    expect((await json(refused)).code).toBe('infected')
+    expect(await received(request.id)).toEqual([])
+    expect((await send(server, request.slug, cleanPdf)).status).toBe(201)
+    expect(await received(request.id)).toHaveLength(1)
+  })
+
   test('with clamd stopped: 503 scan_unavailable, nothing stored; PDFSHARE_CLAMD_FAIL_OPEN stores an owner’s own upload', async () => {
     await clamd!.stop()
     const count = (await storedFiles()).length
@@ -93,5 +118,11 @@ describe.skipIf(skip)('clamd scans every received PDF', async () => {
     expect(stored.status).toBe(201)
     expect(server.log.lines.filter((line) => line.includes('could not scan an upload')).at(-1)).toContain('refused with 503')
     expect(openServer.log.lines.filter((line) => line.includes('could not scan an upload')).at(-1)).toContain('stored unscanned')
+    // A file request never takes an unscanned PDF, whatever PDFSHARE_CLAMD_FAIL_OPEN says.
+    const request = await newRequest()
+    const closed = await send(openServer, request.slug, cleanPdf)
+    expect(closed.status).toBe(503)
+    expect((await json(closed)).code).toBe('scan_unavailable')
+    expect(await received(request.id)).toEqual([])
   })
 })
