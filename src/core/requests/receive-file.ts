@@ -5,6 +5,7 @@ import type { FileWithLink } from '../files/file-rows'
 import { toFileDto } from '../files/presenter'
 import { metadataText } from '../files/rules'
 import { prepareNewLink } from '../links/new-link'
+import { readerEventStatements } from '../notifications/reader-events'
 import type { Upload } from '../uploads/receive-upload'
 import type { RequestRow } from '../../db/tables'
 import { badRequest, requestClosed, requestOwnerFull } from '../../errors'
@@ -60,6 +61,18 @@ export async function receiveRequestFile(
     },
     alongside: (fileWentIn) => [
       ctx.db.orm.run(sql`UPDATE ${requests} SET received = received + 1 WHERE ${requests.id} = ${request.id} AND ${fileWentIn}`),
+      // The owner's notifications (core/notifications), routed by the request's notify: news only if it went in.
+      ...(request.notify === 'off'
+        ? []
+        : [
+            ctx.db.orm.run(
+              readerEventStatements.received(
+                ctx.db.tables,
+                { ownerId: request.ownerId, linkId: link.id, at: now, sender: row.sourceEmail ?? row.sourceName, requestId: request.id },
+                fileWentIn,
+              ),
+            ),
+          ]),
     ],
   })
   if (seq === undefined) throw await refusal(ctx, request.id, now)
