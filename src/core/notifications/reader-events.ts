@@ -58,7 +58,11 @@ export const readerEventStatements = {
       WHERE ${onlyIf}`
   },
   /** A download or an acceptance. `onlyIfPreviousChanged`: only if the statement before it recorded the download. */
-  other(kind: 'download' | 'acceptance', event: EventOf & { reader: string | null }, onlyIfPreviousChanged = false): SqlStatement {
+  other(
+    kind: Exclude<ReaderEventKind, 'view' | 'received'>,
+    event: EventOf & { reader: string | null },
+    onlyIfPreviousChanged = false,
+  ): SqlStatement {
     return {
       sql: INSERT,
       args: [timeOrderedId(event.at), event.ownerId, event.linkId, kind, event.reader, event.at],

@@ -4,10 +4,13 @@ import type { AppContext } from '../context'
 import type { JobHandle } from '../jobs/jobs'
 import { withLocalPdf } from './local-pdf'
 import { firstPageSize } from './page-sizes'
-import type { PreviewedFile } from './preview-service'
+import type { FileRow } from '../../db/tables'
 import type { PreviewState } from './preview-state'
 import { SHARED_FIRST_PAGE_WIDTHS } from './preview-cache'
 import { RenderFailed, type RendererPool } from './renderer-pool'
+
+/** The file whose page 1 is drawn (preview-service.ts's PreviewedFile, named here: that file imports this one). */
+type PreviewedFile = Pick<FileRow, 'id' | 'blobKey'>
 
 /**
  * The widths page 1 is drawn at ahead of its first reader: what share pages ask for on phones (800, 1200),
