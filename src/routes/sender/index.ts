@@ -25,13 +25,13 @@ import { ReceiptSchema, RequestSlugParams } from './model'
 
 type ResponseSet = { status?: number | string; headers: Record<string, string | number | string[]> }
 
-/** Scripts none, styles and images of our origin; forms post to the page's own addresses; never framed. */
+/** Scripts, styles, images and uploads of our origin only; forms post to the page's own addresses; never framed. */
 const PAGE_HEADERS = {
   'cache-control': 'no-store',
   'x-robots-tag': 'noindex, nofollow',
   'referrer-policy': 'no-referrer',
   'content-security-policy':
-    "default-src 'none'; style-src 'self'; img-src 'self' data:; font-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
 }
 
 const CLOSED = {

@@ -76,11 +76,14 @@ ${lines.map((line) => html`<p>${line}</p>`)}
   <label for="sender-note">A note</label>
   <textarea id="sender-note" name="note" rows="3"></textarea>
   <label for="sender-file">A PDF (at most ${Math.floor(request.maxFileSize / (1024 * 1024)) || 1} MiB)</label>
+  <div class="drop-zone" hidden><p>Drop PDFs here, or choose them below</p><p class="drop-count" aria-live="polite"></p></div>
   <input id="sender-file" name="file" type="file" accept="application/pdf,.pdf" required>
   <button class="button" type="submit">Send</button>
   <p class="status-note">The person who asked sees your name, address and note with the file. It stays private to them.</p>
 </form>
-</main>`,
+<ul class="upload-list" aria-live="polite"></ul>
+</main>
+<script type="module" src="${context.basePath}/assets/${context.manifest.sender}"></script>`,
   )
 }
 
