@@ -35,6 +35,7 @@ function enhance(form: HTMLFormElement): void {
     for (const file of files) await send(form, file, list)
     if (button) button.disabled = false
     form.reset()
+    zone.querySelector('.drop-count')!.textContent = ''
   })
 }
 
