@@ -67,3 +67,43 @@ describe('the sender’s page', () => {
     }
   })
 })
+
+describe('the dashboard’s Requests page', () => {
+  test('create a request, copy its link; what arrived is listed with its sender, address and note', async () => {
+    const owner = await watchedPage(app.browser)
+    const { page } = owner
+    await app.signIn(page)
+    await page.getByRole('link', { name: 'Requests' }).click()
+    await page.getByRole('heading', { name: 'Your requests' }).waitFor()
+    await page.getByLabel('Title').fill('CVs for the job')
+    await page.getByLabel('Message to the senders').fill('One PDF, please.')
+    await page.getByRole('button', { name: 'Create the request' }).click()
+    const card = page.locator('li.request', { hasText: 'CVs for the job' })
+    await card.waitFor()
+    const url = await card.getByLabel('Link of CVs for the job', { exact: true }).inputValue()
+    expect(url).toMatch(/\/u\/[A-Za-z0-9_-]{22}$/)
+
+    // A sender sends through the link (the API's side is tested in test/api/requests-senders.test.ts).
+    const body = new FormData()
+    body.append('file', new File([makePdf()], 'cv.pdf', { type: 'application/pdf' }))
+    body.append('name', 'Grace Hopper')
+    body.append('email', 'grace@example.com')
+    body.append('note', 'Available from May')
+    expect((await fetch(`${app.server.url}${new URL(url).pathname}/files`, { method: 'POST', body })).status).toBe(201)
+
+    await page.reload()
+    await card.getByRole('button', { name: 'What arrived through CVs for the job' }).click()
+    const row = card.locator('table.received tbody tr')
+    await row.waitFor()
+    expect(await row.locator('td').allTextContents()).toEqual([
+      expect.stringContaining('cv.pdf'),
+      'Grace Hopper',
+      'grace@example.com',
+      'Available from May',
+      expect.any(String),
+    ])
+    await expectAccessible(page, 'the Requests page with what arrived')
+    await page.screenshot({ path: `${SCREENSHOTS}/requests-page.png`, fullPage: true })
+    expect(owner.consoleErrors).toEqual([])
+  })
+})
