@@ -38,17 +38,10 @@ const KEY = /^[\x20-\x7e]{1,255}$/
  * the same key may simply be sent again.
  */
 export function idempotentWrites(ctx: AppContext) {
-  return async function keyed<T>(
-    request: Request,
-    set: SetLike,
-    userId: string,
-    handle: (keyed: Keyed) => Promise<T>,
-    /** Keys of someone acting under the user, kept apart from the user's own: a file request's senders (`request <id>`). */
-    namespace?: string,
-  ): Promise<T> {
+  return async function keyed<T>(request: Request, set: SetLike, userId: string, handle: (keyed: Keyed) => Promise<T>): Promise<T> {
     const sent = request.headers.get('idempotency-key')
     if (sent === null) return handle(unkeyed(set))
-    const key = namespace === undefined ? keyOf(sent) : `${namespace}\n${keyOf(sent)}`
+    const key = keyOf(sent)
     const claim = await claimKey(ctx, { userId, key, request: `${request.method} ${new URL(request.url).pathname}` })
     if ('done' in claim) return handle(answered(claim.done, set))
     const renewal = setInterval(() => {
