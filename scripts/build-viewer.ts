@@ -40,6 +40,7 @@ export async function buildViewer(): Promise<ViewerManifest> {
   const pdfjsStyle = produced(viewer.style, "pdf.js's stylesheet")
   const style = produced((await bundle('page', join(root, 'viewer', 'src', 'viewer.css'))).style, "share page's stylesheet")
   const boot = produced((await bundle('boot', join(root, 'viewer', 'src', 'boot.ts'))).script, 'boot script')
+  const sender = produced((await bundle('sender', join(root, 'viewer', 'src', 'sender.ts'))).script, "file request page's script")
   const built = await bundle('dashboard', join(root, 'viewer', 'src', 'dashboard', 'main.tsx'))
   const dashboard = { script: produced(built.script, "dashboard's script"), style: produced(built.style, "dashboard's stylesheet") }
 
@@ -81,7 +82,7 @@ export async function buildViewer(): Promise<ViewerManifest> {
     }
     files[name] = { type: TYPES[extname(name)] ?? 'application/octet-stream', size: bytes.length, encodings }
   }
-  const manifest: ViewerManifest = { script, boot, style, pdfjsStyle, dashboard, favicon, pdfjs: pdfjsDir, files }
+  const manifest: ViewerManifest = { script, boot, style, pdfjsStyle, sender, dashboard, favicon, pdfjs: pdfjsDir, files }
   writeFileSync(join(VIEWER_DIST, 'manifest.json'), JSON.stringify(manifest, null, 1))
   return manifest
 }

@@ -1,3 +1,4 @@
+import { senderRoutes } from './routes/sender'
 import { Elysia } from 'elysia'
 import { assetRoutes } from './assets'
 import { loadViewerAssets, type ViewerAssets } from './assets/viewer-assets'
@@ -10,6 +11,7 @@ import { authRoutes } from './routes/auth'
 import { dashboardRoutes } from './routes/dashboard'
 import { filesRoutes } from './routes/files'
 import { linksRoutes } from './routes/links'
+import { requestsRoutes } from './routes/requests'
 import { shareRoutes } from './routes/share'
 import { systemRoutes } from './routes/system'
 import { webhooksRoutes } from './routes/webhooks'
@@ -41,6 +43,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(authRoutes(ctx, auth))
     .use(filesRoutes(ctx, auth, previews))
     .use(linksRoutes(ctx, auth))
+    .use(requestsRoutes(ctx, auth))
     .use(webhooksRoutes(ctx, auth))
     .use(auditRoutes(ctx, auth))
     .use(adminRoutes(ctx, auth))
@@ -52,6 +55,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(readersRoutes(ctx, auth))
     .use(notificationsRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets.manifest, previews))
+    .use(senderRoutes(ctx, assets.manifest))
     .use(dashboardRoutes(ctx, assets.manifest))
     .use(assetRoutes(assets))
 }

@@ -20,7 +20,9 @@ export const ERROR_CODES = [
   'account_disabled',
   'password_sign_in_off',
   'account_owner_only',
+  'sender_refused',
   'not_found',
+  'request_closed',
   'conflict',
   'idempotency_key_in_use',
   'request_timeout',
@@ -29,9 +31,11 @@ export const ERROR_CODES = [
   'not_pdf',
   'unsupported_media_type',
   'idempotency_key_reused',
+  'infected',
   'rate_limited',
   'internal',
   'server_busy',
+  'scan_unavailable',
   'insufficient_storage',
 ] as const
 
@@ -165,6 +169,8 @@ export const storageExceeded = (used: number, max: number, versionBytes = 0) =>
   )
 export const tooManyWebhooks = (cap: number) =>
   quotaExceeded(`A user may have at most ${cap} webhooks; delete one first (DELETE /api/webhooks/ID)`)
+export const tooManyRequests = (cap: number) =>
+  quotaExceeded(`A user may have at most ${cap} file requests; delete one first (DELETE /api/requests/ID)`)
 export const tooManyTokens = (cap: number) =>
   quotaExceeded(`A user may have at most ${cap} active tokens; revoke one first (DELETE /api/tokens/ID, or pdfshare token revoke ID)`)
 
@@ -186,6 +192,21 @@ export const resetNotValid = () =>
   notFound('This password reset link is not valid: it was used or is older than 30 minutes; ask for a new one')
 export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with id ${JSON.stringify(tokenIdOrJwt)}`)
 export const webhookNotFound = () => notFound('Webhook not found')
+
+export const requestNotFound = () => notFound('Request not found')
+
+// request_closed: a file request takes no more files (turned off, expired, or all its files received).
+const CLOSED_WORDS = { disabled: 'has been turned off', expired: 'has expired', full: 'has received all the files it asked for' } as const
+export const requestClosed = (state: keyof typeof CLOSED_WORDS) =>
+  new DomainError('request_closed', `This file request ${CLOSED_WORDS[state]}; nothing was stored`)
+
+// sender_refused: a file request's gate has not let this sender in (its password, an address it does not take).
+export const senderRefused = (why: string) => new DomainError('sender_refused', `${why}; nothing was stored`)
+/** The owner's storage cannot take the file: the sender learns nothing of the owner's quota. */
+export const requestOwnerFull = () =>
+  new DomainError('insufficient_storage', 'This file request cannot take more files right now; nothing was stored')
+/** The rooms of issue 35 are not on this server yet: no id names one. */
+export const roomNotFound = () => notFound('Room not found')
 
 // conflict: the request cannot apply to the resource as it is now.
 
@@ -228,6 +249,11 @@ export const SVG_REFUSAL = 'SVG is not accepted, since an SVG file is a document
 export const notALogo = (what: string) => badRequest(`The logo must be a PNG, JPEG or WebP image; ${what}`)
 export const unsupportedMediaType = (message: string) => new DomainError('unsupported_media_type', message)
 
+// infected: clamd found a signature in a received PDF (docs/operations.md, Virus scanning).
+
+export const infected = (signature: string) =>
+  new DomainError('infected', `The PDF was refused: the virus scanner found ${signature} in it; nothing was stored`)
+
 // rate_limited and server_busy: try again later (the hints say when).
 
 export const rateLimited = (decision: RateDecision) =>
@@ -248,6 +274,11 @@ export const uploadsBusy = () =>
 /** The argon2 queue is full (sign-ins, new passwords, share-link unlocks: one queue for all of them). */
 export const passwordsBusy = () =>
   new DomainError('server_busy', 'Too many passwords are being checked at once; retry in a moment', { retryAfterSeconds: 1 })
+/** clamd could not scan a received PDF (down, too slow, an error) and the upload may not be stored unscanned. */
+export const scanUnavailable = () =>
+  new DomainError('scan_unavailable', 'The virus scanner cannot check this PDF right now; nothing was stored. Retry in a moment', {
+    retryAfterSeconds: 30,
+  })
 /** Another process (a CLI command, a backup) held the database's write lock past the busy timeout. */
 export const databaseBusy = () => new DomainError('server_busy', 'The database is busy; retry in a moment', { retryAfterSeconds: 1 })
 /** The S3 store did not answer in time, or answered that it cannot serve now: nothing was stored or read. */

@@ -39,6 +39,9 @@ describe('loadConfig', () => {
       maxTokensPerUser: 100,
       uploadMinRate: 16 * 1024,
       uploadTimeout: 3600,
+      clamd: undefined,
+      clamdFailOpen: false,
+      clamdTimeout: 60,
       maxViewsPerAddress: 20,
       linkDefaultExpiry: null,
       linkMaxExpiry: null,
@@ -185,6 +188,38 @@ describe('loadConfig', () => {
         PDFSHARE_MAX_VIEWS_PER_ADDRESS: '1',
       }),
     ).toEqual([])
+  })
+
+  test('clamd: a Unix socket or a TCP address, fail-open a boolean, the timeout in seconds', () => {
+    expect(load({}, { PDFSHARE_CLAMD: 'unix:/run/clamav/clamd.ctl' })).toMatchObject({
+      clamd: { path: '/run/clamav/clamd.ctl' },
+      clamdFailOpen: false,
+      clamdTimeout: 60,
+    })
+    expect(
+      load({}, { PDFSHARE_CLAMD: ' tcp://clamav.internal:3310 ', PDFSHARE_CLAMD_FAIL_OPEN: 'yes', PDFSHARE_CLAMD_TIMEOUT: '5' }),
+    ).toMatchObject({
+      clamd: { host: 'clamav.internal', port: 3310 },
+      clamdFailOpen: true,
+      clamdTimeout: 5,
+    })
+    expect(load({}, { PDFSHARE_CLAMD: 'tcp://[::1]:3310' }).clamd).toEqual({ host: '::1', port: 3310 })
+    for (const bad of [
+      'unix:clamd.sock',
+      'tcp://clamav',
+      'tcp://clamav:0',
+      'tcp://clamav:3310/scan',
+      'http://clamav:3310',
+      '/run/clamd.ctl',
+    ]) {
+      expect(() => load({}, { PDFSHARE_CLAMD: bad })).toThrow(
+        `invalid PDFSHARE_CLAMD ${JSON.stringify(bad)}: must be unix:/path/to/clamd.sock (an absolute path) or tcp://host:3310`,
+      )
+    }
+    expect(() => load({}, { PDFSHARE_CLAMD_FAIL_OPEN: 'maybe' })).toThrow('invalid PDFSHARE_CLAMD_FAIL_OPEN "maybe"')
+    expect(() => load({}, { PDFSHARE_CLAMD_TIMEOUT: '0' })).toThrow(
+      'invalid PDFSHARE_CLAMD_TIMEOUT "0": must be a number of seconds from 1 to 3600',
+    )
   })
 
   test('sign-in settings: a session lifetime from 5m to 30d, attempts per minute, how recent a sign-in must be', () => {

@@ -11,6 +11,8 @@ export type ViewerManifest = {
   style: string
   /** pdf.js's viewer stylesheet, which the share page's script loads once page 1 is painted. */
   pdfjsStyle: string
+  /** A file request's page (/u/<slug>): its drop zone, progress per file (the page's form works without it). */
+  sender: string
   /** The owner's dashboard at /app. */
   dashboard: { script: string; style: string }
   favicon: string

@@ -119,6 +119,24 @@ export const smtpUrl = (text: string) => {
   return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '' ? trimmed : undefined
 }
 
+/** Where clamd listens: its Unix socket or a TCP address. */
+export type ClamdAddress = { path: string } | { host: string; port: number }
+
+/** clamd's address: `unix:/run/clamav/clamd.ctl` (an absolute path) or `tcp://host:3310`. */
+export const clamdAddress = (text: string): ClamdAddress | undefined => {
+  const trimmed = text.trim()
+  if (trimmed.startsWith('unix:')) {
+    const path = trimmed.slice('unix:'.length)
+    return isAbsolute(path) ? { path } : undefined
+  }
+  if (!/^tcp:\/\//i.test(trimmed) || !URL.canParse(trimmed)) return undefined
+  const url = new URL(trimmed)
+  const port = Number(url.port)
+  if (url.hostname === '' || url.pathname.replace(/^\/$/, '') !== '' || url.search || url.username || !(port >= 1 && port <= 65535))
+    return undefined
+  return { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port }
+}
+
 /** One email address, or `Name <address>`. */
 export const mailbox = (text: string) => (/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+\.?[^\s@<>]*>?$/.test(text.trim()) ? text.trim() : undefined)
 

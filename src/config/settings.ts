@@ -6,6 +6,8 @@ import {
   anyText,
   baseUrl,
   boolean,
+  clamdAddress,
+  type ClamdAddress,
   brandName,
   hexColour,
   logoFile,
@@ -236,6 +238,33 @@ export const SETTINGS = {
     parse: integer(1, 86_400),
     rule: 'must be a number of seconds from 1 to 86400',
     help: "seconds an upload's body may take in all (longer → 408)",
+  }),
+  /**
+   * clamd (ClamAV's daemon), which every received PDF is streamed to before it is stored (core/uploads/virus-scan.ts):
+   * a file request's, an owner's upload and a replacement; none: nothing is scanned.
+   */
+  clamd: setting<ClamdAddress | undefined>({
+    env: 'PDFSHARE_CLAMD',
+    default: { shown: 'none', from: () => undefined },
+    parse: clamdAddress,
+    rule: 'must be unix:/path/to/clamd.sock (an absolute path) or tcp://host:3310',
+    help: 'scan every received PDF with clamd before it is stored: unix:/run/clamav/clamd.ctl or tcp://host:3310',
+  }),
+  /** Owners' own uploads and replacements are stored unscanned when clamd cannot scan them; a file request's never are. */
+  clamdFailOpen: setting({
+    env: 'PDFSHARE_CLAMD_FAIL_OPEN',
+    default: 'false',
+    parse: boolean,
+    rule: `must be one of ${ACCEPTED_BOOLEANS}`,
+    help: "store owners' own uploads unscanned when clamd cannot be reached (file requests are refused then: 503)",
+  }),
+  /** Seconds one scan may take, the PDF's bytes sent and clamd's answer read. */
+  clamdTimeout: setting({
+    env: 'PDFSHARE_CLAMD_TIMEOUT',
+    default: '60',
+    parse: integer(1, 3600),
+    rule: 'must be a number of seconds from 1 to 3600',
+    help: 'seconds clamd may take to scan one PDF (its bytes sent and its answer read); then the scan failed',
   }),
   maxViewsPerAddress: setting({
     env: 'PDFSHARE_MAX_VIEWS_PER_ADDRESS',

@@ -25,6 +25,8 @@ export const {
   pdfPages,
   links,
   agreementTexts,
+  requests,
+  senderCodes,
   viewMarks,
   readerCodes,
   visits,

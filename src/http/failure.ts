@@ -16,7 +16,9 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   account_disabled: 403,
   password_sign_in_off: 403,
   account_owner_only: 403,
+  sender_refused: 403,
   not_found: 404,
+  request_closed: 410,
   conflict: 409,
   idempotency_key_in_use: 409,
   request_timeout: 408,
@@ -25,9 +27,11 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   not_pdf: 415,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
+  infected: 422,
   rate_limited: 429,
   internal: 500,
   server_busy: 503,
+  scan_unavailable: 503,
   insufficient_storage: 507,
 }
 

@@ -1,6 +1,7 @@
 import type { AppContext } from '../core/context'
 import { claimKey, type HeldClaim, type KeyRow, keyRow, RENEW_MS, releaseClaim, renewClaim } from '../core/idempotency/claim'
 import { type HeldKey, keepStatements, type KeptAnswer } from '../core/idempotency/keep'
+import type { MultipartBody } from '../core/uploads/receive-multipart'
 import { badRequest, idempotencyKeyInUse, idempotencyKeyReused } from '../errors'
 
 /** What a route answers: its status, its body, and headers that belong to the answer (Location), kept with it. */
@@ -62,6 +63,16 @@ export const NO_BODY = 'none'
 /** SHA-256 of a body as JSON with its keys in order, so two bodies that say the same thing have the same digest. */
 export function requestDigest(body: unknown): string {
   return new Bun.CryptoHasher('sha256').update(JSON.stringify(body, sortedKeys) ?? '').digest('hex')
+}
+
+/**
+ * What a multipart request (an upload, a PUT, a file request's upload) is, for its Idempotency-Key: the PDF's
+ * SHA-256 and part name, and every field. The same form with the same PDF has the same digest, whatever the
+ * order of its parts.
+ */
+export function formDigest(body: MultipartBody): string {
+  const pdf = body.file ? { sha256: body.file.sha256, name: body.file.clientFilename } : null
+  return requestDigest({ pdf, fields: Object.fromEntries(body.fields) })
 }
 
 function sortedKeys(_: string, value: unknown): unknown {

@@ -13,7 +13,16 @@ export const TOKEN_LABEL_MAX = 100
  * What an API token may do (docs/api.md, Scopes). A token issued without scopes may do everything its user may,
  * so every token issued before scopes existed keeps working; one with scopes only what they name.
  */
-export const SCOPES = ['files:read', 'files:write', 'links:write', 'analytics:read', 'webhooks:write', 'account', 'admin'] as const
+export const SCOPES = [
+  'files:read',
+  'files:write',
+  'links:write',
+  'requests:write',
+  'analytics:read',
+  'webhooks:write',
+  'account',
+  'admin',
+] as const
 export type Scope = (typeof SCOPES)[number]
 
 /** What each scope allows, in the words the CLI's help, the dashboard's token form and the API document use. */
@@ -21,6 +30,7 @@ export const SCOPE_MEANINGS: Readonly<Record<Scope, string>> = {
   'files:read': 'list, get and download your files and their versions; list and get their links',
   'files:write': 'upload, update, replace and delete files; restore and delete versions; erase a reader from their visits',
   'links:write': 'create, change and delete share links',
+  'requests:write': 'create, change and delete file requests (reading them and what arrived is files:read)',
   'analytics:read': "read your files' and links' analytics and visits",
   'webhooks:write': 'list, add, test and delete webhooks and notification channels, and read their deliveries',
   account: 'list, issue and revoke your own tokens',

@@ -5,7 +5,7 @@
  */
 
 /** What a webhook can ask for. `webhook.test` is sent only by the "send test event" action. */
-export const WEBHOOK_EVENTS = ['file.uploaded', 'file.replaced', 'file.deleted', 'link.viewed', 'link.downloaded'] as const
+export const WEBHOOK_EVENTS = ['file.uploaded', 'file.received', 'file.replaced', 'file.deleted', 'link.viewed', 'link.downloaded'] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 
 export const WEBHOOK_LIMITS = {

@@ -282,6 +282,44 @@ describe('what owners are told', () => {
     ])
   })
 
+  test('files received through a request: told at once by the request’s notify; an hourly request’s digest counts its files', async () => {
+    const { owner, base } = await ownerWithChannels('requests-told')
+    const newRequest = async (body: Record<string, unknown>) => {
+      const request = (await json(await call('POST', '/api/requests', owner.token, { title: 'Statements', ...body }))).data
+      return (request.url as string).split('/u/')[1]!
+    }
+    const send = async (slug: string, name: string, fields: Record<string, string> = {}) => {
+      const body = new FormData()
+      body.append('file', new File([makePdf()], name, { type: 'application/pdf' }))
+      for (const [field, value] of Object.entries(fields)) body.append(field, value)
+      const response = await app.handle(new Request(`${BASE}/u/${slug}/files`, { method: 'POST', body }))
+      expect(response.status).toBe(201)
+    }
+    const slackLines = () => to(`${base}-slack`).map((request) => JSON.parse(request.body).text.split('\n')[0])
+
+    const atOnce = await newRequest({})
+    await send(atOnce, 'March.pdf', { email: 'ada@example.com' })
+    await deliver()
+    expect(slackLines()).toEqual(['*File received: March.pdf*'])
+    expect(JSON.parse(to(`${base}-slack`)[0]!.body).text).toContain('ada@example.com sent it through your request "Statements"')
+
+    const hourly = await newRequest({ notify: 'hourly', title: 'Essays' })
+    await send(hourly, 'a.pdf', { name: 'Ada' })
+    await send(hourly, 'b.pdf', { name: 'Grace' })
+    await deliver()
+    expect(slackLines()).toHaveLength(1)
+    now += HOUR
+    await deliver()
+    expect(slackLines()).toEqual(['*File received: March.pdf*', '*Essays: 2 files received*'])
+    expect(JSON.parse(to(`${base}-slack`)[1]!.body).text).toContain('Senders: Ada, Grace.')
+
+    const off = await newRequest({ notify: 'off' })
+    await send(off, 'quiet.pdf')
+    now += HOUR
+    await deliver()
+    expect(slackLines()).toHaveLength(2)
+  })
+
   test('a receiver that fails is retried with the backoff, and the log says what it answered', async () => {
     const { owner, file } = await ownerWithChannels('retried', { paths: 'flaky' })
     failing = 100

@@ -33,11 +33,13 @@ describe('POST /api/files/upload', () => {
         'searchEngineVisible',
         'sha256',
         'shareUrl',
+        'source',
         'title',
         'updatedAt',
         'views',
       ].sort(),
     )
+    expect(data.source).toBeNull() // the owner's own upload, not a file request's
     expect(data.filename).toBe('Q3 report.pdf')
     expect(data.title).toBe('')
     expect(data.desc).toBe('')

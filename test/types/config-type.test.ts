@@ -37,6 +37,9 @@ type WrittenOut = {
   maxTokensPerUser: number
   uploadMinRate: number
   uploadTimeout: number
+  clamd: { path: string } | { host: string; port: number } | undefined
+  clamdFailOpen: boolean
+  clamdTimeout: number
   maxViewsPerAddress: number
   linkDefaultExpiry: number | null
   linkMaxExpiry: number | null

@@ -19,9 +19,10 @@ type InterfaceFile = {
   createdAt: string
   updatedAt: string
   sha256: string
+  source: { requestId: string; name: string | null; email: string | null; note: string | null } | null
 }
 
-test('the File response type is exactly the interface File (plus sha256), with no nullable fields', () => {
+test('the File response type is exactly the interface File (plus sha256 and a request file’s source), with no nullable fields of the interface', () => {
   expectTypeOf<FileDto>().toEqualTypeOf<InterfaceFile>()
   expectTypeOf<FileDto['title']>().not.toBeNullable()
   expectTypeOf<FileDto['desc']>().not.toBeNullable()
@@ -45,10 +46,15 @@ test('the File response type is exactly the interface File (plus sha256), with n
       updatedAt: 1,
       uploadedAt: 0,
       versionId: 'v',
+      sourceRequestId: null,
+      sourceName: null,
+      sourceEmail: null,
+      sourceNote: null,
     },
     'https://x.test',
   )
   expect(dto.desc).toBe(dto.description)
   expect(dto.shareUrl).toBe('https://x.test/s/s')
   expect(dto.updatedAt).toBe('1970-01-01T00:00:00.001Z')
+  expect(dto.source).toBeNull()
 })

@@ -13,6 +13,8 @@ export type ListInput = {
   cursor?: string
   /** Only files whose filename or title contains this (case-insensitive for ASCII letters). */
   search?: string
+  /** Only files that arrived through this file request (GET /api/requests/:id/files). */
+  requestId?: string
   order?: ListOrder
 }
 
@@ -66,6 +68,7 @@ export async function listOwnedFiles(ctx: AppContext, input: ListInput): Promise
     .where(
       and(
         eq(files.ownerId, input.ownerId),
+        input.requestId === undefined ? undefined : eq(files.sourceRequestId, input.requestId),
         keyset,
         pattern === undefined
           ? undefined

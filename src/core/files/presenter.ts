@@ -5,7 +5,7 @@ import type { VersionEntry } from './list-versions'
 
 /**
  * The only way a file row leaves the server: the listed fields of the File resource, nothing else. shareUrl and
- * the two switches are the file's default link's.
+ * the two switches are the file's default link's; `source` is what the sender of a file request's file gave.
  */
 export function toFileDto(row: FileWithLink, publicUrl: string): FileDto {
   return {
@@ -23,6 +23,10 @@ export function toFileDto(row: FileWithLink, publicUrl: string): FileDto {
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
     sha256: row.sha256,
+    source:
+      row.sourceRequestId === null
+        ? null
+        : { requestId: row.sourceRequestId, name: row.sourceName, email: row.sourceEmail, note: row.sourceNote },
   }
 }
 

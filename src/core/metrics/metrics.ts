@@ -7,6 +7,8 @@ export type Outbox = 'webhooks' | 'mail' | 'notifications'
 /** A renderer's job: a link-preview card, one page image of the viewer, or counting the pages. */
 export type RenderKind = 'card' | 'page' | 'pages' | 'text' | 'stamp' | 'overlay' | 'watermark'
 export type RenderOutcome = 'ok' | 'failed' | 'unavailable'
+/** A virus scan: no signature, a signature found, or no verdict (clamd unreachable, too slow, an error). */
+export type ScanOutcome = 'clean' | 'infected' | 'failed'
 export type AttemptResult = 'delivered' | 'retry' | 'failed'
 /** Renders running and waiting in one renderer pool, read when Prometheus asks. */
 export type RenderLoad = () => { running: number; waiting: number }
@@ -15,8 +17,10 @@ export type Metrics = {
   readonly enabled: boolean
   /** One answered request: `route` is the route's pattern (/api/files/:id), never the path asked for. */
   request(method: string, route: string, status: number, seconds: number): void
-  /** A PDF stored: a new file or a replacement, and its size. */
-  uploadStored(kind: 'new' | 'replacement', bytes: number): void
+  /** A PDF stored: a new file, a replacement or a file received through a request, and its size. */
+  uploadStored(kind: 'new' | 'replacement' | 'received', bytes: number): void
+  /** A received PDF scanned by clamd, and what came of it (`seconds`: the whole scan, the PDF sent and the answer read). */
+  scanned(outcome: ScanOutcome, seconds: number): void
   /** A share-page open that asked for a view to be counted, and what came of it. */
   view(outcome: string): void
   /** A renderer job finished (`seconds` on the renderer, for those that ran). */
@@ -43,6 +47,7 @@ export const noMetrics: Metrics = {
   enabled: false,
   request: nothing,
   uploadStored: nothing,
+  scanned: nothing,
   view: nothing,
   rendered: nothing,
   rendererKilled: nothing,

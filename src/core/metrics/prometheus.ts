@@ -6,6 +6,7 @@ import type { Metrics, Outbox, RenderLoad } from './metrics'
 import type { JobStatus } from '../jobs/jobs'
 
 const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+const SCAN_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
 const RENDER_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120]
 /** Methods named as they are; any other a client may send is `OTHER`, so the label stays bounded. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
@@ -44,7 +45,7 @@ export function prometheusMetrics(options: {
   for (const metric of requests.metrics) registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0])
   const uploads = new Counter({
     name: 'pdfshare_uploads_total',
-    help: 'PDFs stored: new files and replacements',
+    help: 'PDFs stored: new files, replacements and files received through requests',
     labelNames: ['kind'],
     registers,
   })
@@ -52,6 +53,18 @@ export function prometheusMetrics(options: {
     name: 'pdfshare_upload_bytes_total',
     help: 'Bytes of the PDFs stored',
     labelNames: ['kind'],
+    registers,
+  })
+  const scans = new Counter({
+    name: 'pdfshare_scans_total',
+    help: 'Received PDFs scanned by clamd, by outcome (clean, infected: a signature found, failed: no verdict)',
+    labelNames: ['outcome'],
+    registers,
+  })
+  const scanSeconds = new Histogram({
+    name: 'pdfshare_scan_duration_seconds',
+    help: 'Time of a scan by clamd, the PDF sent and the answer read',
+    buckets: SCAN_BUCKETS,
     registers,
   })
   const views = new Counter({
@@ -184,6 +197,10 @@ export function prometheusMetrics(options: {
     uploadStored(kind, bytes) {
       uploads.inc({ kind })
       uploadBytes.inc({ kind }, bytes)
+    },
+    scanned(outcome, seconds) {
+      scans.inc({ outcome })
+      scanSeconds.observe(seconds)
     },
     view: (outcome) => views.inc({ outcome }),
     rendered(kind, outcome, seconds) {

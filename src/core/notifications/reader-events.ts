@@ -1,10 +1,12 @@
+import { type SQL, sql } from 'drizzle-orm'
+import type { Tables } from '../../db/database'
 import type { SqlStatement } from '../../db/hot-sql'
 import { versionedCache } from '../../db/versioned-cache'
 import { timeOrderedId } from '../../lib/ids'
 import type { AppContext } from '../context'
 
-/** What a reader did that an owner may be told of. */
-export type ReaderEventKind = 'view' | 'download' | 'acceptance'
+/** What a reader did that an owner may be told of; `received`: a file arrived through one of the owner's requests. */
+export type ReaderEventKind = 'view' | 'download' | 'acceptance' | 'received'
 
 const INSERT = `INSERT INTO "reader_events" ("id", "owner_id", "link_id", "kind", "reader", "at", "state") VALUES (?, ?, ?, ?, ?, ?, 'new')`
 // A view is news only from a new reader: an address (a link that asks for one) or a visitor key (today's) the
@@ -46,8 +48,21 @@ export const readerEventStatements = {
           args: [id, event.ownerId, event.linkId, event.reader, event.at, event.linkId, event.visit.id, event.reader],
         }
   },
+  /**
+   * A file received through a request (its default link `linkId`), only where `onlyIf` holds (the file went in):
+   * the request's `notify` routes it, and its digest counts the request's files.
+   */
+  received(tables: Pick<Tables, 'readerEvents'>, event: EventOf & { sender: string | null; requestId: string }, onlyIf: SQL): SQL {
+    return sql`INSERT INTO ${tables.readerEvents} (id, owner_id, link_id, kind, reader, request_id, at, state)
+      SELECT ${timeOrderedId(event.at)}, ${event.ownerId}, ${event.linkId}, 'received', ${event.sender}, ${event.requestId}, ${event.at}, 'new'
+      WHERE ${onlyIf}`
+  },
   /** A download or an acceptance. `onlyIfPreviousChanged`: only if the statement before it recorded the download. */
-  other(kind: Exclude<ReaderEventKind, 'view'>, event: EventOf & { reader: string | null }, onlyIfPreviousChanged = false): SqlStatement {
+  other(
+    kind: Exclude<ReaderEventKind, 'view' | 'received'>,
+    event: EventOf & { reader: string | null },
+    onlyIfPreviousChanged = false,
+  ): SqlStatement {
     return {
       sql: INSERT,
       args: [timeOrderedId(event.at), event.ownerId, event.linkId, kind, event.reader, event.at],

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lt, lte, type SQL, sql } from 'drizzle-orm'
 import type { AppContext } from '../context'
 import type { NotificationChannelRow, ReaderEventRow } from '../../db/tables'
 import { randomId } from '../../lib/ids'
@@ -33,7 +33,7 @@ export async function routeEvents(ctx: AppContext): Promise<number> {
     const state =
       channels.length === 0 || news.notify === 'off'
         ? 'done'
-        : news.notify !== 'on' || (await toldThisHour(ctx, event.linkId, now)) >= NOTICES_PER_LINK_HOUR
+        : news.notify !== 'on' || (await toldThisHour(ctx, event, now)) >= NOTICES_PER_LINK_HOUR
           ? 'digest'
           : 'sent'
     const message = state === 'sent' ? eventMessage(ctx.config.publicUrl, news, event) : null
@@ -48,7 +48,7 @@ export async function routeEvents(ctx: AppContext): Promise<number> {
     const channels = await channelsOf(digest.news.ownerId)
     const { readerEvents } = ctx.db.tables
     const which = and(
-      eq(readerEvents.linkId, digest.news.linkId),
+      digest.news.request ? eq(readerEvents.requestId, digest.news.request.id) : eq(readerEvents.linkId, digest.news.linkId),
       eq(readerEvents.state, 'digest'),
       lt(readerEvents.at, digest.until),
       lte(readerEvents.seq, digest.lastSeq),
@@ -96,15 +96,24 @@ async function claimAndQueue(
 /** The oldest new events with what their messages need of the link and file. */
 async function newEvents(ctx: AppContext): Promise<Routed[]> {
   const { readerEvents } = ctx.db.tables
+  const { requests } = ctx.db.tables
   const rows = await ctx.db.orm
-    .select({ event: readerEvents, news: newsColumns(ctx) })
+    .select({ event: readerEvents, news: newsColumns(ctx), requestNotify: requests.notify, requestTitle: requests.title })
     .from(readerEvents)
     .innerJoin(ctx.db.tables.links, eq(ctx.db.tables.links.id, readerEvents.linkId))
     .innerJoin(ctx.db.tables.files, eq(ctx.db.tables.files.id, ctx.db.tables.links.fileId))
+    .leftJoin(requests, eq(requests.id, readerEvents.requestId))
     .where(eq(readerEvents.state, 'new'))
     .orderBy(asc(readerEvents.seq))
     .limit(BATCH)
-  return rows.map((row) => ({ event: row.event, news: { ...row.news, ownerId: row.event.ownerId } }))
+  return rows.map(({ event, news, requestNotify, requestTitle }) => ({
+    event,
+    // A received file's news follows its request's notify (its link is off, and its own); a deleted request tells nothing.
+    news:
+      event.requestId === null
+        ? { ...news, ownerId: event.ownerId, request: null }
+        : { ...news, ownerId: event.ownerId, notify: requestNotify ?? 'off', request: { id: event.requestId, title: requestTitle ?? '' } },
+  }))
 }
 
 const newsColumns = (ctx: AppContext) => {
@@ -120,13 +129,14 @@ const newsColumns = (ctx: AppContext) => {
   }
 }
 
-/** Events told at once for the link in the last hour (the cap counts a sliding hour). */
-async function toldThisHour(ctx: AppContext, linkId: string, now: number): Promise<number> {
+/** Events told at once for the link (a received file's: for its request) in the last hour (the cap counts a sliding hour). */
+async function toldThisHour(ctx: AppContext, event: ReaderEventRow, now: number): Promise<number> {
   const { readerEvents } = ctx.db.tables
+  const of = event.requestId === null ? eq(readerEvents.linkId, event.linkId) : eq(readerEvents.requestId, event.requestId)
   const [row] = await ctx.db.orm
     .select({ told: count() })
     .from(readerEvents)
-    .where(and(eq(readerEvents.linkId, linkId), eq(readerEvents.state, 'sent'), gt(readerEvents.at, now - HOUR)))
+    .where(and(of, eq(readerEvents.state, 'sent'), gt(readerEvents.at, now - HOUR)))
   return Number(row?.told ?? 0)
 }
 
@@ -139,9 +149,9 @@ async function dueDigests(ctx: AppContext, now: number): Promise<Digest[]> {
   const waiting = await ctx.db.orm
     .select({ linkId: readerEvents.linkId, oldest: sql<number>`min(${readerEvents.at})` })
     .from(readerEvents)
-    .where(eq(readerEvents.state, 'digest'))
+    .where(and(eq(readerEvents.state, 'digest'), isNull(readerEvents.requestId)))
     .groupBy(readerEvents.linkId)
-  const digests: Digest[] = []
+  const digests: Digest[] = await dueRequestDigests(ctx, now)
   for (const { linkId, oldest } of waiting) {
     const [link] = await ctx.db.orm
       .select(newsColumns(ctx))
@@ -155,11 +165,54 @@ async function dueDigests(ctx: AppContext, now: number): Promise<Digest[]> {
     const events = await ctx.db.orm
       .select()
       .from(readerEvents)
-      .where(and(eq(readerEvents.linkId, linkId), eq(readerEvents.state, 'digest'), lt(readerEvents.at, until)))
+      .where(
+        and(eq(readerEvents.linkId, linkId), eq(readerEvents.state, 'digest'), isNull(readerEvents.requestId), lt(readerEvents.at, until)),
+      )
       .orderBy(asc(readerEvents.seq))
     if (events.length === 0) continue
     const [owner] = events
-    digests.push({ news: { ...link, ownerId: owner!.ownerId }, events, from: until - period, until, lastSeq: events.at(-1)!.seq })
+    digests.push({
+      news: { ...link, ownerId: owner!.ownerId, request: null },
+      events,
+      from: until - period,
+      until,
+      lastSeq: events.at(-1)!.seq,
+    })
+  }
+  return digests
+}
+
+/** The same per file request: its received files' waiting events, in one digest by the request's notify (files counted). */
+async function dueRequestDigests(ctx: AppContext, now: number): Promise<Digest[]> {
+  const { readerEvents, requests } = ctx.db.tables
+  const waiting = await ctx.db.orm
+    .select({ requestId: readerEvents.requestId, oldest: sql<number>`min(${readerEvents.at})` })
+    .from(readerEvents)
+    .where(and(eq(readerEvents.state, 'digest'), isNotNull(readerEvents.requestId)))
+    .groupBy(readerEvents.requestId)
+  const digests: Digest[] = []
+  for (const { requestId, oldest } of waiting) {
+    if (requestId === null) continue
+    const [request] = await ctx.db.orm.select().from(requests).where(eq(requests.id, requestId))
+    const notify = request?.notify ?? 'off' // a deleted request's events are dropped (claimed as done)
+    const period = notify === 'daily' ? DAY : HOUR
+    const until = Number(oldest) - (Number(oldest) % period) + period
+    if (until > now && request) continue
+    const events = await ctx.db.orm
+      .select()
+      .from(readerEvents)
+      .where(and(eq(readerEvents.requestId, requestId), eq(readerEvents.state, 'digest'), lt(readerEvents.at, Math.max(until, now + 1))))
+      .orderBy(asc(readerEvents.seq))
+    const [first] = events
+    if (!first) continue
+    const news = { ownerId: first.ownerId, linkId: first.linkId, fileId: '', notify, label: '', isDefault: true, title: '', filename: '' }
+    digests.push({
+      news: { ...news, request: { id: requestId, title: request?.title ?? '' } },
+      events,
+      from: until - period,
+      until,
+      lastSeq: events.at(-1)!.seq,
+    })
   }
   return digests
 }

@@ -1,10 +1,12 @@
 import type { AppContext } from '../context'
+import type { Actor } from '../audit/record'
 import { assertQuotaAllows, quotaGrowth } from '../files/quota'
-import { fileTooLarge } from '../../errors'
+import { DomainError, fileTooLarge, requestOwnerFull } from '../../errors'
 import { assertDiskSpace } from './disk-space'
 import { MAX_FORM_OVERHEAD_BYTES, receiveMultipart, type MultipartBody } from './receive-multipart'
 import type { TempFile, TempFiles } from '../../storage/temp-files'
 import { uploadGateFor } from './upload-gate'
+import { scanGate } from './scan-gate'
 
 /**
  * Whose upload it is, and for a replacement (a PUT with a PDF) what replacing the file frees (the bytes of the
@@ -12,7 +14,18 @@ import { uploadGateFor } from './upload-gate'
  * whose answer is kept under its Idempotency-Key, read only for its digest, so the quota (which its first
  * request used) is not checked before it.
  */
-export type UploadTarget = { ownerId: string; replacing?: { frees: number }; replay?: boolean }
+export type UploadTarget = {
+  ownerId: string
+  replacing?: { frees: number }
+  replay?: boolean
+  /** Who sends it: the audit log names them when clamd finds a signature in the PDF. */
+  actor: Actor
+  /**
+   * A file request's upload (core/requests/): its own size cap (at most the instance's), its own
+   * upload slots (`slotKey`, so senders never take the owner's own), and a scan that must give a verdict.
+   */
+  request?: { slotKey: string; maxFileBytes: number; requestId: string }
+}
 
 /**
  * A received upload: its form fields and its PDF (in a temp file), for the owner it was received for. It owns
@@ -29,31 +42,41 @@ export type ReceiveUpload = (request: Request, target: UploadTarget) => Promise<
  * The one owner of receiving an upload, for every route that takes a PDF. Before a byte of the body is read
  * it refuses what cannot succeed, in this order: no free upload slot (server-wide or for this user), a
  * declared Content-Length that cannot fit under the size cap, a quota the declared size would pass, a disk
- * that would keep less than the reserve free. Then it streams the body to a temp file (receive-multipart.ts).
- * An upload refused on the way gives its slot and temp file back before the refusal is thrown.
+ * that would keep less than the reserve free. Then it streams the body to a temp file (receive-multipart.ts),
+ * and, with clamd set up, has the PDF scanned before anyone may store it (scan-gate.ts). An upload refused on
+ * the way gives its slot and temp file back before the refusal is thrown.
  */
 export function uploadReceiver(ctx: AppContext): ReceiveUpload {
   const { config } = ctx
   const gate = uploadGateFor(ctx)
+  const scan = scanGate(ctx)
 
   const receive = async (request: Request, target: UploadTarget, tempFiles: TempFiles): Promise<MultipartBody> => {
+    const maxFileBytes = Math.min(config.maxFileSize, target.request?.maxFileBytes ?? config.maxFileSize)
     const declared = declaredLength(request)
-    if (declared !== undefined && declared > config.maxFileSize + MAX_FORM_OVERHEAD_BYTES) throw fileTooLarge(config.maxFileSize)
+    if (declared !== undefined && declared > maxFileBytes + MAX_FORM_OVERHEAD_BYTES) throw fileTooLarge(maxFileBytes)
     // The PDF is at least the declared body less the most a form can carry besides it.
     const leastPdfBytes = Math.max(0, (declared ?? 0) - MAX_FORM_OVERHEAD_BYTES)
-    if (!target.replay) await assertQuotaAllows(ctx, target.ownerId, quotaGrowth(leastPdfBytes, target.replacing))
+    if (!target.replay) {
+      const allowed = assertQuotaAllows(ctx, target.ownerId, quotaGrowth(leastPdfBytes, target.replacing))
+      // A file request's sender learns nothing of the owner's usage: a full quota is a plain 507 to them.
+      await (target.request ? allowed.catch((error) => Promise.reject(isQuotaRefusal(error) ? requestOwnerFull() : error)) : allowed)
+    }
     // Without a Content-Length the upload may be as large as the cap.
-    await assertDiskSpace(ctx.layout.tmp, declared ?? config.maxFileSize, config.minFreeDisk)
-    return receiveMultipart(request, {
+    await assertDiskSpace(ctx.layout.tmp, declared ?? maxFileBytes, config.minFreeDisk)
+    const body = await receiveMultipart(request, {
       tempFiles,
-      maxFileBytes: config.maxFileSize,
+      maxFileBytes,
       fileField: 'file',
       pace: { now: ctx.now, minBytesPerSecond: config.uploadMinRate, timeoutMs: config.uploadTimeout * 1000 },
     })
+    // A replay is read only for its digest and stores nothing: it needs no scan.
+    if (body.file && !target.replay) await scan(body.file, target)
+    return body
   }
 
   return async (request, target) => {
-    const release = await gate.take(target.ownerId)
+    const release = await gate.take(target.request?.slotKey ?? target.ownerId)
     const temps: TempFile[] = []
     let disposed = false
     const dispose = async () => {
@@ -84,3 +107,5 @@ function declaredLength(request: Request): number | undefined {
   const raw = request.headers.get('content-length')
   return raw !== null && /^\d+$/.test(raw) ? Number(raw) : undefined
 }
+
+const isQuotaRefusal = (error: unknown) => error instanceof DomainError && error.code === 'quota_exceeded'

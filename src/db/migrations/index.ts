@@ -25,6 +25,7 @@ import m21 from './0021_idempotency_keys.sql' with { type: 'text' }
 import m22 from './0022_link_watermark.sql' with { type: 'text' }
 import m23 from './0023_session_proof.sql' with { type: 'text' }
 import m24 from './0024_email_changes.sql' with { type: 'text' }
+import m25 from './0025_file_requests.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795357528261, sql: m0 },
@@ -52,4 +53,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0022_link_watermark', when: 1795735812661, sql: m22 },
   { tag: '0023_session_proof', when: 1795902290024, sql: m23 },
   { tag: '0024_email_changes', when: 1795905664881, sql: m24 },
+  { tag: '0025_file_requests', when: 1795911961176, sql: m25 },
 ]

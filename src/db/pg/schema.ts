@@ -26,6 +26,8 @@ export const {
   pdfPages,
   links,
   agreementTexts,
+  requests,
+  senderCodes,
   viewMarks,
   readerCodes,
   visits,

@@ -28,8 +28,19 @@ export function fileTables(k: Kit, { users }: { users: AccountTables['users'] })
       uploadedAt: k.millis('uploaded_at').notNull(),
       /** The id the current PDF keeps as a version: it moves into `file_versions` when the file is replaced. */
       versionId: k.text('version_id').notNull(),
+      /**
+       * The file request it arrived through (core/requests), and what its sender gave: their name, address and
+       * note; all NULL for the owner's own upload. No reference: the file and where it came from outlive the request.
+       */
+      sourceRequestId: k.text('source_request_id'),
+      sourceName: k.text('source_name'),
+      sourceEmail: k.text('source_email'),
+      sourceNote: k.text('source_note'),
     },
-    (table) => [k.index('files_owner_seq_idx').on(table.ownerId, table.seq)],
+    (table) => [
+      k.index('files_owner_seq_idx').on(table.ownerId, table.seq),
+      k.index('files_source_request_idx').on(table.sourceRequestId, table.seq),
+    ],
   )
 
   /**

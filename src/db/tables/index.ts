@@ -11,6 +11,7 @@ import { mailTables } from './mail'
 import { metaTables } from './meta'
 import { notificationTables } from './notifications'
 import { readerTables } from './readers'
+import { requestTables } from './requests'
 import { shareTables } from './share'
 import { webhookTables } from './webhooks'
 
@@ -28,10 +29,12 @@ export function tablesOf(k: Kit) {
   const accounts = accountTables(k)
   const files = fileTables(k, accounts)
   const links = linkTables(k, files)
+  const requests = requestTables(k, accounts)
   return {
     ...accounts,
     ...files,
     ...links,
+    ...requests,
     ...shareTables(k, links),
     ...analyticsTables(k, { ...files, ...links }),
     ...readerTables(k, { ...files, ...links }),
@@ -67,3 +70,4 @@ export type NotificationChannelRow = Tables['notificationChannels']['$inferSelec
 export type ReaderEventRow = Tables['readerEvents']['$inferSelect']
 export type NotificationDeliveryRow = Tables['notificationDeliveries']['$inferSelect']
 export type IdempotencyKeyRow = Tables['idempotencyKeys']['$inferSelect']
+export type RequestRow = Tables['requests']['$inferSelect']

@@ -24,8 +24,9 @@ export function notificationTables(k: Kit, { links, users }: { links: LinkTables
   )
 
   /**
-   * What readers did that an owner may be told of (a new reader's counted view, a download, an acceptance),
-   * written in the transaction of the view, download or acceptance itself. The notifier routes each one: at once
+   * What readers did that an owner may be told of (a new reader's counted view, a download, an acceptance), and
+   * the files that arrived through a request, written in the transaction of the view, download, acceptance or
+   * arrival itself. The notifier routes each one: at once
    * (`sent`), into a digest (`digest`, then `digested`), or to nobody (`done`).
    */
   const readerEvents = k.table(
@@ -41,10 +42,15 @@ export function notificationTables(k: Kit, { links, users }: { links: LinkTables
         .text('link_id')
         .notNull()
         .references(() => links.id, { onDelete: 'cascade' }),
-      /** view, download or acceptance. */
+      /** view, download, acceptance or received (a file arrived through a request; `link_id` is its default link). */
       kind: k.text('kind').notNull(),
-      /** The reader's address at a link that asks for one. */
+      /** The reader's address at a link that asks for one; the sender's address (else name) of a received file. */
       reader: k.text('reader'),
+      /**
+       * The request a received file came through: its notify decides, and its digest counts the files. No
+       * reference (SQLite cannot add one to a table that exists): an event of a deleted request is dropped when routed.
+       */
+      requestId: k.text('request_id'),
       at: k.millis('at').notNull(),
       /** new, sent, digest, digested or done. */
       state: k.text('state').notNull(),

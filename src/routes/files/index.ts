@@ -1,17 +1,18 @@
-import { Elysia } from 'elysia'
+import { Elysia, type Static } from 'elysia'
 import type { AppContext } from '../../core/context'
 import type { PreviewService } from '../../core/previews/preview-service'
 import type { FileWithLink } from '../../core/files/file-rows'
 import { getOwnedFile, ownedFileReader } from '../../core/files/get-owned-file'
 import { replacementPlan } from '../../core/files/versions'
+import { apiActor } from '../../http/audit'
 import type { AuthGuard } from '../../http/auth-guard'
-import { type Answer, idempotentWrites, NO_BODY, requestDigest } from '../../http/idempotency'
+import { type Answer, formDigest, idempotentWrites, NO_BODY, requestDigest } from '../../http/idempotency'
 import { readJsonBody } from '../../http/read-json-body'
 import { requireMediaType } from '../../http/request-body'
 import { authFailures, FailureSchema, IdempotencyHeaders, keyedFailures, openApiSchema } from '../../http/schemas'
 import { contentDisposition, etagOf, sendFile, takeSetHeaders } from '../../http/send-file'
 import { uploadReceiver } from '../../core/uploads/receive-upload'
-import { formDigest, metadataFromForm, metadataFromJson, newFileFromForm } from './input'
+import { metadataFromForm, metadataFromJson, newFileFromForm } from './input'
 import {
   DeletedEnvelope,
   FileEnvelope,
@@ -32,6 +33,7 @@ import { findOwnedVersion, type VersionBlob } from '../../core/files/find-versio
 import { listVersions } from '../../core/files/list-versions'
 import { restoreVersion } from '../../core/files/restore-version'
 import { listOwnedFiles } from '../../core/files/list-files'
+import { listReceived } from '../../core/requests/list-received'
 import { replacePdf } from '../../core/files/replace-pdf'
 import { updateMetadata } from '../../core/files/update-metadata'
 
@@ -75,21 +77,54 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
       headers: { ...takeSetHeaders(set), 'cache-control': 'private, no-cache' },
     })
 
+  /** A page of the caller's files (GET /api/files, GET /api/requests/:id/files). */
+  const filePage = (page: { rows: FileWithLink[]; nextCursor: string | null }) => ({
+    success: true as const,
+    data: page.rows.map((row) => toFileDto(row, publicUrl)),
+    nextCursor: page.nextCursor,
+  })
+  const listInput = (ownerId: string, query: Static<typeof ListQuery>) => ({
+    ownerId,
+    limit: query.limit ?? 20,
+    cursor: query.cursor,
+    search: query.q,
+    order: query.order,
+  })
+
   /** A new PDF (uploaded, replacing, restored): its page 1 is drawn in the background for its first reader. */
   const drawnAhead = <T extends Parameters<typeof previews.drawAhead>[0]>(row: T) => {
     previews.drawAhead(row)
     return row
   }
 
-  return new Elysia({ name: 'files', prefix: '/api/files' })
+  // What arrived through a file request is a list of files: the File resource, paged like the owner's list.
+  const received = new Elysia({ name: 'request-files' })
+    .use(auth)
+    .get(
+      '/api/requests/:id/files',
+      async ({ caller, params, query }) => filePage(await listReceived(ctx, { ...listInput(caller.userId, query), requestId: params.id })),
+      {
+        auth: 'files:read',
+        params: FileIdParams,
+        query: ListQuery,
+        response: { 200: FileListEnvelope, 400: FailureSchema, 404: FailureSchema, ...authFailures },
+        detail: {
+          summary: 'List the files that arrived through a file request, with their source; newest first like the files list',
+          tags: ['requests'],
+        },
+      },
+    )
+
+  const files = new Elysia({ name: 'files', prefix: '/api/files' })
     .use(auth)
     .post(
       '/upload',
-      async ({ request, caller, set }) => {
+      async ({ request, caller, set, server }) => {
         requireMediaType(request, ['multipart/form-data'])
         return keyed(request, set, caller.userId, async (key) => {
+          const actor = apiActor(ctx, request, server, { userId: caller.userId, name: caller.userName })
           // `await using` would say this, but the import checker's parser (swc's visitor) cannot read it yet.
-          const upload = await receiveUpload(request, { ownerId: caller.userId, replay: key.answered })
+          const upload = await receiveUpload(request, { ownerId: caller.userId, replay: key.answered, actor })
           try {
             const input = newFileFromForm(upload)
             return await key.once(
@@ -117,25 +152,12 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
         },
       },
     )
-    .get(
-      '',
-      async ({ caller, query }) => {
-        const page = await listOwnedFiles(ctx, {
-          ownerId: caller.userId,
-          limit: query.limit ?? 20,
-          cursor: query.cursor,
-          search: query.q,
-          order: query.order,
-        })
-        return { success: true as const, data: page.rows.map((row) => toFileDto(row, publicUrl)), nextCursor: page.nextCursor }
-      },
-      {
-        auth: 'files:read',
-        query: ListQuery,
-        response: { 200: FileListEnvelope, 400: FailureSchema, ...authFailures },
-        detail: { summary: "List the caller's files, newest (or oldest) first, optionally only those matching ?q=", tags },
-      },
-    )
+    .get('', async ({ caller, query }) => filePage(await listOwnedFiles(ctx, listInput(caller.userId, query))), {
+      auth: 'files:read',
+      query: ListQuery,
+      response: { 200: FileListEnvelope, 400: FailureSchema, ...authFailures },
+      detail: { summary: "List the caller's files, newest (or oldest) first, optionally only those matching ?q=", tags },
+    })
     .get('/:id', async ({ caller, params }) => envelope(await readOwnedFile({ ownerId: caller.userId, id: params.id })), {
       auth: 'files:read',
       params: FileIdParams,
@@ -144,7 +166,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
     })
     .put(
       '/:id',
-      async ({ request, caller, params, set }) => {
+      async ({ request, caller, params, set, server }) => {
         const target = { ownerId: caller.userId, id: params.id }
         const type = requireMediaType(request, ['application/json', 'multipart/form-data'])
         return keyed(request, set, caller.userId, async (key) => {
@@ -160,7 +182,8 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
             )
           }
           const seen = current && { current, plan: await replacementPlan(ctx, current) }
-          const upload = await receiveUpload(request, { ownerId: caller.userId, replacing: seen?.plan, replay: key.answered })
+          const actor = apiActor(ctx, request, server, { userId: caller.userId, name: caller.userName })
+          const upload = await receiveUpload(request, { ownerId: caller.userId, replacing: seen?.plan, replay: key.answered, actor })
           try {
             const metadata = metadataFromForm(upload.fields)
             return await key.once(
@@ -317,4 +340,5 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
         detail: { summary: 'Delete a previous version and its PDF (not the current one: 409)', tags },
       },
     )
+  return new Elysia({ name: 'files-area' }).use(received).use(files)
 }

@@ -2,7 +2,6 @@ import type { Static } from 'elysia'
 import { type LinkInput, toLinkInput } from '../../core/links/link-input'
 import { badRequest } from '../../errors'
 import { bodyChecker } from '../../http/check-body'
-import { requestDigest } from '../../http/idempotency'
 import { parseFormBoolean, parseJsonBoolean } from '../../lib/booleans'
 import type { MultipartBody } from '../../core/uploads/receive-multipart'
 import { descriptionAgreesWithDesc, metadataText, storedText } from '../../core/files/rules'
@@ -88,13 +87,4 @@ function stored(texts: CheckedTexts, switches: Switches): MetadataInput {
   if (switches.allowDownload !== undefined) input.allowDownload = switches.allowDownload
   if (switches.searchEngineVisible !== undefined) input.searchEngineVisible = switches.searchEngineVisible
   return input
-}
-
-/**
- * What a multipart request (upload, PUT) is, for its Idempotency-Key: the PDF's SHA-256 and part name, and every
- * field. The same form with the same PDF has the same digest, whatever the order of its parts.
- */
-export function formDigest(body: MultipartBody): string {
-  const pdf = body.file ? { sha256: body.file.sha256, name: body.file.clientFilename } : null
-  return requestDigest({ pdf, fields: Object.fromEntries(body.fields) })
 }

@@ -27,6 +27,23 @@ export const FileSchema = t.Object(
     createdAt: t.String({ description: 'ISO 8601 UTC with milliseconds' }),
     updatedAt: t.String({ description: 'ISO 8601 UTC with milliseconds; changes on every successful PUT' }),
     sha256: t.String({ description: 'SHA-256 of the stored bytes, lowercase hex' }),
+    source: t.Union(
+      [
+        t.Object(
+          {
+            requestId: t.String({ description: 'The file request it arrived through (it may have been deleted since)' }),
+            name: t.Union([t.String(), t.Null()], { description: 'The name its sender gave; null: none' }),
+            email: t.Union([t.String(), t.Null()], {
+              description: 'The address its sender gave (proved by a mailed code on a verified-email request); null: none',
+            }),
+            note: t.Union([t.String(), t.Null()], { description: 'The note its sender added; null: none' }),
+          },
+          { title: 'Source' },
+        ),
+        t.Null(),
+      ],
+      { description: 'Where a file sent through a file request came from (docs/requests.md); null: your own upload' },
+    ),
   },
   { title: 'File' },
 )

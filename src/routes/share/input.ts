@@ -1,4 +1,5 @@
 import { readBoundedText } from '../../http/bounded-body'
+import { readFormFields } from '../../http/form-fields'
 import { mediaTypeOf } from '../../http/request-body'
 import { deviceClassOf } from '../../lib/device-class'
 import { referrerHostOf } from '../../lib/referrer-host'
@@ -41,25 +42,12 @@ export function visitFactsOf(request: Request, ownHost: string): Omit<VisitFacts
   }
 }
 
-/** A gate's form is a few hundred bytes; a longer body is not one (and a password in it is never hashed). */
-const MAX_FORM_BYTES = 8 * 1024
-
 /**
  * The `password` field of the password page's form (application/x-www-form-urlencoded), or "" when the body
  * is something else, too long, or has no such field: an empty password is simply wrong.
  */
 export async function readPasswordField(request: Request): Promise<string> {
   return (await readFormFields(request)).get('password') ?? ''
-}
-
-/**
- * The fields of a gate page's form (application/x-www-form-urlencoded): none when the body is something else or
- * too long, so a missing field reads as "" and is simply wrong.
- */
-export async function readFormFields(request: Request): Promise<URLSearchParams> {
-  if (mediaTypeOf(request) !== 'application/x-www-form-urlencoded') return new URLSearchParams()
-  const body = await readBoundedText(request, MAX_FORM_BYTES)
-  return 'text' in body ? new URLSearchParams(body.text) : new URLSearchParams()
 }
 
 /**

@@ -10,6 +10,7 @@ const isoOrNull = (description: string) =>
 export const WebhookEventSchema = t.Union(
   [
     t.Literal('file.uploaded'),
+    t.Literal('file.received'),
     t.Literal('file.replaced'),
     t.Literal('file.deleted'),
     t.Literal('link.viewed'),

@@ -15,11 +15,13 @@ import { session, type Session } from './session'
 import { SignIn } from './sign-in'
 import { Notices, notify } from './ui'
 import { NotificationsPage } from './notifications-page'
+import { RequestsPage } from './requests-page'
 import { WebhooksPage } from './webhooks-page'
 
 type Route =
   | { page: 'files' }
   | { page: 'file'; id: string }
+  | { page: 'requests' }
   | { page: 'webhooks' }
   | { page: 'notifications' }
   | { page: 'activity' }
@@ -30,11 +32,12 @@ type Route =
   | { page: 'email'; secret: string }
   | { page: 'sso'; code: string }
 
-/** Hash routes (#/files, #/files/ID, #/webhooks, #/notifications, #/activity, #/account, #/admin, #/join/SECRET, #/reset/SECRET, #/email/SECRET): the server serves one page at /app, nothing else to route. */
+/** Hash routes (#/files, #/files/ID, #/requests, #/webhooks, #/notifications, #/activity, #/account, #/admin, #/join/SECRET, #/reset/SECRET, #/email/SECRET): the server serves one page at /app, nothing else to route. */
 function routeOf(hash: string): Route {
   const file = /^#\/files\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
   if (file) return { page: 'file', id: file[1]! }
   if (hash === '#/account') return { page: 'account' }
+  if (hash === '#/requests') return { page: 'requests' }
   if (hash === '#/webhooks') return { page: 'webhooks' }
   if (hash === '#/notifications') return { page: 'notifications' }
   if (hash === '#/activity') return { page: 'activity' }
@@ -53,6 +56,7 @@ function routeOf(hash: string): Route {
 const TITLES: Record<Route['page'], string> = {
   files: 'Files',
   file: 'Files',
+  requests: 'File requests',
   webhooks: 'Webhooks',
   notifications: 'Notifications',
   activity: 'Activity',
@@ -148,6 +152,9 @@ export function App() {
           <a href="#/files" aria-current={route.page === 'files' || route.page === 'file' ? 'page' : undefined}>
             Files
           </a>
+          <a href="#/requests" aria-current={route.page === 'requests' ? 'page' : undefined}>
+            Requests
+          </a>
           <a href="#/notifications" aria-current={route.page === 'notifications' ? 'page' : undefined}>
             Notifications
           </a>
@@ -175,6 +182,7 @@ export function App() {
         <span id="main-heading-target" tabIndex={-1} />
         {route.page === 'files' && <FilesPage />}
         {route.page === 'file' && <FilePage key={route.id} id={route.id} />}
+        {route.page === 'requests' && <RequestsPage />}
         {route.page === 'webhooks' && <WebhooksPage />}
         {route.page === 'notifications' && <NotificationsPage />}
         {route.page === 'activity' && <ActivityPage />}

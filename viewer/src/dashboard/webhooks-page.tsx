@@ -9,6 +9,7 @@ import { DeliveryLog } from './webhook-deliveries'
 
 const EVENT_TEXT: Record<WebhookEvent, string> = {
   'file.uploaded': 'A PDF is uploaded',
+  'file.received': 'A PDF arrives through one of your file requests',
   'file.replaced': 'A PDF is replaced',
   'file.deleted': 'A file is deleted',
   'link.viewed': 'A link is opened (a new visitor’s first view)',

@@ -5,7 +5,7 @@ import { html, type SafeHtml } from '../../../lib/html'
 import { viewerToolbar } from './toolbar-markup'
 import { CSS_PX_PER_POINT, MAX_AUTO_SCALE, PAGE_BORDERS_PX, PAGE_GUTTER_PX, PAGE_WIDTHS, type PageSize } from '../../../shared/page-layout'
 import type { PageBrand } from '../../../core/branding/page-brand'
-import { brandBar, brandIcon, brandMark, brandStylesheet } from './brand-markup'
+import { brandBar, brandIcon, brandMark, brandStylesheet } from '../../../core/branding/brand-markup'
 
 export type PageContext = {
   /** Absolute base of every URL in tags that leave the site (og:url, og:image, canonical). */

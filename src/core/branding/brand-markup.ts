@@ -1,10 +1,11 @@
-import type { PageBrand } from '../../../core/branding/page-brand'
-import { html, type SafeHtml } from '../../../lib/html'
+import type { PageBrand } from './page-brand'
+import { html, type SafeHtml } from '../../lib/html'
 
 /**
- * The branding's pieces of a share page (docs/operations.md, Branding), kept apart from the pages themselves:
+ * The branding's pieces of a public page (docs/operations.md, Branding), kept apart from the pages themselves:
  * the icon and the accent's stylesheet in the head, the logo and name in the toolbar or atop a gate page. Every
- * value is HTML-escaped; nothing is inline style (the CSP allows stylesheets of our origin only).
+ * value is HTML-escaped; nothing is inline style (the CSP allows stylesheets of our origin only). Here, below the
+ * routes, because more than one area draws them (the share pages of routes/share/ are the first).
  */
 
 /** The page's icon: the logo, pdfshare's, or an empty one (no request for /favicon.ico, no pdfshare icon). */

@@ -1,0 +1,103 @@
+import type { ViewerManifest } from '../../../assets/viewer-assets'
+import { brandBar, brandIcon, brandStylesheet } from '../../../core/branding/brand-markup'
+import type { PageBrand } from '../../../core/branding/page-brand'
+import type { RequestRow } from '../../../db/tables'
+import { html, type SafeHtml } from '../../../lib/html'
+
+/** What every sender page is drawn with: where the site lives, the viewer's stylesheet, the branding as it is now. */
+export type SenderPageContext = { basePath: string; manifest: ViewerManifest; brand: PageBrand }
+
+/** A received file as its receipt shows it. */
+export type ReceiptLine = { filename: string; size: number; sha256: string }
+
+function page(context: SenderPageContext, title: string, body: SafeHtml): string {
+  return `<!doctype html>\n${html`<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+<meta name="color-scheme" content="light dark">
+<title>${title}</title>
+${brandIcon(context.brand)}
+<link rel="stylesheet" href="${context.basePath}/assets/${context.manifest.style}">${brandStylesheet(context.brand)}
+</head>
+<body>${brandBar(context.brand)}${body}</body>
+</html>`}\n`
+}
+
+/** Words instead of a form: a closed request, a missing one, a refusal. */
+export function messagePage(context: SenderPageContext, heading: string, message: string): string {
+  return page(context, heading, html`<main class="status"><p class="status-title">${heading}</p><p>${message}</p></main>`)
+}
+
+/** The request's password page: one field, posted back to the page's own address. */
+export function passwordPage(context: SenderPageContext, slug: string, wrong: boolean): string {
+  return page(
+    context,
+    'Password required',
+    html`<main class="status">
+<p class="status-title">Password required</p>
+<form class="password-form" method="post" action="${context.basePath}/u/${slug}">
+  <p id="password-hint"${wrong ? html` class="status-warning" role="alert"` : ''}>${wrong ? 'Wrong password. Try again.' : 'Enter the password you were given with this link.'}</p>
+  <label class="visually-hidden" for="request-password">Password</label>
+  <div class="password-row">
+    <input id="request-password" name="password" type="password" autocomplete="current-password" required autofocus aria-describedby="password-hint">
+    <button class="button" type="submit">Open</button>
+  </div>
+</form>
+</main>`,
+  )
+}
+
+/**
+ * The sender's page: the request's title and message (each line its own paragraph: plain text, no markup), who
+ * asks only when the owner chose to show a name, and a plain multipart form that works without scripts: a name,
+ * an address when the request asks for one, a note, the PDF. Nothing else of the owner's account shows.
+ */
+export function requestPage(
+  context: SenderPageContext,
+  request: Pick<RequestRow, 'slug' | 'title' | 'message' | 'ownerName' | 'access' | 'maxFileSize'>,
+): string {
+  const lines = request.message === '' ? [] : request.message.split('\n')
+  const asksAddress = request.access !== 'open'
+  return page(
+    context,
+    request.title,
+    html`<main class="status request-page">
+<h1 class="status-title">${request.title}</h1>
+${request.ownerName ? html`<p class="status-note">Asked by ${request.ownerName}</p>` : ''}
+${lines.map((line) => html`<p>${line}</p>`)}
+<form class="request-form" method="post" action="${context.basePath}/u/${request.slug}/files" enctype="multipart/form-data">
+  <label for="sender-name">Your name</label>
+  <input id="sender-name" name="name" type="text" autocomplete="name" maxlength="200">
+  <label for="sender-email">Your email address${asksAddress ? '' : ' (optional)'}</label>
+  <input id="sender-email" name="email" type="email" autocomplete="email"${asksAddress ? html` required` : ''}>
+  <label for="sender-note">A note</label>
+  <textarea id="sender-note" name="note" rows="3"></textarea>
+  <label for="sender-file">A PDF (at most ${Math.floor(request.maxFileSize / (1024 * 1024)) || 1} MiB)</label>
+  <div class="drop-zone" hidden><p>Drop PDFs here, or choose them below</p><p class="drop-count" aria-live="polite"></p></div>
+  <input id="sender-file" name="file" type="file" accept="application/pdf,.pdf" required>
+  <button class="button" type="submit">Send</button>
+  <p class="status-note">The person who asked sees your name, address and note with the file. It stays private to them.</p>
+</form>
+<ul class="upload-list" aria-live="polite"></ul>
+</main>
+<script type="module" src="${context.basePath}/assets/${context.manifest.sender}"></script>`,
+  )
+}
+
+/** What this sender sent, once it is stored, and a way to send another. */
+export function receiptPage(context: SenderPageContext, slug: string, files: ReceiptLine[]): string {
+  return page(
+    context,
+    'Received',
+    html`<main class="status">
+<p class="status-title">Received</p>
+<ul class="receipt">
+${files.map((file) => html`<li><strong>${file.filename}</strong>, ${file.size} bytes, SHA-256 <code>${file.sha256}</code></li>`)}
+</ul>
+<p><a href="${context.basePath}/u/${slug}">Send another PDF</a></p>
+</main>`,
+  )
+}

@@ -1,0 +1,209 @@
+import { Elysia, t } from 'elysia'
+import type { ViewerManifest } from '../../assets/viewer-assets'
+import { pageBrands } from '../../core/branding/page-brand'
+import { brandingSource } from '../../core/branding/read-branding'
+import type { AppContext } from '../../core/context'
+import { applyRateLimit, loggedRateLimiter } from '../../core/limits/logged-rate-limit'
+import { requestOfSlug } from '../../core/requests/open-request'
+import { receiveRequestFile } from '../../core/requests/receive-file'
+import { REQUEST_UPLOADS_PER_MINUTE } from '../../core/requests/rules'
+import { requestState } from '../../core/requests/request-state'
+import { senderCookieHeader } from '../../core/requests/sender-cookies'
+import { senderGate } from '../../core/requests/sender-gate'
+import { uploadReceiver } from '../../core/uploads/receive-upload'
+import type { RequestRow } from '../../db/tables'
+import { DomainError, requestClosed, requestNotFound, senderRefused } from '../../errors'
+import { clientOf } from '../../http/client-ip'
+import { isCrossSite } from '../../http/cross-site'
+import { httpFailure } from '../../http/failure'
+import { readFormFields } from '../../http/form-fields'
+import { requireMediaType } from '../../http/request-body'
+import { FailureSchema, openApiSchema } from '../../http/schemas'
+import { messagePage, passwordPage, receiptPage, requestPage, type SenderPageContext } from './answers/pages'
+import { senderTexts, wantsPage } from './input'
+import { ReceiptSchema, RequestSlugParams } from './model'
+
+type ResponseSet = { status?: number | string; headers: Record<string, string | number | string[]> }
+
+/** Scripts, styles, images and uploads of our origin only; forms post to the page's own addresses; never framed. */
+const PAGE_HEADERS = {
+  'cache-control': 'no-store',
+  'x-robots-tag': 'noindex, nofollow',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+}
+
+const CLOSED = {
+  disabled: ['Request closed', 'This file request has been turned off.'],
+  expired: ['Request expired', 'This file request has expired.'],
+  full: ['Request complete', 'This file request has received all the files it asked for.'],
+} as const
+
+/** What the upload's form may hold besides the PDF, for the OpenAPI document. */
+const SenderForm = t.Object({
+  file: t.String({ format: 'binary', description: 'The PDF' }),
+  name: t.Optional(t.String({ description: 'Your name' })),
+  email: t.Optional(t.String({ description: 'Your address: required when the request asks for one' })),
+  note: t.Optional(t.String({ description: 'A note to the person who asked' })),
+})
+
+/**
+ * A file request's page for its senders, `/u/:slug` (docs/requests.md): the page with its form, its password
+ * form, and `POST /u/:slug/files`, which takes one PDF a request. Thin handlers around core/requests. Every
+ * request is limited per client address (PDFSHARE_RATE_LIMIT_SHARE, as on /s/*), uploads per request too; a form
+ * another site made a browser send is refused before it is read.
+ */
+export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
+  const { config } = ctx
+  const branding = brandingSource(ctx)
+  const basePath = new URL(config.publicUrl).pathname.replace(/\/$/, '')
+  const brandOf = pageBrands(basePath, `${basePath}/assets/${manifest.favicon}`)
+  const pageContext = (): SenderPageContext => ({ basePath, manifest, brand: brandOf(branding.current()) })
+  const ownOrigin = new URL(config.publicUrl).origin
+  const secure = config.publicUrl.startsWith('https:')
+  const perAddress = loggedRateLimiter(ctx, 'per address on /u/*', config.rateLimitShare)
+  const perRequest = loggedRateLimiter(ctx, 'uploads per file request', REQUEST_UPLOADS_PER_MINUTE)
+  const gate = senderGate(ctx)
+  const receiveUpload = uploadReceiver(ctx)
+
+  const page = (set: ResponseSet, status: number, body: string, headers: Record<string, string> = {}) => {
+    set.status = status
+    Object.assign(set.headers, { 'content-type': 'text/html; charset=utf-8' }, PAGE_HEADERS, headers)
+    return body
+  }
+  /** A page as a Response of its own: the JSON receipt's route answers HTML to a browser's form, past its schema. */
+  const pageResponse = (status: number, body: string, headers: ResponseSet['headers']) => {
+    const set: ResponseSet = { headers: { ...headers } }
+    page(set, status, body)
+    return new Response(body, { status, headers: Object.entries(set.headers).map(([name, value]) => [name, String(value)]) })
+  }
+  const notFound = (set: ResponseSet) =>
+    page(set, 404, messagePage(pageContext(), 'Not found', 'There is no file request at this address.'))
+  /** The request of the path, open: or the page (404, 410) that says why not. */
+  const openRequest = async (slug: string | null, set: ResponseSet): Promise<RequestRow | string> => {
+    const request = slug === null ? undefined : await requestOfSlug(ctx, slug)
+    if (!request) return notFound(set)
+    const state = requestState(request, ctx.now())
+    if (state !== 'active') return page(set, 410, messagePage(pageContext(), CLOSED[state][0], CLOSED[state][1]))
+    return request
+  }
+  const formFromElsewhere = ({ request, set }: { request: Request; set: ResponseSet }) =>
+    isCrossSite(request, ownOrigin)
+      ? page(
+          set,
+          403,
+          messagePage(pageContext(), 'Refused', 'This form was sent from another site. Open the request’s link and try again.'),
+        )
+      : undefined
+
+  return new Elysia({ name: 'sender' })
+    .derive(({ request, server }) => ({ client: clientOf(request, server, config.trustProxyHops) }))
+    .onBeforeHandle(async ({ client, set }) => {
+      await applyRateLimit(perAddress, client.group, ctx.now(), set.headers)
+      await branding.refresh()
+    })
+    .get(
+      '/u/:slug',
+      async ({ params, request, set }) => {
+        const open = await openRequest(params.slug, set)
+        if (typeof open === 'string') return open
+        if (gate.isLocked(open, request.headers.get('cookie'))) return page(set, 200, passwordPage(pageContext(), open.slug, false))
+        return page(set, 200, requestPage(pageContext(), open))
+      },
+      { params: RequestSlugParams, detail: { hide: true } },
+    )
+    .post(
+      '/u/:slug',
+      async ({ params, request, set, client }) => {
+        const open = await openRequest(params.slug, set)
+        if (typeof open === 'string') return open
+        if (open.passwordHash === null) return notFound(set) // only a password page has a form here
+        const password = (await readFormFields(request)).get('password') ?? ''
+        const decision = await gate.unlock(open, client.group, password)
+        switch (decision.kind) {
+          case 'rate_limited':
+            return page(set, 429, messagePage(pageContext(), 'Too many attempts', 'Too many wrong passwords. Try again later.'), {
+              'retry-after': String(decision.retryAfterSeconds),
+            })
+          case 'busy':
+            return page(set, 503, messagePage(pageContext(), 'Busy', 'Try again in a moment.'), { 'retry-after': '1' })
+          case 'wrong':
+            return page(set, 401, passwordPage(pageContext(), open.slug, true))
+          case 'unlocked':
+            set.headers['set-cookie'] = senderCookieHeader('unlock', decision.cookie, `${basePath}/u/${open.slug}`, secure)
+            return page(set, 200, requestPage(pageContext(), open))
+        }
+      },
+      { params: RequestSlugParams, parse: 'none', beforeHandle: formFromElsewhere, detail: { hide: true } },
+    )
+    .post(
+      '/u/:slug/files',
+      async ({ params, request, set, client }) => {
+        try {
+          const receipt = await receive(params.slug, request, set, client.group)
+          set.status = 201
+          if (!wantsPage(request)) return receipt
+          return pageResponse(201, receiptPage(pageContext(), params.slug!, receipt.files), set.headers)
+        } catch (error) {
+          if (!(error instanceof DomainError) || !wantsPage(request)) throw error
+          // A form sent without scripts gets words, not JSON, with the same status.
+          const failure = httpFailure(error)
+          return pageResponse(failure.status, messagePage(pageContext(), 'Not sent', error.message), { ...set.headers, ...failure.headers })
+        }
+      },
+      {
+        params: RequestSlugParams,
+        parse: 'none',
+        response: {
+          201: ReceiptSchema,
+          400: FailureSchema,
+          403: FailureSchema,
+          404: FailureSchema,
+          408: FailureSchema,
+          410: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          422: FailureSchema,
+          429: FailureSchema,
+          503: FailureSchema,
+          507: FailureSchema,
+        },
+        detail: {
+          summary: "Send a PDF to a file request (the sender's side; no token)",
+          description:
+            'One PDF a request, as multipart/form-data. 410 request_closed when the request is turned off, expired or full; 403 sender_refused before its password or from an address it does not take; 422 infected; 503 scan_unavailable when the virus scanner cannot be reached; 507 when the owner has no room. Nothing is stored on any refusal.',
+          tags: ['requests'],
+          security: [],
+          requestBody: { required: true, content: { 'multipart/form-data': { schema: openApiSchema(SenderForm) } } },
+        },
+      },
+    )
+
+  /** Every check before a byte of the body is read, then the upload's own (core/uploads), then the commit. */
+  async function receive(slug: string | null, request: Request, set: ResponseSet, address: string) {
+    if (isCrossSite(request, ownOrigin))
+      throw senderRefused('This form was sent from another site; open the request’s link and send it from there')
+    const open = slug === null ? undefined : await requestOfSlug(ctx, slug)
+    if (!open) throw requestNotFound()
+    const state = requestState(open, ctx.now())
+    if (state !== 'active') throw requestClosed(state)
+    const cookies = request.headers.get('cookie')
+    gate.admit(open, cookies)
+    await applyRateLimit(perRequest, open.id, ctx.now(), set.headers)
+    requireMediaType(request, ['multipart/form-data'])
+    const upload = await receiveUpload(request, {
+      ownerId: open.ownerId,
+      actor: { via: 'api', userId: null, name: `sender of file request ${open.id}`, address },
+      request: { slotKey: `request ${open.id}`, maxFileBytes: open.maxFileSize, requestId: open.id },
+    })
+    try {
+      const texts = senderTexts(upload.fields)
+      const email = gate.address(open, texts.email)
+      const file = await receiveRequestFile(ctx, { request: open, upload, sender: { name: texts.name, email, note: texts.note } })
+      return { files: [{ filename: file.filename, size: file.size, sha256: file.sha256 }] }
+    } finally {
+      await upload[Symbol.asyncDispose]()
+    }
+  }
+}

@@ -1,0 +1,243 @@
+import { useState } from 'preact/hooks'
+import type { FileDto } from '../../../src/routes/files/model'
+import type { RequestDto } from '../../../src/routes/requests/model'
+import { REQUEST_LIMITS } from '../../../src/shared/request-shapes'
+import { api, errorText, ok } from './api'
+import { formatBytes, formatDate } from './format'
+import { QrCode } from './qr-code'
+import { ConfirmDialog, copyWithNotice, notify } from './ui'
+import { useLoad } from './use-api'
+
+const STATE_TEXT: Record<RequestDto['state'], string> = {
+  active: 'open',
+  disabled: 'turned off',
+  expired: 'expired',
+  full: 'full',
+}
+
+function CreateForm(props: { onCreated: (request: RequestDto) => void }) {
+  const [title, setTitle] = useState('')
+  const [message, setMessage] = useState('')
+  const [maxFiles, setMaxFiles] = useState(String(REQUEST_LIMITS.defaultMaxFiles))
+  const [error, setError] = useState('')
+  const [busy, setBusy] = useState(false)
+
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    setBusy(true)
+    setError('')
+    try {
+      const { data } = await ok(api.api.requests.post({ title: title.trim(), message, maxFiles: Number(maxFiles) }))
+      setTitle('')
+      setMessage('')
+      props.onCreated(data)
+    } catch (failure) {
+      setError(errorText(failure, 'The request was not created'))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form class="request-create" onSubmit={submit} aria-labelledby="new-request-heading">
+      <h2 id="new-request-heading">New file request</h2>
+      <div class="field">
+        <label for="request-title">Title</label>
+        <input
+          id="request-title"
+          required
+          maxLength={REQUEST_LIMITS.title}
+          value={title}
+          onInput={(event) => setTitle(event.currentTarget.value)}
+        />
+      </div>
+      <div class="field">
+        <label for="request-message">Message to the senders</label>
+        <textarea
+          id="request-message"
+          rows={3}
+          maxLength={REQUEST_LIMITS.message}
+          value={message}
+          onInput={(event) => setMessage(event.currentTarget.value)}
+        />
+      </div>
+      <div class="field">
+        <label for="request-max-files">Files it takes in all</label>
+        <input
+          id="request-max-files"
+          type="number"
+          min={1}
+          max={REQUEST_LIMITS.maxFiles}
+          required
+          value={maxFiles}
+          onInput={(event) => setMaxFiles(event.currentTarget.value)}
+        />
+      </div>
+      {error && (
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" class="primary" disabled={busy || !title.trim()}>
+        {busy ? 'Creating…' : 'Create the request'}
+      </button>
+    </form>
+  )
+}
+
+/** What arrived through one request: each file with who sent it; the file's own page shares, moves or deletes it. */
+function Received(props: { request: RequestDto }) {
+  const list = useLoad(() => ok(api.api.requests({ id: props.request.id }).files.get({ query: { limit: 100 } })), [props.request.id], {
+    failure: 'What arrived could not be loaded',
+  })
+  const files: FileDto[] | null = list.value
+  if (list.error)
+    return (
+      <p class="form-error" role="alert">
+        {list.error}
+      </p>
+    )
+  if (files === null) return <p>Loading…</p>
+  if (files.length === 0) return <p class="hint">Nothing has arrived yet.</p>
+  return (
+    <table class="received">
+      <caption class="visually-hidden">Files received through {props.request.title}</caption>
+      <thead>
+        <tr>
+          <th scope="col">File</th>
+          <th scope="col">Sender</th>
+          <th scope="col">Address</th>
+          <th scope="col">Note</th>
+          <th scope="col">Received</th>
+        </tr>
+      </thead>
+      <tbody>
+        {files.map((file) => (
+          <tr key={file.id}>
+            <td>
+              <a href={`#/files/${file.id}`}>{file.filename}</a> <span class="sub">{formatBytes(file.fileSize)}</span>
+            </td>
+            <td>{file.source?.name ?? '—'}</td>
+            <td>{file.source?.email ?? '—'}</td>
+            <td>{file.source?.note ?? '—'}</td>
+            <td>{formatDate(file.createdAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** The owner's file requests: create one, copy its link or show its QR code, turn it off or on, see what arrived. */
+export function RequestsPage() {
+  const list = useLoad(() => ok(api.api.requests.get()), [], { failure: 'The requests could not be loaded' })
+  const { value: requests, error: loadError, set: setRequests } = list
+  const [open, setOpen] = useState<string | null>(null)
+  const [deleting, setDeleting] = useState<RequestDto | null>(null)
+
+  const replace = (changed: RequestDto) =>
+    setRequests((current) => current?.map((each) => (each.id === changed.id ? changed : each)) ?? null)
+  const toggle = async (request: RequestDto) => {
+    try {
+      const { data } = await ok(api.api.requests({ id: request.id }).patch({ disabled: !request.disabled }))
+      replace(data)
+      notify('ok', `${request.title}: ${data.disabled ? 'turned off' : 'open again'}`)
+    } catch (failure) {
+      notify('error', errorText(failure, 'The request was not changed'))
+    }
+  }
+  const remove = async (request: RequestDto) => {
+    setDeleting(null)
+    try {
+      await ok(api.api.requests({ id: request.id }).delete())
+      setRequests((current) => current?.filter((each) => each.id !== request.id) ?? null)
+      notify('ok', `${request.title} deleted; the files it received stay yours`)
+      document.getElementById('requests-heading')?.focus()
+    } catch (failure) {
+      notify('error', errorText(failure, 'The request was not deleted'))
+    }
+  }
+
+  return (
+    <main class="requests">
+      <h1>File requests</h1>
+      <p>
+        A page where others send you PDFs. What arrives is yours, private until you share it: its link starts turned off. Only the name you
+        choose to show appears on the page.
+      </p>
+      <section class="card">
+        <CreateForm
+          onCreated={(request) => {
+            setRequests((current) => [request, ...(current ?? [])])
+            notify('ok', `${request.title} created; copy its link to send it`)
+          }}
+        />
+      </section>
+      <section aria-labelledby="requests-heading">
+        <h2 id="requests-heading" tabIndex={-1}>
+          Your requests
+        </h2>
+        {loadError && (
+          <p class="form-error" role="alert">
+            {loadError}
+          </p>
+        )}
+        {requests === null && !loadError && <p>Loading the requests…</p>}
+        {requests && requests.length === 0 && <p class="hint">No requests yet. Create one above and send its link.</p>}
+        {requests && requests.length > 0 && (
+          <ul class="request-list">
+            {requests.map((request) => (
+              <li key={request.id} class="card request" aria-labelledby={`request-${request.id}`}>
+                <h3 id={`request-${request.id}`}>{request.title}</h3>
+                <p class="sub">
+                  {STATE_TEXT[request.state]} · {request.received} of {request.maxFiles} files received · created{' '}
+                  {formatDate(request.createdAt)}
+                </p>
+                <div class="row wrap">
+                  <input
+                    readOnly
+                    value={request.url}
+                    aria-label={`Link of ${request.title}`}
+                    onFocus={(event) => event.currentTarget.select()}
+                  />
+                  <button type="button" onClick={() => copyWithNotice(request.url, 'Link')}>
+                    Copy the link<span class="visually-hidden"> of {request.title}</span>
+                  </button>
+                  <button type="button" onClick={() => toggle(request)}>
+                    {request.disabled ? 'Turn on' : 'Turn off'}
+                    <span class="visually-hidden"> {request.title}</span>
+                  </button>
+                  <button
+                    type="button"
+                    aria-expanded={open === request.id}
+                    onClick={() => setOpen(open === request.id ? null : request.id)}
+                  >
+                    What arrived<span class="visually-hidden"> through {request.title}</span>
+                  </button>
+                  <button type="button" class="danger" onClick={() => setDeleting(request)}>
+                    Delete…<span class="visually-hidden"> {request.title}</span>
+                  </button>
+                </div>
+                <details>
+                  <summary>QR code</summary>
+                  <QrCode text={request.url} label={`QR code of the link of ${request.title}`} />
+                </details>
+                {open === request.id && <Received request={request} />}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete the request ${deleting?.title ?? ''}?`}
+        confirm="Delete the request"
+        danger
+        onConfirm={() => deleting && remove(deleting)}
+        onClose={() => setDeleting(null)}
+      >
+        <p>Its page stops taking files at once. The files it received stay yours.</p>
+      </ConfirmDialog>
+    </main>
+  )
+}
