@@ -10,6 +10,7 @@ import { makePdf } from '../../scripts/support/pdf'
 import { BASE, startTestApp } from '../support/harness'
 import { addLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'
+import { STARVED_MS } from '../support/preview-cards'
 import { FIREFOX } from '../support/user-agents'
 
 // Pages drawn on the server (docs/share-page.md): `GET /s/:slug/pages/:n?w=` answers page n as a WebP of one of
@@ -115,7 +116,7 @@ describe('a page as an image', () => {
     expect((await page(PAGE_DRAWS_PER_MINUTE + 1)).status).toBe(429)
     now += 50_000 // 70 s after them: the minute is counted in 10-second steps, so they are out of it by now
     expect((await page(PAGE_DRAWS_PER_MINUTE + 1)).status).toBe(200)
-  }, 120_000)
+  }, STARVED_MS)
 
   test('text in fonts the PDF does not embed is drawn: the standard 14, Cyrillic, Greek, Chinese, Japanese, Korean', async () => {
     const { bytes, lines } = unembeddedFontsPdf()
