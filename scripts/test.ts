@@ -178,6 +178,7 @@ if (whole) {
     'test/api/passkeys.test.ts': 'a challenge one instance made is checked by another',
     'test/api/sso.test.ts': 'a sign-in started on one instance ends on another',
     'test/api/outbox-pruning.test.ts': 'the instances prune the same tables at once',
+    'test/api/requests-senders.test.ts': "a file request's maxFiles and rate limits hold when its senders reach several instances",
     'test/share/views.test.ts': 'a view counted once whichever instance answers',
     'test/share/hot-paths.test.ts': 'cached share lookups follow a change made through another instance',
     'test/share/reader-gates.test.ts': "a reader's code or acceptance on one instance opens the link on another",

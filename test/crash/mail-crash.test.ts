@@ -37,8 +37,9 @@ test('kill -9 mid-send: every queued mail arrives after the restart, only those 
     server = await startServer(['--data', dataDir], { env })
     const arrived = (address: string) => smtp.received.filter((mail) => mail.to.includes(address))
     // The others at once; those in flight at the kill once their claim's lease (60 s) is over: pdfshare never
-    // saw the server's answer, so it sends them again.
-    await eventually(() => expect(invited.filter((address) => arrived(address).length === 0)).toEqual([]), 60_000)
+    // saw the server's answer, so it sends them again. (One claimed but not yet at the SMTP server when the kill
+    // came is not among those held there, and waits out its lease too.)
+    await eventually(() => expect(invited.filter((address) => arrived(address).length === 0)).toEqual([]), 150_000)
     await eventually(() => expect(inFlight.filter((address) => arrived(address).length < 2)).toEqual([]), 150_000)
     for (const address of invited) {
       const mails = arrived(address)

@@ -167,7 +167,7 @@ describe('the dashboard in Chromium, served by the compiled binary', () => {
     // A token that may only read files: it reads them, and its upload is refused with the scope it lacks.
     await page.getByLabel('Label').fill('reader')
     await page.getByRole('radio', { name: 'Only:' }).check()
-    await page.getByRole('checkbox', { name: /files:read/ }).check()
+    await page.getByRole('checkbox', { name: /^files:read / }).check()
     await page.getByRole('button', { name: 'Create token' }).click()
     // The box still shows the revoked token until the new one arrives.
     let reader = created

@@ -13,7 +13,11 @@ const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like 
 
 // Watermarks per reader, in Chromium against the compiled binary: two readers of one watermarked link see page
 // images that differ where the watermark is, and the PDF a reader downloads carries their watermark as text.
-const app = useBinaryApp({ name: 'watermarks', user: 'watermark-owner', env: { PDFSHARE_RATE_LIMIT_SHARE: '0' } })
+const app = useBinaryApp({
+  name: 'watermarks',
+  user: 'watermark-owner',
+  env: { PDFSHARE_RATE_LIMIT_SHARE: '0', PDFSHARE_DRAW_AHEAD: 'false' },
+})
 
 /** One reader: opens the link in a context of their own; page 1's image as the browser received it, and their visit. */
 async function readPageOne(context: BrowserContext, url: string, screenshot?: string) {
