@@ -380,7 +380,7 @@ describe('the viewer never spins forever: a clear state for each problem', () =>
 
   /** Stops the page's running clock where it is now (Playwright can only pause at a time still to come). */
   const pauseNow = async (page: Page) => {
-    for (let ahead = 250; ; ahead *= 2) {
+    for (let ahead = 250; ahead <= 16_000; ahead *= 2) {
       const now = await page.evaluate(() => Date.now())
       const paused = await page.clock.pauseAt(now + ahead).then(
         () => true,
@@ -388,6 +388,7 @@ describe('the viewer never spins forever: a clear state for each problem', () =>
       )
       if (paused) return
     }
+    throw new Error("the page's clock could not be paused")
   }
 
   test('nothing arrives for 20 seconds: the status says so, and Retry asks again', async () => {
