@@ -111,18 +111,43 @@ async function runTests(name: string, files: string[], env: Record<string, strin
   let tests = 0
   let failures = 0
   let skipped = 0
+  let failedTests: string[] = []
   try {
-    const head = /<testsuites\b[^>]*>/.exec(readFileSync(outfile, 'utf8'))?.[0] ?? ''
+    const report = readFileSync(outfile, 'utf8')
+    const head = /<testsuites\b[^>]*>/.exec(report)?.[0] ?? ''
     const attr = (name: string) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(head)?.[1] ?? 0)
     tests = attr('tests')
     failures = attr('failures')
     skipped = attr('skipped')
+    failedTests = failedTestsOf(report)
   } catch {
     // no report: bun test could not even start
   }
-  const run = { name, passed: tests - failures - skipped, failed: failures + (exitCode !== 0 && failures === 0 ? 1 : 0), skipped }
+  const run = {
+    name,
+    passed: tests - failures - skipped,
+    failed: failures + (exitCode !== 0 && failures === 0 ? 1 : 0),
+    skipped,
+    failedTests,
+  }
   console.log(`pass ${name}: ${files.length} files in ${minutes(started)}: ${run.passed} passed, ${run.failed} failed`)
   return run
+}
+
+/**
+ * The failed tests of a JUnit report as `file: group > name`, repeated at the end of the run: CI keeps only the
+ * tail of the output, and a failure of the first pass would otherwise be out of sight.
+ */
+function failedTestsOf(report: string): string[] {
+  const unescape = (text: string) =>
+    text.replace(/&(lt|gt|quot|apos|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name]!)
+  const failed: string[] = []
+  for (const match of report.matchAll(/<testcase\b([^>]*[^/])>([\s\S]*?)<\/testcase>/g)) {
+    if (!match[2]!.includes('<failure')) continue
+    const attr = (name: string) => unescape(new RegExp(`\\b${name}="([^"]*)"`).exec(match[1]!)?.[1] ?? '')
+    failed.push(`${attr('file')}: ${attr('classname')} > ${attr('name')}`)
+  }
+  return failed
 }
 
 const whole = process.argv.length <= 2
@@ -169,10 +194,10 @@ if (whole) {
   // across several instances. What one request does is the second pass's, on the same engines; this pass is
   // for what one instance keeps or does and another must see, so it runs only these. A rule decided inside one
   // SQL statement (a quota, a view limit, a one-time code's reuse) holds alike whichever instance sends it: the
-  // second pass tests it on PostgreSQL.
+  // second pass tests it on PostgreSQL. The *.postgres.test.ts files start several instances of their own (the
+  // second pass runs them): behind the balancer they would be six processes standing in for two.
   const aboutSeveralInstances: Record<string, string> = {
     'test/api/auth-cache.test.ts': 'a session or token revoked through one instance is refused by every other at once',
-    'test/api/shared-limits.postgres.test.ts': 'rate limits and upload slots counted once for all instances',
     'test/api/idempotency.test.ts': 'a retry that reaches another instance gets the first answer',
     'test/api/upload.test.ts': 'uploads streamed through a real proxy',
     'test/api/passkeys.test.ts': 'a challenge one instance made is checked by another',
@@ -206,7 +231,10 @@ if (left.length > 0) {
   stepFailures++
 }
 
-for (const run of runs) console.log(`pass ${run.name}: ${run.passed} passed, ${run.failed} failed`)
+for (const run of runs) {
+  console.log(`pass ${run.name}: ${run.passed} passed, ${run.failed} failed`)
+  for (const test of run.failedTests) console.log(`  failed: ${test}`)
+}
 console.log(`the whole run: ${minutes(runStarted)}`)
 const passed = runs.reduce((sum, run) => sum + run.passed, 0)
 const skipped = runs.reduce((sum, run) => sum + run.skipped, 0)

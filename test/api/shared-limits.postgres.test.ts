@@ -20,6 +20,15 @@ const a = await startTestApp(settings)
 const b = await startTestApp(settings, { sameInstallAs: a })
 const instances = [a, b]
 const owner = await a.user('owner')
+/**
+ * Both instances on one pinned clock, for the limits counted in fixed minutes: a handful of tries that straddled
+ * the turn of a minute would start counting afresh.
+ */
+const onPinnedClock = () => {
+  const now = Date.now()
+  const pinned = new Map(instances.map((server) => [server, createApp({ ...server.ctx, now: () => now })]))
+  return (server: TestServer, path: string, init: RequestInit) => pinned.get(server)!.handle(new Request(`${BASE}${path}`, init))
+}
 
 describe('limits shared by the instances', () => {
   test('the API budget of a user is one budget across instances, also for concurrent requests', async () => {
@@ -36,18 +45,13 @@ describe('limits shared by the instances', () => {
   test('failed sign-ins are counted across instances', async () => {
     const user = await a.user()
     await setPassword(a.ctx, { name: user.name, password: 'correct horse battery' })
-    // Both instances on one pinned clock: the limit's windows are fixed minutes, and four sign-ins that straddled
-    // the turn of a minute would start counting afresh.
-    const now = Date.now()
-    const pinned = new Map(instances.map((server) => [server, createApp({ ...server.ctx, now: () => now })]))
+    const send = onPinnedClock()
     const signIn = (server: TestServer, password: string) =>
-      pinned.get(server)!.handle(
-        new Request(`${BASE}/api/auth/login`, {
-          method: 'POST',
-          body: JSON.stringify({ username: user.name, password }),
-          headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.9.9.9' },
-        }),
-      )
+      send(server, '/api/auth/login', {
+        method: 'POST',
+        body: JSON.stringify({ username: user.name, password }),
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.9.9.9' },
+      })
     expect((await signIn(a, 'wrong one')).status).toBe(401)
     expect((await signIn(b, 'wrong two')).status).toBe(401)
     expect((await signIn(a, 'wrong three')).status).toBe(401)
@@ -59,8 +63,10 @@ describe('limits shared by the instances', () => {
   test('wrong link passwords are counted across instances', async () => {
     const file = await uploadPdf(a, owner, { bytes: makePdf() })
     const link = await addLink(a, file.id, { password: 'open sesame' })
+    const send = onPinnedClock()
     const unlock = (server: TestServer, password: string) =>
-      server.call('POST', link.path, {
+      send(server, link.path, {
+        method: 'POST',
         body: new URLSearchParams({ password }).toString(),
         headers: { 'user-agent': FIREFOX, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '203.0.113.77' },
       })
