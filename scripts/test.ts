@@ -139,12 +139,12 @@ async function runTests(name: string, files: string[], env: Record<string, strin
  * tail of the output, and a failure of the first pass would otherwise be out of sight.
  */
 function failedTestsOf(report: string): string[] {
-  const unescape = (text: string) =>
+  const fromXml = (text: string) =>
     text.replace(/&(lt|gt|quot|apos|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name]!)
   const failed: string[] = []
   for (const match of report.matchAll(/<testcase\b([^>]*[^/])>([\s\S]*?)<\/testcase>/g)) {
     if (!match[2]!.includes('<failure')) continue
-    const attr = (name: string) => unescape(new RegExp(`\\b${name}="([^"]*)"`).exec(match[1]!)?.[1] ?? '')
+    const attr = (name: string) => fromXml(new RegExp(`\\b${name}="([^"]*)"`).exec(match[1]!)?.[1] ?? '')
     failed.push(`${attr('file')}: ${attr('classname')} > ${attr('name')}`)
   }
   return failed
