@@ -62,11 +62,11 @@ test('kill -9 mid-delivery: after a restart every committed upload is announced 
     for (const [title, id] of acknowledged) expect(filesNow.get(title)?.id, title).toBe(id) // the crash lost no acknowledged upload
 
     const announced = () => new Set(receiver.received.map((request) => (JSON.parse(request.body) as Event).data.file.title))
-    await eventually(() => expect([...filesNow.keys()].filter((title) => !announced().has(title))).toEqual([]), 40_000)
+    await eventually(() => expect([...filesNow.keys()].filter((title) => !announced().has(title))).toEqual([]), 150_000)
     // Those in flight at the kill were claimed: they come due again once the lease (10 s limit + 5 s) is over.
     // pdfshare never saw their answer, so they are sent again: at least once.
     const sent = (id: string) => receiver.received.filter((request) => request.headers['webhook-id'] === id).length
-    await eventually(() => expect(inFlightAtKill.filter((id) => sent(id) < 2)).toEqual([]), 40_000)
+    await eventually(() => expect(inFlightAtKill.filter((id) => sent(id) < 2)).toEqual([]), 150_000)
     for (const request of receiver.received) {
       const event = new Webhook(secret).verify(request.body, request.headers) as Event
       expect(event.type).toBe('file.uploaded')
@@ -82,4 +82,4 @@ test('kill -9 mid-delivery: after a restart every committed upload is announced 
     receiver.stop()
     rmSync(dataDir, { recursive: true, force: true })
   }
-}, 120_000)
+}, 400_000)
