@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       maxVersions: 5,
       rateLimitApi: 600,
       rateLimitShare: 600,
+      rateLimitPageDraws: 120,
       idleTimeout: 30,
       trustProxyHops: 0,
       metricsToken: undefined,

@@ -136,6 +136,14 @@ export const SETTINGS = {
     rule: 'must be a number of requests per minute (0 turns the limit off)',
     help: 'requests per minute per client address on /s/* (IPv6: per /64); 0 = off',
   }),
+  /** Pages the renderers draw for one client address in any (sliding) minute: the work one reader can ask for. */
+  rateLimitPageDraws: setting({
+    env: 'PDFSHARE_RATE_LIMIT_PAGE_DRAWS',
+    default: '120',
+    parse: integer(0, PER_MINUTE_MAX),
+    rule: 'must be a number of pages per minute (0 turns the limit off)',
+    help: 'pages drawn on the server per minute per client address (IPv6: per /64; pages already drawn are free); 0 = off',
+  }),
   /** Seconds a connection may stay silent before the server drops it. */
   idleTimeout: setting({
     env: 'PDFSHARE_IDLE_TIMEOUT',

@@ -19,6 +19,7 @@ type WrittenOut = {
   maxVersions: number
   rateLimitApi: number
   rateLimitShare: number
+  rateLimitPageDraws: number
   idleTimeout: number
   trustProxyHops: number
   metricsToken: string | undefined

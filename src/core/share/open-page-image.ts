@@ -10,7 +10,6 @@ import type { RequestCookies } from '../../lib/cookies'
 import { readerWatermark } from './reader-watermark'
 
 /** Pages one client address (an IPv6 /64) may have drawn in any minute (a sliding one); cached pages are free. */
-export const PAGE_DRAWS_PER_MINUTE = 120
 /** Pages' texts one client address may have read per minute (find reads every page's); kept ones are free. */
 export const PAGE_TEXTS_PER_MINUTE = 300
 
@@ -45,13 +44,13 @@ export type OpenPageImage = (input: {
 
 /**
  * Page images and texts open exactly where the PDF's bytes do (service/open-bytes.ts): past every gate, with a grant for
- * a limited link. A reader may have at most PAGE_DRAWS_PER_MINUTE pages drawn in any minute from one address
+ * a limited link. A reader may have at most PDFSHARE_RATE_LIMIT_PAGE_DRAWS pages drawn in any minute from one address
  * (a sliding minute, counted where every instance sees it); past that they get the placeholder, and cached pages
  * as before.
  */
 export function pageImageOpener(ctx: AppContext, pages: { imageOf: PageImages; textOf: PageTexts; watermarks: Watermarks }): OpenPageImage {
   // Sliding minutes: a fixed one let twice the budget through around its turn (a minute's worth on each side).
-  const draws = rateLimitFor(ctx, 'page draws per address', { perMinute: PAGE_DRAWS_PER_MINUTE, sliding: true })
+  const draws = rateLimitFor(ctx, 'page draws per address', { perMinute: ctx.config.rateLimitPageDraws, sliding: true })
   const reads = rateLimitFor(ctx, 'page texts per address', { perMinute: PAGE_TEXTS_PER_MINUTE, sliding: true })
   const within = (limit: typeof draws, client: string) => async () => {
     const decision = await limit.hit(client, ctx.now())
