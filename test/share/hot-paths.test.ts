@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { SQL } from 'bun'
+import { untilDrawn } from '../support/busy'
 import { json, form, startTestApp } from '../support/harness'
 import { makePdf } from '../../scripts/support/pdf'
 import { dialectOf } from '../../src/db/database'
@@ -17,8 +18,9 @@ async function newFile() {
   const file = await uploadPdf(server, owner)
   return { id: file.id, path: sharePathOf(file) }
 }
+/** A share page; its 503 while the renderers count a view-only PDF's pages (busy on a loaded machine) asked again. */
 const page = (path: string, ua = FIREFOX, ip?: string) =>
-  server.call('GET', path, { headers: { 'user-agent': ua, ...(ip && { 'x-forwarded-for': ip }) } })
+  untilDrawn(() => server.call('GET', path, { headers: { 'user-agent': ua, ...(ip && { 'x-forwarded-for': ip }) } }))
 const views = async (id: string) => (await json(await server.call('GET', `/api/files/${id}`, { token: owner.token }))).data.views as number
 
 describe('cached share lookups follow every change at once', () => {

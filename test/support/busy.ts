@@ -1,8 +1,9 @@
 /**
  * A page image or a download asked again while the renderers answer 503 (all busy: the test machine is shared),
- * as the viewer asks again after its Retry-After. At most `attempts` times; the last answer is returned as it is.
+ * as the viewer asks again after its Retry-After. At most `attempts` times (a minute), the last answer returned as
+ * it is: a renderer started on a loaded machine may take that long.
  */
-export async function untilDrawn(fetch: () => Promise<Response>, attempts = 20): Promise<Response> {
+export async function untilDrawn(fetch: () => Promise<Response>, attempts = 240): Promise<Response> {
   for (let attempt = 1; ; attempt++) {
     const response = await fetch()
     if (response.status !== 503 || attempt === attempts) return response
