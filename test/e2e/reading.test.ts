@@ -34,10 +34,16 @@ async function uploadTenPages(title: string): Promise<Shared> {
 }
 const api = async (path: string) => (await fetch(`${server.url}${path}`, { headers: bearer(token) })).json()
 
-/** Brings page `n` to the top of the viewer (at "Fit page" exactly one page fills it), then stays `ms`. */
+/**
+ * Brings page `n` to the top of the viewer (at "Fit page" exactly one page fills it), then stays `ms`. The stay
+ * begins once the browser has rendered a frame with the page in place: the intersection observer the viewer
+ * counts with sees the page only at a rendering step, and a browser starved of CPU renders seldom (a page
+ * scrolled away before a step was never seen).
+ */
 async function dwell(page: Page, n: number, ms: number) {
-  await page.evaluate((number) => {
+  await page.evaluate(async (number) => {
     document.querySelector(`.page[data-page-number="${number}"]`)?.scrollIntoView({ block: 'start' })
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
   }, n)
   await page.waitForTimeout(ms)
 }
