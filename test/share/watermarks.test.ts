@@ -11,7 +11,8 @@ import { FIREFOX } from '../support/user-agents'
 
 // Watermarks per reader (docs/share-page.md, "Watermarks"): drawn into the pixels of every page image a reader
 // gets, and stamped on every page of the PDF they download.
-const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_RATE_LIMIT_SHARE: '0' })
+const METRICS_TOKEN = 'watermark-metrics-0123456789abcdef'
+const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_RATE_LIMIT_SHARE: '0', PDFSHARE_METRICS_TOKEN: METRICS_TOKEN })
 const owner = await server.user('watermark-owner')
 const file = await uploadPdf(server, owner, {
   bytes: makePdf({ pages: 2, text: (page) => `Quarterly figures ${page}` }),
@@ -46,6 +47,13 @@ async function pixels(link: TestLink, who: { cookie: string } | null, n = 1) {
     raw: await sharp(bytes).raw().toBuffer(),
     cacheControl: response.headers.get('cache-control'),
   }
+}
+
+/** How many renderer jobs of `kind` ended well, as GET /metrics counts them. */
+async function renders(kind: string): Promise<number> {
+  const text = await (await server.callInProcess('GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()
+  const sample = new RegExp(`^pdfshare_renders_total\\{kind="${kind}",outcome="ok"\\} (\\d+)$`, 'm').exec(text)
+  return Number(sample?.[1] ?? 0)
 }
 
 const differing = (a: Buffer, b: Buffer) => {
@@ -120,6 +128,25 @@ describe('watermarks per reader', () => {
     // Revalidated, the watermarked image is still the reader's own.
     const revalidated = await get(`${link.path}/pages/1?w=800`, { cookie: alice.cookie, 'if-none-match': a.etag })
     expect(revalidated.status).toBe(304)
+  })
+
+  test('the watermark is laid over a page by a renderer, never on the server’s event loop: every watermarked page is a renderer’s job', async () => {
+    const link = await addLink(server, file.id, { watermark: 'Laid by a renderer {visit}' })
+    const who = await reader(link)
+    // This app's own renderers (through a balancer, `call` would reach other instances, with their own counts).
+    const page = async (n: number) => {
+      const response = await server.callInProcess('GET', `${link.path}/pages/${n}?w=800`, {
+        headers: { 'user-agent': FIREFOX, 'x-forwarded-for': '198.18.13.1', cookie: who.cookie },
+      })
+      expect(response.status).toBe(200)
+      return Buffer.from(await response.arrayBuffer())
+    }
+    const before = await renders('watermark')
+    const first = await page(1)
+    await page(2)
+    // Again: the overlay is kept, the page beneath too; laying the one over the other is a renderer's job each time.
+    expect((await page(1)).equals(first)).toBe(true)
+    expect(await renders('watermark')).toBe(before + 3)
   })
 
   test('the downloaded PDF carries the reader’s watermark as text on every page; range requests read the same copy', async () => {

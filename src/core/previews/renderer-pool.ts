@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { readFile, rm } from 'node:fs/promises'
 import { setPriority, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
@@ -105,6 +106,11 @@ export type RendererPool = {
   stamp(pdfPath: string, outPath: string, options: { text: string; timeoutMs?: number }): Promise<Counted>
   /** Draws the watermark `text` over a transparent `width` × `height` PNG at `outPath` (watermark-jobs.ts). */
   overlay(outPath: string, options: { text: string; width: number; height: number }): Promise<Counted>
+  /**
+   * The page image at `imagePath` with the overlay at `overlayPath` laid over it (lay-watermark.ts), under the same
+   * limits: a WebP, written in the renderers' scratch folder and handed back as bytes (it is one reader's).
+   */
+  watermark(imagePath: string, overlayPath: string): Promise<Buffer>
   /** Stops every renderer (the server is stopping). */
   close(): void
 }
@@ -124,13 +130,21 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
   const idle: Renderer[] = []
   const all = new Set<Renderer>()
   let nextJob = 1
+  let nextOutput = 1
   let closed = false
-  // The renderers' scratch folder (rendererEnv), made with the first renderer; removed on close, or when the
-  // process exits without closing the pool.
+  // The renderers' scratch folder (rendererEnv; the watermarked pages on their way back), made with the first
+  // renderer; removed on close, or when the process exits without closing the pool.
   let scratch: string | undefined
   const removeScratch = () => {
     if (scratch) rmSync(scratch, { recursive: true, force: true })
     scratch = undefined
+  }
+  const scratchFolder = () => {
+    if (!scratch) {
+      scratch = mkdtempSync(join(tmpdir(), 'pdfshare-renderers-'))
+      process.once('exit', removeScratch)
+    }
+    return scratch
   }
 
   /** The wall-clock limit of a render with the CPU time limit `timeoutMs`. */
@@ -144,12 +158,8 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
   const start = (): Renderer => {
     let stderr = ''
     const renderer: Renderer = { exited: false } as Renderer
-    if (!scratch) {
-      scratch = mkdtempSync(join(tmpdir(), 'pdfshare-renderers-'))
-      process.once('exit', removeScratch)
-    }
     renderer.proc = Bun.spawn(limits.command, {
-      env: rendererEnv(scratch),
+      env: rendererEnv(scratchFolder()),
       stdin: 'ignore',
       stdout: 'ignore',
       stderr: 'pipe',
@@ -291,6 +301,16 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
     readText: (pdfPath, outPath, { page }) => run({ kind: 'text', pdfPath, outPath, page }),
     stamp: (pdfPath, outPath, { text, timeoutMs }) => run({ kind: 'stamp', pdfPath, outPath, text }, timeoutMs),
     overlay: (outPath, options) => run({ kind: 'overlay', pdfPath: '', outPath, ...options }),
+    async watermark(imagePath, overlayPath) {
+      if (closed) throw new RendererUnavailable('the server is stopping')
+      const outPath = join(scratchFolder(), `watermarked-${nextOutput++}.webp`)
+      try {
+        await run({ kind: 'watermark', pdfPath: '', imagePath, overlayPath, outPath })
+        return await readFile(outPath)
+      } finally {
+        await Promise.all([rm(outPath, { force: true }), rm(`${outPath}.tmp`, { force: true })])
+      }
+    },
     close() {
       closed = true
       for (const renderer of all) stop(renderer)

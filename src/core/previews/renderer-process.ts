@@ -1,4 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises'
+import { layWatermark } from './lay-watermark'
 import { readPageText } from './page-text'
 import { countPages, loadRenderEngine, renderFirstPage, withPdfium } from './render-first-page'
 import { renderPageImages } from './render-page'
@@ -62,6 +63,11 @@ export async function runPreviewRenderer(): Promise<void> {
           })
           await writeAtomically(job.outPath, Buffer.from(JSON.stringify(text)))
           send({ id: job.id, ok: true, pages })
+        } else if (job.kind === 'watermark') {
+          if (!job.outPath || !job.imagePath || !job.overlayPath) throw new Error('a watermark job needs its page, overlay and path')
+          const laid = await layWatermark(engine.sharp, job.imagePath, job.overlayPath)
+          await writeAtomically(job.outPath, laid.bytes)
+          send({ id: job.id, ok: true, pages: laid.pages })
         } else if (job.kind === 'stamp' || job.kind === 'overlay') {
           if (!job.outPath || !job.text) throw new Error(`a ${job.kind} job needs its path and text`)
           // pdf-lib and fontkit load with the first watermark: this file is part of every process of the binary.

@@ -5,7 +5,7 @@ import { hmacSha256 } from '../../lib/hmac'
 import { canonicalAddress } from '../links/readers'
 import type { FileRow } from '../../db/tables'
 import type { AppContext } from '../context'
-import { WATERMARK_STYLE } from './watermark-style'
+import { withLocalPdf } from './local-pdf'
 import { RenderFailed, type RendererPool } from './renderer-pool'
 
 /** A page image with a reader's watermark drawn into its pixels, or why not (the renderers are all busy). */
@@ -34,24 +34,10 @@ export type Watermarks = {
 }
 
 /**
- * Lays `grey` over an RGB image with the strength `ink` gives each pixel (0–255), in place. By hand: sharp's
- * composite of an RGBA overlay took longer than decoding and encoding the page together (BENCHMARKS.md).
- */
-function layInk(rgb: Buffer, ink: Buffer, grey: readonly [number, number, number]): void {
-  for (let pixel = 0, at = 0; pixel < ink.length; pixel++, at += 3) {
-    const strength = ink[pixel]!
-    if (strength === 0) continue
-    for (let channel = 0; channel < 3; channel++) {
-      const under = rgb[at + channel]!
-      rgb[at + channel] = under + Math.round(((grey[channel]! - under) * strength) / 255)
-    }
-  }
-}
-
-/**
  * Watermarks drawn per reader (docs/share-page.md, "Watermarks"). A page image gets its watermark as an overlay
  * laid over the cached page: the overlay is drawn once per text and image size by a renderer (watermark-jobs.ts)
- * and kept in the page cache, so a reader's later pages cost one composite each (measured in the bench). A
+ * and kept in the page cache, so a reader's later pages cost one composite each (measured in the bench), also
+ * made by a renderer (lay-watermark.ts): a loop over every pixel, never on the server's event loop. A
  * download gets a copy of the PDF with the text on every page, also kept in the page cache (a reader who
  * downloads twice, or readers who share a text, get the same copy; range requests read it like the PDF). A PDF
  * that cannot be stamped (encrypted, or beyond pdf-lib) is remembered like a page that cannot be drawn.
@@ -85,15 +71,15 @@ export function watermarks(ctx: AppContext, pool: RendererPool): Watermarks {
   return {
     async imageWith(imagePath, text, reader) {
       const sharp = (await import('sharp')).default // loaded on first use: start-up stays quick
-      const page = await sharp(imagePath).removeAlpha().raw().toBuffer({ resolveWithObject: true })
-      const { width, height } = page.info
+      const { width, height } = await sharp(imagePath).metadata() // the image's header alone
       const overlay = await overlayOf(text, watermarkTag(ctx.signingKey, reader), width, height)
       if (!overlay) return { kind: 'busy' }
-      const ink = await sharp(overlay).extractChannel(0).raw().toBuffer()
-      if (ink.length !== width * height) return { kind: 'busy' } // an overlay cut short: drawn again next time
-      layInk(page.data, ink, WATERMARK_STYLE.grey)
-      const bytes = await sharp(page.data, { raw: page.info }).webp({ quality: 82, effort: 0 }).toBuffer()
-      return { kind: 'image', bytes }
+      try {
+        return { kind: 'image', bytes: await pool.watermark(imagePath, overlay) }
+      } catch (error) {
+        if (error instanceof RenderFailed) ctx.log.error(`a watermark could not be laid over a page: ${error.message}`)
+        return { kind: 'busy' }
+      }
     },
 
     async pdfWith(row, text, reader) {
@@ -105,23 +91,22 @@ export function watermarks(ctx: AppContext, pool: RendererPool): Watermarks {
         return { kind: 'stamped', path, size: statSync(path).size }
       }
       if (existsSync(mark)) return { kind: 'failed' }
-      return stamps(path, async () => {
-        const pdf = await ctx.blobs.localFile(row.blobKey)
-        try {
-          await pool.stamp(pdf.path, path, { text, timeoutMs: stampTimeoutMs })
-          ctx.previews.pageWritten(path)
-          return { kind: 'stamped', path, size: statSync(path).size }
-        } catch (error) {
-          await rm(`${path}.tmp`, { force: true }).catch(() => {})
-          if (!(error instanceof RenderFailed)) return { kind: 'busy' }
-          ctx.log.info(`a watermarked copy of file ${row.id}: ${error.message}; its downloads are refused`)
-          await writeFile(mark, `${error.message}\n`).catch(() => {})
-          ctx.previews.pageWritten(mark)
-          return { kind: 'failed' }
-        } finally {
-          await pdf.release()
-        }
-      })
+      return stamps(path, () =>
+        withLocalPdf(ctx, row.blobKey, async (pdfPath): Promise<StampedPdf> => {
+          try {
+            await pool.stamp(pdfPath, path, { text, timeoutMs: stampTimeoutMs })
+            ctx.previews.pageWritten(path)
+            return { kind: 'stamped', path, size: statSync(path).size }
+          } catch (error) {
+            await rm(`${path}.tmp`, { force: true }).catch(() => {})
+            if (!(error instanceof RenderFailed)) return { kind: 'busy' }
+            ctx.log.info(`a watermarked copy of file ${row.id}: ${error.message}; its downloads are refused`)
+            await writeFile(mark, `${error.message}\n`).catch(() => {})
+            ctx.previews.pageWritten(mark)
+            return { kind: 'failed' }
+          }
+        }),
+      )
     },
   }
 }
