@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { readFile, rm } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { setPriority, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
@@ -107,10 +107,12 @@ export type RendererPool = {
   /** Draws the watermark `text` over a transparent `width` × `height` PNG at `outPath` (watermark-jobs.ts). */
   overlay(outPath: string, options: { text: string; width: number; height: number }): Promise<Counted>
   /**
-   * The page image at `imagePath` with the overlay at `overlayPath` laid over it (lay-watermark.ts), under the same
-   * limits: a WebP, written in the renderers' scratch folder and handed back as bytes (it is one reader's).
+   * The page image `page` (a WebP's bytes) with the overlay at `overlayPath` laid over it (lay-watermark.ts), under
+   * the same limits: a WebP, handed back as bytes (it is one reader's). Both ways through the renderers' scratch
+   * folder, under names used once: the renderer lays the overlay over exactly the page its size was read from,
+   * never a page the cache has since written anew under the same name.
    */
-  watermark(imagePath: string, overlayPath: string): Promise<Buffer>
+  watermark(page: Uint8Array, overlayPath: string): Promise<Buffer>
   /** Stops every renderer (the server is stopping). */
   close(): void
 }
@@ -132,8 +134,8 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
   let nextJob = 1
   let nextOutput = 1
   let closed = false
-  // The renderers' scratch folder (rendererEnv; the watermarked pages on their way back), made with the first
-  // renderer; removed on close, or when the process exits without closing the pool.
+  // The renderers' scratch folder (rendererEnv; the pages to watermark and the watermarked pages on their way),
+  // made with the first renderer; removed on close, or when the process exits without closing the pool.
   let scratch: string | undefined
   const removeScratch = () => {
     if (scratch) rmSync(scratch, { recursive: true, force: true })
@@ -301,14 +303,17 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
     readText: (pdfPath, outPath, { page }) => run({ kind: 'text', pdfPath, outPath, page }),
     stamp: (pdfPath, outPath, { text, timeoutMs }) => run({ kind: 'stamp', pdfPath, outPath, text }, timeoutMs),
     overlay: (outPath, options) => run({ kind: 'overlay', pdfPath: '', outPath, ...options }),
-    async watermark(imagePath, overlayPath) {
+    async watermark(page, overlayPath) {
       if (closed) throw new RendererUnavailable('the server is stopping')
-      const outPath = join(scratchFolder(), `watermarked-${nextOutput++}.webp`)
+      const job = nextOutput++
+      const imagePath = join(scratchFolder(), `page-${job}.webp`)
+      const outPath = join(scratchFolder(), `watermarked-${job}.webp`)
       try {
+        await writeFile(imagePath, page)
         await run({ kind: 'watermark', pdfPath: '', imagePath, overlayPath, outPath })
         return await readFile(outPath)
       } finally {
-        await Promise.all([rm(outPath, { force: true }), rm(`${outPath}.tmp`, { force: true })])
+        await Promise.all([imagePath, outPath, `${outPath}.tmp`].map((path) => rm(path, { force: true })))
       }
     },
     close() {

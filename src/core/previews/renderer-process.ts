@@ -37,6 +37,9 @@ export async function runPreviewRenderer(): Promise<void> {
   if (!process.send) throw new Error('the preview renderer must be started by the server, with an IPC channel')
   exitWithServer()
   const engine = await loadRenderEngine()
+  // libvips keeps what it read of a file by its name: a page or overlay the cache writes anew under the same name
+  // would be read as it was (in a renderer that lives on from one job to the next). Every job reads its files once.
+  engine.sharp.cache(false)
   const done = new Promise<void>((resolve) => process.once('disconnect', resolve))
   let busy = Promise.resolve()
   process.on('message', (job: RenderJob) => {

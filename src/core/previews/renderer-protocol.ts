@@ -10,8 +10,8 @@ export const RENDERER_ARGUMENT = '__preview-renderer'
  * `sizes`: answer every page's size too (always for `card` and `pages`). `stamp`: write the PDF with the watermark
  * `text` drawn on every page at `outPath`; `overlay`: draw `text` as a watermark over a transparent `width` ×
  * `height` image, a PNG at `outPath` (draw-watermark.ts, watermarks.ts); `watermark`: lay the overlay at
- * `overlayPath` over the page image at `imagePath`, a WebP at `outPath` (lay-watermark.ts). The last two open no PDF
- * (`pdfPath` is empty).
+ * `overlayPath` over the page image at `imagePath` (the server's copy, in the scratch folder), a WebP at `outPath`
+ * (lay-watermark.ts). The last two open no PDF (`pdfPath` is empty).
  */
 export type RenderJob = {
   id: number

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs'
-import { rm, writeFile } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { createSingleFlight } from '../../lib/concurrency'
 import { hmacSha256 } from '../../lib/hmac'
 import { canonicalAddress } from '../links/readers'
@@ -8,8 +8,12 @@ import type { AppContext } from '../context'
 import { withLocalPdf } from './local-pdf'
 import { RenderFailed, type RendererPool } from './renderer-pool'
 
-/** A page image with a reader's watermark drawn into its pixels, or why not (the renderers are all busy). */
-export type WatermarkedImage = { kind: 'image'; bytes: Buffer } | { kind: 'busy' }
+/**
+ * A page image with a reader's watermark drawn into its pixels, or why not: the renderers are all busy, or the page
+ * is gone from the cache meanwhile (`busy`, worth asking again), or a renderer failed at it (`failed`: the same
+ * page, text and limits would fail again).
+ */
+export type WatermarkedImage = { kind: 'image'; bytes: Buffer } | { kind: 'busy' } | { kind: 'failed' }
 
 /** A PDF with a reader's watermark on every page, on disk, or why not: it cannot be stamped (`failed`), or `busy`. */
 export type StampedPdf = { kind: 'stamped'; path: string; size: number } | { kind: 'failed' } | { kind: 'busy' }
@@ -43,17 +47,17 @@ export type Watermarks = {
  * that cannot be stamped (encrypted, or beyond pdf-lib) is remembered like a page that cannot be drawn.
  */
 export function watermarks(ctx: AppContext, pool: RendererPool): Watermarks {
-  const overlays = createSingleFlight<'drawn' | 'busy'>()
+  const overlays = createSingleFlight<'drawn' | 'busy' | 'failed'>()
   const stamps = createSingleFlight<StampedPdf>()
   // A stamp waits for its renderer while the reader's download waits for its first byte: it must end before the
   // connection is dropped as silent (PDFSHARE_IDLE_TIMEOUT), and may take longer than a preview.
   const stampTimeoutMs = Math.max(ctx.config.previewTimeout, ctx.config.idleTimeout - 5) * 1000
 
-  const overlayOf = async (text: string, tag: string, width: number, height: number): Promise<string | undefined> => {
+  const overlayOf = async (text: string, tag: string, width: number, height: number) => {
     const path = ctx.previews.overlayPathOf(`${text}\n${width}x${height}`, tag)
     if (existsSync(path)) {
       ctx.previews.pageUsed(path)
-      return path
+      return { kind: 'drawn', path } as const
     }
     const drawn = await overlays(path, async () => {
       try {
@@ -61,24 +65,34 @@ export function watermarks(ctx: AppContext, pool: RendererPool): Watermarks {
         ctx.previews.pageWritten(path)
         return 'drawn'
       } catch (error) {
-        if (error instanceof RenderFailed) ctx.log.error(`a watermark overlay could not be drawn: ${error.message}`)
-        return 'busy'
+        if (!(error instanceof RenderFailed)) return 'busy'
+        ctx.log.error(`a watermark overlay could not be drawn: ${error.message}`)
+        return 'failed'
       }
     })
-    return drawn === 'drawn' ? path : undefined
+    return drawn === 'drawn' ? ({ kind: 'drawn', path } as const) : { kind: drawn }
   }
 
   return {
     async imageWith(imagePath, text, reader) {
+      // The page's bytes, read once: its size is read from them and the renderer lays the overlay over them. Read
+      // by name, sharp (libvips) answers what it read of that name before, and the cache writes a page anew under
+      // its name (page 1 drawn ahead over a reader's drawing, a pixel taller): the overlay then never fitted.
+      const page = await readFile(imagePath).catch(() => undefined)
+      if (!page) return { kind: 'busy' } // gone from the cache meanwhile: drawn again on the next request
       const sharp = (await import('sharp')).default // loaded on first use: start-up stays quick
-      const { width, height } = await sharp(imagePath).metadata() // the image's header alone
+      const { width, height } = await sharp(page).metadata() // the image's header alone
       const overlay = await overlayOf(text, watermarkTag(ctx.signingKey, reader), width, height)
-      if (!overlay) return { kind: 'busy' }
+      if (overlay.kind !== 'drawn') return overlay
       try {
-        return { kind: 'image', bytes: await pool.watermark(imagePath, overlay) }
+        return { kind: 'image', bytes: await pool.watermark(page, overlay.path) }
       } catch (error) {
-        if (error instanceof RenderFailed) ctx.log.error(`a watermark could not be laid over a page: ${error.message}`)
-        return { kind: 'busy' }
+        if (!(error instanceof RenderFailed)) return { kind: 'busy' }
+        // Not a 503 to try again for ever: the same page and overlay would fail the same way. The overlay goes
+        // (one damaged on disk, or drawn for another size, is drawn anew for the next request).
+        ctx.log.error(`a watermark could not be laid over a page: ${error.message}`)
+        await rm(overlay.path, { force: true }).catch(() => {})
+        return { kind: 'failed' }
       }
     },
 
