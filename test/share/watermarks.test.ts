@@ -156,10 +156,12 @@ describe('watermarks per reader', () => {
     // Page 1 at 1200 px drawn for a reader is 1200 × 1552; drawn ahead (at 2400 px, scaled down) it is 1200 × 1553,
     // and draw-ahead may write it over the reader's drawing. Its size was once read by name, from sharp's cache of
     // the file as it was: the overlay never fitted the page the renderer read, and page 1 was a 503 on every try.
+    const previews = join(server.dataDir, 'previews')
+    const pagesOne = () => new Set(readdirSync(previews).filter((entry) => entry.endsWith('.p1-w1200.webp')))
+    const before = pagesOne() // before the upload: opening its link may draw page 1 ahead
     const pdf = await uploadPdf(server, owner, { bytes: makePdf({ pages: 1, text: () => 'Drawn twice' }), name: 'twice.pdf' })
     const link = await addLink(server, pdf.id, { watermark: 'Redrawn for {visit}' })
     const who = await reader(link)
-    const previews = join(server.dataDir, 'previews')
     const pageOne = async () => {
       const response = await server.callInProcess('GET', `${link.path}/pages/1?w=1200`, {
         headers: { 'user-agent': FIREFOX, 'x-forwarded-for': '198.18.13.2', cookie: who.cookie },
@@ -168,8 +170,6 @@ describe('watermarks per reader', () => {
       const { width, height } = await sharp(Buffer.from(await response.arrayBuffer())).metadata()
       return { width, height }
     }
-    const pagesOne = () => new Set(readdirSync(previews).filter((entry) => entry.endsWith('.p1-w1200.webp')))
-    const before = pagesOne()
     const drawn = await pageOne()
     const name = [...pagesOne()].find((entry) => !before.has(entry))!
     // The page written anew under its name, as a renderer writes it: beside it, then renamed.
