@@ -1,4 +1,7 @@
 import { describe, expect, test } from 'bun:test'
+import { readdirSync } from 'node:fs'
+import { readFile, rename, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import sharp from 'sharp'
 import { readPageText } from '../../src/core/previews/page-text'
 import { loadRenderEngine, withPdfium } from '../../src/core/previews/render-first-page'
@@ -11,7 +14,8 @@ import { FIREFOX } from '../support/user-agents'
 
 // Watermarks per reader (docs/share-page.md, "Watermarks"): drawn into the pixels of every page image a reader
 // gets, and stamped on every page of the PDF they download.
-const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_RATE_LIMIT_SHARE: '0' })
+const METRICS_TOKEN = 'watermark-metrics-0123456789abcdef'
+const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_RATE_LIMIT_SHARE: '0', PDFSHARE_METRICS_TOKEN: METRICS_TOKEN })
 const owner = await server.user('watermark-owner')
 const file = await uploadPdf(server, owner, {
   bytes: makePdf({ pages: 2, text: (page) => `Quarterly figures ${page}` }),
@@ -46,6 +50,13 @@ async function pixels(link: TestLink, who: { cookie: string } | null, n = 1) {
     raw: await sharp(bytes).raw().toBuffer(),
     cacheControl: response.headers.get('cache-control'),
   }
+}
+
+/** How many renderer jobs of `kind` ended well, as GET /metrics counts them. */
+async function renders(kind: string): Promise<number> {
+  const text = await (await server.callInProcess('GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()
+  const sample = new RegExp(`^pdfshare_renders_total\\{kind="${kind}",outcome="ok"\\} (\\d+)$`, 'm').exec(text)
+  return Number(sample?.[1] ?? 0)
 }
 
 const differing = (a: Buffer, b: Buffer) => {
@@ -120,6 +131,78 @@ describe('watermarks per reader', () => {
     // Revalidated, the watermarked image is still the reader's own.
     const revalidated = await get(`${link.path}/pages/1?w=800`, { cookie: alice.cookie, 'if-none-match': a.etag })
     expect(revalidated.status).toBe(304)
+  })
+
+  test('the watermark is laid over a page by a renderer, never on the server’s event loop: every watermarked page is a renderer’s job', async () => {
+    const link = await addLink(server, file.id, { watermark: 'Laid by a renderer {visit}' })
+    const who = await reader(link)
+    // This app's own renderers (through a balancer, `call` would reach other instances, with their own counts).
+    const page = async (n: number) => {
+      const response = await server.callInProcess('GET', `${link.path}/pages/${n}?w=800`, {
+        headers: { 'user-agent': FIREFOX, 'x-forwarded-for': '198.18.13.1', cookie: who.cookie },
+      })
+      expect(response.status).toBe(200)
+      return Buffer.from(await response.arrayBuffer())
+    }
+    const before = await renders('watermark')
+    const first = await page(1)
+    await page(2)
+    // Again: the overlay is kept, the page beneath too; laying the one over the other is a renderer's job each time.
+    expect((await page(1)).equals(first)).toBe(true)
+    expect(await renders('watermark')).toBe(before + 3)
+  })
+
+  test('a page image replaced under its name by one a pixel taller (page 1 drawn ahead, after a reader drew it) is watermarked as it is now, every time', async () => {
+    // Page 1 at 1200 px drawn for a reader is 1200 × 1552; drawn ahead (at 2400 px, scaled down) it is 1200 × 1553,
+    // and draw-ahead may write it over the reader's drawing. Its size was once read by name, from sharp's cache of
+    // the file as it was: the overlay never fitted the page the renderer read, and page 1 was a 503 on every try.
+    const previews = join(server.dataDir, 'previews')
+    const pagesOne = () => new Set(readdirSync(previews).filter((entry) => entry.endsWith('.p1-w1200.webp')))
+    const before = pagesOne() // before the upload: opening its link may draw page 1 ahead
+    const pdf = await uploadPdf(server, owner, { bytes: makePdf({ pages: 1, text: () => 'Drawn twice' }), name: 'twice.pdf' })
+    const link = await addLink(server, pdf.id, { watermark: 'Redrawn for {visit}' })
+    const who = await reader(link)
+    const pageOne = async () => {
+      const response = await server.callInProcess('GET', `${link.path}/pages/1?w=1200`, {
+        headers: { 'user-agent': FIREFOX, 'x-forwarded-for': '198.18.13.2', cookie: who.cookie },
+      })
+      expect(`${response.status} ${response.status === 200 ? '' : await response.text()}`).toBe('200 ')
+      const { width, height } = await sharp(Buffer.from(await response.arrayBuffer())).metadata()
+      return { width, height }
+    }
+    const drawn = await pageOne()
+    const name = [...pagesOne()].find((entry) => !before.has(entry))!
+    // The page written anew under its name, as a renderer writes it: beside it, then renamed.
+    const taller = await sharp(await readFile(join(previews, name)))
+      .resize({ width: drawn.width, height: drawn.height + 1, fit: 'fill' })
+      .webp()
+      .toBuffer()
+    await writeFile(join(previews, `${name}.tmp`), taller)
+    await rename(join(previews, `${name}.tmp`), join(previews, name))
+    for (let n = 0; n < 3; n++) expect(await pageOne()).toEqual({ width: drawn.width, height: drawn.height + 1 })
+  })
+
+  test('a watermark that cannot be laid is a 422 for that page, never a 503 for ever: the overlay goes, and is drawn anew next time', async () => {
+    const link = await addLink(server, file.id, { watermark: 'Damaged overlay {visit}' })
+    const who = await reader(link)
+    const previews = join(server.dataDir, 'previews')
+    const pageTwo = () =>
+      server.callInProcess('GET', `${link.path}/pages/2?w=800`, {
+        headers: { 'user-agent': FIREFOX, 'x-forwarded-for': '198.18.13.3', cookie: who.cookie },
+      })
+    const overlays = () => new Set(readdirSync(previews).filter((entry) => entry.startsWith('watermark-')))
+    const before = overlays()
+    expect((await pageTwo()).status).toBe(200)
+    const overlay = [...overlays()].find((entry) => !before.has(entry))!
+    // The cached overlay damaged on disk (a cache: anything in it may be lost or cut short).
+    await writeFile(join(previews, overlay), 'not a PNG')
+    const refused = await pageTwo()
+    expect(refused.status).toBe(422)
+    expect(refused.headers.get('retry-after')).toBeNull()
+    expect(await refused.text()).toBe('Page 2 of this document cannot be drawn.')
+    const again = await pageTwo()
+    expect(again.status).toBe(200)
+    expect((await sharp(Buffer.from(await again.arrayBuffer())).metadata()).width).toBe(800)
   })
 
   test('the downloaded PDF carries the reader’s watermark as text on every page; range requests read the same copy', async () => {

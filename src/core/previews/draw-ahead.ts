@@ -5,7 +5,7 @@ import type { JobHandle } from '../jobs/jobs'
 import { withLocalPdf } from './local-pdf'
 import { firstPageSize } from './page-sizes'
 import type { PreviewedFile, PreviewState } from './preview-state'
-import { SHARED_FIRST_PAGE_WIDTHS } from './preview-cache'
+import { drawingPathOf, keepFirstDrawing, SHARED_FIRST_PAGE_WIDTHS } from './preview-cache'
 import { RenderFailed, type RendererPool } from './renderer-pool'
 
 /**
@@ -42,17 +42,19 @@ export function startDrawingAhead(
   const asked = new Map<string, PreviewedFile>() // by blob key, in the order asked
 
   const draw = async (row: PreviewedFile) => {
+    const widths = DRAWN_AHEAD.filter((width) => !existsSync(ctx.previews.pagePathOf(row.blobKey, 1, width, 'webp')))
+    const paths = widths.map((width) => ctx.previews.pagePathOf(row.blobKey, 1, width, 'webp'))
+    // Drawn beside, then kept where a reader's request has not drawn that width meanwhile (keepFirstDrawing).
+    const drawings = paths.map(drawingPathOf)
     try {
-      const widths = DRAWN_AHEAD.filter((width) => !existsSync(ctx.previews.pagePathOf(row.blobKey, 1, width, 'webp')))
       const known = firstPageSize((await rows.read(row.blobKey, 'sizes'))?.sizes)
       if (widths.length === 0 && known) return
-      const outPaths = widths.map((width) => ctx.previews.pagePathOf(row.blobKey, 1, width, 'webp'))
       const counted = await withLocalPdf(ctx, row.blobKey, (pdfPath) =>
         widths.length > 0
-          ? renderers.renderPage(pdfPath, outPaths, { page: 1, widths: [...widths], sizes: !known })
+          ? renderers.renderPage(pdfPath, drawings, { page: 1, widths: [...widths], sizes: !known })
           : renderers.countPages(pdfPath),
       )
-      for (const path of outPaths) ctx.previews.pageWritten(path)
+      for (const [index, path] of paths.entries()) if (keepFirstDrawing(drawings[index]!, path)) ctx.previews.pageWritten(path)
       // Into the bucket before the sizes are recorded: an instance names page 1 in its HTML once it knows them,
       // and by then the image is there for it. Served from this disk either way; a bucket that refuses them only
       // costs the other instances a draw.
@@ -62,7 +64,7 @@ export function startDrawingAhead(
           .catch((error) => ctx.log.error(`page 1 of file ${row.id} at ${width} px: not kept in the bucket: ${error}`))
       await rows.record(row.blobKey, counted)
     } catch (error) {
-      for (const width of DRAWN_AHEAD) await rm(`${ctx.previews.pagePathOf(row.blobKey, 1, width, 'webp')}.tmp`, { force: true })
+      for (const drawing of drawings) await Promise.all([drawing, `${drawing}.tmp`].map((file) => rm(file, { force: true })))
       if (error instanceof RenderFailed) ctx.log.info(`page 1 of file ${row.id} was not drawn ahead: ${error.message}`)
       else state.again('draw ahead', row.blobKey) // our trouble, not the PDF's: a later ask may try again
     }

@@ -4,7 +4,7 @@ import { createSingleFlight } from '../../lib/concurrency'
 import type { AppContext } from '../context'
 import type { FileRow } from '../../db/tables'
 import { withLocalPdf } from './local-pdf'
-import { SHARED_FIRST_PAGE_WIDTHS } from './preview-cache'
+import { drawingPathOf, keepFirstDrawing, SHARED_FIRST_PAGE_WIDTHS } from './preview-cache'
 import type { PageWidth } from './render-page'
 import { RenderFailed, type RendererPool } from './renderer-pool'
 
@@ -52,7 +52,7 @@ export function pageImages(
     page: number,
     target: { path: string; mark: string; what: string },
     mayDraw: () => Promise<boolean>,
-    draw: (pdfPath: string) => Promise<unknown>,
+    draw: (pdfPath: string, outPath: string) => Promise<unknown>,
   ): Promise<PageImage> => {
     const pages = await pagesOf(row)
     if (pages === undefined) return { kind: 'failed' } // PDFium cannot open it at all
@@ -65,13 +65,14 @@ export function pageImages(
     if (existsSync(mark)) return { kind: 'failed' }
     return once(path, async () => {
       if (!(await mayDraw())) return { kind: 'over_budget' }
+      const drawing = drawingPathOf(path)
       return withLocalPdf(ctx, row.blobKey, async (pdfPath): Promise<PageImage> => {
         try {
-          await draw(pdfPath)
-          ctx.previews.pageWritten(path)
+          await draw(pdfPath, drawing)
+          if (keepFirstDrawing(drawing, path)) ctx.previews.pageWritten(path)
           return { kind: 'rendered', path }
         } catch (error) {
-          await rm(`${path}.tmp`, { force: true }).catch(() => {})
+          await Promise.all([drawing, `${drawing}.tmp`].map((file) => rm(file, { force: true }))).catch(() => {})
           if (!(error instanceof RenderFailed)) return { kind: 'busy' }
           ctx.log.info(`${target.what} of file ${row.id}: ${error.message}; answered as not drawable for this version of the PDF`)
           await writeFile(mark, `${error.message}\n`).catch(() => {})
@@ -88,15 +89,15 @@ export function pageImages(
       // Page 1 drawn ahead by another instance is in the bucket: fetched, not drawn again.
       if (page === 1 && !existsSync(path) && (SHARED_FIRST_PAGE_WIDTHS as readonly number[]).includes(width))
         await ctx.previews.pullFirstPage(row.blobKey, width).catch(() => false)
-      return cached(row, page, { path, mark, what: `page ${page} at ${width} px` }, mayDraw, (pdfPath) =>
-        pool.renderPage(pdfPath, [path], { page, widths: [width] }),
+      return cached(row, page, { path, mark, what: `page ${page} at ${width} px` }, mayDraw, (pdfPath, outPath) =>
+        pool.renderPage(pdfPath, [outPath], { page, widths: [width] }),
       )
     },
     textOf: (row, page, mayDraw) => {
       const path = ctx.previews.textPathOf(row.blobKey, page, 'json')
       const mark = ctx.previews.textPathOf(row.blobKey, page, 'failed')
-      return cached(row, page, { path, mark, what: `the text of page ${page}` }, mayDraw, (pdfPath) =>
-        pool.readText(pdfPath, path, { page }),
+      return cached(row, page, { path, mark, what: `the text of page ${page}` }, mayDraw, (pdfPath, outPath) =>
+        pool.readText(pdfPath, outPath, { page }),
       )
     },
   }

@@ -1,3 +1,4 @@
+import { existsSync, renameSync, rmSync } from 'node:fs'
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ObjectFolder } from '../../storage/object-folder'
@@ -51,6 +52,28 @@ export type PreviewCache = {
   pushFirstPage(blobKey: string, width: number): Promise<void>
 }
 
+/**
+ * Where a page file is drawn before it is kept (keepFirstDrawing): a name of its own, so that two drawings of one
+ * page (a reader's and page 1's drawn ahead) never write over each other; `.tmp`, so the budget never counts it.
+ */
+export const drawingPathOf = (path: string): string => `${path}.${Math.random().toString(36).slice(2, 10)}.tmp`
+
+/**
+ * Keeps the page file drawn at `drawing` as `path`, unless one is there already (then it is dropped): a page file,
+ * once in the cache, is never written anew under its name. Two drawings of a page differ (page 1 drawn ahead at
+ * 2400 px and scaled down is a pixel taller than drawn at 1200): its strong ETag promises the same bytes, and a
+ * reader's watermark is drawn for the size it was read at. Synchronous: every writer of the previews folder is
+ * this process, and none runs between the check and the rename. True when it was kept.
+ */
+export function keepFirstDrawing(drawing: string, path: string): boolean {
+  if (existsSync(path)) {
+    rmSync(drawing, { force: true })
+    return false
+  }
+  renameSync(drawing, path)
+  return true
+}
+
 /** The widths of page 1 an instance shares through the bucket (draw-ahead.ts DRAWN_AHEAD), to drop them with their PDF. */
 export const SHARED_FIRST_PAGE_WIDTHS = [800, 1200, 1800, 2400] as const
 
@@ -76,9 +99,9 @@ export function previewCacheIn(folder: string, shared?: ObjectFolder, pageBytes 
       const bytes = await shared.get(firstPageName(blobKey, width))
       if (!bytes) return false
       const path = local.pagePathOf(blobKey, 1, width, 'webp')
-      await writeFile(`${path}.pull`, bytes)
-      await rename(`${path}.pull`, path)
-      local.pageWritten(path)
+      const drawing = drawingPathOf(path)
+      await writeFile(drawing, bytes)
+      if (keepFirstDrawing(drawing, path)) local.pageWritten(path)
       return true
     },
     async pushFirstPage(blobKey, width) {

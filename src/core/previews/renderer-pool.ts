@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { setPriority, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
@@ -105,6 +106,13 @@ export type RendererPool = {
   stamp(pdfPath: string, outPath: string, options: { text: string; timeoutMs?: number }): Promise<Counted>
   /** Draws the watermark `text` over a transparent `width` × `height` PNG at `outPath` (watermark-jobs.ts). */
   overlay(outPath: string, options: { text: string; width: number; height: number }): Promise<Counted>
+  /**
+   * The page image `page` (a WebP's bytes) with the overlay at `overlayPath` laid over it (lay-watermark.ts), under
+   * the same limits: a WebP, handed back as bytes (it is one reader's). Both ways through the renderers' scratch
+   * folder, under names used once: the renderer lays the overlay over exactly the page its size was read from,
+   * never a page the cache has since written anew under the same name.
+   */
+  watermark(page: Uint8Array, overlayPath: string): Promise<Buffer>
   /** Stops every renderer (the server is stopping). */
   close(): void
 }
@@ -124,13 +132,21 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
   const idle: Renderer[] = []
   const all = new Set<Renderer>()
   let nextJob = 1
+  let nextOutput = 1
   let closed = false
-  // The renderers' scratch folder (rendererEnv), made with the first renderer; removed on close, or when the
-  // process exits without closing the pool.
+  // The renderers' scratch folder (rendererEnv; the pages to watermark and the watermarked pages on their way),
+  // made with the first renderer; removed on close, or when the process exits without closing the pool.
   let scratch: string | undefined
   const removeScratch = () => {
     if (scratch) rmSync(scratch, { recursive: true, force: true })
     scratch = undefined
+  }
+  const scratchFolder = () => {
+    if (!scratch) {
+      scratch = mkdtempSync(join(tmpdir(), 'pdfshare-renderers-'))
+      process.once('exit', removeScratch)
+    }
+    return scratch
   }
 
   /** The wall-clock limit of a render with the CPU time limit `timeoutMs`. */
@@ -144,12 +160,8 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
   const start = (): Renderer => {
     let stderr = ''
     const renderer: Renderer = { exited: false } as Renderer
-    if (!scratch) {
-      scratch = mkdtempSync(join(tmpdir(), 'pdfshare-renderers-'))
-      process.once('exit', removeScratch)
-    }
     renderer.proc = Bun.spawn(limits.command, {
-      env: rendererEnv(scratch),
+      env: rendererEnv(scratchFolder()),
       stdin: 'ignore',
       stdout: 'ignore',
       stderr: 'pipe',
@@ -291,6 +303,19 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
     readText: (pdfPath, outPath, { page }) => run({ kind: 'text', pdfPath, outPath, page }),
     stamp: (pdfPath, outPath, { text, timeoutMs }) => run({ kind: 'stamp', pdfPath, outPath, text }, timeoutMs),
     overlay: (outPath, options) => run({ kind: 'overlay', pdfPath: '', outPath, ...options }),
+    async watermark(page, overlayPath) {
+      if (closed) throw new RendererUnavailable('the server is stopping')
+      const job = nextOutput++
+      const imagePath = join(scratchFolder(), `page-${job}.webp`)
+      const outPath = join(scratchFolder(), `watermarked-${job}.webp`)
+      try {
+        await writeFile(imagePath, page)
+        await run({ kind: 'watermark', pdfPath: '', imagePath, overlayPath, outPath })
+        return await readFile(outPath)
+      } finally {
+        await Promise.all([imagePath, outPath, `${outPath}.tmp`].map((path) => rm(path, { force: true })))
+      }
+    },
     close() {
       closed = true
       for (const renderer of all) stop(renderer)

@@ -1,4 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises'
+import { layWatermark } from './lay-watermark'
 import { readPageText } from './page-text'
 import { countPages, loadRenderEngine, renderFirstPage, withPdfium } from './render-first-page'
 import { renderPageImages } from './render-page'
@@ -36,6 +37,9 @@ export async function runPreviewRenderer(): Promise<void> {
   if (!process.send) throw new Error('the preview renderer must be started by the server, with an IPC channel')
   exitWithServer()
   const engine = await loadRenderEngine()
+  // libvips keeps what it read of a file by its name: a page or overlay the cache writes anew under the same name
+  // would be read as it was (in a renderer that lives on from one job to the next). Every job reads its files once.
+  engine.sharp.cache(false)
   const done = new Promise<void>((resolve) => process.once('disconnect', resolve))
   let busy = Promise.resolve()
   process.on('message', (job: RenderJob) => {
@@ -62,6 +66,11 @@ export async function runPreviewRenderer(): Promise<void> {
           })
           await writeAtomically(job.outPath, Buffer.from(JSON.stringify(text)))
           send({ id: job.id, ok: true, pages })
+        } else if (job.kind === 'watermark') {
+          if (!job.outPath || !job.imagePath || !job.overlayPath) throw new Error('a watermark job needs its page, overlay and path')
+          const laid = await layWatermark(engine.sharp, job.imagePath, job.overlayPath)
+          await writeAtomically(job.outPath, laid.bytes)
+          send({ id: job.id, ok: true, pages: laid.pages })
         } else if (job.kind === 'stamp' || job.kind === 'overlay') {
           if (!job.outPath || !job.text) throw new Error(`a ${job.kind} job needs its path and text`)
           // pdf-lib and fontkit load with the first watermark: this file is part of every process of the binary.

@@ -9,11 +9,13 @@ export const RENDERER_ARGUMENT = '__preview-renderer'
  * only count its pages (`pages`), or write the text of page `page` as JSON at `outPath` (`text`, page-text.ts).
  * `sizes`: answer every page's size too (always for `card` and `pages`). `stamp`: write the PDF with the watermark
  * `text` drawn on every page at `outPath`; `overlay`: draw `text` as a watermark over a transparent `width` ×
- * `height` image, a PNG at `outPath` (draw-watermark.ts, watermarks.ts).
+ * `height` image, a PNG at `outPath` (draw-watermark.ts, watermarks.ts); `watermark`: lay the overlay at
+ * `overlayPath` over the page image at `imagePath` (the server's copy, in the scratch folder), a WebP at `outPath`
+ * (lay-watermark.ts). The last two open no PDF (`pdfPath` is empty).
  */
 export type RenderJob = {
   id: number
-  kind: 'card' | 'pages' | 'page' | 'text' | 'stamp' | 'overlay'
+  kind: 'card' | 'pages' | 'page' | 'text' | 'stamp' | 'overlay' | 'watermark'
   pdfPath: string
   outPath?: string
   page?: number
@@ -23,6 +25,8 @@ export type RenderJob = {
   text?: string
   width?: number
   height?: number
+  imagePath?: string
+  overlayPath?: string
   memoryLimit: number
 }
 

@@ -1,15 +1,19 @@
 import { existsSync, statSync } from 'node:fs'
-import { rm, writeFile } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { createSingleFlight } from '../../lib/concurrency'
 import { hmacSha256 } from '../../lib/hmac'
 import { canonicalAddress } from '../links/readers'
 import type { FileRow } from '../../db/tables'
 import type { AppContext } from '../context'
-import { WATERMARK_STYLE } from './watermark-style'
+import { withLocalPdf } from './local-pdf'
 import { RenderFailed, type RendererPool } from './renderer-pool'
 
-/** A page image with a reader's watermark drawn into its pixels, or why not (the renderers are all busy). */
-export type WatermarkedImage = { kind: 'image'; bytes: Buffer } | { kind: 'busy' }
+/**
+ * A page image with a reader's watermark drawn into its pixels, or why not: the renderers are all busy, or the page
+ * is gone from the cache meanwhile (`busy`, worth asking again), or a renderer failed at it (`failed`: the same
+ * page, text and limits would fail again).
+ */
+export type WatermarkedImage = { kind: 'image'; bytes: Buffer } | { kind: 'busy' } | { kind: 'failed' }
 
 /** A PDF with a reader's watermark on every page, on disk, or why not: it cannot be stamped (`failed`), or `busy`. */
 export type StampedPdf = { kind: 'stamped'; path: string; size: number } | { kind: 'failed' } | { kind: 'busy' }
@@ -34,40 +38,26 @@ export type Watermarks = {
 }
 
 /**
- * Lays `grey` over an RGB image with the strength `ink` gives each pixel (0–255), in place. By hand: sharp's
- * composite of an RGBA overlay took longer than decoding and encoding the page together (BENCHMARKS.md).
- */
-function layInk(rgb: Buffer, ink: Buffer, grey: readonly [number, number, number]): void {
-  for (let pixel = 0, at = 0; pixel < ink.length; pixel++, at += 3) {
-    const strength = ink[pixel]!
-    if (strength === 0) continue
-    for (let channel = 0; channel < 3; channel++) {
-      const under = rgb[at + channel]!
-      rgb[at + channel] = under + Math.round(((grey[channel]! - under) * strength) / 255)
-    }
-  }
-}
-
-/**
  * Watermarks drawn per reader (docs/share-page.md, "Watermarks"). A page image gets its watermark as an overlay
  * laid over the cached page: the overlay is drawn once per text and image size by a renderer (watermark-jobs.ts)
- * and kept in the page cache, so a reader's later pages cost one composite each (measured in the bench). A
+ * and kept in the page cache, so a reader's later pages cost one composite each (measured in the bench), also
+ * made by a renderer (lay-watermark.ts): a loop over every pixel, never on the server's event loop. A
  * download gets a copy of the PDF with the text on every page, also kept in the page cache (a reader who
  * downloads twice, or readers who share a text, get the same copy; range requests read it like the PDF). A PDF
  * that cannot be stamped (encrypted, or beyond pdf-lib) is remembered like a page that cannot be drawn.
  */
 export function watermarks(ctx: AppContext, pool: RendererPool): Watermarks {
-  const overlays = createSingleFlight<'drawn' | 'busy'>()
+  const overlays = createSingleFlight<'drawn' | 'busy' | 'failed'>()
   const stamps = createSingleFlight<StampedPdf>()
   // A stamp waits for its renderer while the reader's download waits for its first byte: it must end before the
   // connection is dropped as silent (PDFSHARE_IDLE_TIMEOUT), and may take longer than a preview.
   const stampTimeoutMs = Math.max(ctx.config.previewTimeout, ctx.config.idleTimeout - 5) * 1000
 
-  const overlayOf = async (text: string, tag: string, width: number, height: number): Promise<string | undefined> => {
+  const overlayOf = async (text: string, tag: string, width: number, height: number) => {
     const path = ctx.previews.overlayPathOf(`${text}\n${width}x${height}`, tag)
     if (existsSync(path)) {
       ctx.previews.pageUsed(path)
-      return path
+      return { kind: 'drawn', path } as const
     }
     const drawn = await overlays(path, async () => {
       try {
@@ -75,25 +65,35 @@ export function watermarks(ctx: AppContext, pool: RendererPool): Watermarks {
         ctx.previews.pageWritten(path)
         return 'drawn'
       } catch (error) {
-        if (error instanceof RenderFailed) ctx.log.error(`a watermark overlay could not be drawn: ${error.message}`)
-        return 'busy'
+        if (!(error instanceof RenderFailed)) return 'busy'
+        ctx.log.error(`a watermark overlay could not be drawn: ${error.message}`)
+        return 'failed'
       }
     })
-    return drawn === 'drawn' ? path : undefined
+    return drawn === 'drawn' ? ({ kind: 'drawn', path } as const) : { kind: drawn }
   }
 
   return {
     async imageWith(imagePath, text, reader) {
+      // The page's bytes, read once: its size is read from them and the renderer lays the overlay over them. Read
+      // by name, sharp (libvips) answers what it read of that name before, and the cache writes a page anew under
+      // its name (page 1 drawn ahead over a reader's drawing, a pixel taller): the overlay then never fitted.
+      const page = await readFile(imagePath).catch(() => undefined)
+      if (!page) return { kind: 'busy' } // gone from the cache meanwhile: drawn again on the next request
       const sharp = (await import('sharp')).default // loaded on first use: start-up stays quick
-      const page = await sharp(imagePath).removeAlpha().raw().toBuffer({ resolveWithObject: true })
-      const { width, height } = page.info
+      const { width, height } = await sharp(page).metadata() // the image's header alone
       const overlay = await overlayOf(text, watermarkTag(ctx.signingKey, reader), width, height)
-      if (!overlay) return { kind: 'busy' }
-      const ink = await sharp(overlay).extractChannel(0).raw().toBuffer()
-      if (ink.length !== width * height) return { kind: 'busy' } // an overlay cut short: drawn again next time
-      layInk(page.data, ink, WATERMARK_STYLE.grey)
-      const bytes = await sharp(page.data, { raw: page.info }).webp({ quality: 82, effort: 0 }).toBuffer()
-      return { kind: 'image', bytes }
+      if (overlay.kind !== 'drawn') return overlay
+      try {
+        return { kind: 'image', bytes: await pool.watermark(page, overlay.path) }
+      } catch (error) {
+        if (!(error instanceof RenderFailed)) return { kind: 'busy' }
+        // Not a 503 to try again for ever: the same page and overlay would fail the same way. The overlay goes
+        // (one damaged on disk, or drawn for another size, is drawn anew for the next request).
+        ctx.log.error(`a watermark could not be laid over a page: ${error.message}`)
+        await rm(overlay.path, { force: true }).catch(() => {})
+        return { kind: 'failed' }
+      }
     },
 
     async pdfWith(row, text, reader) {
@@ -105,23 +105,22 @@ export function watermarks(ctx: AppContext, pool: RendererPool): Watermarks {
         return { kind: 'stamped', path, size: statSync(path).size }
       }
       if (existsSync(mark)) return { kind: 'failed' }
-      return stamps(path, async () => {
-        const pdf = await ctx.blobs.localFile(row.blobKey)
-        try {
-          await pool.stamp(pdf.path, path, { text, timeoutMs: stampTimeoutMs })
-          ctx.previews.pageWritten(path)
-          return { kind: 'stamped', path, size: statSync(path).size }
-        } catch (error) {
-          await rm(`${path}.tmp`, { force: true }).catch(() => {})
-          if (!(error instanceof RenderFailed)) return { kind: 'busy' }
-          ctx.log.info(`a watermarked copy of file ${row.id}: ${error.message}; its downloads are refused`)
-          await writeFile(mark, `${error.message}\n`).catch(() => {})
-          ctx.previews.pageWritten(mark)
-          return { kind: 'failed' }
-        } finally {
-          await pdf.release()
-        }
-      })
+      return stamps(path, () =>
+        withLocalPdf(ctx, row.blobKey, async (pdfPath): Promise<StampedPdf> => {
+          try {
+            await pool.stamp(pdfPath, path, { text, timeoutMs: stampTimeoutMs })
+            ctx.previews.pageWritten(path)
+            return { kind: 'stamped', path, size: statSync(path).size }
+          } catch (error) {
+            await rm(`${path}.tmp`, { force: true }).catch(() => {})
+            if (!(error instanceof RenderFailed)) return { kind: 'busy' }
+            ctx.log.info(`a watermarked copy of file ${row.id}: ${error.message}; its downloads are refused`)
+            await writeFile(mark, `${error.message}\n`).catch(() => {})
+            ctx.previews.pageWritten(mark)
+            return { kind: 'failed' }
+          }
+        }),
+      )
     },
   }
 }

@@ -28,8 +28,11 @@ export type PageImageDecision =
   /** The page's text (`GET /s/:slug/pages/:n/text`): read, or why not, as an image is drawn. */
   | { kind: 'text'; shared: SharedLink; page: number; text: PageImage }
 
-/** A page image with the reader's watermark drawn in (`text`, for its ETag), or the renderers were all busy. */
-export type Watermarked = { kind: 'image'; bytes: Buffer; text: string } | { kind: 'busy' }
+/**
+ * A page image with the reader's watermark drawn in (`text`, for its ETag), or why not: the renderers were all busy
+ * (`busy`), or the watermark cannot be drawn over this page (`failed`; watermarks.ts).
+ */
+export type Watermarked = { kind: 'image'; bytes: Buffer; text: string } | { kind: 'busy' } | { kind: 'failed' }
 
 export type OpenPageImage = (input: {
   /** The link and what the reader's cookies open of it (link-access.ts). */

@@ -37,7 +37,10 @@ export function pageImageAnswer(
       return text(400, decision.message)
   }
   const { shared, page } = decision
-  const image = decision.kind === 'text' ? decision.text : decision.image
+  // A watermarked link's page is never sent without its watermark: a watermark that cannot be drawn or laid is a
+  // page that cannot be drawn, and busy renderers are busy renderers.
+  const marked = decision.kind === 'image' ? decision.watermarked : null
+  const image = decision.kind === 'text' ? decision.text : marked && marked.kind !== 'image' ? marked : decision.image
   switch (image.kind) {
     case 'failed':
       return text(
@@ -56,9 +59,7 @@ export function pageImageAnswer(
         headers: { 'content-type': 'image/png', 'cache-control': 'no-store', 'retry-after': '60' },
       })
   }
-  const watermarked = decision.kind === 'image' ? decision.watermarked : null
-  if (watermarked?.kind === 'busy')
-    return text(503, 'Pages are being drawn for many readers right now. Try again in a moment.', { 'retry-after': '1' })
+  const watermarked = marked?.kind === 'image' ? marked : null
   const protectedLink = hasGate(shared.link) || shared.link.maxViews !== null
   const headers = {
     'content-type': decision.kind === 'text' ? 'application/json' : 'image/webp',
