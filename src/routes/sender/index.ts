@@ -19,7 +19,7 @@ import { httpFailure } from '../../http/failure'
 import { readFormFields } from '../../http/form-fields'
 import { requireMediaType } from '../../http/request-body'
 import { FailureSchema, openApiSchema } from '../../http/schemas'
-import { messagePage, passwordPage, receiptPage, requestPage, type SenderPageContext } from './answers/pages'
+import { codePage, addressPage, messagePage, passwordPage, receiptPage, requestPage, type SenderPageContext } from './answers/pages'
 import { senderTexts, wantsPage } from './input'
 import { ReceiptSchema, RequestSlugParams } from './model'
 
@@ -39,6 +39,8 @@ const CLOSED = {
   expired: ['Request expired', 'This file request has expired.'],
   full: ['Request complete', 'This file request has received all the files it asked for.'],
 } as const
+
+const TOO_MANY_CODES = 'Too many codes were asked for. Wait a while, then ask again, or use the last code you received.'
 
 /** What the upload's form may hold besides the PDF, for the OpenAPI document. */
 const SenderForm = t.Object({
@@ -88,6 +90,22 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
     if (state !== 'active') return page(set, 410, messagePage(pageContext(), CLOSED[state][0], CLOSED[state][1]))
     return request
   }
+  /** The page past the password: a verified-email request's address form until a code proved one, else the form to send. */
+  const pastPassword = (request: RequestRow, cookies: string | null) => {
+    if (request.access !== 'verified-email') return requestPage(pageContext(), request)
+    const proved = gate.provedAddress(request, cookies)
+    return proved === undefined ? addressPage(pageContext(), request.slug) : requestPage(pageContext(), request, proved)
+  }
+  /** A verified-email request open to its code forms (its password given), or the page that says why not. */
+  const openToCodes = async (slug: string | null, request: Request, set: ResponseSet): Promise<RequestRow | string> => {
+    const open = await openRequest(slug, set)
+    if (typeof open === 'string') return open
+    if (open.access !== 'verified-email') return notFound(set) // only its address and code pages post here
+    if (gate.isLocked(open, request.headers.get('cookie'))) return page(set, 403, passwordPage(pageContext(), open.slug, false))
+    return open
+  }
+  const notAnAddress = (set: ResponseSet, slug: string) =>
+    page(set, 400, addressPage(pageContext(), slug, { problem: 'That is not an email address. Check it and try again.' }))
   const formFromElsewhere = ({ request, set }: { request: Request; set: ResponseSet }) =>
     isCrossSite(request, ownOrigin)
       ? page(
@@ -108,8 +126,9 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
       async ({ params, request, set }) => {
         const open = await openRequest(params.slug, set)
         if (typeof open === 'string') return open
-        if (gate.isLocked(open, request.headers.get('cookie'))) return page(set, 200, passwordPage(pageContext(), open.slug, false))
-        return page(set, 200, requestPage(pageContext(), open))
+        const cookies = request.headers.get('cookie')
+        if (gate.isLocked(open, cookies)) return page(set, 200, passwordPage(pageContext(), open.slug, false))
+        return page(set, 200, pastPassword(open, cookies))
       },
       { params: RequestSlugParams, detail: { hide: true } },
     )
@@ -132,8 +151,57 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
             return page(set, 401, passwordPage(pageContext(), open.slug, true))
           case 'unlocked':
             set.headers['set-cookie'] = senderCookieHeader('unlock', decision.cookie, `${basePath}/u/${open.slug}`, secure)
-            return page(set, 200, requestPage(pageContext(), open))
+            return page(set, 200, pastPassword(open, request.headers.get('cookie')))
         }
+      },
+      { params: RequestSlugParams, parse: 'none', beforeHandle: formFromElsewhere, detail: { hide: true } },
+    )
+    .post(
+      '/u/:slug/sender',
+      async ({ params, request, set, client }) => {
+        const open = await openToCodes(params.slug, request, set)
+        if (typeof open === 'string') return open
+        const decision = await gate.enterAddress(open, (await readFormFields(request)).get('email') ?? '', client.group)
+        switch (decision.kind) {
+          case 'invalid':
+            return notAnAddress(set, open.slug)
+          case 'no_mail':
+            return page(
+              set,
+              503,
+              messagePage(pageContext(), 'Cannot send codes', 'This server cannot send mail right now, so it cannot mail you a code.'),
+            )
+          case 'rate_limited':
+            set.headers['retry-after'] = String(decision.retryAfterSeconds)
+            return page(set, 429, addressPage(pageContext(), open.slug, { problem: TOO_MANY_CODES, address: decision.address }))
+          case 'code_sent':
+            return page(set, 200, codePage(pageContext(), open.slug, { address: decision.address }))
+        }
+      },
+      { params: RequestSlugParams, parse: 'none', beforeHandle: formFromElsewhere, detail: { hide: true } },
+    )
+    .post(
+      '/u/:slug/code',
+      async ({ params, request, set }) => {
+        const open = await openToCodes(params.slug, request, set)
+        if (typeof open === 'string') return open
+        const form = await readFormFields(request)
+        const decision = await gate.enterCode(open, form.get('email') ?? '', form.get('code') ?? '')
+        if (decision.kind === 'invalid') return notAnAddress(set, open.slug)
+        if (decision.kind === 'admitted') {
+          // Back to the page, which now shows the form to send, with the proved address.
+          set.status = 303
+          Object.assign(set.headers, PAGE_HEADERS, {
+            location: `${basePath}/u/${open.slug}`,
+            'set-cookie': senderCookieHeader('sender', decision.cookie, `${basePath}/u/${open.slug}`, secure),
+          })
+          return ''
+        }
+        const problem =
+          decision.kind === 'wrong'
+            ? `Wrong code. ${decision.triesLeft} ${decision.triesLeft === 1 ? 'try' : 'tries'} left.`
+            : 'This code has expired or was tried too often. Mail a new code.'
+        return page(set, 401, codePage(pageContext(), open.slug, { address: decision.address, problem }))
       },
       { params: RequestSlugParams, parse: 'none', beforeHandle: formFromElsewhere, detail: { hide: true } },
     )
@@ -199,7 +267,7 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
     })
     try {
       const texts = senderTexts(upload.fields)
-      const email = gate.address(open, texts.email)
+      const email = gate.address(open, texts.email, cookies)
       const file = await receiveRequestFile(ctx, { request: open, upload, sender: { name: texts.name, email, note: texts.note } })
       return { files: [{ filename: file.filename, size: file.size, sha256: file.sha256 }] }
     } finally {
