@@ -43,8 +43,8 @@ let clients = 0
 function sender() {
   const ip = `198.18.${++clients >> 8}.${clients & 255}`
   const jar = new Map<string, string>()
-  const send = async (method: string, path: string, body?: FormData | Record<string, string>) => {
-    const headers: Record<string, string> = { 'x-forwarded-for': ip }
+  const send = async (method: string, path: string, body?: FormData | Record<string, string>, extra: Record<string, string> = {}) => {
+    const headers: Record<string, string> = { 'x-forwarded-for': ip, ...extra }
     if (jar.size > 0) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
     const encoded = body instanceof FormData ? body : body && new URLSearchParams(body).toString()
     if (typeof encoded === 'string') headers['content-type'] = 'application/x-www-form-urlencoded'
@@ -60,8 +60,8 @@ function sender() {
     jar,
     get: (path: string) => send('GET', path),
     post: (path: string, body: Record<string, string>) => send('POST', path, body),
-    upload: (slug: string, fields: Record<string, string> = {}) =>
-      send('POST', `/u/${slug}/files`, form({ bytes: makePdf(), name: 'statement.pdf' }, fields)),
+    upload: (slug: string, fields: Record<string, string> = {}, bytes = makePdf(), headers: Record<string, string> = {}) =>
+      send('POST', `/u/${slug}/files`, form({ bytes, name: 'statement.pdf' }, fields), headers),
   }
 }
 
@@ -185,6 +185,30 @@ describe('access "verified-email": a code mailed to the sender', () => {
     worker.nudge()
     await Bun.sleep(500)
     expect(mailsTo('lin@example.com').length).toBe(CODE_LIMITS.perAddress)
+  })
+
+  test('Idempotency-Key: a sender’s keys are scoped to the address a code proved', async () => {
+    const request = await newRequest()
+    const proved = async (address: string) => {
+      const someone = sender()
+      await someone.post(`/u/${request.slug}/sender`, { email: address })
+      const code = await codeMailed(address)
+      expect((await someone.post(`/u/${request.slug}/code`, { email: address, code })).status).toBe(303)
+      return someone
+    }
+    const [ada, grace] = [await proved('ada.keys@example.com'), await proved('grace.keys@example.com')]
+    const bytes = makePdf()
+    const keyed = (who: ReturnType<typeof sender>) => who.upload(request.slug, {}, bytes, { 'idempotency-key': 'one-key' })
+    expect((await keyed(ada)).status).toBe(201)
+    const replayed = await keyed(ada)
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true')
+    const other = await keyed(grace)
+    expect(other.status).toBe(201)
+    expect(other.headers.get('idempotent-replayed')).toBeNull()
+    expect((await received(request.id)).map((file) => file.source?.email).sort()).toEqual([
+      'ada.keys@example.com',
+      'grace.keys@example.com',
+    ])
   })
 
   test('a request of another access has no code forms; a password comes first', async () => {

@@ -5,7 +5,7 @@ import { brandingSource } from '../../core/branding/read-branding'
 import type { AppContext } from '../../core/context'
 import { applyRateLimit, loggedRateLimiter } from '../../core/limits/logged-rate-limit'
 import { requestOfSlug } from '../../core/requests/open-request'
-import { receiveRequestFile } from '../../core/requests/receive-file'
+import { type ReceivedFile, receiveRequestFile } from '../../core/requests/receive-file'
 import { REQUEST_UPLOADS_PER_MINUTE } from '../../core/requests/rules'
 import { requestState } from '../../core/requests/request-state'
 import { senderCookieHeader } from '../../core/requests/sender-cookies'
@@ -15,10 +15,11 @@ import type { RequestRow } from '../../db/tables'
 import { DomainError, requestClosed, requestNotFound, senderRefused } from '../../errors'
 import { clientOf } from '../../http/client-ip'
 import { isCrossSite } from '../../http/cross-site'
+import { formDigest, idempotentWrites } from '../../http/idempotency'
 import { httpFailure } from '../../http/failure'
 import { readFormFields } from '../../http/form-fields'
 import { requireMediaType } from '../../http/request-body'
-import { FailureSchema, openApiSchema } from '../../http/schemas'
+import { FailureSchema, IdempotencyHeaders, openApiSchema } from '../../http/schemas'
 import { codePage, addressPage, messagePage, passwordPage, receiptPage, requestPage, type SenderPageContext } from './answers/pages'
 import { senderTexts, wantsPage } from './input'
 import { ReceiptSchema, RequestSlugParams } from './model'
@@ -68,6 +69,7 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const perRequest = loggedRateLimiter(ctx, 'uploads per file request', REQUEST_UPLOADS_PER_MINUTE)
   const gate = senderGate(ctx)
   const receiveUpload = uploadReceiver(ctx)
+  const keyed = idempotentWrites(ctx)
 
   const page = (set: ResponseSet, status: number, body: string, headers: Record<string, string> = {}) => {
     set.status = status
@@ -210,7 +212,6 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
       async ({ params, request, set, client }) => {
         try {
           const receipt = await receive(params.slug, request, set, client.group)
-          set.status = 201
           if (!wantsPage(request)) return receipt
           return pageResponse(201, receiptPage(pageContext(), params.slug!, receipt.files), set.headers)
         } catch (error) {
@@ -223,12 +224,14 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
       {
         params: RequestSlugParams,
         parse: 'none',
+        headers: IdempotencyHeaders,
         response: {
           201: ReceiptSchema,
           400: FailureSchema,
           403: FailureSchema,
           404: FailureSchema,
           408: FailureSchema,
+          409: FailureSchema,
           410: FailureSchema,
           413: FailureSchema,
           415: FailureSchema,
@@ -240,7 +243,7 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
         detail: {
           summary: "Send a PDF to a file request (the sender's side; no token)",
           description:
-            'One PDF a request, as multipart/form-data. 410 request_closed when the request is turned off, expired or full; 403 sender_refused before its password or from an address it does not take; 422 infected; 503 scan_unavailable when the virus scanner cannot be reached; 507 when the owner has no room. Nothing is stored on any refusal.',
+            'One PDF a request, as multipart/form-data. 410 request_closed when the request is turned off, expired or full; 403 sender_refused before its password or from an address it does not take; 422 infected; 503 scan_unavailable when the virus scanner cannot be reached; 507 when the owner has no room. Nothing is stored on any refusal. With an Idempotency-Key, a retry of a stored upload gets its receipt again (Idempotent-Replayed: true), also once the request is full.',
           tags: ['requests'],
           security: [],
           requestBody: { required: true, content: { 'multipart/form-data': { schema: openApiSchema(SenderForm) } } },
@@ -248,30 +251,49 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
       },
     )
 
-  /** Every check before a byte of the body is read, then the upload's own (core/uploads), then the commit. */
+  /**
+   * Every check before a byte of the body is read, then the upload's own (core/uploads), then the commit. Under an
+   * Idempotency-Key (kept with the request's owner, scoped to the request and to the address a code proved), a
+   * retry of a stored upload gets its receipt again before the request's state is looked at: the upload that
+   * filled it is answered again, not refused as full.
+   */
   async function receive(slug: string | null, request: Request, set: ResponseSet, address: string) {
     if (isCrossSite(request, ownOrigin))
       throw senderRefused('This form was sent from another site; open the request’s link and send it from there')
     const open = slug === null ? undefined : await requestOfSlug(ctx, slug)
     if (!open) throw requestNotFound()
-    const state = requestState(open, ctx.now())
-    if (state !== 'active') throw requestClosed(state)
     const cookies = request.headers.get('cookie')
-    gate.admit(open, cookies)
-    await applyRateLimit(perRequest, open.id, ctx.now(), set.headers)
-    requireMediaType(request, ['multipart/form-data'])
-    const upload = await receiveUpload(request, {
-      ownerId: open.ownerId,
-      actor: { via: 'api', userId: null, name: `sender of file request ${open.id}`, address },
-      request: { slotKey: `request ${open.id}`, maxFileBytes: open.maxFileSize, requestId: open.id },
-    })
-    try {
-      const texts = senderTexts(upload.fields)
-      const email = gate.address(open, texts.email, cookies)
-      const file = await receiveRequestFile(ctx, { request: open, upload, sender: { name: texts.name, email, note: texts.note } })
-      return { files: [{ filename: file.filename, size: file.size, sha256: file.sha256 }] }
-    } finally {
-      await upload[Symbol.asyncDispose]()
-    }
+    const scope = `sender\n${open.id}\n${gate.provedAddress(open, cookies) ?? ''}`
+    return keyed(
+      request,
+      set,
+      open.ownerId,
+      async (key) => {
+        const state = requestState(open, ctx.now())
+        if (state !== 'active' && !key.answered) throw requestClosed(state)
+        gate.admit(open, cookies)
+        await applyRateLimit(perRequest, open.id, ctx.now(), set.headers)
+        requireMediaType(request, ['multipart/form-data'])
+        const upload = await receiveUpload(request, {
+          ownerId: open.ownerId,
+          replay: key.answered,
+          actor: { via: 'api', userId: null, name: `sender of file request ${open.id}`, address },
+          request: { slotKey: `request ${open.id}`, maxFileBytes: open.maxFileSize, requestId: open.id },
+        })
+        try {
+          const texts = senderTexts(upload.fields)
+          const email = gate.address(open, texts.email, cookies)
+          const sender = { name: texts.name, email, note: texts.note }
+          return await key.once(
+            formDigest(upload),
+            (held) => receiveRequestFile(ctx, { request: open, upload, sender, key: held }),
+            (file: ReceivedFile) => ({ status: 201, body: { files: [{ filename: file.filename, size: file.size, sha256: file.sha256 }] } }),
+          )
+        } finally {
+          await upload[Symbol.asyncDispose]()
+        }
+      },
+      scope,
+    )
   }
 }
