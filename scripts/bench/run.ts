@@ -2,7 +2,8 @@
  * `bun run bench`: pdfshare against the physical limit of the same machine, measured side by side in one
  * run (absolute numbers drift on shared machines; ratios much less). Prints one table and writes it to
  * BENCHMARKS.md with the machine's description. Loopback only; about four minutes. Installs what it needs
- * (wrk, strace, chromium for the viewer rows) with apt-get when they are missing and it may.
+ * (wrk, strace, chromium for the viewer rows, clamav-daemon for the file request's row) with apt-get when they
+ * are missing and it may.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
@@ -12,6 +13,8 @@ import { downloads } from './download'
 import { floodImpact } from './flood'
 import { hostilePreviews } from './hostile'
 import { keyedUploads } from './idempotency'
+import { CLAMD } from '../support/clamd'
+import { requestUploads } from './request-upload'
 import { scaleOut, type SetupSpeed } from './scale-out'
 import { dashboardLoad, firstPageVisible, pageCacheAndCpu, pageImageTimes, previewTimes, viewerLoad, watermarkTimes } from './share'
 import { ensureBinary, mib, ROOT } from './support'
@@ -21,7 +24,7 @@ import { chunkedOverCap, concurrentUploads } from './upload'
 /** `why`: what stands in the way when the target is missed (from the profiles), printed under the table. */
 type Row = { measure: string; against: string; result: string; target: string; ok?: boolean; why?: string }
 
-ensureTools({ wrk: 'wrk', strace: 'strace', chromium: 'chromium' })
+ensureTools({ wrk: 'wrk', strace: 'strace', chromium: 'chromium', [CLAMD]: 'clamav-daemon' })
 const binary = ensureBinary()
 const rows: Row[] = []
 const started = performance.now()
@@ -128,6 +131,22 @@ rows.push(
     result: mib(eight.laterExtraPeak),
     target: '≤ 96 MiB',
     ok: eight.laterExtraPeak <= 96 * 1024 * 1024,
+  },
+)
+
+const viaRequest = await requestUploads(binary)
+rows.push(
+  {
+    measure: 'one 100 MiB upload through a file request (`POST /u/:slug/files`, curl, median of 3): wall time',
+    against: `the owner's upload on the same server: ${ms(viaRequest.plain.ownerMs)}`,
+    result: `${ms(viaRequest.plain.requestMs)} = ${times(viaRequest.plain.requestMs / viaRequest.plain.ownerMs)}`,
+    target: 'reported',
+  },
+  {
+    measure: 'the same with clamd scanning every received PDF (PDFSHARE_CLAMD, a local clamd, median of 3)',
+    against: `the owner's upload, scanned too: ${ms(viaRequest.scanned.ownerMs)}; unscanned: ${ms(viaRequest.plain.ownerMs)}`,
+    result: `${ms(viaRequest.scanned.requestMs)} = ${times(viaRequest.scanned.requestMs / viaRequest.scanned.ownerMs)} of the owner's scanned, ${times(viaRequest.scanned.requestMs / viaRequest.plain.requestMs)} of the request's unscanned`,
+    target: 'reported',
   },
 )
 

@@ -7,7 +7,7 @@ const MIB = 1024 * 1024
 const HUNDRED_MIB = 100 * MIB
 
 /** A data dir with `users` users and a token each, a 100 MiB PDF-shaped file, and a server to stop. */
-async function uploadSetup(binary: string, users: number, env: Record<string, string> = {}) {
+export async function uploadSetup(binary: string, users: number, env: Record<string, string> = {}) {
   const dataDir = freshDir('upload')
   const file = join(dataDir, 'big.pdf')
   const bytes = new Uint8Array(HUNDRED_MIB - 4096) // leaves room for the multipart framing under the 100 MiB cap
@@ -33,11 +33,14 @@ async function uploadSetup(binary: string, users: number, env: Record<string, st
   return { dataDir, file, tokens, server, stop }
 }
 
-/** curl, a real multipart client: the status it got. `warm` sends a tiny PDF from stdin instead of `file`. */
-async function curlUpload(url: string, token: string, file: string, warm = false): Promise<string> {
+/**
+ * curl, a real multipart client: the status it got. `warm` sends a tiny PDF from stdin instead of `file`; an empty
+ * `token` sends none (a sender's upload through a file request).
+ */
+export async function curlUpload(url: string, token: string, file: string, warm = false): Promise<string> {
   const part = warm ? 'file=@-;filename=warm.pdf;type=application/pdf' : `file=@${file};type=application/pdf`
   const curl = Bun.spawn(
-    ['curl', '-sS', '-o', '/dev/null', '-w', '%{http_code}', '-H', `Authorization: Bearer ${token}`, '-F', part, url],
+    ['curl', '-sS', '-o', '/dev/null', '-w', '%{http_code}', ...(token ? ['-H', `Authorization: Bearer ${token}`] : []), '-F', part, url],
     {
       stdin: warm ? new TextEncoder().encode('%PDF-1.7 warm') : 'ignore',
       stdout: 'pipe',
@@ -131,7 +134,7 @@ async function rawDrainExtraPeak(file: string, count: number): Promise<number> {
   }
 }
 
-async function deleteAll(url: string, token: string) {
+export async function deleteAll(url: string, token: string) {
   const headers = { authorization: `Bearer ${token}` }
   const { data } = (await (await fetch(`${url}/api/files?limit=100`, { headers })).json()) as { data: { id: string }[] }
   for (const file of data) await fetch(`${url}/api/files/${file.id}`, { method: 'DELETE', headers })

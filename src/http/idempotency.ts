@@ -38,10 +38,21 @@ const KEY = /^[\x20-\x7e]{1,255}$/
  * the same key may simply be sent again.
  */
 export function idempotentWrites(ctx: AppContext) {
-  return async function keyed<T>(request: Request, set: SetLike, userId: string, handle: (keyed: Keyed) => Promise<T>): Promise<T> {
+  /**
+   * `userId`: whose keys they are. `scope`: for writes that are not the user's own (a sender's upload through a
+   * file request, kept under the request's owner): their keys live apart from the user's and from each other's.
+   * It holds a newline, which no key sent can, so no key of the user's own names a scoped one.
+   */
+  return async function keyed<T>(
+    request: Request,
+    set: SetLike,
+    userId: string,
+    handle: (keyed: Keyed) => Promise<T>,
+    scope?: string,
+  ): Promise<T> {
     const sent = request.headers.get('idempotency-key')
     if (sent === null) return handle(unkeyed(set))
-    const key = keyOf(sent)
+    const key = scope === undefined ? keyOf(sent) : `${scope}\n${keyOf(sent)}`
     const claim = await claimKey(ctx, { userId, key, request: `${request.method} ${new URL(request.url).pathname}` })
     if ('done' in claim) return handle(answered(claim.done, set))
     const renewal = setInterval(() => {

@@ -404,6 +404,9 @@ describe('Idempotency-Key on the other writes', () => {
       ['delete', '/api/links/{linkId}'],
       ['post', '/api/webhooks'],
       ['delete', '/api/webhooks/{id}'],
+      ['post', '/api/requests'],
+      ['delete', '/api/requests/{id}'],
+      ['post', '/u/{slug}/files'],
     ]
     for (const [method, path] of honoured) {
       const operation = doc.paths[path!][method!]

@@ -226,4 +226,36 @@ describe('POST /u/:slug/files', () => {
     await refusedWith(await sendTo(request.slug, pdfForm(), { 'sec-fetch-site': 'cross-site' }), 403, 'sender_refused')
     expect(await receivedFiles(alice, request.id)).toEqual([])
   })
+
+  test('Idempotency-Key: a retry gets the kept receipt and stores nothing, also when that very upload filled the request', async () => {
+    const request = await newRequest(alice, { maxFiles: 1 })
+    const pdf = makePdf({ text: () => 'retried' })
+    const keyedSend = (key: string, fields: Record<string, string> = { note: 'March' }) =>
+      sendTo(request.slug, form({ bytes: pdf, name: 'March.pdf' }, fields), { 'idempotency-key': key })
+    const first = await keyedSend('retry-1')
+    expect(first.status).toBe(201)
+    const receipt = await json(first)
+    expect(first.headers.get('idempotent-replayed')).toBeNull()
+
+    const again = await keyedSend('retry-1')
+    expect(again.status).toBe(201)
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect(await json(again)).toEqual(receipt)
+    // Another body under the key is not its retry; without a key, the request is full.
+    await refusedWith(await keyedSend('retry-1', { note: 'April' }), 422, 'idempotency_key_reused')
+    await refusedWith(await sendTo(request.slug, pdfForm()), 410, 'request_closed')
+    await refusedWith(await keyedSend('retry-2'), 410, 'request_closed')
+
+    expect(await receivedFiles(alice, request.id)).toHaveLength(1)
+    expect((await json(await server.call('GET', `/api/requests/${request.id}`, { token: alice.token }))).data.received).toBe(1)
+    // The sender's keys are not the owner's: the same key on the owner's own upload is a fresh write.
+    const own = await server.call('POST', '/api/files/upload', {
+      token: alice.token,
+      body: form({ bytes: pdf, name: 'March.pdf' }),
+      headers: { 'idempotency-key': 'retry-1' },
+    })
+    expect(own.status).toBe(201)
+    expect(own.headers.get('idempotent-replayed')).toBeNull()
+    expect(tempFilesOf(server)).toEqual([])
+  })
 })

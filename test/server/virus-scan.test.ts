@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { makePdf } from '../../scripts/support/pdf'
-import { CLAMD, type Clamd, startClamd } from '../support/clamd'
+import { CLAMD, type Clamd, startClamd } from '../../scripts/support/clamd'
 import { form, json, startTestApp, type TestServer, tempFilesOf } from '../support/harness'
 import { skipWithout } from '../support/host-tools'
 import { uploadPdf } from '../support/uploads'

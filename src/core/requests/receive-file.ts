@@ -3,6 +3,7 @@ import type { AppContext } from '../context'
 import { commitNewFile, newFileRow } from '../files/create-file'
 import type { FileWithLink } from '../files/file-rows'
 import { toFileDto } from '../files/presenter'
+import { type HeldKey, keptIn } from '../idempotency/keep'
 import { metadataText } from '../files/rules'
 import { prepareNewLink } from '../links/new-link'
 import { readerEventStatements } from '../notifications/reader-events'
@@ -14,6 +15,9 @@ import { requestState } from './request-state'
 /** What a sender gave beside the PDF, checked (routes/sender/input.ts): a name, an address (when asked for), a note. */
 export type SenderFields = { name: string; email: string | null; note: string }
 
+/** What a sender's receipt is made of: the stored file's name, size and SHA-256. */
+export type ReceivedFile = Pick<FileWithLink, 'filename' | 'size' | 'sha256'>
+
 /**
  * Stores a PDF a sender sent through a file request as an ordinary file of the request's owner, counted in their
  * quota, its `source` the request and what the sender gave, its default link created DISABLED (nothing a
@@ -21,11 +25,12 @@ export type SenderFields = { name: string; email: string | null; note: string }
  * beside the owner's quota (not turned off, not expired, fewer than `maxFiles` received) and the `received`
  * counter goes up in the same transaction: two uploads racing for the last place can never both go in (one
  * transaction at a time on SQLite; SERIALIZABLE, retried whole, on PostgreSQL). A refusal stores nothing: a
- * closed request is a 410, a full quota a 507 that tells the sender nothing of the owner's usage.
+ * closed request is a 410, a full quota a 507 that tells the sender nothing of the owner's usage. Under an
+ * Idempotency-Key (`key`), the same transaction keeps the sender's receipt, only if the file went in.
  */
 export async function receiveRequestFile(
   ctx: AppContext,
-  input: { request: RequestRow; upload: Upload; sender: SenderFields },
+  input: { request: RequestRow; upload: Upload; sender: SenderFields; key?: HeldKey<ReceivedFile> },
 ): Promise<FileWithLink> {
   const { request, upload, sender } = input
   const file = upload.file
@@ -60,6 +65,7 @@ export async function receiveRequestFile(
       data: { file: toFileDto(row, ctx.config.publicUrl), request: { id: request.id, title: request.title } },
     },
     alongside: (fileWentIn) => [
+      ...keptIn(ctx, input.key, row, fileWentIn),
       ctx.db.orm.run(sql`UPDATE ${requests} SET received = received + 1 WHERE ${requests.id} = ${request.id} AND ${fileWentIn}`),
       // The owner's notifications (core/notifications), routed by the request's notify: news only if it went in.
       ...(request.notify === 'off'

@@ -32,6 +32,12 @@ export const unlockValue = (key: Uint8Array, request: Pick<RequestRow, 'id' | 'p
 export const isUnlocked = (key: Uint8Array, request: Pick<RequestRow, 'id' | 'passwordHash'>, cookies: string | null, now: number) =>
   cookieValues(cookies, SENDER_COOKIES.unlock.name).some((value) => isSignedValue(key, unlockFields(request), value, now))
 
+/** A fresh `pdfshare_sender` value of the request for `sender`. */
+export function senderCookieValue(key: Uint8Array, requestId: string, sender: Sender, now: number): string {
+  const signed = signedValue(key, senderFields(requestId, sender), now + SENDER_COOKIES.sender.lifetimeMs)
+  return `${Buffer.from(sender.address).toString('base64url')}.${sender.verified ? 'v' : 'e'}.${signed}`
+}
+
 /** The sender a valid `pdfshare_sender` cookie of the request names (a verified one first), if any. */
 export function senderOfCookies(key: Uint8Array, requestId: string, cookies: string | null, now: number): Sender | undefined {
   const senders: Sender[] = []

@@ -1,11 +1,12 @@
 import type { AppContext } from '../context'
 import { rateLimitFor } from '../limits/rate-limit'
-import { readerAddressOf, readerVerdict } from '../links/readers'
+import { canonicalAddress, readerAddressOf, readerVerdict } from '../links/readers'
 import { passwordMatches } from '../passwords/argon2'
+import { mailedCodes } from '../readers/mailed-codes'
 import { UNLOCK_FAILURES_PER_WINDOW, UNLOCK_WINDOW_MS } from '../share/unlock-link'
 import type { RequestRow } from '../../db/tables'
 import { DomainError, badRequest, senderRefused } from '../../errors'
-import { isUnlocked, senderOfCookies, unlockValue } from './sender-cookies'
+import { isUnlocked, senderCookieValue, senderOfCookies, unlockValue } from './sender-cookies'
 
 export type UnlockRequestDecision =
   | { kind: 'unlocked'; cookie: string }
@@ -13,18 +14,50 @@ export type UnlockRequestDecision =
   | { kind: 'rate_limited'; retryAfterSeconds: number }
   | { kind: 'busy' }
 
+/**
+ * What the address form of a verified-email request decided: not an address (`invalid`); a code was mailed to
+ * it, or so it is answered when the lists keep it out (`code_sent`); too many codes (`rate_limited`); no mail server.
+ */
+export type SenderAddressDecision =
+  | { kind: 'invalid' }
+  | { kind: 'code_sent'; address: string }
+  | { kind: 'rate_limited'; address: string; retryAfterSeconds: number }
+  | { kind: 'no_mail' }
+
+/** What the code form decided: the sender is in (their cookie), or the code is wrong (tries left) or expired. */
+export type SenderCodeDecision =
+  | { kind: 'invalid' }
+  | { kind: 'admitted'; address: string; cookie: string }
+  | { kind: 'wrong'; address: string; triesLeft: number }
+  | { kind: 'expired'; address: string }
+
 type Gated = Pick<RequestRow, 'id' | 'passwordHash' | 'access' | 'allowSenders' | 'denySenders'>
 
 /**
  * A file request's gate, by the readers' rules (core/share/unlock-link.ts, core/links/readers.ts): its password,
  * given once on its page and remembered in a signed cookie (sender-cookies.ts), wrong guesses limited per request
  * and address as a link's are; and who may send, judged on the address the sender gives against the allow and
- * deny lists as they are now. `verified-email` asks for a mailed code, which only a verified sender cookie proves.
+ * deny lists as they are now. `verified-email` asks for a mailed code (core/readers/mailed-codes.ts: the readers'
+ * codes, their tries and limits, a stand-in for an address the lists keep out), which only a verified sender
+ * cookie proves; the address it proved is the one the file's source names.
  */
 export function senderGate(ctx: AppContext) {
   const failures = rateLimitFor(ctx, 'of request passwords', { perMinute: UNLOCK_FAILURES_PER_WINDOW, windowMs: UNLOCK_WINDOW_MS })
   const isLocked = (request: Gated, cookies: string | null): boolean =>
     request.passwordHash !== null && !isUnlocked(ctx.signingKey, request, cookies, ctx.now())
+  const codes = mailedCodes(ctx, {
+    name: 'sender',
+    codes: { table: ctx.db.tables.senderCodes, scope: 'requestId' },
+    // Nothing of the request or its owner: whoever typed the address may not be its owner.
+    mail: { subject: 'Your code to send a file', asked: 'to send a file', guarded: 'sent' },
+  })
+  const allows = (request: Gated, address: string) =>
+    readerVerdict({ allowReaders: request.allowSenders, denyReaders: request.denySenders }, address) === 'allowed'
+  /** The verified sender of the request's cookies, if any. */
+  const verifiedSender = (request: Gated, cookies: string | null) => {
+    const sender = senderOfCookies(ctx.signingKey, request.id, cookies, ctx.now())
+    return sender?.verified ? sender : undefined
+  }
   return {
     /** Checks the password a sender typed on the request's page. */
     async unlock(request: Gated, address: string, password: string): Promise<UnlockRequestDecision> {
@@ -51,24 +84,53 @@ export function senderGate(ctx: AppContext) {
     /** Whether the request has a password the sender's cookies do not show given. */
     isLocked,
 
+    /** The address a mailed code proved for this request, if the sender's cookies hold one (verified-email only). */
+    provedAddress: (request: Gated, cookies: string | null): string | undefined =>
+      request.access === 'verified-email' ? verifiedSender(request, cookies)?.address : undefined,
+
+    /** `POST /u/:slug/sender` of a verified-email request: mails a code to the address typed. */
+    async enterAddress(request: Gated, text: string, client: string): Promise<SenderAddressDecision> {
+      const address = readerAddressOf(text)
+      if (address === undefined) return { kind: 'invalid' }
+      const sent = await codes.send({ scopeId: request.id, address, allowed: allows(request, address), client })
+      return sent.kind === 'no_mail' ? sent : { ...sent, address }
+    },
+
+    /** `POST /u/:slug/code`: the code typed for the address it was mailed to; the right one gives the sender cookie. */
+    async enterCode(request: Gated, text: string, code: string): Promise<SenderCodeDecision> {
+      const address = readerAddressOf(text)
+      if (address === undefined) return { kind: 'invalid' }
+      // An address the lists keep out is answered as any other (its stand-in code matches nothing).
+      const checked = await codes.check({ scopeId: request.id, address, allowed: allows(request, address), code })
+      if (checked.kind !== 'admitted') return { ...checked, address }
+      return { kind: 'admitted', address, cookie: senderCookieValue(ctx.signingKey, request.id, { address, verified: true }, ctx.now()) }
+    },
+
     /** Throws the 403 for a sender the request does not take: before a byte of the body is read (password, code) … */
     admit(request: Gated, cookies: string | null): void {
       if (isLocked(request, cookies)) throw senderRefused('This file request has a password: open its page and enter it first')
-      if (request.access === 'verified-email' && !senderOfCookies(ctx.signingKey, request.id, cookies, ctx.now())?.verified)
+      if (request.access === 'verified-email' && !verifiedSender(request, cookies))
         throw senderRefused('This file request asks for an address proved by a mailed code: open its page and enter the code first')
     },
 
-    /** … and on the address the form gave (null: none given): required unless the request is open, then the lists. */
-    address(request: Gated, given: string): string | null {
-      if (given.trim() === '' && request.access === 'open') return null
-      const address = readerAddressOf(given)
+    /**
+     * … and on the address the form gave (null: none given): required unless the request is open, then the lists.
+     * A verified-email request takes the address its code proved (the form's, if given, must be that one),
+     * judged again against the lists as they are now: an address denied since is out at once.
+     */
+    address(request: Gated, given: string, cookies: string | null): string | null {
+      const proved = request.access === 'verified-email' ? verifiedSender(request, cookies)?.address : undefined
+      if (given.trim() === '' && proved === undefined) {
+        if (request.access === 'open') return null
+        throw badRequest('email must be an email address')
+      }
+      const address = given.trim() === '' ? proved : readerAddressOf(given)
       if (address === undefined) throw badRequest('email must be an email address')
-      if (
-        request.access !== 'open' &&
-        readerVerdict({ allowReaders: request.allowSenders, denyReaders: request.denySenders }, address) !== 'allowed'
-      )
+      if (proved !== undefined && canonicalAddress(address) !== canonicalAddress(proved))
+        throw senderRefused(`This file request takes files from the address your code proved (${proved}) only`)
+      if (request.access !== 'open' && !allows(request, address))
         throw senderRefused('This file request does not take files from this address')
-      return address
+      return proved ?? address
     },
   }
 }

@@ -5,7 +5,7 @@ import { brandingSource } from '../../core/branding/read-branding'
 import type { AppContext } from '../../core/context'
 import { applyRateLimit, loggedRateLimiter } from '../../core/limits/logged-rate-limit'
 import { requestOfSlug } from '../../core/requests/open-request'
-import { receiveRequestFile } from '../../core/requests/receive-file'
+import { type ReceivedFile, receiveRequestFile } from '../../core/requests/receive-file'
 import { REQUEST_UPLOADS_PER_MINUTE } from '../../core/requests/rules'
 import { requestState } from '../../core/requests/request-state'
 import { senderCookieHeader } from '../../core/requests/sender-cookies'
@@ -15,11 +15,12 @@ import type { RequestRow } from '../../db/tables'
 import { DomainError, requestClosed, requestNotFound, senderRefused } from '../../errors'
 import { clientOf } from '../../http/client-ip'
 import { isCrossSite } from '../../http/cross-site'
+import { formDigest, idempotentWrites } from '../../http/idempotency'
 import { httpFailure } from '../../http/failure'
 import { readFormFields } from '../../http/form-fields'
 import { requireMediaType } from '../../http/request-body'
-import { FailureSchema, openApiSchema } from '../../http/schemas'
-import { messagePage, passwordPage, receiptPage, requestPage, type SenderPageContext } from './answers/pages'
+import { FailureSchema, IdempotencyHeaders, openApiSchema } from '../../http/schemas'
+import { codePage, addressPage, messagePage, passwordPage, receiptPage, requestPage, type SenderPageContext } from './answers/pages'
 import { senderTexts, wantsPage } from './input'
 import { ReceiptSchema, RequestSlugParams } from './model'
 
@@ -39,6 +40,8 @@ const CLOSED = {
   expired: ['Request expired', 'This file request has expired.'],
   full: ['Request complete', 'This file request has received all the files it asked for.'],
 } as const
+
+const TOO_MANY_CODES = 'Too many codes were asked for. Wait a while, then ask again, or use the last code you received.'
 
 /** What the upload's form may hold besides the PDF, for the OpenAPI document. */
 const SenderForm = t.Object({
@@ -66,6 +69,7 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const perRequest = loggedRateLimiter(ctx, 'uploads per file request', REQUEST_UPLOADS_PER_MINUTE)
   const gate = senderGate(ctx)
   const receiveUpload = uploadReceiver(ctx)
+  const keyed = idempotentWrites(ctx)
 
   const page = (set: ResponseSet, status: number, body: string, headers: Record<string, string> = {}) => {
     set.status = status
@@ -88,6 +92,22 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
     if (state !== 'active') return page(set, 410, messagePage(pageContext(), CLOSED[state][0], CLOSED[state][1]))
     return request
   }
+  /** The page past the password: a verified-email request's address form until a code proved one, else the form to send. */
+  const pastPassword = (request: RequestRow, cookies: string | null) => {
+    if (request.access !== 'verified-email') return requestPage(pageContext(), request)
+    const proved = gate.provedAddress(request, cookies)
+    return proved === undefined ? addressPage(pageContext(), request.slug) : requestPage(pageContext(), request, proved)
+  }
+  /** A verified-email request open to its code forms (its password given), or the page that says why not. */
+  const openToCodes = async (slug: string | null, request: Request, set: ResponseSet): Promise<RequestRow | string> => {
+    const open = await openRequest(slug, set)
+    if (typeof open === 'string') return open
+    if (open.access !== 'verified-email') return notFound(set) // only its address and code pages post here
+    if (gate.isLocked(open, request.headers.get('cookie'))) return page(set, 403, passwordPage(pageContext(), open.slug, false))
+    return open
+  }
+  const notAnAddress = (set: ResponseSet, slug: string) =>
+    page(set, 400, addressPage(pageContext(), slug, { problem: 'That is not an email address. Check it and try again.' }))
   const formFromElsewhere = ({ request, set }: { request: Request; set: ResponseSet }) =>
     isCrossSite(request, ownOrigin)
       ? page(
@@ -108,8 +128,9 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
       async ({ params, request, set }) => {
         const open = await openRequest(params.slug, set)
         if (typeof open === 'string') return open
-        if (gate.isLocked(open, request.headers.get('cookie'))) return page(set, 200, passwordPage(pageContext(), open.slug, false))
-        return page(set, 200, requestPage(pageContext(), open))
+        const cookies = request.headers.get('cookie')
+        if (gate.isLocked(open, cookies)) return page(set, 200, passwordPage(pageContext(), open.slug, false))
+        return page(set, 200, pastPassword(open, cookies))
       },
       { params: RequestSlugParams, detail: { hide: true } },
     )
@@ -132,8 +153,57 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
             return page(set, 401, passwordPage(pageContext(), open.slug, true))
           case 'unlocked':
             set.headers['set-cookie'] = senderCookieHeader('unlock', decision.cookie, `${basePath}/u/${open.slug}`, secure)
-            return page(set, 200, requestPage(pageContext(), open))
+            return page(set, 200, pastPassword(open, request.headers.get('cookie')))
         }
+      },
+      { params: RequestSlugParams, parse: 'none', beforeHandle: formFromElsewhere, detail: { hide: true } },
+    )
+    .post(
+      '/u/:slug/sender',
+      async ({ params, request, set, client }) => {
+        const open = await openToCodes(params.slug, request, set)
+        if (typeof open === 'string') return open
+        const decision = await gate.enterAddress(open, (await readFormFields(request)).get('email') ?? '', client.group)
+        switch (decision.kind) {
+          case 'invalid':
+            return notAnAddress(set, open.slug)
+          case 'no_mail':
+            return page(
+              set,
+              503,
+              messagePage(pageContext(), 'Cannot send codes', 'This server cannot send mail right now, so it cannot mail you a code.'),
+            )
+          case 'rate_limited':
+            set.headers['retry-after'] = String(decision.retryAfterSeconds)
+            return page(set, 429, addressPage(pageContext(), open.slug, { problem: TOO_MANY_CODES, address: decision.address }))
+          case 'code_sent':
+            return page(set, 200, codePage(pageContext(), open.slug, { address: decision.address }))
+        }
+      },
+      { params: RequestSlugParams, parse: 'none', beforeHandle: formFromElsewhere, detail: { hide: true } },
+    )
+    .post(
+      '/u/:slug/code',
+      async ({ params, request, set }) => {
+        const open = await openToCodes(params.slug, request, set)
+        if (typeof open === 'string') return open
+        const form = await readFormFields(request)
+        const decision = await gate.enterCode(open, form.get('email') ?? '', form.get('code') ?? '')
+        if (decision.kind === 'invalid') return notAnAddress(set, open.slug)
+        if (decision.kind === 'admitted') {
+          // Back to the page, which now shows the form to send, with the proved address.
+          set.status = 303
+          Object.assign(set.headers, PAGE_HEADERS, {
+            location: `${basePath}/u/${open.slug}`,
+            'set-cookie': senderCookieHeader('sender', decision.cookie, `${basePath}/u/${open.slug}`, secure),
+          })
+          return ''
+        }
+        const problem =
+          decision.kind === 'wrong'
+            ? `Wrong code. ${decision.triesLeft} ${decision.triesLeft === 1 ? 'try' : 'tries'} left.`
+            : 'This code has expired or was tried too often. Mail a new code.'
+        return page(set, 401, codePage(pageContext(), open.slug, { address: decision.address, problem }))
       },
       { params: RequestSlugParams, parse: 'none', beforeHandle: formFromElsewhere, detail: { hide: true } },
     )
@@ -142,7 +212,6 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
       async ({ params, request, set, client }) => {
         try {
           const receipt = await receive(params.slug, request, set, client.group)
-          set.status = 201
           if (!wantsPage(request)) return receipt
           return pageResponse(201, receiptPage(pageContext(), params.slug!, receipt.files), set.headers)
         } catch (error) {
@@ -155,12 +224,14 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
       {
         params: RequestSlugParams,
         parse: 'none',
+        headers: IdempotencyHeaders,
         response: {
           201: ReceiptSchema,
           400: FailureSchema,
           403: FailureSchema,
           404: FailureSchema,
           408: FailureSchema,
+          409: FailureSchema,
           410: FailureSchema,
           413: FailureSchema,
           415: FailureSchema,
@@ -172,7 +243,7 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
         detail: {
           summary: "Send a PDF to a file request (the sender's side; no token)",
           description:
-            'One PDF a request, as multipart/form-data. 410 request_closed when the request is turned off, expired or full; 403 sender_refused before its password or from an address it does not take; 422 infected; 503 scan_unavailable when the virus scanner cannot be reached; 507 when the owner has no room. Nothing is stored on any refusal.',
+            'One PDF a request, as multipart/form-data. 410 request_closed when the request is turned off, expired or full; 403 sender_refused before its password or from an address it does not take; 422 infected; 503 scan_unavailable when the virus scanner cannot be reached; 507 when the owner has no room. Nothing is stored on any refusal. With an Idempotency-Key, a retry of a stored upload gets its receipt again (Idempotent-Replayed: true), also once the request is full.',
           tags: ['requests'],
           security: [],
           requestBody: { required: true, content: { 'multipart/form-data': { schema: openApiSchema(SenderForm) } } },
@@ -180,30 +251,49 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
       },
     )
 
-  /** Every check before a byte of the body is read, then the upload's own (core/uploads), then the commit. */
+  /**
+   * Every check before a byte of the body is read, then the upload's own (core/uploads), then the commit. Under an
+   * Idempotency-Key (kept with the request's owner, scoped to the request and to the address a code proved), a
+   * retry of a stored upload gets its receipt again before the request's state is looked at: the upload that
+   * filled it is answered again, not refused as full.
+   */
   async function receive(slug: string | null, request: Request, set: ResponseSet, address: string) {
     if (isCrossSite(request, ownOrigin))
       throw senderRefused('This form was sent from another site; open the request’s link and send it from there')
     const open = slug === null ? undefined : await requestOfSlug(ctx, slug)
     if (!open) throw requestNotFound()
-    const state = requestState(open, ctx.now())
-    if (state !== 'active') throw requestClosed(state)
     const cookies = request.headers.get('cookie')
-    gate.admit(open, cookies)
-    await applyRateLimit(perRequest, open.id, ctx.now(), set.headers)
-    requireMediaType(request, ['multipart/form-data'])
-    const upload = await receiveUpload(request, {
-      ownerId: open.ownerId,
-      actor: { via: 'api', userId: null, name: `sender of file request ${open.id}`, address },
-      request: { slotKey: `request ${open.id}`, maxFileBytes: open.maxFileSize, requestId: open.id },
-    })
-    try {
-      const texts = senderTexts(upload.fields)
-      const email = gate.address(open, texts.email)
-      const file = await receiveRequestFile(ctx, { request: open, upload, sender: { name: texts.name, email, note: texts.note } })
-      return { files: [{ filename: file.filename, size: file.size, sha256: file.sha256 }] }
-    } finally {
-      await upload[Symbol.asyncDispose]()
-    }
+    const scope = `sender\n${open.id}\n${gate.provedAddress(open, cookies) ?? ''}`
+    return keyed(
+      request,
+      set,
+      open.ownerId,
+      async (key) => {
+        const state = requestState(open, ctx.now())
+        if (state !== 'active' && !key.answered) throw requestClosed(state)
+        gate.admit(open, cookies)
+        await applyRateLimit(perRequest, open.id, ctx.now(), set.headers)
+        requireMediaType(request, ['multipart/form-data'])
+        const upload = await receiveUpload(request, {
+          ownerId: open.ownerId,
+          replay: key.answered,
+          actor: { via: 'api', userId: null, name: `sender of file request ${open.id}`, address },
+          request: { slotKey: `request ${open.id}`, maxFileBytes: open.maxFileSize, requestId: open.id },
+        })
+        try {
+          const texts = senderTexts(upload.fields)
+          const email = gate.address(open, texts.email, cookies)
+          const sender = { name: texts.name, email, note: texts.note }
+          return await key.once(
+            formDigest(upload),
+            (held) => receiveRequestFile(ctx, { request: open, upload, sender, key: held }),
+            (file: ReceivedFile) => ({ status: 201, body: { files: [{ filename: file.filename, size: file.size, sha256: file.sha256 }] } }),
+          )
+        } finally {
+          await upload[Symbol.asyncDispose]()
+        }
+      },
+      scope,
+    )
   }
 }

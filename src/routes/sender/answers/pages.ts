@@ -1,6 +1,7 @@
 import type { ViewerManifest } from '../../../assets/viewer-assets'
 import { brandBar, brandIcon, brandStylesheet } from '../../../core/branding/brand-markup'
 import type { PageBrand } from '../../../core/branding/page-brand'
+import { CODE_MINUTES } from '../../../core/readers/mailed-codes'
 import type { RequestRow } from '../../../db/tables'
 import { html, type SafeHtml } from '../../../lib/html'
 
@@ -50,14 +51,60 @@ export function passwordPage(context: SenderPageContext, slug: string, wrong: bo
   )
 }
 
+/** A verified-email request's address page: one field; a code is mailed to the address before the form to send. */
+export function addressPage(context: SenderPageContext, slug: string, options: { problem?: string; address?: string } = {}): string {
+  return page(
+    context,
+    'Your email address',
+    html`<main class="status">
+<p class="status-title">Your email address</p>
+<form class="password-form" method="post" action="${context.basePath}/u/${slug}/sender">
+  ${options.problem ? html`<p class="status-warning" role="alert" id="address-problem">${options.problem}</p>` : ''}
+  <p id="address-hint">Enter your email address: we will mail you a code, and then you can send your files.</p>
+  <label for="sender-email">Email address</label>
+  <div class="password-row">
+    <input id="sender-email" name="email" type="email" autocomplete="email" required autofocus value="${options.address ?? ''}" aria-describedby="${options.problem ? 'address-problem ' : ''}address-hint">
+    <button class="button" type="submit">Send code</button>
+  </div>
+</form>
+</main>`,
+  )
+}
+
+/** The code page: the address the code went to, one field for the six digits, a way to get another. */
+export function codePage(context: SenderPageContext, slug: string, options: { address: string; problem?: string }): string {
+  const base = `${context.basePath}/u/${slug}`
+  return page(
+    context,
+    'Check your email',
+    html`<main class="status">
+<p class="status-title">Check your email</p>
+<form class="password-form" method="post" action="${base}/code">
+  ${options.problem ? html`<p class="status-warning" role="alert" id="code-problem">${options.problem}</p>` : ''}
+  <p id="code-hint">We sent a 6-digit code to ${options.address}. It works for ${CODE_MINUTES} minutes.</p>
+  <input type="hidden" name="email" value="${options.address}">
+  <label for="sender-code">Code</label>
+  <div class="password-row">
+    <input id="sender-code" name="code" type="text" autocomplete="one-time-code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" required autofocus aria-describedby="${options.problem ? 'code-problem ' : ''}code-hint">
+    <button class="button" type="submit">Continue</button>
+  </div>
+</form>
+<form method="post" action="${base}/sender"><input type="hidden" name="email" value="${options.address}"><button class="button secondary" type="submit">Mail a new code</button></form>
+<p><a href="${base}">Use another address</a></p>
+</main>`,
+  )
+}
+
 /**
  * The sender's page: the request's title and message (each line its own paragraph: plain text, no markup), who
  * asks only when the owner chose to show a name, and a plain multipart form that works without scripts: a name,
- * an address when the request asks for one, a note, the PDF. Nothing else of the owner's account shows.
+ * an address when the request asks for one (the one a code proved, fixed, for a verified-email request), a note,
+ * the PDF. Nothing else of the owner's account shows.
  */
 export function requestPage(
   context: SenderPageContext,
   request: Pick<RequestRow, 'slug' | 'title' | 'message' | 'ownerName' | 'access' | 'maxFileSize'>,
+  proved?: string,
 ): string {
   const lines = request.message === '' ? [] : request.message.split('\n')
   const asksAddress = request.access !== 'open'
@@ -72,7 +119,11 @@ ${lines.map((line) => html`<p>${line}</p>`)}
   <label for="sender-name">Your name</label>
   <input id="sender-name" name="name" type="text" autocomplete="name" maxlength="200">
   <label for="sender-email">Your email address${asksAddress ? '' : ' (optional)'}</label>
-  <input id="sender-email" name="email" type="email" autocomplete="email"${asksAddress ? html` required` : ''}>
+  ${
+    proved === undefined
+      ? html`<input id="sender-email" name="email" type="email" autocomplete="email"${asksAddress ? html` required` : ''}>`
+      : html`<input id="sender-email" name="email" type="email" value="${proved}" readonly>`
+  }
   <label for="sender-note">A note</label>
   <textarea id="sender-note" name="note" rows="3"></textarea>
   <label for="sender-file">A PDF (at most ${Math.floor(request.maxFileSize / (1024 * 1024)) || 1} MiB)</label>
