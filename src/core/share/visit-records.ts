@@ -6,7 +6,7 @@ import type { LinkRow } from '../../db/tables'
 import type { DeviceClass } from '../../lib/device-class'
 
 /** What a visit row and a reader's webhook event need of the link. */
-export type VisitedLink = Pick<LinkRow, 'id' | 'fileId' | 'slug' | 'label' | 'notify'>
+export type VisitedLink = Pick<LinkRow, 'id' | 'slug' | 'label' | 'notify'> & { fileId: string }
 
 /** What the request tells the analytics about its reader (never the raw address or User-Agent). */
 export type VisitFacts = {

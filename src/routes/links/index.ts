@@ -119,7 +119,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
             NO_BODY,
             async (held) => {
               const deleted = await deleteLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId, key: held })
-              await audit('link.deleted', { linkId: deleted.id, fileId: deleted.fileId })
+              await audit('link.deleted', { linkId: deleted.id, fileId: deleted.fileId, roomId: deleted.roomId })
               return deleted
             },
             (deleted: DeletedLink) => ({ status: 200, body: { success: true as const, data: { id: deleted.id } } }),
