@@ -67,6 +67,7 @@ export const LinkDeletedEnvelope = t.Object({ success: t.Literal(true), data: t.
 
 export const FileIdParams = t.Object({ id: t.String() })
 export const LinkIdParams = t.Object({ linkId: t.String() })
+export const RoomIdParams = t.Object({ id: t.String() })
 
 const BOOLEAN_WORDS = `a JSON boolean, or one of ${ACCEPTED_BOOLEANS} (case-insensitive)`
 const jsonBoolean = (name: string, description: string) =>
