@@ -11,9 +11,10 @@ import { shareAnswers } from './answers'
 import { readFormFields } from '../../http/form-fields'
 import { readBeaconBody, readPasswordField, visitFactsOf, visitOf } from './input'
 import { LOCKED_PREVIEW_HEADERS, PENDING_PREVIEW_HEADERS, previewHeaders, type Disposition } from './answers/headers'
-import { type LinkAccess, linkAccessReader } from '../../core/share/link-access'
+import { accessJudge, type LinkAccess, linkAccessReader, type ReadLinkAccess } from '../../core/share/link-access'
+import { roomDocumentFinder } from '../../core/rooms/find-room-document'
 import { parseCookies, type RequestCookies } from '../../lib/cookies'
-import { LinkParams, PageParams } from './model'
+import { LinkParams, PageParams, RoomDocumentPageParams, RoomDocumentParams } from './model'
 import { bytesOpener } from '../../core/share/open-bytes'
 import { pageOpener } from '../../core/share/open-page'
 import { pageImageOpener } from '../../core/share/open-page-image'
@@ -48,6 +49,16 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
   const answers = shareAnswers(ctx, manifest, () => brandOf(branding.current()))
   // Built once, shared by every route: the link lookups' cache, the day's visitor salt, page 1's size.
   const accessOf = linkAccessReader(ctx)
+  // A room link (docs/rooms.md): its documents' routes, and its gates' forms, judged with the room link's row.
+  const judge = accessJudge(ctx)
+  const findDocument = roomDocumentFinder(ctx)
+  const documentAccessOf = async (slug: string | null, fileId: string | null, cookies: RequestCookies) =>
+    judge(slug === null || fileId === null ? undefined : await findDocument(slug, fileId), cookies)
+  /** A gate's form: a file's link, or else a room's (its gates are passed once for the whole room). */
+  const gateAccessOf: ReadLinkAccess = async ({ slug, cookies }) => {
+    const access = await accessOf({ slug, cookies })
+    return access.kind !== 'missing' || slug === null ? access : judge(await findDocument(slug, null), cookies)
+  }
   const built = {
     visitorKeyOf: visitorKeys(ctx),
     firstPageOf: previews.firstPageOf,
@@ -140,6 +151,23 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
         params: LinkParams,
         resolve: async ({ params }) => ({ access: await accessOf({ slug: params.slug, cookies: new Map() }) }),
       })
+      // The gates' forms take a room's link too: `gate` with the reader's cookies, `gateForAnyone` without.
+      .macro('gate', {
+        params: LinkParams,
+        resolve: async ({ params, reader }) => ({ access: await gateAccessOf({ slug: params.slug, cookies: reader!.cookies }) }),
+      })
+      .macro('gateForAnyone', {
+        params: LinkParams,
+        resolve: async ({ params }) => ({ access: await gateAccessOf({ slug: params.slug, cookies: new Map() }) }),
+      })
+      /**
+       * A document of a room link: open exactly when the room link would open with the reader's cookies AND the file
+       * is in the room now (read per request: core/rooms/find-room-document.ts); else what a missing link gets.
+       */
+      .macro('roomDocument', {
+        params: RoomDocumentParams,
+        resolve: async ({ params, reader }) => ({ access: await documentAccessOf(params.slug, params.fileId, reader!.cookies) }),
+      })
       .get(
         '/s/:slug',
         async ({ request, access, reader, set }) =>
@@ -178,7 +206,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
               return answers.unlocked(set, decision.link)
           }
         },
-        { ...sameSiteForm, params: LinkParams, linkForAnyone: true },
+        { ...sameSiteForm, params: LinkParams, gateForAnyone: true },
       )
       .post(
         '/s/:slug/reader',
@@ -186,7 +214,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
           const form = await readFormFields(request)
           return answers.address(set, await gate.enterAddress({ access, client: reader.client.group, email: form.get('email') ?? '' }))
         },
-        { ...sameSiteForm, params: LinkParams, link: true },
+        { ...sameSiteForm, params: LinkParams, gate: true },
       )
       .post(
         '/s/:slug/code',
@@ -197,7 +225,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
             await gate.enterCode({ access, client: reader.client.group, email: form.get('email') ?? '', code: form.get('code') ?? '' }),
           )
         },
-        { ...sameSiteForm, params: LinkParams, link: true },
+        { ...sameSiteForm, params: LinkParams, gate: true },
       )
       .post(
         '/s/:slug/agreement',
@@ -213,7 +241,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
             }),
           )
         },
-        { ...sameSiteForm, params: LinkParams, link: true },
+        { ...sameSiteForm, params: LinkParams, gate: true },
       )
       // Each handler names what it reads of the context: Elysia prepares only what is named (a rest parameter would
       // have it parse the query, the cookies and the headers of every request).
@@ -266,6 +294,26 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
           return new Response(Bun.file(preview.path), { headers })
         },
         { params: LinkParams, linkForAnyone: true },
+      )
+      // A room link's documents: a file link's routes under `/docs/:fileId` (docs/rooms.md).
+      .get('/s/:slug/docs/:fileId/file', ({ request, set, access, reader }) => bytes(request, set, { access, reader }, 'inline'), {
+        params: RoomDocumentParams,
+        roomDocument: true,
+      })
+      .get('/s/:slug/docs/:fileId/download', ({ request, set, access, reader }) => bytes(request, set, { access, reader }, 'attachment'), {
+        params: RoomDocumentParams,
+        roomDocument: true,
+      })
+      .get(
+        '/s/:slug/docs/:fileId/pages/:page',
+        ({ request, set, access, reader, params }) =>
+          pageAnswer(request, set, { access, reader, page: params.page }, new URL(request.url).searchParams.get('w')),
+        { params: RoomDocumentPageParams, roomDocument: true },
+      )
+      .get(
+        '/s/:slug/docs/:fileId/pages/:page/text',
+        ({ request, set, access, reader, params }) => pageAnswer(request, set, { access, reader, page: params.page }, 'text'),
+        { params: RoomDocumentPageParams, roomDocument: true },
       )
       .get('/s/*', ({ set }) => answers.notFound(set))
   )

@@ -1,0 +1,145 @@
+import { describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import fc from 'fast-check'
+import { makePdf } from '../../scripts/support/pdf'
+import type { LinkDto } from '../../src/routes/links/model'
+import type { RoomDto } from '../../src/routes/rooms/model'
+import { startTestApp } from '../support/harness'
+import { uploadPdf } from '../support/uploads'
+
+/**
+ * The reader's side of a room link (docs/rooms.md): a document's routes under `<link URL>/docs/:fileId` open
+ * exactly when the room link would and the file is in the room now; the room's gates are passed once.
+ */
+const server = await startTestApp()
+const { links } = server.ctx.db.tables
+const alice = await server.user()
+
+const api = async <T>(method: string, path: string, body?: unknown, status = method === 'POST' ? 201 : 200): Promise<T> => {
+  const response = await server.call(method, path, {
+    token: alice.token,
+    body: body === undefined ? null : JSON.stringify(body),
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+  })
+  const text = await response.text()
+  expect(response.status, text).toBe(status)
+  return JSON.parse(text).data
+}
+
+const pdfs = [makePdf({ pages: 2, text: (n) => `Alpha ${n}` }), makePdf({ text: () => 'Beta' }), makePdf({ text: () => 'Gamma' })]
+const [a, b, outside] = [
+  await uploadPdf(server, alice, pdfs[0]),
+  await uploadPdf(server, alice, pdfs[1]),
+  await uploadPdf(server, alice, pdfs[2]),
+]
+const slugOf = (url: string) => new URL(url).pathname.split('/').pop()!
+const get = (path: string, cookie?: string) => server.call('GET', path, { headers: cookie ? { cookie } : {} })
+const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer())
+
+/** The routes of a document that answer its content, with what each must hold when open. */
+const ROUTES = ['file', 'download', 'pages/1/text'] as const
+const routeOf = (slug: string, fileId: string, route: (typeof ROUTES)[number]) => `/s/${slug}/docs/${fileId}/${route}`
+
+describe("a room link's documents", () => {
+  test('a document in the room opens with its own bytes; a file outside it, a file link and a malformed id are 404s', async () => {
+    const room = await api<RoomDto>('POST', '/api/rooms', { name: 'Pack', items: [{ fileId: a.id, folder: 'One' }, { fileId: b.id }] })
+    const slug = slugOf(room.shareUrl)
+    const file = await get(routeOf(slug, a.id, 'file'))
+    expect(file.status).toBe(200)
+    expect(await bytesOf(file)).toEqual(new Uint8Array(pdfs[0]!))
+    const download = await get(routeOf(slug, b.id, 'download'))
+    expect(download.status).toBe(200)
+    expect(download.headers.get('content-disposition')).toStartWith('attachment')
+    expect(await bytesOf(download)).toEqual(new Uint8Array(pdfs[1]!))
+    const text = await get(routeOf(slug, a.id, 'pages/1/text'))
+    expect(text.status).toBe(200)
+    expect(await text.text()).toContain('"Alpha"')
+    const image = await get(`/s/${slug}/docs/${a.id}/pages/2?w=480`)
+    expect(image.status).toBe(200)
+    expect(image.headers.get('content-type')).toStartWith('image/')
+
+    for (const route of ROUTES) {
+      expect((await get(routeOf(slug, outside.id, route))).status).toBe(404)
+      expect((await get(routeOf(slug, 'not-an-id!', route))).status).toBe(404)
+      // A file's own link has no documents: its slug with /docs/ is no way around a room.
+      expect((await get(routeOf(slugOf(outside.shareUrl), outside.id, route))).status).toBe(404)
+    }
+  })
+
+  test('a document taken out of the room is closed at once, on every route', async () => {
+    const room = await api<RoomDto>('POST', '/api/rooms', { name: 'Removal', items: [{ fileId: a.id }, { fileId: b.id }] })
+    const slug = slugOf(room.shareUrl)
+    for (const route of ROUTES) expect((await get(routeOf(slug, a.id, route))).status).toBe(200)
+    await api('PUT', `/api/rooms/${room.id}`, { items: [{ fileId: b.id }] })
+    for (const route of ROUTES) expect((await get(routeOf(slug, a.id, route))).status).toBe(404)
+    expect((await get(`/s/${slug}/docs/${a.id}/pages/1?w=480`)).status).toBe(404)
+    expect((await get(routeOf(slug, b.id, 'file'))).status).toBe(200)
+  })
+
+  test('one password for the whole room: POST <link URL> with it answers a cookie and a 303, which opens every document', async () => {
+    const room = await api<RoomDto>('POST', '/api/rooms', { name: 'Locked', items: [{ fileId: a.id }, { fileId: b.id }] })
+    const link = await api<LinkDto>('POST', `/api/rooms/${room.id}/links`, { password: 'open sesame' })
+    const slug = slugOf(link.url)
+    expect((await get(routeOf(slug, a.id, 'file'))).status).toBe(401)
+    expect((await get(routeOf(slug, b.id, 'pages/1/text'))).status).toBe(401)
+    const form = (password: string) =>
+      server.call('POST', `/s/${slug}`, {
+        body: new URLSearchParams({ password }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      })
+    expect((await form('wrong')).status).toBe(401)
+    const unlocked = await form('open sesame')
+    expect(unlocked.status).toBe(303)
+    const cookie = unlocked.headers.get('set-cookie')!.split(';')[0]!
+    expect((await get(routeOf(slug, a.id, 'file'), cookie)).status).toBe(200)
+    expect((await get(routeOf(slug, b.id, 'pages/1/text'), cookie)).status).toBe(200)
+    // The cookie is the room link's: another room's link, or the file's own, is not opened by it.
+    expect((await get(routeOf(slug, outside.id, 'file'), cookie)).status).toBe(404)
+  })
+
+  test('a view-only room link sends no PDF byte of any document', async () => {
+    const room = await api<RoomDto>('POST', '/api/rooms', { name: 'View only', items: [{ fileId: a.id }, { fileId: b.id }] })
+    const link = await api<LinkDto>('POST', `/api/rooms/${room.id}/links`, { allowDownload: false })
+    for (const fileId of [a.id, b.id])
+      for (const route of ['file', 'download'] as const) {
+        const response = await get(routeOf(slugOf(link.url), fileId, route))
+        expect(response.status).toBe(403)
+        expect(new TextDecoder().decode(await bytesOf(response))).not.toContain('%PDF')
+      }
+    expect((await get(routeOf(slugOf(link.url), a.id, 'pages/1/text'))).status).toBe(200)
+  })
+
+  test('property: a document route opens if and only if the room link is open and the file is in the room', async () => {
+    const room = await api<RoomDto>('POST', '/api/rooms', { name: 'Property', items: [] })
+    const link = await api<LinkDto>('POST', `/api/rooms/${room.id}/links`, {})
+    const slug = slugOf(link.url)
+    const states = ['active', 'disabled', 'expired', 'used_up'] as const
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...states),
+        fc.subarray([a.id, b.id]),
+        fc.constantFrom(a.id, b.id, outside.id),
+        fc.constantFrom(...ROUTES),
+        async (state, members, fileId, route) => {
+          await api('PUT', `/api/rooms/${room.id}`, { items: members.map((id) => ({ fileId: id })) })
+          await server.ctx.db.orm
+            .update(links)
+            .set({
+              disabled: state === 'disabled',
+              expiresAt: state === 'expired' ? Date.now() - 60_000 : null,
+              maxViews: state === 'used_up' ? 1 : null,
+              views: state === 'used_up' ? 1 : 0,
+            })
+            .where(eq(links.id, link.id))
+          const response = await get(routeOf(slug, fileId, route))
+          await response.arrayBuffer()
+          // Outside the room: as if the link did not exist; in it: the room link's own answer.
+          const member = members.includes(fileId)
+          const expected = !member ? 404 : state === 'active' ? 200 : 410
+          expect({ state, member, route, status: response.status }).toEqual({ state, member, route, status: expected })
+        },
+      ),
+      { numRuns: 40 },
+    )
+  })
+})
