@@ -109,6 +109,62 @@ describe("a room link's documents", () => {
     expect((await get(routeOf(slugOf(link.url), a.id, 'pages/1/text'))).status).toBe(200)
   })
 
+  test('the room page: one gate, then the index of its folders and documents (no script), filtered by title', async () => {
+    const [one, two, three] = [
+      await uploadPdf(server, alice, makePdf({ pages: 3 }), { title: 'Annual report' }),
+      await uploadPdf(server, alice, makePdf(), { title: 'Balance sheet' }),
+      await uploadPdf(server, alice, makePdf(), { title: 'Charter <b>' }),
+    ]
+    const room = await api<RoomDto>('POST', '/api/rooms', {
+      name: 'Due diligence',
+      items: [
+        { fileId: one.id, folder: 'Financials/2025' },
+        { fileId: two.id, folder: 'Financials/2025' },
+        { fileId: three.id, folder: 'Legal' },
+      ],
+    })
+    const link = await api<LinkDto>('POST', `/api/rooms/${room.id}/links`, { password: 'open sesame' })
+    const slug = slugOf(link.url)
+    const gate = await get(`/s/${slug}`)
+    expect(gate.status).toBe(200)
+    const gateText = await gate.text()
+    expect(gateText).toContain('name="password"')
+    expect(gateText).not.toContain('Annual report')
+    const unlocked = await server.call('POST', `/s/${slug}`, {
+      body: new URLSearchParams({ password: 'open sesame' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
+    expect(unlocked.status).toBe(303)
+    expect(unlocked.headers.get('location')).toEndWith(`/s/${slug}`)
+    const cookie = unlocked.headers.get('set-cookie')!.split(';')[0]!
+    const index = await get(`/s/${slug}`, cookie)
+    expect(index.status).toBe(200)
+    const page = await index.text()
+    expect(page).not.toContain('<script')
+    expect(page).toContain('name="viewport"')
+    for (const title of [
+      'Annual report',
+      'Balance sheet',
+      'Charter &lt;b&gt;',
+      '<h2>Financials/2025</h2>',
+      '<h2>Legal</h2>',
+      'Due diligence',
+    ])
+      expect(page).toContain(title)
+    for (const file of [one, two, three]) expect(page).toContain(`/s/${slug}/docs/${file.id}/pages/1?w=480`)
+    expect(page.indexOf('Annual report')).toBeLessThan(page.indexOf('Balance sheet'))
+    const filtered = await (await get(`/s/${slug}?q=BALANCE`, cookie)).text()
+    expect(filtered).toContain('Balance sheet')
+    expect(filtered).not.toContain('Annual report')
+    // Its page-1 image opens with the room's cookie.
+    expect((await get(`/s/${slug}/docs/${one.id}/pages/1?w=480`, cookie)).status).toBe(200)
+    // A document taken out leaves the index at once; an empty room, like an unknown link, is a 404.
+    await api('PUT', `/api/rooms/${room.id}`, { items: [{ fileId: two.id }] })
+    expect(await (await get(`/s/${slug}`, cookie)).text()).not.toContain('Annual report')
+    await api('PUT', `/api/rooms/${room.id}`, { items: [] })
+    expect((await get(`/s/${slug}`, cookie)).status).toBe(404)
+  })
+
   test('property: a document route opens if and only if the room link is open and the file is in the room', async () => {
     const room = await api<RoomDto>('POST', '/api/rooms', { name: 'Property', items: [] })
     const link = await api<LinkDto>('POST', `/api/rooms/${room.id}/links`, {})

@@ -85,7 +85,7 @@ export async function getOwnedRoom(ctx: AppContext, input: { ownerId: string; id
 }
 
 /** The documents of these rooms, each room's in its order, with their files' current names, sizes and pages. */
-async function documentsOf(ctx: AppContext, roomIds: string[]): Promise<Map<string, RoomDocument[]>> {
+export async function documentsOf(ctx: AppContext, roomIds: string[]): Promise<Map<string, RoomDocument[]>> {
   const { roomItems, files, pdfPages } = ctx.db.tables
   const byRoom = new Map<string, RoomDocument[]>()
   if (roomIds.length === 0) return byRoom

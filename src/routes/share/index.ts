@@ -13,6 +13,7 @@ import { readBeaconBody, readPasswordField, visitFactsOf, visitOf } from './inpu
 import { LOCKED_PREVIEW_HEADERS, PENDING_PREVIEW_HEADERS, previewHeaders, type Disposition } from './answers/headers'
 import { accessJudge, type LinkAccess, linkAccessReader, type ReadLinkAccess } from '../../core/share/link-access'
 import { roomDocumentFinder } from '../../core/rooms/find-room-document'
+import { roomIndexOf } from '../../core/rooms/room-index'
 import { parseCookies, type RequestCookies } from '../../lib/cookies'
 import { LinkParams, PageParams, RoomDocumentPageParams, RoomDocumentParams } from './model'
 import { bytesOpener } from '../../core/share/open-bytes'
@@ -106,6 +107,21 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       disposition,
     )
 
+  /**
+   * `GET /s/:slug` of a room link (docs/rooms.md): its gates' pages as a file link shows them (the room link's
+   * row, with its first document), then the room's index, filtered by `?q=`. No view is counted yet.
+   */
+  const roomPage = async (request: Request, set: Parameters<typeof answers.bytes>[1], slug: string, cookies: RequestCookies) => {
+    const access = await judge(await findDocument(slug, null), cookies)
+    if (access.kind === 'missing') return answers.notFound(set)
+    if (access.kind === 'gone') return answers.gone(set, access.state, access.embedOrigins)
+    const { shared } = access
+    if (access.gate) return answers.page(set, { kind: 'gate', gate: access.gate, shared })
+    const filter = (new URL(request.url).searchParams.get('q') ?? '').slice(0, 200)
+    const index = await roomIndexOf(ctx, { roomId: shared.link.roomId ?? '', ownerId: shared.file.ownerId, filter })
+    return index ? answers.room(set, shared.link, index, filter) : answers.notFound(set)
+  }
+
   /** A page drawn on the server (`?w=` its width) or its text (`text`): one decision, one way to answer it. */
   const pageAnswer = async (
     request: Request,
@@ -170,16 +186,18 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       })
       .get(
         '/s/:slug',
-        async ({ request, access, reader, set }) =>
-          answers.page(
-            set,
-            await openPage({
-              access,
-              cookies: reader.cookies,
-              visit: visitOf(request, reader.client.ip),
-              facts: visitFactsOf(request, ownHost),
-            }),
-          ),
+        async ({ request, access, reader, set, params }) =>
+          access.kind === 'missing' && params.slug !== null
+            ? roomPage(request, set, params.slug, reader.cookies)
+            : answers.page(
+                set,
+                await openPage({
+                  access,
+                  cookies: reader.cookies,
+                  visit: visitOf(request, reader.client.ip),
+                  facts: visitFactsOf(request, ownHost),
+                }),
+              ),
         { params: LinkParams, link: true },
       )
       .post(

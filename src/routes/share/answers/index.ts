@@ -8,6 +8,8 @@ import { etagOf, sendFile, takeSetHeaders } from '../../../http/send-file'
 import { type AnswerKit, gateAnswers, type ResponseSet } from './gate-answers'
 import { goneWords, passwordPage } from './link-pages'
 import { messagePage, viewerPage, type PageContext } from './pages'
+import { roomIndexPage } from './room-page'
+import type { RoomIndex } from '../../../core/rooms/room-index'
 import { type LinkCookie, linkCookieValue, readerCookieHeader } from '../../../core/share/reader-cookies'
 import { crossSiteCookiesWork, isEmbeddable } from '../../../core/links/embed-origins'
 import {
@@ -85,6 +87,15 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
     refused,
     passwordForm,
     ...gates,
+
+    /** `GET /s/:slug` of a room link past its gates: the room's index (docs/rooms.md), never kept by a cache. */
+    room(set: ResponseSet, link: SharedLink['link'], index: RoomIndex, filter: string) {
+      return html(set, 200, roomIndexPage(page, linkPath(link.slug), index, filter), {
+        ...robotsHeaders(link.searchEngineVisible),
+        ...framingHeaders(link, 'viewer'),
+        'cache-control': 'no-store',
+      })
+    },
 
     /** `GET /s/:slug`. */
     page(set: ResponseSet, decision: PageDecision) {
