@@ -1,9 +1,13 @@
 import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import fc from 'fast-check'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { makePdf } from '../../scripts/support/pdf'
 import type { LinkDto } from '../../src/routes/links/model'
 import type { RoomDto } from '../../src/routes/rooms/model'
+import { safeName } from '../../src/core/rooms/room-zip'
 import { startTestApp } from '../support/harness'
 import { uploadPdf } from '../support/uploads'
 
@@ -163,6 +167,37 @@ describe("a room link's documents", () => {
     expect(await (await get(`/s/${slug}`, cookie)).text()).not.toContain('Annual report')
     await api('PUT', `/api/rooms/${room.id}`, { items: [] })
     expect((await get(`/s/${slug}`, cookie)).status).toBe(404)
+  })
+
+  test('<link URL>/download: a ZIP of every document in its folders, byte for byte; 403 when downloads are off', async () => {
+    const first = await uploadPdf(server, alice, pdfs[0], { title: 'Report: Q3/Q4' })
+    const second = await uploadPdf(server, alice, pdfs[1], { title: 'Report: Q3/Q4' })
+    const room = await api<RoomDto>('POST', '/api/rooms', {
+      name: 'Zipped',
+      items: [{ fileId: first.id, folder: 'Financials/2025' }, { fileId: second.id, folder: 'Financials/2025' }, { fileId: b.id }],
+    })
+    const response = await get(`/s/${slugOf(room.shareUrl)}/download`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/zip')
+    expect(response.headers.get('content-disposition')).toContain('Zipped.zip')
+    const dir = mkdtempSync(join(tmpdir(), 'pdfshare-room-zip-'))
+    try {
+      writeFileSync(join(dir, 'room.zip'), await bytesOf(response))
+      const unzip = Bun.spawnSync(['unzip', '-q', join(dir, 'room.zip'), '-d', join(dir, 'out')])
+      expect(unzip.exitCode, unzip.stderr.toString()).toBe(0)
+      const sha = (path: string) => new Bun.CryptoHasher('sha256').update(readFileSync(join(dir, 'out', path))).digest('hex')
+      expect(sha('Financials/2025/Report_ Q3_Q4.pdf')).toBe(first.sha256)
+      expect(sha('Financials/2025/Report_ Q3_Q4 (2).pdf')).toBe(second.sha256)
+      expect(sha(safeName(b.title || b.filename))).toBe(b.sha256)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+    const viewOnly = await api<LinkDto>('POST', `/api/rooms/${room.id}/links`, { allowDownload: false })
+    const refused = await get(`/s/${slugOf(viewOnly.url)}/download`)
+    expect(refused.status).toBe(403)
+    expect(new TextDecoder().decode(await bytesOf(refused))).not.toContain('%PDF')
+    const locked = await api<LinkDto>('POST', `/api/rooms/${room.id}/links`, { password: 'open sesame' })
+    expect((await get(`/s/${slugOf(locked.url)}/download`)).status).toBe(401)
   })
 
   test('property: a document route opens if and only if the room link is open and the file is in the room', async () => {

@@ -10,10 +10,12 @@ import { brandingSource } from '../../core/branding/read-branding'
 import { shareAnswers } from './answers'
 import { readFormFields } from '../../http/form-fields'
 import { readBeaconBody, readPasswordField, visitFactsOf, visitOf } from './input'
-import { LOCKED_PREVIEW_HEADERS, PENDING_PREVIEW_HEADERS, previewHeaders, type Disposition } from './answers/headers'
+import { LOCKED_PREVIEW_HEADERS, PENDING_PREVIEW_HEADERS, previewHeaders, robotsHeaders, type Disposition } from './answers/headers'
 import { accessJudge, type LinkAccess, linkAccessReader, type ReadLinkAccess } from '../../core/share/link-access'
 import { roomDocumentFinder } from '../../core/rooms/find-room-document'
 import { roomIndexOf } from '../../core/rooms/room-index'
+import { roomZip } from '../../core/rooms/room-zip'
+import { takeSetHeaders } from '../../http/send-file'
 import { parseCookies, type RequestCookies } from '../../lib/cookies'
 import { LinkParams, PageParams, RoomDocumentPageParams, RoomDocumentParams } from './model'
 import { bytesOpener } from '../../core/share/open-bytes'
@@ -120,6 +122,44 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
     const filter = (new URL(request.url).searchParams.get('q') ?? '').slice(0, 200)
     const index = await roomIndexOf(ctx, { roomId: shared.link.roomId ?? '', ownerId: shared.file.ownerId, filter })
     return index ? answers.room(set, shared.link, index, filter) : answers.notFound(set)
+  }
+
+  /** A ZIP's Content-Disposition: an ASCII stand-in name, and the room's own name in RFC 5987's form. */
+  const zipDisposition = (name: string) =>
+    `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`
+
+  /**
+   * `GET /s/:slug/download` of a room link: the ZIP of its documents (core/rooms/room-zip.ts), when the room link
+   * itself would give a download; else that refusal (401, 403, 410; 404 for a room with no document).
+   */
+  const roomDownload = async (request: Request, set: Parameters<typeof answers.bytes>[1], slug: string, reader: LinkRequest['reader']) => {
+    const access = await judge(await findDocument(slug, null), reader.cookies)
+    const open = (on: LinkAccess) =>
+      openBytes({
+        access: on,
+        cookies: reader.cookies,
+        disposition: 'attachment',
+        visit: visitOf(request, reader.client.ip),
+        facts: visitFactsOf(request, ownHost),
+        range: null,
+      })
+    // The room's own answer first (no document is opened, nothing recorded, when the link would refuse one).
+    const refusal = access.kind !== 'open' || access.gate || (access.limited && !access.granted) || !access.shared.link.allowDownload
+    if (refusal) return answers.bytes(request, set, await open(access), 'attachment')
+    const { shared } = access
+    const index = await roomIndexOf(ctx, { roomId: shared.link.roomId ?? '', ownerId: shared.file.ownerId, filter: '' })
+    if (!index) return answers.notFound(set)
+    const zip = roomZip(ctx, index.documents, async (fileId) => open(await documentAccessOf(slug, fileId, reader.cookies)))
+    return new Response(zip, {
+      headers: {
+        ...takeSetHeaders(set),
+        'content-type': 'application/zip',
+        'content-disposition': zipDisposition(`${index.name}.zip`),
+        'cache-control': 'private, no-store',
+        'x-content-type-options': 'nosniff',
+        ...robotsHeaders(shared.link.searchEngineVisible),
+      },
+    })
   }
 
   /** A page drawn on the server (`?w=` its width) or its text (`text`): one decision, one way to answer it. */
@@ -267,10 +307,14 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
         params: LinkParams,
         link: true,
       })
-      .get('/s/:slug/download', ({ request, set, access, reader }) => bytes(request, set, { access, reader }, 'attachment'), {
-        params: LinkParams,
-        link: true,
-      })
+      .get(
+        '/s/:slug/download',
+        ({ request, set, access, reader, params }) =>
+          access.kind === 'missing' && params.slug !== null
+            ? roomDownload(request, set, params.slug, reader)
+            : bytes(request, set, { access, reader }, 'attachment'),
+        { params: LinkParams, link: true },
+      )
       .post(
         '/s/:slug/reading',
         async ({ request, access, set }) => {
