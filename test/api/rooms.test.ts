@@ -225,6 +225,12 @@ describe("a room's links", () => {
       state: 'disabled',
       roomId: room.id,
     })
+    // Its analytics and acceptances are the owner's, like a file link's (another user: 404).
+    await ok(send('GET', `/api/links/${link.id}/analytics`, alice))
+    expect(await ok(send('GET', `/api/links/${link.id}/acceptances`, alice))).toBeDefined()
+    const mallory = await server.user()
+    await refused(await send('GET', `/api/links/${link.id}/analytics`, mallory), 404, 'not_found')
+    await refused(await send('GET', `/api/links/${link.id}/acceptances`, mallory), 404, 'not_found')
     await refused(await send('DELETE', `/api/links/${listed[0]!.id}`, alice), 409, 'conflict')
     expect(await ok(send('DELETE', `/api/links/${link.id}`, alice))).toEqual({ id: link.id })
     await refused(await send('GET', `/api/links/${link.id}`, alice), 404, 'not_found')
