@@ -91,6 +91,8 @@ test('GET /api/openapi.json is an OpenAPI 3 document of every API route, without
       'GET /api/links/{linkId}/visits.csv',
       'GET /api/files/{id}/readers',
       'GET /api/links/{linkId}/readers',
+      'GET /api/rooms/{id}/analytics',
+      'GET /api/rooms/{id}/analytics.csv',
       'GET /api/files/{id}/acceptances',
       'GET /api/links/{linkId}/acceptances',
       'POST /api/readers/erase',

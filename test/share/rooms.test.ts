@@ -159,6 +159,56 @@ describe("a room link's documents", () => {
     expect((await open(routeOf(slug, b.id, ''), SAFARI_PHONE)).status).toBe(410)
   })
 
+  test("the room's analytics: per document, and per reader of a gated link which documents they opened, as JSON and CSV", async () => {
+    const room = await api<RoomDto>('POST', '/api/rooms', {
+      name: 'Read',
+      items: [{ fileId: a.id }, { fileId: b.id, folder: 'Two' }, { fileId: outside.id }],
+    })
+    const link = await api<LinkDto>('POST', `/api/rooms/${room.id}/links`, { access: 'email' })
+    const slug = slugOf(link.url)
+    const readerCookie = async (email: string, userAgent: string) => {
+      const entered = await server.call('POST', `/s/${slug}/reader`, {
+        body: new URLSearchParams({ email }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': userAgent },
+      })
+      expect(entered.status).toBe(303)
+      return entered.headers.getSetCookie()[0]!.split(';')[0]!
+    }
+    const open = (path: string, userAgent: string, cookie: string) =>
+      server.call('GET', path, { headers: { 'user-agent': userAgent, cookie } })
+    const ann = await readerCookie('ann@example.com', FIREFOX)
+    const bob = await readerCookie('bob@example.com', SAFARI_PHONE)
+    for (const [cookie, userAgent, documents] of [
+      [ann, FIREFOX, [a.id, b.id]],
+      [bob, SAFARI_PHONE, [b.id]],
+    ] as const) {
+      expect((await open(`/s/${slug}`, userAgent, cookie)).status).toBe(200)
+      for (const id of documents) expect((await open(routeOf(slug, id, ''), userAgent, cookie)).status).toBe(200)
+    }
+    type RoomAnalytics = import('../../src/routes/analytics/model').RoomAnalyticsDto
+    const numbers = await api<RoomAnalytics>('GET', `/api/rooms/${room.id}/analytics`)
+    expect(numbers.documents.map((d) => [d.fileId, d.folder, d.views, d.readers])).toEqual([
+      [a.id, '', 1, 1],
+      [b.id, 'Two', 2, 2],
+      [outside.id, '', 0, 0],
+    ])
+    const byReader = Object.fromEntries(numbers.readers.map((r) => [r.reader, r]))
+    expect([byReader['ann@example.com']!.opened, byReader['ann@example.com']!.of]).toEqual([2, 3])
+    expect(byReader['ann@example.com']!.documents.map((d) => d.fileId).sort()).toEqual([a.id, b.id].sort())
+    expect(byReader['bob@example.com']!.documents.map((d) => [d.fileId, d.title, d.views])).toEqual([[b.id, b.title || b.filename, 1]])
+    const csv = await server.call('GET', `/api/rooms/${room.id}/analytics.csv`, { token: alice.token })
+    expect(csv.status).toBe(200)
+    expect(csv.headers.get('content-type')).toStartWith('text/csv')
+    const lines = (await csv.text()).trim().split('\r\n')
+    expect(lines[0]).toBe('reader,fileId,title,inRoom,views,downloads,readingSeconds,lastVisitAt')
+    expect(lines.filter((line) => line.startsWith('ann@example.com,')).length).toBe(2)
+    expect(lines.filter((line) => line.startsWith(`bob@example.com,${b.id},`)).length).toBe(1)
+    // Another user's room: 404, as a missing one.
+    const mallory = await server.user()
+    for (const path of [`/api/rooms/${room.id}/analytics`, `/api/rooms/${room.id}/analytics.csv`])
+      expect((await server.call('GET', path, { token: mallory.token })).status).toBe(404)
+  })
+
   test('a document taken out of the room is closed at once, on every route', async () => {
     const room = await api<RoomDto>('POST', '/api/rooms', { name: 'Removal', items: [{ fileId: a.id }, { fileId: b.id }] })
     const slug = slugOf(room.shareUrl)
