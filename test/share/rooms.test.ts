@@ -8,6 +8,8 @@ import { makePdf } from '../../scripts/support/pdf'
 import type { LinkDto } from '../../src/routes/links/model'
 import type { RoomDto } from '../../src/routes/rooms/model'
 import { safeName } from '../../src/core/rooms/room-zip'
+import { routeEvents } from '../../src/core/notifications/route-events'
+import { randomId } from '../../src/lib/ids'
 import { startTestApp } from '../support/harness'
 import { uploadPdf } from '../support/uploads'
 import { FIREFOX, SAFARI_PHONE } from '../support/user-agents'
@@ -17,7 +19,7 @@ import { FIREFOX, SAFARI_PHONE } from '../support/user-agents'
  * exactly when the room link would and the file is in the room now; the room's gates are passed once.
  */
 const server = await startTestApp()
-const { links, files, visits, visitPages } = server.ctx.db.tables
+const { links, files, visits, visitPages, webhooks, webhookDeliveries, notificationChannels } = server.ctx.db.tables
 const alice = await server.user()
 
 const api = async <T>(method: string, path: string, body?: unknown, status = method === 'POST' ? 201 : 200): Promise<T> => {
@@ -207,6 +209,68 @@ describe("a room link's documents", () => {
     const mallory = await server.user()
     for (const path of [`/api/rooms/${room.id}/analytics`, `/api/rooms/${room.id}/analytics.csv`])
       expect((await server.call('GET', path, { token: mallory.token })).status).toBe(404)
+  })
+
+  test('notifications and digests say "opened room X, read n of m documents"; link.viewed names the room and the document', async () => {
+    const carol = await server.user('carol')
+    const as = (method: string, path: string, body?: unknown) =>
+      server.call(method, path, {
+        token: carol.token,
+        body: body === undefined ? null : JSON.stringify(body),
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      })
+    await server.ctx.db.orm.insert(webhooks).values({
+      id: randomId(),
+      ownerId: carol.id,
+      url: 'https://hooks.example.test/in',
+      events: JSON.stringify(['link.viewed']),
+      secret: 'whsec_dGVzdA==',
+      createdAt: Date.now(),
+    })
+    // A channel (its kind's settings are not what this test is about: this app has no SMTP to check one with).
+    await server.ctx.db.orm
+      .insert(notificationChannels)
+      .values({ id: randomId(), ownerId: carol.id, kind: 'email', target: 'carol@example.test', createdAt: Date.now() })
+    const [x, y, z] = [
+      await uploadPdf(server, carol, makePdf(), { title: 'Minutes' }),
+      await uploadPdf(server, carol, makePdf(), { title: 'Budget' }),
+      await uploadPdf(server, carol, makePdf(), { title: 'Plan' }),
+    ]
+    const room = (await (await as('POST', '/api/rooms', { name: 'Board pack', items: [x, y, z].map((f) => ({ fileId: f.id })) })).json())
+      .data as RoomDto
+    const linkWith = async (notify: string) =>
+      (await (await as('POST', `/api/rooms/${room.id}/links`, { access: 'email', notify })).json()).data as LinkDto
+    const read = async (link: LinkDto, email: string, userAgent: string, documents: string[]) => {
+      const slug = slugOf(link.url)
+      const entered = await server.call('POST', `/s/${slug}/reader`, {
+        body: new URLSearchParams({ email }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': userAgent },
+      })
+      const cookie = entered.headers.getSetCookie()[0]!.split(';')[0]!
+      const headers = { 'user-agent': userAgent, cookie }
+      expect((await server.call('GET', `/s/${slug}`, { headers })).status).toBe(200)
+      for (const id of documents) expect((await server.call('GET', routeOf(slug, id, ''), { headers })).status).toBe(200)
+    }
+    const told = await linkWith('on')
+    const digested = await linkWith('hourly')
+    await read(told, 'ann@example.com', FIREFOX, [x.id, y.id])
+    await read(digested, 'ann@example.com', FIREFOX, [z.id])
+    await read(digested, 'bob@example.com', SAFARI_PHONE, [x.id, y.id, z.id])
+    await routeEvents(server.ctx)
+    await routeEvents({ ...server.ctx, now: () => Date.now() + 2 * 60 * 60 * 1000 })
+    const messages = JSON.stringify((await (await as('GET', '/api/notifications/deliveries?limit=50')).json()).data)
+    expect(messages).toContain('New reader: Board pack')
+    expect(messages).toContain('ann@example.com opened room \\"Board pack\\", read 2 of 3 documents, through')
+    expect(messages).toContain('Readers: ann@example.com (read 1 of 3 documents), bob@example.com (read 3 of 3 documents).')
+
+    const payloads = (await server.ctx.db.orm.select().from(webhookDeliveries).where(eq(webhookDeliveries.event, 'link.viewed')))
+      .map((row) => JSON.parse(row.payload))
+      .filter((payload) => payload.data.room?.id === room.id)
+    expect(payloads).toHaveLength(6)
+    const first = payloads.find((payload) => payload.data.link.id === told.id && payload.data.document.fileId === x.id)
+    expect(first.data.room).toEqual({ id: room.id, name: 'Board pack' })
+    expect(first.data.document).toEqual({ fileId: x.id, title: 'Minutes' })
+    expect(first.data.link).toEqual({ id: told.id, fileId: x.id, url: told.url, label: '' })
   })
 
   test('a document taken out of the room is closed at once, on every route', async () => {

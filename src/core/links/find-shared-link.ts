@@ -8,7 +8,12 @@ import { FILE_COLUMNS, LINK_COLUMNS } from '../files/file-rows'
  * A share link and its file, as the public share routes see them. Without the view counts: those are written
  * by the hot connection itself, which the versioned cache cannot see change.
  */
-export type SharedLink = { link: FileLink; file: Omit<FileRow, 'views'> }
+export type SharedLink = {
+  link: FileLink
+  file: Omit<FileRow, 'views'>
+  /** A room link's document (core/rooms/find-room-document.ts): the room it is read in. */
+  room?: { id: string; name: string }
+}
 
 /** A file's link (`file_id` set, `room_id` NULL), without its view count: what the file share routes serve. */
 export type FileLink = Omit<LinkRow, 'views' | 'fileId'> & { fileId: string }

@@ -9,7 +9,7 @@ import { hasGate } from '../links/readers'
 import type { Gate, LinkAccess } from './link-access'
 import type { RequestCookies } from '../../lib/cookies'
 import type { VisitorKeyOf } from './visitor-salt'
-import type { VisitFacts } from './visit-records'
+import { type VisitFacts, visitedLinkOf } from './visit-records'
 import type { PageSize } from '../previews/page-sizes'
 
 /**
@@ -108,7 +108,7 @@ export function viewAdmitter(ctx: AppContext, visitorKeyOf: VisitorKeyOf): Admit
       if (hasLinkCookie(ctx.signingKey, 'seen', link, cookies, ctx.now())) return admit({ grant: limited, ...(await repeated()) })
     }
     const { outcome, visit: record } = await countView({
-      link,
+      link: visitedLinkOf(shared),
       scope,
       ownerId: shared.file.ownerId,
       // A frame on a site the owner let frame the link is a reader's visit like the page opened on its own.
