@@ -12,7 +12,7 @@ import { routeEvents } from '../../src/core/notifications/route-events'
 import { randomId } from '../../src/lib/ids'
 import { startTestApp } from '../support/harness'
 import { uploadPdf } from '../support/uploads'
-import { FIREFOX, SAFARI_PHONE } from '../support/user-agents'
+import { FIREFOX, SAFARI_PHONE, SLACKBOT } from '../support/user-agents'
 
 /**
  * The reader's side of a room link (docs/rooms.md): a document's routes under `<link URL>/docs/:fileId` open
@@ -271,6 +271,39 @@ describe("a room link's documents", () => {
     expect(first.data.room).toEqual({ id: room.id, name: 'Board pack' })
     expect(first.data.document).toEqual({ fileId: x.id, title: 'Minutes' })
     expect(first.data.link).toEqual({ id: told.id, fileId: x.id, url: told.url, label: '' })
+  })
+
+  test("link cards: an unfurler gets the room's name and its first document's page 1, nothing more; an empty room is a 404", async () => {
+    const first = await uploadPdf(server, alice, makePdf({ text: () => 'Cover' }), { title: 'Secret title', description: 'Secret words' })
+    const room = await api<RoomDto>('POST', '/api/rooms', {
+      name: 'Card room',
+      description: 'Not for the card',
+      items: [{ fileId: first.id }, { fileId: b.id }],
+    })
+    const slug = slugOf(room.shareUrl)
+    const bot = (path: string) => server.call('GET', path, { headers: { 'user-agent': SLACKBOT } })
+    const page = await bot(`/s/${slug}`)
+    expect(page.status).toBe(200)
+    const head = (await page.text()).split('</head>')[0]!
+    expect(head).toContain('<meta property="og:title" content="Card room">')
+    expect(head).toContain(`<meta property="og:image" content="https://pdf.example.test/base/s/${slug}/preview.png">`)
+    for (const word of ['og:description', 'Secret', 'Not for the card']) expect(head).not.toContain(word)
+    expect((await api<LinkDto[]>('GET', `/api/rooms/${room.id}/links`))[0]!.views).toBe(0) // an unfurler is no view
+    // The card image is the first document's.
+    const card = await bot(`/s/${slug}/preview.png`)
+    expect(card.status).toBe(200)
+    expect(card.headers.get('content-type')).toBe('image/png')
+    expect(await bytesOf(card)).toEqual(await bytesOf(await bot(`/s/${slug}/docs/${first.id}/preview.png`)))
+    // Behind a password: the neutral card, as a file link's.
+    const locked = await api<LinkDto>('POST', `/api/rooms/${room.id}/links`, { password: 'open sesame' })
+    const lockedCard = await bot(`/s/${slugOf(locked.url)}/preview.png`)
+    expect(lockedCard.status).toBe(200)
+    const lockedBytes = await bytesOf(lockedCard)
+    expect(lockedBytes).toEqual(await bytesOf(await bot(`/s/${slugOf(locked.url)}/docs/${first.id}/preview.png`)))
+    expect(lockedBytes).not.toEqual(await bytesOf(await bot(`/s/${slug}/preview.png`)))
+    await api('PUT', `/api/rooms/${room.id}`, { items: [] })
+    expect((await bot(`/s/${slug}`)).status).toBe(404)
+    expect((await bot(`/s/${slug}/preview.png`)).status).toBe(404)
   })
 
   test('a document taken out of the room is closed at once, on every route', async () => {

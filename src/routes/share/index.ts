@@ -400,9 +400,10 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
           link: true,
         },
       )
+      // A room link's card image is its first document's (docs/rooms.md, Link cards): `gateForAnyone` finds it.
       .get('/s/:slug/preview.png', ({ request, access, set }) => previewAnswer(request, set, access), {
         params: LinkParams,
-        linkForAnyone: true,
+        gateForAnyone: true,
       })
       // A room link's documents: a file link's routes under `/docs/:fileId` (docs/rooms.md).
       .get('/s/:slug/docs/:fileId', ({ request, set, access, reader }) => documentPage(request, set, { access, reader }), {

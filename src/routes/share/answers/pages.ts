@@ -126,7 +126,13 @@ function firstPageImage(pageUrl: string, size: PageSize) {
  * A page that stands in for a document (404, 403, 410, the password page): no script, nothing indexed, no
  * referrer, and no word of any document unless `body` says it.
  */
-export function standInPage(page: Pick<PageContext, 'basePath' | 'manifest' | 'brand'>, title: string, body: SafeHtml): string {
+export function standInPage(
+  page: Pick<PageContext, 'basePath' | 'manifest' | 'brand'>,
+  title: string,
+  body: SafeHtml,
+  /** More of the head: a room's index has its link card. */
+  head: SafeHtml | '' = '',
+): string {
   return `<!doctype html>\n${html`<html lang="en">
 <head>
 <meta charset="utf-8">
@@ -136,7 +142,7 @@ export function standInPage(page: Pick<PageContext, 'basePath' | 'manifest' | 'b
 <meta name="color-scheme" content="light dark">
 <title>${title}</title>
 ${brandIcon(page.brand)}
-<link rel="stylesheet" href="${page.basePath}/assets/${page.manifest.style}">${brandStylesheet(page.brand)}
+<link rel="stylesheet" href="${page.basePath}/assets/${page.manifest.style}">${brandStylesheet(page.brand)}${head}
 </head>
 <body>${brandBar(page.brand)}${body}</body>
 </html>`}\n`

@@ -11,11 +11,25 @@ const sizeText = (bytes: number) =>
  * the images scale to the width of a phone. `base` is the link's path (`/s/<slug>`).
  */
 export function roomIndexPage(
-  page: Pick<PageContext, 'basePath' | 'manifest' | 'brand'>,
+  page: Pick<PageContext, 'publicUrl' | 'basePath' | 'manifest' | 'brand'>,
   base: string,
   index: RoomIndex,
   filter: string,
 ): string {
+  // The link's card, for the unfurlers that fetch the page: the room's name and its first document's page 1 (the
+  // link's preview.png), nothing more (no description, no document's name).
+  const image = `${page.publicUrl}${base.slice(page.basePath.length)}/preview.png`
+  const card = html`
+<meta property="og:type" content="website">
+${page.brand.siteName ? html`<meta property="og:site_name" content="${page.brand.siteName}">` : ''}
+<meta property="og:title" content="${index.name}">
+<meta property="og:image" content="${image}">
+<meta property="og:image:type" content="image/png">
+<meta property="og:image:width" content="1200">
+<meta property="og:image:height" content="630">
+<meta name="twitter:card" content="summary_large_image">
+<meta name="twitter:title" content="${index.name}">
+<meta name="twitter:image" content="${image}">`
   const folders = new Map<string, RoomIndex['documents']>()
   for (const document of index.documents) folders.set(document.folder, [...(folders.get(document.folder) ?? []), document])
   const sections: SafeHtml[] = [...folders].map(
@@ -31,5 +45,6 @@ export function roomIndexPage(
     html`<main class="room"><h1>${index.name}</h1>${index.description === '' ? '' : html`<p>${index.description}</p>`}
 <form method="get" action="${base}" role="search"><label>Filter by title <input type="search" name="q" value="${filter}" maxlength="200"></label> <button type="submit">Filter</button></form>
 ${sections.length === 0 ? html`<p>No document matches.</p>` : sections}</main>`,
+    card,
   )
 }
