@@ -209,6 +209,8 @@ if (whole) {
     'test/share/reader-gates.test.ts': "a reader's code or acceptance on one instance opens the link on another",
     'test/share/client-ip.test.ts': "the reader's address through a real proxy",
     'test/share/first-page.test.ts': 'page 1 drawn ahead by one instance is served by the others',
+    'test/share/rooms.test.ts':
+      "a document taken out of a room through one instance is closed on the others at once; a room's gate passed on one opens its documents on another",
   }
   checkListed(aboutSeveralInstances, aboutBackend, 'runs through the balancer')
   const balanced = aboutBackend.filter((path) => path in aboutSeveralInstances)

@@ -12,6 +12,7 @@ import { dashboardRoutes } from './routes/dashboard'
 import { filesRoutes } from './routes/files'
 import { linksRoutes } from './routes/links'
 import { requestsRoutes } from './routes/requests'
+import { roomsRoutes } from './routes/rooms'
 import { shareRoutes } from './routes/share'
 import { systemRoutes } from './routes/system'
 import { webhooksRoutes } from './routes/webhooks'
@@ -44,6 +45,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(filesRoutes(ctx, auth, previews))
     .use(linksRoutes(ctx, auth))
     .use(requestsRoutes(ctx, auth))
+    .use(roomsRoutes(ctx, auth))
     .use(webhooksRoutes(ctx, auth))
     .use(auditRoutes(ctx, auth))
     .use(adminRoutes(ctx, auth))

@@ -15,6 +15,7 @@ import { hostilePreviews } from './hostile'
 import { keyedUploads } from './idempotency'
 import { CLAMD } from '../support/clamd'
 import { requestUploads } from './request-upload'
+import { roomBench } from './rooms'
 import { scaleOut, type SetupSpeed } from './scale-out'
 import { dashboardLoad, firstPageVisible, pageCacheAndCpu, pageImageTimes, previewTimes, viewerLoad, watermarkTimes } from './share'
 import { ensureBinary, mib, ROOT } from './support'
@@ -207,6 +208,23 @@ rows.push(
     result: `${download.rangeOurs.toFixed(0)} req/s = ${pct(download.rangeOurs / download.rangeRaw)}`,
     target: '≥ 50 %',
     ok: download.rangeOurs / download.rangeRaw >= 0.5,
+  },
+)
+
+const room = await roomBench(binary)
+rows.push(
+  {
+    measure: "a room link's index page, 200 documents in 10 folders (`GET <link URL>`, loopback, to the last byte)",
+    against: `its ${mib(room.indexBytes)} of HTML`,
+    result: ms(room.indexMs, 1),
+    target: 'reported',
+  },
+  {
+    measure: "a room link's ZIP, 50 × 2 MB PDFs (`<link URL>/download`, curl), and the server's peak memory above its baseline",
+    against: `cat of the same 50 files > /dev/null: ${ms(room.catMs)}`,
+    result: `${ms(room.zipMs)} for ${mib(room.zipBytes)} = ${pct(room.catMs / room.zipMs)} of cat's speed; peak +${mib(room.zipPeakBytes)} (baseline ${mib(room.baselineBytes)})`,
+    target: 'peak ≪ 100 MiB (streamed)',
+    ok: room.zipPeakBytes < 50 * 1024 * 1024,
   },
 )
 

@@ -23,6 +23,8 @@ export const {
   files,
   fileVersions,
   pdfPages,
+  rooms,
+  roomItems,
   links,
   agreementTexts,
   requests,

@@ -27,8 +27,9 @@ export type Scope = (typeof SCOPES)[number]
 
 /** What each scope allows, in the words the CLI's help, the dashboard's token form and the API document use. */
 export const SCOPE_MEANINGS: Readonly<Record<Scope, string>> = {
-  'files:read': 'list, get and download your files and their versions; list and get their links',
-  'files:write': 'upload, update, replace and delete files; restore and delete versions; erase a reader from their visits',
+  'files:read': 'list, get and download your files and their versions; list and get their links; list and get your rooms',
+  'files:write':
+    'upload, update, replace and delete files; restore and delete versions; erase a reader from their visits; create, change and delete rooms',
   'links:write': 'create, change and delete share links',
   'requests:write': 'create, change and delete file requests (reading them and what arrived is files:read)',
   'analytics:read': "read your files' and links' analytics and visits",

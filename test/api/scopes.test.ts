@@ -68,7 +68,7 @@ function promisedNeed(method: string, path: string): Need {
   if (path.startsWith('/api/admin/')) return 'admin'
   if (path.startsWith('/api/me/') || path.startsWith('/api/tokens') || path === '/api/audit') return 'account'
   if (path.startsWith('/api/webhooks') || path.startsWith('/api/notifications/')) return 'webhooks:write'
-  if (/\/(analytics|visits|visits\.csv|readers|acceptances)$/.test(path)) return 'analytics:read'
+  if (/\/(analytics|analytics\.csv|visits|visits\.csv|readers|acceptances)$/.test(path)) return 'analytics:read'
   if (/\/links(\/|$)/.test(path) && method !== 'GET') return 'links:write'
   if (path.startsWith('/api/requests') && method !== 'GET') return 'requests:write'
   return method === 'GET' ? 'files:read' : 'files:write'

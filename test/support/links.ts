@@ -35,6 +35,7 @@ async function rowOf(fileId: string, options: LinkOptions, now = Date.now()): Pr
   return {
     id: randomId(),
     fileId,
+    roomId: null,
     slug: randomId(),
     isDefault: false,
     label: options.label ?? '',

@@ -1,4 +1,5 @@
-import { and, eq, type SQL, sql } from 'drizzle-orm'
+import { and, eq, type SQL } from 'drizzle-orm'
+import { linkOwnedBy } from '../links/owned-links'
 import type { AppContext } from '../context'
 import { notFound } from '../../errors'
 import { isWellFormedId } from '../../lib/ids'
@@ -23,7 +24,8 @@ export async function visitScope(ctx: AppContext, input: ScopeInput): Promise<SQ
     .select({ id: links.id })
     .from(links)
     .where(
-      and(eq(links.id, input.linkId), sql`${links.fileId} IN (SELECT ${files.id} FROM ${files} WHERE ${files.ownerId} = ${input.ownerId})`),
+      // A file's link, or a room's (docs/rooms.md): its visits are the ones through it, whichever document.
+      and(eq(links.id, input.linkId), linkOwnedBy(ctx.db.tables, input.ownerId)),
     )
   if (!row) throw notFound('Link not found')
   return eq(visits.linkId, row.id)

@@ -112,7 +112,7 @@ export async function commitNewFile(ctx: AppContext, commit: NewFileCommit): Pro
     WHERE ${fitsQuota(ctx.db.tables, row.ownerId, quotaGrowth(row.size))}${commit.onlyIf ? sql` AND ${commit.onlyIf}` : sql``}
     RETURNING seq`),
       // Only when the file went in (the quota allowed it): the same transaction, so a file never lacks its link.
-      ctx.db.orm.run(insertLinkWhere(ctx.db.tables, link, row.id, fileWentIn)),
+      ctx.db.orm.run(insertLinkWhere(ctx.db.tables, link, { fileId: row.id }, fileWentIn)),
       // The owner's webhooks hear of it only if the file went in: a refused upload sends nothing.
       ctx.db.orm.run(enqueueEvent(ctx.db, { ...commit.event, ownerId: row.ownerId, at: now, onlyIf: fileWentIn })),
       ...(commit.alongside?.(fileWentIn) ?? []),

@@ -8,7 +8,15 @@ import { FILE_COLUMNS, LINK_COLUMNS } from '../files/file-rows'
  * A share link and its file, as the public share routes see them. Without the view counts: those are written
  * by the hot connection itself, which the versioned cache cannot see change.
  */
-export type SharedLink = { link: Omit<LinkRow, 'views'>; file: Omit<FileRow, 'views'> }
+export type SharedLink = {
+  link: FileLink
+  file: Omit<FileRow, 'views'>
+  /** A room link's document (core/rooms/find-room-document.ts): the room it is read in. */
+  room?: { id: string; name: string }
+}
+
+/** A file's link (`file_id` set, `room_id` NULL), without its view count: what the file share routes serve. */
+export type FileLink = Omit<LinkRow, 'views' | 'fileId'> & { fileId: string }
 
 const BY_SLUG = `SELECT ${LINK_COLUMNS.columnsOf('l')}, ${FILE_COLUMNS.columnsOf('f')}
   FROM "links" l JOIN "files" f ON f."id" = l."file_id" WHERE l."slug" = ?`
@@ -26,7 +34,8 @@ export function sharedLinkFinder(ctx: AppContext): FindSharedLink {
   const load = async (slug: string) => {
     const raw = await ctx.db.hot.get(BY_SLUG, [slug])
     if (!raw) return undefined
-    const { views: _linkViews, ...link } = linkRows.read(raw)
+    // The join on file_id finds only a file's links: a room's link (file_id NULL) is served by core/rooms.
+    const { views: _linkViews, ...link } = linkRows.read(raw) as LinkRow & { fileId: string }
     const { views: _fileViews, ...file } = fileRows.read(raw.slice(linkRows.width))
     return { link, file }
   }

@@ -7,8 +7,11 @@ import { hashPassword } from '../passwords/argon2'
 import type { LinkInput } from './link-input'
 import { checkPasswordOfNewLink, checkReaderRules, expiryOfNewLink } from './link-policy'
 
-/** A new link's row without the file it belongs to and its insertion order. */
-export type NewLink = Omit<LinkRow, 'seq' | 'fileId'>
+/** A new link's row without the file or room it belongs to and its insertion order. */
+export type NewLink = Omit<LinkRow, 'seq' | 'fileId' | 'roomId'>
+
+/** What a link shares: a file, or a room (docs/rooms.md). */
+export type LinkTarget = { fileId: string } | { roomId: string }
 
 /**
  * The row of a new link (POST /api/files/:id/links, or the default link of an upload) from checked input:
@@ -46,14 +49,17 @@ export async function prepareNewLink(ctx: AppContext, input: LinkInput, options:
 }
 
 /**
- * The INSERT of a prepared link for `fileId`, only where `condition` holds (the file went in; the owner owns
- * it and has room for another link): the one statement both the upload and POST …/links write a link with.
+ * The INSERT of a prepared link for a file or a room, only where `condition` holds (the file or room went in; the
+ * owner owns it and has room for another link): the one statement the upload, a new room and POST …/links write
+ * a link with.
  */
-export function insertLinkWhere(tables: Pick<Tables, 'links'>, link: NewLink, fileId: string, condition: SQL): SQL {
-  return sql`INSERT INTO ${tables.links} (id, file_id, slug, is_default, label, allow_download, search_engine_visible, expires_at, max_views,
+export function insertLinkWhere(tables: Pick<Tables, 'links'>, link: NewLink, target: LinkTarget, condition: SQL): SQL {
+  const fileId = 'fileId' in target ? target.fileId : null
+  const roomId = 'roomId' in target ? target.roomId : null
+  return sql`INSERT INTO ${tables.links} (id, file_id, room_id, slug, is_default, label, allow_download, search_engine_visible, expires_at, max_views,
                           password_hash, disabled, access, allow_readers, deny_readers, agreement, agreement_version,
                           notify, embed_origins, watermark, views, created_at, updated_at)
-    SELECT ${link.id}, ${fileId}, ${link.slug}, ${link.isDefault}, ${link.label}, ${link.allowDownload},
+    SELECT ${link.id}, ${fileId}, ${roomId}, ${link.slug}, ${link.isDefault}, ${link.label}, ${link.allowDownload},
            ${link.searchEngineVisible}, ${link.expiresAt}, ${link.maxViews}, ${link.passwordHash}, ${link.disabled},
            ${link.access}, ${link.allowReaders}, ${link.denyReaders}, ${link.agreement}, ${link.agreementVersion},
            ${link.notify}, ${link.embedOrigins}, ${link.watermark}, 0, ${link.createdAt}, ${link.updatedAt}

@@ -13,10 +13,16 @@ export type Asker = { ownerId: string } | { operator: true }
 
 export const linkNotFound = () => notFound('Link not found')
 
-/** The condition "this link's file belongs to the asker", for every query on links. */
-export function linkOfAsker({ files, links }: Tables, asker: Asker): SQL | undefined {
+/** The condition "this link's file or room belongs to the asker", for every query on links. */
+export function linkOfAsker(tables: Tables, asker: Asker): SQL | undefined {
   if ('operator' in asker) return undefined
-  return sql`${links.fileId} IN (SELECT ${files.id} FROM ${files} WHERE ${files.ownerId} = ${asker.ownerId})`
+  return linkOwnedBy(tables, asker.ownerId)
+}
+
+/** The condition "this link's file, or its room (docs/rooms.md), belongs to `ownerId`". */
+export function linkOwnedBy({ files, rooms, links }: Tables, ownerId: string): SQL {
+  return sql`(${links.fileId} IN (SELECT ${files.id} FROM ${files} WHERE ${files.ownerId} = ${ownerId})
+    OR ${links.roomId} IN (SELECT ${rooms.id} FROM ${rooms} WHERE ${rooms.ownerId} = ${ownerId}))`
 }
 
 /** The condition "this file belongs to the asker". */

@@ -12,6 +12,7 @@ export function toLinkDto(row: LinkRow, publicUrl: string, now: number): LinkDto
   return {
     id: row.id,
     fileId: row.fileId,
+    roomId: row.roomId,
     url: shareUrlOf(publicUrl, row.slug),
     label: row.label,
     isDefault: row.isDefault,
@@ -44,6 +45,7 @@ export function linkFacts(row: LinkRow): Record<string, string | number | boolea
   return {
     linkId: row.id,
     fileId: row.fileId,
+    roomId: row.roomId,
     label: row.label,
     allowDownload: row.allowDownload,
     searchEngineVisible: row.searchEngineVisible,

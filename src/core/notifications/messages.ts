@@ -12,6 +12,11 @@ export type LinkNews = {
   filename: string
   /** The request a received file came through (its notify is the news' own); null for readers' events. */
   request: { id: string; title: string } | null
+  /**
+   * A room link's room (`title` is then its name): how many documents it holds now, and per reader address how
+   * many of them that reader has opened through the link so far.
+   */
+  room: { id: string; name: string; documents: number; readBy: Record<string, number> } | null
 }
 
 /** The waiting events of one link whose hour (or day) is over. */
@@ -22,12 +27,25 @@ const NAMED_READERS = 10
 
 const documentOf = (news: LinkNews) => news.title || news.filename
 const linkOf = (news: LinkNews) => (news.label ? `the link "${news.label}"` : news.isDefault ? 'its default link' : 'a share link')
-const pageOf = (publicUrl: string, news: LinkNews) => `${publicUrl}/app#/files/${news.fileId}`
+const pageOf = (publicUrl: string, news: LinkNews) =>
+  news.room ? `${publicUrl}/app#/rooms/${news.room.id}` : `${publicUrl}/app#/files/${news.fileId}`
+/** "read 3 of 7 documents", for a reader of a room link who gave an address. */
+const readOf = (news: LinkNews, reader: string | null) =>
+  news.room && reader !== null
+    ? `read ${news.room.readBy[reader] ?? 0} of ${news.room.documents} ${news.room.documents === 1 ? 'document' : 'documents'}`
+    : null
 
 const WHAT: Record<string, { title: string; did: string }> = {
   view: { title: 'New reader', did: 'opened it' },
   download: { title: 'Downloaded', did: 'downloaded it' },
   acceptance: { title: 'Agreement accepted', did: 'accepted its agreement' },
+}
+
+/** The same for a room link's events ({room}: `room "<name>"`). */
+const ROOM_WHAT: Record<string, { title: string; did: string }> = {
+  view: { title: 'New reader', did: 'opened {room}' },
+  download: { title: 'Downloaded', did: 'downloaded from {room}' },
+  acceptance: { title: 'Agreement accepted', did: 'accepted the agreement of {room}' },
 }
 
 /** One event, told at once: "New reader: Board deck" / "ada@acme.com opened it through the link "Acme"." */
@@ -38,10 +56,12 @@ export function eventMessage(publicUrl: string, news: LinkNews, event: ReaderEve
       text: `${event.reader ?? 'Someone'} sent it through your request "${news.request?.title ?? ''}" at ${new Date(event.at).toISOString().slice(11, 16)} UTC. Its link is off until you share it.`,
       url: pageOf(publicUrl, news),
     }
-  const what = WHAT[event.kind] ?? WHAT.view!
+  const what = (news.room ? ROOM_WHAT : WHAT)[event.kind] ?? WHAT.view!
+  const did = news.room ? what.did.replace('{room}', `room "${news.room.name}"`) : what.did
+  const read = event.kind === 'view' ? readOf(news, event.reader) : null
   return {
     title: `${what.title}: ${documentOf(news)}`,
-    text: `${event.reader ?? 'Someone'} ${what.did} through ${linkOf(news)} at ${new Date(event.at).toISOString().slice(11, 16)} UTC.`,
+    text: `${event.reader ?? 'Someone'} ${did}${read ? `, ${read},` : ''} through ${linkOf(news)} at ${new Date(event.at).toISOString().slice(11, 16)} UTC.`,
     url: pageOf(publicUrl, news),
   }
 }
@@ -56,7 +76,10 @@ export function digestMessage(publicUrl: string, digest: Digest) {
   const named = (who: string) =>
     readers.length === 0
       ? ''
-      : `\n${who}: ${readers.slice(0, NAMED_READERS).join(', ')}${readers.length > NAMED_READERS ? ` and ${readers.length - NAMED_READERS} more` : ''}.`
+      : `\n${who}: ${readers
+          .slice(0, NAMED_READERS)
+          .map((reader) => (digest.news.room ? `${reader} (${readOf(digest.news, reader)})` : reader))
+          .join(', ')}${readers.length > NAMED_READERS ? ` and ${readers.length - NAMED_READERS} more` : ''}.`
   if (digest.news.request)
     return {
       title: `${digest.news.request.title}: ${counted(of('received'), 'file received', 'files received')}`,

@@ -101,31 +101,80 @@ async function newEvents(ctx: AppContext): Promise<Routed[]> {
     .select({ event: readerEvents, news: newsColumns(ctx), requestNotify: requests.notify, requestTitle: requests.title })
     .from(readerEvents)
     .innerJoin(ctx.db.tables.links, eq(ctx.db.tables.links.id, readerEvents.linkId))
-    .innerJoin(ctx.db.tables.files, eq(ctx.db.tables.files.id, ctx.db.tables.links.fileId))
+    .leftJoin(ctx.db.tables.files, eq(ctx.db.tables.files.id, ctx.db.tables.links.fileId))
+    .leftJoin(ctx.db.tables.rooms, eq(ctx.db.tables.rooms.id, ctx.db.tables.links.roomId))
     .leftJoin(requests, eq(requests.id, readerEvents.requestId))
     .where(eq(readerEvents.state, 'new'))
     .orderBy(asc(readerEvents.seq))
     .limit(BATCH)
-  return rows.map(({ event, news, requestNotify, requestTitle }) => ({
-    event,
-    // A received file's news follows its request's notify (its link is off, and its own); a deleted request tells nothing.
-    news:
-      event.requestId === null
-        ? { ...news, ownerId: event.ownerId, request: null }
-        : { ...news, ownerId: event.ownerId, notify: requestNotify ?? 'off', request: { id: event.requestId, title: requestTitle ?? '' } },
-  }))
+  const newsOf = roomNews(ctx)
+  return Promise.all(
+    rows.map(async ({ event, news: columns, requestNotify, requestTitle }) => {
+      const news = await newsOf(columns)
+      return {
+        event,
+        // A received file's news follows its request's notify (its link is off, and its own); a deleted request tells nothing.
+        news:
+          event.requestId === null
+            ? { ...news, ownerId: event.ownerId, request: null }
+            : {
+                ...news,
+                ownerId: event.ownerId,
+                notify: requestNotify ?? 'off',
+                request: { id: event.requestId, title: requestTitle ?? '' },
+              },
+      }
+    }),
+  )
 }
 
+/** What a message needs of a link: its file's, or its room's (a left join on each: a link shares one of them). */
 const newsColumns = (ctx: AppContext) => {
-  const { links, files } = ctx.db.tables
+  const { links, files, rooms } = ctx.db.tables
   return {
     linkId: links.id,
     fileId: files.id,
+    roomId: rooms.id,
+    roomName: rooms.name,
     notify: links.notify,
     label: links.label,
     isDefault: links.isDefault,
     title: files.title,
     filename: files.filename,
+  }
+}
+type NewsColumns = { [K in keyof ReturnType<typeof newsColumns>]: ReturnType<typeof newsColumns>[K]['_']['data'] | null }
+
+/**
+ * A link's news from its columns: a file link's as it was; a room link's with its room (its name stands for the
+ * document's title) and, per reader who gave an address, how many of its documents they have opened so far.
+ */
+function roomNews(ctx: AppContext) {
+  return async (row: NewsColumns): Promise<Omit<LinkNews, 'ownerId' | 'request'>> => {
+    const news = {
+      linkId: row.linkId ?? '',
+      fileId: row.fileId ?? '',
+      notify: row.notify ?? 'off',
+      label: row.label ?? '',
+      isDefault: row.isDefault ?? false,
+      title: row.title ?? row.roomName ?? '',
+      filename: row.filename ?? '',
+      room: null,
+    }
+    if (row.roomId === null) return news
+    const { visits, roomItems } = ctx.db.tables
+    const [[size], read] = await Promise.all([
+      ctx.db.orm.select({ n: count() }).from(roomItems).where(eq(roomItems.roomId, row.roomId)),
+      // Per reader, the documents of the room now they opened through this link.
+      ctx.db.orm
+        .select({ reader: visits.reader, n: sql<number>`count(DISTINCT ${visits.fileId})` })
+        .from(visits)
+        .innerJoin(roomItems, and(eq(roomItems.roomId, row.roomId), eq(roomItems.fileId, visits.fileId)))
+        .where(and(eq(visits.linkId, news.linkId), eq(visits.viewed, true), isNotNull(visits.reader)))
+        .groupBy(visits.reader),
+    ])
+    const readBy = Object.fromEntries(read.map((r) => [r.reader ?? '', Number(r.n)]))
+    return { ...news, room: { id: row.roomId, name: row.roomName ?? '', documents: Number(size?.n ?? 0), readBy } }
   }
 }
 
@@ -153,12 +202,14 @@ async function dueDigests(ctx: AppContext, now: number): Promise<Digest[]> {
     .groupBy(readerEvents.linkId)
   const digests: Digest[] = await dueRequestDigests(ctx, now)
   for (const { linkId, oldest } of waiting) {
-    const [link] = await ctx.db.orm
+    const [columns] = await ctx.db.orm
       .select(newsColumns(ctx))
       .from(ctx.db.tables.links)
-      .innerJoin(ctx.db.tables.files, eq(ctx.db.tables.files.id, ctx.db.tables.links.fileId))
+      .leftJoin(ctx.db.tables.files, eq(ctx.db.tables.files.id, ctx.db.tables.links.fileId))
+      .leftJoin(ctx.db.tables.rooms, eq(ctx.db.tables.rooms.id, ctx.db.tables.links.roomId))
       .where(eq(ctx.db.tables.links.id, linkId))
-    if (!link) continue
+    if (!columns) continue
+    const link = await roomNews(ctx)(columns)
     const period = link.notify === 'daily' ? DAY : HOUR
     const until = Number(oldest) - (Number(oldest) % period) + period
     if (until > now) continue
@@ -205,7 +256,17 @@ async function dueRequestDigests(ctx: AppContext, now: number): Promise<Digest[]
       .orderBy(asc(readerEvents.seq))
     const [first] = events
     if (!first) continue
-    const news = { ownerId: first.ownerId, linkId: first.linkId, fileId: '', notify, label: '', isDefault: true, title: '', filename: '' }
+    const news = {
+      ownerId: first.ownerId,
+      linkId: first.linkId,
+      fileId: '',
+      notify,
+      label: '',
+      isDefault: true,
+      title: '',
+      filename: '',
+      room: null,
+    }
     digests.push({
       news: { ...news, request: { id: requestId, title: request?.title ?? '' } },
       events,

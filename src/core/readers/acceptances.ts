@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray } from 'drizzle-orm'
+import { linkOwnedBy } from '../links/owned-links'
 import type { AppContext } from '../context'
 import type { AcceptanceRow } from '../../db/tables'
 import { notFound } from '../../errors'
@@ -13,8 +14,8 @@ type Scope = { ownerId: string } & ({ fileId: string } | { linkId: string })
  * agreement texts they name. Another user's file or link is the same 404 as a missing one.
  */
 export async function listAcceptances(ctx: AppContext, scope: Scope) {
-  const { acceptances, agreementTexts, files, links } = ctx.db.tables
-  const owned = sql`${links.fileId} IN (SELECT ${files.id} FROM ${files} WHERE ${files.ownerId} = ${scope.ownerId})`
+  const { acceptances, agreementTexts, links } = ctx.db.tables
+  const owned = linkOwnedBy(ctx.db.tables, scope.ownerId) // a file's links, or a room's (docs/rooms.md)
   const id = 'fileId' in scope ? scope.fileId : scope.linkId
   if (!isWellFormedId(id)) throw notFound('fileId' in scope ? 'File not found' : 'Link not found')
   const linkRows = await ctx.db.orm

@@ -1,5 +1,6 @@
 import { and, eq, inArray, type SQLWrapper, sql } from 'drizzle-orm'
 import type { AppContext } from '../context'
+import { linkOwnedBy } from '../links/owned-links'
 import { canonicalAddress, READER_CODE_MAIL, withoutAddress } from '../links/readers'
 import { watermarkTag } from '../previews/watermarks'
 import { badRequest } from '../../errors'
@@ -29,7 +30,11 @@ export async function eraseReader(ctx: AppContext, input: { ownerId: string | nu
   const { ownerId } = input
   const ownFiles =
     ownerId === null ? sql`(SELECT ${files.id} FROM ${files})` : sql`(SELECT ${files.id} FROM ${files} WHERE ${files.ownerId} = ${ownerId})`
-  const ownLinks = sql`(SELECT ${links.id} FROM ${links} WHERE ${links.fileId} IN ${ownFiles})`
+  // A file's links and a room's (docs/rooms.md): a room link's codes are the reader's too.
+  const ownLinks =
+    ownerId === null
+      ? sql`(SELECT ${links.id} FROM ${links})`
+      : sql`(SELECT ${links.id} FROM ${links} WHERE ${linkOwnedBy(ctx.db.tables, ownerId)})`
   const ownerIs = (column: typeof readerEvents.ownerId | typeof notificationDeliveries.ownerId) =>
     ownerId === null ? sql`1 = 1` : sql`${column} = ${ownerId}`
   const codeMails = eq(mailOutbox.kind, READER_CODE_MAIL)

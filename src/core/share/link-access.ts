@@ -47,8 +47,16 @@ export type ReadLinkAccess = (input: { slug: string | null; cookies: RequestCook
  */
 export function linkAccessReader(ctx: AppContext): ReadLinkAccess {
   const findSharedLink = sharedLinkFinder(ctx)
-  return async ({ slug, cookies }) => {
-    const shared = slug === null ? undefined : await findSharedLink(slug)
+  const judge = accessJudge(ctx)
+  return async ({ slug, cookies }) => judge(slug === null ? undefined : await findSharedLink(slug), cookies)
+}
+
+/**
+ * What the reader's cookies open of a link found (a file's link, or a room's link with one of its documents:
+ * core/rooms/find-room-document.ts, whose gates and cookies are the room link's), or `missing` for none.
+ */
+export function accessJudge(ctx: AppContext): (shared: SharedLink | undefined, cookies: RequestCookies) => Promise<LinkAccess> {
+  return async (shared, cookies) => {
     if (!shared) return { kind: 'missing' }
     const { link } = shared
     const now = ctx.now()

@@ -6,7 +6,7 @@ import { timeOrderedId } from '../../lib/ids'
 import type { Visit } from '../../routes/share/model'
 import { readingToken, visitCookieOf, visitOfToken } from './reader-cookies'
 import type { RequestCookies } from '../../lib/cookies'
-import { insertVisit, visitEvents, type VisitFacts } from './visit-records'
+import { insertVisit, visitEvents, type VisitFacts, visitedLinkOf } from './visit-records'
 import { isHumanDownload, visitMarker } from './visit-marks'
 import type { VisitorKeyOf } from './visitor-salt'
 
@@ -51,18 +51,30 @@ export function downloadRecorder(ctx: AppContext, visitorKeyOf: VisitorKeyOf): R
       : []
     if (known) {
       await ctx.db.hot.runGroups([
-        [{ sql: MARK_DOWNLOADED, args: [known, link.id] }, ...news, events.downloaded(file.ownerId, link, { id: known, at: now })],
+        [
+          { sql: MARK_DOWNLOADED, args: [known, link.id] },
+          ...news,
+          events.downloaded(file.ownerId, visitedLinkOf(shared), { id: known, at: now }),
+        ],
       ])
       ctx.jobs.wake('outbox')
       return { newToken: null }
     }
     const id = timeOrderedId(now)
     const visitor = await visitorKeyOf({ clientIp: visit.clientIp, userAgent: visit.userAgent, now })
-    const mark = markOf({ linkId: link.id, clientIp: visit.clientIp, userAgent: visit.userAgent!, kind: 'download', now })
+    const mark = markOf({
+      linkId: link.id,
+      clientIp: visit.clientIp,
+      userAgent: visit.userAgent!,
+      kind: 'download',
+      now,
+      // A room link's document: marked apart from the room's other documents (count-view.ts, ViewScope).
+      ...(link.roomId !== null && { document: link.fileId }),
+    })
     const record = { id, at: now, visitor, ...facts, viewed: false, downloaded: true }
     const insert = { ...insertVisit(link, record), onlyIfPreviousChanged: true }
     const [result] = await ctx.db.hot.runGroups([
-      [...mark.statements, insert, ...news, events.downloaded(file.ownerId, link, { id, at: now })],
+      [...mark.statements, insert, ...news, events.downloaded(file.ownerId, visitedLinkOf(shared), { id, at: now })],
     ])
     if (result instanceof Error) throw result
     ctx.jobs.wake('outbox') // link.downloaded, if it was written: sent now, not at the dispatcher's next poll

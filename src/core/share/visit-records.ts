@@ -3,10 +3,23 @@ import { shareUrlOf } from '../links/share-url'
 import { outboxStatement } from '../webhooks/outbox'
 import type { SqlStatement } from '../../db/hot-sql'
 import type { LinkRow } from '../../db/tables'
+import type { SharedLink } from '../links/find-shared-link'
 import type { DeviceClass } from '../../lib/device-class'
 
-/** What a visit row and a reader's webhook event need of the link. */
-export type VisitedLink = Pick<LinkRow, 'id' | 'fileId' | 'slug' | 'label' | 'notify'>
+/**
+ * What a visit row and a reader's webhook event need of the link; for a room link's document, its room and the
+ * document's title (the events name them).
+ */
+export type VisitedLink = Pick<LinkRow, 'id' | 'slug' | 'label' | 'notify'> & {
+  fileId: string
+  room?: { id: string; name: string; documentTitle: string }
+}
+
+/** The link of a shared link's visit: a room link's names its room and document. */
+export function visitedLinkOf(shared: SharedLink): VisitedLink {
+  const { link, file, room } = shared
+  return room ? { ...link, room: { ...room, documentTitle: file.title || file.filename } } : link
+}
 
 /** What the request tells the analytics about its reader (never the raw address or User-Agent). */
 export type VisitFacts = {
@@ -51,6 +64,10 @@ const linkData = (publicUrl: string, link: VisitedLink) => ({
   label: link.label,
 })
 
+/** A room link's event also names the room and the document read in it (a file link's payload is unchanged). */
+const roomData = (link: VisitedLink) =>
+  link.room ? { room: { id: link.room.id, name: link.room.name }, document: { fileId: link.fileId, title: link.room.documentTitle } } : {}
+
 /**
  * The outbox rows of readers' events, for the owner's webhooks that want them, in the same transaction as the
  * visit: `link.viewed` for a counted view; `link.downloaded` only if the statement just before it changed one
@@ -67,6 +84,7 @@ export function visitEvents(ctx: Pick<AppContext, 'db' | 'config'>) {
         data: {
           link: linkData(publicUrl, link),
           visit: { id: visit.id, at: new Date(visit.at).toISOString(), referrerHost: visit.referrerHost, device: visit.device },
+          ...roomData(link),
         },
       }),
     downloaded: (ownerId: string, link: VisitedLink, visit: { id: string; at: number }): SqlStatement =>
@@ -74,7 +92,7 @@ export function visitEvents(ctx: Pick<AppContext, 'db' | 'config'>) {
         event: 'link.downloaded',
         ownerId,
         at: visit.at,
-        data: { link: linkData(publicUrl, link), visit: { id: visit.id, at: new Date(visit.at).toISOString() } },
+        data: { link: linkData(publicUrl, link), visit: { id: visit.id, at: new Date(visit.at).toISOString() }, ...roomData(link) },
         onlyIfPreviousChanged: true,
       }),
   }

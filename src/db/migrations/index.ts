@@ -26,6 +26,7 @@ import m22 from './0022_link_watermark.sql' with { type: 'text' }
 import m23 from './0023_session_proof.sql' with { type: 'text' }
 import m24 from './0024_email_changes.sql' with { type: 'text' }
 import m25 from './0025_file_requests.sql' with { type: 'text' }
+import m26 from './0026_rooms.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795357528261, sql: m0 },
@@ -54,4 +55,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0023_session_proof', when: 1795902290024, sql: m23 },
   { tag: '0024_email_changes', when: 1795905664881, sql: m24 },
   { tag: '0025_file_requests', when: 1795911961176, sql: m25 },
+  { tag: '0026_rooms', when: 1795927863239, sql: m26 },
 ]

@@ -1,5 +1,5 @@
 import { type SQLWrapper, sql } from 'drizzle-orm'
-import { bigint, boolean, customType, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, boolean, check, customType, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
 import type { Kit } from '../tables/kit'
 
 /** SQLite's BLOB: bytes, read as a Buffer like drizzle's SQLite `blob({ mode: 'buffer' })`. */
@@ -24,6 +24,7 @@ const builders = {
   primaryKey,
   index,
   uniqueIndex,
+  check,
   // A boolean is its own condition (SQLite's is `= 1`).
   isTrue: (column: SQLWrapper) => sql`${column}`,
 } satisfies Record<keyof Kit, unknown>

@@ -24,6 +24,8 @@ export const {
   files,
   fileVersions,
   pdfPages,
+  rooms,
+  roomItems,
   links,
   agreementTexts,
   requests,

@@ -12,6 +12,7 @@ import { metaTables } from './meta'
 import { notificationTables } from './notifications'
 import { readerTables } from './readers'
 import { requestTables } from './requests'
+import { roomTables } from './rooms'
 import { shareTables } from './share'
 import { webhookTables } from './webhooks'
 
@@ -28,11 +29,13 @@ import { webhookTables } from './webhooks'
 export function tablesOf(k: Kit) {
   const accounts = accountTables(k)
   const files = fileTables(k, accounts)
-  const links = linkTables(k, files)
+  const rooms = roomTables(k, { ...accounts, ...files })
+  const links = linkTables(k, { ...files, ...rooms })
   const requests = requestTables(k, accounts)
   return {
     ...accounts,
     ...files,
+    ...rooms,
     ...links,
     ...requests,
     ...shareTables(k, links),
@@ -57,6 +60,7 @@ export type UserRow = Tables['users']['$inferSelect']
 export type TokenRow = Tables['tokens']['$inferSelect']
 export type FileRow = Tables['files']['$inferSelect']
 export type LinkRow = Tables['links']['$inferSelect']
+export type RoomRow = Tables['rooms']['$inferSelect']
 export type FileVersionRow = Tables['fileVersions']['$inferSelect']
 export type VisitRow = Tables['visits']['$inferSelect']
 export type WebhookRow = Tables['webhooks']['$inferSelect']

@@ -1,5 +1,5 @@
 import { type SQLWrapper, sql } from 'drizzle-orm'
-import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { blob, check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 /**
  * What a table definition (this folder) builds its tables with: the kinds of column pdfshare uses, named once for
@@ -25,6 +25,7 @@ import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from
  *   AUTOINCREMENT when `autoIncrement: false`: the rowid, no sequence table written on every insert), a `bigint`
  *   identity column `by default` (a copy from an embedded install may keep its values). Concurrent PostgreSQL
  *   transactions may commit identities out of order: `seq` is a creation order, not a commit order;
+ * - `check(name, condition)`: a named CHECK constraint of the table, on both;
  * - `isTrue(column)`: a boolean column as a condition (a partial index's `where`): `column = 1`, `column`.
  */
 export const sqliteKit = {
@@ -39,6 +40,7 @@ export const sqliteKit = {
   primaryKey,
   index,
   uniqueIndex,
+  check,
   isTrue: (column: SQLWrapper) => sql`${column} = 1`,
 }
 

@@ -1,12 +1,16 @@
+import { sql } from 'drizzle-orm'
 import type { FileTables } from './files'
 import type { Kit } from './kit'
+import type { RoomTables } from './rooms'
 
-/** Share links (core/links): a file's links and the texts their agreements have had. */
-export function linkTables(k: Kit, { files }: { files: FileTables['files'] }) {
+/** Share links (core/links): a file's or a room's links and the texts their agreements have had. */
+export function linkTables(k: Kit, { files, rooms }: { files: FileTables['files']; rooms: RoomTables['rooms'] }) {
   /**
-   * The share links of a file. Every file has exactly one default link (`is_default`), made with the file: the
-   * File resource's shareUrl, allowDownload and searchEngineVisible are its fields. More links may be added, each
-   * with its own slug, switches, password, expiry and view limit. Deleting the file deletes them all.
+   * The share links of a file, or of a room (docs/rooms.md): each link has exactly one of `file_id` and `room_id`.
+   * Every file and every room has exactly one default link (`is_default`), made with it: the File and Room
+   * resources' shareUrl (and a file's allowDownload and searchEngineVisible) are its fields. More links may be
+   * added, each with its own slug, switches, password, expiry and view limit. Deleting the file or the room
+   * deletes them all.
    */
   const links = k.table(
     'links',
@@ -14,10 +18,10 @@ export function linkTables(k: Kit, { files }: { files: FileTables['files'] }) {
       /** Creation order: the order of a file's link list. */
       seq: k.seq(),
       id: k.text('id').notNull().unique(),
-      fileId: k
-        .text('file_id')
-        .notNull()
-        .references(() => files.id, { onDelete: 'cascade' }),
+      /** The file this link shares; NULL for a room's link. */
+      fileId: k.text('file_id').references(() => files.id, { onDelete: 'cascade' }),
+      /** The room this link shares; NULL for a file's link. */
+      roomId: k.text('room_id').references(() => rooms.id, { onDelete: 'cascade' }),
       /** The public share slug (`/s/<slug>`), 128 random bits, separate from the id. */
       slug: k.text('slug').notNull().unique(),
       isDefault: k.boolean('is_default').notNull(),
@@ -61,6 +65,11 @@ export function linkTables(k: Kit, { files }: { files: FileTables['files'] }) {
     (table) => [
       k.index('links_file_seq_idx').on(table.fileId, table.seq),
       k.uniqueIndex('links_one_default_idx').on(table.fileId).where(k.isTrue(table.isDefault)),
+      k.index('links_room_seq_idx').on(table.roomId, table.seq),
+      k.uniqueIndex('links_one_room_default_idx').on(table.roomId).where(k.isTrue(table.isDefault)),
+      // A link shares a file or a room, never both, never neither.
+      // (Unqualified: drizzle-kit would name the table SQLite's rebuild renames.)
+      k.check('links_file_or_room', sql.raw('("file_id" IS NULL) <> ("room_id" IS NULL)')),
     ],
   )
 

@@ -2,7 +2,19 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
 import type { AuthGuard } from '../../http/auth-guard'
 import { authFailures, FailureSchema } from '../../http/schemas'
-import { AnalyticsEnvelope, FileIdParams, LinkIdParams, RangeQuery, ReaderTotalsEnvelope, VisitListEnvelope, VisitsQuery } from './model'
+import {
+  AnalyticsEnvelope,
+  FileIdParams,
+  LinkIdParams,
+  RangeQuery,
+  ReaderTotalsEnvelope,
+  ROOM_CSV_COLUMNS,
+  RoomAnalyticsEnvelope,
+  RoomIdParams,
+  VisitListEnvelope,
+  VisitsQuery,
+} from './model'
+import { roomAnalytics } from '../../core/analytics/room-analytics'
 import { CSV_COLUMNS, csvLine, toVisitDto, visitCsvLine } from '../../core/analytics/presenter'
 import { getAnalytics } from '../../core/analytics/get-analytics'
 import { listVisits, visitsForExport } from '../../core/analytics/list-visits'
@@ -17,12 +29,12 @@ const RANGE_WORDS = 'Optional ?from=&to= (UTC days, YYYY-MM-DD; default the last
  * and a file's visits as CSV. Another user's file or link is a 404, like a missing one.
  */
 /** The OpenAPI description of a CSV export. */
-const csvDetail = (summary: string) => ({
+const csvDetail = (summary: string, columns: readonly string[] = CSV_COLUMNS) => ({
   summary,
   tags,
   responses: {
     200: {
-      description: `CSV with a header line: ${CSV_COLUMNS.join(', ')}`,
+      description: `CSV with a header line: ${columns.join(', ')}`,
       content: { 'text/csv': { schema: { type: 'string' as const } } },
     },
     401: { description: 'Missing or invalid token', content: { 'application/json': { schema: FailureSchema } } },
@@ -129,6 +141,40 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
         params: LinkIdParams,
         response: readers,
         detail: { summary: 'Per reader of a share link that asks for an address: visits, views, downloads, pages, reading time', tags },
+      },
+    )
+    .get(
+      '/api/rooms/:id/analytics',
+      async ({ caller, params }) => ({
+        success: true as const,
+        data: await roomAnalytics(ctx, { ownerId: caller.userId, roomId: params.id }),
+      }),
+      {
+        auth: 'analytics:read',
+        params: RoomIdParams,
+        response: { 200: RoomAnalyticsEnvelope, 404: FailureSchema, ...authFailures },
+        detail: { summary: "A room's analytics: per document, and per reader of its gated links which documents they opened", tags },
+      },
+    )
+    .get(
+      '/api/rooms/:id/analytics.csv',
+      async ({ caller, params }) => {
+        const { readers } = await roomAnalytics(ctx, { ownerId: caller.userId, roomId: params.id })
+        const lines = readers.flatMap(({ reader, documents }) =>
+          documents.map((d) => csvLine(ROOM_CSV_COLUMNS.map((column) => (column === 'reader' ? reader : d[column])))),
+        )
+        return new Response([csvLine([...ROOM_CSV_COLUMNS]), ...lines].join(''), {
+          headers: {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': `attachment; filename="room-${params.id.replace(/[^A-Za-z0-9_-]/g, '_')}.csv"`,
+            'cache-control': 'private, no-store',
+          },
+        })
+      },
+      {
+        auth: 'analytics:read',
+        params: RoomIdParams,
+        detail: csvDetail("Per reader and document of a room's gated links, as CSV", ROOM_CSV_COLUMNS),
       },
     )
     .get(

@@ -120,3 +120,51 @@ export const ReaderTotalsSchema = t.Object(
 )
 export type ReaderTotalsDto = Static<typeof ReaderTotalsSchema>
 export const ReaderTotalsEnvelope = t.Object({ success: t.Literal(true), data: t.Array(ReaderTotalsSchema) })
+
+/** A room's analytics (docs/rooms.md, Analytics): per document of the room, and per reader of its gated links. */
+export const RoomAnalyticsSchema = t.Object(
+  {
+    roomId: t.String(),
+    documents: t.Array(
+      t.Object({
+        fileId: t.String(),
+        title: t.String({ description: "The file's title now (its filename when it has none)" }),
+        folder: t.String({ description: 'Its folder in the room; "" for the top' }),
+        views: count("Counted views of the document through the room's links"),
+        downloads: count('Visits with a download of it'),
+        readers: count('Readers (addresses given at a gate) who opened or downloaded it'),
+        readingSeconds: t.Number({ minimum: 0, description: 'Time its pages were on screen, to a tenth of a second' }),
+      }),
+      { description: "The room's documents now, in its order, unopened ones included" },
+    ),
+    readers: t.Array(
+      t.Object({
+        reader: t.String({ description: 'The address they gave at the room link (verified when it asks for a code)' }),
+        opened: count('Documents of the room now that they opened (read n of m)'),
+        of: count('Documents in the room now'),
+        readingSeconds: t.Number({ minimum: 0, description: 'Time pages were on screen, over all documents' }),
+        lastVisitAt: t.String({ description: 'ISO 8601 UTC with milliseconds' }),
+        documents: t.Array(
+          t.Object({
+            fileId: t.String(),
+            title: t.String(),
+            inRoom: t.Boolean({ description: 'False for a document taken out of the room since' }),
+            views: count('Counted views of it'),
+            downloads: count('Visits with a download'),
+            readingSeconds: t.Number({ minimum: 0 }),
+            lastVisitAt: t.String({ description: 'ISO 8601 UTC with milliseconds' }),
+          }),
+          { description: 'What they opened or downloaded, the latest first' },
+        ),
+      }),
+      { description: `The readers of the room's gated links, the latest first (at most 1000)` },
+    ),
+  },
+  { title: 'RoomAnalytics' },
+)
+export type RoomAnalyticsDto = Static<typeof RoomAnalyticsSchema>
+export const RoomAnalyticsEnvelope = t.Object({ success: t.Literal(true), data: RoomAnalyticsSchema })
+export const RoomIdParams = t.Object({ id: t.String() })
+
+/** The columns of a room's CSV: one line per reader and document. */
+export const ROOM_CSV_COLUMNS = ['reader', 'fileId', 'title', 'inRoom', 'views', 'downloads', 'readingSeconds', 'lastVisitAt'] as const

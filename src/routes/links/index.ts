@@ -4,7 +4,8 @@ import { type AuthGuard, jsonBody } from '../../http/auth-guard'
 import { toLinkInput } from '../../core/links/link-input'
 import { idempotentWrites, NO_BODY, requestDigest } from '../../http/idempotency'
 import { authFailures, FailureSchema, IdempotencyHeaders, keyedFailures } from '../../http/schemas'
-import { FileIdParams, LinkDeletedEnvelope, LinkEnvelope, LinkIdParams, LinkJson, LinkListEnvelope } from './model'
+import { FileIdParams, LinkDeletedEnvelope, LinkEnvelope, LinkIdParams, LinkJson, LinkListEnvelope, RoomIdParams } from './model'
+import { createRoomLink, listRoomLinks } from '../../core/rooms/room-links'
 import { linkFacts, toLinkDto } from '../../core/links/presenter'
 import { createLink } from '../../core/links/create-link'
 import { type DeletedLink, deleteLink } from '../../core/links/delete-link'
@@ -13,8 +14,9 @@ import { getLink } from '../../core/links/owned-links'
 import { updateLink } from '../../core/links/update-link'
 
 const tags = ['links']
+const roomTags = ['rooms']
 
-/** The owner's share links: /api/files/:id/links and /api/links/:linkId. Thin handlers around the services. */
+/** The owner's share links: /api/files/:id/links, /api/rooms/:id/links (docs/rooms.md) and /api/links/:linkId. Thin handlers around the services. */
 export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
   const publicUrl = ctx.config.publicUrl
   const dto = (row: Parameters<typeof toLinkDto>[0]) => toLinkDto(row, publicUrl, ctx.now())
@@ -78,6 +80,55 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
       },
     )
     .get(
+      '/api/rooms/:id/links',
+      async ({ caller, params }) => ({
+        success: true as const,
+        data: (await listRoomLinks(ctx, { ownerId: caller.userId, roomId: params.id })).map(dto),
+      }),
+      {
+        auth: 'files:read',
+        params: RoomIdParams,
+        response: { 200: LinkListEnvelope, 404: FailureSchema, ...authFailures },
+        detail: { summary: "List a room's share links, the default link first, then in creation order", tags: roomTags },
+      },
+    )
+    .post(
+      '/api/rooms/:id/links',
+      async ({ request, body, caller, params, set, audit }) =>
+        keyed(request, set, caller.userId, (key) =>
+          key.once(
+            requestDigest(body),
+            async (held) => {
+              const row = await createRoomLink(ctx, { ownerId: caller.userId, roomId: params.id, link: toLinkInput(body), key: held })
+              await audit('link.created', linkFacts(row))
+              return row
+            },
+            linkCreated,
+          ),
+        ),
+      {
+        auth: 'links:write',
+        parse: jsonBody(LinkJson, 'links:write'),
+        body: LinkJson,
+        headers: IdempotencyHeaders,
+        params: RoomIdParams,
+        response: {
+          201: LinkEnvelope,
+          400: FailureSchema,
+          404: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          ...keyedFailures,
+          ...authFailures,
+        },
+        detail: {
+          summary: 'Add a share link to a room, with every control a file link has (at most 100 a room)',
+          description: 'Changed and deleted through /api/links/:linkId like a file link.',
+          tags: roomTags,
+        },
+      },
+    )
+    .get(
       '/api/links/:linkId',
       async ({ caller, params }) => ({
         success: true as const,
@@ -119,7 +170,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
             NO_BODY,
             async (held) => {
               const deleted = await deleteLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId, key: held })
-              await audit('link.deleted', { linkId: deleted.id, fileId: deleted.fileId })
+              await audit('link.deleted', { linkId: deleted.id, fileId: deleted.fileId, roomId: deleted.roomId })
               return deleted
             },
             (deleted: DeletedLink) => ({ status: 200, body: { success: true as const, data: { id: deleted.id } } }),

@@ -20,10 +20,11 @@ import { LINK_LIMITS } from '../../shared/link-shapes'
 export const LinkSchema = t.Object(
   {
     id: t.String({ description: 'Opaque, URL-safe, at most 64 characters' }),
-    fileId: t.String({ description: 'The file this link shares' }),
+    fileId: t.Union([t.String(), t.Null()], { description: "The file this link shares; null for a room's link" }),
+    roomId: t.Union([t.String(), t.Null()], { description: "The room this link shares (docs/rooms.md); null for a file's link" }),
     url: t.String({ description: 'Public viewer URL: <public-url>/s/<slug>' }),
     label: t.String({ description: `At most ${LINK_LIMITS.label} characters; "" when none` }),
-    isDefault: t.Boolean({ description: "The file's default link (its shareUrl); it cannot be deleted" }),
+    isDefault: t.Boolean({ description: "The file's or room's default link (its shareUrl); it cannot be deleted" }),
     allowDownload: t.Boolean(),
     searchEngineVisible: t.Boolean(),
     expiresAt: t.Union([t.String(), t.Null()], { description: 'ISO 8601 UTC with milliseconds; null: never expires' }),
@@ -66,6 +67,7 @@ export const LinkDeletedEnvelope = t.Object({ success: t.Literal(true), data: t.
 
 export const FileIdParams = t.Object({ id: t.String() })
 export const LinkIdParams = t.Object({ linkId: t.String() })
+export const RoomIdParams = t.Object({ id: t.String() })
 
 const BOOLEAN_WORDS = `a JSON boolean, or one of ${ACCEPTED_BOOLEANS} (case-insensitive)`
 const jsonBoolean = (name: string, description: string) =>

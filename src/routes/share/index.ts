@@ -10,12 +10,17 @@ import { brandingSource } from '../../core/branding/read-branding'
 import { shareAnswers } from './answers'
 import { readFormFields } from '../../http/form-fields'
 import { readBeaconBody, readPasswordField, visitFactsOf, visitOf } from './input'
-import { LOCKED_PREVIEW_HEADERS, PENDING_PREVIEW_HEADERS, previewHeaders, type Disposition } from './answers/headers'
-import { type LinkAccess, linkAccessReader } from '../../core/share/link-access'
+import { LOCKED_PREVIEW_HEADERS, PENDING_PREVIEW_HEADERS, previewHeaders, robotsHeaders, type Disposition } from './answers/headers'
+import { accessJudge, type LinkAccess, linkAccessReader, type ReadLinkAccess } from '../../core/share/link-access'
+import { roomDocumentFinder } from '../../core/rooms/find-room-document'
+import { roomIndexOf, roomPlaceOf } from '../../core/rooms/room-index'
+import type { RoomNav } from './answers/toolbar-markup'
+import { roomZip } from '../../core/rooms/room-zip'
+import { takeSetHeaders } from '../../http/send-file'
 import { parseCookies, type RequestCookies } from '../../lib/cookies'
-import { LinkParams, PageParams } from './model'
+import { LinkParams, PageParams, RoomDocumentPageParams, RoomDocumentParams } from './model'
 import { bytesOpener } from '../../core/share/open-bytes'
-import { pageOpener } from '../../core/share/open-page'
+import { pageOpener, viewAdmitter } from '../../core/share/open-page'
 import { pageImageOpener } from '../../core/share/open-page-image'
 import { previewOpener } from '../../core/share/open-preview'
 import { pageImageAnswer } from './answers/page-answers'
@@ -48,6 +53,16 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
   const answers = shareAnswers(ctx, manifest, () => brandOf(branding.current()))
   // Built once, shared by every route: the link lookups' cache, the day's visitor salt, page 1's size.
   const accessOf = linkAccessReader(ctx)
+  // A room link (docs/rooms.md): its documents' routes, and its gates' forms, judged with the room link's row.
+  const judge = accessJudge(ctx)
+  const findDocument = roomDocumentFinder(ctx)
+  const documentAccessOf = async (slug: string | null, fileId: string | null, cookies: RequestCookies) =>
+    judge(slug === null || fileId === null ? undefined : await findDocument(slug, fileId), cookies)
+  /** A gate's form: a file's link, or else a room's (its gates are passed once for the whole room). */
+  const gateAccessOf: ReadLinkAccess = async ({ slug, cookies }) => {
+    const access = await accessOf({ slug, cookies })
+    return access.kind !== 'missing' || slug === null ? access : judge(await findDocument(slug, null), cookies)
+  }
   const built = {
     visitorKeyOf: visitorKeys(ctx),
     firstPageOf: previews.firstPageOf,
@@ -55,6 +70,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
     watermarks: previews.watermarks,
   }
   const openPage = pageOpener(ctx, built)
+  const admitView = viewAdmitter(ctx, built.visitorKeyOf)
   const openBytes = bytesOpener(ctx, built)
   const openPreview = previewOpener(previews, previewWaitOf(config))
   const openPageImage = pageImageOpener(ctx, {
@@ -94,6 +110,116 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       }),
       disposition,
     )
+
+  /**
+   * `GET /s/:slug` of a room link (docs/rooms.md): its gates' pages as a file link shows them (the room link's
+   * row, with its first document), then the room's index, filtered by `?q=`. No view is counted yet.
+   */
+  const roomPage = async (request: Request, set: Parameters<typeof answers.bytes>[1], slug: string, reader: LinkRequest['reader']) => {
+    const access = await judge(await findDocument(slug, null), reader.cookies)
+    if (access.kind === 'missing') return answers.notFound(set)
+    if (access.kind === 'gone') return answers.gone(set, access.state, access.embedOrigins)
+    const { shared } = access
+    if (access.gate) return answers.page(set, { kind: 'gate', gate: access.gate, shared })
+    const filter = (new URL(request.url).searchParams.get('q') ?? '').slice(0, 200)
+    const index = await roomIndexOf(ctx, { roomId: shared.link.roomId ?? '', ownerId: shared.file.ownerId, filter })
+    if (!index) return answers.notFound(set)
+    // The room link's view (its view limit applies here, and only here: core/share/open-page.ts).
+    const admission = await admitView({
+      access,
+      scope: 'room',
+      cookies: reader.cookies,
+      visit: visitOf(request, reader.client.ip),
+      facts: visitFactsOf(request, ownHost),
+    })
+    if (admission.kind === 'gone') return answers.gone(set, admission.state, admission.embedOrigins)
+    return answers.room(set, shared.link, index, filter, admission.set)
+  }
+
+  /** A ZIP's Content-Disposition: an ASCII stand-in name, and the room's own name in RFC 5987's form. */
+  const zipDisposition = (name: string) =>
+    `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`
+
+  /**
+   * `GET /s/:slug/download` of a room link: the ZIP of its documents (core/rooms/room-zip.ts), when the room link
+   * itself would give a download; else that refusal (401, 403, 410; 404 for a room with no document).
+   */
+  const roomDownload = async (request: Request, set: Parameters<typeof answers.bytes>[1], slug: string, reader: LinkRequest['reader']) => {
+    const access = await judge(await findDocument(slug, null), reader.cookies)
+    const open = (on: LinkAccess) =>
+      openBytes({
+        access: on,
+        cookies: reader.cookies,
+        disposition: 'attachment',
+        visit: visitOf(request, reader.client.ip),
+        facts: visitFactsOf(request, ownHost),
+        range: null,
+      })
+    // The room's own answer first (no document is opened, nothing recorded, when the link would refuse one).
+    const refusal = access.kind !== 'open' || access.gate || (access.limited && !access.granted) || !access.shared.link.allowDownload
+    if (refusal) return answers.bytes(request, set, await open(access), 'attachment')
+    const { shared } = access
+    const index = await roomIndexOf(ctx, { roomId: shared.link.roomId ?? '', ownerId: shared.file.ownerId, filter: '' })
+    if (!index) return answers.notFound(set)
+    const zip = roomZip(ctx, index.documents, async (fileId) => open(await documentAccessOf(slug, fileId, reader.cookies)))
+    return new Response(zip, {
+      headers: {
+        ...takeSetHeaders(set),
+        'content-type': 'application/zip',
+        'content-disposition': zipDisposition(`${index.name}.zip`),
+        'cache-control': 'private, no-store',
+        'x-content-type-options': 'nosniff',
+        ...robotsHeaders(shared.link.searchEngineVisible),
+      },
+    })
+  }
+
+  /** A batch of reading time of a link's page, or a room document's (a visit of the room link and that file). */
+  const readingAnswer = async (request: Request, set: Parameters<typeof answers.bytes>[1], access: LinkAccess) => {
+    const result = await recordReading({ access, body: () => readBeaconBody(request, READING_LIMITS.bodyBytes) })
+    set.status = result.ok ? 204 : result.status
+    Object.assign(set.headers, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+    return result.ok ? '' : result.reason
+  }
+
+  /** A link's card image, or a room document's (`access` judged without cookies: the same for everyone). */
+  const previewAnswer = async (request: Request, set: Parameters<typeof answers.bytes>[1], access: LinkAccess) => {
+    const decision = await openPreview({ access })
+    if (decision.kind === 'missing') return answers.notFound(set)
+    if (decision.kind === 'gone') return answers.gone(set, decision.state)
+    if (decision.kind === 'locked') return new Response(Bun.file(PLACEHOLDER_PREVIEW.path), { headers: LOCKED_PREVIEW_HEADERS })
+    const { preview, shared } = decision
+    if (preview.pending) return new Response(Bun.file(preview.path), { headers: PENDING_PREVIEW_HEADERS })
+    const headers = previewHeaders(shared, { placeholder: preview.kind === 'placeholder' })
+    if (request.headers.get('if-none-match') === headers.etag) return new Response(null, { status: 304, headers })
+    return new Response(Bun.file(preview.path), { headers })
+  }
+
+  /**
+   * `GET /s/:slug/docs/:fileId`: a room link's document in the viewer a file link gets (the same decision and
+   * answer: pages drawn on the server when the link is view-only or watermarked, pdf.js otherwise), leading back
+   * to the room's index and to the previous and next documents in the room's order, as the room is now.
+   */
+  const documentPage = async (request: Request, set: Parameters<typeof answers.bytes>[1], on: LinkRequest) => {
+    const decision = await openPage({
+      access: on.access,
+      cookies: on.reader.cookies,
+      visit: visitOf(request, on.reader.client.ip),
+      facts: visitFactsOf(request, ownHost),
+    })
+    if (decision.kind !== 'page') return answers.page(set, decision)
+    const { link, file } = decision.shared
+    const place = await roomPlaceOf(ctx, { roomId: link.roomId ?? '', ownerId: file.ownerId, fileId: file.id })
+    if (!place) return answers.notFound(set) // taken out while the page was being made
+    const at = (fileId: string) => `/s/${link.slug}/docs/${fileId}`
+    const nav: RoomNav = {
+      path: at(file.id),
+      index: { path: `/s/${link.slug}`, name: place.name },
+      previous: place.previous && { path: at(place.previous.fileId), title: place.previous.title || place.previous.filename },
+      next: place.next && { path: at(place.next.fileId), title: place.next.title || place.next.filename },
+    }
+    return answers.page(set, decision, nav)
+  }
 
   /** A page drawn on the server (`?w=` its width) or its text (`text`): one decision, one way to answer it. */
   const pageAnswer = async (
@@ -140,18 +266,41 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
         params: LinkParams,
         resolve: async ({ params }) => ({ access: await accessOf({ slug: params.slug, cookies: new Map() }) }),
       })
+      // The gates' forms take a room's link too: `gate` with the reader's cookies, `gateForAnyone` without.
+      .macro('gate', {
+        params: LinkParams,
+        resolve: async ({ params, reader }) => ({ access: await gateAccessOf({ slug: params.slug, cookies: reader!.cookies }) }),
+      })
+      .macro('gateForAnyone', {
+        params: LinkParams,
+        resolve: async ({ params }) => ({ access: await gateAccessOf({ slug: params.slug, cookies: new Map() }) }),
+      })
+      /**
+       * A document of a room link: open exactly when the room link would open with the reader's cookies AND the file
+       * is in the room now (read per request: core/rooms/find-room-document.ts); else what a missing link gets.
+       */
+      .macro('roomDocument', {
+        params: RoomDocumentParams,
+        resolve: async ({ params, reader }) => ({ access: await documentAccessOf(params.slug, params.fileId, reader!.cookies) }),
+      })
+      .macro('roomDocumentForAnyone', {
+        params: RoomDocumentParams,
+        resolve: async ({ params }) => ({ access: await documentAccessOf(params.slug, params.fileId, new Map()) }),
+      })
       .get(
         '/s/:slug',
-        async ({ request, access, reader, set }) =>
-          answers.page(
-            set,
-            await openPage({
-              access,
-              cookies: reader.cookies,
-              visit: visitOf(request, reader.client.ip),
-              facts: visitFactsOf(request, ownHost),
-            }),
-          ),
+        async ({ request, access, reader, set, params }) =>
+          access.kind === 'missing' && params.slug !== null
+            ? roomPage(request, set, params.slug, reader)
+            : answers.page(
+                set,
+                await openPage({
+                  access,
+                  cookies: reader.cookies,
+                  visit: visitOf(request, reader.client.ip),
+                  facts: visitFactsOf(request, ownHost),
+                }),
+              ),
         { params: LinkParams, link: true },
       )
       .post(
@@ -178,7 +327,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
               return answers.unlocked(set, decision.link)
           }
         },
-        { ...sameSiteForm, params: LinkParams, linkForAnyone: true },
+        { ...sameSiteForm, params: LinkParams, gateForAnyone: true },
       )
       .post(
         '/s/:slug/reader',
@@ -186,7 +335,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
           const form = await readFormFields(request)
           return answers.address(set, await gate.enterAddress({ access, client: reader.client.group, email: form.get('email') ?? '' }))
         },
-        { ...sameSiteForm, params: LinkParams, link: true },
+        { ...sameSiteForm, params: LinkParams, gate: true },
       )
       .post(
         '/s/:slug/code',
@@ -197,7 +346,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
             await gate.enterCode({ access, client: reader.client.group, email: form.get('email') ?? '', code: form.get('code') ?? '' }),
           )
         },
-        { ...sameSiteForm, params: LinkParams, link: true },
+        { ...sameSiteForm, params: LinkParams, gate: true },
       )
       .post(
         '/s/:slug/agreement',
@@ -213,7 +362,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
             }),
           )
         },
-        { ...sameSiteForm, params: LinkParams, link: true },
+        { ...sameSiteForm, params: LinkParams, gate: true },
       )
       // Each handler names what it reads of the context: Elysia prepares only what is named (a rest parameter would
       // have it parse the query, the cookies and the headers of every request).
@@ -221,20 +370,19 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
         params: LinkParams,
         link: true,
       })
-      .get('/s/:slug/download', ({ request, set, access, reader }) => bytes(request, set, { access, reader }, 'attachment'), {
+      .get(
+        '/s/:slug/download',
+        ({ request, set, access, reader, params }) =>
+          access.kind === 'missing' && params.slug !== null
+            ? roomDownload(request, set, params.slug, reader)
+            : bytes(request, set, { access, reader }, 'attachment'),
+        { params: LinkParams, link: true },
+      )
+      .post('/s/:slug/reading', ({ request, access, set }) => readingAnswer(request, set, access), {
+        parse: 'none',
         params: LinkParams,
         link: true,
       })
-      .post(
-        '/s/:slug/reading',
-        async ({ request, access, set }) => {
-          const result = await recordReading({ access, body: () => readBeaconBody(request, READING_LIMITS.bodyBytes) })
-          set.status = result.ok ? 204 : result.status
-          Object.assign(set.headers, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
-          return result.ok ? '' : result.reason
-        },
-        { parse: 'none', params: LinkParams, link: true },
-      )
       .get(
         '/s/:slug/pages/:page',
         ({ request, set, access, reader, params }) =>
@@ -252,20 +400,43 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
           link: true,
         },
       )
+      // A room link's card image is its first document's (docs/rooms.md, Link cards): `gateForAnyone` finds it.
+      .get('/s/:slug/preview.png', ({ request, access, set }) => previewAnswer(request, set, access), {
+        params: LinkParams,
+        gateForAnyone: true,
+      })
+      // A room link's documents: a file link's routes under `/docs/:fileId` (docs/rooms.md).
+      .get('/s/:slug/docs/:fileId', ({ request, set, access, reader }) => documentPage(request, set, { access, reader }), {
+        params: RoomDocumentParams,
+        roomDocument: true,
+      })
+      .post('/s/:slug/docs/:fileId/reading', ({ request, access, set }) => readingAnswer(request, set, access), {
+        parse: 'none',
+        params: RoomDocumentParams,
+        roomDocument: true,
+      })
+      .get('/s/:slug/docs/:fileId/preview.png', ({ request, access, set }) => previewAnswer(request, set, access), {
+        params: RoomDocumentParams,
+        roomDocumentForAnyone: true,
+      })
+      .get('/s/:slug/docs/:fileId/file', ({ request, set, access, reader }) => bytes(request, set, { access, reader }, 'inline'), {
+        params: RoomDocumentParams,
+        roomDocument: true,
+      })
+      .get('/s/:slug/docs/:fileId/download', ({ request, set, access, reader }) => bytes(request, set, { access, reader }, 'attachment'), {
+        params: RoomDocumentParams,
+        roomDocument: true,
+      })
       .get(
-        '/s/:slug/preview.png',
-        async ({ request, access, set }) => {
-          const decision = await openPreview({ access })
-          if (decision.kind === 'missing') return answers.notFound(set)
-          if (decision.kind === 'gone') return answers.gone(set, decision.state)
-          if (decision.kind === 'locked') return new Response(Bun.file(PLACEHOLDER_PREVIEW.path), { headers: LOCKED_PREVIEW_HEADERS })
-          const { preview, shared } = decision
-          if (preview.pending) return new Response(Bun.file(preview.path), { headers: PENDING_PREVIEW_HEADERS })
-          const headers = previewHeaders(shared, { placeholder: preview.kind === 'placeholder' })
-          if (request.headers.get('if-none-match') === headers.etag) return new Response(null, { status: 304, headers })
-          return new Response(Bun.file(preview.path), { headers })
-        },
-        { params: LinkParams, linkForAnyone: true },
+        '/s/:slug/docs/:fileId/pages/:page',
+        ({ request, set, access, reader, params }) =>
+          pageAnswer(request, set, { access, reader, page: params.page }, new URL(request.url).searchParams.get('w')),
+        { params: RoomDocumentPageParams, roomDocument: true },
+      )
+      .get(
+        '/s/:slug/docs/:fileId/pages/:page/text',
+        ({ request, set, access, reader, params }) => pageAnswer(request, set, { access, reader, page: params.page }, 'text'),
+        { params: RoomDocumentPageParams, roomDocument: true },
       )
       .get('/s/*', ({ set }) => answers.notFound(set))
   )

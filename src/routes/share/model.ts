@@ -32,6 +32,11 @@ export const LinkParams = t.Object({ slug: Slug })
 /** The params of a page's image and text, `/s/:slug/pages/:page…`. */
 export const PageParams = t.Object({ slug: Slug, page: PageNumber })
 
+/** The params of a room link's document routes, `/s/:slug/docs/:fileId…` (docs/rooms.md); a fileId that is not an id: null. */
+export const RoomDocumentParams = t.Object({ slug: Slug, fileId: Slug })
+/** The params of a room document's page image and text, `/s/:slug/docs/:fileId/pages/:page…`. */
+export const RoomDocumentPageParams = t.Object({ slug: Slug, fileId: Slug, page: PageNumber })
+
 /** What a request says about itself, for deciding whether it is a human visit. */
 export type Visit = {
   method: string

@@ -8,6 +8,9 @@ import { etagOf, sendFile, takeSetHeaders } from '../../../http/send-file'
 import { type AnswerKit, gateAnswers, type ResponseSet } from './gate-answers'
 import { goneWords, passwordPage } from './link-pages'
 import { messagePage, viewerPage, type PageContext } from './pages'
+import { roomIndexPage } from './room-page'
+import type { RoomNav } from './toolbar-markup'
+import type { RoomIndex } from '../../../core/rooms/room-index'
 import { type LinkCookie, linkCookieValue, readerCookieHeader } from '../../../core/share/reader-cookies'
 import { crossSiteCookiesWork, isEmbeddable } from '../../../core/links/embed-origins'
 import {
@@ -47,8 +50,17 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
   const linkPath = (slug: string) => `${page.basePath}/s/${slug}`
   const linkCookie = (kind: LinkCookie, link: SharedLink['link']) =>
     readerCookieHeader(kind, linkCookieValue(ctx.signingKey, kind, link, ctx.now()), linkPath(link.slug), cookieOptions(link))
+  /**
+   * A visit's reading token, at the path of what was visited: a file's link, or a room link's document (a visit of
+   * one document never ties a download of another to it).
+   */
   const visitCookie = (link: SharedLink['link'], token: string) =>
-    readerCookieHeader('visit', token, linkPath(link.slug), cookieOptions(link))
+    readerCookieHeader(
+      'visit',
+      token,
+      link.roomId ? `${linkPath(link.slug)}/docs/${link.fileId}` : linkPath(link.slug),
+      cookieOptions(link),
+    )
   const html = (set: ResponseSet, status: number, body: string, headers: Record<string, string | string[]> = {}) => {
     set.status = status
     // Several Set-Cookie headers go as an array, which Elysia writes as one header each.
@@ -86,8 +98,22 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
     passwordForm,
     ...gates,
 
-    /** `GET /s/:slug`. */
-    page(set: ResponseSet, decision: PageDecision) {
+    /**
+     * `GET /s/:slug` of a room link past its gates: the room's index (docs/rooms.md), never kept by a cache, with
+     * the cookies of its counted view (`seen`, and `grant` for a limited room link: its documents open with it).
+     */
+    room(set: ResponseSet, link: SharedLink['link'], index: RoomIndex, filter: string, counted: { seen: boolean; grant: boolean }) {
+      const cookies = [...(counted.seen ? [linkCookie('seen', link)] : []), ...(counted.grant ? [linkCookie('grant', link)] : [])]
+      return html(set, 200, roomIndexPage(page, linkPath(link.slug), index, filter), {
+        ...robotsHeaders(link.searchEngineVisible),
+        ...framingHeaders(link, 'viewer'),
+        'cache-control': 'no-store',
+        ...(cookies.length > 0 && { 'set-cookie': cookies }),
+      })
+    },
+
+    /** `GET /s/:slug`, and a room link's document page `GET /s/:slug/docs/:fileId` (`room`: where it leads). */
+    page(set: ResponseSet, decision: PageDecision, room?: RoomNav) {
       if (decision.kind === 'missing') return notFound(set)
       if (decision.kind === 'gone') return gone(set, decision.state, decision.embedOrigins)
       if (decision.kind === 'busy')
@@ -95,6 +121,11 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
           'retry-after': '2',
         })
       const { link } = decision.shared
+      if (decision.kind === 'room_first') {
+        set.status = 303
+        Object.assign(set.headers, STAND_IN_HEADERS, { location: linkPath(link.slug) })
+        return ''
+      }
       if (decision.kind === 'gate')
         return decision.gate === 'password' ? passwordForm(set, link, false) : gates.gatePage(set, decision.gate, decision.shared)
       const cookies = [
@@ -116,6 +147,7 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
           ungranted: decision.ungranted,
           firstPage: decision.firstPage,
           images: decision.images,
+          room,
         }),
         headers,
       )
