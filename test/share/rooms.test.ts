@@ -40,9 +40,10 @@ const slugOf = (url: string) => new URL(url).pathname.split('/').pop()!
 const get = (path: string, cookie?: string) => server.call('GET', path, { headers: cookie ? { cookie } : {} })
 const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer())
 
-/** The routes of a document that answer its content, with what each must hold when open. */
-const ROUTES = ['file', 'download', 'pages/1/text'] as const
-const routeOf = (slug: string, fileId: string, route: (typeof ROUTES)[number]) => `/s/${slug}/docs/${fileId}/${route}`
+/** The routes of a document ('': its viewer page), each a 200 when open. */
+const ROUTES = ['', 'file', 'download', 'pages/1/text', 'preview.png'] as const
+const routeOf = (slug: string, fileId: string, route: (typeof ROUTES)[number]) =>
+  `/s/${slug}/docs/${fileId}${route === '' ? '' : `/${route}`}`
 
 describe("a room link's documents", () => {
   test('a document in the room opens with its own bytes; a file outside it, a file link and a malformed id are 404s', async () => {
@@ -68,6 +69,42 @@ describe("a room link's documents", () => {
       // A file's own link has no documents: its slug with /docs/ is no way around a room.
       expect((await get(routeOf(slugOf(outside.shareUrl), outside.id, route))).status).toBe(404)
     }
+  })
+
+  test("a document's page is the viewer a file link gets, with the way back to the room and on to the previous and next", async () => {
+    const room = await api<RoomDto>('POST', '/api/rooms', {
+      name: 'Viewer <room>',
+      items: [{ fileId: a.id }, { fileId: b.id, folder: 'Later' }, { fileId: outside.id }],
+    })
+    const slug = slugOf(room.shareUrl)
+    const first = await get(routeOf(slug, a.id, ''))
+    expect(first.status).toBe(200)
+    const html = await first.text()
+    // pdf.js over the document's own bytes, under the document's prefix.
+    expect(html).toContain(`data-file="/base/s/${slug}/docs/${a.id}/file"`)
+    expect(html).toContain(`data-download="/base/s/${slug}/docs/${a.id}/download"`)
+    expect(html).toContain(`href="/base/s/${slug}" title="Back to Viewer &lt;room&gt;"`)
+    expect(html).not.toContain('rel="prev"')
+    expect(html).toContain(`rel="next" href="/base/s/${slug}/docs/${b.id}"`)
+    const middle = await (await get(routeOf(slug, b.id, ''))).text()
+    expect(middle).toContain(`rel="prev" href="/base/s/${slug}/docs/${a.id}"`)
+    expect(middle).toContain(`rel="next" href="/base/s/${slug}/docs/${outside.id}"`)
+    const last = await (await get(routeOf(slug, outside.id, ''))).text()
+    expect(last).not.toContain('rel="next"')
+    // The index leads to the document pages.
+    expect(await (await get(`/s/${slug}`)).text()).toContain(`<a href="/base/s/${slug}/docs/${b.id}">`)
+    // View-only or watermarked: pages drawn on the server, and no URL of the PDF in the page.
+    for (const controls of [{ allowDownload: false }, { watermark: 'For {email}' }]) {
+      const link = await api<LinkDto>('POST', `/api/rooms/${room.id}/links`, controls)
+      const page = await (await get(routeOf(slugOf(link.url), b.id, ''))).text()
+      expect(page).toContain('data-mode="images"')
+      expect(page).toContain(`data-pages-url="/base/s/${slugOf(link.url)}/docs/${b.id}/pages/"`)
+      expect(page).not.toContain('data-file=')
+    }
+    // A document's card image.
+    const preview = await get(routeOf(slug, a.id, 'preview.png'))
+    expect(preview.status).toBe(200)
+    expect(preview.headers.get('content-type')).toBe('image/png')
   })
 
   test('a document taken out of the room is closed at once, on every route', async () => {

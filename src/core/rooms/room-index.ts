@@ -25,3 +25,20 @@ export async function roomIndexOf(
   const shown = needle === '' ? documents : documents.filter((d) => (d.title || d.filename).toLocaleLowerCase().includes(needle))
   return { ...room, documents: shown }
 }
+
+/** Where a room's document stands in it: the room's name, and the documents before and after it in the room's order. */
+export type RoomPlace = { name: string; previous: RoomDocument | null; next: RoomDocument | null }
+
+/**
+ * The place of `fileId` in the room now (the document page's way back and on); undefined when the room is gone or
+ * the file is no longer in it.
+ */
+export async function roomPlaceOf(
+  ctx: AppContext,
+  input: { roomId: string; ownerId: string; fileId: string },
+): Promise<RoomPlace | undefined> {
+  const index = await roomIndexOf(ctx, { ...input, filter: '' })
+  const at = index?.documents.findIndex((d) => d.fileId === input.fileId) ?? -1
+  if (!index || at < 0) return undefined
+  return { name: index.name, previous: index.documents[at - 1] ?? null, next: index.documents[at + 1] ?? null }
+}

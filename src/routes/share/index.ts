@@ -13,7 +13,8 @@ import { readBeaconBody, readPasswordField, visitFactsOf, visitOf } from './inpu
 import { LOCKED_PREVIEW_HEADERS, PENDING_PREVIEW_HEADERS, previewHeaders, robotsHeaders, type Disposition } from './answers/headers'
 import { accessJudge, type LinkAccess, linkAccessReader, type ReadLinkAccess } from '../../core/share/link-access'
 import { roomDocumentFinder } from '../../core/rooms/find-room-document'
-import { roomIndexOf } from '../../core/rooms/room-index'
+import { roomIndexOf, roomPlaceOf } from '../../core/rooms/room-index'
+import type { RoomNav } from './answers/toolbar-markup'
 import { roomZip } from '../../core/rooms/room-zip'
 import { takeSetHeaders } from '../../http/send-file'
 import { parseCookies, type RequestCookies } from '../../lib/cookies'
@@ -162,6 +163,45 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
     })
   }
 
+  /** A link's card image, or a room document's (`access` judged without cookies: the same for everyone). */
+  const previewAnswer = async (request: Request, set: Parameters<typeof answers.bytes>[1], access: LinkAccess) => {
+    const decision = await openPreview({ access })
+    if (decision.kind === 'missing') return answers.notFound(set)
+    if (decision.kind === 'gone') return answers.gone(set, decision.state)
+    if (decision.kind === 'locked') return new Response(Bun.file(PLACEHOLDER_PREVIEW.path), { headers: LOCKED_PREVIEW_HEADERS })
+    const { preview, shared } = decision
+    if (preview.pending) return new Response(Bun.file(preview.path), { headers: PENDING_PREVIEW_HEADERS })
+    const headers = previewHeaders(shared, { placeholder: preview.kind === 'placeholder' })
+    if (request.headers.get('if-none-match') === headers.etag) return new Response(null, { status: 304, headers })
+    return new Response(Bun.file(preview.path), { headers })
+  }
+
+  /**
+   * `GET /s/:slug/docs/:fileId`: a room link's document in the viewer a file link gets (the same decision and
+   * answer: pages drawn on the server when the link is view-only or watermarked, pdf.js otherwise), leading back
+   * to the room's index and to the previous and next documents in the room's order, as the room is now.
+   */
+  const documentPage = async (request: Request, set: Parameters<typeof answers.bytes>[1], on: LinkRequest) => {
+    const decision = await openPage({
+      access: on.access,
+      cookies: on.reader.cookies,
+      visit: visitOf(request, on.reader.client.ip),
+      facts: visitFactsOf(request, ownHost),
+    })
+    if (decision.kind !== 'page') return answers.page(set, decision)
+    const { link, file } = decision.shared
+    const place = await roomPlaceOf(ctx, { roomId: link.roomId ?? '', ownerId: file.ownerId, fileId: file.id })
+    if (!place) return answers.notFound(set) // taken out while the page was being made
+    const at = (fileId: string) => `/s/${link.slug}/docs/${fileId}`
+    const nav: RoomNav = {
+      path: at(file.id),
+      index: { path: `/s/${link.slug}`, name: place.name },
+      previous: place.previous && { path: at(place.previous.fileId), title: place.previous.title || place.previous.filename },
+      next: place.next && { path: at(place.next.fileId), title: place.next.title || place.next.filename },
+    }
+    return answers.page(set, decision, nav)
+  }
+
   /** A page drawn on the server (`?w=` its width) or its text (`text`): one decision, one way to answer it. */
   const pageAnswer = async (
     request: Request,
@@ -223,6 +263,10 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       .macro('roomDocument', {
         params: RoomDocumentParams,
         resolve: async ({ params, reader }) => ({ access: await documentAccessOf(params.slug, params.fileId, reader!.cookies) }),
+      })
+      .macro('roomDocumentForAnyone', {
+        params: RoomDocumentParams,
+        resolve: async ({ params }) => ({ access: await documentAccessOf(params.slug, params.fileId, new Map()) }),
       })
       .get(
         '/s/:slug',
@@ -342,22 +386,19 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
           link: true,
         },
       )
-      .get(
-        '/s/:slug/preview.png',
-        async ({ request, access, set }) => {
-          const decision = await openPreview({ access })
-          if (decision.kind === 'missing') return answers.notFound(set)
-          if (decision.kind === 'gone') return answers.gone(set, decision.state)
-          if (decision.kind === 'locked') return new Response(Bun.file(PLACEHOLDER_PREVIEW.path), { headers: LOCKED_PREVIEW_HEADERS })
-          const { preview, shared } = decision
-          if (preview.pending) return new Response(Bun.file(preview.path), { headers: PENDING_PREVIEW_HEADERS })
-          const headers = previewHeaders(shared, { placeholder: preview.kind === 'placeholder' })
-          if (request.headers.get('if-none-match') === headers.etag) return new Response(null, { status: 304, headers })
-          return new Response(Bun.file(preview.path), { headers })
-        },
-        { params: LinkParams, linkForAnyone: true },
-      )
+      .get('/s/:slug/preview.png', ({ request, access, set }) => previewAnswer(request, set, access), {
+        params: LinkParams,
+        linkForAnyone: true,
+      })
       // A room link's documents: a file link's routes under `/docs/:fileId` (docs/rooms.md).
+      .get('/s/:slug/docs/:fileId', ({ request, set, access, reader }) => documentPage(request, set, { access, reader }), {
+        params: RoomDocumentParams,
+        roomDocument: true,
+      })
+      .get('/s/:slug/docs/:fileId/preview.png', ({ request, access, set }) => previewAnswer(request, set, access), {
+        params: RoomDocumentParams,
+        roomDocumentForAnyone: true,
+      })
       .get('/s/:slug/docs/:fileId/file', ({ request, set, access, reader }) => bytes(request, set, { access, reader }, 'inline'), {
         params: RoomDocumentParams,
         roomDocument: true,

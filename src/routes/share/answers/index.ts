@@ -9,6 +9,7 @@ import { type AnswerKit, gateAnswers, type ResponseSet } from './gate-answers'
 import { goneWords, passwordPage } from './link-pages'
 import { messagePage, viewerPage, type PageContext } from './pages'
 import { roomIndexPage } from './room-page'
+import type { RoomNav } from './toolbar-markup'
 import type { RoomIndex } from '../../../core/rooms/room-index'
 import { type LinkCookie, linkCookieValue, readerCookieHeader } from '../../../core/share/reader-cookies'
 import { crossSiteCookiesWork, isEmbeddable } from '../../../core/links/embed-origins'
@@ -49,8 +50,17 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
   const linkPath = (slug: string) => `${page.basePath}/s/${slug}`
   const linkCookie = (kind: LinkCookie, link: SharedLink['link']) =>
     readerCookieHeader(kind, linkCookieValue(ctx.signingKey, kind, link, ctx.now()), linkPath(link.slug), cookieOptions(link))
+  /**
+   * A visit's reading token, at the path of what was visited: a file's link, or a room link's document (a visit of
+   * one document never ties a download of another to it).
+   */
   const visitCookie = (link: SharedLink['link'], token: string) =>
-    readerCookieHeader('visit', token, linkPath(link.slug), cookieOptions(link))
+    readerCookieHeader(
+      'visit',
+      token,
+      link.roomId ? `${linkPath(link.slug)}/docs/${link.fileId}` : linkPath(link.slug),
+      cookieOptions(link),
+    )
   const html = (set: ResponseSet, status: number, body: string, headers: Record<string, string | string[]> = {}) => {
     set.status = status
     // Several Set-Cookie headers go as an array, which Elysia writes as one header each.
@@ -97,8 +107,8 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
       })
     },
 
-    /** `GET /s/:slug`. */
-    page(set: ResponseSet, decision: PageDecision) {
+    /** `GET /s/:slug`, and a room link's document page `GET /s/:slug/docs/:fileId` (`room`: where it leads). */
+    page(set: ResponseSet, decision: PageDecision, room?: RoomNav) {
       if (decision.kind === 'missing') return notFound(set)
       if (decision.kind === 'gone') return gone(set, decision.state, decision.embedOrigins)
       if (decision.kind === 'busy')
@@ -127,6 +137,7 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
           ungranted: decision.ungranted,
           firstPage: decision.firstPage,
           images: decision.images,
+          room,
         }),
         headers,
       )

@@ -2,7 +2,7 @@ import type { ViewerManifest } from '../../../assets/viewer-assets'
 import type { SharedLink } from '../../../core/links/find-shared-link'
 import { etagOf } from '../../../http/send-file'
 import { html, type SafeHtml } from '../../../lib/html'
-import { viewerToolbar } from './toolbar-markup'
+import { type RoomNav, roomNavMarkup, viewerToolbar } from './toolbar-markup'
 import { CSS_PX_PER_POINT, MAX_AUTO_SCALE, PAGE_BORDERS_PX, PAGE_GUTTER_PX, PAGE_WIDTHS, type PageSize } from '../../../shared/page-layout'
 import type { PageBrand } from '../../../core/branding/page-brand'
 import { brandBar, brandIcon, brandMark, brandStylesheet } from '../../../core/branding/brand-markup'
@@ -38,15 +38,18 @@ export function viewerPage(
     ungranted?: boolean
     firstPage?: PageSize | null
     images?: { sizes: string } | { problem: 'unreadable' | 'password' } | null
+    /** A document of a room link: its routes are under its own path, and the page leads back to the room and on. */
+    room?: RoomNav
   } = {},
 ): string {
-  const { reading = null, ungranted = false } = options
-  const first = options.firstPage && !ungranted ? firstPageImage(`${page.basePath}/s/${link.slug}/pages/1`, options.firstPage) : null
+  const { reading = null, ungranted = false, room } = options
+  const path = room ? room.path : `/s/${link.slug}`
+  const base = `${page.basePath}${path}`
+  const first = options.firstPage && !ungranted ? firstPageImage(`${base}/pages/1`, options.firstPage) : null
   const title = displayTitle(file)
   const { brand } = page
   const description = file.description || (brand.siteName ? `${file.filename}, shared with ${brand.siteName}` : file.filename)
-  const shareUrl = `${page.publicUrl}/s/${link.slug}`
-  const base = `${page.basePath}/s/${link.slug}`
+  const shareUrl = `${page.publicUrl}${path}`
   const assets = `${page.basePath}/assets`
   const previewUrl = `${shareUrl}/preview.png?v=${file.sha256.slice(0, 12)}`
   const download = link.allowDownload ? `${base}/download` : ''
@@ -86,7 +89,7 @@ ${first ? html`<link rel="preload" as="image" href="${first.src}" imagesrcset="$
       ? html`data-mode="images" data-pages-url="${base}/pages/" data-download="${download}" ${'sizes' in options.images ? html`data-sizes="${options.images.sizes}"` : html`data-problem="${options.images.problem}"`}`
       : html`data-file="${base}/file" data-size="${file.size}" data-etag="${etagOf(file.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/"`
   } data-title="${title}" data-viewer="${assets}/${page.manifest.script}" data-pdfjs-style="${assets}/${page.manifest.pdfjsStyle}"${reading ? html` data-visit="${reading.token}" data-reading="${base}/reading"` : ''}${ungranted ? html` data-ungranted="1"` : ''}>
-${viewerToolbar({ title, download, brand: brandMark(brand) })}
+${viewerToolbar({ title, download, brand: brandMark(brand), nav: room ? roomNavMarkup(page.basePath, room) : '' })}
 <div id="viewer-container" tabindex="0">${
     first
       ? html`<div id="first-page" class="pdfViewer"><div class="page"><img src="${first.src}" srcset="${first.srcset}" sizes="${first.sizes}" width="${String(first.width)}" height="${String(first.height)}" alt="${`Page 1 of ${title}`}" fetchpriority="high" elementtiming="first-page"></div></div>`

@@ -22,7 +22,7 @@ export function roomIndexPage(
     ([folder, documents]) =>
       html`<section class="room-folder">${folder === '' ? '' : html`<h2>${folder}</h2>`}<ul class="room-documents">${documents.map(
         (d) =>
-          html`<li class="room-document"><a href="${base}/docs/${d.fileId}/pages/1?w=1200"><img src="${base}/docs/${d.fileId}/pages/1?w=480" alt="" width="240" loading="lazy"><span class="room-title">${d.title || d.filename}</span></a> <span class="room-facts">${d.pages === null ? '' : `${d.pages} ${d.pages === 1 ? 'page' : 'pages'} · `}${sizeText(d.size)}</span></li>`,
+          html`<li class="room-document"><a href="${base}/docs/${d.fileId}"><img src="${base}/docs/${d.fileId}/pages/1?w=480" alt="" width="240" loading="lazy"><span class="room-title">${d.title || d.filename}</span></a> <span class="room-facts">${d.pages === null ? '' : `${d.pages} ${d.pages === 1 ? 'page' : 'pages'} · `}${sizeText(d.size)}</span></li>`,
       )}</ul></section>`,
   )
   return standInPage(

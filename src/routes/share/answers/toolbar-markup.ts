@@ -12,16 +12,48 @@ const icons = {
   plus: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M12 5v14M5 12h14"/></svg>`,
   search: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="11" cy="11" r="7"/><path d="M20 20l-3.5-3.5"/></svg>`,
   download: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M12 4v11M7 10l5 5 5-5M5 20h14"/></svg>`,
+  up: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 6h6l2 2h8v10H4z"/></svg>`,
   close: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>`,
 }
 
 /**
- * The toolbar (the instance's `brand` mark if any, title, pages, zoom, find, and the download button when
- * `download` is its URL) and the find bar.
+ * Where a room link's document page leads (paths under the site's base path): back to the room's index, and to
+ * the previous and next documents in the room's order (null at either end).
  */
-export function viewerToolbar({ title, download, brand = '' }: { title: string; download: string; brand?: SafeHtml | '' }): SafeHtml {
+export type RoomNav = {
+  /** The document's own path, `/s/<slug>/docs/<fileId>`: its routes are under it. */
+  path: string
+  index: { path: string; name: string }
+  previous: { path: string; title: string } | null
+  next: { path: string; title: string } | null
+}
+
+/** A room document's way back and on: plain links, so they work before (and without) any script. */
+export function roomNavMarkup(basePath: string, nav: RoomNav): SafeHtml {
+  const step = (rel: 'prev' | 'next', to: RoomNav['next']) =>
+    to
+      ? html`<a class="button" rel="${rel}" href="${basePath}${to.path}" title="${`${rel === 'prev' ? 'Previous' : 'Next'}: ${to.title}`}" aria-label="${`${rel === 'prev' ? 'Previous' : 'Next'} document: ${to.title}`}">${rel === 'prev' ? icons.previous : icons.next}</a>`
+      : ''
+  return html`<nav class="group room-nav" aria-label="Room"><a class="button" href="${basePath}${nav.index.path}" title="${`Back to ${nav.index.name}`}">${icons.up}<span class="label">${nav.index.name}</span></a>${step('prev', nav.previous)}${step('next', nav.next)}</nav>`
+}
+
+/**
+ * The toolbar (the instance's `brand` mark if any, a room document's `nav`, title, pages, zoom, find, and the
+ * download button when `download` is its URL) and the find bar.
+ */
+export function viewerToolbar({
+  title,
+  download,
+  brand = '',
+  nav = '',
+}: {
+  title: string
+  download: string
+  brand?: SafeHtml | ''
+  nav?: SafeHtml | ''
+}): SafeHtml {
   return html`<header class="toolbar">
-  ${brand}<h1 class="doc-title" title="${title}">${title}</h1>
+  ${brand}${nav}<h1 class="doc-title" title="${title}">${title}</h1>
   <div class="group pages" role="group" aria-label="Pages">
     <button id="previous-page" type="button" title="Previous page (p)" aria-label="Previous page" disabled>${icons.previous}</button>
     <label class="visually-hidden" for="page-number">Page</label>
