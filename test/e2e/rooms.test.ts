@@ -233,6 +233,19 @@ describe('the Rooms page of the dashboard', () => {
         await reader.close()
       }
 
+      // A link of its own, made with the file links' form: a password.
+      await page.getByRole('button', { name: 'New link…' }).click()
+      const form = page.locator('.new-link form')
+      await form.getByLabel(/^Label/).fill('Investors')
+      await form.getByLabel('Password').fill('open sesame')
+      await form.getByRole('button', { name: 'Create the link' }).click()
+      await page.locator('.link-item', { has: page.getByRole('heading', { name: 'Investors', exact: true }) }).waitFor()
+      const links = await json<LinkDto[]>(`/rooms/${room.id}/links`)
+      expect(links.map((link) => [link.label, link.hasPassword, link.roomId])).toEqual([
+        ['', false, room.id],
+        ['Investors', true, room.id],
+      ])
+
       // The list shows the room; deleted, its link is gone and its files stay.
       await page.getByRole('link', { name: '← All rooms' }).click()
       await page.getByRole('link', { name: 'Deal room' }).click()
