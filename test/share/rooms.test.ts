@@ -10,13 +10,14 @@ import type { RoomDto } from '../../src/routes/rooms/model'
 import { safeName } from '../../src/core/rooms/room-zip'
 import { startTestApp } from '../support/harness'
 import { uploadPdf } from '../support/uploads'
+import { FIREFOX, SAFARI_PHONE } from '../support/user-agents'
 
 /**
  * The reader's side of a room link (docs/rooms.md): a document's routes under `<link URL>/docs/:fileId` open
  * exactly when the room link would and the file is in the room now; the room's gates are passed once.
  */
 const server = await startTestApp()
-const { links } = server.ctx.db.tables
+const { links, files, visits, visitPages } = server.ctx.db.tables
 const alice = await server.user()
 
 const api = async <T>(method: string, path: string, body?: unknown, status = method === 'POST' ? 201 : 200): Promise<T> => {
@@ -105,6 +106,57 @@ describe("a room link's documents", () => {
     const preview = await get(routeOf(slug, a.id, 'preview.png'))
     expect(preview.status).toBe(200)
     expect(preview.headers.get('content-type')).toBe('image/png')
+  })
+
+  test("views: the room's index counts the room link's view (its limit applies there), a document its file's view in the room", async () => {
+    const room = await api<RoomDto>('POST', '/api/rooms', { name: 'Counted', items: [{ fileId: a.id }, { fileId: b.id }] })
+    const link = await api<LinkDto>('POST', `/api/rooms/${room.id}/links`, { maxViews: 1 })
+    const slug = slugOf(link.url)
+    const as = (userAgent: string, cookie = '') => ({ 'user-agent': userAgent, ...(cookie && { cookie }) })
+    const open = (path: string, userAgent: string, cookie = '') => server.call('GET', path, { headers: as(userAgent, cookie) })
+    const linkViews = async () => (await api<LinkDto>('GET', `/api/links/${link.id}`)).views
+    const fileViews = async (id: string) =>
+      (await server.ctx.db.orm.select({ views: files.views }).from(files).where(eq(files.id, id)))[0]!.views
+    const [aViews, bViews] = [await fileViews(a.id), await fileViews(b.id)]
+
+    // A document opened before the room (a limited room link): to the index first, nothing counted.
+    const early = await open(routeOf(slug, a.id, ''), FIREFOX)
+    expect(early.status).toBe(303)
+    expect(early.headers.get('location')).toBe(`/base/s/${slug}`)
+    expect(await linkViews()).toBe(0)
+    const index = await open(`/s/${slug}`, FIREFOX)
+    expect(index.status).toBe(200)
+    const cookie = index.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
+    expect(cookie).toContain('pdfshare_grant=')
+    expect(await linkViews()).toBe(1)
+    expect(await fileViews(a.id)).toBe(aViews)
+    // Each document opened in the room: a view of its file, a visit of the room link and that file; the room
+    // link's view limit (used up now) refuses none of them, and counts none.
+    const pageA = await open(routeOf(slug, a.id, ''), FIREFOX, cookie)
+    expect(pageA.status).toBe(200)
+    const token = /data-visit="([^"]+)"/.exec(await pageA.text())?.[1]
+    expect(token).toBeDefined()
+    expect(pageA.headers.getSetCookie().join()).toContain(`Path=/base/s/${slug}/docs/${a.id}`)
+    expect((await open(routeOf(slug, b.id, ''), FIREFOX, cookie)).status).toBe(200)
+    expect((await open(routeOf(slug, a.id, ''), FIREFOX, cookie)).status).toBe(200) // a repeat: not counted again
+    expect(await linkViews()).toBe(1)
+    expect([await fileViews(a.id), await fileViews(b.id)]).toEqual([aViews + 1, bViews + 1])
+    const recorded = await server.ctx.db.orm.select().from(visits).where(eq(visits.linkId, link.id)).orderBy(visits.seq)
+    expect(recorded.map((v) => v.fileId)).toEqual([a.id, b.id])
+    // Reading time per page, as a file link's page reports it, into that document's visit.
+    const batch = await server.call('POST', `${routeOf(slug, a.id, '')}/reading`, {
+      body: JSON.stringify({ visit: token, pages: [{ page: 2, ms: 4000 }] }),
+      headers: { 'content-type': 'text/plain', cookie },
+    })
+    expect(batch.status).toBe(204)
+    const read = await server.ctx.db.orm.select().from(visitPages).where(eq(visitPages.visitId, recorded[0]!.id))
+    expect(read.map((p) => [p.page, Number(p.ms)])).toEqual([[2, 4000]])
+    // Another reader: the room is used up for them, at its index and at its documents.
+    expect((await open(`/s/${slug}`, SAFARI_PHONE)).status).toBe(410)
+    expect((await open(routeOf(slug, b.id, ''), SAFARI_PHONE)).status).toBe(410)
   })
 
   test('a document taken out of the room is closed at once, on every route', async () => {

@@ -29,8 +29,20 @@ export type ViewOutcome = 'counted' | 'not_counted' | 'limit_reached'
 /** The outcome, and for a `counted` view the visit recorded with it (none when analytics are off). */
 export type ViewResult = { outcome: ViewOutcome; visit: Pick<VisitRecord, 'id' | 'tracked'> | null }
 
+/**
+ * What a view is of (docs/rooms.md, Views): `link`, a file link's page (its view, its file's, its visit); `room`, a
+ * room link's index (the room link's view, within its view limit, and nothing of any file: no file's views, no
+ * visit row, no event); `document`, a document's page in a room (the file's view, a visit of the room link and the
+ * file, its `link.viewed` event and the owner's news; the room link's count and limit untouched: its view was
+ * counted at its index). A document's views are marked apart (the file in the mark's visitor id), so opening
+ * another document, or the index, is no repeat of it.
+ */
+export type ViewScope = 'link' | 'room' | 'document'
+
 export type CountView = (input: {
   link: VisitedLink
+  /** `link` when not given. */
+  scope?: ViewScope
   /** The file's owner: whose webhooks get `link.viewed`. */
   ownerId: string
   visit: Visit
@@ -40,6 +52,7 @@ export type CountView = (input: {
 
 type Pending = {
   link: VisitedLink
+  scope: ViewScope
   ownerId: string
   visitor: string
   group: SqlStatement[]
@@ -118,7 +131,7 @@ export function createViewCounter(ctx: AppContext, visitorKeyOf: VisitorKeyOf): 
           else pending.reject(result)
           return
         }
-        const outcome = outcomeOf(result)
+        const outcome = outcomeOf(result, pending.scope)
         const key = `${pending.link.id}\n${pending.visitor}`
         if (outcome === 'limit_reached') refused.add(key)
         if (outcome === 'counted') pending.resolve({ outcome, visit: pending.record })
@@ -129,32 +142,46 @@ export function createViewCounter(ctx: AppContext, visitorKeyOf: VisitorKeyOf): 
       for (const pending of batch) pending.reject(error)
     }
   }
-  return async ({ link, ownerId, visit, facts }) => {
+  return async ({ link, scope = 'link', ownerId, visit, facts }) => {
     if (!isHumanVisit(visit)) return { outcome: 'not_counted', visit: null }
     const now = ctx.now()
-    const record: VisitRecord | null = analytics
-      ? {
-          id: timeOrderedId(now),
-          at: now,
-          visitor: await visitorKeyOf({ clientIp: visit.clientIp, userAgent: visit.userAgent, now }),
-          ...facts,
-          viewed: true,
-          downloaded: false,
-        }
-      : null
+    const record: VisitRecord | null =
+      analytics && scope !== 'room'
+        ? {
+            id: timeOrderedId(now),
+            at: now,
+            visitor: await visitorKeyOf({ clientIp: visit.clientIp, userAgent: visit.userAgent, now }),
+            ...facts,
+            viewed: true,
+            downloaded: false,
+          }
+        : null
     const announce = record !== null && (await wantsEvent(ownerId, 'link.viewed'))
-    const news = (await makesNews(ownerId, link)) ? { reader: facts.reader, at: now } : null
-    const { visitor, statements } = markOf({ linkId: link.id, clientIp: visit.clientIp, userAgent: visit.userAgent!, kind: 'view', now })
-    const group = [...statements, { sql: CLAIM_LINK_VIEW, args: [link.id], onlyIfPreviousChanged: true }]
+    // A room's readers are news when they open a document (the room's view has no visit to tell a new reader by).
+    const news = scope !== 'room' && (await makesNews(ownerId, link)) ? { reader: facts.reader, at: now } : null
+    const { visitor, statements } = markOf({
+      linkId: link.id,
+      clientIp: visit.clientIp,
+      userAgent: visit.userAgent!,
+      kind: 'view',
+      now,
+      ...(scope === 'document' && { document: link.fileId }),
+    })
+    const group =
+      scope === 'document' ? statements : [...statements, { sql: CLAIM_LINK_VIEW, args: [link.id], onlyIfPreviousChanged: true }]
     return new Promise<ViewResult>((resolve, reject) => {
       if (queue.length === 0 && !flushing) setImmediate(flush)
-      queue.push({ link, ownerId, visitor, group, record, announce, news, resolve, reject })
+      queue.push({ link, scope, ownerId, visitor, group, record, announce, news, resolve, reject })
     })
   }
 }
 
-/** A group's changes: [mark, claim], after the link's lock if it was taken first. */
-function outcomeOf(changes: number[]): ViewOutcome {
+/**
+ * A group's changes: [mark, claim], after the link's lock if it was taken first; a document's view has no claim
+ * (the room link's view limit is not its to use), so its mark alone decides.
+ */
+function outcomeOf(changes: number[], scope: ViewScope): ViewOutcome {
+  if (scope === 'document') return changes.at(-1) === 1 ? 'counted' : 'not_counted'
   const [marked, claimed] = changes.slice(-2)
   if (claimed === 1) return 'counted'
   return marked === 1 ? 'limit_reached' : 'not_counted'
@@ -173,8 +200,8 @@ const finalizer =
     batch.forEach((pending, i) => {
       const result = results[i]
       if (!Array.isArray(result)) return
-      const outcome = outcomeOf(result)
-      if (outcome === 'counted') {
+      const outcome = outcomeOf(result, pending.scope)
+      if (outcome === 'counted' && pending.scope !== 'room') {
         toFiles.set(pending.link.fileId, (toFiles.get(pending.link.fileId) ?? 0) + 1)
         if (pending.record) {
           visits.push(insertVisit(pending.link, pending.record))

@@ -58,7 +58,15 @@ export function downloadRecorder(ctx: AppContext, visitorKeyOf: VisitorKeyOf): R
     }
     const id = timeOrderedId(now)
     const visitor = await visitorKeyOf({ clientIp: visit.clientIp, userAgent: visit.userAgent, now })
-    const mark = markOf({ linkId: link.id, clientIp: visit.clientIp, userAgent: visit.userAgent!, kind: 'download', now })
+    const mark = markOf({
+      linkId: link.id,
+      clientIp: visit.clientIp,
+      userAgent: visit.userAgent!,
+      kind: 'download',
+      now,
+      // A room link's document: marked apart from the room's other documents (count-view.ts, ViewScope).
+      ...(link.roomId !== null && { document: link.fileId }),
+    })
     const record = { id, at: now, visitor, ...facts, viewed: false, downloaded: true }
     const insert = { ...insertVisit(link, record), onlyIfPreviousChanged: true }
     const [result] = await ctx.db.hot.runGroups([

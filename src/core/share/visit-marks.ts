@@ -67,12 +67,21 @@ export function visitMarker(ctx: AppContext) {
   // the other's. The link's row is locked first, so they queue on the link (the claim of a view locks it anyway,
   // until the commit), and the mark, a later statement, counts what the one before committed.
   const lockFirst = (linkId: string) => (perAddress > 0 ? ctx.db.portable.lockLink(linkId) : [])
-  return (input: { linkId: string; clientIp: string; userAgent: string; kind: 'view' | 'download'; now: number }): VisitMark => {
+  return (input: {
+    linkId: string
+    clientIp: string
+    userAgent: string
+    kind: 'view' | 'download'
+    now: number
+    /** A room link's document (its file id): its views are marked, and bounded per address, apart from the room's. */
+    document?: string
+  }): VisitMark => {
     const { linkId, now } = input
     const since = now - REPEAT_WINDOW_MS
+    const of = input.document === undefined ? '' : `\ndocument\n${input.document}`
     // base64url has no '.' or '/': every id of one address sorts between `tag.` and `tag/`.
-    const tag = hmacSha256Base64url(ctx.signingKey, `address\n${addressGroup(input.clientIp)}`).slice(0, 16)
-    const who = `${input.kind === 'download' ? 'download\n' : ''}${input.clientIp}\n${input.userAgent}`
+    const tag = hmacSha256Base64url(ctx.signingKey, `address\n${addressGroup(input.clientIp)}${of}`).slice(0, 16)
+    const who = `${input.kind === 'download' ? 'download\n' : ''}${input.clientIp}\n${input.userAgent}${of}`
     const visitor = `${tag}.${hmacSha256Base64url(ctx.signingKey, who)}`
     const mark =
       perAddress > 0

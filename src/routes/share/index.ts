@@ -20,7 +20,7 @@ import { takeSetHeaders } from '../../http/send-file'
 import { parseCookies, type RequestCookies } from '../../lib/cookies'
 import { LinkParams, PageParams, RoomDocumentPageParams, RoomDocumentParams } from './model'
 import { bytesOpener } from '../../core/share/open-bytes'
-import { pageOpener } from '../../core/share/open-page'
+import { pageOpener, viewAdmitter } from '../../core/share/open-page'
 import { pageImageOpener } from '../../core/share/open-page-image'
 import { previewOpener } from '../../core/share/open-preview'
 import { pageImageAnswer } from './answers/page-answers'
@@ -70,6 +70,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
     watermarks: previews.watermarks,
   }
   const openPage = pageOpener(ctx, built)
+  const admitView = viewAdmitter(ctx, built.visitorKeyOf)
   const openBytes = bytesOpener(ctx, built)
   const openPreview = previewOpener(previews, previewWaitOf(config))
   const openPageImage = pageImageOpener(ctx, {
@@ -114,15 +115,25 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
    * `GET /s/:slug` of a room link (docs/rooms.md): its gates' pages as a file link shows them (the room link's
    * row, with its first document), then the room's index, filtered by `?q=`. No view is counted yet.
    */
-  const roomPage = async (request: Request, set: Parameters<typeof answers.bytes>[1], slug: string, cookies: RequestCookies) => {
-    const access = await judge(await findDocument(slug, null), cookies)
+  const roomPage = async (request: Request, set: Parameters<typeof answers.bytes>[1], slug: string, reader: LinkRequest['reader']) => {
+    const access = await judge(await findDocument(slug, null), reader.cookies)
     if (access.kind === 'missing') return answers.notFound(set)
     if (access.kind === 'gone') return answers.gone(set, access.state, access.embedOrigins)
     const { shared } = access
     if (access.gate) return answers.page(set, { kind: 'gate', gate: access.gate, shared })
     const filter = (new URL(request.url).searchParams.get('q') ?? '').slice(0, 200)
     const index = await roomIndexOf(ctx, { roomId: shared.link.roomId ?? '', ownerId: shared.file.ownerId, filter })
-    return index ? answers.room(set, shared.link, index, filter) : answers.notFound(set)
+    if (!index) return answers.notFound(set)
+    // The room link's view (its view limit applies here, and only here: core/share/open-page.ts).
+    const admission = await admitView({
+      access,
+      scope: 'room',
+      cookies: reader.cookies,
+      visit: visitOf(request, reader.client.ip),
+      facts: visitFactsOf(request, ownHost),
+    })
+    if (admission.kind === 'gone') return answers.gone(set, admission.state, admission.embedOrigins)
+    return answers.room(set, shared.link, index, filter, admission.set)
   }
 
   /** A ZIP's Content-Disposition: an ASCII stand-in name, and the room's own name in RFC 5987's form. */
@@ -161,6 +172,14 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
         ...robotsHeaders(shared.link.searchEngineVisible),
       },
     })
+  }
+
+  /** A batch of reading time of a link's page, or a room document's (a visit of the room link and that file). */
+  const readingAnswer = async (request: Request, set: Parameters<typeof answers.bytes>[1], access: LinkAccess) => {
+    const result = await recordReading({ access, body: () => readBeaconBody(request, READING_LIMITS.bodyBytes) })
+    set.status = result.ok ? 204 : result.status
+    Object.assign(set.headers, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+    return result.ok ? '' : result.reason
   }
 
   /** A link's card image, or a room document's (`access` judged without cookies: the same for everyone). */
@@ -272,7 +291,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
         '/s/:slug',
         async ({ request, access, reader, set, params }) =>
           access.kind === 'missing' && params.slug !== null
-            ? roomPage(request, set, params.slug, reader.cookies)
+            ? roomPage(request, set, params.slug, reader)
             : answers.page(
                 set,
                 await openPage({
@@ -359,16 +378,11 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
             : bytes(request, set, { access, reader }, 'attachment'),
         { params: LinkParams, link: true },
       )
-      .post(
-        '/s/:slug/reading',
-        async ({ request, access, set }) => {
-          const result = await recordReading({ access, body: () => readBeaconBody(request, READING_LIMITS.bodyBytes) })
-          set.status = result.ok ? 204 : result.status
-          Object.assign(set.headers, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
-          return result.ok ? '' : result.reason
-        },
-        { parse: 'none', params: LinkParams, link: true },
-      )
+      .post('/s/:slug/reading', ({ request, access, set }) => readingAnswer(request, set, access), {
+        parse: 'none',
+        params: LinkParams,
+        link: true,
+      })
       .get(
         '/s/:slug/pages/:page',
         ({ request, set, access, reader, params }) =>
@@ -392,6 +406,11 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       })
       // A room link's documents: a file link's routes under `/docs/:fileId` (docs/rooms.md).
       .get('/s/:slug/docs/:fileId', ({ request, set, access, reader }) => documentPage(request, set, { access, reader }), {
+        params: RoomDocumentParams,
+        roomDocument: true,
+      })
+      .post('/s/:slug/docs/:fileId/reading', ({ request, access, set }) => readingAnswer(request, set, access), {
+        parse: 'none',
         params: RoomDocumentParams,
         roomDocument: true,
       })

@@ -98,12 +98,17 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
     passwordForm,
     ...gates,
 
-    /** `GET /s/:slug` of a room link past its gates: the room's index (docs/rooms.md), never kept by a cache. */
-    room(set: ResponseSet, link: SharedLink['link'], index: RoomIndex, filter: string) {
+    /**
+     * `GET /s/:slug` of a room link past its gates: the room's index (docs/rooms.md), never kept by a cache, with
+     * the cookies of its counted view (`seen`, and `grant` for a limited room link: its documents open with it).
+     */
+    room(set: ResponseSet, link: SharedLink['link'], index: RoomIndex, filter: string, counted: { seen: boolean; grant: boolean }) {
+      const cookies = [...(counted.seen ? [linkCookie('seen', link)] : []), ...(counted.grant ? [linkCookie('grant', link)] : [])]
       return html(set, 200, roomIndexPage(page, linkPath(link.slug), index, filter), {
         ...robotsHeaders(link.searchEngineVisible),
         ...framingHeaders(link, 'viewer'),
         'cache-control': 'no-store',
+        ...(cookies.length > 0 && { 'set-cookie': cookies }),
       })
     },
 
@@ -116,6 +121,11 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
           'retry-after': '2',
         })
       const { link } = decision.shared
+      if (decision.kind === 'room_first') {
+        set.status = 303
+        Object.assign(set.headers, STAND_IN_HEADERS, { location: linkPath(link.slug) })
+        return ''
+      }
       if (decision.kind === 'gate')
         return decision.gate === 'password' ? passwordForm(set, link, false) : gates.gatePage(set, decision.gate, decision.shared)
       const cookies = [
