@@ -16,11 +16,15 @@ import { SignIn } from './sign-in'
 import { Notices, notify } from './ui'
 import { NotificationsPage } from './notifications-page'
 import { RequestsPage } from './requests-page'
+import { RoomPage } from './room-page'
+import { RoomsPage } from './rooms-page'
 import { WebhooksPage } from './webhooks-page'
 
 type Route =
   | { page: 'files' }
   | { page: 'file'; id: string }
+  | { page: 'rooms' }
+  | { page: 'room'; id: string }
   | { page: 'requests' }
   | { page: 'webhooks' }
   | { page: 'notifications' }
@@ -32,10 +36,13 @@ type Route =
   | { page: 'email'; secret: string }
   | { page: 'sso'; code: string }
 
-/** Hash routes (#/files, #/files/ID, #/requests, #/webhooks, #/notifications, #/activity, #/account, #/admin, #/join/SECRET, #/reset/SECRET, #/email/SECRET): the server serves one page at /app, nothing else to route. */
+/** Hash routes (#/files, #/files/ID, #/rooms, #/rooms/ID, #/requests, #/webhooks, #/notifications, #/activity, #/account, #/admin, #/join/SECRET, #/reset/SECRET, #/email/SECRET): the server serves one page at /app, nothing else to route. */
 function routeOf(hash: string): Route {
   const file = /^#\/files\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
   if (file) return { page: 'file', id: file[1]! }
+  const room = /^#\/rooms\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
+  if (room) return { page: 'room', id: room[1]! }
+  if (hash === '#/rooms') return { page: 'rooms' }
   if (hash === '#/account') return { page: 'account' }
   if (hash === '#/requests') return { page: 'requests' }
   if (hash === '#/webhooks') return { page: 'webhooks' }
@@ -56,6 +63,8 @@ function routeOf(hash: string): Route {
 const TITLES: Record<Route['page'], string> = {
   files: 'Files',
   file: 'Files',
+  rooms: 'Rooms',
+  room: 'Rooms',
   requests: 'File requests',
   webhooks: 'Webhooks',
   notifications: 'Notifications',
@@ -152,6 +161,9 @@ export function App() {
           <a href="#/files" aria-current={route.page === 'files' || route.page === 'file' ? 'page' : undefined}>
             Files
           </a>
+          <a href="#/rooms" aria-current={route.page === 'rooms' || route.page === 'room' ? 'page' : undefined}>
+            Rooms
+          </a>
           <a href="#/requests" aria-current={route.page === 'requests' ? 'page' : undefined}>
             Requests
           </a>
@@ -182,6 +194,8 @@ export function App() {
         <span id="main-heading-target" tabIndex={-1} />
         {route.page === 'files' && <FilesPage />}
         {route.page === 'file' && <FilePage key={route.id} id={route.id} />}
+        {route.page === 'rooms' && <RoomsPage />}
+        {route.page === 'room' && <RoomPage key={route.id} id={route.id} />}
         {route.page === 'requests' && <RequestsPage />}
         {route.page === 'webhooks' && <WebhooksPage />}
         {route.page === 'notifications' && <NotificationsPage />}

@@ -152,7 +152,11 @@ export function FilePage(props: { id: string }) {
         </div>
       </section>
 
-      <LinksPanel fileId={file.id} revision={`${file.allowDownload} ${file.searchEngineVisible}`} onDefaultChanged={loaded.reload} />
+      <LinksPanel
+        of={{ fileId: file.id }}
+        revision={`${file.allowDownload} ${file.searchEngineVisible}`}
+        onDefaultChanged={loaded.reload}
+      />
 
       <AnalyticsPanel fileId={file.id} filename={file.filename} />
 

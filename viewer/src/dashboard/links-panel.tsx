@@ -36,19 +36,37 @@ function Lock() {
   )
 }
 
-/**
- * A file's share links: the default one (the file's shareUrl) and any others, each with its own password,
- * expiry, view limit and switches. `revision` changes when the file changed elsewhere on the page (its
- * switches are the default link's), so the list is read again.
- */
 const ACCESS_TEXT = { email: 'readers give their email', 'verified-email': 'readers confirm their email by code' } as const
 const listsText = (link: LinkDto) =>
   [link.allow.length > 0 && `only ${link.allow.join(', ')}`, link.deny.length > 0 && `never ${link.deny.join(', ')}`]
     .filter(Boolean)
     .join('; ')
 
-export function LinksPanel(props: { fileId: string; revision: string; onDefaultChanged: () => void }) {
-  const list = useLoad(() => ok(api.api.files({ id: props.fileId }).links.get()), [props.fileId, props.revision], {
+/** Whose links the panel shows: a file's or a room's (docs/rooms.md); both are the same Link resource. */
+export type LinksOf = { fileId: string } | { roomId: string }
+
+/** The two routes that differ between a file's links and a room's: the list and the creation. */
+const linksRoutes = (of: LinksOf) =>
+  'fileId' in of
+    ? {
+        list: () => ok(api.api.files({ id: of.fileId }).links.get()),
+        create: (input: LinkBody) => ok(api.api.files({ id: of.fileId }).links.post(input)),
+      }
+    : {
+        list: () => ok(api.api.rooms({ id: of.roomId }).links.get()),
+        create: (input: LinkBody) => ok(api.api.rooms({ id: of.roomId }).links.post(input)),
+      }
+
+/**
+ * A file's or a room's share links: the default one (its shareUrl) and any others, each with its own password,
+ * expiry, view limit and switches; they are changed and deleted through /api/links/:linkId either way.
+ * `revision` changes when the file changed elsewhere on the page (its switches are the default link's), so the
+ * list is read again.
+ */
+export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultChanged?: () => void }) {
+  const routes = linksRoutes(props.of)
+  const ownerId = 'fileId' in props.of ? props.of.fileId : props.of.roomId
+  const list = useLoad(routes.list, [ownerId, props.revision], {
     failure: 'The links could not be loaded',
   })
   const { value: links, error: loadError, set: setLinks } = list
@@ -69,11 +87,11 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
   /** Puts a changed link in the list; the default link's switches are the file's, so the page reads the file again. */
   const replaced = (link: LinkDto) => {
     setLinks((current) => current?.map((each) => (each.id === link.id ? link : each)) ?? null)
-    if (link.isDefault) props.onDefaultChanged()
+    if (link.isDefault) props.onDefaultChanged?.()
   }
 
   const create = async (input: LinkBody) => {
-    const { data } = await ok(api.api.files({ id: props.fileId }).links.post(input))
+    const { data } = await routes.create(input)
     setCreating(false)
     setLinks((current) => [...(current ?? []), data])
     focusNext.current = `link-${data.id}`
@@ -117,8 +135,8 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
         Links
       </h2>
       <p class="hint">
-        Give each audience its own link: with a password, an expiry or a view limit, and turn it off on its own. Every link shows the same
-        PDF.
+        Give each audience its own link: with a password, an expiry or a view limit, and turn it off on its own. Every link shows the same{' '}
+        {'fileId' in props.of ? 'PDF' : 'documents, and its gates are passed once for the whole room'}.
       </p>
       {loadError && (
         <p class="form-error" role="alert">
@@ -248,7 +266,10 @@ export function LinksPanel(props: { fileId: string; revision: string; onDefaultC
         onConfirm={() => deleting && remove(deleting)}
         onClose={() => setDeleting(null)}
       >
-        <p>Its address stops working at once and its view count is gone. The file and its other links stay.</p>
+        <p>
+          Its address stops working at once and its view count is gone. The {'fileId' in props.of ? 'file' : 'room'} and its other links
+          stay.
+        </p>
       </ConfirmDialog>
     </section>
   )

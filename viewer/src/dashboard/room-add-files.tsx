@@ -1,0 +1,119 @@
+import { useRef, useState } from 'preact/hooks'
+import type { FileDto } from '../../../src/routes/files/model'
+import { ROOM_LIMITS } from '../../../src/shared/room-shapes'
+import { api, ok } from './api'
+import { formatBytes } from './format'
+import { itemOf, type RoomItem } from './room-items'
+import { UploadList, useDropZone, useUploadQueue } from './uploads'
+import { usePages } from './use-api'
+
+type Change = (compute: (items: RoomItem[]) => RoomItem[], done: string) => void
+
+const PAGE_SIZE = 10
+
+/**
+ * Puts documents into the room: one of the owner's files, found by name, or PDFs uploaded straight into it
+ * (through /api/files/upload, like the Files page, then added to the room's list). New documents go last, in
+ * the folder typed here.
+ */
+export function RoomAddFiles(props: { items: RoomItem[]; onChange: Change }) {
+  const [search, setSearch] = useState('')
+  const [folder, setFolder] = useState('')
+  const picker = useRef<HTMLInputElement>(null)
+  const files = usePages(
+    (cursor) => ok(api.api.files.get({ query: { limit: PAGE_SIZE, order: 'newest', q: search.trim() || undefined, cursor } })),
+    [search],
+    { delay: search ? 250 : 0, failure: 'Your files could not be loaded', moreFailure: 'More files could not be loaded' },
+  )
+  const inRoom = new Set(props.items.map((item) => item.fileId))
+  const full = props.items.length >= ROOM_LIMITS.items
+
+  const add = (file: FileDto) =>
+    props.onChange(
+      (list) => (list.some((item) => item.fileId === file.id) ? list : [...list, itemOf(file, folder.trim())]),
+      `${file.title || file.filename} added to the room`,
+    )
+  const uploads = useUploadQueue((file) => {
+    files.prepend(file)
+    add(file)
+  })
+  const drop = useDropZone(uploads.add)
+
+  return (
+    <section class={`card room-add${drop.over ? ' drop-over' : ''}`} aria-labelledby="room-add-heading" {...drop.handlers}>
+      <h2 id="room-add-heading">Add documents</h2>
+      <div class="row wrap room-add-controls">
+        <div class="field">
+          <label for="room-add-folder">Into the folder</label>
+          <input
+            id="room-add-folder"
+            list="room-folders"
+            placeholder="(top)"
+            maxLength={ROOM_LIMITS.folder * 2}
+            value={folder}
+            aria-describedby="room-add-folder-hint"
+            onInput={(event) => setFolder(event.currentTarget.value)}
+          />
+          <span id="room-add-folder-hint" class="hint">
+            Where added and uploaded documents go; each one's folder can be changed above.
+          </span>
+        </div>
+        <button type="button" class="primary" disabled={full} onClick={() => picker.current?.click()}>
+          Upload PDFs into the room
+        </button>
+        <input
+          ref={picker}
+          type="file"
+          accept="application/pdf,.pdf"
+          multiple
+          hidden
+          aria-label="Choose PDFs to upload into the room"
+          data-testid="room-upload-input"
+          onChange={(event) => {
+            const chosen = [...(event.currentTarget.files ?? [])]
+            event.currentTarget.value = ''
+            if (chosen.length > 0) uploads.add(chosen)
+          }}
+        />
+      </div>
+      <p class="hint">Or drop PDFs on this box. Uploaded PDFs are also in your Files.</p>
+      <UploadList items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clear} />
+      {full && <p class="hint">The room holds {ROOM_LIMITS.items} documents, its most.</p>}
+      <div class="field">
+        <label for="room-add-search">Find one of your files</label>
+        <input id="room-add-search" type="search" value={search} onInput={(event) => setSearch(event.currentTarget.value)} />
+      </div>
+      {files.error && (
+        <p class="form-error" role="alert">
+          {files.error}
+        </p>
+      )}
+      {files.status === 'loading' && files.items === null && <p aria-busy="true">Loading your files…</p>}
+      {files.status === 'ready' && files.items?.length === 0 && <p class="hint">No file matches.</p>}
+      <ul class="room-pick">
+        {(files.items ?? []).map((file) => {
+          const name = file.title || file.filename
+          return (
+            <li key={file.id} class="room-pick-item">
+              <span>
+                {name} <span class="sub">{formatBytes(file.fileSize)}</span>
+              </span>
+              {inRoom.has(file.id) ? (
+                <span class="hint">In the room</span>
+              ) : (
+                <button type="button" disabled={full} onClick={() => add(file)}>
+                  Add<span class="visually-hidden"> {name}</span>
+                </button>
+              )}
+            </li>
+          )
+        })}
+      </ul>
+      {files.hasMore && (
+        <button type="button" onClick={files.more} disabled={files.loadingMore}>
+          {files.loadingMore ? 'Loading…' : 'Show more files'}
+        </button>
+      )}
+    </section>
+  )
+}

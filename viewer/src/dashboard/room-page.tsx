@@ -1,0 +1,160 @@
+import { useState } from 'preact/hooks'
+import type { RoomDto } from '../../../src/routes/rooms/model'
+import { textLength } from '../../../src/shared/file-shapes'
+import { ROOM_LIMITS } from '../../../src/shared/room-shapes'
+import { api, errorText, ok } from './api'
+import { formatDate } from './format'
+import { LinksPanel } from './links-panel'
+import { RoomAddFiles } from './room-add-files'
+import { RoomDocuments } from './room-documents'
+import { useRoomItems } from './room-items'
+import { ConfirmDialog, copyWithNotice, CountedField, notify } from './ui'
+import { useLoad } from './use-api'
+
+/** The room's name and description, saved together with PUT (its documents are left as they are). */
+function Details(props: { room: RoomDto; onSaved: (room: RoomDto) => void }) {
+  const [name, setName] = useState(props.room.name)
+  const [description, setDescription] = useState(props.room.description)
+  const [error, setError] = useState('')
+  const [busy, setBusy] = useState(false)
+  const changed = name !== props.room.name || description !== props.room.description
+  const tooLong = textLength(name) > ROOM_LIMITS.name || textLength(description) > ROOM_LIMITS.description
+
+  const save = async (event: Event) => {
+    event.preventDefault()
+    setBusy(true)
+    setError('')
+    try {
+      const { data } = await ok(api.api.rooms({ id: props.room.id }).put({ name: name.trim(), description }))
+      props.onSaved(data)
+      setName(data.name)
+      notify('ok', 'Saved')
+    } catch (failure) {
+      setError(errorText(failure, 'The changes were not saved'))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form class="card" onSubmit={save} aria-labelledby="room-details-heading">
+      <h2 id="room-details-heading">Details</h2>
+      <CountedField id="room-edit-name" label="Name" value={name} max={ROOM_LIMITS.name} onInput={setName} />
+      <CountedField
+        id="room-edit-description"
+        label="Description"
+        value={description}
+        max={ROOM_LIMITS.description}
+        multiline
+        onInput={setDescription}
+      />
+      {error && (
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" class="primary" disabled={busy || !changed || !name.trim() || tooLong}>
+        {busy ? 'Saving…' : 'Save the details'}
+      </button>
+    </form>
+  )
+}
+
+/** One room: its link, its documents (order, folders, add, upload, remove), its details, its links, delete. */
+export function RoomPage(props: { id: string }) {
+  const loaded = useLoad(() => ok(api.api.rooms({ id: props.id }).get()), [props.id], { failure: 'The room could not be loaded' })
+  const items = useRoomItems(loaded)
+  const [deleting, setDeleting] = useState(false)
+  const room = loaded.value
+
+  if (loaded.error && !room) {
+    return (
+      <main>
+        <p class="form-error" role="alert">
+          {loaded.error}
+        </p>
+        <a href="#/rooms">Back to the rooms</a>
+      </main>
+    )
+  }
+  if (!room) return <main aria-busy="true">Loading…</main>
+
+  const remove = async () => {
+    setDeleting(false)
+    try {
+      await ok(api.api.rooms({ id: room.id }).delete())
+      notify('ok', `${room.name} deleted; its links are gone, its files stay yours`)
+      location.hash = '#/rooms'
+    } catch (failure) {
+      notify('error', errorText(failure, 'The room was not deleted'))
+    }
+  }
+
+  return (
+    <main class="room-page">
+      <p>
+        <a href="#/rooms">← All rooms</a>
+      </p>
+      <h1>{room.name}</h1>
+      <p class="sub">
+        {room.items.length} {room.items.length === 1 ? 'document' : 'documents'} · {room.views} {room.views === 1 ? 'view' : 'views'} ·
+        created {formatDate(room.createdAt)} · updated {formatDate(room.updatedAt)}
+      </p>
+
+      <section class="card" aria-labelledby="room-share-heading">
+        <h2 id="room-share-heading">Share</h2>
+        <label for="room-link">Link</label>
+        <div class="row">
+          <input id="room-link" readOnly value={room.shareUrl} onFocus={(event) => event.currentTarget.select()} />
+          <button type="button" onClick={() => copyWithNotice(room.shareUrl, 'Link')}>
+            Copy link
+          </button>
+        </div>
+        <p>
+          <a href={room.shareUrl} target="_blank" rel="noopener">
+            Open the room as readers see it
+          </a>
+        </p>
+      </section>
+
+      <section class="card" aria-labelledby="room-documents-heading" aria-busy={items.saving}>
+        <div class="page-head">
+          <h2 id="room-documents-heading" tabIndex={-1}>
+            Documents
+          </h2>
+          <span class="hint">{items.saving ? 'Saving…' : 'All changes saved'}</span>
+        </div>
+        {items.error && (
+          <p class="form-error" role="alert">
+            {items.error}
+          </p>
+        )}
+        <RoomDocuments items={room.items} onChange={items.change} />
+      </section>
+
+      <RoomAddFiles items={room.items} onChange={items.change} />
+
+      <Details room={room} onSaved={loaded.set} />
+
+      <LinksPanel of={{ roomId: room.id }} />
+
+      <section class="card danger" aria-labelledby="room-delete-heading">
+        <h2 id="room-delete-heading">Delete the room</h2>
+        <p>Its links stop working at once. The files in it stay yours, with their own links.</p>
+        <button type="button" class="danger" onClick={() => setDeleting(true)}>
+          Delete the room…
+        </button>
+      </section>
+      <ConfirmDialog
+        open={deleting}
+        title={`Delete the room ${room.name}?`}
+        confirm="Delete the room"
+        danger
+        onConfirm={remove}
+        onClose={() => setDeleting(false)}
+      >
+        <p>Its links stop working at once and their views are gone. Its files stay yours.</p>
+      </ConfirmDialog>
+    </main>
+  )
+}
