@@ -6,6 +6,7 @@ import type { LinkDto } from '../../src/routes/links/model'
 import type { RoomDto } from '../../src/routes/rooms/model'
 import { makePdf } from '../../scripts/support/pdf'
 import { shareUrlOn } from '../support/share-paths'
+import { FIREFOX } from '../support/user-agents'
 import { uploadPdfTo } from '../support/uploads'
 import { expectAccessible } from './accessibility'
 import { useBinaryApp } from './binary-app'
@@ -224,14 +225,32 @@ describe('the Rooms page of the dashboard', () => {
 
       // The room's link: its index holds them in that order, in their folders.
       const room = await roomNow()
-      const reader = await app.browser.newContext()
+      // A browser's own name, not headless Chromium's (which is not counted, like any automation).
+      const reader = await app.browser.newContext({ userAgent: FIREFOX })
       try {
         const index = await reader.newPage()
         await index.goto(shareUrlOn(app.server.url, room))
         expect(await indexOf(index)).toEqual({ folders: ['Annex'], titles: ['Beta memo', 'Alpha report'] })
+        // The reader opens the first document: a view of it in this room.
+        await index.locator('a[href*="/docs/"]').first().click()
+        await index.waitForURL(/\/docs\//)
       } finally {
         await reader.close()
       }
+
+      // The room's analytics: its documents in order, in their folders, the view of the first counted.
+      const analytics = page.locator('section.analytics')
+      const rows = async () =>
+        analytics
+          .locator('.room-analytics-documents tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(0, 2).map((cell) => cell.textContent?.trim())))
+      await eventually(async () => {
+        await analytics.getByRole('button', { name: 'Reload' }).click()
+        expect(await rows()).toEqual([
+          ['Annex/Beta memo', '1'],
+          ['Alpha report', '0'],
+        ])
+      })
 
       // A link of its own, made with the file links' form: a password.
       await page.getByRole('button', { name: 'New link…' }).click()

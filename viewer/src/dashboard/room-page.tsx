@@ -6,6 +6,7 @@ import { api, errorText, ok } from './api'
 import { formatDate } from './format'
 import { LinksPanel } from './links-panel'
 import { RoomAddFiles } from './room-add-files'
+import { RoomAnalytics } from './room-analytics'
 import { RoomDocuments } from './room-documents'
 import { useRoomItems } from './room-items'
 import { ConfirmDialog, copyWithNotice, CountedField, notify } from './ui'
@@ -60,7 +61,7 @@ function Details(props: { room: RoomDto; onSaved: (room: RoomDto) => void }) {
   )
 }
 
-/** One room: its link, its documents (order, folders, add, upload, remove), its details, its links, delete. */
+/** One room: its link, its documents (order, folders, add, upload, remove), its details, its links, its analytics, delete. */
 export function RoomPage(props: { id: string }) {
   const loaded = useLoad(() => ok(api.api.rooms({ id: props.id }).get()), [props.id], { failure: 'The room could not be loaded' })
   const items = useRoomItems(loaded)
@@ -137,6 +138,8 @@ export function RoomPage(props: { id: string }) {
       <Details room={room} onSaved={loaded.set} />
 
       <LinksPanel of={{ roomId: room.id }} />
+
+      <RoomAnalytics roomId={room.id} name={room.name} />
 
       <section class="card danger" aria-labelledby="room-delete-heading">
         <h2 id="room-delete-heading">Delete the room</h2>
