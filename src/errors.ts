@@ -205,8 +205,6 @@ export const senderRefused = (why: string) => new DomainError('sender_refused', 
 /** The owner's storage cannot take the file: the sender learns nothing of the owner's quota. */
 export const requestOwnerFull = () =>
   new DomainError('insufficient_storage', 'This file request cannot take more files right now; nothing was stored')
-/** The rooms of issue 35 are not on this server yet: no id names one. */
-export const roomNotFound = () => notFound('Room not found')
 
 // conflict: the request cannot apply to the resource as it is now.
 

@@ -69,6 +69,50 @@ describe('the sender’s page', () => {
 })
 
 describe('POST /u/:slug/files', () => {
+  test('a request with a room: what arrives joins it last, at its top folder; another user’s room is refused; a deleted room leaves the request without one', async () => {
+    const newRoom = async (user: Caller, name: string) => {
+      const response = await server.call('POST', '/api/rooms', {
+        token: user.token,
+        body: JSON.stringify({ name }),
+        headers: { 'content-type': 'application/json' },
+      })
+      expect(response.status).toBe(201)
+      return (await json(response)).data.id as string
+    }
+    const roomItems = async (id: string) =>
+      (await json(await server.call('GET', `/api/rooms/${id}`, { token: alice.token }))).data.items as { fileId: string; folder: string }[]
+    const setRoom = (id: string, roomId: string | null, user: Caller = alice) =>
+      server.call('PATCH', `/api/requests/${id}`, {
+        token: user.token,
+        body: JSON.stringify({ roomId }),
+        headers: { 'content-type': 'application/json' },
+      })
+    const room = await newRoom(alice, 'Statements 2026')
+    const request = await newRequest(alice, { roomId: room })
+    expect(request.roomId).toBe(room)
+    for (const name of ['March.pdf', 'April.pdf']) expect((await sendTo(request.slug, pdfForm({}, name))).status).toBe(201)
+    const arrived = await receivedFiles(alice, request.id)
+    expect(await roomItems(room)).toEqual([...arrived].reverse().map((file) => expect.objectContaining({ fileId: file.id, folder: '' })))
+
+    // Another user's room: 404, and the request keeps its room.
+    const bobs = await newRoom(bob, 'Bob’s room')
+    await refusedWith(await setRoom(request.id, bobs), 404, 'not_found')
+    expect((await json(await server.call('GET', `/api/requests/${request.id}`, { token: alice.token }))).data.roomId).toBe(room)
+
+    // The room deleted: the request has none, and a file sent now still arrives (in no room).
+    expect((await server.call('DELETE', `/api/rooms/${room}`, { token: alice.token })).status).toBe(200)
+    expect((await json(await server.call('GET', `/api/requests/${request.id}`, { token: alice.token }))).data.roomId).toBeNull()
+    expect((await sendTo(request.slug, pdfForm({}, 'May.pdf'))).status).toBe(201)
+    expect(await receivedFiles(alice, request.id)).toHaveLength(3)
+
+    // A room set later takes what arrives from then on; null takes it off.
+    const later = await newRoom(alice, 'Later')
+    expect((await setRoom(request.id, later)).status).toBe(200)
+    expect((await sendTo(request.slug, pdfForm({}, 'June.pdf'))).status).toBe(201)
+    expect((await roomItems(later)).length).toBe(1)
+    expect((await json(await setRoom(request.id, null))).data.roomId).toBeNull()
+  })
+
   test('201 with a receipt; the owner’s file with its source, its link disabled; another user never sees it', async () => {
     const request = await newRequest(alice, { maxFiles: 3 })
     const pdf = makePdf({ text: () => 'a statement' })

@@ -149,8 +149,11 @@ describe('the owner’s requests', () => {
       expect(`${JSON.stringify(fields)} → ${await refusal(response)}`).toContain(problem)
     }
     expect(await refusal(await send(server, 'POST', '/api/requests', alice, {}))).toContain('title')
-    // A room: rooms are not on this server (yet), so no id names one.
-    expect(await refusal(await send(server, 'POST', '/api/requests', alice, { title: 'x', roomId: 'abc' }), 404)).toBe('Room not found')
+    // A room that is not the owner's: a malformed id, one that names nothing, and bob's.
+    const bobs = (await json(await send(server, 'POST', '/api/rooms', bob, { name: 'Bob’s room' }))).data.id as string
+    for (const roomId of ['abc', 'AAAAAAAAAAAAAAAAAAAAAA', bobs]) {
+      expect(await refusal(await send(server, 'POST', '/api/requests', alice, { title: 'x', roomId }), 404)).toBe('Room not found')
+    }
     expect((await json(await send(server, 'GET', '/api/requests', alice))).data.length).toBe(before)
   })
 

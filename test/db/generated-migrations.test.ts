@@ -66,7 +66,7 @@ test('a statement added to a generated migration is seen, and passes once its fi
   const dir = mkdtempSync(join(tmpdir(), 'pdfshare-migrations-'))
   try {
     cpSync(MIGRATIONS_DIR, dir, { recursive: true })
-    // The newest migration drizzle-kit wrote as it is (the newest of all may be an edited one, such as 0026_rooms).
+    // The newest migration drizzle-kit wrote as it is (the newest of all may be an edited one, such as 0027_request_rooms).
     const last = (await check(dir)).sqlite.migrations.filter((m) => m.state === 'generated').at(-1)!.tag
     const file = join(dir, `${last}.sql`)
     appendFileSync(file, '--> statement-breakpoint\nUPDATE `users` SET `name` = lower(`name`);')

@@ -69,7 +69,20 @@ describe('the sender’s page', () => {
 })
 
 describe('the dashboard’s Requests page', () => {
-  test('create a request, copy its link; what arrived is listed with its sender, address and note', async () => {
+  test('create a request into a room, copy its link; what arrived is listed with its sender, address and note, in the room, and joins another room from there', async () => {
+    const newRoom = async (name: string) => {
+      const response = await app.api('/rooms', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name }),
+      })
+      expect(response.status).toBe(201)
+      return (await response.json()).data.id as string
+    }
+    const roomFiles = async (id: string) =>
+      ((await (await app.api(`/rooms/${id}`)).json()).data.items as { fileId: string }[]).map((item) => item.fileId)
+    const applicants = await newRoom('Applicants')
+    const shortlist = await newRoom('Shortlist')
     const owner = await watchedPage(app.browser)
     const { page } = owner
     await app.signIn(page)
@@ -77,6 +90,7 @@ describe('the dashboard’s Requests page', () => {
     await page.getByRole('heading', { name: 'Your requests' }).waitFor()
     await page.getByLabel('Title').fill('CVs for the job')
     await page.getByLabel('Message to the senders').fill('One PDF, please.')
+    await page.getByLabel('Room the files join').selectOption({ label: 'Applicants' })
     await page.getByRole('button', { name: 'Create the request' }).click()
     const card = page.locator('li.request', { hasText: 'CVs for the job' })
     await card.waitFor()
@@ -101,7 +115,16 @@ describe('the dashboard’s Requests page', () => {
       'grace@example.com',
       'Available from May',
       expect.any(String),
+      expect.stringContaining('Add to a room'),
     ])
+    // It joined the request's room as it arrived; from here it joins another.
+    const requests: RequestDto[] = (await (await app.api('/requests')).json()).data
+    const [arrived] = (await (await app.api(`/requests/${requests.find((r) => r.title === 'CVs for the job')!.id}/files`)).json())
+      .data as FileDto[]
+    expect(await roomFiles(applicants)).toEqual([arrived!.id])
+    await card.getByLabel('Add cv.pdf to a room').selectOption({ label: 'Shortlist' })
+    await page.getByText('cv.pdf is in Shortlist').waitFor()
+    expect(await roomFiles(shortlist)).toEqual([arrived!.id])
     await expectAccessible(page, 'the Requests page with what arrived')
     await page.screenshot({ path: `${SCREENSHOTS}/requests-page.png`, fullPage: true })
     expect(owner.consoleErrors).toEqual([])

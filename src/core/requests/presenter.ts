@@ -20,7 +20,7 @@ export function toRequestDto(row: RequestRow, publicUrl: string, now: number): R
     access: row.access as RequestDto['access'],
     allow: listEntries(row.allowSenders),
     deny: listEntries(row.denySenders),
-    roomId: null,
+    roomId: row.roomId,
     disabled: row.disabled,
     notify: row.notify as RequestDto['notify'],
     received: row.received,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { AppContext } from '../context'
 import { commitNewFile, newFileRow } from '../files/create-file'
+import { ROOM_LIMITS } from '../../shared/room-shapes'
 import type { FileWithLink } from '../files/file-rows'
 import { toFileDto } from '../files/presenter'
 import { type HeldKey, keptIn } from '../idempotency/keep'
@@ -52,7 +53,7 @@ export async function receiveRequestFile(
     sourceEmail: sender.email,
     sourceNote: sender.note === '' ? null : sender.note,
   })
-  const { requests } = ctx.db.tables
+  const { requests, rooms, roomItems } = ctx.db.tables
   const now = link.createdAt
   const seq = await commitNewFile(ctx, {
     row,
@@ -67,6 +68,13 @@ export async function receiveRequestFile(
     alongside: (fileWentIn) => [
       ...keptIn(ctx, input.key, row, fileWentIn),
       ctx.db.orm.run(sql`UPDATE ${requests} SET received = received + 1 WHERE ${requests.id} = ${request.id} AND ${fileWentIn}`),
+      // Into the request's room, last, at its top folder: only if the file went in, the room is still the owner's
+      // (the request's room_id is read now: a room chosen or deleted meanwhile counts) and not full.
+      ctx.db.orm.run(sql`INSERT INTO ${roomItems} (room_id, file_id, folder, position)
+        SELECT r.room_id, ${row.id}, '', coalesce((SELECT max(position) FROM ${roomItems} WHERE room_id = r.room_id), -1) + 1
+        FROM ${requests} r JOIN ${rooms} ON ${rooms.id} = r.room_id AND ${rooms.ownerId} = ${request.ownerId}
+        WHERE r.id = ${request.id} AND ${fileWentIn}
+          AND (SELECT count(*) FROM ${roomItems} WHERE room_id = r.room_id) < ${ROOM_LIMITS.items}`),
       // The owner's notifications (core/notifications), routed by the request's notify: news only if it went in.
       ...(request.notify === 'off'
         ? []

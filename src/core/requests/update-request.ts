@@ -7,7 +7,7 @@ import type { AppContext } from '../context'
 import { hashPassword } from '../passwords/argon2'
 import { getOwnedRequest } from './owned-requests'
 import type { RequestInput } from './request-input'
-import { checkRequest } from './request-policy'
+import { checkedRoom, checkRequest } from './request-policy'
 
 /**
  * Changes the fields sent (omitted: unchanged; null clears message, ownerName, expiresAt and password), judged on
@@ -17,11 +17,12 @@ import { checkRequest } from './request-policy'
 export async function updateRequest(ctx: AppContext, input: { ownerId: string; id: string; request: RequestInput }): Promise<RequestRow> {
   const { requests } = ctx.db.tables
   const current = await getOwnedRequest(ctx, input) // 404 before a password is hashed
-  const { password, roomId: _room, ...fields } = input.request
+  const { password, roomId, ...fields } = input.request
   const now = ctx.now()
   checkRequest(ctx.config, now, input.request, { ...current, ...fields })
   const changes: SQLiteUpdateSetSource<typeof requests> = {
     ...fields,
+    ...(roomId !== undefined && { roomId: await checkedRoom(ctx, input.ownerId, roomId) }),
     // Each change moves updatedAt forward, even two within the same millisecond.
     updatedAt: greaterOf(now, sql`${requests.updatedAt} + 1`),
   }

@@ -27,6 +27,7 @@ import m23 from './0023_session_proof.sql' with { type: 'text' }
 import m24 from './0024_email_changes.sql' with { type: 'text' }
 import m25 from './0025_file_requests.sql' with { type: 'text' }
 import m26 from './0026_rooms.sql' with { type: 'text' }
+import m27 from './0027_request_rooms.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795357528261, sql: m0 },
@@ -56,4 +57,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0024_email_changes', when: 1795905664881, sql: m24 },
   { tag: '0025_file_requests', when: 1795911961176, sql: m25 },
   { tag: '0026_rooms', when: 1795927863239, sql: m26 },
+  { tag: '0027_request_rooms', when: 1795932175708, sql: m27 },
 ]

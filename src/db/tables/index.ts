@@ -31,7 +31,7 @@ export function tablesOf(k: Kit) {
   const files = fileTables(k, accounts)
   const rooms = roomTables(k, { ...accounts, ...files })
   const links = linkTables(k, { ...files, ...rooms })
-  const requests = requestTables(k, accounts)
+  const requests = requestTables(k, { ...accounts, ...rooms })
   return {
     ...accounts,
     ...files,

@@ -1,8 +1,9 @@
 import type { AccountTables } from './accounts'
 import type { Kit } from './kit'
+import type { RoomTables } from './rooms'
 
 /** File requests (core/requests): links through which outsiders send PDFs into an owner's account, and the codes mailed to senders. */
-export function requestTables(k: Kit, { users }: { users: AccountTables['users'] }) {
+export function requestTables(k: Kit, { users, rooms }: { users: AccountTables['users']; rooms: RoomTables['rooms'] }) {
   /**
    * A file request: its page at `/u/<slug>` takes PDFs from whoever may send (its access, password and lists),
    * each an ordinary file of the owner (`files.source_request_id`), counted in the owner's quota.
@@ -41,6 +42,8 @@ export function requestTables(k: Kit, { users }: { users: AccountTables['users']
       disabled: k.boolean('disabled').notNull(),
       /** Telling the owner of what arrives: `on` (at once, capped per hour), `hourly` or `daily` (a digest), `off`. */
       notify: k.text('notify').notNull().default('on'),
+      /** The owner's room each received file joins (last, at the top folder); NULL: none, or the room was deleted. */
+      roomId: k.text('room_id').references(() => rooms.id, { onDelete: 'set null' }),
       /** Files received so far (a file deleted later still counts): the request is full at `max_files`. */
       received: k.integer('received').notNull().default(0),
       createdAt: k.millis('created_at').notNull(),

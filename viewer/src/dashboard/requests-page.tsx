@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { FileDto } from '../../../src/routes/files/model'
 import type { RequestDto } from '../../../src/routes/requests/model'
+import type { RoomDto } from '../../../src/routes/rooms/model'
 import { REQUEST_LIMITS } from '../../../src/shared/request-shapes'
 import { api, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
@@ -15,8 +16,25 @@ const STATE_TEXT: Record<RequestDto['state'], string> = {
   full: 'full',
 }
 
-function CreateForm(props: { onCreated: (request: RequestDto) => void }) {
+/** The owner's rooms (the latest 100), for a request's room and "Add to a room". */
+function useRooms() {
+  return useLoad(() => ok(api.api.rooms.get({ query: { limit: 100 } })), [], { failure: 'Your rooms could not be loaded' })
+}
+
+/**
+ * Adds a file to a room, last, at its top folder: the room's list as it is now with the file after it (a file
+ * already in the room stays where it is).
+ */
+async function addToRoom(roomId: string, fileId: string): Promise<RoomDto> {
+  const { data: room } = await ok(api.api.rooms({ id: roomId }).get())
+  if (room.items.some((item) => item.fileId === fileId)) return room
+  const items = [...room.items.map(({ fileId, folder }) => ({ fileId, folder })), { fileId, folder: '' }]
+  return (await ok(api.api.rooms({ id: roomId }).put({ items }))).data
+}
+
+function CreateForm(props: { onCreated: (request: RequestDto) => void; rooms: RoomDto[] }) {
   const [title, setTitle] = useState('')
+  const [roomId, setRoomId] = useState('')
   const [message, setMessage] = useState('')
   const [maxFiles, setMaxFiles] = useState(String(REQUEST_LIMITS.defaultMaxFiles))
   const [error, setError] = useState('')
@@ -27,7 +45,9 @@ function CreateForm(props: { onCreated: (request: RequestDto) => void }) {
     setBusy(true)
     setError('')
     try {
-      const { data } = await ok(api.api.requests.post({ title: title.trim(), message, maxFiles: Number(maxFiles) }))
+      const { data } = await ok(
+        api.api.requests.post({ title: title.trim(), message, maxFiles: Number(maxFiles), roomId: roomId === '' ? null : roomId }),
+      )
       setTitle('')
       setMessage('')
       props.onCreated(data)
@@ -73,6 +93,17 @@ function CreateForm(props: { onCreated: (request: RequestDto) => void }) {
           onInput={(event) => setMaxFiles(event.currentTarget.value)}
         />
       </div>
+      <div class="field">
+        <label for="request-room">Room the files join</label>
+        <select id="request-room" value={roomId} onChange={(event) => setRoomId(event.currentTarget.value)}>
+          <option value="">None</option>
+          {props.rooms.map((room) => (
+            <option key={room.id} value={room.id}>
+              {room.name}
+            </option>
+          ))}
+        </select>
+      </div>
       {error && (
         <p class="form-error" role="alert">
           {error}
@@ -86,7 +117,7 @@ function CreateForm(props: { onCreated: (request: RequestDto) => void }) {
 }
 
 /** What arrived through one request: each file with who sent it; the file's own page shares, moves or deletes it. */
-function Received(props: { request: RequestDto }) {
+function Received(props: { request: RequestDto; rooms: RoomDto[] }) {
   const list = useLoad(() => ok(api.api.requests({ id: props.request.id }).files.get({ query: { limit: 100 } })), [props.request.id], {
     failure: 'What arrived could not be loaded',
   })
@@ -109,6 +140,7 @@ function Received(props: { request: RequestDto }) {
           <th scope="col">Address</th>
           <th scope="col">Note</th>
           <th scope="col">Received</th>
+          {props.rooms.length > 0 && <th scope="col">Room</th>}
         </tr>
       </thead>
       <tbody>
@@ -121,6 +153,11 @@ function Received(props: { request: RequestDto }) {
             <td>{file.source?.email ?? '—'}</td>
             <td>{file.source?.note ?? '—'}</td>
             <td>{formatDate(file.createdAt)}</td>
+            {props.rooms.length > 0 && (
+              <td>
+                <AddToRoom file={file} rooms={props.rooms} />
+              </td>
+            )}
           </tr>
         ))}
       </tbody>
@@ -128,9 +165,43 @@ function Received(props: { request: RequestDto }) {
   )
 }
 
+/** A room chosen for one received file: it joins the room, last. */
+function AddToRoom(props: { file: FileDto; rooms: RoomDto[] }) {
+  const [busy, setBusy] = useState(false)
+  const add = async (roomId: string) => {
+    if (roomId === '') return
+    const room = props.rooms.find((one) => one.id === roomId)
+    setBusy(true)
+    try {
+      await addToRoom(roomId, props.file.id)
+      notify('ok', `${props.file.filename} is in ${room?.name ?? 'the room'}`)
+    } catch (failure) {
+      notify('error', errorText(failure, 'The file was not added to the room'))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <select
+      aria-label={`Add ${props.file.filename} to a room`}
+      value=""
+      disabled={busy}
+      onChange={(event) => void add(event.currentTarget.value)}
+    >
+      <option value="">Add to a room…</option>
+      {props.rooms.map((room) => (
+        <option key={room.id} value={room.id}>
+          {room.name}
+        </option>
+      ))}
+    </select>
+  )
+}
+
 /** The owner's file requests: create one, copy its link or show its QR code, turn it off or on, see what arrived. */
 export function RequestsPage() {
   const list = useLoad(() => ok(api.api.requests.get()), [], { failure: 'The requests could not be loaded' })
+  const rooms = useRooms().value ?? []
   const { value: requests, error: loadError, set: setRequests } = list
   const [open, setOpen] = useState<string | null>(null)
   const [deleting, setDeleting] = useState<RequestDto | null>(null)
@@ -167,6 +238,7 @@ export function RequestsPage() {
       </p>
       <section class="card">
         <CreateForm
+          rooms={rooms}
           onCreated={(request) => {
             setRequests((current) => [request, ...(current ?? [])])
             notify('ok', `${request.title} created; copy its link to send it`)
@@ -192,6 +264,7 @@ export function RequestsPage() {
                 <p class="sub">
                   {STATE_TEXT[request.state]} · {request.received} of {request.maxFiles} files received · created{' '}
                   {formatDate(request.createdAt)}
+                  {request.roomId && ` · files join the room ${rooms.find((room) => room.id === request.roomId)?.name ?? ''}`}
                 </p>
                 <div class="row wrap">
                   <input
@@ -222,7 +295,7 @@ export function RequestsPage() {
                   <summary>QR code</summary>
                   <QrCode text={request.url} label={`QR code of the link of ${request.title}`} />
                 </details>
-                {open === request.id && <Received request={request} />}
+                {open === request.id && <Received request={request} rooms={rooms} />}
               </li>
             ))}
           </ul>
