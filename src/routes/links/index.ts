@@ -1,5 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../core/context'
+import type { HeldKey } from '../../core/idempotency/keep'
+import type { LinkRow } from '../../db/tables'
 import { type AuthGuard, jsonBody } from '../../http/auth-guard'
 import { toLinkInput } from '../../core/links/link-input'
 import { idempotentWrites, NO_BODY, requestDigest } from '../../http/idempotency'
@@ -14,6 +16,22 @@ import { getLink } from '../../core/links/owned-links'
 import { updateLink } from '../../core/links/update-link'
 
 const tags = ['links']
+/** What creating a link takes and answers, for a file's and a room's alike. */
+const NEW_LINK = {
+  auth: 'links:write' as const,
+  parse: jsonBody(LinkJson, 'links:write'),
+  body: LinkJson,
+  headers: IdempotencyHeaders,
+  response: {
+    201: LinkEnvelope,
+    400: FailureSchema,
+    404: FailureSchema,
+    413: FailureSchema,
+    415: FailureSchema,
+    ...keyedFailures,
+    ...authFailures,
+  },
+}
 const roomTags = ['rooms']
 
 /** The owner's share links: /api/files/:id/links, /api/rooms/:id/links (docs/rooms.md) and /api/links/:linkId. Thin handlers around the services. */
@@ -26,6 +44,26 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
     body: { success: true as const, data: dto(row) },
     headers: { location: `${publicUrl}/api/links/${row.id}` },
   })
+  /** A new link of a file or a room, once per Idempotency-Key, audited: its 201 with the Location of the link. */
+  const createOnce = (
+    request: Request,
+    set: Parameters<typeof keyed>[1],
+    userId: string,
+    body: Parameters<typeof requestDigest>[0],
+    audit: (event: 'link.created', facts: ReturnType<typeof linkFacts>) => Promise<void>,
+    create: (held: HeldKey<LinkRow> | undefined) => Promise<LinkRow>,
+  ) =>
+    keyed(request, set, userId, (key) =>
+      key.once(
+        requestDigest(body),
+        async (held) => {
+          const row = await create(held)
+          await audit('link.created', linkFacts(row))
+          return row
+        },
+        linkCreated,
+      ),
+    )
 
   return new Elysia({ name: 'links' })
     .use(auth)
@@ -45,32 +83,12 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '/api/files/:id/links',
       async ({ request, body, caller, params, set, audit }) =>
-        keyed(request, set, caller.userId, (key) =>
-          key.once(
-            requestDigest(body),
-            async (held) => {
-              const row = await createLink(ctx, { ownerId: caller.userId, fileId: params.id, link: toLinkInput(body), key: held })
-              await audit('link.created', linkFacts(row))
-              return row
-            },
-            linkCreated,
-          ),
+        createOnce(request, set, caller.userId, body, audit, (held) =>
+          createLink(ctx, { ownerId: caller.userId, fileId: params.id, link: toLinkInput(body), key: held }),
         ),
       {
-        auth: 'links:write',
-        parse: jsonBody(LinkJson, 'links:write'),
-        body: LinkJson,
-        headers: IdempotencyHeaders,
+        ...NEW_LINK,
         params: FileIdParams,
-        response: {
-          201: LinkEnvelope,
-          400: FailureSchema,
-          404: FailureSchema,
-          413: FailureSchema,
-          415: FailureSchema,
-          ...keyedFailures,
-          ...authFailures,
-        },
         detail: {
           summary: 'Add a share link to a file (at most 100 a file)',
           description:
@@ -95,32 +113,12 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '/api/rooms/:id/links',
       async ({ request, body, caller, params, set, audit }) =>
-        keyed(request, set, caller.userId, (key) =>
-          key.once(
-            requestDigest(body),
-            async (held) => {
-              const row = await createRoomLink(ctx, { ownerId: caller.userId, roomId: params.id, link: toLinkInput(body), key: held })
-              await audit('link.created', linkFacts(row))
-              return row
-            },
-            linkCreated,
-          ),
+        createOnce(request, set, caller.userId, body, audit, (held) =>
+          createRoomLink(ctx, { ownerId: caller.userId, roomId: params.id, link: toLinkInput(body), key: held }),
         ),
       {
-        auth: 'links:write',
-        parse: jsonBody(LinkJson, 'links:write'),
-        body: LinkJson,
-        headers: IdempotencyHeaders,
+        ...NEW_LINK,
         params: RoomIdParams,
-        response: {
-          201: LinkEnvelope,
-          400: FailureSchema,
-          404: FailureSchema,
-          413: FailureSchema,
-          415: FailureSchema,
-          ...keyedFailures,
-          ...authFailures,
-        },
         detail: {
           summary: 'Add a share link to a room, with every control a file link has (at most 100 a room)',
           description: 'Changed and deleted through /api/links/:linkId like a file link.',
