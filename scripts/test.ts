@@ -145,7 +145,8 @@ function failedTestsOf(report: string): string[] {
   for (const match of report.matchAll(/<testcase\b([^>]*[^/])>([\s\S]*?)<\/testcase>/g)) {
     if (!match[2]!.includes('<failure')) continue
     const attr = (name: string) => fromXml(new RegExp(`\\b${name}="([^"]*)"`).exec(match[1]!)?.[1] ?? '')
-    failed.push(`${attr('file')}: ${attr('classname')} > ${attr('name')}`)
+    const group = attr('classname')
+    failed.push(`${attr('file')}: ${group ? `${group} > ` : ''}${attr('name')}`)
   }
   return failed
 }
