@@ -10,7 +10,10 @@ import type { RoomDto } from '../../src/routes/rooms/model'
 import { safeName } from '../../src/core/rooms/room-zip'
 import { routeEvents } from '../../src/core/notifications/route-events'
 import { randomId } from '../../src/lib/ids'
-import { startTestApp } from '../support/harness'
+import { startMailWorker } from '../../src/core/mail/mail-worker'
+import { eventually } from '../support/eventually'
+import { json, startTestApp } from '../support/harness'
+import { startSmtpServer } from '../support/smtp'
 import { uploadPdf } from '../support/uploads'
 import { FIREFOX, SAFARI_PHONE, SLACKBOT } from '../support/user-agents'
 
@@ -209,6 +212,71 @@ describe("a room link's documents", () => {
     const mallory = await server.user()
     for (const path of [`/api/rooms/${room.id}/analytics`, `/api/rooms/${room.id}/analytics.csv`])
       expect((await server.call('GET', path, { token: mallory.token })).status).toBe(404)
+  })
+
+  test("the room's analytics name the documents each verified reader opened (a code mailed through a real SMTP server)", async () => {
+    const smtp = await startSmtpServer()
+    const mailing = await startTestApp({
+      PDFSHARE_RATE_LIMIT_SHARE: '0',
+      PDFSHARE_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      PDFSHARE_MAIL_FROM: 'pdfshare <pdf@example.test>',
+    })
+    const worker = startMailWorker(mailing.ctx, { pollMs: 100 })!
+    try {
+      const owner = await mailing.user()
+      const send = async <T>(path: string, body: unknown) =>
+        (
+          await json(
+            await mailing.call('POST', path, {
+              token: owner.token,
+              body: JSON.stringify(body),
+              headers: { 'content-type': 'application/json' },
+            }),
+          )
+        ).data as T
+      const [one, two] = [
+        await uploadPdf(mailing, owner, { bytes: makePdf({ text: () => 'One' }) }),
+        await uploadPdf(mailing, owner, { bytes: makePdf({ text: () => 'Two' }) }),
+      ]
+      const room = await send<RoomDto>('/api/rooms', { name: 'Verified', items: [{ fileId: one.id }, { fileId: two.id }] })
+      const slug = slugOf((await send<LinkDto>(`/api/rooms/${room.id}/links`, { access: 'verified-email' })).url)
+      // A reader's browser: its cookies kept from one answer to the next.
+      const jar = new Map<string, string>()
+      const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
+      const post = async (route: 'reader' | 'code', fields: Record<string, string>) => {
+        const response = await mailing.call('POST', `/s/${slug}/${route}`, {
+          body: new URLSearchParams(fields).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': FIREFOX, cookie: cookie() },
+        })
+        for (const set of response.headers.getSetCookie()) {
+          const [pair] = set.split(';')
+          jar.set(pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1))
+        }
+        return response
+      }
+      // A verified reader: the address, then the code mailed to it.
+      expect((await post('reader', { email: 'kim@board.test' })).status).toBe(200)
+      let code: string | undefined
+      await eventually(() => {
+        worker.nudge()
+        code = /Your code is (\d{6})\./.exec(smtp.received.find((mail) => mail.to.includes('kim@board.test'))?.data ?? '')?.[1]
+        expect(code).toBeDefined()
+      })
+      expect((await post('code', { email: 'kim@board.test', code: code! })).status).toBe(303)
+      const open = (path: string) => mailing.call('GET', path, { headers: { 'user-agent': FIREFOX, cookie: cookie() } })
+      expect((await open(`/s/${slug}`)).status).toBe(200)
+      expect((await open(routeOf(slug, two.id, ''))).status).toBe(200)
+
+      type RoomAnalytics = import('../../src/routes/analytics/model').RoomAnalyticsDto
+      const numbers = (await json(await mailing.call('GET', `/api/rooms/${room.id}/analytics`, { token: owner.token })))
+        .data as RoomAnalytics
+      expect(numbers.readers.map((reader) => [reader.reader, reader.opened, reader.of, reader.documents.map((d) => d.fileId)])).toEqual([
+        ['kim@board.test', 1, 2, [two.id]],
+      ])
+    } finally {
+      worker.stop()
+      await smtp.stop()
+    }
   })
 
   test('notifications and digests say "opened room X, read n of m documents"; link.viewed names the room and the document', async () => {
