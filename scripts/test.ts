@@ -134,19 +134,32 @@ async function runTests(name: string, files: string[], env: Record<string, strin
   return run
 }
 
+/** Lines of each failure's message and stack repeated at the end. */
+const FAILURE_LINES = 8
+
 /**
- * The failed tests of a JUnit report as `file: group > name`, repeated at the end of the run: CI keeps only the
- * tail of the output, and a failure of the first pass would otherwise be out of sight.
+ * The failed tests of a JUnit report as `file: group > name` and the first lines of why, repeated at the end of
+ * the run: CI keeps only the tail of the output, and a failure of the first pass would otherwise be out of sight.
  */
 function failedTestsOf(report: string): string[] {
   const fromXml = (text: string) =>
-    text.replace(/&(lt|gt|quot|apos|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name]!)
+    text
+      .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+      .replace(/&(lt|gt|quot|apos|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name]!)
   const failed: string[] = []
   for (const match of report.matchAll(/<testcase\b([^>]*[^/])>([\s\S]*?)<\/testcase>/g)) {
-    if (!match[2]!.includes('<failure')) continue
+    const failure = /<failure\b[^>]*>([\s\S]*?)<\/failure>/.exec(match[2]!)
+    if (!failure) continue
     const attr = (name: string) => fromXml(new RegExp(`\\b${name}="([^"]*)"`).exec(match[1]!)?.[1] ?? '')
     const group = attr('classname')
-    failed.push(`${attr('file')}: ${group ? `${group} > ` : ''}${attr('name')}`)
+    // The first lines of what failed, so a failure that shows only in CI's tail can be understood from it.
+    const why = fromXml(failure[1]!)
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .slice(0, FAILURE_LINES)
+      .map((line) => `      ${line.slice(0, 240)}`)
+    failed.push([`${attr('file')}: ${group ? `${group} > ` : ''}${attr('name')}`, ...why].join('\n'))
   }
   return failed
 }

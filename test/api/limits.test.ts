@@ -145,15 +145,22 @@ describe('bounded uploads', () => {
     const server = await startTestApp({ PDFSHARE_MAX_UPLOADS_PER_USER: '2', PDFSHARE_MAX_UPLOADS: '10' })
     const gina = await server.user('gina')
     const hank = await server.user('hank')
-    // Two uploads that hold their slots until we let their bodies finish.
+    // Two uploads that hold their slots until we let their bodies finish. The server reads a body only once its
+    // upload holds a slot: a held upload's first read of more than its first bytes says its slot is taken (a fixed
+    // wait was once too short on a busy machine, and a third upload sent before a held one arrived took its slot).
     const held = [0, 1].map(() => {
       let finish: () => void = () => {}
+      let reading: () => void = () => {}
+      const read = new Promise<void>((resolve) => (reading = resolve))
+      const { body: bytes } = rawMultipart([{ name: 'file', filename: 'a.pdf', type: 'application/pdf', body: makePdf() }])
+      let pulls = 0
       const body = new ReadableStream({
-        async start(controller) {
-          const { body: bytes } = (await import('../support/harness')).rawMultipart([
-            { name: 'file', filename: 'a.pdf', type: 'application/pdf', body: makePdf() },
-          ])
+        start(controller) {
           controller.enqueue(bytes.slice(0, 100))
+        },
+        async pull(controller) {
+          if (pulls++ > 0) return
+          reading()
           await new Promise<void>((resolve) => (finish = resolve))
           controller.enqueue(bytes.slice(100))
           controller.close()
@@ -164,11 +171,9 @@ describe('bounded uploads', () => {
         body,
         headers: { 'content-type': 'multipart/form-data; boundary=pdfshareTestBoundary' },
       })
-      return { response, finish: () => finish() }
+      return { response, read, finish: () => finish() }
     })
-    // Both held uploads must have reached an instance and taken their slots (through the balancer, on a busy
-    // machine, 50 ms was once not enough).
-    await Bun.sleep(500)
+    await Promise.all(held.map((upload) => upload.read))
     const third = await server.call('POST', '/api/files/upload', { token: gina.token, body: form({ bytes: makePdf() }) })
     expect(third.status).toBe(429)
     expect(third.headers.get('retry-after')).toBe('5')

@@ -77,8 +77,12 @@ describe('pdfshare storage migrate', () => {
     const { dataDir, token, rows, local } = await localInstall(3, { replacements: 2 })
     expect(rows).toHaveLength(5) // 3 current PDFs and 2 kept versions of the first file
     const bucket = await freshBucket()
-    const migrate = (to: string, extra: Record<string, string> = {}) =>
-      run(['storage', 'migrate', '--to', to, '--data', dataDir], { env: { ...bucket.settings, ...extra } })
+    // Each run's exit code is checked first, with its last words: a failure then says why, not only what is missing.
+    const migrate = async (to: string, extra: Record<string, string> = {}) => {
+      const result = await run(['storage', 'migrate', '--to', to, '--data', dataDir], { env: { ...bucket.settings, ...extra } })
+      expect({ code: result.code, stderr: result.stderr.slice(-2000) }).toMatchObject({ code: 0 })
+      return result
+    }
 
     const first = await migrate('s3')
     expect(first.stdout).toContain('3 file(s) and 2 previous version(s): copied 5 PDF(s)')
