@@ -91,10 +91,8 @@ export async function firstPageInk(page: Page): Promise<number> {
     () =>
       document.querySelector('.page[data-page-number="1"] canvas') ||
       document.querySelector<HTMLImageElement>('.page[data-page-number="1"] img')?.naturalWidth,
-    undefined,
-    { timeout: 20_000 },
   )
-  await page.waitForFunction(() => document.querySelector('#status')?.hasAttribute('hidden'), undefined, { timeout: 20_000 })
+  await page.waitForFunction(() => document.querySelector('#status')?.hasAttribute('hidden'))
   for (let attempt = 0; attempt < 40; attempt++) {
     const png = await page.locator('.page[data-page-number="1"]').screenshot()
     const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true })

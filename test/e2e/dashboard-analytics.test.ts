@@ -234,7 +234,7 @@ describe('the Analytics panel', () => {
     // A browser that does not call itself headless, so the visit counts and the page carries a reading token.
     const reader = await watchedPage(app.browser, { userAgent: CHROME, height: 700 })
     await reader.page.goto(served(file.shareUrl))
-    await reader.page.waitForSelector('.page[data-page-number="1"] canvas', { timeout: 20_000 })
+    await reader.page.waitForSelector('.page[data-page-number="1"] canvas')
     await reader.page.waitForTimeout(2_000)
     await reader.page.locator('.page[data-page-number="2"]').scrollIntoViewIfNeeded()
     await reader.page.waitForTimeout(2_000)

@@ -5,7 +5,7 @@ import type { LinkDto } from '../../src/routes/links/model'
 import { uploadPdfTo } from '../support/uploads'
 import { expectAccessible } from './accessibility'
 import { useBinaryApp } from './binary-app'
-import { SCREENSHOTS } from './browser'
+import { eventually, SCREENSHOTS } from './browser'
 
 // A share link inside another site's page, in Chromium against the compiled binary (docs/share-page.md,
 // Embedding). Two sites on one machine: the share pages at http://localhost:<port>, the embedding pages at
@@ -78,8 +78,8 @@ const framedOn = (server: ReturnType<typeof site>, url: string) => openOn(server
 
 /** Waits until the framed viewer has drawn page 1 and hidden its status. */
 async function documentShownIn(frame: Frame): Promise<void> {
-  await frame.waitForSelector('.page[data-page-number="1"] canvas', { timeout: 20_000 })
-  await frame.waitForFunction(() => document.querySelector('#status')?.hasAttribute('hidden'), undefined, { timeout: 20_000 })
+  await frame.waitForSelector('.page[data-page-number="1"] canvas')
+  await frame.waitForFunction(() => document.querySelector('#status')?.hasAttribute('hidden'))
 }
 
 describe('a share page in a frame of another site', () => {
@@ -135,8 +135,7 @@ describe('a share page in a frame of another site', () => {
     const url = await newLink({ password: 'staff only', embedOrigins: [originOf(allowed)] })
     const { frame, close } = await framedOn(other, url)
     try {
-      await Bun.sleep(500)
-      expect(frame().url()).toBe('chrome-error://chromewebdata/')
+      await eventually(() => expect(frame().url()).toBe('chrome-error://chromewebdata/'))
       expect(await frame().locator('#link-password').count()).toBe(0)
     } finally {
       await close()
@@ -147,8 +146,7 @@ describe('a share page in a frame of another site', () => {
     const url = await newLink({})
     const { frame, close } = await framedOn(allowed, url)
     try {
-      await Bun.sleep(500)
-      expect(frame().url()).toBe('chrome-error://chromewebdata/')
+      await eventually(() => expect(frame().url()).toBe('chrome-error://chromewebdata/'))
     } finally {
       await close()
     }

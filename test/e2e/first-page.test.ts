@@ -80,7 +80,7 @@ describe('page 1 at once, in Chromium', () => {
           })
         })
         await page.goto(url)
-        await page.waitForFunction(() => document.getElementById('app')?.dataset.firstPageMs, undefined, { timeout: 30_000 })
+        await page.waitForFunction(() => document.getElementById('app')?.dataset.firstPageMs)
         await page.waitForFunction(() => !document.getElementById('first-page'))
         const server = await page.evaluate(() => (window as { serverPage?: number[] }).serverPage!)
         const canvas = (await page.locator('.page[data-page-number="1"] canvas').boundingBox())!

@@ -109,7 +109,7 @@ describe('share links in Chromium, served by the compiled binary', () => {
     // Later pages come in range requests, after the link is used up: the grant keeps them coming.
     await first.page.locator('#page-number').fill('12')
     await first.page.keyboard.press('Enter')
-    await first.page.waitForSelector('.page[data-page-number="12"] .textLayer span', { timeout: 20_000 })
+    await first.page.waitForSelector('.page[data-page-number="12"] .textLayer span')
     expect(fileStatuses.length).toBeGreaterThan(1)
     expect(fileStatuses.every((status) => status === 206 || status === 200)).toBe(true)
     expect(fileStatuses).toContain(206)

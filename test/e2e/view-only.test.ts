@@ -25,14 +25,14 @@ describe('a link that does not allow downloads, in Chromium', () => {
       })
       await page.goto(url)
       // Page 1 is an image the server drew, on screen.
-      await page.waitForFunction(() => document.getElementById('app')?.dataset.firstPageMs, undefined, { timeout: 30_000 })
+      await page.waitForFunction(() => document.getElementById('app')?.dataset.firstPageMs)
       const first = page.locator('.image-page[data-page-number="1"] img')
       expect(await first.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0)
       expect(await page.locator('#page-count').textContent()).toBe('12')
       // Find, as a reader types it: the match on page 7 is highlighted and its page shown.
       await page.keyboard.press('Control+f')
       await page.keyboard.type('marmalade')
-      await page.waitForFunction(() => document.getElementById('find-result')?.textContent === '1 of 1', undefined, { timeout: 30_000 })
+      await page.waitForFunction(() => document.getElementById('find-result')?.textContent === '1 of 1')
       expect(await page.locator('#page-number').inputValue()).toBe('7')
       const match = page.locator('.image-page[data-page-number="7"] .image-text .highlight.selected')
       expect(await match.textContent()).toBe('marmalade')

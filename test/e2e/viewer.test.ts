@@ -198,7 +198,7 @@ describe('the viewer in Chromium, served by the compiled binary', () => {
     expect(await page.locator('.page[data-page-number="50"] canvas').count()).toBe(0)
     await page.locator('#page-number').fill('50')
     await page.locator('#page-number').press('Enter')
-    await page.waitForSelector('.page[data-page-number="50"] canvas', { timeout: 20_000 })
+    await page.waitForSelector('.page[data-page-number="50"] canvas')
     await eventually(async () => expect(await page.locator('.page[data-page-number="50"] .textLayer').textContent()).toContain('page 50'))
     await page.screenshot({ path: join(SCREENSHOTS, 'large-page-50.png') })
     expect(pdfBytes()).toBeLessThan(shared.large!.size * 0.2)
@@ -231,7 +231,7 @@ describe('the viewer in Chromium, served by the compiled binary', () => {
 
 /** The state #status settles in, and its words; waits until it is an error (or `state`). */
 async function settledStatus(page: Page, state = 'error') {
-  await page.waitForSelector(`#status[data-state="${state}"]`, { state: 'attached', timeout: 20_000 })
+  await page.waitForSelector(`#status[data-state="${state}"]`, { state: 'attached' })
   const status = page.locator('#status')
   return {
     problem: await status.getAttribute('data-problem'),
@@ -286,7 +286,7 @@ describe('the viewer never spins forever: a clear state for each problem', () =>
     expect(await page.locator('#status').isHidden()).toBe(true)
     expect(await page.locator('#page-count').textContent()).toBe('3')
     const first = page.locator('.page[data-page-number="1"] .page-error')
-    await first.waitFor({ timeout: 20_000 })
+    await first.waitFor()
     expect(await first.textContent()).toContain('Page 1 cannot be displayed')
     expect(await first.locator('a[href$="/download"]').count()).toBe(1)
     // Page 1 shows no content of another page in its place.

@@ -23,7 +23,7 @@ async function readPageOne(context: BrowserContext, url: string, screenshot?: st
   const answered = page.waitForResponse((answer) => /\/pages\/1\?w=\d+$/.test(answer.url()) && answer.status() === 200)
   await page.goto(url)
   const image = await (await answered).body()
-  await page.waitForFunction(() => document.getElementById('app')?.dataset.firstPageMs, undefined, { timeout: 30_000 })
+  await page.waitForFunction(() => document.getElementById('app')?.dataset.firstPageMs)
   const shown = page.locator('.image-page[data-page-number="1"] img')
   expect(await shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0)
   if (screenshot) await page.screenshot({ path: join(SCREENSHOTS, screenshot) })
