@@ -4,6 +4,7 @@ import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { run, startServer } from '../../scripts/support/process'
+import { eventually } from '../support/eventually'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-shutdown-bound-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
@@ -25,10 +26,13 @@ function stalledUpload(port: number): Promise<Socket> {
   })
 }
 
+/** Until the stalled upload is in the server's hands: its temp file is there (a fixed wait was a guess). */
+const inFlight = () => eventually(() => expect(readdirSync(join(dataDir, 'tmp'))).toHaveLength(1))
+
 test('SIGTERM waits for in-flight requests only up to the shutdown timeout, then closes them', async () => {
   const server = await startServer(['--data', dataDir], { env: { PDFSHARE_SHUTDOWN_TIMEOUT: '1', PDFSHARE_IDLE_TIMEOUT: '60' } })
   const socket = await stalledUpload(Number(new URL(server.url).port))
-  await Bun.sleep(200)
+  await inFlight()
   const started = performance.now()
   expect(await server.stop()).toBe(0)
   const elapsed = performance.now() - started
@@ -48,7 +52,7 @@ test('SIGTERM waits for in-flight requests only up to the shutdown timeout, then
 test('a second signal exits at once', async () => {
   const server = await startServer(['--data', dataDir], { env: { PDFSHARE_SHUTDOWN_TIMEOUT: '60', PDFSHARE_IDLE_TIMEOUT: '60' } })
   const socket = await stalledUpload(Number(new URL(server.url).port))
-  await Bun.sleep(200)
+  await inFlight()
   const started = performance.now()
   server.proc.kill('SIGTERM')
   await Bun.sleep(200)
