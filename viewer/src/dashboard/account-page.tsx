@@ -11,6 +11,7 @@ import { SsoLinkPanel } from './sso-link-panel'
 import { PasskeysPanel } from './passkeys-panel'
 import { TwoFactorPanel } from './two-factor-panel'
 import { useLoad } from './use-api'
+import { TableHead } from './table-head'
 
 /** Lifetimes as the API (and the CLI's --ttl) spell them. */
 const LIFETIMES: [label: string, ttl: string][] = [
@@ -206,17 +207,7 @@ export function AccountPage() {
         ) : (
           <div class="table-wrap">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Label</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">May do</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['Label', 'Created', 'Expires', 'May do']} unnamed="Actions" />
               <tbody>
                 {tokens.map((token) => (
                   <tr key={token.id}>

@@ -4,6 +4,7 @@ import { ACTION_TEXT, facts } from './audit-words'
 import { api, ok } from './api'
 import { formatDate } from './format'
 import { useLoad, usePages } from './use-api'
+import { TableHead } from './table-head'
 
 const PAGE_SIZE = 50
 
@@ -101,16 +102,7 @@ export function ActivityPage() {
         <div class="table-wrap">
           <table class="activity-table">
             <caption class="visually-hidden">Activity, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">What</th>
-                {all && <th scope="col">Account</th>}
-                <th scope="col">By</th>
-                <th scope="col">From</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
+            <TableHead columns={['When', 'What', all && 'Account', 'By', 'From', 'Details']} />
             <tbody>
               {entries.map((entry) => (
                 <tr key={entry.id}>

@@ -6,6 +6,7 @@ import { BrandingPanel } from './branding-panel'
 import { formatBytes, formatDate } from './format'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
 import { useLoad } from './use-api'
+import { TableHead } from './table-head'
 
 /** A limit as typed ("5 GB", "1000", "" for unlimited): the number, null (unlimited), or undefined when it is not one. */
 /** Whether the server has single sign-on (the page says so), for the per-user link button. */
@@ -107,18 +108,7 @@ function Users(props: { me: string }) {
       ) : (
         <div class="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Files</th>
-                <th scope="col">Storage</th>
-                <th scope="col">Last sign-in</th>
-                <th scope="col">Two factors</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Files', 'Storage', 'Last sign-in', 'Two factors']} unnamed="Actions" />
             <tbody>
               {list.map((user) => (
                 <tr key={user.id}>
@@ -367,17 +357,7 @@ function Tokens() {
       ) : (
         <div class="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Label</th>
-                <th scope="col">May do</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['User', 'Label', 'May do', 'Expires']} unnamed="Actions" />
             <tbody>
               {active.map((token) => (
                 <tr key={token.id}>
@@ -448,14 +428,7 @@ function Mail() {
           {outbox.value && outbox.value.length > 0 && (
             <div class="table-wrap">
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">To</th>
-                    <th scope="col">What</th>
-                    <th scope="col">State</th>
-                    <th scope="col">The server's last answer</th>
-                  </tr>
-                </thead>
+                <TableHead columns={['To', 'What', 'State', "The server's last answer"]} />
                 <tbody>
                   {outbox.value.map((mail) => (
                     <tr key={mail.id}>

@@ -9,6 +9,7 @@ import { notify } from './ui'
 import { useLoad } from './use-api'
 import { ReadersList } from './readers-list'
 import { VisitsList } from './visits-list'
+import { TableHead } from './table-head'
 
 const DEVICES: [DeviceClass, string][] = [
   ['desktop', 'Desktop'],
@@ -57,13 +58,7 @@ function Pages(props: { pages: AnalyticsDto['pages'] }) {
     <div class="table-wrap">
       <table class="bars-table pages-table">
         <caption class="visually-hidden">Time on screen and reach per page</caption>
-        <thead>
-          <tr>
-            <th scope="col">Page</th>
-            <th scope="col">Time on screen</th>
-            <th scope="col">Reached by</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Page', 'Time on screen', 'Reached by']} />
         <tbody>
           {pages.map((page) => (
             <tr key={page.page}>
@@ -92,12 +87,7 @@ function Referrers(props: { referrers: AnalyticsDto['referrers'] }) {
   return (
     <table class="bars-table">
       <caption class="visually-hidden">Top referrers</caption>
-      <thead>
-        <tr>
-          <th scope="col">From</th>
-          <th scope="col">Views</th>
-        </tr>
-      </thead>
+      <TableHead columns={['From', 'Views']} />
       <tbody>
         {props.referrers.map((referrer) => (
           <tr key={referrer.host}>
@@ -118,12 +108,7 @@ function Devices(props: { devices: AnalyticsDto['devices'] }) {
   return (
     <table class="bars-table">
       <caption class="visually-hidden">Views by device</caption>
-      <thead>
-        <tr>
-          <th scope="col">Device</th>
-          <th scope="col">Views</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Device', 'Views']} />
       <tbody>
         {DEVICES.map(([key, name]) => (
           <tr key={key}>

@@ -1,5 +1,6 @@
 import { useId, useState } from 'preact/hooks'
 import { formatDay } from './format'
+import { TableHead } from './table-head'
 
 type Day = { day: string; views: number; uniqueVisitors: number }
 
@@ -73,13 +74,7 @@ export function ViewsChart(props: { days: Day[] }) {
         {asTable && (
           <table>
             <caption class="visually-hidden">Views and unique visitors per day</caption>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Views</th>
-                <th scope="col">Unique visitors</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Day', 'Views', 'Unique visitors']} />
             <tbody>
               {days.map((day) => (
                 <tr key={day.day}>

@@ -1,11 +1,12 @@
-import { useRef, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import type { FileDto } from '../../../src/routes/files/model'
 import { LIST_ORDERS, type ListOrder } from '../../../src/shared/file-shapes'
 import { api, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
-import { UploadList, useDropZone, useUploadQueue } from './uploads'
+import { PdfPicker, UploadList, useDropZone, useUploadQueue } from './uploads'
 import { Empty, notify, Switch } from './ui'
 import { usePages } from './use-api'
+import { TableHead } from './table-head'
 
 const PAGE_SIZE = 25
 const ORDER_LABELS: Record<ListOrder, string> = {
@@ -20,7 +21,6 @@ const ORDER_LABELS: Record<ListOrder, string> = {
 export function FilesPage() {
   const [search, setSearch] = useState('')
   const [order, setOrder] = useState<ListOrder>(LIST_ORDERS[0])
-  const picker = useRef<HTMLInputElement>(null)
   // The search is sent once the typing pauses for 250 ms; an answer to an older search is dropped.
   const list = usePages(
     (cursor) => ok(api.api.files.get({ query: { limit: PAGE_SIZE, order, q: search.trim() || undefined, cursor } })),
@@ -57,23 +57,7 @@ export function FilesPage() {
     <main class={`files${drop.over ? ' drop-over' : ''}`} {...drop.handlers}>
       <div class="page-head">
         <h1>Files</h1>
-        <button type="button" class="primary" onClick={() => picker.current?.click()}>
-          Upload PDFs
-        </button>
-        <input
-          ref={picker}
-          type="file"
-          accept="application/pdf,.pdf"
-          multiple
-          hidden
-          aria-label="Choose PDFs to upload"
-          data-testid="upload-input"
-          onChange={(event) => {
-            const chosen = [...(event.currentTarget.files ?? [])]
-            event.currentTarget.value = ''
-            if (chosen.length > 0) uploads.add(chosen)
-          }}
-        />
+        <PdfPicker label="Upload PDFs" chooserLabel="Choose PDFs to upload" testId="upload-input" onChosen={uploads.add} />
       </div>
       <p class="hint drop-hint">Drop PDFs anywhere on this page to upload them.</p>
       <UploadList items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clear} />
@@ -119,16 +103,7 @@ export function FilesPage() {
       {files.length > 0 && (
         <div class="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Title / file</th>
-                <th scope="col">Size</th>
-                <th scope="col">Views</th>
-                <th scope="col">Updated</th>
-                <th scope="col">Download</th>
-                <th scope="col">Search engines</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Title / file', 'Size', 'Views', 'Updated', 'Download', 'Search engines']} />
             <tbody>
               {files.map((file) => (
                 <tr key={file.id}>

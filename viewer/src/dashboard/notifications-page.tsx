@@ -4,6 +4,7 @@ import { api, errorText, ok } from './api'
 import { formatDate } from './format'
 import { ConfirmDialog, notify } from './ui'
 import { useLoad } from './use-api'
+import { TableHead } from './table-head'
 
 type Kind = ChannelDto['kind']
 
@@ -182,14 +183,7 @@ export function NotificationsPage() {
           <div class="table-wrap">
             <table class="deliveries-table">
               <caption class="visually-hidden">Notifications sent, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Where</th>
-                  <th scope="col">Message</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
+              <TableHead columns={['When', 'Where', 'Message', 'Status']} />
               <tbody>
                 {log.value.map((delivery) => (
                   <tr key={delivery.id}>

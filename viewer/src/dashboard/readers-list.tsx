@@ -4,6 +4,7 @@ import { api, errorText, ok } from './api'
 import { formatDate, formatDuration } from './format'
 import { useLoad } from './use-api'
 import { ConfirmDialog, notify } from './ui'
+import { TableHead } from './table-head'
 
 /**
  * Who read the file (or one link) through links that ask for an address: per reader, visits, pages, reading
@@ -44,19 +45,7 @@ export function ReadersList(props: { fileId: string; linkId: string; onErased: (
       <div class="table-wrap">
         <table class="readers-table">
           <caption class="visually-hidden">Readers, most recent first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Reader</th>
-              <th scope="col">Visits</th>
-              <th scope="col">Pages read</th>
-              <th scope="col">Reading time</th>
-              <th scope="col">Downloads</th>
-              <th scope="col">Last visit</th>
-              <th scope="col">
-                <span class="visually-hidden">Erase</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Reader', 'Visits', 'Pages read', 'Reading time', 'Downloads', 'Last visit']} unnamed="Erase" />
           <tbody>
             {readers.value.map((reader) => (
               <tr key={reader.reader}>

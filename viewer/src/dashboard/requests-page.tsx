@@ -8,6 +8,7 @@ import { formatBytes, formatDate } from './format'
 import { QrCode } from './qr-code'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
 import { useLoad } from './use-api'
+import { TableHead } from './table-head'
 
 const STATE_TEXT: Record<RequestDto['state'], string> = {
   active: 'open',
@@ -133,16 +134,7 @@ function Received(props: { request: RequestDto; rooms: RoomDto[] }) {
   return (
     <table class="received">
       <caption class="visually-hidden">Files received through {props.request.title}</caption>
-      <thead>
-        <tr>
-          <th scope="col">File</th>
-          <th scope="col">Sender</th>
-          <th scope="col">Address</th>
-          <th scope="col">Note</th>
-          <th scope="col">Received</th>
-          {props.rooms.length > 0 && <th scope="col">Room</th>}
-        </tr>
-      </thead>
+      <TableHead columns={['File', 'Sender', 'Address', 'Note', 'Received', props.rooms.length > 0 && 'Room']} />
       <tbody>
         {files.map((file) => (
           <tr key={file.id}>

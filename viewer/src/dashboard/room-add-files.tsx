@@ -1,10 +1,10 @@
-import { useRef, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import type { FileDto } from '../../../src/routes/files/model'
 import { ROOM_LIMITS } from '../../../src/shared/room-shapes'
 import { api, ok } from './api'
 import { formatBytes } from './format'
 import { itemOf, type RoomItem } from './room-items'
-import { UploadList, useDropZone, useUploadQueue } from './uploads'
+import { PdfPicker, UploadList, useDropZone, useUploadQueue } from './uploads'
 import { usePages } from './use-api'
 
 type Change = (compute: (items: RoomItem[]) => RoomItem[], done: string) => void
@@ -19,7 +19,6 @@ const PAGE_SIZE = 10
 export function RoomAddFiles(props: { items: RoomItem[]; onChange: Change }) {
   const [search, setSearch] = useState('')
   const [folder, setFolder] = useState('')
-  const picker = useRef<HTMLInputElement>(null)
   const files = usePages(
     (cursor) => ok(api.api.files.get({ query: { limit: PAGE_SIZE, order: 'newest', q: search.trim() || undefined, cursor } })),
     [search],
@@ -58,22 +57,12 @@ export function RoomAddFiles(props: { items: RoomItem[]; onChange: Change }) {
             Where added and uploaded documents go; each one's folder can be changed above.
           </span>
         </div>
-        <button type="button" class="primary" disabled={full} onClick={() => picker.current?.click()}>
-          Upload PDFs into the room
-        </button>
-        <input
-          ref={picker}
-          type="file"
-          accept="application/pdf,.pdf"
-          multiple
-          hidden
-          aria-label="Choose PDFs to upload into the room"
-          data-testid="room-upload-input"
-          onChange={(event) => {
-            const chosen = [...(event.currentTarget.files ?? [])]
-            event.currentTarget.value = ''
-            if (chosen.length > 0) uploads.add(chosen)
-          }}
+        <PdfPicker
+          label="Upload PDFs into the room"
+          chooserLabel="Choose PDFs to upload into the room"
+          testId="room-upload-input"
+          disabled={full}
+          onChosen={uploads.add}
         />
       </div>
       <p class="hint">Or drop PDFs on this box. Uploaded PDFs are also in your Files.</p>

@@ -3,6 +3,7 @@ import { api, download, errorText, ok } from './api'
 import { formatDate, formatDuration } from './format'
 import { notify } from './ui'
 import { useLoad } from './use-api'
+import { TableHead } from './table-head'
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
@@ -11,15 +12,7 @@ function Documents(props: { documents: RoomAnalyticsDto['documents'] }) {
   return (
     <table class="room-analytics-documents">
       <caption>Documents</caption>
-      <thead>
-        <tr>
-          <th scope="col">Document</th>
-          <th scope="col">Views</th>
-          <th scope="col">Downloads</th>
-          <th scope="col">Readers</th>
-          <th scope="col">Reading time</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Document', 'Views', 'Downloads', 'Readers', 'Reading time']} />
       <tbody>
         {props.documents.map((document) => (
           <tr key={document.fileId}>

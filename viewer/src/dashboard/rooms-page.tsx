@@ -6,6 +6,7 @@ import { api, errorText, ok } from './api'
 import { formatDate } from './format'
 import { CountedField, Empty, notify } from './ui'
 import { usePages } from './use-api'
+import { TableHead } from './table-head'
 
 const PAGE_SIZE = 25
 
@@ -94,14 +95,7 @@ export function RoomsPage() {
         {rooms.length > 0 && (
           <div class="table-wrap">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Room</th>
-                  <th scope="col">Documents</th>
-                  <th scope="col">Views</th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Room', 'Documents', 'Views', 'Updated']} />
               <tbody>
                 {rooms.map((room) => (
                   <tr key={room.id}>

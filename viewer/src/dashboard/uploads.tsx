@@ -134,3 +134,39 @@ export function useDropZone(onFiles: (files: File[]) => void) {
   }
   return { over, handlers }
 }
+
+/**
+ * A button that opens the browser's chooser for PDFs, and the hidden input behind it (a file input cannot be
+ * styled). The input is emptied after each choice, so that choosing the same file again is a new choice.
+ */
+export function PdfPicker(props: {
+  label: string
+  /** The input's own name for assistive technology and tests (it is hidden, but reachable by them). */
+  chooserLabel: string
+  testId: string
+  onChosen: (files: File[]) => void
+  disabled?: boolean
+}) {
+  const input = useRef<HTMLInputElement>(null)
+  return (
+    <>
+      <button type="button" class="primary" disabled={props.disabled} onClick={() => input.current?.click()}>
+        {props.label}
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept="application/pdf,.pdf"
+        multiple
+        hidden
+        aria-label={props.chooserLabel}
+        data-testid={props.testId}
+        onChange={(event) => {
+          const chosen = [...(event.currentTarget.files ?? [])]
+          event.currentTarget.value = ''
+          if (chosen.length > 0) props.onChosen(chosen)
+        }}
+      />
+    </>
+  )
+}

@@ -4,6 +4,7 @@ import { api, download, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
 import { ConfirmDialog, notify } from './ui'
 import { useLoad } from './use-api'
+import { TableHead } from './table-head'
 
 /** How a version is called in button names and confirmations: when it was uploaded. */
 const versionName = (version: VersionDto) => `the version of ${formatDate(version.uploadedAt)}`
@@ -67,17 +68,7 @@ export function VersionsPanel(props: { fileId: string; revision: string; onResto
       {versions && versions.length > 0 && (
         <div class="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Uploaded</th>
-                <th scope="col">File</th>
-                <th scope="col">Size</th>
-                <th scope="col">SHA-256</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Uploaded', 'File', 'Size', 'SHA-256']} unnamed="Actions" />
             <tbody>
               {versions.map((version) => {
                 const name = versionName(version)

@@ -4,6 +4,7 @@ import { api, ok } from './api'
 import { formatDate, formatDuration } from './format'
 import { linkName } from './links-panel'
 import { usePages } from './use-api'
+import { TableHead } from './table-head'
 
 const PAGE_SIZE = 20
 const DEVICE_TEXT: Record<DeviceClass, string> = { desktop: 'Desktop', phone: 'Phone', tablet: 'Tablet' }
@@ -46,17 +47,7 @@ export function VisitsList(props: { fileId: string; linkId: string; links: LinkD
       <div class="table-wrap">
         <table class="visits-table">
           <caption class="visually-hidden">Recent visits, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Link</th>
-              {withReaders && <th scope="col">Reader</th>}
-              <th scope="col">From</th>
-              <th scope="col">Device</th>
-              <th scope="col">What</th>
-              <th scope="col">Reading time</th>
-            </tr>
-          </thead>
+          <TableHead columns={['When', 'Link', withReaders && 'Reader', 'From', 'Device', 'What', 'Reading time']} />
           <tbody>
             {visits.map((visit) => (
               <tr key={visit.id}>

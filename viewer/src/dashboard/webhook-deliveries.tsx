@@ -3,6 +3,7 @@ import type { DeliveryDto, DeliveryStatus } from '../../../src/routes/webhooks/m
 import { api, ok } from './api'
 import { formatDate } from './format'
 import { usePages } from './use-api'
+import { TableHead } from './table-head'
 
 const PAGE_SIZE = 20
 /** While a delivery is pending the log is read again this often, this many times at most (then "Refresh"). */
@@ -72,16 +73,7 @@ export function DeliveryLog(props: { webhookId: string; label: string; revision:
         <div class="table-wrap">
           <table class="deliveries">
             <caption class="visually-hidden">Deliveries to {props.label}, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last answer</th>
-                <th scope="col">Created</th>
-                <th scope="col">Delivered or next</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Event', 'Status', 'Attempts', 'Last answer', 'Created', 'Delivered or next']} />
             <tbody>
               {deliveries.map((delivery) => (
                 <tr key={delivery.id} data-status={delivery.status}>
