@@ -6,6 +6,7 @@ import type { RequestDto } from '../../src/routes/requests/model'
 import { makePdf } from '../../scripts/support/pdf'
 import { form, json, startTestApp } from '../support/harness'
 import { startSmtpServer } from '../support/smtp'
+import { browserClients } from '../support/browser-client'
 
 // A file request whose senders prove their address with a mailed code (access "verified-email", docs/requests.md):
 // the readers' codes (their tries, their limits, the lists answered alike), mailed through a real SMTP server on
@@ -38,30 +39,14 @@ async function newRequest(body: Record<string, unknown> = {}): Promise<RequestDt
 const received = async (requestId: string): Promise<FileDto[]> =>
   (await json(await server.call('GET', `/api/requests/${requestId}/files`, { token: owner.token }))).data
 
-let clients = 0
+const senders = browserClients(server, '198.18')
 /** A sender's browser: one client address, one cookie jar. */
 function sender() {
-  const ip = `198.18.${++clients >> 8}.${clients & 255}`
-  const jar = new Map<string, string>()
-  const send = async (method: string, path: string, body?: FormData | Record<string, string>, extra: Record<string, string> = {}) => {
-    const headers: Record<string, string> = { 'x-forwarded-for': ip, ...extra }
-    if (jar.size > 0) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-    const encoded = body instanceof FormData ? body : body && new URLSearchParams(body).toString()
-    if (typeof encoded === 'string') headers['content-type'] = 'application/x-www-form-urlencoded'
-    const response = await server.call(method, path, { headers, body: encoded })
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(';')
-      const at = pair!.indexOf('=')
-      jar.set(pair!.slice(0, at), pair!.slice(at + 1))
-    }
-    return response
-  }
+  const browser = senders({ userAgent: null })
   return {
-    jar,
-    get: (path: string) => send('GET', path),
-    post: (path: string, body: Record<string, string>) => send('POST', path, body),
+    ...browser,
     upload: (slug: string, fields: Record<string, string> = {}, bytes = makePdf(), headers: Record<string, string> = {}) =>
-      send('POST', `/u/${slug}/files`, form({ bytes, name: 'statement.pdf' }, fields), headers),
+      browser.send('POST', `/u/${slug}/files`, { form: form({ bytes, name: 'statement.pdf' }, fields), headers }),
   }
 }
 

@@ -4,7 +4,7 @@ import { makePdf } from '../../scripts/support/pdf'
 import { startTestApp } from '../support/harness'
 import { addLink, linkViews } from '../support/links'
 import { uploadPdf } from '../support/uploads'
-import { FIREFOX } from '../support/user-agents'
+import { browserClients } from '../support/browser-client'
 
 // A link's page inside another site's frame (docs/share-page.md, Embedding): only the sites its `embedOrigins`
 // names may frame its pages (frame-ancestors), its readers' cookies are made to work inside such a frame
@@ -16,30 +16,9 @@ const file = await uploadPdf(server, owner, { bytes: makePdf({ pages: 2 }), name
 const INTRANET = 'https://intranet.example.com'
 const WIKI = 'https://wiki.example.com:8443'
 
-let addresses = 0
+const readers = browserClients(server, '198.18')
 /** A reader's browser: one address, one cookie jar, the Set-Cookie lines it was given; follows nothing by itself. */
-function reader(extra: Record<string, string> = {}) {
-  const ip = `198.18.${++addresses >> 8}.${addresses & 255}`
-  const jar = new Map<string, string>()
-  const setCookies: string[] = []
-  const send = async (method: string, path: string, options: { form?: Record<string, string>; headers?: Record<string, string> } = {}) => {
-    const headers: Record<string, string> = { 'user-agent': FIREFOX, 'x-forwarded-for': ip, ...extra, ...options.headers }
-    if (jar.size > 0) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-    if (options.form) headers['content-type'] = 'application/x-www-form-urlencoded'
-    const response = await server.call(method, path, {
-      headers,
-      body: options.form ? new URLSearchParams(options.form).toString() : undefined,
-    })
-    for (const cookie of response.headers.getSetCookie()) {
-      setCookies.push(cookie)
-      const [pair] = cookie.split(';')
-      const at = pair!.indexOf('=')
-      jar.set(pair!.slice(0, at), pair!.slice(at + 1))
-    }
-    return response
-  }
-  return { send, jar, setCookies }
-}
+const reader = (headers: Record<string, string> = {}) => readers({ headers })
 
 /** The headers Chromium sends with a frame's first request, on a page of `origin`. */
 const framedFrom = (origin: string) => ({

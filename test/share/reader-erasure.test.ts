@@ -8,7 +8,7 @@ import { untilDrawn } from '../support/busy'
 import { json, startTestApp, type TestServer } from '../support/harness'
 import { addLink, type TestLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'
-import { FIREFOX } from '../support/user-agents'
+import { browserClients } from '../support/browser-client'
 
 // Erasing a reader (docs/readers.md, Privacy): the address goes from every place pdfshare keeps it, in one go —
 // visits, acceptances, codes, the reader events behind notifications, the notification deliveries (30 days),
@@ -19,25 +19,8 @@ import { FIREFOX } from '../support/user-agents'
 const server = await startTestApp({ PDFSHARE_TRUST_PROXY: '1', PDFSHARE_RATE_LIMIT_SHARE: '0', PDFSHARE_SMTP_URL: 'smtp://127.0.0.1:9' })
 const HOUR = 3_600_000
 
-let addresses = 0
 /** A reader's browser: one client address, one cookie jar. */
-function reader() {
-  const ip = `198.51.${++addresses >> 8}.${addresses & 255}`
-  const jar = new Map<string, string>()
-  const send = async (method: string, path: string, body?: Record<string, string>) => {
-    const headers: Record<string, string> = { 'user-agent': FIREFOX, 'x-forwarded-for': ip }
-    if (jar.size > 0) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-    if (body) headers['content-type'] = 'application/x-www-form-urlencoded'
-    const response = await server.call(method, path, { headers, body: body ? new URLSearchParams(body).toString() : undefined })
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(';')
-      const at = pair!.indexOf('=')
-      jar.set(pair!.slice(0, at), pair!.slice(at + 1))
-    }
-    return response
-  }
-  return { get: (path: string) => send('GET', path), post: (path: string, body: Record<string, string>) => send('POST', path, body) }
-}
+const reader = browserClients(server, '198.51')
 const call = (token: string, method: string, path: string, body?: unknown) =>
   server.call(method, path, {
     token,

@@ -10,6 +10,7 @@ import { BASE, json, startTestApp } from '../support/harness'
 import { addLink } from '../support/links'
 import { startSmtpServer } from '../support/smtp'
 import { uploadPdf } from '../support/uploads'
+import { browserClients } from '../support/browser-client'
 import { FIREFOX, SLACKBOT } from '../support/user-agents'
 
 // The gates a link may put before its document besides a password (docs/readers.md): the reader's address,
@@ -30,26 +31,10 @@ const TITLE = 'Series B deck'
 const file = await uploadPdf(server, owner, { bytes: makePdf({ pages: 3 }), name: 'series-b.pdf' }, { title: TITLE })
 const PLACEHOLDER = readFileSync(PLACEHOLDER_PREVIEW.path)
 
-let addresses = 0
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
+const readers = browserClients(server, '198.19')
 /** A reader's browser: one address, one cookie jar, following nothing by itself. */
-function reader(userAgent = FIREFOX) {
-  const ip = `198.19.${++addresses >> 8}.${addresses & 255}`
-  const jar = new Map<string, string>()
-  const send = async (method: string, path: string, body?: Record<string, string>) => {
-    const headers: Record<string, string> = { 'user-agent': userAgent, 'x-forwarded-for': ip }
-    if (jar.size > 0) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-    if (body) headers['content-type'] = 'application/x-www-form-urlencoded'
-    const response = await server.call(method, path, { headers, body: body ? form(body) : undefined })
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(';')
-      const at = pair!.indexOf('=')
-      jar.set(pair!.slice(0, at), pair!.slice(at + 1))
-    }
-    return response
-  }
-  return { get: (path: string) => send('GET', path), post: (path: string, body: Record<string, string>) => send('POST', path, body), jar }
-}
+const reader = (userAgent = FIREFOX) => readers({ userAgent })
 const api = (method: string, path: string, body?: unknown) =>
   server.call(method, path, {
     token: owner.token,

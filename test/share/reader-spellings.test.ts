@@ -6,6 +6,7 @@ import { json, startTestApp } from '../support/harness'
 import { addLink, type TestLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'
 import { FIREFOX } from '../support/user-agents'
+import { browserClients } from '../support/browser-client'
 import { readerCookieValue } from '../../src/core/share/reader-cookies'
 import { REFUSAL_LIMITS } from '../../src/core/share/reader-gate'
 
@@ -19,25 +20,9 @@ const owner = await server.user('spelling-owner')
 const file = await uploadPdf(server, owner, { bytes: makePdf({ pages: 2 }), name: 'nda.pdf' }, { title: 'NDA deck' })
 const DOCS_EXAMPLE = { allow: ['@acme.com'], deny: ['intern@acme.com'] }
 
-let addresses = 0
 /** A reader's browser: one client address, one cookie jar. */
-function reader() {
-  const ip = `198.51.${++addresses >> 8}.${addresses & 255}`
-  const jar = new Map<string, string>()
-  const send = async (method: string, path: string, body?: Record<string, string>) => {
-    const headers: Record<string, string> = { 'user-agent': FIREFOX, 'x-forwarded-for': ip }
-    if (jar.size > 0) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-    if (body) headers['content-type'] = 'application/x-www-form-urlencoded'
-    const response = await server.call(method, path, { headers, body: body ? new URLSearchParams(body).toString() : undefined })
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(';')
-      const at = pair!.indexOf('=')
-      jar.set(pair!.slice(0, at), pair!.slice(at + 1))
-    }
-    return response
-  }
-  return { get: (path: string) => send('GET', path), post: (path: string, body: Record<string, string>) => send('POST', path, body) }
-}
+const reader = browserClients(server, '198.51')
+let addresses = 0
 const api = (method: string, path: string, body?: unknown) =>
   server.call(method, path, {
     token: owner.token,
