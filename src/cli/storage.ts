@@ -56,6 +56,9 @@ export async function storageCommand(config: Config, args: ParsedArgs, io: CliIo
             lastProgress = performance.now()
             io.err(`… ${done} of ${total} PDF(s), ${formatSize(bytes)}`)
           },
+          onRetry(what, error, pauseMs) {
+            io.err(`${what}: ${error.message}; trying again in ${pauseMs / 1000} s`)
+          },
         })
         return printReport(io, report, { seconds: (performance.now() - started) / 1000, from, to, where, dataDir: config.dataDir })
       } finally {

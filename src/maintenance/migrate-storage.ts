@@ -3,10 +3,20 @@ import type { AppContext } from '../core/context'
 import { badRequest } from '../errors'
 import type { BlobStore } from '../storage/blob-store'
 import { BlobMismatch } from '../storage/expected-bytes'
+import { StoreUnavailable } from '../storage/s3-requests'
 import { sha256Of } from './verify'
 
 /** How many PDFs are copied at the same time (each: one read at the source, one write and one read back at the target). */
 export const COPIES_AT_ONCE = 8
+
+/**
+ * Pauses before a PDF's copy is tried again after the store could not serve it for now (StoreUnavailable: no
+ * answer within its time limit, or a 5xx). An object store has busy moments (a gateway under load answered the
+ * first request of a bucket after more than its 5 s limit); a migration of thousands of PDFs should not stop for
+ * one. Every try starts over from the check at the target, so a repeat never copies twice. After the last pause,
+ * the error ends the run, as any other.
+ */
+export const RETRY_PAUSES_MS = [1_000, 4_000, 15_000]
 
 /** A PDF the database records: a file's current one (`versionId` null) or a kept previous version. */
 export type MigrateRow = RecordedPdf
@@ -37,6 +47,10 @@ export type MigrateOptions = {
   unknownAtTarget: 'refuse' | 'keep'
   /** Called after each PDF, for a progress line. */
   onProgress?: (done: number, total: number, bytes: number) => void
+  /** Called before a try again, with why (for a line to the operator). */
+  onRetry?: (what: string, error: Error, pauseMs: number) => void
+  /** RETRY_PAUSES_MS unless given (tests give short ones). */
+  retryPausesMs?: readonly number[]
 }
 
 /**
@@ -50,9 +64,13 @@ export type MigrateOptions = {
 export async function migrateBlobs(ctx: AppContext, target: BlobStore, options: MigrateOptions): Promise<MigrateReport> {
   const rows = await recordedPdfs(ctx)
   const referenced = new Set(rows.map((row) => row.blobKey))
+  const retried = <T>(what: string, work: () => Promise<T>) => withRetries(what, work, options)
   // Listing the target first also checks it is reachable (an S3 bucket exists, the keys work).
-  let unknown = 0
-  for await (const key of target.keys()) if (!referenced.has(key)) unknown++
+  const unknown = await retried('listing the target', async () => {
+    let count = 0
+    for await (const key of target.keys()) if (!referenced.has(key)) count++
+    return count
+  })
   if (unknown > 0 && options.unknownAtTarget === 'refuse')
     throw badRequest(
       `the target already holds ${unknown} PDF(s) that this database does not know (another install's?); migrate into an empty bucket, or one holding only this install's PDFs`,
@@ -80,7 +98,7 @@ export async function migrateBlobs(ctx: AppContext, target: BlobStore, options: 
       const index = next++
       const row = rows[index]!
       try {
-        outcomes[index] = await migrateOne(ctx.blobs, target, row)
+        outcomes[index] = await retried(`the PDF of file ${row.fileId}`, () => migrateOne(ctx.blobs, target, row))
       } catch (error) {
         failure ??= { error } // the others finish the copy in hand, then stop
         return
@@ -104,6 +122,24 @@ export async function migrateBlobs(ctx: AppContext, target: BlobStore, options: 
     } else report.problems.push({ row, detail: outcome.problem })
   })
   return report
+}
+
+/** `work`, tried again after each pause while the store is unavailable for now; other errors at once. */
+async function withRetries<T>(
+  what: string,
+  work: () => Promise<T>,
+  { onRetry, retryPausesMs = RETRY_PAUSES_MS }: Pick<MigrateOptions, 'onRetry' | 'retryPausesMs'>,
+): Promise<T> {
+  for (let tried = 0; ; tried++) {
+    try {
+      return await work()
+    } catch (error) {
+      const pause = retryPausesMs[tried]
+      if (!(error instanceof StoreUnavailable) || pause === undefined) throw error
+      onRetry?.(what, error, pause)
+      await new Promise((resolve) => setTimeout(resolve, pause))
+    }
+  }
 }
 
 type Outcome = 'skipped' | 'copied' | 'replaced' | { problem: string }
