@@ -36,8 +36,14 @@ function target(failures: Partial<Record<Kind, number>>, error: () => Error = ()
   }
   const flaky: BlobStore = {
     ...store,
-    stat: async (key) => (maybeFail('stat'), store.stat(key)),
-    put: async (key, source) => (maybeFail('put'), store.put(key, source)),
+    async stat(key) {
+      maybeFail('stat')
+      return store.stat(key)
+    },
+    async put(key, source) {
+      maybeFail('put')
+      return store.put(key, source)
+    },
     async *keys() {
       maybeFail('keys')
       yield* store.keys()
@@ -91,4 +97,3 @@ test('another error (a refused request, a full disk) is not tried again: the run
   expect(String(failure)).toContain('403')
   expect(retries).toEqual([])
 })
-

@@ -4,8 +4,6 @@ import { FIREFOX } from './user-agents'
 /** What a page's form sends: fields (URL-encoded, as a plain HTML form) or FormData (multipart, with files). */
 type FormBody = Record<string, string> | FormData
 
-export type BrowserClient = ReturnType<ReturnType<typeof browserClients>>
-
 /**
  * Browsers as the share and sender pages see them, for tests over HTTP. Each call of the returned function is a
  * new browser: its own client address (X-Forwarded-For: the test app trusts one proxy hop; `net` is the first two
