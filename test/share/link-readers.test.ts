@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { createApp } from '../../src/app'
 import { PLACEHOLDER_PREVIEW } from '../../src/core/previews/preview-service'
 import { makePdf } from '../../scripts/support/pdf'
+import { untilDrawn } from '../support/busy'
 import { BASE, json, startTestApp } from '../support/harness'
 import { addLink, changeLink, linkViews, type TestLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'
@@ -128,7 +129,7 @@ describe('password links', () => {
       expect(Buffer.from(await preview.arrayBuffer()).equals(PLACEHOLDER)).toBe(true)
     }
     // The file's own preview is a rendering of page 1, not the placeholder.
-    const rendered = await visit(`/s/${new URL(file.shareUrl).pathname.split('/s/')[1]}/preview.png`)
+    const rendered = await untilDrawn(() => visit(`/s/${new URL(file.shareUrl).pathname.split('/s/')[1]}/preview.png`))
     expect(Buffer.from(await rendered.arrayBuffer()).equals(PLACEHOLDER)).toBe(false)
   })
 

@@ -10,6 +10,7 @@ import { BASE, startTestApp } from '../support/harness'
 import { addLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'
 import { STARVED_MS } from '../support/preview-cards'
+import { untilDrawn } from '../support/busy'
 import { FIREFOX } from '../support/user-agents'
 
 // Pages drawn on the server (docs/share-page.md): `GET /s/:slug/pages/:n?w=` answers page n as a WebP of one of
@@ -38,8 +39,11 @@ async function pageRenders(): Promise<number> {
 }
 
 let addresses = 0
+/** A reader's GET; asked again while the renderers are all busy (503), as the viewer does after its Retry-After. */
 const get = (path: string, headers: Record<string, string> = {}) =>
-  server.call('GET', path, { headers: { 'user-agent': FIREFOX, 'x-forwarded-for': `198.18.7.${++addresses % 250}`, ...headers } })
+  untilDrawn(() =>
+    server.call('GET', path, { headers: { 'user-agent': FIREFOX, 'x-forwarded-for': `198.18.7.${++addresses % 250}`, ...headers } }),
+  )
 
 describe('a page as an image', () => {
   test('page 2 at 800 px: a WebP that wide, with a strong ETag (304 when unchanged), private to caches, drawn once', async () => {
