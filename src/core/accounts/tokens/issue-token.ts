@@ -32,6 +32,8 @@ export async function issueToken(
     scopes?: ReadonlySet<Scope>
     /** A sign-in's session: when the sign-in proved who the user is (tokens.proved_at). Never for an API token. */
     provedAt?: number
+    /** A team token: the team it acts for (the caller checked the user is a member: core/teams/issue-team-token.ts). */
+    teamId?: string
   },
 ): Promise<IssuedToken> {
   const { tokens } = ctx.db.tables
@@ -50,12 +52,13 @@ export async function issueToken(
     revokedAt: null,
     scopes: input.scopes === undefined ? null : columnOfScopes(input.scopes),
     provedAt: input.provedAt ?? null,
+    teamId: input.teamId ?? null,
   }
   const cap = ctx.config.maxTokensPerUser
   const activeCount = sql`(SELECT count(*) FROM ${tokens} WHERE ${isActiveTokenOf(ctx.db.tables, user.id, nowMs)})`
   const insert = ctx.db.orm.run(sql`
-    INSERT INTO ${tokens} (id, user_id, label, created_at, expires_at, revoked_at, scopes, proved_at)
-    SELECT ${token.id}, ${token.userId}, ${token.label}, ${token.createdAt}, ${token.expiresAt}, NULL, ${token.scopes}, ${token.provedAt}
+    INSERT INTO ${tokens} (id, user_id, label, created_at, expires_at, revoked_at, scopes, proved_at, team_id)
+    SELECT ${token.id}, ${token.userId}, ${token.label}, ${token.createdAt}, ${token.expiresAt}, NULL, ${token.scopes}, ${token.provedAt}, ${token.teamId}
     WHERE ${activeCount} < ${cap}`)
   let inserted: { rowsAffected: number }
   if (input.replaceOldest === undefined) inserted = await insert
