@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { json, startTestApp } from '../support/harness'
+import { makePdf } from '../../scripts/support/pdf'
+import { memberTeamId } from '../../src/core/teams/find-team'
+import { form, startTestApp } from '../support/harness'
 import { sharePathOf } from '../support/share-paths'
 import { uploadPdf } from '../support/uploads'
 import { FIREFOX, SAFARI_PHONE } from '../support/user-agents'
@@ -276,9 +278,8 @@ describe('teams', () => {
     expect((await data(await server.call('GET', `/api/files/${own.id}`, { token: outsider.token }))).id).toBe(own.id)
   })
 
-  test('a team token can be issued by the CLI with --team, by id or name; a team upload counts against the team', async () => {
+  test("the CLI's --team names a team by id or name; a team upload counts against the team's quota, not the user's", async () => {
     const team = await data(await server.call('POST', '/api/teams', { token: viewer.token, ...jsonBody({ name: 'Cli team' }) }), 201)
-    const { memberTeamId } = await import('../../src/core/teams/find-team')
     expect(await memberTeamId(server.ctx, { userName: 'vik', team: 'Cli team' })).toBe(team.id)
     expect(await memberTeamId(server.ctx, { userName: 'vik', team: team.id })).toBe(team.id)
     await expect(memberTeamId(server.ctx, { userName: 'otto', team: 'Cli team' })).rejects.toMatchObject({ code: 'team_not_found' })
@@ -286,8 +287,6 @@ describe('teams', () => {
     await server.ctx.db.orm.update(server.ctx.db.tables.teams).set({ maxFiles: 1 }).where(eq(server.ctx.db.tables.teams.id, team.id))
     const token = await teamToken(viewer, team.id)
     await uploadPdf(server, { token })
-    const { makePdf } = await import('../../scripts/support/pdf')
-    const { form } = await import('../support/harness')
     const refused = await server.call('POST', '/api/files/upload', { token, body: form({ bytes: makePdf() as Uint8Array<ArrayBuffer> }) })
     expect(await refusal(refused)).toBe('403 quota_exceeded')
     await uploadPdf(server, viewer) // the user's own files are not the team's
