@@ -19,8 +19,3 @@ export const ROLE_SCOPES: Readonly<Record<TeamRole, ReadonlySet<Scope>>> = {
   editor: new Set(EDITOR),
   owner: new Set<Scope>([...EDITOR, 'teams:write']),
 }
-
-/** Whether `role` is at least `least` (owner > editor > viewer). */
-export function roleAtLeast(role: TeamRole, least: TeamRole): boolean {
-  return TEAM_ROLES.indexOf(role) <= TEAM_ROLES.indexOf(least)
-}

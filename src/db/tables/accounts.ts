@@ -1,5 +1,5 @@
 import type { Kit } from './kit'
-import type { OwnerTables } from './teams'
+import type { OwnerTables } from './owners'
 
 /** Accounts (core/accounts): users, their tokens and sessions, invitations, two-factor recovery codes, single sign-on, passkeys, password resets and email changes. */
 export function accountTables(k: Kit, { teams }: { teams: OwnerTables['teams'] }) {

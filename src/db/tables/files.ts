@@ -1,5 +1,5 @@
 import type { Kit } from './kit'
-import type { OwnerTables } from './teams'
+import type { OwnerTables } from './owners'
 
 /** Files (core/files): the files, the earlier PDFs each keeps, and what PDFium counted of every stored PDF. */
 export function fileTables(k: Kit, { owners }: { owners: OwnerTables['owners'] }) {

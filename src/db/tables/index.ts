@@ -14,7 +14,8 @@ import { readerTables } from './readers'
 import { requestTables } from './requests'
 import { roomTables } from './rooms'
 import { shareTables } from './share'
-import { ownerTables, teamMemberTables } from './teams'
+import { ownerTables } from './owners'
+import { teamMemberTables } from './teams'
 import { webhookTables } from './webhooks'
 
 /**
@@ -62,7 +63,6 @@ export type Tables = ReturnType<typeof tablesOf>
 /** The rows the services pass around (what a select of the whole table gives). */
 export type UserRow = Tables['users']['$inferSelect']
 export type TeamRow = Tables['teams']['$inferSelect']
-export type TeamMemberRow = Tables['teamMembers']['$inferSelect']
 export type TokenRow = Tables['tokens']['$inferSelect']
 export type FileRow = Tables['files']['$inferSelect']
 export type LinkRow = Tables['links']['$inferSelect']

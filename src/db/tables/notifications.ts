@@ -1,6 +1,6 @@
 import type { LinkTables } from './links'
 import type { Kit } from './kit'
-import type { OwnerTables } from './teams'
+import type { OwnerTables } from './owners'
 
 /** Notifications (core/notifications): where owners are told of readers, what readers did, and the messages sent. */
 export function notificationTables(k: Kit, { links, owners }: { links: LinkTables['links']; owners: OwnerTables['owners'] }) {

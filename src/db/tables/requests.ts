@@ -1,5 +1,5 @@
 import type { Kit } from './kit'
-import type { OwnerTables } from './teams'
+import type { OwnerTables } from './owners'
 import type { RoomTables } from './rooms'
 
 /** File requests (core/requests): links through which outsiders send PDFs into an owner's account, and the codes mailed to senders. */

@@ -1,6 +1,6 @@
 import type { FileTables } from './files'
 import type { Kit } from './kit'
-import type { OwnerTables } from './teams'
+import type { OwnerTables } from './owners'
 
 /** Rooms (core/rooms): an owner's named, ordered set of their files, shared through one link (docs/rooms.md). */
 export function roomTables(k: Kit, { owners, files }: { owners: OwnerTables['owners']; files: FileTables['files'] }) {

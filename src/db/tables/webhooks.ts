@@ -1,5 +1,5 @@
 import type { Kit } from './kit'
-import type { OwnerTables } from './teams'
+import type { OwnerTables } from './owners'
 
 /** Webhooks (core/webhooks): an owner's webhooks and the outbox of their deliveries. */
 export function webhookTables(k: Kit, { owners }: { owners: OwnerTables['owners'] }) {

@@ -33,7 +33,7 @@ export async function issueToken(
     scopes?: ReadonlySet<Scope>
     /** A sign-in's session: when the sign-in proved who the user is (tokens.proved_at). Never for an API token. */
     provedAt?: number
-    /** A team token: the team it acts for (the caller checked the user is a member: core/teams/issue-team-token.ts). */
+    /** A team token: the team it acts for; its user must be a member (checked in the INSERT). */
     teamId?: string
   },
 ): Promise<IssuedToken> {
