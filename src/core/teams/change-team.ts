@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm'
+import { teamNotFound } from '../../errors'
 import type { AppContext } from '../context'
 import { type TeamWithRole, getTeam } from './list-teams'
 import { teamName } from './rules'
@@ -13,6 +14,6 @@ export async function renameTeam(ctx: AppContext, input: { asker: TeamAsker; tea
     .set({ name, updatedAt: ctx.now() })
     .where(and(eq(teams.id, input.teamId), memberOf(ctx.db.tables, input.teamId, input.asker.userId, ['owner'])))
     .returning({ id: teams.id })
-  if (changed.length === 0) throw (await ownerRefusal(ctx, input.asker, input.teamId, 'rename it')) ?? new Error('team rename lost')
+  if (changed.length === 0) throw (await ownerRefusal(ctx, input.asker, input.teamId, 'rename it')) ?? teamNotFound()
   return getTeam(ctx, input)
 }

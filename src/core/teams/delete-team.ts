@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm'
+import { teamNotFound } from '../../errors'
 import type { AppContext } from '../context'
 import { discardBlob } from '../files/discard-blob'
-import { memberOf, ownerRefusal, type TeamAsker } from './team-rows'
-import { assertTokenReaches } from './team-rows'
+import { assertTokenReaches, memberOf, ownerRefusal, type TeamAsker } from './team-rows'
 
 /**
  * Deletes a team and everything it owns (its owners only): its files and their versions, and, through its owners
@@ -31,7 +31,7 @@ export async function deleteTeam(
       .where(and(eq(owners.id, input.teamId), eq(owners.kind, 'team'), isOwner))
       .returning({ id: owners.id }),
   ])
-  if (removedTeam.length === 0) throw (await ownerRefusal(ctx, input.asker, input.teamId, 'delete it')) ?? new Error('team deletion lost')
+  if (removedTeam.length === 0) throw (await ownerRefusal(ctx, input.asker, input.teamId, 'delete it')) ?? teamNotFound()
   for (const { blobKey } of [...removedFiles, ...removedVersions]) await discardBlob(ctx, blobKey)
   return { id: input.teamId, removedFiles: removedFiles.length }
 }
