@@ -220,6 +220,18 @@ describe('teams', () => {
     expect(await refusal(await server.call('DELETE', `/api/teams/${team.id}/members/${editor.id}`, { token: editor.token }))).toBe(
       '409 last_team_owner',
     )
+    // Already a member; nobody named.
+    expect(
+      await refusal(
+        await server.call('POST', `/api/teams/${team.id}/members`, {
+          token: editor.token,
+          ...jsonBody({ username: 'edda', role: 'editor' }),
+        }),
+      ),
+    ).toBe('409 conflict')
+    expect(
+      await refusal(await server.call('POST', `/api/teams/${team.id}/members`, { token: editor.token, ...jsonBody({ role: 'viewer' }) })),
+    ).toBe('400 invalid_request')
     // Unknown accounts and members.
     expect(
       await refusal(

@@ -1,5 +1,5 @@
 import { eq, or, sql } from 'drizzle-orm'
-import { conflict, noAccountFor } from '../../errors'
+import { badRequest, conflict, noAccountFor } from '../../errors'
 import type { AppContext } from '../context'
 import type { TeamRole } from './roles'
 import { memberOf, ownerRefusal, type TeamAsker } from './team-rows'
@@ -17,11 +17,12 @@ export async function addMember(
   const { teamMembers, users } = ctx.db.tables
   const byName = input.who.username === undefined ? undefined : eq(users.name, input.who.username)
   const byEmail = input.who.email === undefined ? undefined : eq(users.email, input.who.email.trim().toLowerCase())
-  const [user] = await ctx.db.orm.select({ id: users.id }).from(users).where(or(byName, byEmail)).limit(1)
+  if (byName === undefined && byEmail === undefined) throw badRequest('Name the account to add: its username or its email')
   // The owner check comes first: a non-owner learns nothing of which accounts exist.
   const refusal = await ownerRefusal(ctx, input.asker, input.teamId, 'add members')
   if (refusal) throw refusal
-  if (!user || (byName === undefined && byEmail === undefined)) throw noAccountFor(input.who.username ?? input.who.email ?? '')
+  const [user] = await ctx.db.orm.select({ id: users.id }).from(users).where(or(byName, byEmail)).limit(1)
+  if (!user) throw noAccountFor(input.who.username ?? input.who.email ?? '')
   const isOwner = memberOf(ctx.db.tables, input.teamId, input.asker.userId, ['owner'])
   const added = await ctx.db.orm.run(sql`
     INSERT INTO ${teamMembers} (team_id, user_id, role, created_at)
