@@ -146,6 +146,38 @@ describe('teams', () => {
     expect((await data(await server.call('GET', `/api/files/${personal.id}`, { token: owner.token }))).id).toBe(personal.id)
   })
 
+  test("a team's rooms, requests and notification channels are the team's: made through a team token, not seen through a personal one", async () => {
+    const team = await data(await server.call('POST', '/api/teams', { token: owner.token, ...jsonBody({ name: 'Things' }) }), 201)
+    await data(
+      await server.call('POST', `/api/teams/${team.id}/members`, { token: owner.token, ...jsonBody({ username: 'vik', role: 'viewer' }) }),
+      201,
+    )
+    const ownerTeam = await teamToken(owner, team.id)
+    const viewerTeam = await teamToken(viewer, team.id)
+    const room = await data(await server.call('POST', '/api/rooms', { token: ownerTeam, ...jsonBody({ name: 'Team room' }) }), 201)
+    const request = await data(await server.call('POST', '/api/requests', { token: ownerTeam, ...jsonBody({ title: 'Send us' }) }), 201)
+    const channel = await data(
+      await server.call('POST', '/api/notifications/channels', {
+        token: ownerTeam,
+        ...jsonBody({ kind: 'ntfy', target: 'https://ntfy.example.test/team' }),
+      }),
+      201,
+    )
+    const ids = async (path: string, token: string) =>
+      (await data(await server.call('GET', path, { token }))).map((row: { id: string }) => row.id)
+    expect(await ids('/api/rooms', viewerTeam)).toEqual([room.id])
+    expect(await ids('/api/requests', viewerTeam)).toEqual([request.id])
+    for (const token of [owner.token, viewer.token]) {
+      expect(await ids('/api/rooms', token)).not.toContain(room.id)
+      expect(await ids('/api/requests', token)).not.toContain(request.id)
+      expect(await ids('/api/notifications/channels', token)).not.toContain(channel.id)
+      expect(await refusal(await server.call('GET', `/api/rooms/${room.id}`, { token }))).toBe('404 not_found')
+    }
+    // The viewer's team token reads them and changes none.
+    expect(await refusal(await server.call('DELETE', `/api/rooms/${room.id}`, { token: viewerTeam }))).toBe('403 insufficient_scope')
+    expect(await refusal(await server.call('GET', '/api/notifications/channels', { token: viewerTeam }))).toBe('403 insufficient_scope')
+  })
+
   test('an editor may not take files out of the team; a viewer may not move files into it; a moved file leaves its old rooms', async () => {
     const team = await data(await server.call('POST', '/api/teams', { token: owner.token, ...jsonBody({ name: 'Moves' }) }), 201)
     await data(
