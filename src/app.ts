@@ -13,6 +13,7 @@ import { filesRoutes } from './routes/files'
 import { linksRoutes } from './routes/links'
 import { requestsRoutes } from './routes/requests'
 import { roomsRoutes } from './routes/rooms'
+import { teamsRoutes } from './routes/teams'
 import { shareRoutes } from './routes/share'
 import { systemRoutes } from './routes/system'
 import { webhooksRoutes } from './routes/webhooks'
@@ -46,6 +47,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(linksRoutes(ctx, auth))
     .use(requestsRoutes(ctx, auth))
     .use(roomsRoutes(ctx, auth))
+    .use(teamsRoutes(ctx, auth))
     .use(webhooksRoutes(ctx, auth))
     .use(auditRoutes(ctx, auth))
     .use(adminRoutes(ctx, auth))

@@ -20,10 +20,14 @@ export const ERROR_CODES = [
   'account_disabled',
   'password_sign_in_off',
   'account_owner_only',
+  'team_owner_only',
   'sender_refused',
   'not_found',
+  'team_not_found',
+  'user_not_found',
   'request_closed',
   'conflict',
+  'last_team_owner',
   'idempotency_key_in_use',
   'request_timeout',
   'file_too_large',
@@ -194,6 +198,22 @@ export const noTokenWithId = (tokenIdOrJwt: string) => notFound(`No token with i
 export const webhookNotFound = () => notFound('Webhook not found')
 
 export const requestNotFound = () => notFound('Request not found')
+
+// team_not_found, user_not_found: a team the caller is not a member of (or none), a member to add who has no account.
+
+export const teamNotFound = () => new DomainError('team_not_found', 'Team not found')
+export const memberNotFound = () => new DomainError('team_not_found', 'No such member in this team')
+export const noAccountFor = (who: string) =>
+  new DomainError('user_not_found', `No account named ${JSON.stringify(who)} (or with that email); they need an account first`)
+
+// team_owner_only: what only a team's owners may do (docs/teams.md, Roles).
+
+export const teamOwnerOnly = (what: string) => new DomainError('team_owner_only', `Only an owner of the team may ${what}`)
+
+// last_team_owner: a team keeps at least one owner.
+
+export const lastTeamOwner = () =>
+  new DomainError('last_team_owner', 'A team keeps at least one owner: make another member an owner first, or delete the team')
 
 // request_closed: a file request takes no more files (turned off, expired, or all its files received).
 const CLOSED_WORDS = { disabled: 'has been turned off', expired: 'has expired', full: 'has received all the files it asked for' } as const

@@ -12,6 +12,7 @@ const OPTIONS = {
   label: { type: 'string' },
   ttl: { type: 'string' },
   scope: { type: 'string' },
+  team: { type: 'string' },
   admin: { type: 'boolean' },
   'max-storage': { type: 'string' },
   'max-files': { type: 'string' },

@@ -7,12 +7,14 @@ import { DEFAULT_TOKEN_TTL } from '../shared/account-shapes'
 import { issueToken } from '../core/accounts/tokens/issue-token'
 import { listTokens } from '../core/accounts/tokens/list-tokens'
 import { revokeToken } from '../core/accounts/tokens/revoke-token'
+import { memberTeamId } from '../core/teams/find-team'
 import { allowOnly, stringFlag, type ParsedArgs } from './args'
 import { CliFailure, table, type CliIo } from './io'
 
-export const TOKEN_USAGE = `token issue NAME [--label TEXT] [--ttl 90d|12h|30m|2w|1y|never] [--scope S1,S2]
+export const TOKEN_USAGE = `token issue NAME [--label TEXT] [--ttl 90d|12h|30m|2w|1y|never] [--scope S1,S2] [--team TEAM]
                                 print a new API token (only the JWT, on stdout); --scope limits
-                                it to ${SCOPES.join(', ')}
+                                it to ${SCOPES.join(', ')}; --team (a team id or name
+                                NAME is a member of) makes it act for the team (docs/teams.md)
   token list [NAME]             tokens, newest first
   token revoke TOKEN_ID|JWT     revoke a token at once`
 
@@ -24,7 +26,7 @@ export async function tokenCommand(ctx: AppContext, args: ParsedArgs, io: CliIo)
   if (extra.length > 0) throw new CliFailure(`unexpected argument ${JSON.stringify(extra[0])}`, 2)
   switch (action) {
     case 'issue': {
-      allowOnly(args, 'token issue', ['label', 'ttl', 'scope'])
+      allowOnly(args, 'token issue', ['label', 'ttl', 'scope', 'team'])
       if (!subject) throw new CliFailure('token issue needs a user NAME', 2)
       const ttlText = stringFlag(args, 'ttl') ?? DEFAULT_TOKEN_TTL
       const ttlSeconds = parseTtl(ttlText)
@@ -37,12 +39,20 @@ export async function tokenCommand(ctx: AppContext, args: ParsedArgs, io: CliIo)
       const scopeText = stringFlag(args, 'scope')
       const scopes = scopeText === undefined ? undefined : parseScopes(scopeText)
       if (scopes && 'problem' in scopes) throw new CliFailure(`invalid --scope: ${scopes.problem}`, 2)
-      const { jwt, token } = await issueToken(ctx, { userName: subject, label, ttlSeconds, scopes: scopes && new Set(scopes.scopes) })
+      const teamText = stringFlag(args, 'team')
+      const teamId = teamText === undefined ? undefined : await memberTeamId(ctx, { userName: subject, team: teamText })
+      const { jwt, token } = await issueToken(ctx, {
+        userName: subject,
+        label,
+        ttlSeconds,
+        scopes: scopes && new Set(scopes.scopes),
+        teamId,
+      })
       await recordAudit(ctx, { action: 'token.issued', actor: { via: 'cli' }, userId: token.userId, detail: tokenFacts(token) })
       io.out(jwt)
       io.err(
         `issued token ${token.id} for ${subject}, ${token.expiresAt === null ? 'never expires' : `expires ${new Date(token.expiresAt).toISOString()}`}, ` +
-          `scopes: ${scopesText(token.scopes)}`,
+          `scopes: ${scopesText(token.scopes)}${token.teamId === null ? '' : `, for team ${token.teamId}`}`,
       )
       return
     }

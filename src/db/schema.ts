@@ -10,8 +10,11 @@ export const sqliteTables = tablesOf(sqliteKit)
 // drizzle-kit (drizzle.config.ts) finds the tables among this module's exports, so each is exported by name;
 // test/db/pg-schema.test.ts fails when one of the map is missing here (drizzle-kit would drop its table).
 export const {
+  owners,
+  teams,
   users,
   tokens,
+  teamMembers,
   invitations,
   recoveryCodes,
   ssoIdentities,

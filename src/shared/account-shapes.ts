@@ -20,6 +20,7 @@ export const SCOPES = [
   'requests:write',
   'analytics:read',
   'webhooks:write',
+  'teams:write',
   'account',
   'admin',
 ] as const
@@ -27,13 +28,15 @@ export type Scope = (typeof SCOPES)[number]
 
 /** What each scope allows, in the words the CLI's help, the dashboard's token form and the API document use. */
 export const SCOPE_MEANINGS: Readonly<Record<Scope, string>> = {
-  'files:read': 'list, get and download your files and their versions; list and get their links; list and get your rooms',
+  'files:read':
+    'list, get and download your files and their versions; list and get their links; list and get your rooms; list your teams and their members',
   'files:write':
     'upload, update, replace and delete files; restore and delete versions; erase a reader from their visits; create, change and delete rooms',
   'links:write': 'create, change and delete share links',
   'requests:write': 'create, change and delete file requests (reading them and what arrived is files:read)',
   'analytics:read': "read your files' and links' analytics and visits",
   'webhooks:write': 'list, add, test and delete webhooks and notification channels, and read their deliveries',
+  'teams:write': "create teams; rename and delete a team, and change its members (a team's owners)",
   account: 'list, issue and revoke your own tokens',
   admin: "manage users and every user's tokens (admins only)",
 }

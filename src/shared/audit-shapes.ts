@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'passkey.added',
   'passkey.removed',
   'file.deleted',
+  'file.moved',
   'upload.infected',
   'room.created',
   'room.changed',
@@ -44,5 +45,11 @@ export const AUDIT_ACTIONS = [
   'webhook.deleted',
   'notification_channel.created',
   'notification_channel.deleted',
+  'team.created',
+  'team.changed',
+  'team.deleted',
+  'team.member_added',
+  'team.member_changed',
+  'team.member_removed',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

@@ -150,6 +150,39 @@ describe('CLI', () => {
     expect(bad.stdout).toBe('')
   })
 
+  test('token issue --team: a team token of a team the user is in, by name or id; another team is refused', async () => {
+    // No command makes teams (the API does): the rows as POST /api/teams writes them.
+    const db = createClient({ url: `file:${join(dataDir, 'pdfshare.db')}` })
+    try {
+      const alice = String((await db.execute("SELECT id FROM users WHERE name = 'alice'")).rows[0]![0])
+      await db.batch([
+        "INSERT INTO owners (id, kind) VALUES ('teamopsteamopsteamops1', 'team'), ('teamelseteamelseteame1', 'team')",
+        "INSERT INTO teams (id, name, created_at, updated_at) VALUES ('teamopsteamopsteamops1', 'Ops', 1, 1), ('teamelseteamelseteame1', 'Else', 1, 1)",
+        {
+          sql: "INSERT INTO team_members (team_id, user_id, role, created_at) VALUES ('teamopsteamopsteamops1', ?, 'editor', 1)",
+          args: [alice],
+        },
+      ])
+      for (const team of ['Ops', 'teamopsteamopsteamops1']) {
+        const issued = await cli('token', 'issue', 'alice', '--team', team)
+        expect(issued.code, issued.stderr).toBe(0)
+        expect(issued.stderr).toContain('for team teamopsteamopsteamops1')
+        const jti = JSON.parse(Buffer.from(issued.stdout.trim().split('.')[1]!, 'base64url').toString()).jti
+        expect((await db.execute({ sql: 'SELECT team_id FROM tokens WHERE id = ?', args: [jti] })).rows[0]![0]).toBe(
+          'teamopsteamopsteamops1',
+        )
+      }
+      for (const team of ['Else', 'teamelseteamelseteame1', 'nothing']) {
+        const refused = await cli('token', 'issue', 'alice', '--team', team)
+        expect(refused.code).toBe(1)
+        expect(refused.stderr).toContain('Team not found')
+        expect(refused.stdout).toBe('')
+      }
+    } finally {
+      db.close()
+    }
+  })
+
   test('token issue refuses a token past PDFSHARE_MAX_TOKENS_PER_USER with the reason, exit code 1', async () => {
     const env = { PDFSHARE_MAX_TOKENS_PER_USER: '2' }
     expect((await run(['user', 'add', 'capped', '--data', dataDir], { env })).code).toBe(0)

@@ -8,7 +8,7 @@ import { openSqliteDb } from '../../src/db/client'
 import { FOREIGN_CHECK_MS, openHotSql, type HotSql } from '../../src/db/hot-sql'
 import { migrate } from '../../src/db/migrate'
 import { rowReader } from '../../src/db/rows'
-import { files, links, users } from '../../src/db/schema'
+import { files, links, owners, users } from '../../src/db/schema'
 import { versionedCache } from '../../src/db/versioned-cache'
 
 const dir = mkdtempSync(join(tmpdir(), 'pdfshare-hot-sql-'))
@@ -22,6 +22,7 @@ afterAll(() => {
 
 const db = database.orm
 await db.insert(users).values({ id: 'u1', name: 'alice', createdAt: 1, maxBytes: null, maxFiles: 3 })
+await db.insert(owners).values({ id: 'u1', kind: 'user' })
 const fileOf = (id: string) => ({
   id,
   ownerId: 'u1',

@@ -1,6 +1,7 @@
 import { versionedCache } from '../../db/versioned-cache'
 import type { AppContext } from '../context'
 import { isUnexpired, verifyToken, type VerifiedClaims } from './jwt'
+import { isTeamRole, ROLE_SCOPES, type TeamRole } from '../teams/roles'
 import { type Scope, scopesOfColumn } from './scopes'
 
 /**
@@ -9,9 +10,16 @@ import { type Scope, scopesOfColumn } from './scopes'
  * without scopes (it may do whatever its user may, now and later); `provedAt`: for a sign-in's session, when its
  * sign-in proved who the user is (null for an API token, whatever its scopes: only a session may change how its
  * account signs in).
+ *
+ * `ownerId` is whose things the request reaches (files, links, rooms, requests, webhooks, channels, analytics):
+ * the user's own id, or, for a team token, the team's (docs/teams.md); `team` is then the team and the user's
+ * role in it, read from the membership on every request the cache misses, and `scopes` holds only what both the
+ * token and the role allow. `userId` stays the person: their account, tokens, passkeys, audit log.
  */
 export type Caller = {
   userId: string
+  ownerId: string
+  team: { id: string; role: TeamRole } | null
   userName: string
   tokenId: string
   isAdmin: boolean
@@ -27,7 +35,10 @@ const MAX_TOKEN_LENGTH = 2048
 const VERIFIED_CACHE_SIZE = 1024
 
 // The token's row must exist, belong to the token's subject and not be revoked; the user must exist and be enabled.
-const CALLER_OF_TOKEN = `SELECT users.id, users.name, users.is_admin, tokens.scopes, tokens.proved_at FROM tokens JOIN users ON users.id = tokens.user_id
+// A team token's user must still be a member of its team: the role is read here, so a removed member (NULL) is refused.
+const CALLER_OF_TOKEN = `SELECT users.id, users.name, users.is_admin, tokens.scopes, tokens.proved_at, tokens.team_id,
+    (SELECT team_members.role FROM team_members WHERE team_members.team_id = tokens.team_id AND team_members.user_id = users.id)
+  FROM tokens JOIN users ON users.id = tokens.user_id
   WHERE tokens.id = ? AND tokens.user_id = ? AND tokens.revoked_at IS NULL AND users.disabled_at IS NULL`
 
 export type Authenticate = (authorization: string | null) => Promise<Caller | undefined>
@@ -60,17 +71,26 @@ export function createAuthenticator(ctx: AppContext): Authenticate {
   const lookUpCaller = async (claims: VerifiedClaims): Promise<Caller | undefined> => {
     const row = await ctx.db.hot.get(CALLER_OF_TOKEN, [claims.jti, claims.sub])
     if (!row) return undefined
-    const isAdmin = Boolean(row[2])
+    const teamId = row[5] === null ? null : String(row[5])
+    const role = row[6]
+    if (teamId !== null && !isTeamRole(role)) return undefined
+    const team = teamId !== null && isTeamRole(role) ? { id: teamId, role } : null
+    // A team token never acts as an admin: its user's admin rights are the user's, not the team's.
+    const isAdmin = team === null && Boolean(row[2])
     const column = row[3] === null ? null : String(row[3])
     const held = scopesOfColumn(column)
-    const scopes = isAdmin ? held : new Set([...held].filter((scope) => scope !== 'admin'))
+    const allowed = (scope: Scope) => (team ? ROLE_SCOPES[team.role].has(scope) : isAdmin || scope !== 'admin')
+    const scopes = new Set([...held].filter(allowed))
     return {
       userId: String(row[0]),
+      ownerId: team ? team.id : String(row[0]),
+      team,
       userName: String(row[1]),
       tokenId: claims.jti,
       isAdmin,
       scopes,
-      unrestricted: column === null,
+      // A team token is restricted by its role even when issued without scopes (what it may issue further, too).
+      unrestricted: column === null && team === null,
       provedAt: row[4] === null ? null : Number(row[4]),
     }
   }

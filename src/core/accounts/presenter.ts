@@ -15,6 +15,7 @@ export function toTokenDto(row: TokenRow, currentTokenId: string): TokenDto {
     createdAt: new Date(row.createdAt).toISOString(),
     expiresAt: iso(row.expiresAt),
     current: row.id === currentTokenId,
+    team: row.teamId,
   }
 }
 
@@ -26,6 +27,7 @@ export function toIssuedTokenDto(issued: IssuedToken): IssuedTokenDto {
     label: issued.token.label,
     scopes: scopesOfRow(issued.token),
     expiresAt: iso(issued.token.expiresAt),
+    team: issued.token.teamId,
   }
 }
 

@@ -5,7 +5,7 @@ import type { AppContext } from '../context'
 import { fileCountOf, storedBytesOf, usageOf, versionBytesOf } from './usage'
 
 /**
- * A user's plan limits (files and bytes; `pdfshare user quota`), the one place they are checked. They are
+ * An owner's plan limits (files and bytes; a user's: `pdfshare user quota`; a team's: its row), the one place they are checked. They are
  * checked twice: early, from the declared Content-Length, so a doomed upload is refused before its body is
  * read (`assertQuotaAllows`, called by core/uploads/receive-upload.ts); and inside the very statement that
  * commits the file (`fitsQuota`), so two concurrent uploads can never both slip under the limit. Both take
@@ -25,10 +25,20 @@ export function quotaGrowth(bytes: number, replacing?: { frees: number }): Quota
   return replacing ? { files: 0, bytes: bytes - replacing.frees } : { files: 1, bytes }
 }
 
-/** The early check: refuses when the growth would take the user past a limit. A user that is gone is unauthorized. */
+type Limits = { maxBytes: number | null; maxFiles: number | null }
+
+/** An owner's limits: a user's, or a team's (docs/teams.md); undefined when the owner is gone. */
+async function limitsOf(ctx: AppContext, ownerId: string): Promise<Limits | undefined> {
+  const { teams, users } = ctx.db.tables
+  const limits = (table: typeof users | typeof teams) =>
+    ctx.db.orm.select({ maxBytes: table.maxBytes, maxFiles: table.maxFiles }).from(table).where(eq(table.id, ownerId))
+  const [[user], [team]] = await ctx.db.orm.batch([limits(users), limits(teams)])
+  return user ?? team
+}
+
+/** The early check: refuses when the growth would take the owner past a limit. An owner that is gone is unauthorized. */
 export async function assertQuotaAllows(ctx: AppContext, userId: string, growth: QuotaGrowth): Promise<void> {
-  const { users } = ctx.db.tables
-  const [user] = await ctx.db.orm.select().from(users).where(eq(users.id, userId))
+  const user = await limitsOf(ctx, userId)
   if (!user) throw unauthorized()
   if (user.maxFiles === null && user.maxBytes === null) return
   const usage = await usageOf(ctx, userId)
@@ -42,8 +52,7 @@ export async function assertQuotaAllows(ctx: AppContext, userId: string, growth:
 
 /** After a write guarded by `fitsQuota` changed nothing: the precise reason, as the client should read it. */
 export async function quotaRefusal(ctx: AppContext, userId: string, growth: QuotaGrowth): Promise<Error> {
-  const { users } = ctx.db.tables
-  const [user] = await ctx.db.orm.select().from(users).where(eq(users.id, userId))
+  const user = await limitsOf(ctx, userId)
   if (!user) return unauthorized()
   const usage = await usageOf(ctx, userId)
   if (user.maxFiles !== null && usage.files + growth.files > user.maxFiles) return fileCountExceeded(usage.files, user.maxFiles)
@@ -57,15 +66,19 @@ export async function quotaRefusal(ctx: AppContext, userId: string, growth: Quot
  * below it.
  */
 export function fitsQuota(tables: Tables, ownerId: string, growth: QuotaGrowth): SQL {
-  const { users } = tables
+  // The owner is a user or a team: each has its limits in its own row.
+  return sql`(${fitsLimitsOf(tables, tables.users, ownerId, growth)} OR ${fitsLimitsOf(tables, tables.teams, ownerId, growth)})`
+}
+
+function fitsLimitsOf(tables: Tables, owner: Tables['users'] | Tables['teams'], ownerId: string, growth: QuotaGrowth): SQL {
   // TRUE, not 1: PostgreSQL's AND takes booleans only. The growth is cast so that PostgreSQL, which infers a
   // parameter's type from its context, reads it as a bigint rather than an integer (a PDF may exceed 2 GiB).
   const countFits =
     growth.files > 0
-      ? sql`(${users.maxFiles} IS NULL OR ${fileCountOf(tables, ownerId)} + ${growth.files} <= ${users.maxFiles})`
+      ? sql`(${owner.maxFiles} IS NULL OR ${fileCountOf(tables, ownerId)} + ${growth.files} <= ${owner.maxFiles})`
       : sql`TRUE`
   const bytes = sql`CAST(${growth.bytes} AS BIGINT)`
-  const bytesFit = sql`(${users.maxBytes} IS NULL OR ${bytes} <= 0
-    OR ${storedBytesOf(tables, ownerId)} + ${bytes} <= ${users.maxBytes})`
-  return sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${ownerId} AND ${countFits} AND ${bytesFit})`
+  const bytesFit = sql`(${owner.maxBytes} IS NULL OR ${bytes} <= 0
+    OR ${storedBytesOf(tables, ownerId)} + ${bytes} <= ${owner.maxBytes})`
+  return sql`EXISTS (SELECT 1 FROM ${owner} WHERE ${owner.id} = ${ownerId} AND ${countFits} AND ${bytesFit})`
 }

@@ -11,8 +11,11 @@ export const pgTables = tablesOf(pgKit)
 // drizzle-kit (drizzle.pg.config.ts) finds the tables among this module's exports, so each is exported by name;
 // test/db/pg-schema.test.ts fails when one of the map is missing here (drizzle-kit would drop its table).
 export const {
+  owners,
+  teams,
   users,
   tokens,
+  teamMembers,
   invitations,
   recoveryCodes,
   ssoIdentities,

@@ -1,7 +1,8 @@
 import type { Kit } from './kit'
+import type { OwnerTables } from './owners'
 
 /** Accounts (core/accounts): users, their tokens and sessions, invitations, two-factor recovery codes, single sign-on, passkeys, password resets and email changes. */
-export function accountTables(k: Kit) {
+export function accountTables(k: Kit, { teams }: { teams: OwnerTables['teams'] }) {
   const users = k.table('users', {
     id: k.text('id').primaryKey(),
     name: k.text('name').notNull().unique(),
@@ -54,6 +55,8 @@ export function accountTables(k: Kit) {
        * who its user is. NULL: an API token (the CLI, POST /api/tokens), which never may change how its account signs in.
        */
       provedAt: k.millis('proved_at'),
+      /** A team token (docs/teams.md): it acts for this team, with what its user's role there allows; NULL: personal. */
+      teamId: k.text('team_id').references(() => teams.id, { onDelete: 'cascade' }),
     },
     (table) => [k.index('tokens_user_idx').on(table.userId)],
   )

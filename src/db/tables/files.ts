@@ -1,8 +1,8 @@
-import type { AccountTables } from './accounts'
 import type { Kit } from './kit'
+import type { OwnerTables } from './owners'
 
 /** Files (core/files): the files, the earlier PDFs each keeps, and what PDFium counted of every stored PDF. */
-export function fileTables(k: Kit, { users }: { users: AccountTables['users'] }) {
+export function fileTables(k: Kit, { owners }: { owners: OwnerTables['owners'] }) {
   const files = k.table(
     'files',
     {
@@ -12,7 +12,7 @@ export function fileTables(k: Kit, { users }: { users: AccountTables['users'] })
       ownerId: k
         .text('owner_id')
         .notNull()
-        .references(() => users.id, { onDelete: 'cascade' }),
+        .references(() => owners.id, { onDelete: 'cascade' }),
       /** Name of the current PDF in the blob store; a replacement writes a new key (the old one becomes a version). */
       blobKey: k.text('blob_key').notNull(),
       filename: k.text('filename').notNull(),

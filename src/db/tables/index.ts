@@ -14,6 +14,8 @@ import { readerTables } from './readers'
 import { requestTables } from './requests'
 import { roomTables } from './rooms'
 import { shareTables } from './share'
+import { ownerTables } from './owners'
+import { teamMemberTables } from './teams'
 import { webhookTables } from './webhooks'
 
 /**
@@ -27,13 +29,16 @@ import { webhookTables } from './webhooks'
  * JS-side default: every value is set by the service that writes the row.
  */
 export function tablesOf(k: Kit) {
-  const accounts = accountTables(k)
-  const files = fileTables(k, accounts)
-  const rooms = roomTables(k, { ...accounts, ...files })
+  const owners = ownerTables(k)
+  const accounts = accountTables(k, owners)
+  const files = fileTables(k, owners)
+  const rooms = roomTables(k, { ...owners, ...files })
   const links = linkTables(k, { ...files, ...rooms })
-  const requests = requestTables(k, { ...accounts, ...rooms })
+  const requests = requestTables(k, { ...owners, ...rooms })
   return {
+    ...owners,
     ...accounts,
+    ...teamMemberTables(k, { ...owners, ...accounts }),
     ...files,
     ...rooms,
     ...links,
@@ -41,9 +46,9 @@ export function tablesOf(k: Kit) {
     ...shareTables(k, links),
     ...analyticsTables(k, { ...files, ...links }),
     ...readerTables(k, { ...files, ...links }),
-    ...webhookTables(k, accounts),
+    ...webhookTables(k, owners),
     ...mailTables(k),
-    ...notificationTables(k, { ...accounts, ...links }),
+    ...notificationTables(k, { ...owners, ...links }),
     ...auditTables(k),
     ...brandingTables(k),
     ...limitTables(k),
@@ -57,6 +62,7 @@ export type Tables = ReturnType<typeof tablesOf>
 
 /** The rows the services pass around (what a select of the whole table gives). */
 export type UserRow = Tables['users']['$inferSelect']
+export type TeamRow = Tables['teams']['$inferSelect']
 export type TokenRow = Tables['tokens']['$inferSelect']
 export type FileRow = Tables['files']['$inferSelect']
 export type LinkRow = Tables['links']['$inferSelect']

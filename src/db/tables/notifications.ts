@@ -1,9 +1,9 @@
-import type { AccountTables } from './accounts'
 import type { LinkTables } from './links'
 import type { Kit } from './kit'
+import type { OwnerTables } from './owners'
 
 /** Notifications (core/notifications): where owners are told of readers, what readers did, and the messages sent. */
-export function notificationTables(k: Kit, { links, users }: { links: LinkTables['links']; users: AccountTables['users'] }) {
+export function notificationTables(k: Kit, { links, owners }: { links: LinkTables['links']; owners: OwnerTables['owners'] }) {
   /** Where an owner is told of readers: an email address, or the URL of an ntfy, Gotify, Slack, Discord or Matrix room. */
   const notificationChannels = k.table(
     'notification_channels',
@@ -13,7 +13,7 @@ export function notificationTables(k: Kit, { links, users }: { links: LinkTables
       ownerId: k
         .text('owner_id')
         .notNull()
-        .references(() => users.id, { onDelete: 'cascade' }),
+        .references(() => owners.id, { onDelete: 'cascade' }),
       /** email, ntfy, gotify, slack, discord or matrix. */
       kind: k.text('kind').notNull(),
       /** The address, or the URL as pasted (it may hold a token: it never leaves the server whole). */
@@ -37,7 +37,7 @@ export function notificationTables(k: Kit, { links, users }: { links: LinkTables
       ownerId: k
         .text('owner_id')
         .notNull()
-        .references(() => users.id, { onDelete: 'cascade' }),
+        .references(() => owners.id, { onDelete: 'cascade' }),
       linkId: k
         .text('link_id')
         .notNull()
@@ -72,7 +72,7 @@ export function notificationTables(k: Kit, { links, users }: { links: LinkTables
       ownerId: k
         .text('owner_id')
         .notNull()
-        .references(() => users.id, { onDelete: 'cascade' }),
+        .references(() => owners.id, { onDelete: 'cascade' }),
       channelId: k
         .text('channel_id')
         .notNull()

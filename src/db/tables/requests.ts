@@ -1,9 +1,9 @@
-import type { AccountTables } from './accounts'
 import type { Kit } from './kit'
+import type { OwnerTables } from './owners'
 import type { RoomTables } from './rooms'
 
 /** File requests (core/requests): links through which outsiders send PDFs into an owner's account, and the codes mailed to senders. */
-export function requestTables(k: Kit, { users, rooms }: { users: AccountTables['users']; rooms: RoomTables['rooms'] }) {
+export function requestTables(k: Kit, { owners, rooms }: { owners: OwnerTables['owners']; rooms: RoomTables['rooms'] }) {
   /**
    * A file request: its page at `/u/<slug>` takes PDFs from whoever may send (its access, password and lists),
    * each an ordinary file of the owner (`files.source_request_id`), counted in the owner's quota.
@@ -17,7 +17,7 @@ export function requestTables(k: Kit, { users, rooms }: { users: AccountTables['
       ownerId: k
         .text('owner_id')
         .notNull()
-        .references(() => users.id, { onDelete: 'cascade' }),
+        .references(() => owners.id, { onDelete: 'cascade' }),
       /** The page's address (`/u/<slug>`), 128 random bits, separate from the id. */
       slug: k.text('slug').notNull().unique(),
       title: k.text('title').notNull(),

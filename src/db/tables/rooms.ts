@@ -1,9 +1,9 @@
-import type { AccountTables } from './accounts'
 import type { FileTables } from './files'
 import type { Kit } from './kit'
+import type { OwnerTables } from './owners'
 
 /** Rooms (core/rooms): an owner's named, ordered set of their files, shared through one link (docs/rooms.md). */
-export function roomTables(k: Kit, { users, files }: { users: AccountTables['users']; files: FileTables['files'] }) {
+export function roomTables(k: Kit, { owners, files }: { owners: OwnerTables['owners']; files: FileTables['files'] }) {
   /**
    * A room. Its links are rows of `links` with `room_id` set (exactly one default link, made with the room: the
    * Room resource's shareUrl). Deleting the owner deletes their rooms; deleting a room keeps its files.
@@ -17,7 +17,7 @@ export function roomTables(k: Kit, { users, files }: { users: AccountTables['use
       ownerId: k
         .text('owner_id')
         .notNull()
-        .references(() => users.id, { onDelete: 'cascade' }),
+        .references(() => owners.id, { onDelete: 'cascade' }),
       name: k.text('name').notNull(),
       description: k.text('description').notNull(),
       createdAt: k.millis('created_at').notNull(),

@@ -1,8 +1,8 @@
-import type { AccountTables } from './accounts'
 import type { Kit } from './kit'
+import type { OwnerTables } from './owners'
 
 /** Webhooks (core/webhooks): an owner's webhooks and the outbox of their deliveries. */
-export function webhookTables(k: Kit, { users }: { users: AccountTables['users'] }) {
+export function webhookTables(k: Kit, { owners }: { owners: OwnerTables['owners'] }) {
   /** An owner's webhook: where to send which events, and the secret the deliveries are signed with. */
   const webhooks = k.table(
     'webhooks',
@@ -12,7 +12,7 @@ export function webhookTables(k: Kit, { users }: { users: AccountTables['users']
       ownerId: k
         .text('owner_id')
         .notNull()
-        .references(() => users.id, { onDelete: 'cascade' }),
+        .references(() => owners.id, { onDelete: 'cascade' }),
       url: k.text('url').notNull(),
       /** A JSON array of event types, e.g. ["file.uploaded","link.viewed"]; text on PostgreSQL too: only ever read whole. */
       events: k.text('events').notNull(),

@@ -79,7 +79,7 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
       '/api/files/:id/analytics',
       async ({ caller, params, query }) => ({
         success: true as const,
-        data: await getAnalytics(ctx, { ownerId: caller.userId, fileId: params.id, ...query }),
+        data: await getAnalytics(ctx, { ownerId: caller.ownerId, fileId: params.id, ...query }),
       }),
       {
         auth: 'analytics:read',
@@ -93,7 +93,7 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
       '/api/links/:linkId/analytics',
       async ({ caller, params, query }) => ({
         success: true as const,
-        data: await getAnalytics(ctx, { ownerId: caller.userId, linkId: params.linkId, ...query }),
+        data: await getAnalytics(ctx, { ownerId: caller.ownerId, linkId: params.linkId, ...query }),
       }),
       {
         auth: 'analytics:read',
@@ -103,25 +103,29 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
         detail: { summary: "A share link's reading analytics", description: RANGE_WORDS, tags },
       },
     )
-    .get('/api/files/:id/visits', ({ caller, params, query }) => visitsPage({ ownerId: caller.userId, fileId: params.id }, query), {
+    .get('/api/files/:id/visits', ({ caller, params, query }) => visitsPage({ ownerId: caller.ownerId, fileId: params.id }, query), {
       auth: 'analytics:read',
       params: FileIdParams,
       query: VisitsQuery,
       response: list,
       detail: { summary: "A file's visits, newest first (paged)", tags },
     })
-    .get('/api/links/:linkId/visits', ({ caller, params, query }) => visitsPage({ ownerId: caller.userId, linkId: params.linkId }, query), {
-      auth: 'analytics:read',
-      params: LinkIdParams,
-      query: VisitsQuery,
-      response: list,
-      detail: { summary: "A share link's visits, newest first (paged)", tags },
-    })
+    .get(
+      '/api/links/:linkId/visits',
+      ({ caller, params, query }) => visitsPage({ ownerId: caller.ownerId, linkId: params.linkId }, query),
+      {
+        auth: 'analytics:read',
+        params: LinkIdParams,
+        query: VisitsQuery,
+        response: list,
+        detail: { summary: "A share link's visits, newest first (paged)", tags },
+      },
+    )
     .get(
       '/api/files/:id/readers',
       async ({ caller, params }) => ({
         success: true as const,
-        data: await readerTotals(ctx, { ownerId: caller.userId, fileId: params.id }),
+        data: await readerTotals(ctx, { ownerId: caller.ownerId, fileId: params.id }),
       }),
       {
         auth: 'analytics:read',
@@ -134,7 +138,7 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
       '/api/links/:linkId/readers',
       async ({ caller, params }) => ({
         success: true as const,
-        data: await readerTotals(ctx, { ownerId: caller.userId, linkId: params.linkId }),
+        data: await readerTotals(ctx, { ownerId: caller.ownerId, linkId: params.linkId }),
       }),
       {
         auth: 'analytics:read',
@@ -147,7 +151,7 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
       '/api/rooms/:id/analytics',
       async ({ caller, params }) => ({
         success: true as const,
-        data: await roomAnalytics(ctx, { ownerId: caller.userId, roomId: params.id }),
+        data: await roomAnalytics(ctx, { ownerId: caller.ownerId, roomId: params.id }),
       }),
       {
         auth: 'analytics:read',
@@ -159,7 +163,7 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
     .get(
       '/api/rooms/:id/analytics.csv',
       async ({ caller, params }) => {
-        const { readers } = await roomAnalytics(ctx, { ownerId: caller.userId, roomId: params.id })
+        const { readers } = await roomAnalytics(ctx, { ownerId: caller.ownerId, roomId: params.id })
         const lines = readers.flatMap(({ reader, documents }) =>
           documents.map((d) => csvLine(ROOM_CSV_COLUMNS.map((column) => (column === 'reader' ? reader : d[column])))),
         )
@@ -179,7 +183,7 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .get(
       '/api/files/:id/visits.csv',
-      ({ caller, params }) => csvOf({ ownerId: caller.userId, fileId: params.id }, `visits-${params.id}.csv`),
+      ({ caller, params }) => csvOf({ ownerId: caller.ownerId, fileId: params.id }, `visits-${params.id}.csv`),
       {
         auth: 'analytics:read',
         params: FileIdParams,
@@ -188,7 +192,7 @@ export function analyticsRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .get(
       '/api/links/:linkId/visits.csv',
-      ({ caller, params }) => csvOf({ ownerId: caller.userId, linkId: params.linkId }, `visits-${params.linkId}.csv`),
+      ({ caller, params }) => csvOf({ ownerId: caller.ownerId, linkId: params.linkId }, `visits-${params.linkId}.csv`),
       {
         auth: 'analytics:read',
         params: LinkIdParams,

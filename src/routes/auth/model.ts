@@ -206,6 +206,13 @@ export const NewTokenBody = t.Object(
         scopesRule,
       ),
     ),
+    team: t.Optional(
+      t.String({
+        maxLength: 64,
+        description:
+          'A team you are a member of: the token acts for the team, with what both its scopes and your role allow (docs/teams.md)',
+      }),
+    ),
   },
   NOT_AN_OBJECT,
 )
@@ -216,6 +223,8 @@ const tokenScopes = t.Union([t.Array(ScopeSchema), t.Null()], {
   description: 'What the token may do; null: everything its user may (a token issued without scopes)',
 })
 
+const teamOfToken = t.Union([t.String(), t.Null()], { description: 'The team a team token acts for; null: a personal token' })
+
 export const TokenSchema = t.Object({
   id: t.String({ description: "The token's jti; DELETE /api/tokens/{id} revokes it" }),
   label: t.String(),
@@ -223,6 +232,7 @@ export const TokenSchema = t.Object({
   createdAt: t.String(),
   expiresAt,
   current: t.Boolean({ description: 'The token this request was made with' }),
+  team: teamOfToken,
 })
 export type TokenDto = Static<typeof TokenSchema>
 
@@ -232,6 +242,7 @@ export const IssuedTokenSchema = t.Object({
   label: t.String(),
   scopes: tokenScopes,
   expiresAt,
+  team: teamOfToken,
 })
 export type IssuedTokenDto = Static<typeof IssuedTokenSchema>
 

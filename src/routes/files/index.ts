@@ -5,7 +5,7 @@ import type { FileWithLink } from '../../core/files/file-rows'
 import { getOwnedFile, ownedFileReader } from '../../core/files/get-owned-file'
 import { replacementPlan } from '../../core/files/versions'
 import { apiActor } from '../../http/audit'
-import type { AuthGuard } from '../../http/auth-guard'
+import { type AuthGuard, jsonBody } from '../../http/auth-guard'
 import { type Answer, formDigest, idempotentWrites, NO_BODY, requestDigest } from '../../http/idempotency'
 import { readJsonBody } from '../../http/read-json-body'
 import { requireMediaType } from '../../http/request-body'
@@ -19,6 +19,7 @@ import {
   FileIdParams,
   FileListEnvelope,
   ListQuery,
+  MoveFileJson,
   UpdateForm,
   UpdateJson,
   UploadForm,
@@ -36,6 +37,7 @@ import { listOwnedFiles } from '../../core/files/list-files'
 import { listReceived } from '../../core/requests/list-received'
 import { replacePdf } from '../../core/files/replace-pdf'
 import { updateMetadata } from '../../core/files/update-metadata'
+import { moveFile } from '../../core/teams/move-file'
 
 const tags = ['files']
 
@@ -102,7 +104,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
     .use(auth)
     .get(
       '/api/requests/:id/files',
-      async ({ caller, params, query }) => filePage(await listReceived(ctx, { ...listInput(caller.userId, query), requestId: params.id })),
+      async ({ caller, params, query }) => filePage(await listReceived(ctx, { ...listInput(caller.ownerId, query), requestId: params.id })),
       {
         auth: 'files:read',
         params: FileIdParams,
@@ -124,7 +126,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
         return keyed(request, set, caller.userId, async (key) => {
           const actor = apiActor(ctx, request, server, { userId: caller.userId, name: caller.userName })
           // `await using` would say this, but the import checker's parser (swc's visitor) cannot read it yet.
-          const upload = await receiveUpload(request, { ownerId: caller.userId, replay: key.answered, actor })
+          const upload = await receiveUpload(request, { ownerId: caller.ownerId, replay: key.answered, actor })
           try {
             const input = newFileFromForm(upload)
             return await key.once(
@@ -152,13 +154,13 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
         },
       },
     )
-    .get('', async ({ caller, query }) => filePage(await listOwnedFiles(ctx, listInput(caller.userId, query))), {
+    .get('', async ({ caller, query }) => filePage(await listOwnedFiles(ctx, listInput(caller.ownerId, query))), {
       auth: 'files:read',
       query: ListQuery,
       response: { 200: FileListEnvelope, 400: FailureSchema, ...authFailures },
       detail: { summary: "List the caller's files, newest (or oldest) first, optionally only those matching ?q=", tags },
     })
-    .get('/:id', async ({ caller, params }) => envelope(await readOwnedFile({ ownerId: caller.userId, id: params.id })), {
+    .get('/:id', async ({ caller, params }) => envelope(await readOwnedFile({ ownerId: caller.ownerId, id: params.id })), {
       auth: 'files:read',
       params: FileIdParams,
       response: { 200: FileEnvelope, 404: FailureSchema, ...authFailures },
@@ -167,7 +169,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
     .put(
       '/:id',
       async ({ request, caller, params, set, server }) => {
-        const target = { ownerId: caller.userId, id: params.id }
+        const target = { ownerId: caller.ownerId, id: params.id }
         const type = requireMediaType(request, ['application/json', 'multipart/form-data'])
         return keyed(request, set, caller.userId, async (key) => {
           // 404 before reading a body that could never be stored; a replay's answer is kept already, it needs no file.
@@ -183,7 +185,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
           }
           const seen = current && { current, plan: await replacementPlan(ctx, current) }
           const actor = apiActor(ctx, request, server, { userId: caller.userId, name: caller.userName })
-          const upload = await receiveUpload(request, { ownerId: caller.userId, replacing: seen?.plan, replay: key.answered, actor })
+          const upload = await receiveUpload(request, { ownerId: caller.ownerId, replacing: seen?.plan, replay: key.answered, actor })
           try {
             const metadata = metadataFromForm(upload.fields)
             return await key.once(
@@ -230,7 +232,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
           key.once(
             NO_BODY,
             async (held) => {
-              const deleted = await deleteOwnedFile(ctx, { ownerId: caller.userId, id: params.id, key: held })
+              const deleted = await deleteOwnedFile(ctx, { ownerId: caller.ownerId, id: params.id, key: held })
               await audit('file.deleted', { fileId: deleted.id, filename: deleted.filename })
               return deleted
             },
@@ -245,10 +247,39 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
         detail: { summary: 'Delete a file, its PDF and its previews', tags },
       },
     )
+    .post(
+      '/:id/move',
+      async ({ body, caller, params, audit }) => {
+        const moved = await moveFile(ctx, { mover: caller, fileId: params.id, teamId: body.team })
+        await audit('file.moved', { fileId: params.id, from: caller.ownerId, to: moved.ownerId })
+        return envelope(await getOwnedFile(ctx, { ownerId: moved.ownerId, id: params.id }))
+      },
+      {
+        auth: 'files:write',
+        parse: jsonBody(MoveFileJson, 'files:write'),
+        body: MoveFileJson,
+        params: FileIdParams,
+        response: {
+          200: FileEnvelope,
+          400: FailureSchema,
+          403: FailureSchema,
+          404: FailureSchema,
+          413: FailureSchema,
+          415: FailureSchema,
+          ...authFailures,
+        },
+        detail: {
+          summary: 'Move a file into a team, or back to your own files (docs/teams.md)',
+          description:
+            'Only its owner changes: the file keeps its id, versions, links and views, and leaves the rooms of its old owner. Into a team: you are its owner or editor; out of a team: a team token of an owner.',
+          tags: [...tags, 'teams'],
+        },
+      },
+    )
     .get(
       '/:id/content',
       async ({ request, caller, params, set }) =>
-        sendOwnerCopy(request, set, await getOwnedFile(ctx, { ownerId: caller.userId, id: params.id })),
+        sendOwnerCopy(request, set, await getOwnedFile(ctx, { ownerId: caller.ownerId, id: params.id })),
       {
         auth: 'files:read',
         params: FileIdParams,
@@ -267,7 +298,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
       '/:id/versions',
       async ({ caller, params }) => ({
         success: true as const,
-        data: (await listVersions(ctx, { ownerId: caller.userId, id: params.id })).map(toVersionDto),
+        data: (await listVersions(ctx, { ownerId: caller.ownerId, id: params.id })).map(toVersionDto),
       }),
       {
         auth: 'files:read',
@@ -283,7 +314,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
     .get(
       '/:id/versions/:versionId/content',
       async ({ request, caller, params, set }) =>
-        sendOwnerCopy(request, set, await findOwnedVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId })),
+        sendOwnerCopy(request, set, await findOwnedVersion(ctx, { ownerId: caller.ownerId, id: params.id, versionId: params.versionId })),
       {
         auth: 'files:read',
         params: VersionParams,
@@ -305,7 +336,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
           key.once(
             NO_BODY,
             (held) =>
-              restoreVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId, key: held }).then(drawnAhead),
+              restoreVersion(ctx, { ownerId: caller.ownerId, id: params.id, versionId: params.versionId, key: held }).then(drawnAhead),
             fileAnswer,
           ),
         ),
@@ -328,7 +359,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
         keyed(request, set, caller.userId, (key) =>
           key.once(
             NO_BODY,
-            (held) => deleteVersion(ctx, { ownerId: caller.userId, id: params.id, versionId: params.versionId, key: held }),
+            (held) => deleteVersion(ctx, { ownerId: caller.ownerId, id: params.id, versionId: params.versionId, key: held }),
             (deleted: { id: string }) => done({ success: true as const, data: deleted }),
           ),
         ),

@@ -227,3 +227,13 @@ export const UpdateJson = t.Object(
   },
   { additionalProperties: true, error: () => 'The JSON body must be an object, e.g. {"title": "Q3 report"}' },
 )
+
+/** The body of POST /api/files/:id/move: a team of yours, or null for your personal files. */
+export const MoveFileJson = t.Object(
+  {
+    team: t.Union([t.String({ maxLength: 64 }), t.Null()], {
+      description: 'A team id (you are its owner or editor), or null: your own files',
+    }),
+  },
+  { additionalProperties: true, error: () => 'The body must be a JSON object' },
+)

@@ -71,7 +71,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
       '/api/files/:id/links',
       async ({ caller, params }) => ({
         success: true as const,
-        data: (await listLinks(ctx, { asker: { ownerId: caller.userId }, fileId: params.id })).map(dto),
+        data: (await listLinks(ctx, { asker: { ownerId: caller.ownerId }, fileId: params.id })).map(dto),
       }),
       {
         auth: 'files:read',
@@ -84,7 +84,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
       '/api/files/:id/links',
       async ({ request, body, caller, params, set, audit }) =>
         createOnce(request, set, caller.userId, body, audit, (held) =>
-          createLink(ctx, { ownerId: caller.userId, fileId: params.id, link: toLinkInput(body), key: held }),
+          createLink(ctx, { ownerId: caller.ownerId, fileId: params.id, link: toLinkInput(body), key: held }),
         ),
       {
         ...NEW_LINK,
@@ -101,7 +101,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
       '/api/rooms/:id/links',
       async ({ caller, params }) => ({
         success: true as const,
-        data: (await listRoomLinks(ctx, { ownerId: caller.userId, roomId: params.id })).map(dto),
+        data: (await listRoomLinks(ctx, { ownerId: caller.ownerId, roomId: params.id })).map(dto),
       }),
       {
         auth: 'files:read',
@@ -114,7 +114,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
       '/api/rooms/:id/links',
       async ({ request, body, caller, params, set, audit }) =>
         createOnce(request, set, caller.userId, body, audit, (held) =>
-          createRoomLink(ctx, { ownerId: caller.userId, roomId: params.id, link: toLinkInput(body), key: held }),
+          createRoomLink(ctx, { ownerId: caller.ownerId, roomId: params.id, link: toLinkInput(body), key: held }),
         ),
       {
         ...NEW_LINK,
@@ -130,7 +130,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
       '/api/links/:linkId',
       async ({ caller, params }) => ({
         success: true as const,
-        data: dto(await getLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId })),
+        data: dto(await getLink(ctx, { asker: { ownerId: caller.ownerId }, linkId: params.linkId })),
       }),
       {
         auth: 'files:read',
@@ -142,7 +142,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
     .patch(
       '/api/links/:linkId',
       async ({ body, caller, params, audit }) => {
-        const row = await updateLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId, link: toLinkInput(body) })
+        const row = await updateLink(ctx, { asker: { ownerId: caller.ownerId }, linkId: params.linkId, link: toLinkInput(body) })
         // The names of the fields sent, then the link as it is now (a new password shows only as hasPassword).
         await audit('link.changed', { ...linkFacts(row), changed: Object.keys(body).sort().join(',') })
         return { success: true as const, data: dto(row) }
@@ -167,7 +167,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
           key.once(
             NO_BODY,
             async (held) => {
-              const deleted = await deleteLink(ctx, { asker: { ownerId: caller.userId }, linkId: params.linkId, key: held })
+              const deleted = await deleteLink(ctx, { asker: { ownerId: caller.ownerId }, linkId: params.linkId, key: held })
               await audit('link.deleted', { linkId: deleted.id, fileId: deleted.fileId, roomId: deleted.roomId })
               return deleted
             },

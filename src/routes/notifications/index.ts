@@ -34,7 +34,7 @@ export function notificationsRoutes(ctx: AppContext, auth: AuthGuard) {
     .use(auth)
     .get(
       '/channels',
-      async ({ caller }) => ({ success: true as const, data: (await listChannels(ctx, { ownerId: caller.userId })).map(toChannelDto) }),
+      async ({ caller }) => ({ success: true as const, data: (await listChannels(ctx, { ownerId: caller.ownerId })).map(toChannelDto) }),
       {
         auth: 'webhooks:write',
         response: { 200: ChannelListEnvelope, ...authFailures },
@@ -44,7 +44,7 @@ export function notificationsRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '/channels',
       async ({ body, caller, set, audit }) => {
-        const row = await addChannel(ctx, { ownerId: caller.userId, kind: body.kind, target: body.target })
+        const row = await addChannel(ctx, { ownerId: caller.ownerId, kind: body.kind, target: body.target })
         await audit('notification_channel.created', channelFacts(row))
         set.status = 201
         return { success: true as const, data: toChannelDto(row) }
@@ -63,7 +63,7 @@ export function notificationsRoutes(ctx: AppContext, auth: AuthGuard) {
     .delete(
       '/channels/:id',
       async ({ caller, params, audit }) => {
-        const row = await deleteChannel(ctx, { ownerId: caller.userId, id: params.id })
+        const row = await deleteChannel(ctx, { ownerId: caller.ownerId, id: params.id })
         await audit('notification_channel.deleted', channelFacts(row))
         return { success: true as const, data: { id: row.id } }
       },
@@ -77,7 +77,7 @@ export function notificationsRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '/channels/:id/test',
       async ({ caller, params, set }) => {
-        const { delivery, kind } = await testChannel({ ownerId: caller.userId, id: params.id })
+        const { delivery, kind } = await testChannel({ ownerId: caller.ownerId, id: params.id })
         set.status = 202
         return { success: true as const, data: toDeliveryDto(delivery, kind) }
       },
@@ -96,7 +96,7 @@ export function notificationsRoutes(ctx: AppContext, auth: AuthGuard) {
       '/deliveries',
       async ({ caller, query }) => ({
         success: true as const,
-        data: (await listNotificationDeliveries(ctx, { ownerId: caller.userId, limit: query.limit ?? 50 })).map((row) =>
+        data: (await listNotificationDeliveries(ctx, { ownerId: caller.ownerId, limit: query.limit ?? 50 })).map((row) =>
           toDeliveryDto(row.delivery, row.kind),
         ),
       }),

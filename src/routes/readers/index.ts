@@ -22,13 +22,13 @@ export function readersRoutes(ctx: AppContext, auth: AuthGuard) {
   const listed = { 200: AcceptancesEnvelope, 404: FailureSchema, ...authFailures }
   return new Elysia({ name: 'readers' })
     .use(auth)
-    .get('/api/files/:id/acceptances', ({ caller, params }) => acceptancesOf({ ownerId: caller.userId, fileId: params.id }), {
+    .get('/api/files/:id/acceptances', ({ caller, params }) => acceptancesOf({ ownerId: caller.ownerId, fileId: params.id }), {
       auth: 'analytics:read',
       params: FileIdParams,
       response: listed,
       detail: { summary: "Acceptances of the agreements of a file's links, newest first, with the texts accepted", tags },
     })
-    .get('/api/links/:linkId/acceptances', ({ caller, params }) => acceptancesOf({ ownerId: caller.userId, linkId: params.linkId }), {
+    .get('/api/links/:linkId/acceptances', ({ caller, params }) => acceptancesOf({ ownerId: caller.ownerId, linkId: params.linkId }), {
       auth: 'analytics:read',
       params: LinkIdParams,
       response: listed,
@@ -37,7 +37,7 @@ export function readersRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '/api/readers/erase',
       async ({ body, caller, audit }) => {
-        const erased = await eraseReader(ctx, { ownerId: caller.userId, address: body.address })
+        const erased = await eraseReader(ctx, { ownerId: caller.ownerId, address: body.address })
         // The audit entry keeps the counts, never the address: it is what was erased.
         await audit('reader.erased', erased)
         return { success: true as const, data: erased }

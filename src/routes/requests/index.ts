@@ -39,7 +39,7 @@ export function requestsRoutes(ctx: AppContext, auth: AuthGuard) {
             requestDigest(body),
             async (held) => {
               const input = toRequestInput(body)
-              const row = await createRequest(ctx, { ownerId: caller.userId, request: { ...input, title: input.title! }, key: held })
+              const row = await createRequest(ctx, { ownerId: caller.ownerId, request: { ...input, title: input.title! }, key: held })
               await audit('request.created', requestFacts(row))
               return row
             },
@@ -59,7 +59,7 @@ export function requestsRoutes(ctx: AppContext, auth: AuthGuard) {
         },
       },
     )
-    .get('', async ({ caller }) => ({ success: true as const, data: (await listRequests(ctx, { ownerId: caller.userId })).map(dto) }), {
+    .get('', async ({ caller }) => ({ success: true as const, data: (await listRequests(ctx, { ownerId: caller.ownerId })).map(dto) }), {
       auth: 'files:read',
       response: { 200: RequestListEnvelope, ...authFailures },
       detail: { summary: 'List your file requests, newest first', tags },
@@ -68,7 +68,7 @@ export function requestsRoutes(ctx: AppContext, auth: AuthGuard) {
       '/:id',
       async ({ caller, params }) => ({
         success: true as const,
-        data: dto(await getOwnedRequest(ctx, { ownerId: caller.userId, id: params.id })),
+        data: dto(await getOwnedRequest(ctx, { ownerId: caller.ownerId, id: params.id })),
       }),
       {
         auth: 'files:read',
@@ -80,7 +80,7 @@ export function requestsRoutes(ctx: AppContext, auth: AuthGuard) {
     .patch(
       '/:id',
       async ({ body, caller, params, audit }) => {
-        const row = await updateRequest(ctx, { ownerId: caller.userId, id: params.id, request: toRequestInput(body) })
+        const row = await updateRequest(ctx, { ownerId: caller.ownerId, id: params.id, request: toRequestInput(body) })
         await audit('request.changed', { ...requestFacts(row), changed: Object.keys(body).sort().join(',') })
         return { success: true as const, data: dto(row) }
       },
@@ -104,7 +104,7 @@ export function requestsRoutes(ctx: AppContext, auth: AuthGuard) {
           key.once(
             NO_BODY,
             async (held) => {
-              const deleted = await deleteRequest(ctx, { ownerId: caller.userId, id: params.id, key: held })
+              const deleted = await deleteRequest(ctx, { ownerId: caller.ownerId, id: params.id, key: held })
               await audit('request.deleted', { requestId: deleted.id, title: deleted.title })
               return deleted
             },

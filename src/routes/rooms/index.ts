@@ -26,7 +26,7 @@ export function roomsRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '/api/rooms',
       async ({ body, caller, set, audit }) => {
-        const row = await createRoom(ctx, { ownerId: caller.userId, room: body })
+        const row = await createRoom(ctx, { ownerId: caller.ownerId, room: body })
         await audit('room.created', { roomId: row.id, name: row.name, items: row.items.length })
         set.status = 201
         set.headers.location = `${publicUrl}/api/rooms/${row.id}`
@@ -46,7 +46,7 @@ export function roomsRoutes(ctx: AppContext, auth: AuthGuard) {
     .get(
       '/api/rooms',
       async ({ caller, query }) => {
-        const page = await listOwnedRooms(ctx, { ownerId: caller.userId, limit: query.limit ?? 20, cursor: query.cursor })
+        const page = await listOwnedRooms(ctx, { ownerId: caller.ownerId, limit: query.limit ?? 20, cursor: query.cursor })
         return { success: true as const, data: page.rows.map((row) => toRoomDto(row, publicUrl)), nextCursor: page.nextCursor }
       },
       {
@@ -56,7 +56,7 @@ export function roomsRoutes(ctx: AppContext, auth: AuthGuard) {
         detail: { summary: "List the caller's rooms, newest first", tags },
       },
     )
-    .get('/api/rooms/:id', async ({ caller, params }) => room(await getOwnedRoom(ctx, { ownerId: caller.userId, id: params.id })), {
+    .get('/api/rooms/:id', async ({ caller, params }) => room(await getOwnedRoom(ctx, { ownerId: caller.ownerId, id: params.id })), {
       auth: 'files:read',
       params: RoomIdParams,
       response: { 200: RoomEnvelope, 404: FailureSchema, ...authFailures },
@@ -65,7 +65,7 @@ export function roomsRoutes(ctx: AppContext, auth: AuthGuard) {
     .put(
       '/api/rooms/:id',
       async ({ body, caller, params, audit }) => {
-        const row = await updateRoom(ctx, { ownerId: caller.userId, id: params.id, changes: body })
+        const row = await updateRoom(ctx, { ownerId: caller.ownerId, id: params.id, changes: body })
         await audit('room.changed', { roomId: row.id, changed: Object.keys(body).sort().join(','), items: row.items.length })
         return room(row)
       },
@@ -81,7 +81,7 @@ export function roomsRoutes(ctx: AppContext, auth: AuthGuard) {
     .delete(
       '/api/rooms/:id',
       async ({ caller, params, audit }) => {
-        const deleted = await deleteRoom(ctx, { ownerId: caller.userId, id: params.id })
+        const deleted = await deleteRoom(ctx, { ownerId: caller.ownerId, id: params.id })
         await audit('room.deleted', { roomId: deleted.id })
         return { success: true as const, data: deleted }
       },

@@ -36,7 +36,7 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
     .use(auth)
     .get(
       '',
-      async ({ caller }) => ({ success: true as const, data: (await listWebhooks(ctx, { ownerId: caller.userId })).map(toWebhookDto) }),
+      async ({ caller }) => ({ success: true as const, data: (await listWebhooks(ctx, { ownerId: caller.ownerId })).map(toWebhookDto) }),
       {
         auth: 'webhooks:write',
         response: { 200: WebhookListEnvelope, ...authFailures },
@@ -51,7 +51,7 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
           return key.once(
             requestDigest(body),
             async (held) => {
-              const row = await createWebhook(ctx, { ownerId: caller.userId, webhook, key: held })
+              const row = await createWebhook(ctx, { ownerId: caller.ownerId, webhook, key: held })
               await audit('webhook.created', webhookFacts(row))
               return row
             },
@@ -86,7 +86,7 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
           key.once(
             NO_BODY,
             async (held) => {
-              const deleted = await deleteWebhook(ctx, { ownerId: caller.userId, id: params.id, key: held })
+              const deleted = await deleteWebhook(ctx, { ownerId: caller.ownerId, id: params.id, key: held })
               await audit('webhook.deleted', webhookFacts(deleted))
               return deleted
             },
@@ -104,7 +104,7 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
     .get(
       '/:id/deliveries',
       async ({ caller, params, query }) => {
-        const page = await listDeliveries(ctx, { ownerId: caller.userId, id: params.id, limit: query.limit ?? 20, cursor: query.cursor })
+        const page = await listDeliveries(ctx, { ownerId: caller.ownerId, id: params.id, limit: query.limit ?? 20, cursor: query.cursor })
         return { success: true as const, data: page.rows.map(toDeliveryDto), nextCursor: page.nextCursor }
       },
       {
@@ -118,7 +118,7 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '/:id/test',
       async ({ caller, params, set }) => {
-        const delivery = await sendTestEvent({ ownerId: caller.userId, id: params.id })
+        const delivery = await sendTestEvent({ ownerId: caller.ownerId, id: params.id })
         set.status = 202
         return { success: true as const, data: toDeliveryDto(delivery) }
       },

@@ -3,8 +3,9 @@ import { signToken } from '../jwt'
 import { columnOfScopes, type Scope } from '../scopes'
 import type { AppContext } from '../../context'
 import type { TokenRow } from '../../../db/tables'
-import { badRequest, tooManyTokens } from '../../../errors'
-import { randomId } from '../../../lib/ids'
+import { badRequest, teamNotFound, tooManyTokens } from '../../../errors'
+import { isWellFormedId, randomId } from '../../../lib/ids'
+import { memberOf } from '../../teams/team-rows'
 import { findUserByName } from '../users/users'
 import { isActiveTokenOf } from './list-tokens'
 import { tokenLabel } from './label-rules'
@@ -32,6 +33,8 @@ export async function issueToken(
     scopes?: ReadonlySet<Scope>
     /** A sign-in's session: when the sign-in proved who the user is (tokens.proved_at). Never for an API token. */
     provedAt?: number
+    /** A team token: the team it acts for; its user must be a member (checked in the INSERT). */
+    teamId?: string
   },
 ): Promise<IssuedToken> {
   const { tokens } = ctx.db.tables
@@ -50,13 +53,17 @@ export async function issueToken(
     revokedAt: null,
     scopes: input.scopes === undefined ? null : columnOfScopes(input.scopes),
     provedAt: input.provedAt ?? null,
+    teamId: input.teamId ?? null,
   }
+  // A team token's user must be a member of the team when it is issued (and on every use: authenticate.ts).
+  const memberOfTeam = token.teamId === null ? sql`` : sql` AND ${memberOf(ctx.db.tables, token.teamId, user.id)}`
+  if (token.teamId !== null && !isWellFormedId(token.teamId)) throw teamNotFound()
   const cap = ctx.config.maxTokensPerUser
   const activeCount = sql`(SELECT count(*) FROM ${tokens} WHERE ${isActiveTokenOf(ctx.db.tables, user.id, nowMs)})`
   const insert = ctx.db.orm.run(sql`
-    INSERT INTO ${tokens} (id, user_id, label, created_at, expires_at, revoked_at, scopes, proved_at)
-    SELECT ${token.id}, ${token.userId}, ${token.label}, ${token.createdAt}, ${token.expiresAt}, NULL, ${token.scopes}, ${token.provedAt}
-    WHERE ${activeCount} < ${cap}`)
+    INSERT INTO ${tokens} (id, user_id, label, created_at, expires_at, revoked_at, scopes, proved_at, team_id)
+    SELECT ${token.id}, ${token.userId}, ${token.label}, ${token.createdAt}, ${token.expiresAt}, NULL, ${token.scopes}, ${token.provedAt}, ${token.teamId}
+    WHERE ${activeCount} < ${cap}${memberOfTeam}`)
   let inserted: { rowsAffected: number }
   if (input.replaceOldest === undefined) inserted = await insert
   else {
@@ -68,7 +75,15 @@ export async function issueToken(
       .where(and(eq(tokens.id, oldest), sql`${activeCount} >= ${cap}`))
     ;[, inserted] = await ctx.db.orm.batch([makeRoom, insert])
   }
-  if (inserted.rowsAffected === 0) throw tooManyTokens(cap)
+  if (inserted.rowsAffected === 0) {
+    if (token.teamId !== null && !(await isMember(ctx, token.teamId, user.id))) throw teamNotFound()
+    throw tooManyTokens(cap)
+  }
   const jwt = await signToken(ctx.signingKey, { sub: user.id, jti: token.id, iat, ...(exp !== undefined && { exp }) })
   return { jwt, token }
+}
+
+async function isMember(ctx: AppContext, teamId: string, userId: string): Promise<boolean> {
+  const [row] = await ctx.db.orm.all<{ yes: number }>(sql`SELECT 1 AS yes WHERE ${memberOf(ctx.db.tables, teamId, userId)}`)
+  return row !== undefined
 }

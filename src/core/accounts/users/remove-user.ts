@@ -18,7 +18,7 @@ export async function removeUser(
   ctx: AppContext,
   input: { name: string; deleteFiles: boolean; keepAnAdmin?: boolean },
 ): Promise<{ id: string; removedFiles: number }> {
-  const { files, fileVersions, users } = ctx.db.tables
+  const { files, fileVersions, owners, users } = ctx.db.tables
   const user = await findUserByName(ctx, input.name)
   const usage = await usageOf(ctx, user.id)
   if (usage.files > 0 && !input.deleteFiles) {
@@ -39,6 +39,9 @@ export async function removeUser(
       .delete(users)
       .where(and(eq(users.id, user.id), removable))
       .returning({ id: users.id }),
+    // Their rooms, requests, webhooks and channels go with their owners row (ON DELETE CASCADE), removed only
+    // when the user row was (the rule above may have kept it).
+    ctx.db.orm.delete(owners).where(and(eq(owners.id, user.id), sql`NOT EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${user.id})`)),
   ])
   if (removedUser.length === 0) {
     // Refused by the rule, or removed by someone else meanwhile.

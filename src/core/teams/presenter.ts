@@ -1,0 +1,19 @@
+import type { TeamRow } from '../../db/tables'
+import type { MemberDto, TeamDto } from '../../routes/teams/model'
+import type { TeamRole } from './roles'
+
+/** A team as the API shows it to a member: with the asker's own role. */
+export function toTeamDto(row: Pick<TeamRow, 'id' | 'name' | 'createdAt' | 'updatedAt'>, role: TeamRole): TeamDto {
+  return {
+    id: row.id,
+    name: row.name,
+    role,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  }
+}
+
+/** A member as the team's members see them: their account's id and name, and their role. */
+export function toMemberDto(row: { userId: string; name: string; role: TeamRole; createdAt: number }): MemberDto {
+  return { userId: row.userId, name: row.name, role: row.role, since: new Date(row.createdAt).toISOString() }
+}

@@ -1,0 +1,65 @@
+import { t, type Static } from 'elysia'
+import { oneOf } from '../../http/schemas'
+import { TEAM_ROLES } from '../../core/teams/roles'
+import { TEAM_NAME_MAX } from '../../core/teams/rules'
+
+const NOT_AN_OBJECT = { additionalProperties: true, error: () => 'The body must be a JSON object' }
+
+const RoleSchema = oneOf(TEAM_ROLES, {
+  description: 'owner: everything, members and the team itself; editor: change files, links, rooms, requests, webhooks; viewer: read',
+})
+
+/** A team as its members see it (docs/teams.md). */
+export const TeamSchema = t.Object(
+  {
+    id: t.String({ description: "Opaque; a team token's `team`, a file move's `team`" }),
+    name: t.String({ description: `At most ${TEAM_NAME_MAX} characters` }),
+    role: RoleSchema,
+    createdAt: t.String({ description: 'ISO 8601 UTC with milliseconds' }),
+    updatedAt: t.String({ description: 'ISO 8601 UTC with milliseconds' }),
+  },
+  { title: 'Team' },
+)
+export type TeamDto = Static<typeof TeamSchema>
+
+export const MemberSchema = t.Object(
+  {
+    userId: t.String(),
+    name: t.String({ description: "The member's user name" }),
+    role: RoleSchema,
+    since: t.String({ description: 'When they joined, ISO 8601' }),
+  },
+  { title: 'TeamMember' },
+)
+export type MemberDto = Static<typeof MemberSchema>
+
+export const TeamEnvelope = t.Object({ success: t.Literal(true), data: TeamSchema })
+export const TeamListEnvelope = t.Object({ success: t.Literal(true), data: t.Array(TeamSchema) })
+export const MemberEnvelope = t.Object({ success: t.Literal(true), data: MemberSchema })
+export const MemberListEnvelope = t.Object({ success: t.Literal(true), data: t.Array(MemberSchema) })
+export const TeamDeletedEnvelope = t.Object({
+  success: t.Literal(true),
+  data: t.Object({ id: t.String(), removedFiles: t.Integer({ description: "The team's files deleted with it" }) }),
+})
+export const MemberRemovedEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ userId: t.String() }) })
+
+export const TeamIdParams = t.Object({ id: t.String({ maxLength: 64 }) })
+export const MemberParams = t.Object({ id: t.String({ maxLength: 64 }), userId: t.String({ maxLength: 64 }) })
+
+const name = t.String({ minLength: 1, maxLength: TEAM_NAME_MAX * 4, description: `At most ${TEAM_NAME_MAX} characters, not blank` })
+
+/** The body of POST /api/teams and PATCH /api/teams/:id. */
+export const TeamJson = t.Object({ name }, NOT_AN_OBJECT)
+
+/** The body of POST /api/teams/:id/members: an existing account, by user name or email, and its role. */
+export const NewMemberJson = t.Object(
+  {
+    username: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
+    email: t.Optional(t.String({ minLength: 3, maxLength: 254 })),
+    role: RoleSchema,
+  },
+  NOT_AN_OBJECT,
+)
+
+/** The body of PATCH /api/teams/:id/members/:userId. */
+export const MemberRoleJson = t.Object({ role: RoleSchema }, NOT_AN_OBJECT)
