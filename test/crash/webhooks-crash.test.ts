@@ -16,8 +16,12 @@ type Event = { type: string; data: { file: { id: string; title: string; sha256: 
 test('kill -9 mid-delivery: after a restart every committed upload is announced at least once, signed, and nothing else is', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pdfshare-webhooks-crash-'))
   const env = { PDFSHARE_WEBHOOK_ALLOW_PRIVATE: '1', PDFSHARE_RATE_LIMIT_API: '0' }
+  // Until the kill, the receiver answers nothing: every delivery it has seen is still in flight when the process
+  // dies (a fixed hold of 1.5 s could end before a loaded machine got to the kill). After it, it answers at once.
+  let killed: () => void = () => {}
+  const kill = new Promise<void>((resolve) => (killed = resolve))
   const receiver = startReceiver(async () => {
-    await Bun.sleep(1_500)
+    await kill
     return new Response(null, { status: 204 })
   })
   let server = await startServer(['--data', dataDir], { env })
@@ -44,13 +48,14 @@ test('kill -9 mid-delivery: after a restart every committed upload is announced 
       expect(response.status).toBe(201)
       acknowledged.set(`acked ${i}`, (await response.json()).data.id)
     }
-    // Deliveries are in flight (the receiver holds each for 1.5 s); more uploads are on their way; kill -9.
+    // Deliveries are in flight (the receiver holds them); more uploads are on their way; kill -9.
     await eventually(() => expect(receiver.received.length).toBeGreaterThan(0))
     const inFlightAtKill = receiver.received.map((request) => request.headers['webhook-id']!)
     const racing = [0, 1, 2].map((i) => upload(`racing ${i}`).catch(() => undefined))
     await Bun.sleep(5)
     server.proc.kill('SIGKILL')
     await server.proc.exited
+    killed()
     for (const [i, answer] of (await Promise.all(racing)).entries()) {
       if (answer?.status === 201) acknowledged.set(`racing ${i}`, (await answer.json()).data.id)
     }
