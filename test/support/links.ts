@@ -53,6 +53,7 @@ async function rowOf(fileId: string, options: LinkOptions, now = Date.now()): Pr
     notify: options.notify ?? 'on',
     embedOrigins: (options.embedOrigins ?? []).join('\n'),
     watermark: options.watermark ?? null,
+    language: null,
     views: options.views ?? 0,
     createdAt: now,
     updatedAt: now,

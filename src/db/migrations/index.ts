@@ -28,6 +28,7 @@ import m24 from './0024_email_changes.sql' with { type: 'text' }
 import m25 from './0025_file_requests.sql' with { type: 'text' }
 import m26 from './0026_rooms.sql' with { type: 'text' }
 import m27 from './0027_request_rooms.sql' with { type: 'text' }
+import m28 from './0028_link_language.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795357528261, sql: m0 },
@@ -58,4 +59,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0025_file_requests', when: 1795911961176, sql: m25 },
   { tag: '0026_rooms', when: 1795927863239, sql: m26 },
   { tag: '0027_request_rooms', when: 1795932175708, sql: m27 },
+  { tag: '0028_link_language', when: 1795940246523, sql: m28 },
 ]

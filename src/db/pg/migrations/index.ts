@@ -24,6 +24,7 @@ import m20 from './0020_email_changes.sql' with { type: 'text' }
 import m21 from './0021_file_requests.sql' with { type: 'text' }
 import m22 from './0022_rooms.sql' with { type: 'text' }
 import m23 from './0023_request_rooms.sql' with { type: 'text' }
+import m24 from './0024_link_language.sql' with { type: 'text' }
 
 export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795446515396, sql: m0 },
@@ -50,4 +51,5 @@ export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] 
   { tag: '0021_file_requests', when: 1795911965585, sql: m21 },
   { tag: '0022_rooms', when: 1795927877063, sql: m22 },
   { tag: '0023_request_rooms', when: 1795932203664, sql: m23 },
+  { tag: '0024_link_language', when: 1795940249127, sql: m24 },
 ]
