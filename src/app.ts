@@ -14,6 +14,7 @@ import { linksRoutes } from './routes/links'
 import { requestsRoutes } from './routes/requests'
 import { roomsRoutes } from './routes/rooms'
 import { shareRoutes } from './routes/share'
+import { languageRoutes } from './routes/language'
 import { systemRoutes } from './routes/system'
 import { webhooksRoutes } from './routes/webhooks'
 import { auditRoutes } from './routes/audit'
@@ -58,6 +59,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(notificationsRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets.manifest, previews))
     .use(senderRoutes(ctx, assets.manifest))
+    .use(languageRoutes(ctx))
     .use(dashboardRoutes(ctx, assets.manifest))
     .use(assetRoutes(assets))
 }

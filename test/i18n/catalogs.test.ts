@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { CATALOGS } from '../../src/core/i18n/catalogs'
+import { CATALOGS, type MessageKey } from '../../src/core/i18n/catalogs'
 import { checkCatalogs } from '../../src/core/i18n/check-catalogs'
 import { translator } from '../../src/core/i18n/translator'
 import { LANGUAGES } from '../../src/shared/languages'
@@ -15,7 +15,7 @@ describe('the message catalogs', () => {
   test('every message formats in its language, with plurals and numbers through Intl', () => {
     for (const language of LANGUAGES) {
       const t = translator(language)
-      for (const key of Object.keys(CATALOGS.en) as (keyof typeof CATALOGS.en)[]) {
+      for (const key of Object.keys(CATALOGS.en) as MessageKey[]) {
         const text = t(key, { filename: 'a.pdf', siteName: 'Acme', title: 'T', name: 'N', address: 'a@b.c', why: 'x', sha256: 'ab' })
         expect(text.length).toBeGreaterThan(0)
       }
@@ -43,13 +43,9 @@ describe('the check finds planted mistakes', () => {
   test('a placeholder renamed, a plural turned into a plain argument, a select with other cases', () => {
     const catalogs = copy()
     catalogs.ja!['code.hint'] = '{email} に6桁のコードを送りました。{minutes}分間有効です。'
-    expect(checkCatalogs(catalogs)).toEqual([
-      'ja: "code.hint" has the placeholders {email} {minutes}, en has {address} {minutes, plural}',
-    ])
+    expect(checkCatalogs(catalogs)).toEqual(['ja: "code.hint" has the placeholders {email} {minutes}, en has {address} {minutes, plural}'])
     const selects = { en: { 'x.y': '{kind, select, a {A} other {O}}' }, de: { 'x.y': '{kind, select, b {B} other {O}}' } }
-    expect(checkCatalogs(selects)).toEqual([
-      'de: "x.y" has the placeholders {kind, select, b|other}, en has {kind, select, a|other}',
-    ])
+    expect(checkCatalogs(selects)).toEqual(['de: "x.y" has the placeholders {kind, select, b|other}, en has {kind, select, a|other}'])
   })
 
   test('a plural without other, a plural case the language never picks, a message that does not parse, an empty one', () => {

@@ -51,7 +51,8 @@ export const LinkSchema = t.Object(
         'Drawn across every page a reader gets and stamped into downloads, with {email}, {date}, {visit} and {label} filled in per reader; null: none',
     }),
     language: t.Union([t.UnionEnum(LANGUAGES), t.Null()], {
-      description: "The language of every reader's page of this link (docs/languages.md); null: each reader's own (their choice, their browser's, the instance's default)",
+      description:
+        "The language of every reader's page of this link (docs/languages.md); null: each reader's own (their choice, their browser's, the instance's default)",
     }),
     views: t.Integer({ description: 'Counted views through this link' }),
     state: t.Union([t.Literal('active'), t.Literal('disabled'), t.Literal('expired'), t.Literal('used_up')], {
