@@ -4,6 +4,25 @@ import { checkCatalogs } from '../../src/core/i18n/check-catalogs'
 import { translator } from '../../src/core/i18n/translator'
 import { LANGUAGES } from '../../src/shared/languages'
 
+// A value for every placeholder the catalogs name.
+const VALUES = { filename: 'a.pdf', siteName: 'Acme', title: 'T', name: 'N', address: 'a@b.c', why: 'x', sha256: 'ab' }
+const NUMBERS = [
+  'pages',
+  'days',
+  'minutes',
+  'tries',
+  'progress',
+  'seconds',
+  'page',
+  'current',
+  'total',
+  'scale',
+  'mib',
+  'size',
+  'count',
+  'status',
+]
+
 // docs/languages.md, "The check": every language has exactly English's keys, each message is ICU MessageFormat,
 // and its placeholders are English's.
 describe('the message catalogs', () => {
@@ -16,7 +35,7 @@ describe('the message catalogs', () => {
     for (const language of LANGUAGES) {
       const t = translator(language)
       for (const key of Object.keys(CATALOGS.en) as MessageKey[]) {
-        const text = t(key, { filename: 'a.pdf', siteName: 'Acme', title: 'T', name: 'N', address: 'a@b.c', why: 'x', sha256: 'ab' })
+        const text = t(key, { ...VALUES, ...Object.fromEntries(NUMBERS.map((n) => [n, 3])), expiredAt: Date.UTC(2026, 0, 2) })
         expect(text.length).toBeGreaterThan(0)
       }
     }
@@ -55,7 +74,7 @@ describe('the check finds planted mistakes', () => {
     catalogs.uk!['code.label'] = 'Код {'
     catalogs.ar!['code.label'] = ' '
     const problems = checkCatalogs(catalogs)
-    expect(problems).toContain('pl: "room.pages" has a plural without "other"')
+    expect(problems).toContain('pl: "room.pages" is not ICU MessageFormat (MISSING_OTHER_CLAUSE)')
     expect(problems).toContain('ja: "room.pages" has the plural case "one", which ja never picks')
     expect(problems.some((p) => p.startsWith('uk: "code.label" is not ICU MessageFormat'))).toBe(true)
     expect(problems).toContain('ar: "code.label" is empty')

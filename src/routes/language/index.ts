@@ -28,7 +28,11 @@ export function languageRoutes(ctx: AppContext) {
       }
       set.status = 303
       set.headers.location = readerPageOr(basePath, query.back ?? '') ?? `${basePath}/`
-      set.headers['set-cookie'] = setCookieHeader(LANGUAGE_COOKIE, params.tag, { path: `${basePath}/`, lifetimeMs: LANGUAGE_COOKIE_MS, secure })
+      set.headers['set-cookie'] = setCookieHeader(LANGUAGE_COOKIE, params.tag, {
+        path: `${basePath}/`,
+        lifetimeMs: LANGUAGE_COOKIE_MS,
+        secure,
+      })
       return ''
     },
     { params: t.Object({ tag: t.String() }), query: t.Object({ back: t.Optional(t.String()) }), detail: { hide: true } },

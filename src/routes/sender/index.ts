@@ -120,7 +120,12 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
     return proved === undefined ? addressPage(context, request.slug) : requestPage(context, request, proved)
   }
   /** A verified-email request open to its code forms (its password given), or the page that says why not. */
-  const openToCodes = async (slug: string | null, request: Request, set: ResponseSet, context: SenderPageContext): Promise<RequestRow | string> => {
+  const openToCodes = async (
+    slug: string | null,
+    request: Request,
+    set: ResponseSet,
+    context: SenderPageContext,
+  ): Promise<RequestRow | string> => {
     const open = await openRequest(slug, set, context)
     if (typeof open === 'string') return open
     if (open.access !== 'verified-email') return notFound(set, context) // only its address and code pages post here
@@ -164,11 +169,18 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
         const decision = await gate.unlock(open, client.group, password)
         switch (decision.kind) {
           case 'rate_limited':
-            return page(set, 429, messagePage(context, context.t('refused.tooManyPasswords.title'), context.t('sender.tooManyPasswords.message')), {
-              'retry-after': String(decision.retryAfterSeconds),
-            })
+            return page(
+              set,
+              429,
+              messagePage(context, context.t('refused.tooManyPasswords.title'), context.t('sender.tooManyPasswords.message')),
+              {
+                'retry-after': String(decision.retryAfterSeconds),
+              },
+            )
           case 'busy':
-            return page(set, 503, messagePage(context, context.t('refused.busy.title'), context.t('sender.busy.message')), { 'retry-after': '1' })
+            return page(set, 503, messagePage(context, context.t('refused.busy.title'), context.t('sender.busy.message')), {
+              'retry-after': '1',
+            })
           case 'wrong':
             return page(set, 401, passwordPage(context, open.slug, true))
           case 'unlocked':
@@ -192,7 +204,11 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
             return page(set, 503, messagePage(context, context.t('noMail.title'), context.t('sender.noMail.message')))
           case 'rate_limited':
             set.headers['retry-after'] = String(decision.retryAfterSeconds)
-            return page(set, 429, addressPage(context, open.slug, { problem: context.t('address.tooManyCodes'), address: decision.address }))
+            return page(
+              set,
+              429,
+              addressPage(context, open.slug, { problem: context.t('address.tooManyCodes'), address: decision.address }),
+            )
           case 'code_sent':
             return page(set, 200, codePage(context, open.slug, { address: decision.address }))
         }
@@ -234,7 +250,10 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
           if (!(error instanceof DomainError) || !wantsPage(request)) throw error
           // A form sent without scripts gets words, not JSON, with the same status.
           const failure = httpFailure(error)
-          return pageResponse(failure.status, messagePage(context, context.t('sender.notSent.title'), error.message), { ...set.headers, ...failure.headers })
+          return pageResponse(failure.status, messagePage(context, context.t('sender.notSent.title'), error.message), {
+            ...set.headers,
+            ...failure.headers,
+          })
         }
       },
       {

@@ -425,7 +425,8 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       )
       .get(
         '/s/:slug/pages/:page/text',
-        ({ request, set, access, answers, reader, params }) => pageAnswer(request, set, { access, reader, answers, page: params.page }, 'text'),
+        ({ request, set, access, answers, reader, params }) =>
+          pageAnswer(request, set, { access, reader, answers, page: params.page }, 'text'),
         {
           params: PageParams,
           link: true,
@@ -437,10 +438,14 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
         gateForAnyone: true,
       })
       // A room link's documents: a file link's routes under `/docs/:fileId` (docs/rooms.md).
-      .get('/s/:slug/docs/:fileId', ({ request, set, access, answers, reader }) => documentPage(request, set, { access, reader, answers }), {
-        params: RoomDocumentParams,
-        roomDocument: true,
-      })
+      .get(
+        '/s/:slug/docs/:fileId',
+        ({ request, set, access, answers, reader }) => documentPage(request, set, { access, reader, answers }),
+        {
+          params: RoomDocumentParams,
+          roomDocument: true,
+        },
+      )
       .post('/s/:slug/docs/:fileId/reading', ({ request, access, set }) => readingAnswer(request, set, access), {
         parse: 'none',
         params: RoomDocumentParams,
@@ -450,14 +455,22 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
         params: RoomDocumentParams,
         roomDocumentForAnyone: true,
       })
-      .get('/s/:slug/docs/:fileId/file', ({ request, set, access, answers, reader }) => bytes(request, set, { access, reader, answers }, 'inline'), {
-        params: RoomDocumentParams,
-        roomDocument: true,
-      })
-      .get('/s/:slug/docs/:fileId/download', ({ request, set, access, answers, reader }) => bytes(request, set, { access, reader, answers }, 'attachment'), {
-        params: RoomDocumentParams,
-        roomDocument: true,
-      })
+      .get(
+        '/s/:slug/docs/:fileId/file',
+        ({ request, set, access, answers, reader }) => bytes(request, set, { access, reader, answers }, 'inline'),
+        {
+          params: RoomDocumentParams,
+          roomDocument: true,
+        },
+      )
+      .get(
+        '/s/:slug/docs/:fileId/download',
+        ({ request, set, access, answers, reader }) => bytes(request, set, { access, reader, answers }, 'attachment'),
+        {
+          params: RoomDocumentParams,
+          roomDocument: true,
+        },
+      )
       .get(
         '/s/:slug/docs/:fileId/pages/:page',
         ({ request, set, access, answers, reader, params }) =>
@@ -466,7 +479,8 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       )
       .get(
         '/s/:slug/docs/:fileId/pages/:page/text',
-        ({ request, set, access, answers, reader, params }) => pageAnswer(request, set, { access, reader, answers, page: params.page }, 'text'),
+        ({ request, set, access, answers, reader, params }) =>
+          pageAnswer(request, set, { access, reader, answers, page: params.page }, 'text'),
         { params: RoomDocumentPageParams, roomDocument: true },
       )
       .get('/s/*', ({ request, reader, set }) => answersFor(request, reader).notFound(set))
