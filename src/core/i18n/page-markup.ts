@@ -16,7 +16,7 @@ const GLOBE = html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><cir
 
 /**
  * The language picker: a disclosure of plain links, so it works without any script and under a CSP that lets no
- * form leave the page. Each link (`/language/<tag>?back=<path>`, routes/share/language.ts) sets the cookie and
+ * form leave the page. Each link (`/language/<tag>?back=<path>`, routes/language/index.ts) sets the cookie and
  * leads back to `back`, the page's own address. Each language is named in itself, in its own `lang`.
  */
 export function languagePicker(t: Translate, basePath: string, back: string): SafeHtml {
