@@ -152,6 +152,19 @@ describe('the other reader pages', () => {
     expect(page).toContain('<h1>Deal room</h1>')
   })
 
+  test("a room link's own language holds on its index and its documents' pages", async () => {
+    const room = (await (await api('POST', '/api/rooms', { name: 'Fixed room', items: [{ fileId: file.id }] })).json()).data as RoomDto
+    const created = await api('POST', `/api/rooms/${room.id}/links`, { language: 'zh-Hans' })
+    expect(created.status).toBe(201)
+    const link = (await created.json()).data as LinkDto
+    const index = await (await get(routeOf(link.url), { 'accept-language': 'de' })).text()
+    expect(langOf(index)).toEqual(['zh-Hans', 'ltr'])
+    expect(index).toContain('按标题筛选')
+    const document = await (await get(`${routeOf(link.url)}/docs/${file.id}`, { 'accept-language': 'de' })).text()
+    expect(langOf(document)).toEqual(['zh-Hans', 'ltr'])
+    expect(document).toContain('aria-label="上一页"')
+  })
+
   test("a file request's page in German, with the picker", async () => {
     const response = await api('POST', '/api/requests', { title: 'Your statements' })
     expect(response.status).toBe(201)
