@@ -73,6 +73,12 @@ describe('which language a share page speaks', () => {
     expect(langOf(unknown)).toEqual(['nl', 'ltr'])
   })
 
+  test("the print notice of a link without download is in the page's language too (CSS takes it from the page)", async () => {
+    const closed = await addLink(server, file.id, { allowDownload: false })
+    const page = await (await get(closed.path, { 'accept-language': 'de' })).text()
+    expect(page).toContain('data-print-off="Das Drucken ist für dieses Dokument deaktiviert."')
+  })
+
   test("the viewer script's words come in the page, in its language, not in the script", async () => {
     const page = await (await get(open.path, { 'accept-language': 'pl' })).text()
     const messages = /<script type="application\/json" id="viewer-messages">([^<]*)<\/script>/.exec(page)

@@ -95,7 +95,7 @@ ${brand.siteName ? html`<meta property="og:site_name" content="${brand.siteName}
 ${first ? html`<link rel="preload" as="image" href="${first.src}" imagesrcset="${first.srcset}" imagesizes="${first.sizes}" fetchpriority="high">` : ''}
 <script type="module" src="${assets}/${page.manifest.boot}"></script>
 </head>
-<body data-download="${link.allowDownload ? 'on' : 'off'}">
+<body data-download="${link.allowDownload ? 'on' : 'off'}"${link.allowDownload ? '' : html` data-print-off="${t('page.printOff')}"`}>
 <div id="app" ${
     options.images
       ? html`data-mode="images" data-pages-url="${base}/pages/" data-download="${download}" ${'sizes' in options.images ? html`data-sizes="${options.images.sizes}"` : html`data-problem="${options.images.problem}"`}`
