@@ -15,6 +15,7 @@ import { requestsRoutes } from './routes/requests'
 import { roomsRoutes } from './routes/rooms'
 import { teamsRoutes } from './routes/teams'
 import { shareRoutes } from './routes/share'
+import { languageRoutes } from './routes/language'
 import { systemRoutes } from './routes/system'
 import { webhooksRoutes } from './routes/webhooks'
 import { auditRoutes } from './routes/audit'
@@ -60,6 +61,7 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(notificationsRoutes(ctx, auth))
     .use(shareRoutes(ctx, assets.manifest, previews))
     .use(senderRoutes(ctx, assets.manifest))
+    .use(languageRoutes(ctx))
     .use(dashboardRoutes(ctx, assets.manifest))
     .use(assetRoutes(assets))
 }

@@ -79,6 +79,7 @@ describe('loadConfig', () => {
       brandAccent: undefined,
       brandLogo: undefined,
       brandHidePdfshare: false,
+      defaultLanguage: 'en',
     })
   })
 
@@ -415,5 +416,16 @@ describe('the table of settings', () => {
       const names = entry.flag ? `--${entry.flag.name} ${entry.flag.arg}, ${entry.env}` : entry.env
       expect(out).toContain(`${names}  (default ${shown(entry)})\n`)
     }
+  })
+})
+
+describe('PDFSHARE_DEFAULT_LANGUAGE', () => {
+  test('takes one of the twelve tags in any case, and stops the start on any other value', () => {
+    expect(load({}, { PDFSHARE_DEFAULT_LANGUAGE: 'de' }).defaultLanguage).toBe('de')
+    expect(load({}, { PDFSHARE_DEFAULT_LANGUAGE: ' pt-br ' }).defaultLanguage).toBe('pt-BR')
+    expect(load({}, { PDFSHARE_DEFAULT_LANGUAGE: 'zh-hans' }).defaultLanguage).toBe('zh-Hans')
+    expect(() => load({}, { PDFSHARE_DEFAULT_LANGUAGE: 'klingon' })).toThrow(
+      'invalid PDFSHARE_DEFAULT_LANGUAGE "klingon": must be one of en, de, fr, es, it, pt-BR, nl, pl, ja, zh-Hans, ar, uk',
+    )
   })
 })

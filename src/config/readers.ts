@@ -8,6 +8,7 @@ import { BRAND_LIMITS } from '../shared/branding-shapes'
 import { parseFormBoolean } from '../lib/booleans'
 import { parseTtl } from '../lib/durations'
 import { parseSize } from '../shared/sizes'
+import { LANGUAGES } from '../shared/languages'
 
 // Readers for the settings' texts: each returns the value, or undefined when the text is not one.
 
@@ -72,6 +73,9 @@ export const oneOf =
   <const Word extends string>(words: readonly Word[]) =>
   (text: string) =>
     words.find((word) => word === text.trim().toLowerCase())
+
+/** One of the reader's pages' languages (shared/languages.ts), any case, as its tag is written there (pt-BR). */
+export const language = (text: string) => LANGUAGES.find((tag) => tag.toLowerCase() === text.trim().toLowerCase())
 
 /** Any text but a blank one, trimmed. */
 export const nonBlank = (text: string) => (text.trim() === '' ? undefined : text.trim())

@@ -19,6 +19,7 @@ import {
   mailbox,
   addressList,
   integer,
+  language,
   databaseUrl,
   lifetime,
   nonBlank,
@@ -28,6 +29,7 @@ import {
   size,
 } from './readers'
 import { setting } from './setting'
+import { LANGUAGES, type Language } from '../shared/languages'
 
 /** The hard cap on a PDF: 100 MiB, what the API promises its clients. A lower cap may be configured, never a higher one. */
 export const HARD_MAX_FILE_SIZE = 100 * 1024 * 1024
@@ -593,6 +595,14 @@ export const SETTINGS = {
     parse: boolean,
     rule: `must be one of ${ACCEPTED_BOOLEANS}`,
     help: 'name pdfshare nowhere on share pages (link previews, icon) (the Admin page may change it)',
+  }),
+  /** The reader's pages' language when neither the link, the picker's cookie nor the browser names one we have (docs/languages.md). */
+  defaultLanguage: setting<Language>({
+    env: 'PDFSHARE_DEFAULT_LANGUAGE',
+    default: 'en',
+    parse: language,
+    rule: `must be one of ${LANGUAGES.join(', ')}`,
+    help: "the reader's pages' language when the link, the picker and the browser name none we have",
   }),
 }
 

@@ -58,8 +58,12 @@ describe('the sender’s page', () => {
     expect(page).toContain('<p>One PDF each.</p>')
     expect(page).toContain(`action="/base/u/${plain.slug}/files" enctype="multipart/form-data"`)
     expect(page).not.toContain('alice')
-    // The page's one script (its drop zone) comes from our origin; the form works without it.
-    expect(page.match(/<script[^>]*>/g)).toEqual([expect.stringMatching(/^<script type="module" src="\/base\/assets\/sender-[\w]+\.js">$/)])
+    // The page's one script (its drop zone) comes from our origin; the form works without it. Its words come in the
+    // page as a JSON data block, which never runs (docs/languages.md).
+    expect(page.match(/<script[^>]*>/g)).toEqual([
+      '<script type="application/json" id="viewer-messages">',
+      expect.stringMatching(/^<script type="module" src="\/base\/assets\/sender-[\w]+\.js">$/),
+    ])
     expect(response.headers.get('content-security-policy')).toContain("form-action 'self'")
 
     const named = await newRequest(alice, { ownerName: 'Ms. Lovelace' })

@@ -38,7 +38,7 @@ describe('the sender’s page', () => {
       pdfs.map((pdf) => ({ name: pdf.name, bytes: [...pdf.bytes] })),
     )
     await page.dispatchEvent('.drop-zone', 'drop', { dataTransfer: dropped })
-    expect(await page.locator('.drop-count').textContent()).toBe('2 PDF(s) chosen')
+    expect(await page.locator('.drop-count').textContent()).toBe('2 PDFs chosen')
     await page.getByLabel('Your name').fill('Ada Lovelace')
     await page.getByLabel('Your email address (optional)').fill('ada@example.com')
     await page.getByRole('button', { name: 'Send' }).click()
@@ -51,7 +51,9 @@ describe('the sender’s page', () => {
       expect(await line.textContent()).toContain(pdf.name)
       expect(await line.locator('progress').evaluate((bar) => (bar as HTMLProgressElement).value)).toBe(1)
       const sha256 = new Bun.CryptoHasher('sha256').update(pdf.bytes).digest('hex')
-      expect(await line.locator('.upload-state').textContent()).toBe(`Received, ${pdf.bytes.length} bytes, SHA-256 ${sha256}`)
+      // The size as the page's language writes numbers (an English browser here: 1,234).
+      const size = new Intl.NumberFormat('en').format(pdf.bytes.length)
+      expect(await line.locator('.upload-state').textContent()).toBe(`Received, ${size} bytes, SHA-256 ${sha256}`)
     }
     await expectAccessible(page, 'a file request’s page after two PDFs were sent')
     await page.screenshot({ path: `${SCREENSHOTS}/file-request-sent.png`, fullPage: true })

@@ -81,7 +81,9 @@ describe('GET /s/:slug (the viewer page)', () => {
     expect(response.headers.get('referrer-policy')).toBe('no-referrer')
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
     const page = await response.text()
-    expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/) // every script is an external file
+    // Every script is an external file; the one other script element is the viewer's words, a JSON data block that
+    // never runs (docs/languages.md).
+    expect(page).not.toMatch(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/)
     expect(page).not.toMatch(/\son[a-z]+=/i) // no inline event handlers
   })
 

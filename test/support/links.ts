@@ -27,6 +27,8 @@ export type LinkOptions = {
   embedOrigins?: string[]
   /** A watermark template as it is stored (core/links/watermark-template.ts). */
   watermark?: string | null
+  /** The language the link fixes (shared/languages.ts). */
+  language?: string | null
 }
 
 export type TestLink = { id: string; slug: string; path: string }
@@ -53,6 +55,7 @@ async function rowOf(fileId: string, options: LinkOptions, now = Date.now()): Pr
     notify: options.notify ?? 'on',
     embedOrigins: (options.embedOrigins ?? []).join('\n'),
     watermark: options.watermark ?? null,
+    language: options.language ?? null,
     views: options.views ?? 0,
     createdAt: now,
     updatedAt: now,

@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test'
 import { expectTypeOf } from 'expect-type'
 import { SETTING_FLAGS, type Config, type SettingFlag } from '../../src/config'
+import type { Language } from '../../src/shared/languages'
 
 // Config is derived from the table of settings; this is the shape the rest of the code was written against.
 // Checked by `bun run typecheck` (tsc); the runtime test keeps bun test honest too.
@@ -74,6 +75,7 @@ type WrittenOut = {
   brandAccent: string | undefined
   brandLogo: string | undefined
   brandHidePdfshare: boolean
+  defaultLanguage: Language
 }
 
 test('Config, as derived from the table of settings, is the written-out type', () => {

@@ -1,4 +1,5 @@
 import type { EventBus } from 'pdfjs-dist/web/pdf_viewer.mjs'
+import { t } from './messages'
 
 const FOUND = 0
 const NOT_FOUND = 1
@@ -53,12 +54,11 @@ export function createFindBar(eventBus: EventBus): FindBar {
   toggle.addEventListener('click', () => (bar.hidden ? open() : close()))
 
   eventBus.on('updatefindmatchescount', ({ matchesCount }: { matchesCount: { current: number; total: number } }) => {
-    result.textContent = matchesCount.total ? `${matchesCount.current} of ${matchesCount.total}` : ''
+    result.textContent = matchesCount.total ? t('viewer.find.count', matchesCount) : ''
   })
   eventBus.on('updatefindcontrolstate', ({ state, matchesCount }: { state: number; matchesCount: { current: number; total: number } }) => {
-    if (state === NOT_FOUND) result.textContent = input.value ? 'Not found' : ''
-    else if (state === FOUND || state === WRAPPED)
-      result.textContent = matchesCount.total ? `${matchesCount.current} of ${matchesCount.total}` : ''
+    if (state === NOT_FOUND) result.textContent = input.value ? t('viewer.find.none') : ''
+    else if (state === FOUND || state === WRAPPED) result.textContent = matchesCount.total ? t('viewer.find.count', matchesCount) : ''
   })
 
   return { open, close, isOpen: () => !bar.hidden }

@@ -11,6 +11,7 @@ import type { PageViewer } from './page-viewer'
 import { startReadingReport } from './reading'
 import type { Status } from './status'
 import { createToolbar } from './toolbar'
+import { t } from './messages'
 
 /** Times a page image or text the server was too busy for is asked for again. */
 const RETRIES = 4
@@ -40,7 +41,7 @@ export function startImageViewer(app: HTMLElement, config: ImagesConfig, status:
     div.className = 'page image-page'
     div.dataset.pageNumber = String(index + 1)
     const img = document.createElement('img')
-    img.alt = `Page ${index + 1}`
+    img.alt = t('viewer.pageAlt', { page: index + 1 })
     img.decoding = 'async'
     img.draggable = false
     // A page the renderers were too busy for (503) is asked for again, a little later each time; one that cannot

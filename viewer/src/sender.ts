@@ -1,3 +1,4 @@
+import { t } from './messages'
 /**
  * A file request's page, with scripts (routes/sender/answers/pages.ts draws it; without scripts its plain form
  * posts one PDF and gets a receipt page): several PDFs at once, chosen or dropped on the drop zone, each sent as
@@ -25,7 +26,7 @@ function enhance(form: HTMLFormElement): void {
     event.preventDefault()
     zone.classList.remove('drop-over')
     if (event.dataTransfer?.files.length) input.files = event.dataTransfer.files
-    zone.querySelector('.drop-count')!.textContent = `${input.files?.length ?? 0} PDF(s) chosen`
+    zone.querySelector('.drop-count')!.textContent = t('senderScript.chosen', { count: input.files?.length ?? 0 })
   })
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
@@ -47,7 +48,7 @@ function send(form: HTMLFormElement, file: File, list: HTMLElement): Promise<voi
   const progress = document.createElement('progress')
   progress.max = 1
   progress.value = 0
-  progress.setAttribute('aria-label', `Sending ${file.name}`)
+  progress.setAttribute('aria-label', t('senderScript.sending', { name: file.name }))
   const state = document.createElement('span')
   state.className = 'upload-state'
   item.append(name, progress, state)
@@ -68,17 +69,19 @@ function send(form: HTMLFormElement, file: File, list: HTMLElement): Promise<voi
       if (request.status === 201 && answer && 'files' in answer) {
         progress.value = 1
         const [received] = (answer as Receipt).files
-        state.textContent = received ? `Received, ${received.size} bytes, SHA-256 ${received.sha256}` : 'Received'
+        state.textContent = received
+          ? t('senderScript.received', { size: received.size, sha256: received.sha256 })
+          : t('senderScript.receivedShort')
         item.classList.add('upload-done')
       } else {
-        const why = typeof answer?.error === 'string' ? answer.error : `the server answered ${request.status}`
-        state.textContent = `Not sent: ${why}`
+        const why = typeof answer?.error === 'string' ? answer.error : t('senderScript.status', { status: request.status })
+        state.textContent = t('senderScript.notSent', { why })
         item.classList.add('upload-failed')
       }
       resolve()
     })
     request.addEventListener('error', () => {
-      state.textContent = 'Not sent: the connection failed'
+      state.textContent = t('senderScript.connectionFailed')
       item.classList.add('upload-failed')
       resolve()
     })

@@ -1,3 +1,4 @@
+import { t } from './messages'
 /**
  * What went wrong, when the document (or the connection) cannot be shown. Each has its own words and its own
  * way out; the download is offered with every one of them when the owner allows it.
@@ -58,7 +59,7 @@ export function createStatus(element: HTMLElement, downloadUrl: string | null): 
     b.addEventListener('click', action)
     return b
   }
-  const reload = () => button('Reload the page', () => location.reload())
+  const reload = () => button(t('viewer.reload'), () => location.reload())
   /** The download link when the owner allows it: the way out when the document is the problem, else an extra. */
   const download = (text: string, main = false) => {
     if (!downloadUrl) return []
@@ -74,82 +75,61 @@ export function createStatus(element: HTMLElement, downloadUrl: string | null): 
       switch (problem.kind) {
         case 'unreadable':
           el.append(
-            paragraph('This document cannot be displayed', 'status-title'),
-            paragraph('The file is damaged, or it is not a PDF this viewer can read. Another PDF reader may still open it.'),
-            ...download('Download the PDF instead', true),
+            paragraph(t('viewer.unreadable.title'), 'status-title'),
+            paragraph(t('viewer.unreadable.message')),
+            ...download(t('viewer.downloadInstead'), true),
           )
           break
         case 'no-pages':
           el.append(
-            paragraph('This document has no pages', 'status-title'),
-            paragraph('The PDF opened, but there is no page in it to show.'),
-            ...download('Download the PDF', true),
+            paragraph(t('viewer.noPages.title'), 'status-title'),
+            paragraph(t('viewer.noPages.message')),
+            ...download(t('viewer.downloadPdf'), true),
           )
           break
         case 'network':
           el.append(
-            paragraph('The document could not be loaded', 'status-title'),
-            paragraph('The connection to the server broke off. Check your connection and retry.'),
-            button('Retry', problem.retry),
-            ...download('Download the PDF'),
+            paragraph(t('viewer.network.title'), 'status-title'),
+            paragraph(t('viewer.network.message')),
+            button(t('viewer.retry'), problem.retry),
+            ...download(t('viewer.downloadPdf')),
           )
           break
         case 'stalled':
           el.append(
-            paragraph('The document is not arriving', 'status-title'),
-            paragraph(`Nothing has arrived from the server for ${problem.seconds} seconds. Check your connection and retry.`),
-            button('Retry', problem.retry),
-            ...download('Download the PDF'),
+            paragraph(t('viewer.stalled.title'), 'status-title'),
+            paragraph(t('viewer.stalled.message', { seconds: problem.seconds })),
+            button(t('viewer.retry'), problem.retry),
+            ...download(t('viewer.downloadPdf')),
           )
           break
         case 'slow':
           el.append(
-            paragraph('Opening the document is taking too long', 'status-title'),
-            paragraph(
-              `Nothing has happened for ${problem.seconds} seconds. It may still appear; if it does not, check your connection and reload the page.`,
-            ),
+            paragraph(t('viewer.slow.title'), 'status-title'),
+            paragraph(t('viewer.slow.message', { seconds: problem.seconds })),
             reload(),
-            ...download('Download the PDF'),
+            ...download(t('viewer.downloadPdf')),
           )
           break
         case 'no-viewer':
           el.append(
-            paragraph('The viewer could not start', 'status-title'),
-            paragraph('A part of the viewer did not load. Check your connection and reload the page.'),
+            paragraph(t('viewer.noViewer.title'), 'status-title'),
+            paragraph(t('viewer.noViewer.message')),
             reload(),
-            ...download('Download the PDF'),
+            ...download(t('viewer.downloadPdf')),
           )
           break
         case 'replaced':
-          el.append(
-            paragraph('This document was replaced', 'status-title'),
-            paragraph('The owner uploaded a new version while it was open. Reload the page to see it.'),
-            reload(),
-          )
+          el.append(paragraph(t('viewer.replaced.title'), 'status-title'), paragraph(t('viewer.replaced.message')), reload())
           break
         case 'not-counted':
-          el.append(
-            paragraph('This visit could not be counted', 'status-title'),
-            paragraph(
-              'This document may be opened a limited number of times, and this visit was not counted as one: too many visits came from your network in the last 30 minutes. Try again later.',
-            ),
-            reload(),
-          )
+          el.append(paragraph(t('viewer.notCounted.title'), 'status-title'), paragraph(t('viewer.notCounted.message')), reload())
           break
         case 'password-on-server':
-          el.append(
-            paragraph('This document is password-protected', 'status-title'),
-            paragraph(
-              'This link shows the pages without sending the PDF, and they cannot be drawn without its password. Ask the sender for a link that allows downloads, or for a copy without a password.',
-            ),
-          )
+          el.append(paragraph(t('viewer.protected.title'), 'status-title'), paragraph(t('viewer.protectedOnServer.message')))
           break
         case 'password':
-          el.append(
-            paragraph('This document is password-protected', 'status-title'),
-            passwordForm(problem),
-            ...download('Download the PDF'),
-          )
+          el.append(paragraph(t('viewer.protected.title'), 'status-title'), passwordForm(problem), ...download(t('viewer.downloadPdf')))
           el.querySelector('input')?.focus()
           break
       }
@@ -167,7 +147,12 @@ export function createStatus(element: HTMLElement, downloadUrl: string | null): 
         (el) => {
           const spinner = document.createElement('div')
           spinner.className = 'spinner'
-          el.append(spinner, paragraph(progress === undefined ? 'Loading document…' : `Loading document… ${Math.round(progress * 100)}%`))
+          el.append(
+            spinner,
+            paragraph(
+              progress === undefined ? t('viewer.loading') : t('viewer.loadingProgress', { progress: Math.round(progress * 100) / 100 }),
+            ),
+          )
         },
         options.quiet,
       )
@@ -185,12 +170,12 @@ function passwordForm(problem: Extract<Problem, { kind: 'password' }>): HTMLForm
   form.className = 'password-form'
   const hint = document.createElement('p')
   hint.id = 'password-hint'
-  hint.textContent = problem.incorrect ? 'That password is not correct. Try again.' : 'Enter its password to open it.'
+  hint.textContent = problem.incorrect ? t('viewer.password.wrong') : t('viewer.password.hint')
   if (problem.incorrect) hint.className = 'status-warning'
   const label = document.createElement('label')
   label.htmlFor = 'document-password'
   label.className = 'visually-hidden'
-  label.textContent = 'Password'
+  label.textContent = t('viewer.password.label')
   const input = document.createElement('input')
   input.id = 'document-password'
   input.type = 'password'
@@ -200,7 +185,7 @@ function passwordForm(problem: Extract<Problem, { kind: 'password' }>): HTMLForm
   const submit = document.createElement('button')
   submit.type = 'submit'
   submit.className = 'button'
-  submit.textContent = 'Open'
+  submit.textContent = t('viewer.password.open')
   const row = document.createElement('div')
   row.className = 'password-row'
   row.append(label, input, submit)

@@ -1,4 +1,5 @@
 import type { PageViewer } from './page-viewer'
+import { t } from './messages'
 
 const ZOOM_STEPS = [0.25, 0.33, 0.5, 0.67, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4]
 
@@ -36,7 +37,7 @@ export function createToolbar(viewer: PageViewer): Toolbar {
       customZoom.hidden = true
     } else {
       customZoom.hidden = false
-      customZoom.textContent = `${Math.round(viewer.currentScale * 100)}%`
+      customZoom.textContent = t('viewer.zoomPercent', { scale: Math.round(viewer.currentScale * 100) / 100 })
       zoomSelect.value = 'custom'
     }
   }

@@ -4,6 +4,7 @@ import { LINK_LIMITS } from '../../shared/link-shapes'
 import { embedOriginsProblem, storedOrigins } from './embed-origins'
 import { ACCESS_MODES, type AccessMode, isAccessMode, readerListProblem, storedList } from './readers'
 import { watermarkProblem } from './watermark-template'
+import { isLanguage, type Language, LANGUAGES } from '../../shared/languages'
 
 /**
  * The rules of a share link's fields that JSON Schema cannot state, shared by the links API (JSON) and the
@@ -34,6 +35,8 @@ export type LinkInput = {
   embedOrigins?: string
   /** NFC text; null removes the watermark. */
   watermark?: string | null
+  /** One of shared/languages.ts; null: the reader's own. */
+  language?: Language | null
 }
 
 /** The fields as they arrive, each already accepted by its rule below. */
@@ -52,6 +55,7 @@ export type CheckedLinkFields = {
   notify?: string
   embedOrigins?: string[] | null
   watermark?: string | null
+  language?: string | null
 }
 
 const nullable =
@@ -135,6 +139,11 @@ export const embedOriginsRule: FieldRule = nullable(embedOriginsProblem)
 /** watermark: a one-line template (core/links/watermark-template.ts) drawn over every page a reader gets; null removes it. */
 export const watermarkRule: FieldRule = nullable(watermarkProblem)
 
+export const LANGUAGE_RULE_TEXT = `language must be one of ${LANGUAGES.map((tag) => `"${tag}"`).join(', ')}, or null`
+
+/** language: the one language the link's pages are in (docs/languages.md); null: each reader's own. */
+export const languageRule: FieldRule = nullable((value) => (isLanguage(value) ? undefined : LANGUAGE_RULE_TEXT))
+
 export const NOTIFY_MODES = ['on', 'hourly', 'daily', 'off'] as const
 export type NotifyMode = (typeof NOTIFY_MODES)[number]
 export const NOTIFY_RULE_TEXT = `notify must be one of ${NOTIFY_MODES.map((mode) => `"${mode}"`).join(', ')}`
@@ -158,6 +167,7 @@ export function toLinkInput(fields: CheckedLinkFields): LinkInput {
   if (fields.deny !== undefined) input.denyReaders = storedList(fields.deny ?? [])
   if (fields.embedOrigins !== undefined) input.embedOrigins = storedOrigins(fields.embedOrigins ?? [])
   if (fields.watermark !== undefined) input.watermark = fields.watermark === null ? null : fields.watermark.normalize('NFC').trim()
+  if (fields.language !== undefined) input.language = fields.language as Language | null
   if (fields.agreement !== undefined)
     input.agreement = fields.agreement === null ? null : fields.agreement.normalize('NFC').replace(/\r\n/g, '\n').trim()
   return input

@@ -42,6 +42,7 @@ export async function prepareNewLink(ctx: AppContext, input: LinkInput, options:
     notify: input.notify ?? 'on',
     embedOrigins: input.embedOrigins ?? '',
     watermark: input.watermark ?? null,
+    language: input.language ?? null,
     views: 0,
     createdAt: now,
     updatedAt: now,
@@ -58,10 +59,10 @@ export function insertLinkWhere(tables: Pick<Tables, 'links'>, link: NewLink, ta
   const roomId = 'roomId' in target ? target.roomId : null
   return sql`INSERT INTO ${tables.links} (id, file_id, room_id, slug, is_default, label, allow_download, search_engine_visible, expires_at, max_views,
                           password_hash, disabled, access, allow_readers, deny_readers, agreement, agreement_version,
-                          notify, embed_origins, watermark, views, created_at, updated_at)
+                          notify, embed_origins, watermark, language, views, created_at, updated_at)
     SELECT ${link.id}, ${fileId}, ${roomId}, ${link.slug}, ${link.isDefault}, ${link.label}, ${link.allowDownload},
            ${link.searchEngineVisible}, ${link.expiresAt}, ${link.maxViews}, ${link.passwordHash}, ${link.disabled},
            ${link.access}, ${link.allowReaders}, ${link.denyReaders}, ${link.agreement}, ${link.agreementVersion},
-           ${link.notify}, ${link.embedOrigins}, ${link.watermark}, 0, ${link.createdAt}, ${link.updatedAt}
+           ${link.notify}, ${link.embedOrigins}, ${link.watermark}, ${link.language}, 0, ${link.createdAt}, ${link.updatedAt}
     WHERE ${condition}`
 }

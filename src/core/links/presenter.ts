@@ -30,6 +30,7 @@ export function toLinkDto(row: LinkRow, publicUrl: string, now: number): LinkDto
     notify: row.notify as LinkDto['notify'],
     embedOrigins: embedOriginsOf(row.embedOrigins),
     watermark: row.watermark,
+    language: row.language as LinkDto['language'],
     views: row.views,
     state: linkState(row, now),
     createdAt: iso(row.createdAt),
@@ -60,5 +61,6 @@ export function linkFacts(row: LinkRow): Record<string, string | number | boolea
     notify: row.notify,
     embedOrigins: row.embedOrigins.replace(/\n/g, ' '),
     watermark: row.watermark,
+    language: row.language,
   }
 }

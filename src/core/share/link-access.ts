@@ -12,9 +12,10 @@ export type LinkAccess =
   | { kind: 'missing' }
   /**
    * Turned off, expired, or used up (and the reader holds no grant): the 410 page, nothing of the document — shown
-   * inside the frames of the sites the link names (`embedOrigins`), as its pages were.
+   * inside the frames of the sites the link names (`embedOrigins`), as its pages were; `expiresAt` and `language`:
+   * the day an expired link ended, which the page names, in the link's language.
    */
-  | { kind: 'gone'; state: Exclude<LinkState, 'active'>; embedOrigins?: string }
+  | { kind: 'gone'; state: Exclude<LinkState, 'active'>; embedOrigins?: string; expiresAt?: number | null; language?: string | null }
   | {
       kind: 'open'
       shared: SharedLink
@@ -61,14 +62,15 @@ export function accessJudge(ctx: AppContext): (shared: SharedLink | undefined, c
     const { link } = shared
     const now = ctx.now()
     const state = linkState({ ...link, views: 0 }, now)
-    if (state !== 'active') return { kind: 'gone', state, embedOrigins: link.embedOrigins }
+    if (state !== 'active')
+      return { kind: 'gone', state, embedOrigins: link.embedOrigins, expiresAt: link.expiresAt, language: link.language }
     const limited = link.maxViews !== null
     const granted = limited && hasLinkCookie(ctx.signingKey, 'grant', link, cookies, now)
     if (limited && !granted) {
       const row = await ctx.db.hot.get(LIVE_VIEWS, [link.id])
       if (!row) return { kind: 'missing' } // deleted since the cached lookup
       if (linkState({ ...link, views: Number(row[0]) }, now) === 'used_up')
-        return { kind: 'gone', state: 'used_up', embedOrigins: link.embedOrigins }
+        return { kind: 'gone', state: 'used_up', embedOrigins: link.embedOrigins, language: link.language }
     }
     const reader = asksForAddress(link) ? admittedReader(link, readerOfCookies(ctx.signingKey, link, cookies, now)) : null
     let gate: Gate | null = null

@@ -20,7 +20,7 @@ import type { PageSize } from '../previews/page-sizes'
  */
 export type PageDecision =
   | { kind: 'missing' }
-  | { kind: 'gone'; state: Exclude<LinkState, 'active'>; embedOrigins?: string }
+  | { kind: 'gone'; state: Exclude<LinkState, 'active'>; embedOrigins?: string; expiresAt?: number | null; language?: string | null }
   /** A link that shows pages drawn on the server, whose pages' sizes no renderer could read just now. */
   | { kind: 'busy' }
   /** A room link's document of a limited room, for a reader its index has not let in yet: to the index first. */

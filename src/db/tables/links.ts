@@ -57,6 +57,8 @@ export function linkTables(k: Kit, { files, rooms }: { files: FileTables['files'
        * filled in for that reader (core/links/watermark-template.ts); NULL: none.
        */
       watermark: k.text('watermark'),
+      /** The language every reader's page of this link is in (one of shared/languages.ts); NULL: the reader's own (docs/languages.md). */
+      language: k.text('language'),
       /** Counted views through this link. */
       views: k.integer('views').notNull().default(0),
       createdAt: k.millis('created_at').notNull(),

@@ -4,6 +4,7 @@ import {
   agreementRule,
   embedOriginsRule,
   watermarkRule,
+  languageRule,
   EXPIRES_AT_RULE_TEXT,
   expiresAtRule,
   jsonMaxViewsRule,
@@ -15,6 +16,7 @@ import {
 import { withRule } from '../../http/rule-schema'
 import { ACCEPTED_BOOLEANS, jsonBooleanRule } from '../../lib/booleans'
 import { LINK_LIMITS } from '../../shared/link-shapes'
+import { LANGUAGES } from '../../shared/languages'
 
 /** The Link resource, as docs/api.md, "API: share links", describes it. Written once: routes, OpenAPI, tests. */
 export const LinkSchema = t.Object(
@@ -47,6 +49,10 @@ export const LinkSchema = t.Object(
     watermark: t.Union([t.String(), t.Null()], {
       description:
         'Drawn across every page a reader gets and stamped into downloads, with {email}, {date}, {visit} and {label} filled in per reader; null: none',
+    }),
+    language: t.Union([t.UnionEnum(LANGUAGES), t.Null()], {
+      description:
+        "The language of every reader's page of this link (docs/languages.md); null: each reader's own (their choice, their browser's, the instance's default)",
     }),
     views: t.Integer({ description: 'Counted views through this link' }),
     state: t.Union([t.Literal('active'), t.Literal('disabled'), t.Literal('expired'), t.Literal('used_up')], {
@@ -164,6 +170,14 @@ export const LinkJson = t.Object(
           description: `One line of at most ${LINK_LIMITS.watermark} characters drawn diagonally across every page a reader gets and stamped into the PDF they download; it may name {email} (the address the reader gave at the link's gate), {date} (today, UTC), {visit} (the reader's visit id, as analytics lists it) and {label}; null removes it`,
         }),
         watermarkRule,
+      ),
+    ),
+    language: t.Optional(
+      withRule(
+        t.Union([t.String({ maxLength: 16 }), t.Null()], {
+          description: `The language of every reader's page of this link: one of ${LANGUAGES.join(', ')}; null: each reader's own (docs/languages.md)`,
+        }),
+        languageRule,
       ),
     ),
   },

@@ -23,6 +23,10 @@ import { FailureSchema, IdempotencyHeaders, openApiSchema } from '../../http/sch
 import { codePage, addressPage, messagePage, passwordPage, receiptPage, requestPage, type SenderPageContext } from './answers/pages'
 import { senderTexts, wantsPage } from './input'
 import { ReceiptSchema, RequestSlugParams } from './model'
+import { translators } from '../../core/i18n/translator'
+import { chooseLanguage, LANGUAGE_COOKIE } from '../../core/i18n/negotiate'
+import { cookieValues } from '../../lib/cookies'
+import { pageAddressOf } from '../../core/i18n/reader-pages'
 
 type ResponseSet = { status?: number | string; headers: Record<string, string | number | string[]> }
 
@@ -36,12 +40,10 @@ const PAGE_HEADERS = {
 }
 
 const CLOSED = {
-  disabled: ['Request closed', 'This file request has been turned off.'],
-  expired: ['Request expired', 'This file request has expired.'],
-  full: ['Request complete', 'This file request has received all the files it asked for.'],
+  disabled: ['sender.closed.disabled.title', 'sender.closed.disabled.message'],
+  expired: ['sender.closed.expired.title', 'sender.closed.expired.message'],
+  full: ['sender.closed.full.title', 'sender.closed.full.message'],
 } as const
-
-const TOO_MANY_CODES = 'Too many codes were asked for. Wait a while, then ask again, or use the last code you received.'
 
 /** What the upload's form may hold besides the PDF, for the OpenAPI document. */
 const SenderForm = t.Object({
@@ -62,7 +64,26 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
   const branding = brandingSource(ctx)
   const basePath = new URL(config.publicUrl).pathname.replace(/\/$/, '')
   const brandOf = pageBrands(basePath, `${basePath}/assets/${manifest.favicon}`)
-  const pageContext = (): SenderPageContext => ({ basePath, manifest, brand: brandOf(branding.current()) })
+  const translatorOf = translators()
+  /**
+   * A request's page context: the branding as read before it was answered, and its language (docs/languages.md:
+   * the picker's cookie, else the browser's, else the instance's default), its picker leading back to the page.
+   */
+  const pageContextOf = (request: Request): SenderPageContext => {
+    const language = chooseLanguage(
+      { cookie: cookieValues(request.headers.get('cookie'), LANGUAGE_COOKIE)[0], acceptLanguage: request.headers.get('accept-language') },
+      { fallback: config.defaultLanguage },
+    )
+    return {
+      basePath,
+      manifest,
+      get brand() {
+        return brandOf(branding.current())
+      },
+      t: translatorOf(language),
+      back: pageAddressOf(basePath, request.url),
+    }
+  }
   const ownOrigin = new URL(config.publicUrl).origin
   const secure = config.publicUrl.startsWith('https:')
   const perAddress = loggedRateLimiter(ctx, 'per address on /u/*', config.rateLimitShare)
@@ -82,40 +103,42 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
     page(set, status, body)
     return new Response(body, { status, headers: Object.entries(set.headers).map(([name, value]) => [name, String(value)]) })
   }
-  const notFound = (set: ResponseSet) =>
-    page(set, 404, messagePage(pageContext(), 'Not found', 'There is no file request at this address.'))
+  const notFound = (set: ResponseSet, context: SenderPageContext) =>
+    page(set, 404, messagePage(context, context.t('notFound.title'), context.t('sender.notFound.message')))
   /** The request of the path, open: or the page (404, 410) that says why not. */
-  const openRequest = async (slug: string | null, set: ResponseSet): Promise<RequestRow | string> => {
+  const openRequest = async (slug: string | null, set: ResponseSet, context: SenderPageContext): Promise<RequestRow | string> => {
     const request = slug === null ? undefined : await requestOfSlug(ctx, slug)
-    if (!request) return notFound(set)
+    if (!request) return notFound(set, context)
     const state = requestState(request, ctx.now())
-    if (state !== 'active') return page(set, 410, messagePage(pageContext(), CLOSED[state][0], CLOSED[state][1]))
+    if (state !== 'active') return page(set, 410, messagePage(context, context.t(CLOSED[state][0]), context.t(CLOSED[state][1])))
     return request
   }
   /** The page past the password: a verified-email request's address form until a code proved one, else the form to send. */
-  const pastPassword = (request: RequestRow, cookies: string | null) => {
-    if (request.access !== 'verified-email') return requestPage(pageContext(), request)
+  const pastPassword = (request: RequestRow, cookies: string | null, context: SenderPageContext) => {
+    if (request.access !== 'verified-email') return requestPage(context, request)
     const proved = gate.provedAddress(request, cookies)
-    return proved === undefined ? addressPage(pageContext(), request.slug) : requestPage(pageContext(), request, proved)
+    return proved === undefined ? addressPage(context, request.slug) : requestPage(context, request, proved)
   }
   /** A verified-email request open to its code forms (its password given), or the page that says why not. */
-  const openToCodes = async (slug: string | null, request: Request, set: ResponseSet): Promise<RequestRow | string> => {
-    const open = await openRequest(slug, set)
+  const openToCodes = async (
+    slug: string | null,
+    request: Request,
+    set: ResponseSet,
+    context: SenderPageContext,
+  ): Promise<RequestRow | string> => {
+    const open = await openRequest(slug, set, context)
     if (typeof open === 'string') return open
-    if (open.access !== 'verified-email') return notFound(set) // only its address and code pages post here
-    if (gate.isLocked(open, request.headers.get('cookie'))) return page(set, 403, passwordPage(pageContext(), open.slug, false))
+    if (open.access !== 'verified-email') return notFound(set, context) // only its address and code pages post here
+    if (gate.isLocked(open, request.headers.get('cookie'))) return page(set, 403, passwordPage(context, open.slug, false))
     return open
   }
-  const notAnAddress = (set: ResponseSet, slug: string) =>
-    page(set, 400, addressPage(pageContext(), slug, { problem: 'That is not an email address. Check it and try again.' }))
-  const formFromElsewhere = ({ request, set }: { request: Request; set: ResponseSet }) =>
-    isCrossSite(request, ownOrigin)
-      ? page(
-          set,
-          403,
-          messagePage(pageContext(), 'Refused', 'This form was sent from another site. Open the request’s link and try again.'),
-        )
-      : undefined
+  const notAnAddress = (set: ResponseSet, slug: string, context: SenderPageContext) =>
+    page(set, 400, addressPage(context, slug, { problem: context.t('address.invalid') }))
+  const formFromElsewhere = ({ request, set }: { request: Request; set: ResponseSet }) => {
+    if (!isCrossSite(request, ownOrigin)) return undefined
+    const context = pageContextOf(request)
+    return page(set, 403, messagePage(context, context.t('refused.crossSite.title'), context.t('sender.crossSite.message')))
+  }
 
   return new Elysia({ name: 'sender' })
     .derive(({ request, server }) => ({ client: clientOf(request, server, config.trustProxyHops) }))
@@ -126,34 +149,43 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
     .get(
       '/u/:slug',
       async ({ params, request, set }) => {
-        const open = await openRequest(params.slug, set)
+        const context = pageContextOf(request)
+        const open = await openRequest(params.slug, set, context)
         if (typeof open === 'string') return open
         const cookies = request.headers.get('cookie')
-        if (gate.isLocked(open, cookies)) return page(set, 200, passwordPage(pageContext(), open.slug, false))
-        return page(set, 200, pastPassword(open, cookies))
+        if (gate.isLocked(open, cookies)) return page(set, 200, passwordPage(context, open.slug, false))
+        return page(set, 200, pastPassword(open, cookies, context))
       },
       { params: RequestSlugParams, detail: { hide: true } },
     )
     .post(
       '/u/:slug',
       async ({ params, request, set, client }) => {
-        const open = await openRequest(params.slug, set)
+        const context = pageContextOf(request)
+        const open = await openRequest(params.slug, set, context)
         if (typeof open === 'string') return open
-        if (open.passwordHash === null) return notFound(set) // only a password page has a form here
+        if (open.passwordHash === null) return notFound(set, context) // only a password page has a form here
         const password = (await readFormFields(request)).get('password') ?? ''
         const decision = await gate.unlock(open, client.group, password)
         switch (decision.kind) {
           case 'rate_limited':
-            return page(set, 429, messagePage(pageContext(), 'Too many attempts', 'Too many wrong passwords. Try again later.'), {
-              'retry-after': String(decision.retryAfterSeconds),
-            })
+            return page(
+              set,
+              429,
+              messagePage(context, context.t('refused.tooManyPasswords.title'), context.t('sender.tooManyPasswords.message')),
+              {
+                'retry-after': String(decision.retryAfterSeconds),
+              },
+            )
           case 'busy':
-            return page(set, 503, messagePage(pageContext(), 'Busy', 'Try again in a moment.'), { 'retry-after': '1' })
+            return page(set, 503, messagePage(context, context.t('refused.busy.title'), context.t('sender.busy.message')), {
+              'retry-after': '1',
+            })
           case 'wrong':
-            return page(set, 401, passwordPage(pageContext(), open.slug, true))
+            return page(set, 401, passwordPage(context, open.slug, true))
           case 'unlocked':
             set.headers['set-cookie'] = senderCookieHeader('unlock', decision.cookie, `${basePath}/u/${open.slug}`, secure)
-            return page(set, 200, pastPassword(open, request.headers.get('cookie')))
+            return page(set, 200, pastPassword(open, request.headers.get('cookie'), context))
         }
       },
       { params: RequestSlugParams, parse: 'none', beforeHandle: formFromElsewhere, detail: { hide: true } },
@@ -161,23 +193,24 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
     .post(
       '/u/:slug/sender',
       async ({ params, request, set, client }) => {
-        const open = await openToCodes(params.slug, request, set)
+        const context = pageContextOf(request)
+        const open = await openToCodes(params.slug, request, set, context)
         if (typeof open === 'string') return open
         const decision = await gate.enterAddress(open, (await readFormFields(request)).get('email') ?? '', client.group)
         switch (decision.kind) {
           case 'invalid':
-            return notAnAddress(set, open.slug)
+            return notAnAddress(set, open.slug, context)
           case 'no_mail':
-            return page(
-              set,
-              503,
-              messagePage(pageContext(), 'Cannot send codes', 'This server cannot send mail right now, so it cannot mail you a code.'),
-            )
+            return page(set, 503, messagePage(context, context.t('noMail.title'), context.t('sender.noMail.message')))
           case 'rate_limited':
             set.headers['retry-after'] = String(decision.retryAfterSeconds)
-            return page(set, 429, addressPage(pageContext(), open.slug, { problem: TOO_MANY_CODES, address: decision.address }))
+            return page(
+              set,
+              429,
+              addressPage(context, open.slug, { problem: context.t('address.tooManyCodes'), address: decision.address }),
+            )
           case 'code_sent':
-            return page(set, 200, codePage(pageContext(), open.slug, { address: decision.address }))
+            return page(set, 200, codePage(context, open.slug, { address: decision.address }))
         }
       },
       { params: RequestSlugParams, parse: 'none', beforeHandle: formFromElsewhere, detail: { hide: true } },
@@ -185,11 +218,12 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
     .post(
       '/u/:slug/code',
       async ({ params, request, set }) => {
-        const open = await openToCodes(params.slug, request, set)
+        const context = pageContextOf(request)
+        const open = await openToCodes(params.slug, request, set, context)
         if (typeof open === 'string') return open
         const form = await readFormFields(request)
         const decision = await gate.enterCode(open, form.get('email') ?? '', form.get('code') ?? '')
-        if (decision.kind === 'invalid') return notAnAddress(set, open.slug)
+        if (decision.kind === 'invalid') return notAnAddress(set, open.slug, context)
         if (decision.kind === 'admitted') {
           // Back to the page, which now shows the form to send, with the proved address.
           set.status = 303
@@ -199,26 +233,27 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
           })
           return ''
         }
-        const problem =
-          decision.kind === 'wrong'
-            ? `Wrong code. ${decision.triesLeft} ${decision.triesLeft === 1 ? 'try' : 'tries'} left.`
-            : 'This code has expired or was tried too often. Mail a new code.'
-        return page(set, 401, codePage(pageContext(), open.slug, { address: decision.address, problem }))
+        const problem = decision.kind === 'wrong' ? context.t('code.wrong', { tries: decision.triesLeft }) : context.t('code.expired')
+        return page(set, 401, codePage(context, open.slug, { address: decision.address, problem }))
       },
       { params: RequestSlugParams, parse: 'none', beforeHandle: formFromElsewhere, detail: { hide: true } },
     )
     .post(
       '/u/:slug/files',
       async ({ params, request, set, client }) => {
+        const context = pageContextOf(request)
         try {
           const receipt = await receive(params.slug, request, set, client.group)
           if (!wantsPage(request)) return receipt
-          return pageResponse(201, receiptPage(pageContext(), params.slug!, receipt.files), set.headers)
+          return pageResponse(201, receiptPage(context, params.slug!, receipt.files), set.headers)
         } catch (error) {
           if (!(error instanceof DomainError) || !wantsPage(request)) throw error
           // A form sent without scripts gets words, not JSON, with the same status.
           const failure = httpFailure(error)
-          return pageResponse(failure.status, messagePage(pageContext(), 'Not sent', error.message), { ...set.headers, ...failure.headers })
+          return pageResponse(failure.status, messagePage(context, context.t('sender.notSent.title'), error.message), {
+            ...set.headers,
+            ...failure.headers,
+          })
         }
       },
       {

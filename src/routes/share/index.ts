@@ -18,6 +18,9 @@ import type { RoomNav } from './answers/toolbar-markup'
 import { roomZip } from '../../core/rooms/room-zip'
 import { takeSetHeaders } from '../../http/send-file'
 import { parseCookies, type RequestCookies } from '../../lib/cookies'
+import { chooseLanguage, LANGUAGE_COOKIE, type LanguageAsk } from '../../core/i18n/negotiate'
+import { linkLanguageOf, pageAddressOf } from '../../core/i18n/reader-pages'
+import type { ResponseSet } from './answers/gate-answers'
 import { LinkParams, PageParams, RoomDocumentPageParams, RoomDocumentParams } from './model'
 import { bytesOpener } from '../../core/share/open-bytes'
 import { pageOpener, viewAdmitter } from '../../core/share/open-page'
@@ -31,7 +34,10 @@ import { linkUnlocker } from '../../core/share/unlock-link'
 import { visitorKeys } from '../../core/share/visitor-salt'
 
 /** What a route of a link has of its request once the plugin's derive and the link's resolve ran. */
-type LinkRequest = { access: LinkAccess; reader: { cookies: RequestCookies; client: Client } }
+type LinkRequest = { access: LinkAccess; reader: Reader }
+type Reader = { cookies: RequestCookies; client: Client; language: LanguageAsk }
+/** The share routes' answers, in the language of one request. */
+type Answers = ReturnType<ReturnType<typeof shareAnswers>>
 
 /**
  * The public share routes: /s/:slug (the viewer, or the page of the link's next gate: its password, the reader's
@@ -50,7 +56,16 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
   const branding = brandingSource(ctx)
   const basePath = new URL(config.publicUrl).pathname.replace(/\/$/, '')
   const brandOf = pageBrands(basePath, `${basePath}/assets/${manifest.favicon}`)
-  const answers = shareAnswers(ctx, manifest, () => brandOf(branding.current()))
+  const answersIn = shareAnswers(ctx, manifest, () => brandOf(branding.current()))
+  /**
+   * The answers in the request's language (docs/languages.md): the link's own, else the picker's cookie's, else the
+   * browser's, else the instance's default; their language picker leads back to the page the request is about.
+   */
+  const answersFor = (request: Request, reader: Reader, access?: LinkAccess) =>
+    answersIn(
+      chooseLanguage(reader.language, { link: linkLanguageOf(access), fallback: config.defaultLanguage }),
+      pageAddressOf(basePath, request.url),
+    )
   // Built once, shared by every route: the link lookups' cache, the day's visitor salt, page 1's size.
   const accessOf = linkAccessReader(ctx)
   // A room link (docs/rooms.md): its documents' routes, and its gates' forms, judged with the room link's row.
@@ -90,14 +105,12 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
    */
   const sameSiteForm = {
     parse: 'none' as const,
-    beforeHandle: ({ request, set }: { request: Request; set: Parameters<typeof answers.refused>[0] }) =>
-      isCrossSite(request, ownOrigin)
-        ? answers.refused(set, 403, 'Refused', 'This form was sent from another site. Open the link itself and try again.')
-        : undefined,
+    beforeHandle: ({ request, set, reader }: { request: Request; set: ResponseSet; reader: Reader }) =>
+      isCrossSite(request, ownOrigin) ? answersFor(request, reader).refused(set, 403, 'refused.crossSite') : undefined,
   }
   const limiter = loggedRateLimiter(ctx, 'per address on /s/*', config.rateLimitShare)
-  const bytes = async (request: Request, set: Parameters<typeof answers.bytes>[1], on: LinkRequest, disposition: Disposition) =>
-    answers.bytes(
+  const bytes = async (request: Request, set: ResponseSet, on: LinkRequest & { answers: Answers }, disposition: Disposition) =>
+    on.answers.bytes(
       request,
       set,
       await openBytes({
@@ -115,8 +128,9 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
    * `GET /s/:slug` of a room link (docs/rooms.md): its gates' pages as a file link shows them (the room link's
    * row, with its first document), then the room's index, filtered by `?q=`. No view is counted yet.
    */
-  const roomPage = async (request: Request, set: Parameters<typeof answers.bytes>[1], slug: string, reader: LinkRequest['reader']) => {
+  const roomPage = async (request: Request, set: ResponseSet, slug: string, reader: Reader) => {
     const access = await judge(await findDocument(slug, null), reader.cookies)
+    const answers = answersFor(request, reader, access)
     if (access.kind === 'missing') return answers.notFound(set)
     if (access.kind === 'gone') return answers.gone(set, access.state, access.embedOrigins)
     const { shared } = access
@@ -144,8 +158,9 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
    * `GET /s/:slug/download` of a room link: the ZIP of its documents (core/rooms/room-zip.ts), when the room link
    * itself would give a download; else that refusal (401, 403, 410; 404 for a room with no document).
    */
-  const roomDownload = async (request: Request, set: Parameters<typeof answers.bytes>[1], slug: string, reader: LinkRequest['reader']) => {
+  const roomDownload = async (request: Request, set: ResponseSet, slug: string, reader: Reader) => {
     const access = await judge(await findDocument(slug, null), reader.cookies)
+    const answers = answersFor(request, reader, access)
     const open = (on: LinkAccess) =>
       openBytes({
         access: on,
@@ -175,7 +190,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
   }
 
   /** A batch of reading time of a link's page, or a room document's (a visit of the room link and that file). */
-  const readingAnswer = async (request: Request, set: Parameters<typeof answers.bytes>[1], access: LinkAccess) => {
+  const readingAnswer = async (request: Request, set: ResponseSet, access: LinkAccess) => {
     const result = await recordReading({ access, body: () => readBeaconBody(request, READING_LIMITS.bodyBytes) })
     set.status = result.ok ? 204 : result.status
     Object.assign(set.headers, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
@@ -183,7 +198,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
   }
 
   /** A link's card image, or a room document's (`access` judged without cookies: the same for everyone). */
-  const previewAnswer = async (request: Request, set: Parameters<typeof answers.bytes>[1], access: LinkAccess) => {
+  const previewAnswer = async (request: Request, set: ResponseSet, access: LinkAccess, answers: Answers) => {
     const decision = await openPreview({ access })
     if (decision.kind === 'missing') return answers.notFound(set)
     if (decision.kind === 'gone') return answers.gone(set, decision.state)
@@ -200,7 +215,8 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
    * answer: pages drawn on the server when the link is view-only or watermarked, pdf.js otherwise), leading back
    * to the room's index and to the previous and next documents in the room's order, as the room is now.
    */
-  const documentPage = async (request: Request, set: Parameters<typeof answers.bytes>[1], on: LinkRequest) => {
+  const documentPage = async (request: Request, set: ResponseSet, on: LinkRequest & { answers: Answers }) => {
+    const { answers } = on
     const decision = await openPage({
       access: on.access,
       cookies: on.reader.cookies,
@@ -224,26 +240,29 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
   /** A page drawn on the server (`?w=` its width) or its text (`text`): one decision, one way to answer it. */
   const pageAnswer = async (
     request: Request,
-    set: Parameters<typeof answers.bytes>[1],
-    on: LinkRequest & { page: number | null },
+    set: ResponseSet,
+    on: LinkRequest & { page: number | null; answers: Answers },
     width: string | null | 'text',
   ) =>
     pageImageAnswer(
       request,
       set,
       await openPageImage({ access: on.access, cookies: on.reader.cookies, page: on.page, width, client: on.reader.client.group }),
-      answers,
+      on.answers,
     )
 
   return (
     new Elysia({ name: 'share' })
       // Read once a request, before anything else of it: the reader's cookies and where the request comes from.
-      .derive(({ request, server }) => ({
-        reader: {
-          cookies: parseCookies(request.headers.get('cookie')),
+      .derive(({ request, server }) => {
+        const cookies = parseCookies(request.headers.get('cookie'))
+        const reader: Reader = {
+          cookies,
           client: clientOf(request, server, config.trustProxyHops),
-        },
-      }))
+          language: { cookie: cookies.get(LANGUAGE_COOKIE)?.[0], acceptLanguage: request.headers.get('accept-language') },
+        }
+        return { reader }
+      })
       .onBeforeHandle(async ({ reader, set }) => {
         await applyRateLimit(limiter, reader.client.group, ctx.now(), set.headers)
         await branding.refresh()
@@ -257,23 +276,33 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
        */
       .macro('link', {
         params: LinkParams,
-        resolve: async ({ params, reader }) => ({
+        resolve: async ({ params, reader, request }) => {
           // The derive above ran for every route of this plugin; the macro's types cannot know it.
-          access: await accessOf({ slug: params.slug, cookies: reader!.cookies }),
-        }),
+          const access = await accessOf({ slug: params.slug, cookies: reader!.cookies })
+          return { access, answers: answersFor(request, reader!, access) }
+        },
       })
       .macro('linkForAnyone', {
         params: LinkParams,
-        resolve: async ({ params }) => ({ access: await accessOf({ slug: params.slug, cookies: new Map() }) }),
+        resolve: async ({ params, reader, request }) => {
+          const access = await accessOf({ slug: params.slug, cookies: new Map() })
+          return { access, answers: answersFor(request, reader!, access) }
+        },
       })
       // The gates' forms take a room's link too: `gate` with the reader's cookies, `gateForAnyone` without.
       .macro('gate', {
         params: LinkParams,
-        resolve: async ({ params, reader }) => ({ access: await gateAccessOf({ slug: params.slug, cookies: reader!.cookies }) }),
+        resolve: async ({ params, reader, request }) => {
+          const access = await gateAccessOf({ slug: params.slug, cookies: reader!.cookies })
+          return { access, answers: answersFor(request, reader!, access) }
+        },
       })
       .macro('gateForAnyone', {
         params: LinkParams,
-        resolve: async ({ params }) => ({ access: await gateAccessOf({ slug: params.slug, cookies: new Map() }) }),
+        resolve: async ({ params, reader, request }) => {
+          const access = await gateAccessOf({ slug: params.slug, cookies: new Map() })
+          return { access, answers: answersFor(request, reader!, access) }
+        },
       })
       /**
        * A document of a room link: open exactly when the room link would open with the reader's cookies AND the file
@@ -281,15 +310,21 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
        */
       .macro('roomDocument', {
         params: RoomDocumentParams,
-        resolve: async ({ params, reader }) => ({ access: await documentAccessOf(params.slug, params.fileId, reader!.cookies) }),
+        resolve: async ({ params, reader, request }) => {
+          const access = await documentAccessOf(params.slug, params.fileId, reader!.cookies)
+          return { access, answers: answersFor(request, reader!, access) }
+        },
       })
       .macro('roomDocumentForAnyone', {
         params: RoomDocumentParams,
-        resolve: async ({ params }) => ({ access: await documentAccessOf(params.slug, params.fileId, new Map()) }),
+        resolve: async ({ params, reader, request }) => {
+          const access = await documentAccessOf(params.slug, params.fileId, new Map())
+          return { access, answers: answersFor(request, reader!, access) }
+        },
       })
       .get(
         '/s/:slug',
-        async ({ request, access, reader, set, params }) =>
+        async ({ request, access, answers, reader, set, params }) =>
           access.kind === 'missing' && params.slug !== null
             ? roomPage(request, set, params.slug, reader)
             : answers.page(
@@ -305,7 +340,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       )
       .post(
         '/s/:slug',
-        async ({ request, access, reader, set }) => {
+        async ({ request, access, answers, reader, set }) => {
           const decision = await unlock({ access, address: reader.client.group, password: () => readPasswordField(request) })
           switch (decision.kind) {
             case 'missing':
@@ -314,13 +349,9 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
             case 'gone':
               return answers.gone(set, decision.state)
             case 'rate_limited':
-              return answers.refused(set, 429, 'Too many attempts', 'Too many wrong passwords for this link. Try again later.', {
-                'retry-after': String(decision.retryAfterSeconds),
-              })
+              return answers.refused(set, 429, 'refused.tooManyPasswords', { 'retry-after': String(decision.retryAfterSeconds) })
             case 'busy':
-              return answers.refused(set, 503, 'Busy', 'Too many passwords are being checked right now. Try again in a moment.', {
-                'retry-after': '1',
-              })
+              return answers.refused(set, 503, 'refused.busy', { 'retry-after': '1' })
             case 'wrong':
               return answers.passwordForm(set, decision.link, true)
             case 'unlocked':
@@ -331,7 +362,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       )
       .post(
         '/s/:slug/reader',
-        async ({ request, access, reader, set }) => {
+        async ({ request, access, answers, reader, set }) => {
           const form = await readFormFields(request)
           return answers.address(set, await gate.enterAddress({ access, client: reader.client.group, email: form.get('email') ?? '' }))
         },
@@ -339,7 +370,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       )
       .post(
         '/s/:slug/code',
-        async ({ request, access, reader, set }) => {
+        async ({ request, access, answers, reader, set }) => {
           const form = await readFormFields(request)
           return answers.code(
             set,
@@ -350,7 +381,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       )
       .post(
         '/s/:slug/agreement',
-        async ({ request, access, reader, set }) => {
+        async ({ request, access, answers, reader, set }) => {
           const form = await readFormFields(request)
           return answers.agreement(
             set,
@@ -366,16 +397,16 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       )
       // Each handler names what it reads of the context: Elysia prepares only what is named (a rest parameter would
       // have it parse the query, the cookies and the headers of every request).
-      .get('/s/:slug/file', ({ request, set, access, reader }) => bytes(request, set, { access, reader }, 'inline'), {
+      .get('/s/:slug/file', ({ request, set, access, answers, reader }) => bytes(request, set, { access, reader, answers }, 'inline'), {
         params: LinkParams,
         link: true,
       })
       .get(
         '/s/:slug/download',
-        ({ request, set, access, reader, params }) =>
+        ({ request, set, access, answers, reader, params }) =>
           access.kind === 'missing' && params.slug !== null
             ? roomDownload(request, set, params.slug, reader)
-            : bytes(request, set, { access, reader }, 'attachment'),
+            : bytes(request, set, { access, reader, answers }, 'attachment'),
         { params: LinkParams, link: true },
       )
       .post('/s/:slug/reading', ({ request, access, set }) => readingAnswer(request, set, access), {
@@ -385,8 +416,8 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       })
       .get(
         '/s/:slug/pages/:page',
-        ({ request, set, access, reader, params }) =>
-          pageAnswer(request, set, { access, reader, page: params.page }, new URL(request.url).searchParams.get('w')),
+        ({ request, set, access, answers, reader, params }) =>
+          pageAnswer(request, set, { access, reader, answers, page: params.page }, new URL(request.url).searchParams.get('w')),
         {
           params: PageParams,
           link: true,
@@ -394,50 +425,64 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       )
       .get(
         '/s/:slug/pages/:page/text',
-        ({ request, set, access, reader, params }) => pageAnswer(request, set, { access, reader, page: params.page }, 'text'),
+        ({ request, set, access, answers, reader, params }) =>
+          pageAnswer(request, set, { access, reader, answers, page: params.page }, 'text'),
         {
           params: PageParams,
           link: true,
         },
       )
       // A room link's card image is its first document's (docs/rooms.md, Link cards): `gateForAnyone` finds it.
-      .get('/s/:slug/preview.png', ({ request, access, set }) => previewAnswer(request, set, access), {
+      .get('/s/:slug/preview.png', ({ request, access, answers, set }) => previewAnswer(request, set, access, answers), {
         params: LinkParams,
         gateForAnyone: true,
       })
       // A room link's documents: a file link's routes under `/docs/:fileId` (docs/rooms.md).
-      .get('/s/:slug/docs/:fileId', ({ request, set, access, reader }) => documentPage(request, set, { access, reader }), {
-        params: RoomDocumentParams,
-        roomDocument: true,
-      })
+      .get(
+        '/s/:slug/docs/:fileId',
+        ({ request, set, access, answers, reader }) => documentPage(request, set, { access, reader, answers }),
+        {
+          params: RoomDocumentParams,
+          roomDocument: true,
+        },
+      )
       .post('/s/:slug/docs/:fileId/reading', ({ request, access, set }) => readingAnswer(request, set, access), {
         parse: 'none',
         params: RoomDocumentParams,
         roomDocument: true,
       })
-      .get('/s/:slug/docs/:fileId/preview.png', ({ request, access, set }) => previewAnswer(request, set, access), {
+      .get('/s/:slug/docs/:fileId/preview.png', ({ request, access, answers, set }) => previewAnswer(request, set, access, answers), {
         params: RoomDocumentParams,
         roomDocumentForAnyone: true,
       })
-      .get('/s/:slug/docs/:fileId/file', ({ request, set, access, reader }) => bytes(request, set, { access, reader }, 'inline'), {
-        params: RoomDocumentParams,
-        roomDocument: true,
-      })
-      .get('/s/:slug/docs/:fileId/download', ({ request, set, access, reader }) => bytes(request, set, { access, reader }, 'attachment'), {
-        params: RoomDocumentParams,
-        roomDocument: true,
-      })
+      .get(
+        '/s/:slug/docs/:fileId/file',
+        ({ request, set, access, answers, reader }) => bytes(request, set, { access, reader, answers }, 'inline'),
+        {
+          params: RoomDocumentParams,
+          roomDocument: true,
+        },
+      )
+      .get(
+        '/s/:slug/docs/:fileId/download',
+        ({ request, set, access, answers, reader }) => bytes(request, set, { access, reader, answers }, 'attachment'),
+        {
+          params: RoomDocumentParams,
+          roomDocument: true,
+        },
+      )
       .get(
         '/s/:slug/docs/:fileId/pages/:page',
-        ({ request, set, access, reader, params }) =>
-          pageAnswer(request, set, { access, reader, page: params.page }, new URL(request.url).searchParams.get('w')),
+        ({ request, set, access, answers, reader, params }) =>
+          pageAnswer(request, set, { access, reader, answers, page: params.page }, new URL(request.url).searchParams.get('w')),
         { params: RoomDocumentPageParams, roomDocument: true },
       )
       .get(
         '/s/:slug/docs/:fileId/pages/:page/text',
-        ({ request, set, access, reader, params }) => pageAnswer(request, set, { access, reader, page: params.page }, 'text'),
+        ({ request, set, access, answers, reader, params }) =>
+          pageAnswer(request, set, { access, reader, answers, page: params.page }, 'text'),
         { params: RoomDocumentPageParams, roomDocument: true },
       )
-      .get('/s/*', ({ set }) => answers.notFound(set))
+      .get('/s/*', ({ request, reader, set }) => answersFor(request, reader).notFound(set))
   )
 }

@@ -25,6 +25,7 @@ import m21 from './0021_file_requests.sql' with { type: 'text' }
 import m22 from './0022_rooms.sql' with { type: 'text' }
 import m23 from './0023_request_rooms.sql' with { type: 'text' }
 import m24 from './0024_teams.sql' with { type: 'text' }
+import m25 from './0025_link_language.sql' with { type: 'text' }
 
 export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795446515396, sql: m0 },
@@ -52,4 +53,5 @@ export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] 
   { tag: '0022_rooms', when: 1795927877063, sql: m22 },
   { tag: '0023_request_rooms', when: 1795932203664, sql: m23 },
   { tag: '0024_teams', when: 1795940083733, sql: m24 },
+  { tag: '0025_link_language', when: 1795943478205, sql: m25 },
 ]

@@ -4,15 +4,20 @@ import type { PageBrand } from '../../../core/branding/page-brand'
 import { CODE_MINUTES } from '../../../core/readers/mailed-codes'
 import type { RequestRow } from '../../../db/tables'
 import { html, type SafeHtml } from '../../../lib/html'
+import type { Translate } from '../../../core/i18n/translator'
+import { htmlRoot, languagePicker, scriptMessages } from '../../../core/i18n/page-markup'
 
-/** What every sender page is drawn with: where the site lives, the viewer's stylesheet, the branding as it is now. */
-export type SenderPageContext = { basePath: string; manifest: ViewerManifest; brand: PageBrand }
+/**
+ * What every sender page is drawn with: where the site lives, the viewer's stylesheet, the branding as it is now,
+ * its language (`t`) and its own address (`back`, where the language picker leads back to).
+ */
+export type SenderPageContext = { basePath: string; manifest: ViewerManifest; brand: PageBrand; t: Translate; back: string }
 
 /** A received file as its receipt shows it. */
 export type ReceiptLine = { filename: string; size: number; sha256: string }
 
 function page(context: SenderPageContext, title: string, body: SafeHtml): string {
-  return `<!doctype html>\n${html`<html lang="en">
+  return `<!doctype html>\n${html`${htmlRoot(context.t)}
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -23,7 +28,7 @@ function page(context: SenderPageContext, title: string, body: SafeHtml): string
 ${brandIcon(context.brand)}
 <link rel="stylesheet" href="${context.basePath}/assets/${context.manifest.style}">${brandStylesheet(context.brand)}
 </head>
-<body>${brandBar(context.brand)}${body}</body>
+<body>${brandBar(context.brand)}${body}${languagePicker(context.t, context.basePath, context.back)}</body>
 </html>`}\n`
 }
 
@@ -34,17 +39,18 @@ export function messagePage(context: SenderPageContext, heading: string, message
 
 /** The request's password page: one field, posted back to the page's own address. */
 export function passwordPage(context: SenderPageContext, slug: string, wrong: boolean): string {
+  const { t } = context
   return page(
     context,
-    'Password required',
+    t('password.title'),
     html`<main class="status">
-<p class="status-title">Password required</p>
+<p class="status-title">${t('password.title')}</p>
 <form class="password-form" method="post" action="${context.basePath}/u/${slug}">
-  <p id="password-hint"${wrong ? html` class="status-warning" role="alert"` : ''}>${wrong ? 'Wrong password. Try again.' : 'Enter the password you were given with this link.'}</p>
-  <label class="visually-hidden" for="request-password">Password</label>
+  <p id="password-hint"${wrong ? html` class="status-warning" role="alert"` : ''}>${wrong ? t('password.wrong') : t('password.hint')}</p>
+  <label class="visually-hidden" for="request-password">${t('password.label')}</label>
   <div class="password-row">
     <input id="request-password" name="password" type="password" autocomplete="current-password" required autofocus aria-describedby="password-hint">
-    <button class="button" type="submit">Open</button>
+    <button class="button" type="submit">${t('gate.open')}</button>
   </div>
 </form>
 </main>`,
@@ -53,18 +59,19 @@ export function passwordPage(context: SenderPageContext, slug: string, wrong: bo
 
 /** A verified-email request's address page: one field; a code is mailed to the address before the form to send. */
 export function addressPage(context: SenderPageContext, slug: string, options: { problem?: string; address?: string } = {}): string {
+  const { t } = context
   return page(
     context,
-    'Your email address',
+    t('address.title'),
     html`<main class="status">
-<p class="status-title">Your email address</p>
+<p class="status-title">${t('address.title')}</p>
 <form class="password-form" method="post" action="${context.basePath}/u/${slug}/sender">
   ${options.problem ? html`<p class="status-warning" role="alert" id="address-problem">${options.problem}</p>` : ''}
-  <p id="address-hint">Enter your email address: we will mail you a code, and then you can send your files.</p>
-  <label for="sender-email">Email address</label>
+  <p id="address-hint">${t('sender.addressHint')}</p>
+  <label for="sender-email">${t('address.label')}</label>
   <div class="password-row">
     <input id="sender-email" name="email" type="email" autocomplete="email" required autofocus value="${options.address ?? ''}" aria-describedby="${options.problem ? 'address-problem ' : ''}address-hint">
-    <button class="button" type="submit">Send code</button>
+    <button class="button" type="submit">${t('address.sendCode')}</button>
   </div>
 </form>
 </main>`,
@@ -74,23 +81,24 @@ export function addressPage(context: SenderPageContext, slug: string, options: {
 /** The code page: the address the code went to, one field for the six digits, a way to get another. */
 export function codePage(context: SenderPageContext, slug: string, options: { address: string; problem?: string }): string {
   const base = `${context.basePath}/u/${slug}`
+  const { t } = context
   return page(
     context,
-    'Check your email',
+    t('code.title'),
     html`<main class="status">
-<p class="status-title">Check your email</p>
+<p class="status-title">${t('code.title')}</p>
 <form class="password-form" method="post" action="${base}/code">
   ${options.problem ? html`<p class="status-warning" role="alert" id="code-problem">${options.problem}</p>` : ''}
-  <p id="code-hint">We sent a 6-digit code to ${options.address}. It works for ${CODE_MINUTES} minutes.</p>
+  <p id="code-hint">${t('code.hint', { address: options.address, minutes: CODE_MINUTES })}</p>
   <input type="hidden" name="email" value="${options.address}">
-  <label for="sender-code">Code</label>
+  <label for="sender-code">${t('code.label')}</label>
   <div class="password-row">
     <input id="sender-code" name="code" type="text" autocomplete="one-time-code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" required autofocus aria-describedby="${options.problem ? 'code-problem ' : ''}code-hint">
-    <button class="button" type="submit">Continue</button>
+    <button class="button" type="submit">${t('address.continue')}</button>
   </div>
 </form>
-<form method="post" action="${base}/sender"><input type="hidden" name="email" value="${options.address}"><button class="button secondary" type="submit">Mail a new code</button></form>
-<p><a href="${base}">Use another address</a></p>
+<form method="post" action="${base}/sender"><input type="hidden" name="email" value="${options.address}"><button class="button secondary" type="submit">${t('code.again')}</button></form>
+<p><a href="${base}">${t('code.otherAddress')}</a></p>
 </main>`,
   )
 }
@@ -108,47 +116,50 @@ export function requestPage(
 ): string {
   const lines = request.message === '' ? [] : request.message.split('\n')
   const asksAddress = request.access !== 'open'
+  const { t } = context
   return page(
     context,
     request.title,
     html`<main class="status request-page">
 <h1 class="status-title">${request.title}</h1>
-${request.ownerName ? html`<p class="status-note">Asked by ${request.ownerName}</p>` : ''}
+${request.ownerName ? html`<p class="status-note">${t('sender.askedBy', { name: request.ownerName })}</p>` : ''}
 ${lines.map((line) => html`<p>${line}</p>`)}
 <form class="request-form" method="post" action="${context.basePath}/u/${request.slug}/files" enctype="multipart/form-data">
-  <label for="sender-name">Your name</label>
+  <label for="sender-name">${t('sender.name')}</label>
   <input id="sender-name" name="name" type="text" autocomplete="name" maxlength="200">
-  <label for="sender-email">Your email address${asksAddress ? '' : ' (optional)'}</label>
+  <label for="sender-email">${asksAddress ? t('sender.email') : t('sender.emailOptional')}</label>
   ${
     proved === undefined
       ? html`<input id="sender-email" name="email" type="email" autocomplete="email"${asksAddress ? html` required` : ''}>`
       : html`<input id="sender-email" name="email" type="email" value="${proved}" readonly>`
   }
-  <label for="sender-note">A note</label>
+  <label for="sender-note">${t('sender.note')}</label>
   <textarea id="sender-note" name="note" rows="3"></textarea>
-  <label for="sender-file">A PDF (at most ${Math.floor(request.maxFileSize / (1024 * 1024)) || 1} MiB)</label>
-  <div class="drop-zone" hidden><p>Drop PDFs here, or choose them below</p><p class="drop-count" aria-live="polite"></p></div>
+  <label for="sender-file">${t('sender.file', { mib: Math.floor(request.maxFileSize / (1024 * 1024)) || 1 })}</label>
+  <div class="drop-zone" hidden><p>${t('sender.drop')}</p><p class="drop-count" aria-live="polite"></p></div>
   <input id="sender-file" name="file" type="file" accept="application/pdf,.pdf" required>
-  <button class="button" type="submit">Send</button>
-  <p class="status-note">The person who asked sees your name, address and note with the file. It stays private to them.</p>
+  <button class="button" type="submit">${t('sender.send')}</button>
+  <p class="status-note">${t('sender.privacy')}</p>
 </form>
 <ul class="upload-list" aria-live="polite"></ul>
 </main>
+${scriptMessages(t, 'senderScript.')}
 <script type="module" src="${context.basePath}/assets/${context.manifest.sender}"></script>`,
   )
 }
 
 /** What this sender sent, once it is stored, and a way to send another. */
 export function receiptPage(context: SenderPageContext, slug: string, files: ReceiptLine[]): string {
+  const { t } = context
   return page(
     context,
-    'Received',
+    t('sender.received'),
     html`<main class="status">
-<p class="status-title">Received</p>
+<p class="status-title">${t('sender.received')}</p>
 <ul class="receipt">
-${files.map((file) => html`<li><strong>${file.filename}</strong>, ${file.size} bytes, SHA-256 <code>${file.sha256}</code></li>`)}
+${files.map((file) => html`<li><strong>${file.filename}</strong>${t('sender.receivedLine', { size: file.size })} <code>${file.sha256}</code></li>`)}
 </ul>
-<p><a href="${context.basePath}/u/${slug}">Send another PDF</a></p>
+<p><a href="${context.basePath}/u/${slug}">${t('sender.another')}</a></p>
 </main>`,
   )
 }

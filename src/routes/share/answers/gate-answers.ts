@@ -14,6 +14,21 @@ import type { AddressDecision, CodeDecision } from '../../../core/share/reader-g
 import { framingHeaders, PASSWORD_PAGE_HEADERS, STAND_IN_HEADERS } from './headers'
 import { addressPage, agreementPage, codePage } from './link-pages'
 import type { PageContext } from './pages'
+import type { MessageKey } from '../../../core/i18n/catalogs'
+import type { Translate } from '../../../core/i18n/translator'
+
+/** A refusal's words: its heading and its sentence are `<key>.title` and `<key>.message` in the catalogs. */
+export type RefusalWords =
+  | 'noMail'
+  | 'agreement.tooMany'
+  | `refused.${'locked' | 'first' | 'noDownload' | 'unstampable' | 'preparing' | 'tooManyPasswords' | 'busy' | 'crossSite'}`
+
+/** A refusal's heading and sentence in `t`'s language. */
+export function refusalText(t: Translate, words: RefusalWords): { title: string; message: string } {
+  const title: MessageKey = `${words}.title`
+  const message: MessageKey = `${words}.message`
+  return { title: t(title), message: t(message) }
+}
 
 export type ResponseSet = { status?: number | string; headers: Record<string, string | number> }
 
@@ -24,7 +39,7 @@ export type AnswerKit = {
   html: (set: ResponseSet, status: number, body: string, headers?: Record<string, string | string[]>) => string
   notFound: (set: ResponseSet) => string
   gone: (set: ResponseSet, state: Exclude<LinkState, 'active'>) => string
-  refused: (set: ResponseSet, status: number, title: string, message: string, headers?: Record<string, string>) => string
+  refused: (set: ResponseSet, status: number, words: RefusalWords, headers?: Record<string, string>) => string
   linkPath: (slug: string) => string
   linkCookie: (kind: LinkCookie, link: SharedLink['link']) => string
   cookieOptions: (link: SharedLink['link']) => ReaderCookieOptions
@@ -37,6 +52,7 @@ export type AnswerKit = {
  */
 export function gateAnswers(kit: AnswerKit) {
   const { ctx, page, html } = kit
+  const { t } = page
   const retentionDays = ctx.config.analyticsRetention
   /** A gate page's headers: its form posts back, and the sites the link names may frame it like the document. */
   const formHeaders = (link: SharedLink['link']) => ({ ...PASSWORD_PAGE_HEADERS, ...framingHeaders(link, 'form') })
@@ -80,13 +96,13 @@ export function gateAnswers(kit: AnswerKit) {
         return backToPage(set, decision.link)
       case 'invalid':
         return addressForm(set, 400, decision.link, {
-          problem: 'That is not an email address. Check it and try again.',
+          problem: t('address.invalid'),
           address: decision.text.slice(0, 254),
         })
       case 'denied':
       case 'not_allowed':
         return addressForm(set, 403, decision.link, {
-          problem: `${decision.address} may not open this document. Use the address it was shared with.`,
+          problem: t('address.denied', { address: decision.address }),
           address: decision.address,
         })
       case 'admitted':
@@ -94,10 +110,7 @@ export function gateAnswers(kit: AnswerKit) {
       case 'rate_limited':
         set.headers['retry-after'] = String(decision.retryAfterSeconds)
         return addressForm(set, 429, decision.link, {
-          problem:
-            decision.what === 'codes'
-              ? 'Too many codes were asked for. Wait a while, then ask again, or use the last code you received.'
-              : 'Too many addresses were tried from your network. Wait a while, then try again.',
+          problem: decision.what === 'codes' ? t('address.tooManyCodes') : t('address.tooManyAddresses'),
           address: decision.address,
         })
     }
@@ -118,12 +131,7 @@ export function gateAnswers(kit: AnswerKit) {
         case 'code_sent':
           return codeForm(set, 200, decision.link, decision.address)
         case 'no_mail':
-          return kit.refused(
-            set,
-            503,
-            'Cannot send codes',
-            'This server cannot send mail right now, so it cannot mail you a code. Tell the person who shared this link.',
-          )
+          return kit.refused(set, 503, 'noMail')
       }
       return kit.notFound(set)
     },
@@ -134,15 +142,9 @@ export function gateAnswers(kit: AnswerKit) {
       if (answered !== undefined) return answered
       switch (decision.kind) {
         case 'wrong':
-          return codeForm(
-            set,
-            401,
-            decision.link,
-            decision.address,
-            `Wrong code. ${decision.triesLeft} ${decision.triesLeft === 1 ? 'try' : 'tries'} left.`,
-          )
+          return codeForm(set, 401, decision.link, decision.address, t('code.wrong', { tries: decision.triesLeft }))
         case 'expired':
-          return codeForm(set, 401, decision.link, decision.address, 'This code has expired or was tried too often. Mail a new code.')
+          return codeForm(set, 401, decision.link, decision.address, t('code.expired'))
       }
       return kit.notFound(set)
     },
@@ -163,12 +165,7 @@ export function gateAnswers(kit: AnswerKit) {
           return backToPage(set, decision.link, kit.linkCookie('agreed', decision.link))
         case 'rate_limited':
           set.headers['retry-after'] = String(decision.retryAfterSeconds)
-          return kit.refused(
-            set,
-            429,
-            'Too many acceptances',
-            'This document’s agreement was accepted too many times from your network. Wait a while, then try again.',
-          )
+          return kit.refused(set, 429, 'agreement.tooMany')
       }
     },
   }

@@ -49,6 +49,8 @@ export const PAGE_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'private, no-cache',
+  // Its words are in the language the reader's picker (a cookie) or browser (Accept-Language) asks for.
+  vary: 'Accept-Language, Cookie',
 }
 
 /**

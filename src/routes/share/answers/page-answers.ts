@@ -2,10 +2,10 @@ import { PLACEHOLDER_PREVIEW } from '../../../core/previews/preview-service'
 import { hasGate } from '../../../core/links/readers'
 import type { LinkState } from '../../../core/links/link-state'
 import type { PageImageDecision } from '../../../core/share/open-page-image'
-import type { ResponseSet } from './gate-answers'
+import type { RefusalWords, ResponseSet } from './gate-answers'
 import { robotsHeaders } from './headers'
 
-type Refuse = (set: ResponseSet, status: number, title: string, message: string, headers?: Record<string, string>) => string
+type Refuse = (set: ResponseSet, status: number, words: RefusalWords, headers?: Record<string, string>) => string
 
 /**
  * How `GET /s/:slug/pages/:n` and `/pages/:n/text` answer: the page's WebP (or its text as JSON) with a strong ETag (the PDF version's hash, the page and
@@ -28,11 +28,9 @@ export function pageImageAnswer(
     case 'gone':
       return kit.gone(set, decision.state)
     case 'locked':
-      return decision.gate === 'password'
-        ? kit.refused(set, 401, 'Password required', 'Open the link and enter its password to read this document.')
-        : kit.refused(set, 403, 'Open the link first', 'Open the link to read this document.')
+      return decision.gate === 'password' ? kit.refused(set, 401, 'refused.locked') : kit.refused(set, 403, 'refused.first')
     case 'ungranted':
-      return kit.refused(set, 403, 'Open the link first', 'Open the link to read this document.')
+      return kit.refused(set, 403, 'refused.first')
     case 'bad_request':
       return text(400, decision.message)
   }

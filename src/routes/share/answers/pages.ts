@@ -6,6 +6,8 @@ import { type RoomNav, roomNavMarkup, viewerToolbar } from './toolbar-markup'
 import { CSS_PX_PER_POINT, MAX_AUTO_SCALE, PAGE_BORDERS_PX, PAGE_GUTTER_PX, PAGE_WIDTHS, type PageSize } from '../../../shared/page-layout'
 import type { PageBrand } from '../../../core/branding/page-brand'
 import { brandBar, brandIcon, brandMark, brandStylesheet } from '../../../core/branding/brand-markup'
+import type { Translate } from '../../../core/i18n/translator'
+import { htmlRoot, languagePicker } from '../../../core/i18n/page-markup'
 
 export type PageContext = {
   /** Absolute base of every URL in tags that leave the site (og:url, og:image, canonical). */
@@ -15,7 +17,16 @@ export type PageContext = {
   manifest: ViewerManifest
   /** The instance's branding as it is now (docs/operations.md, Branding). */
   brand: PageBrand
+  /** The page's language (docs/languages.md): its words, and its `lang` and `dir`. */
+  t: Translate
+  /** The page's own address (under the base path), where the language picker leads back to. */
+  back: string
+  /** The words of the viewer script, in the page's language (core/i18n/page-markup.ts, scriptMessages). */
+  scriptMessages: () => SafeHtml
 }
+
+/** What a page that stands in for a document is drawn with. */
+export type StandInContext = Pick<PageContext, 'basePath' | 'manifest' | 'brand' | 't' | 'back'>
 
 /** The title readers see: the file's title, or its filename when the title is empty. */
 export function displayTitle(row: Pick<SharedLink['file'], 'title' | 'filename'>): string {
@@ -47,14 +58,15 @@ export function viewerPage(
   const base = `${page.basePath}${path}`
   const first = options.firstPage && !ungranted ? firstPageImage(`${base}/pages/1`, options.firstPage) : null
   const title = displayTitle(file)
-  const { brand } = page
-  const description = file.description || (brand.siteName ? `${file.filename}, shared with ${brand.siteName}` : file.filename)
+  const { brand, t } = page
+  const description =
+    file.description || (brand.siteName ? t('page.description', { filename: file.filename, siteName: brand.siteName }) : file.filename)
   const shareUrl = `${page.publicUrl}${path}`
   const assets = `${page.basePath}/assets`
   const previewUrl = `${shareUrl}/preview.png?v=${file.sha256.slice(0, 12)}`
   const download = link.allowDownload ? `${base}/download` : ''
 
-  return `<!doctype html>\n${html`<html lang="en">
+  return `<!doctype html>\n${html`${htmlRoot(t)}
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
@@ -74,7 +86,7 @@ ${brand.siteName ? html`<meta property="og:site_name" content="${brand.siteName}
 <meta property="og:image:type" content="image/png">
 <meta property="og:image:width" content="1200">
 <meta property="og:image:height" content="630">
-<meta property="og:image:alt" content="${`First page of ${title}`}">
+<meta property="og:image:alt" content="${t('page.firstPageOf', { title })}">
 <meta name="twitter:card" content="summary_large_image">
 <meta name="twitter:title" content="${title}">
 <meta name="twitter:description" content="${description}">
@@ -83,21 +95,22 @@ ${brand.siteName ? html`<meta property="og:site_name" content="${brand.siteName}
 ${first ? html`<link rel="preload" as="image" href="${first.src}" imagesrcset="${first.srcset}" imagesizes="${first.sizes}" fetchpriority="high">` : ''}
 <script type="module" src="${assets}/${page.manifest.boot}"></script>
 </head>
-<body data-download="${link.allowDownload ? 'on' : 'off'}">
+<body data-download="${link.allowDownload ? 'on' : 'off'}"${link.allowDownload ? '' : html` data-print-off="${t('page.printOff')}"`}>
 <div id="app" ${
     options.images
       ? html`data-mode="images" data-pages-url="${base}/pages/" data-download="${download}" ${'sizes' in options.images ? html`data-sizes="${options.images.sizes}"` : html`data-problem="${options.images.problem}"`}`
       : html`data-file="${base}/file" data-size="${file.size}" data-etag="${etagOf(file.sha256)}" data-download="${download}" data-pdfjs="${assets}/${page.manifest.pdfjs}/"`
   } data-title="${title}" data-viewer="${assets}/${page.manifest.script}" data-pdfjs-style="${assets}/${page.manifest.pdfjsStyle}"${reading ? html` data-visit="${reading.token}" data-reading="${base}/reading"` : ''}${ungranted ? html` data-ungranted="1"` : ''}>
-${viewerToolbar({ title, download, brand: brandMark(brand), nav: room ? roomNavMarkup(page.basePath, room) : '' })}
+${viewerToolbar({ t, title, download, brand: brandMark(brand), nav: room ? roomNavMarkup(t, page.basePath, room) : '', picker: languagePicker(t, page.basePath, page.back) })}
 <div id="viewer-container" tabindex="0">${
     first
-      ? html`<div id="first-page" class="pdfViewer"><div class="page"><img src="${first.src}" srcset="${first.srcset}" sizes="${first.sizes}" width="${String(first.width)}" height="${String(first.height)}" alt="${`Page 1 of ${title}`}" fetchpriority="high" elementtiming="first-page"></div></div>`
+      ? html`<div id="first-page" class="pdfViewer"><div class="page"><img src="${first.src}" srcset="${first.srcset}" sizes="${first.sizes}" width="${String(first.width)}" height="${String(first.height)}" alt="${t('page.pageOneOf', { title })}" fetchpriority="high" elementtiming="first-page"></div></div>`
       : ''
   }<div id="viewer" class="pdfViewer"></div></div>
-${first ? html`<div id="status" class="status" role="status" aria-live="polite" hidden></div>` : html`<div id="status" class="status" role="status" aria-live="polite"><div class="spinner"></div><p>Loading document…</p></div>`}
+${first ? html`<div id="status" class="status" role="status" aria-live="polite" hidden></div>` : html`<div id="status" class="status" role="status" aria-live="polite"><div class="spinner"></div><p>${t('page.loading')}</p></div>`}
 </div>
-<noscript><p class="${first ? 'noscript-bar' : 'status'}">${first ? 'Page 1 is shown; the other pages need JavaScript.' : 'This viewer needs JavaScript.'}${link.allowDownload ? html` <a href="${download}">Download the PDF</a>.` : ''}</p></noscript>
+<noscript><p class="${first ? 'noscript-bar' : 'status'}">${first ? t('page.noscriptFirst') : t('page.noscript')}${link.allowDownload ? html` <a href="${download}">${t('page.downloadPdf')}</a>` : ''}</p></noscript>
+${page.scriptMessages()}
 </body>
 </html>`}\n`
 }
@@ -127,13 +140,13 @@ function firstPageImage(pageUrl: string, size: PageSize) {
  * referrer, and no word of any document unless `body` says it.
  */
 export function standInPage(
-  page: Pick<PageContext, 'basePath' | 'manifest' | 'brand'>,
+  page: StandInContext,
   title: string,
   body: SafeHtml,
   /** More of the head: a room's index has its link card. */
   head: SafeHtml | '' = '',
 ): string {
-  return `<!doctype html>\n${html`<html lang="en">
+  return `<!doctype html>\n${html`${htmlRoot(page.t)}
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -144,11 +157,11 @@ export function standInPage(
 ${brandIcon(page.brand)}
 <link rel="stylesheet" href="${page.basePath}/assets/${page.manifest.style}">${brandStylesheet(page.brand)}${head}
 </head>
-<body>${brandBar(page.brand)}${body}</body>
+<body>${brandBar(page.brand)}${body}${languagePicker(page.t, page.basePath, page.back)}</body>
 </html>`}\n`
 }
 
 /** A small page for 404, 403 and 410 answers on /s/*: the reader gets words, not JSON. */
-export function messagePage(page: Pick<PageContext, 'basePath' | 'manifest' | 'brand'>, heading: string, message: string): string {
+export function messagePage(page: StandInContext, heading: string, message: string): string {
   return standInPage(page, heading, html`<main class="status"><p class="status-title">${heading}</p><p>${message}</p></main>`)
 }

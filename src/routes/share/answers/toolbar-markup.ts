@@ -1,3 +1,4 @@
+import type { Translate } from '../../../core/i18n/translator'
 import { html, type SafeHtml } from '../../../lib/html'
 
 /**
@@ -6,8 +7,9 @@ import { html, type SafeHtml } from '../../../lib/html'
  * viewer/src/find-bar.ts, viewer/src/keyboard.ts). Every value is HTML-escaped.
  */
 const icons = {
-  previous: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M15 18l-6-6 6-6"/></svg>`,
-  next: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M9 18l6-6-6-6"/></svg>`,
+  // Previous and next point the way the page reads: mirrored right to left (viewer.css, .icon-flow).
+  previous: html`<svg class="icon icon-flow" viewBox="0 0 24 24" aria-hidden="true"><path d="M15 18l-6-6 6-6"/></svg>`,
+  next: html`<svg class="icon icon-flow" viewBox="0 0 24 24" aria-hidden="true"><path d="M9 18l6-6-6-6"/></svg>`,
   minus: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M5 12h14"/></svg>`,
   plus: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M12 5v14M5 12h14"/></svg>`,
   search: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="11" cy="11" r="7"/><path d="M20 20l-3.5-3.5"/></svg>`,
@@ -29,64 +31,67 @@ export type RoomNav = {
 }
 
 /** A room document's way back and on: plain links, so they work before (and without) any script. */
-export function roomNavMarkup(basePath: string, nav: RoomNav): SafeHtml {
+export function roomNavMarkup(t: Translate, basePath: string, nav: RoomNav): SafeHtml {
   const step = (rel: 'prev' | 'next', to: RoomNav['next']) =>
     to
-      ? html`<a class="button" rel="${rel}" href="${basePath}${to.path}" title="${`${rel === 'prev' ? 'Previous' : 'Next'}: ${to.title}`}" aria-label="${`${rel === 'prev' ? 'Previous' : 'Next'} document: ${to.title}`}">${rel === 'prev' ? icons.previous : icons.next}</a>`
+      ? html`<a class="button" rel="${rel}" href="${basePath}${to.path}" title="${t(rel === 'prev' ? 'room.previous' : 'room.next', { title: to.title })}" aria-label="${t(rel === 'prev' ? 'room.previousDocument' : 'room.nextDocument', { title: to.title })}">${rel === 'prev' ? icons.previous : icons.next}</a>`
       : ''
-  return html`<nav class="group room-nav" aria-label="Room"><a class="button" href="${basePath}${nav.index.path}" title="${`Back to ${nav.index.name}`}">${icons.up}<span class="label">${nav.index.name}</span></a>${step('prev', nav.previous)}${step('next', nav.next)}</nav>`
+  return html`<nav class="group room-nav" aria-label="${t('room.nav')}"><a class="button" href="${basePath}${nav.index.path}" title="${t('room.back', { name: nav.index.name })}">${icons.up}<span class="label">${nav.index.name}</span></a>${step('prev', nav.previous)}${step('next', nav.next)}</nav>`
 }
 
 /**
- * The toolbar (the instance's `brand` mark if any, a room document's `nav`, title, pages, zoom, find, and the
- * download button when `download` is its URL) and the find bar.
+ * The toolbar (the instance's `brand` mark if any, a room document's `nav`, title, pages, zoom, find, the
+ * download button when `download` is its URL, the language `picker`) and the find bar, in `t`'s language.
  */
 export function viewerToolbar({
+  t,
   title,
   download,
   brand = '',
   nav = '',
+  picker = '',
 }: {
+  t: Translate
   title: string
   download: string
   brand?: SafeHtml | ''
   nav?: SafeHtml | ''
+  picker?: SafeHtml | ''
 }): SafeHtml {
+  const percent = new Intl.NumberFormat(t.language, { style: 'percent' })
   return html`<header class="toolbar">
   ${brand}${nav}<h1 class="doc-title" title="${title}">${title}</h1>
-  <div class="group pages" role="group" aria-label="Pages">
-    <button id="previous-page" type="button" title="Previous page (p)" aria-label="Previous page" disabled>${icons.previous}</button>
-    <label class="visually-hidden" for="page-number">Page</label>
+  <div class="group pages" role="group" aria-label="${t('toolbar.pages')}">
+    <button id="previous-page" type="button" title="${t('toolbar.previousPageKey')}" aria-label="${t('toolbar.previousPage')}" disabled>${icons.previous}</button>
+    <label class="visually-hidden" for="page-number">${t('toolbar.page')}</label>
     <input id="page-number" type="number" inputmode="numeric" min="1" value="1" disabled>
     <span class="page-of">/ <span id="page-count">–</span></span>
-    <button id="next-page" type="button" title="Next page (n)" aria-label="Next page" disabled>${icons.next}</button>
+    <button id="next-page" type="button" title="${t('toolbar.nextPageKey')}" aria-label="${t('toolbar.nextPage')}" disabled>${icons.next}</button>
   </div>
-  <div class="group zoom" role="group" aria-label="Zoom">
-    <button id="zoom-out" class="zoom-steps" type="button" title="Zoom out (−)" aria-label="Zoom out" disabled>${icons.minus}</button>
-    <label class="visually-hidden" for="zoom">Zoom</label>
+  <div class="group zoom" role="group" aria-label="${t('toolbar.zoom')}">
+    <button id="zoom-out" class="zoom-steps" type="button" title="${t('toolbar.zoomOutKey')}" aria-label="${t('toolbar.zoomOut')}" disabled>${icons.minus}</button>
+    <label class="visually-hidden" for="zoom">${t('toolbar.zoom')}</label>
     <select id="zoom" disabled>
-      <option value="auto">Auto</option>
-      <option value="page-width">Fit width</option>
-      <option value="page-fit">Fit page</option>
-      <option value="0.5">50%</option>
-      <option value="1">100%</option>
-      <option value="1.5">150%</option>
-      <option value="2">200%</option>
+      <option value="auto">${t('toolbar.zoomAuto')}</option>
+      <option value="page-width">${t('toolbar.zoomWidth')}</option>
+      <option value="page-fit">${t('toolbar.zoomPage')}</option>
+      ${[0.5, 1, 1.5, 2].map((scale) => html`<option value="${String(scale)}">${percent.format(scale)}</option>`)}
       <option value="custom" id="zoom-custom" hidden></option>
     </select>
-    <button id="zoom-in" class="zoom-steps" type="button" title="Zoom in (+)" aria-label="Zoom in" disabled>${icons.plus}</button>
+    <button id="zoom-in" class="zoom-steps" type="button" title="${t('toolbar.zoomInKey')}" aria-label="${t('toolbar.zoomIn')}" disabled>${icons.plus}</button>
   </div>
   <div class="group actions">
-    <button id="find-toggle" type="button" title="Find in document (Ctrl+F)" aria-label="Find in document" aria-controls="find-bar" aria-expanded="false" disabled>${icons.search}</button>
-    ${download ? html`<a id="download" class="button primary" href="${download}" title="Download the PDF">${icons.download}<span class="label">Download</span></a>` : ''}
+    <button id="find-toggle" type="button" title="${t('toolbar.findKey')}" aria-label="${t('toolbar.find')}" aria-controls="find-bar" aria-expanded="false" disabled>${icons.search}</button>
+    ${download ? html`<a id="download" class="button primary" href="${download}" title="${t('page.downloadPdf')}">${icons.download}<span class="label">${t('toolbar.download')}</span></a>` : ''}
+    ${picker}
   </div>
 </header>
 <div id="find-bar" class="find-bar" role="search" hidden>
-  <label class="visually-hidden" for="find-input">Find in document</label>
-  <input id="find-input" type="search" placeholder="Find in document" autocomplete="off" spellcheck="false">
+  <label class="visually-hidden" for="find-input">${t('toolbar.find')}</label>
+  <input id="find-input" type="search" placeholder="${t('toolbar.find')}" autocomplete="off" spellcheck="false">
   <span id="find-result" aria-live="polite"></span>
-  <button id="find-previous" type="button" title="Previous match (Shift+Enter)" aria-label="Previous match">${icons.previous}</button>
-  <button id="find-next" type="button" title="Next match (Enter)" aria-label="Next match">${icons.next}</button>
-  <button id="find-close" type="button" title="Close (Esc)" aria-label="Close find">${icons.close}</button>
+  <button id="find-previous" type="button" title="${t('toolbar.previousMatchKey')}" aria-label="${t('toolbar.previousMatch')}">${icons.previous}</button>
+  <button id="find-next" type="button" title="${t('toolbar.nextMatchKey')}" aria-label="${t('toolbar.nextMatch')}">${icons.next}</button>
+  <button id="find-close" type="button" title="${t('toolbar.closeFindKey')}" aria-label="${t('toolbar.closeFind')}">${icons.close}</button>
 </div>`
 }

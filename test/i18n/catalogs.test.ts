@@ -1,0 +1,82 @@
+import { describe, expect, test } from 'bun:test'
+import { CATALOGS, type MessageKey } from '../../src/core/i18n/catalogs'
+import { checkCatalogs } from '../../src/core/i18n/check-catalogs'
+import { translator } from '../../src/core/i18n/translator'
+import { LANGUAGES } from '../../src/shared/languages'
+
+// A value for every placeholder the catalogs name.
+const VALUES = { filename: 'a.pdf', siteName: 'Acme', title: 'T', name: 'N', address: 'a@b.c', why: 'x', sha256: 'ab' }
+const NUMBERS = [
+  'pages',
+  'days',
+  'minutes',
+  'tries',
+  'progress',
+  'seconds',
+  'page',
+  'current',
+  'total',
+  'scale',
+  'mib',
+  'size',
+  'count',
+  'status',
+]
+
+// docs/languages.md, "The check": every language has exactly English's keys, each message is ICU MessageFormat,
+// and its placeholders are English's.
+describe('the message catalogs', () => {
+  test('there is one catalog a language, and they agree with English', () => {
+    expect(Object.keys(CATALOGS).sort()).toEqual([...LANGUAGES].sort())
+    expect(checkCatalogs(CATALOGS)).toEqual([])
+  })
+
+  test('every message formats in its language, with plurals and numbers through Intl', () => {
+    for (const language of LANGUAGES) {
+      const t = translator(language)
+      for (const key of Object.keys(CATALOGS.en) as MessageKey[]) {
+        const text = t(key, { ...VALUES, ...Object.fromEntries(NUMBERS.map((n) => [n, 3])), expiredAt: Date.UTC(2026, 0, 2) })
+        expect(text.length).toBeGreaterThan(0)
+      }
+    }
+    expect(translator('en')('code.wrong', { tries: 1 })).toBe('Wrong code. 1 try left.')
+    expect(translator('en')('code.wrong', { tries: 3 })).toBe('Wrong code. 3 tries left.')
+  })
+})
+
+describe('the check finds planted mistakes', () => {
+  const copy = () => structuredClone(CATALOGS) as Record<string, Record<string, string>>
+
+  test('a key missing in a language', () => {
+    const catalogs = copy()
+    delete catalogs.de!['gate.open']
+    expect(checkCatalogs(catalogs)).toEqual(['de: lacks "gate.open"'])
+  })
+
+  test('a key English lacks', () => {
+    const catalogs = copy()
+    catalogs.fr!['gate.openNow'] = 'Ouvrir'
+    expect(checkCatalogs(catalogs)).toEqual(['fr: has "gate.openNow", which en lacks'])
+  })
+
+  test('a placeholder renamed, a plural turned into a plain argument, a select with other cases', () => {
+    const catalogs = copy()
+    catalogs.ja!['code.hint'] = '{email} に6桁のコードを送りました。{minutes}分間有効です。'
+    expect(checkCatalogs(catalogs)).toEqual(['ja: "code.hint" has the placeholders {email} {minutes}, en has {address} {minutes, plural}'])
+    const selects = { en: { 'x.y': '{kind, select, a {A} other {O}}' }, de: { 'x.y': '{kind, select, b {B} other {O}}' } }
+    expect(checkCatalogs(selects)).toEqual(['de: "x.y" has the placeholders {kind, select, b|other}, en has {kind, select, a|other}'])
+  })
+
+  test('a plural without other, a plural case the language never picks, a message that does not parse, an empty one', () => {
+    const catalogs = copy()
+    catalogs.pl!['room.pages'] = '{pages, plural, one {# strona} few {# strony}}'
+    catalogs.ja!['room.pages'] = '{pages, plural, one {#ページ} other {#ページ}}'
+    catalogs.uk!['code.label'] = 'Код {'
+    catalogs.ar!['code.label'] = ' '
+    const problems = checkCatalogs(catalogs)
+    expect(problems).toContain('pl: "room.pages" is not ICU MessageFormat (MISSING_OTHER_CLAUSE)')
+    expect(problems).toContain('ja: "room.pages" has the plural case "one", which ja never picks')
+    expect(problems.some((p) => p.startsWith('uk: "code.label" is not ICU MessageFormat'))).toBe(true)
+    expect(problems).toContain('ar: "code.label" is empty')
+  })
+})
