@@ -82,7 +82,7 @@ describe('share links in Chromium, served by the compiled binary', () => {
   })
 
   const goneCases = [
-    { name: 'an expired link', options: { expiresAt: Date.now() - 60_000 }, words: 'This link has expired' },
+    { name: 'an expired link', options: { expiresAt: Date.now() - 60_000 }, words: 'This link expired on ' },
     { name: 'a disabled link', options: { disabled: true }, words: 'This link has been turned off' },
   ]
   for (const { name, options, words } of goneCases) {

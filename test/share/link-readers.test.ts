@@ -57,7 +57,7 @@ async function expectNothingOfTheDocument(response: Response) {
 describe('links that are off, expired or used up: 410 on every route', () => {
   const states = [
     { state: 'disabled', options: { disabled: true }, words: 'This link has been turned off' },
-    { state: 'expired', options: { expiresAt: Date.now() - 1000 }, words: 'This link has expired' },
+    { state: 'expired', options: { expiresAt: Date.now() - 1000 }, words: 'This link expired on ' },
     { state: 'used_up', options: { maxViews: 3, views: 3 }, words: 'This link has reached its view limit' },
     // The owner's switch is the first reason: a link both off and expired says it is off.
     { state: 'disabled and expired', options: { disabled: true, expiresAt: Date.now() - 1000 }, words: 'This link has been turned off' },

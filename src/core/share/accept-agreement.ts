@@ -2,11 +2,10 @@ import { and, eq } from 'drizzle-orm'
 import type { AppContext } from '../context'
 import { rateLimitFor } from '../limits/rate-limit'
 import type { SharedLink } from '../links/find-shared-link'
-import type { LinkState } from '../links/link-state'
 import { readerEventStatements, readerNews } from '../notifications/reader-events'
 import { drizzleSqlOf } from '../../db/database'
 import { randomId } from '../../lib/ids'
-import type { LinkAccess } from './link-access'
+import type { GoneAccess, LinkAccess } from './link-access'
 
 /**
  * What the agreement form (`POST /s/:slug/agreement`) decided: the link is missing or gone, or has no agreement
@@ -15,7 +14,7 @@ import type { LinkAccess } from './link-access'
  */
 export type AgreementDecision =
   | { kind: 'missing' }
-  | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
+  | GoneAccess
   | { kind: 'no_form' }
   | { kind: 'in'; link: SharedLink['link'] }
   | { kind: 'changed'; shared: SharedLink }

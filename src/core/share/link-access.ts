@@ -8,14 +8,22 @@ import { type GateReader, hasLinkCookie, readerOfCookies } from './reader-cookie
 /** A link's count of views, read live: the cached SharedLink has none (the view counter writes them). */
 const LIVE_VIEWS = 'SELECT "views" FROM "links" WHERE "id" = ?'
 
+/**
+ * Turned off, expired, or used up (and the reader holds no grant): the 410 page, nothing of the document — shown
+ * inside the frames of the sites the link names (`embedOrigins`), as its pages were; `expiresAt` and `language`:
+ * the day an expired link ended, which every 410 of it names, in the link's language.
+ */
+export type GoneAccess = {
+  kind: 'gone'
+  state: Exclude<LinkState, 'active'>
+  embedOrigins?: string
+  expiresAt?: number | null
+  language?: string | null
+}
+
 export type LinkAccess =
   | { kind: 'missing' }
-  /**
-   * Turned off, expired, or used up (and the reader holds no grant): the 410 page, nothing of the document — shown
-   * inside the frames of the sites the link names (`embedOrigins`), as its pages were; `expiresAt` and `language`:
-   * the day an expired link ended, which the page names, in the link's language.
-   */
-  | { kind: 'gone'; state: Exclude<LinkState, 'active'>; embedOrigins?: string; expiresAt?: number | null; language?: string | null }
+  | GoneAccess
   | {
       kind: 'open'
       shared: SharedLink

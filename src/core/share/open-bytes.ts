@@ -1,9 +1,8 @@
 import type { AppContext } from '../context'
 import type { SharedLink } from '../links/find-shared-link'
-import type { LinkState } from '../links/link-state'
 import type { Watermarks } from '../previews/watermarks'
 import type { Visit } from '../../routes/share/model'
-import type { Gate, LinkAccess } from './link-access'
+import type { Gate, GoneAccess, LinkAccess } from './link-access'
 import type { RequestCookies } from '../../lib/cookies'
 import { readerWatermark } from './reader-watermark'
 import { downloadRecorder } from './record-download'
@@ -20,7 +19,7 @@ import type { VisitorKeyOf } from './visitor-salt'
  */
 export type BytesDecision =
   | { kind: 'missing' }
-  | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
+  | GoneAccess
   | { kind: 'locked'; gate: Gate }
   | { kind: 'ungranted' }
   | { kind: 'no_download'; shared: SharedLink }

@@ -1,11 +1,10 @@
 import type { AppContext } from '../context'
 import type { SharedLink } from '../links/find-shared-link'
-import type { LinkState } from '../links/link-state'
 import { rateLimitFor } from '../limits/rate-limit'
 import type { PageImage, PageImages, PageTexts } from '../previews/page-images'
 import type { Watermarks } from '../previews/watermarks'
 import { isPageWidth, PAGE_WIDTHS, type PageWidth } from '../previews/render-page'
-import type { Gate, LinkAccess } from './link-access'
+import type { Gate, GoneAccess, LinkAccess } from './link-access'
 import type { RequestCookies } from '../../lib/cookies'
 import { readerWatermark } from './reader-watermark'
 
@@ -20,7 +19,7 @@ export const PAGE_TEXTS_PER_MINUTE = 300
  */
 export type PageImageDecision =
   | { kind: 'missing' }
-  | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
+  | GoneAccess
   | { kind: 'locked'; gate: Gate }
   | { kind: 'ungranted' }
   | { kind: 'bad_request'; message: string }

@@ -1,12 +1,11 @@
 import type { AppContext } from '../context'
 import type { SharedLink } from '../links/find-shared-link'
-import type { LinkState } from '../links/link-state'
 import type { Visit } from '../../routes/share/model'
 import { hasLinkCookie, READER_COOKIES, readingToken, visitCookieOf, visitOfToken } from './reader-cookies'
 import { createViewCounter, type ViewScope } from './count-view'
 import { framedByAllowedOrigin } from '../links/embed-origins'
 import { hasGate } from '../links/readers'
-import type { Gate, LinkAccess } from './link-access'
+import type { Gate, GoneAccess, LinkAccess } from './link-access'
 import type { RequestCookies } from '../../lib/cookies'
 import type { VisitorKeyOf } from './visitor-salt'
 import { type VisitFacts, visitedLinkOf } from './visit-records'
@@ -20,7 +19,7 @@ import type { PageSize } from '../previews/page-sizes'
  */
 export type PageDecision =
   | { kind: 'missing' }
-  | { kind: 'gone'; state: Exclude<LinkState, 'active'>; embedOrigins?: string; expiresAt?: number | null; language?: string | null }
+  | GoneAccess
   /** A link that shows pages drawn on the server, whose pages' sizes no renderer could read just now. */
   | { kind: 'busy' }
   /** A room link's document of a limited room, for a reader its index has not let in yet: to the index first. */

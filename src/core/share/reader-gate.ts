@@ -1,10 +1,9 @@
 import type { AppContext } from '../context'
 import type { SharedLink } from '../links/find-shared-link'
-import type { LinkState } from '../links/link-state'
 import { readerAddressOf, readerVerdict } from '../links/readers'
 import { rateLimitFor } from '../limits/rate-limit'
 import { mailedCodes } from '../readers/mailed-codes'
-import type { LinkAccess } from './link-access'
+import type { GoneAccess, LinkAccess } from './link-access'
 
 /**
  * Addresses an `email` link may refuse one client address in an hour: past that, every address it tries is
@@ -22,7 +21,7 @@ export const REFUSAL_LIMITS = { perClient: 10, windowMs: 60 * 60 * 1000 } as con
  */
 export type AddressDecision =
   | { kind: 'missing' }
-  | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
+  | GoneAccess
   | { kind: 'no_form' }
   | { kind: 'in'; link: SharedLink['link'] }
   | { kind: 'invalid'; link: SharedLink['link']; text: string }

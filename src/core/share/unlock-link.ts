@@ -1,11 +1,10 @@
 import type { AppContext } from '../context'
 import type { SharedLink } from '../links/find-shared-link'
-import type { LinkState } from '../links/link-state'
 import { passwordMatches } from '../passwords/argon2'
 import { rateLimitFor } from '../limits/rate-limit'
 import { DomainError } from '../../errors'
 import { MAX_TRACKED_KEYS } from '../../lib/rate-limiter'
-import type { LinkAccess } from './link-access'
+import type { GoneAccess, LinkAccess } from './link-access'
 
 /** Wrong passwords one address may try on one link per window, before it gets 429 until the window ends. */
 export const UNLOCK_FAILURES_PER_WINDOW = 10
@@ -18,7 +17,7 @@ export const UNLOCK_WINDOW_MS = 15 * 60 * 1000
  */
 export type UnlockDecision =
   | { kind: 'missing' }
-  | { kind: 'gone'; state: Exclude<LinkState, 'active'> }
+  | GoneAccess
   | { kind: 'no_form' }
   | { kind: 'wrong'; link: SharedLink['link'] }
   | { kind: 'rate_limited'; retryAfterSeconds: number }

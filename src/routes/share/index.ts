@@ -132,7 +132,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
     const access = await judge(await findDocument(slug, null), reader.cookies)
     const answers = answersFor(request, reader, access)
     if (access.kind === 'missing') return answers.notFound(set)
-    if (access.kind === 'gone') return answers.gone(set, access.state, access.embedOrigins)
+    if (access.kind === 'gone') return answers.gone(set, access)
     const { shared } = access
     if (access.gate) return answers.page(set, { kind: 'gate', gate: access.gate, shared })
     const filter = (new URL(request.url).searchParams.get('q') ?? '').slice(0, 200)
@@ -146,7 +146,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
       visit: visitOf(request, reader.client.ip),
       facts: visitFactsOf(request, ownHost),
     })
-    if (admission.kind === 'gone') return answers.gone(set, admission.state, admission.embedOrigins)
+    if (admission.kind === 'gone') return answers.gone(set, admission)
     return answers.room(set, shared.link, index, filter, admission.set)
   }
 
@@ -201,7 +201,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
   const previewAnswer = async (request: Request, set: ResponseSet, access: LinkAccess, answers: Answers) => {
     const decision = await openPreview({ access })
     if (decision.kind === 'missing') return answers.notFound(set)
-    if (decision.kind === 'gone') return answers.gone(set, decision.state)
+    if (decision.kind === 'gone') return answers.gone(set, decision)
     if (decision.kind === 'locked') return new Response(Bun.file(PLACEHOLDER_PREVIEW.path), { headers: LOCKED_PREVIEW_HEADERS })
     const { preview, shared } = decision
     if (preview.pending) return new Response(Bun.file(preview.path), { headers: PENDING_PREVIEW_HEADERS })
@@ -347,7 +347,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
             case 'no_form': // only a password page has a form: a link without a password takes no POST, like any other path
               return answers.notFound(set)
             case 'gone':
-              return answers.gone(set, decision.state)
+              return answers.gone(set, decision)
             case 'rate_limited':
               return answers.refused(set, 429, 'refused.tooManyPasswords', { 'retry-after': String(decision.retryAfterSeconds) })
             case 'busy':

@@ -1,8 +1,7 @@
 import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
-import type { LinkState } from '../../../core/links/link-state'
 import type { AgreementDecision } from '../../../core/share/accept-agreement'
-import type { Gate } from '../../../core/share/link-access'
+import type { Gate, GoneAccess } from '../../../core/share/link-access'
 import {
   type GateReader,
   type LinkCookie,
@@ -38,7 +37,7 @@ export type AnswerKit = {
   page: PageContext
   html: (set: ResponseSet, status: number, body: string, headers?: Record<string, string | string[]>) => string
   notFound: (set: ResponseSet) => string
-  gone: (set: ResponseSet, state: Exclude<LinkState, 'active'>) => string
+  gone: (set: ResponseSet, closed: GoneAccess) => string
   refused: (set: ResponseSet, status: number, words: RefusalWords, headers?: Record<string, string>) => string
   linkPath: (slug: string) => string
   linkCookie: (kind: LinkCookie, link: SharedLink['link']) => string
@@ -91,7 +90,7 @@ export function gateAnswers(kit: AnswerKit) {
       case 'no_form': // a link without this gate takes no such POST, like any other path
         return kit.notFound(set)
       case 'gone':
-        return kit.gone(set, decision.state)
+        return kit.gone(set, decision)
       case 'in':
         return backToPage(set, decision.link)
       case 'invalid':
@@ -156,7 +155,7 @@ export function gateAnswers(kit: AnswerKit) {
         case 'no_form':
           return kit.notFound(set)
         case 'gone':
-          return kit.gone(set, decision.state)
+          return kit.gone(set, decision)
         case 'in':
           return backToPage(set, decision.link)
         case 'changed':

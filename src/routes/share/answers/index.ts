@@ -2,7 +2,7 @@ import type { ViewerManifest } from '../../../assets/viewer-assets'
 import type { PageBrand } from '../../../core/branding/page-brand'
 import type { AppContext } from '../../../core/context'
 import type { SharedLink } from '../../../core/links/find-shared-link'
-import type { LinkState } from '../../../core/links/link-state'
+import type { GoneAccess } from '../../../core/share/link-access'
 import { slice } from '../../../storage/local-blob-store'
 import { etagOf, sendFile, takeSetHeaders } from '../../../http/send-file'
 import { type AnswerKit, gateAnswers, type RefusalWords, refusalText, type ResponseSet } from './gate-answers'
@@ -98,8 +98,8 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
      * The 410 page; inside the frames of the sites a link names (`embedOrigins`) as its other pages are; an expired
      * link's names the day it ended (`expiredAt`).
      */
-    const gone = (set: ResponseSet, state: Exclude<LinkState, 'active'>, embedOrigins = '', expiredAt?: number | null) => {
-      const words = goneWords(t, state, expiredAt)
+    const gone = (set: ResponseSet, { state, embedOrigins = '', expiresAt }: GoneAccess) => {
+      const words = goneWords(t, state, expiresAt)
       return html(set, 410, messagePage(page, words.title, words.message), {
         ...STAND_IN_HEADERS,
         ...framingHeaders({ embedOrigins }, 'viewer'),
@@ -138,7 +138,7 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
       /** `GET /s/:slug`, and a room link's document page `GET /s/:slug/docs/:fileId` (`room`: where it leads). */
       page(set: ResponseSet, decision: PageDecision, room?: RoomNav) {
         if (decision.kind === 'missing') return notFound(set)
-        if (decision.kind === 'gone') return gone(set, decision.state, decision.embedOrigins, decision.expiresAt)
+        if (decision.kind === 'gone') return gone(set, decision)
         if (decision.kind === 'busy') return refused(set, 503, 'refused.preparing', { 'retry-after': '2' })
         const { link } = decision.shared
         if (decision.kind === 'room_first') {
@@ -186,7 +186,7 @@ export function shareAnswers(ctx: AppContext, manifest: ViewerManifest, brand: (
           case 'missing':
             return notFound(set)
           case 'gone':
-            return gone(set, decision.state)
+            return gone(set, decision)
           case 'locked':
             return decision.gate === 'password' ? refused(set, 401, 'refused.locked') : refused(set, 403, 'refused.first')
           case 'ungranted':

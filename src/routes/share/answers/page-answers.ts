@@ -1,6 +1,6 @@
 import { PLACEHOLDER_PREVIEW } from '../../../core/previews/preview-service'
 import { hasGate } from '../../../core/links/readers'
-import type { LinkState } from '../../../core/links/link-state'
+import type { GoneAccess } from '../../../core/share/link-access'
 import type { PageImageDecision } from '../../../core/share/open-page-image'
 import type { RefusalWords, ResponseSet } from './gate-answers'
 import { robotsHeaders } from './headers'
@@ -18,7 +18,7 @@ export function pageImageAnswer(
   request: Request,
   set: ResponseSet,
   decision: PageImageDecision,
-  kit: { notFound: (set: ResponseSet) => string; gone: (set: ResponseSet, state: Exclude<LinkState, 'active'>) => string; refused: Refuse },
+  kit: { notFound: (set: ResponseSet) => string; gone: (set: ResponseSet, closed: GoneAccess) => string; refused: Refuse },
 ): Response | string {
   const text = (status: number, body: string, headers: Record<string, string> = {}) =>
     new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } })
@@ -26,7 +26,7 @@ export function pageImageAnswer(
     case 'missing':
       return kit.notFound(set)
     case 'gone':
-      return kit.gone(set, decision.state)
+      return kit.gone(set, decision)
     case 'locked':
       return decision.gate === 'password' ? kit.refused(set, 401, 'refused.locked') : kit.refused(set, 403, 'refused.first')
     case 'ungranted':
