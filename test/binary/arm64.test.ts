@@ -30,7 +30,7 @@ exec "$@"`
 const emulated = (binary: string) => ['unshare', '--user', '--map-root-user', '--mount', 'sh', '-c', IN_NAMESPACE, 'sh', binary]
 // Emulation is some 10–30 times slower: a first render (a renderer process started, PDFium's wasm compiled) takes
 // longer than the default 5 s.
-const env = { QEMU_LD_PREFIX: ARM64_LIBS, PDFSHARE_PREVIEW_TIMEOUT: '240', PDFSHARE_IDLE_TIMEOUT: '240' }
+const env = { QEMU_LD_PREFIX: ARM64_LIBS, PDFSHARE_PREVIEW_TIMEOUT: '200', PDFSHARE_IDLE_TIMEOUT: '255' }
 
 const dir = mkdtempSync(join(tmpdir(), 'pdfshare-arm64-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -10,6 +10,7 @@ import { passwordProtected } from '../e2e/viewer-pdfs'
 import { startTestApp } from '../support/harness'
 import { addLink, type TestLink } from '../support/links'
 import { uploadPdf } from '../support/uploads'
+import { untilDrawn } from '../support/busy'
 import { FIREFOX } from '../support/user-agents'
 
 // Watermarks per reader (docs/share-page.md, "Watermarks"): drawn into the pixels of every page image a reader
@@ -23,8 +24,11 @@ const file = await uploadPdf(server, owner, {
 })
 
 let addresses = 0
+/** A reader's GET; asked again while the renderers are all busy (503: a page still being counted or drawn), as a reader would. */
 const get = (path: string, headers: Record<string, string> = {}) =>
-  server.call('GET', path, { headers: { 'user-agent': FIREFOX, 'x-forwarded-for': `198.18.12.${++addresses % 250}`, ...headers } })
+  untilDrawn(() =>
+    server.call('GET', path, { headers: { 'user-agent': FIREFOX, 'x-forwarded-for': `198.18.12.${++addresses % 250}`, ...headers } }),
+  )
 
 /** A reader who opened the link's page: the cookies it set (their visit among them) and the visit's id. */
 async function reader(link: TestLink): Promise<{ cookie: string; visit: string }> {
@@ -187,9 +191,11 @@ describe('watermarks per reader', () => {
     const who = await reader(link)
     const previews = join(server.dataDir, 'previews')
     const pageTwo = () =>
-      server.callInProcess('GET', `${link.path}/pages/2?w=800`, {
-        headers: { 'user-agent': FIREFOX, 'x-forwarded-for': '198.18.13.3', cookie: who.cookie },
-      })
+      untilDrawn(() =>
+        server.callInProcess('GET', `${link.path}/pages/2?w=800`, {
+          headers: { 'user-agent': FIREFOX, 'x-forwarded-for': '198.18.13.3', cookie: who.cookie },
+        }),
+      )
     const overlays = () => new Set(readdirSync(previews).filter((entry) => entry.startsWith('watermark-')))
     const before = overlays()
     expect((await pageTwo()).status).toBe(200)
