@@ -5,7 +5,17 @@ import { translator } from '../../src/core/i18n/translator'
 import { LANGUAGES } from '../../src/shared/languages'
 
 // A value for every placeholder the catalogs name.
-const VALUES = { filename: 'a.pdf', siteName: 'Acme', title: 'T', name: 'N', address: 'a@b.c', why: 'x', sha256: 'ab' }
+const VALUES = {
+  filename: 'a.pdf',
+  siteName: 'Acme',
+  title: 'T',
+  name: 'N',
+  address: 'a@b.c',
+  why: 'x',
+  sha256: 'ab',
+  site: 'https://share.example',
+  code: '012345',
+}
 const NUMBERS = [
   'pages',
   'days',
