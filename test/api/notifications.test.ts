@@ -256,7 +256,18 @@ describe('what owners are told', () => {
     await deliver()
     const slack = to(`${base}-slack`)
     expect(slack).toHaveLength(NOTICES_PER_LINK_HOUR + 1)
-    const hourOf = (ms: number) => `${new Date(ms - (ms % HOUR)).toISOString().slice(0, 16).replace('T', ' ')} UTC`
+    // The period's ends through Intl in the owners' language (English here), in UTC and saying so.
+    const hourOf = (ms: number) =>
+      new Intl.DateTimeFormat('en', {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+        timeZone: 'UTC',
+        timeZoneName: 'short',
+      }).format(ms - (ms % HOUR))
     expect(JSON.parse(slack.at(-1)!.body).text.split('\n').slice(0, 2)).toEqual([
       '*Deck of viral: 3 new readers*',
       `Through the link "Everyone", from ${hourOf(now - HOUR)} to ${hourOf(now)}.`,

@@ -5,7 +5,29 @@ import { translator } from '../../src/core/i18n/translator'
 import { LANGUAGES } from '../../src/shared/languages'
 
 // A value for every placeholder the catalogs name.
-const VALUES = { filename: 'a.pdf', siteName: 'Acme', title: 'T', name: 'N', address: 'a@b.c', why: 'x', sha256: 'ab' }
+const VALUES = {
+  filename: 'a.pdf',
+  siteName: 'Acme',
+  title: 'T',
+  name: 'N',
+  address: 'a@b.c',
+  why: 'x',
+  sha256: 'ab',
+  site: 'https://share.example',
+  code: '012345',
+  // The owners' notifications (notify.*).
+  who: 'ann@example.test',
+  document: 'Deck',
+  kind: 'view',
+  via: 'labelled',
+  label: 'Board',
+  room: 'Series B',
+  counted: 'yes',
+  request: 'Statements',
+  reader: 'bob@example.test',
+  names: 'a@b.c, d@e.f',
+}
+const INSTANTS = { at: Date.UTC(2026, 10, 25, 9, 5), from: Date.UTC(2026, 10, 25, 9), until: Date.UTC(2026, 10, 25, 10) }
 const NUMBERS = [
   'pages',
   'days',
@@ -21,6 +43,13 @@ const NUMBERS = [
   'size',
   'count',
   'status',
+  'read',
+  'documents',
+  'views',
+  'downloads',
+  'acceptances',
+  'files',
+  'more',
 ]
 
 // docs/languages.md, "The check": every language has exactly English's keys, each message is ICU MessageFormat,
@@ -35,7 +64,7 @@ describe('the message catalogs', () => {
     for (const language of LANGUAGES) {
       const t = translator(language)
       for (const key of Object.keys(CATALOGS.en) as MessageKey[]) {
-        const text = t(key, { ...VALUES, ...Object.fromEntries(NUMBERS.map((n) => [n, 3])), expiredAt: Date.UTC(2026, 0, 2) })
+        const text = t(key, { ...VALUES, ...Object.fromEntries(NUMBERS.map((n) => [n, 3])), expiredAt: Date.UTC(2026, 0, 2), ...INSTANTS })
         expect(text.length).toBeGreaterThan(0)
       }
     }

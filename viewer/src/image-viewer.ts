@@ -4,6 +4,7 @@ import { CSS_PX_PER_POINT, MAX_AUTO_SCALE, PAGE_BORDERS_PX, PAGE_GUTTER_PX, PAGE
 import type { ImagesConfig } from './config'
 import { createFindBar } from './find-bar'
 import { startImageFind } from './image-find'
+import { copyWordsOf } from './image-copy'
 import type { ImagePage, Word } from './image-page'
 import { bindKeyboard } from './keyboard'
 import { pageError } from './page-error'
@@ -33,6 +34,8 @@ export function startImageViewer(app: HTMLElement, config: ImagesConfig, status:
     return
   }
   app.dataset.pages = String(sizes.length)
+  // A copied selection of the pages' words keeps its spaces and line breaks (image-copy.ts).
+  container.addEventListener('copy', copyWordsOf(container))
 
   let scale = 1
   let scaleValue = 'auto'

@@ -2,6 +2,8 @@ import { IntlMessageFormat } from 'intl-messageformat'
 import type { Language } from '../../shared/languages'
 import { CATALOGS, type MessageKey } from './catalogs'
 
+const UTC_TIME = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC', timeZoneName: 'short' } as const
+
 export type MessageValues = Record<string, string | number | Date>
 
 /** A language's messages, formatted: `t('gone.expired.title')`, `t('code.hint', { address, minutes })`. */
@@ -12,10 +14,15 @@ export type Translate = {
 
 /**
  * Dates readers see are days, not instants, and the server names them the same for every reader: in UTC, as the
- * link's expiry is kept. `long` is the one date style the catalogs use.
+ * link's expiry is kept (`long`). The owners' notifications name instants, in UTC and saying so: a time of day
+ * (`{at, time, hm}`: 09:05 UTC) and a day with its time (`{from, date, stamp}`: Nov 25, 2026, 09:05 UTC).
  */
 export const MESSAGE_FORMATS = {
-  date: { long: { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' } },
+  date: {
+    long: { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' },
+    stamp: { year: 'numeric', month: 'short', day: 'numeric', ...UTC_TIME },
+  },
+  time: { hm: UTC_TIME },
 } as const
 
 /**

@@ -3,21 +3,28 @@ import type { MailRow } from '../../db/tables'
 import { escapeHtml } from '../../lib/html'
 import { randomId } from '../../lib/ids'
 import { mailNotSetUp } from '../../errors'
+import { DEFAULT_LANGUAGE, directionOf, type Language } from '../../shared/languages'
 
-/** A mail to send: plain text and the same as simple HTML (no remote images, no tracking pixel, no script). */
-export type Mail = { kind: string; to: string; subject: string; text: string }
+/**
+ * A mail to send: plain text and the same as simple HTML (no remote images, no tracking pixel, no script), in
+ * `language` (its subject and text already written in it; the HTML says it with `lang` and `dir`). English unless said.
+ */
+export type Mail = { kind: string; to: string; subject: string; text: string; language?: Language }
 
 /** The From of every mail: PDFSHARE_MAIL_FROM, else pdfshare@ the public URL's host. */
 export const senderOf = (config: { mailFrom: string | undefined; publicUrl: string }) =>
   config.mailFrom ?? `pdfshare <pdfshare@${new URL(config.publicUrl).hostname}>`
 
-/** The HTML twin of a plain-text body: paragraphs, links made clickable, everything else escaped. */
-export function htmlOf(text: string): string {
+/**
+ * The HTML twin of a plain-text body: paragraphs, links made clickable (without the sentence's closing stop),
+ * everything else escaped; its `<html>` says the language and direction (Arabic reads right to left).
+ */
+export function htmlOf(text: string, language: Language = DEFAULT_LANGUAGE): string {
   const paragraphs = text.split(/\n{2,}/).map((paragraph) => {
     const escaped = escapeHtml(paragraph).replace(/\n/g, '<br>')
-    return `<p>${escaped.replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`)}</p>`
+    return `<p>${escaped.replace(/https?:\/\/[^\s<]*[^\s<.,;:!?)。、]/g, (url) => `<a href="${url}">${url}</a>`)}</p>`
   })
-  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">${paragraphs.join('')}</body></html>`
+  return `<!doctype html><html lang="${language}" dir="${directionOf(language)}"><body style="font-family:system-ui,sans-serif;line-height:1.5">${paragraphs.join('')}</body></html>`
 }
 
 /** Refuses early when there is no SMTP server: whatever needs mail says so instead of failing later, silently. */
@@ -34,7 +41,7 @@ export function mailRow(ctx: AppContext, mail: Mail): typeof ctx.db.tables.mailO
     toAddress: mail.to,
     subject: mail.subject,
     textBody: mail.text,
-    htmlBody: htmlOf(mail.text),
+    htmlBody: htmlOf(mail.text, mail.language),
     createdAt: now,
     status: 'pending',
     attempts: 0,

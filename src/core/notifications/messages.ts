@@ -1,4 +1,5 @@
 import type { ReaderEventRow } from '../../db/tables'
+import type { Translate } from '../i18n/translator'
 
 /** What a message needs of the link and its file. */
 export type LinkNews = {
@@ -26,74 +27,77 @@ export type Digest = { news: LinkNews; events: ReaderEventRow[]; from: number; u
 const NAMED_READERS = 10
 
 const documentOf = (news: LinkNews) => news.title || news.filename
-const linkOf = (news: LinkNews) => (news.label ? `the link "${news.label}"` : news.isDefault ? 'its default link' : 'a share link')
+/** Which link it came through, as the messages' `via` select names it (with its `label`). */
+const viaOf = (news: LinkNews) => ({ via: news.label ? 'labelled' : news.isDefault ? 'default' : 'other', label: news.label })
 const pageOf = (publicUrl: string, news: LinkNews) =>
   news.room ? `${publicUrl}/app#/rooms/${news.room.id}` : `${publicUrl}/app#/files/${news.fileId}`
-/** "read 3 of 7 documents", for a reader of a room link who gave an address. */
-const readOf = (news: LinkNews, reader: string | null) =>
-  news.room && reader !== null
-    ? `read ${news.room.readBy[reader] ?? 0} of ${news.room.documents} ${news.room.documents === 1 ? 'document' : 'documents'}`
-    : null
+/** What a room link's reader who gave an address has read of the room: `read` of `documents`. */
+const readOf = (room: NonNullable<LinkNews['room']>, reader: string) => ({ read: room.readBy[reader] ?? 0, documents: room.documents })
+/** The kinds of events the messages' `kind` select names (`other`: an acceptance). */
+const kindOf = (kind: string) => (kind === 'view' || kind === 'download' ? kind : 'other')
 
-const WHAT: Record<string, { title: string; did: string }> = {
-  view: { title: 'New reader', did: 'opened it' },
-  download: { title: 'Downloaded', did: 'downloaded it' },
-  acceptance: { title: 'Agreement accepted', did: 'accepted its agreement' },
-}
-
-/** The same for a room link's events ({room}: `room "<name>"`). */
-const ROOM_WHAT: Record<string, { title: string; did: string }> = {
-  view: { title: 'New reader', did: 'opened {room}' },
-  download: { title: 'Downloaded', did: 'downloaded from {room}' },
-  acceptance: { title: 'Agreement accepted', did: 'accepted the agreement of {room}' },
-}
-
-/** One event, told at once: "New reader: Board deck" / "ada@acme.com opened it through the link "Acme"." */
-export function eventMessage(publicUrl: string, news: LinkNews, event: ReaderEventRow) {
+/**
+ * One event, told at once: "New reader: Board deck" / "ada@acme.com opened it through the link "Acme" at 09:05 UTC.",
+ * in the owner's language (`t`; docs/languages.md, Mails: the instance's default for now).
+ */
+export function eventMessage(t: Translate, publicUrl: string, news: LinkNews, event: ReaderEventRow) {
+  const who = event.reader ?? t('notify.someone')
   if (event.kind === 'received')
     return {
-      title: `File received: ${news.filename}`,
-      text: `${event.reader ?? 'Someone'} sent it through your request "${news.request?.title ?? ''}" at ${new Date(event.at).toISOString().slice(11, 16)} UTC. Its link is off until you share it.`,
+      title: t('notify.received.title', { filename: news.filename }),
+      text: t('notify.received.text', { who, request: news.request?.title ?? '', at: event.at }),
       url: pageOf(publicUrl, news),
     }
-  const what = (news.room ? ROOM_WHAT : WHAT)[event.kind] ?? WHAT.view!
-  const did = news.room ? what.did.replace('{room}', `room "${news.room.name}"`) : what.did
-  const read = event.kind === 'view' ? readOf(news, event.reader) : null
+  const kind = kindOf(event.kind)
+  const { room } = news
+  const counted = room !== null && event.kind === 'view' && event.reader !== null
   return {
-    title: `${what.title}: ${documentOf(news)}`,
-    text: `${event.reader ?? 'Someone'} ${did}${read ? `, ${read},` : ''} through ${linkOf(news)} at ${new Date(event.at).toISOString().slice(11, 16)} UTC.`,
+    title: t('notify.event.title', { kind, document: documentOf(news) }),
+    text: room
+      ? t('notify.roomEvent.text', {
+          who,
+          kind,
+          room: room.name,
+          counted: counted ? 'yes' : 'no',
+          ...(counted ? readOf(room, event.reader!) : { read: 0, documents: room.documents }),
+          ...viaOf(news),
+          at: event.at,
+        })
+      : t('notify.event.text', { who, kind, ...viaOf(news), at: event.at }),
     url: pageOf(publicUrl, news),
   }
 }
 
-const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
-const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`
-
 /** A digest: the counts of the period, then the readers who gave an address (a request's: the files and their senders). */
-export function digestMessage(publicUrl: string, digest: Digest) {
+export function digestMessage(t: Translate, publicUrl: string, digest: Digest) {
   const of = (kind: string) => digest.events.filter((event) => event.kind === kind).length
   const readers = [...new Set(digest.events.map((event) => event.reader).filter((reader): reader is string => reader !== null))]
-  const named = (who: string) =>
+  const { room } = digest.news
+  const named = (key: 'notify.digest.readers' | 'notify.digest.senders') =>
     readers.length === 0
       ? ''
-      : `\n${who}: ${readers
-          .slice(0, NAMED_READERS)
-          .map((reader) => (digest.news.room ? `${reader} (${readOf(digest.news, reader)})` : reader))
-          .join(', ')}${readers.length > NAMED_READERS ? ` and ${readers.length - NAMED_READERS} more` : ''}.`
+      : `\n${t(key, {
+          names: readers
+            .slice(0, NAMED_READERS)
+            .map((reader) => (room ? t('notify.readerRead', { reader, ...readOf(room, reader) }) : reader))
+            .join(t('notify.listSeparator')),
+          more: Math.max(0, readers.length - NAMED_READERS),
+        })}`
+  const period = { from: digest.from, until: digest.until }
   if (digest.news.request)
     return {
-      title: `${digest.news.request.title}: ${counted(of('received'), 'file received', 'files received')}`,
-      text: `Through your file request, from ${utc(digest.from)} to ${utc(digest.until)}.${named('Senders')}`,
+      title: t('notify.requestDigest.title', { request: digest.news.request.title, files: of('received') }),
+      text: `${t('notify.requestDigest.text', period)}${named('notify.digest.senders')}`,
       url: `${publicUrl}/app#/files`,
     }
-  const parts = [
-    counted(of('view'), 'new reader', 'new readers'),
-    of('download') > 0 && counted(of('download'), 'download', 'downloads'),
-    of('acceptance') > 0 && counted(of('acceptance'), 'agreement accepted', 'agreements accepted'),
-  ].filter(Boolean)
   return {
-    title: `${documentOf(digest.news)}: ${parts.join(', ')}`,
-    text: `Through ${linkOf(digest.news)}, from ${utc(digest.from)} to ${utc(digest.until)}.${named('Readers')}`,
+    title: t('notify.digest.title', {
+      document: documentOf(digest.news),
+      views: of('view'),
+      downloads: of('download'),
+      acceptances: of('acceptance'),
+    }),
+    text: `${t('notify.digest.text', { ...viaOf(digest.news), ...period })}${named('notify.digest.readers')}`,
     url: pageOf(publicUrl, digest.news),
   }
 }

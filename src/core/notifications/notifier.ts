@@ -65,7 +65,8 @@ export function startNotifier(ctx: AppContext, options: { pollMs?: number; resol
         to: delivery.target,
         subject: delivery.title,
         text: `${delivery.body}\n\n${delivery.url}`,
-        html: htmlOf(`${delivery.body}\n\n${delivery.url}`),
+        // Written in the owners' language, the instance's default (route-events.ts).
+        html: htmlOf(`${delivery.body}\n\n${delivery.url}`, ctx.config.defaultLanguage),
       })
       return answer.accepted
         ? { delivered: true, status: null, error: null }

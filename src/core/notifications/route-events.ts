@@ -3,6 +3,14 @@ import type { AppContext } from '../context'
 import type { NotificationChannelRow, ReaderEventRow } from '../../db/tables'
 import { randomId } from '../../lib/ids'
 import { type Digest, digestMessage, eventMessage, type LinkNews } from './messages'
+import { translators } from '../i18n/translator'
+
+const translatorOf = translators()
+/**
+ * The language of the owners' notifications: the instance's default (PDFSHARE_DEFAULT_LANGUAGE). An account has no
+ * language of its own yet; when it has, it is chosen here, by the news' owner (docs/languages.md, Mails).
+ */
+const ownersWords = (ctx: AppContext) => translatorOf(ctx.config.defaultLanguage)
 
 /** Notifications at once per link and hour; past it, the hour's other events wait for one digest. */
 export const NOTICES_PER_LINK_HOUR = 10
@@ -36,7 +44,7 @@ export async function routeEvents(ctx: AppContext): Promise<number> {
         : news.notify !== 'on' || (await toldThisHour(ctx, event, now)) >= NOTICES_PER_LINK_HOUR
           ? 'digest'
           : 'sent'
-    const message = state === 'sent' ? eventMessage(ctx.config.publicUrl, news, event) : null
+    const message = state === 'sent' ? eventMessage(ownersWords(ctx), ctx.config.publicUrl, news, event) : null
     queued += await claimAndQueue(
       ctx,
       eq(ctx.db.tables.readerEvents.id, event.id),
@@ -53,7 +61,8 @@ export async function routeEvents(ctx: AppContext): Promise<number> {
       lt(readerEvents.at, digest.until),
       lte(readerEvents.seq, digest.lastSeq),
     ) as SQL
-    const message = digest.news.notify === 'off' || channels.length === 0 ? null : digestMessage(ctx.config.publicUrl, digest)
+    const message =
+      digest.news.notify === 'off' || channels.length === 0 ? null : digestMessage(ownersWords(ctx), ctx.config.publicUrl, digest)
     queued += await claimAndQueue(
       ctx,
       which,

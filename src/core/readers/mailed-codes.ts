@@ -4,6 +4,8 @@ import type { AppContext } from '../context'
 import { canonicalAddress, READER_CODE_MAIL } from '../links/readers'
 import { rateLimitFor } from '../limits/rate-limit'
 import { mailRow } from '../mail/message'
+import { translators } from '../i18n/translator'
+import type { Language } from '../../shared/languages'
 import type { Tables } from '../../db/tables'
 import { hmacSha256 } from '../../lib/hmac'
 
@@ -27,8 +29,11 @@ export const CODE_LIMITS = { perAddress: 5, perLink: 100, perClient: 20, windowM
 export type CodeGate = {
   name: 'reader' | 'sender'
   codes: { table: Tables['readerCodes']; scope: 'linkId' } | { table: Tables['senderCodes']; scope: 'requestId' }
-  /** The mail's subject (the same for every code), what was asked (`to open …`) and what nothing is without the code. */
-  mail: { subject: string; asked: string; guarded: string }
+  /**
+   * Its mail's words in the catalogs (`mail.code.reader.*`, `mail.code.sender.*`): the subject (the same for every
+   * code), what was asked, and what nothing is without the code.
+   */
+  mail: 'reader' | 'sender'
 }
 
 export type MailDecision = { kind: 'code_sent' } | { kind: 'no_mail' } | { kind: 'rate_limited'; retryAfterSeconds: number }
@@ -59,10 +64,15 @@ export function mailedCodes(ctx: AppContext, gate: CodeGate) {
   const codeHash = (scopeId: string, address: string, code: string) =>
     hmacSha256(ctx.signingKey, `${gate.name} code\n${scopeId}\n${address}\n${code}`)
   const rowOf = (scopeId: string, address: string) => and(eq(scopeOf, scopeId), eq(table.email, address))
+  const translatorOf = translators()
 
   return {
-    /** Mails a fresh code for `address` (a stand-in, and no mail, when the lists keep it out), within the limits. */
-    async send(input: { scopeId: string; address: string; allowed: boolean; client: string }): Promise<MailDecision> {
+    /**
+     * Mails a fresh code for `address` (a stand-in, and no mail, when the lists keep it out), within the limits, in
+     * `language`: the one of the page the code was asked from (docs/languages.md). The mail is written whole when
+     * queued, so its row carries its language in its words (a row queued before mails spoke languages sends as written).
+     */
+    async send(input: { scopeId: string; address: string; allowed: boolean; client: string; language: Language }): Promise<MailDecision> {
       const { scopeId, address } = input
       if (ctx.config.smtpUrl === undefined) return { kind: 'no_mail' }
       const now = ctx.now()
@@ -89,6 +99,7 @@ export function mailedCodes(ctx: AppContext, gate: CodeGate) {
         await ctx.db.orm.batch(stored)
         return { kind: 'code_sent' }
       }
+      const t = translatorOf(input.language)
       await ctx.db.orm.batch([
         ...stored,
         ctx.db.orm.insert(mailOutbox).values(
@@ -97,12 +108,13 @@ export function mailedCodes(ctx: AppContext, gate: CodeGate) {
             kind: READER_CODE_MAIL,
             to: address,
             // Neutral: subjects are listed in the admins' view of the outbox, which must not show a working code.
-            subject: gate.mail.subject,
+            subject: t(`mail.code.${gate.mail}.subject`),
             text: [
-              `Someone (hopefully you) asked ${gate.mail.asked} at ${ctx.config.publicUrl}.`,
-              `Your code is ${code}. Type it on the page; it works for ${CODE_MINUTES} minutes.`,
-              `If it was not you, ignore this mail: nothing is ${gate.mail.guarded} without the code.`,
+              t(`mail.code.${gate.mail}.asked`, { site: ctx.config.publicUrl }),
+              t('mail.code.code', { code, minutes: CODE_MINUTES }),
+              t(`mail.code.${gate.mail}.ignore`),
             ].join('\n\n'),
+            language: input.language,
           }),
         ),
       ])

@@ -5,6 +5,7 @@ import { passwordMatches } from '../passwords/argon2'
 import { mailedCodes } from '../readers/mailed-codes'
 import { UNLOCK_FAILURES_PER_WINDOW, UNLOCK_WINDOW_MS } from '../share/unlock-link'
 import type { RequestRow } from '../../db/tables'
+import type { Language } from '../../shared/languages'
 import { DomainError, badRequest, senderRefused } from '../../errors'
 import { isUnlocked, senderCookieValue, senderOfCookies, unlockValue } from './sender-cookies'
 
@@ -49,7 +50,7 @@ export function senderGate(ctx: AppContext) {
     name: 'sender',
     codes: { table: ctx.db.tables.senderCodes, scope: 'requestId' },
     // Nothing of the request or its owner: whoever typed the address may not be its owner.
-    mail: { subject: 'Your code to send a file', asked: 'to send a file', guarded: 'sent' },
+    mail: 'sender',
   })
   const allows = (request: Gated, address: string) =>
     readerVerdict({ allowReaders: request.allowSenders, denyReaders: request.denySenders }, address) === 'allowed'
@@ -88,11 +89,11 @@ export function senderGate(ctx: AppContext) {
     provedAddress: (request: Gated, cookies: string | null): string | undefined =>
       request.access === 'verified-email' ? verifiedSender(request, cookies)?.address : undefined,
 
-    /** `POST /u/:slug/sender` of a verified-email request: mails a code to the address typed. */
-    async enterAddress(request: Gated, text: string, client: string): Promise<SenderAddressDecision> {
+    /** `POST /u/:slug/sender` of a verified-email request: mails a code to the address typed, in the page's language. */
+    async enterAddress(request: Gated, text: string, client: string, language: Language): Promise<SenderAddressDecision> {
       const address = readerAddressOf(text)
       if (address === undefined) return { kind: 'invalid' }
-      const sent = await codes.send({ scopeId: request.id, address, allowed: allows(request, address), client })
+      const sent = await codes.send({ scopeId: request.id, address, allowed: allows(request, address), client, language })
       return sent.kind === 'no_mail' ? sent : { ...sent, address }
     },
 

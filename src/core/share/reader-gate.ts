@@ -4,6 +4,7 @@ import { readerAddressOf, readerVerdict } from '../links/readers'
 import { rateLimitFor } from '../limits/rate-limit'
 import { mailedCodes } from '../readers/mailed-codes'
 import type { GoneAccess, LinkAccess } from './link-access'
+import type { Language } from '../../shared/languages'
 
 /**
  * Addresses an `email` link may refuse one client address in an hour: past that, every address it tries is
@@ -56,7 +57,7 @@ export function readerGate(ctx: AppContext) {
   const codes = mailedCodes(ctx, {
     name: 'reader',
     codes: { table: ctx.db.tables.readerCodes, scope: 'linkId' },
-    mail: { subject: 'Your code to open a shared document', asked: 'to open a document shared with you', guarded: 'opened' },
+    mail: 'reader',
   })
   const refusals = rateLimitFor(ctx, 'reader refusals per client', {
     perMinute: REFUSAL_LIMITS.perClient,
@@ -99,8 +100,8 @@ export function readerGate(ctx: AppContext) {
   }
 
   return {
-    /** `POST /s/:slug/reader`: the address a reader typed. */
-    async enterAddress(input: GateInput & { email: string }): Promise<AddressDecision> {
+    /** `POST /s/:slug/reader`: the address a reader typed, and the language of their page (their code mail's). */
+    async enterAddress(input: GateInput & { email: string; language: Language }): Promise<AddressDecision> {
       const at = atGate(input)
       if (at.kind !== 'gate') return at
       const { link } = at.shared
@@ -108,7 +109,13 @@ export function readerGate(ctx: AppContext) {
       if (link.access === 'email') return admitByAddress(link, judgement, input.client)
       if (judgement.kind === 'invalid') return judgement
       const { address } = judgement
-      const sent = await codes.send({ scopeId: link.id, address, allowed: judgement.kind === 'allowed', client: input.client })
+      const sent = await codes.send({
+        scopeId: link.id,
+        address,
+        allowed: judgement.kind === 'allowed',
+        client: input.client,
+        language: input.language,
+      })
       if (sent.kind === 'no_mail') return { kind: 'no_mail', link }
       return sent.kind === 'rate_limited' ? { ...sent, link, address, what: 'codes' } : { ...sent, link, address }
     },

@@ -196,7 +196,7 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
         const context = pageContextOf(request)
         const open = await openToCodes(params.slug, request, set, context)
         if (typeof open === 'string') return open
-        const decision = await gate.enterAddress(open, (await readFormFields(request)).get('email') ?? '', client.group)
+        const decision = await gate.enterAddress(open, (await readFormFields(request)).get('email') ?? '', client.group, context.t.language)
         switch (decision.kind) {
           case 'invalid':
             return notAnAddress(set, open.slug, context)

@@ -61,11 +61,10 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
    * The answers in the request's language (docs/languages.md): the link's own, else the picker's cookie's, else the
    * browser's, else the instance's default; their language picker leads back to the page the request is about.
    */
+  const languageOf = (reader: Reader, access?: LinkAccess) =>
+    chooseLanguage(reader.language, { link: linkLanguageOf(access), fallback: config.defaultLanguage })
   const answersFor = (request: Request, reader: Reader, access?: LinkAccess) =>
-    answersIn(
-      chooseLanguage(reader.language, { link: linkLanguageOf(access), fallback: config.defaultLanguage }),
-      pageAddressOf(basePath, request.url),
-    )
+    answersIn(languageOf(reader, access), pageAddressOf(basePath, request.url))
   // Built once, shared by every route: the link lookups' cache, the day's visitor salt, page 1's size.
   const accessOf = linkAccessReader(ctx)
   // A room link (docs/rooms.md): its documents' routes, and its gates' forms, judged with the room link's row.
@@ -364,7 +363,16 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
         '/s/:slug/reader',
         async ({ request, access, answers, reader, set }) => {
           const form = await readFormFields(request)
-          return answers.address(set, await gate.enterAddress({ access, client: reader.client.group, email: form.get('email') ?? '' }))
+          return answers.address(
+            set,
+            await gate.enterAddress({
+              access,
+              client: reader.client.group,
+              email: form.get('email') ?? '',
+              // The code mail speaks the page's language.
+              language: languageOf(reader, access),
+            }),
+          )
         },
         { ...sameSiteForm, params: LinkParams, gate: true },
       )
