@@ -60,7 +60,7 @@ describe('passkeys in Chromium', () => {
     // Adding or removing a passkey asks for the password again (docs/sign-in.md, Changing how you sign in).
     const passkeys = page.getByRole('region', { name: 'Passkeys' })
     await passkeys.getByLabel('Your password').fill(PASSWORD)
-    await page.getByLabel('Name').fill('Laptop')
+    await page.getByLabel('Name', { exact: true }).fill('Laptop')
     await page.getByRole('button', { name: 'Add a passkey' }).click()
     await page.getByRole('button', { name: 'Remove passkey Laptop' }).waitFor()
     await expectAccessible(page, 'passkeys')

@@ -157,7 +157,7 @@ describe('the Rooms page of the dashboard', () => {
       await page.getByRole('link', { name: 'Rooms' }).click()
       await page.getByRole('heading', { name: 'Your rooms' }).waitFor()
       expect(await page.title()).toBe('Rooms · pdfshare')
-      await page.getByLabel('Name').fill('Deal room')
+      await page.getByLabel('Name', { exact: true }).fill('Deal room')
       await page.getByLabel(/^Description/).fill('Everything for the closing')
       await page.getByRole('button', { name: 'Create the room' }).click()
       await page.getByRole('heading', { name: 'Deal room', level: 1 }).waitFor()
