@@ -57,13 +57,13 @@ describe('team sessions', () => {
 
   test('only a sign-in session of a member opens one', async () => {
     const team = await newTeam('Ops', [])
-    expect(await refusal(await openTeamSession(owner.token, team.id))).toBe('403 insufficient_scope')
+    expect(await refusal(await openTeamSession(owner.token, team.id))).toBe('403 reauthentication_required')
     expect(await refusal(await openTeamSession(await sessionOf(server, 'otto'), team.id))).toBe('404 team_not_found')
     expect(await refusal(await openTeamSession(await sessionOf(server, 'mia'), team.id))).toBe('404 team_not_found')
     // Nor from a team session or a team token.
     const ownerSession = await sessionOf(server, 'olga')
     const opened = await data(await openTeamSession(ownerSession, team.id), 201)
-    expect(await refusal(await openTeamSession(opened.token, team.id))).toBe('403 insufficient_scope')
+    expect(await refusal(await openTeamSession(opened.token, team.id))).toBe('403 reauthentication_required')
   })
 
   test("a removed member's team session is refused at once; a lowered role holds at once", async () => {

@@ -97,7 +97,7 @@ export function teamsRoutes(ctx: AppContext, auth: AuthGuard) {
         detail: {
           summary: 'Open a team session from your dashboard sign-in session: a team token that ends with the session',
           description:
-            "For the dashboard's team switcher (docs/teams.md, The dashboard). Only a sign-in session may call it (an API token: 403 insufficient_scope; issue a team token with POST /api/tokens instead). The team session acts for the team with what your role allows, is checked for membership on every request, expires and is revoked with the session, and is not listed in GET /api/tokens.",
+            "For the dashboard's team switcher (docs/teams.md, The dashboard). Only a sign-in session may call it (an API token: 403 reauthentication_required; issue a team token with POST /api/tokens instead). The team session acts for the team with what your role allows, is checked for membership on every request, expires and is revoked with the session, and is not listed in GET /api/tokens.",
           tags,
         },
       },

@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm'
 import type { Caller } from '../authenticate'
 import { scopesToIssue } from '../scopes'
 import type { AppContext } from '../../context'
-import { insufficientScope, unauthorized } from '../../../errors'
+import { teamSessionNeedsSignIn, unauthorized } from '../../../errors'
 import { getTeam, type TeamWithRole } from '../../teams/list-teams'
 import { type IssuedToken, issueToken } from './issue-token'
 
@@ -22,8 +22,7 @@ export async function issueTeamSession(
 ): Promise<IssuedToken & { team: TeamWithRole }> {
   const { caller } = input
   // Only a sign-in's own session may open one: an API token has `POST /api/tokens` with `team` for this.
-  if (caller.provedAt === null || caller.team !== null)
-    throw insufficientScope('account', 'Only a dashboard sign-in session can open a team session; issue a team token instead')
+  if (caller.provedAt === null || caller.team !== null) throw teamSessionNeedsSignIn()
   const team = await getTeam(ctx, { asker: { userId: caller.userId, tokenTeamId: null }, teamId: input.teamId })
   const { tokens } = ctx.db.tables
   const [session] = await ctx.db.orm.select({ expiresAt: tokens.expiresAt }).from(tokens).where(eq(tokens.id, caller.tokenId))
