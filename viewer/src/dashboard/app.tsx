@@ -89,11 +89,17 @@ export function App() {
   const me = useLoad(() => (current ? ok(api.api.me.get()) : Promise.resolve({ data: null })), [current?.token], { failure: '' }).value
   // The user's teams, for the switcher: read again for each session and after a change on the Teams page.
   const [teamsRead, setTeamsRead] = useState(0)
-  const teams = useLoad(
-    () => (current?.kind === 'login' ? ok(api.api.teams.get()) : Promise.resolve({ data: [] })),
+  const teamsLoad = useLoad(
+    async () => {
+      const token = current?.token
+      const { data } = current?.kind === 'login' ? await ok(api.api.teams.get()) : { data: [] }
+      return { data: { token, teams: data } }
+    },
     [current?.token, teamsRead],
     { failure: '' },
-  ).value
+  )
+  // Settled: the list was read for this very session, so a remembered team that is not in it can be forgotten.
+  const teamsSettled = !teamsLoad.loading && teamsLoad.value?.token === current?.token
   useEffect(() => session.subscribe(setCurrent), [])
   useEffect(() => {
     const onHash = () => {
@@ -200,7 +206,7 @@ export function App() {
             </a>
           )}
         </nav>
-        <TeamSwitcher current={current} teams={teams} />
+        <TeamSwitcher current={current} teams={teamsLoad.value?.teams ?? null} settled={teamsSettled} />
         <span class="who">{current.name}</span>
         <button type="button" onClick={signOut}>
           Sign out

@@ -17,20 +17,23 @@ async function actForTeam(team: TeamDto): Promise<void> {
  * role. The choice is remembered for this browser and taken up again at the next sign-in; a team the user has
  * left is forgotten. Only a sign-in session may act for a team: a pasted API token has no switcher.
  */
-export function TeamSwitcher(props: { current: Session; teams: TeamDto[] | null }) {
-  const { current, teams } = props
+export function TeamSwitcher(props: { current: Session; teams: TeamDto[] | null; settled: boolean }) {
+  const { current, teams, settled } = props
   const [busy, setBusy] = useState(false)
   const remembered = session.rememberedTeam()
   useEffect(() => {
-    if (current.kind !== 'login' || current.team || !remembered || !teams) return
+    if (current.kind !== 'login' || current.team || !remembered || !teams || !settled) return
     const team = teams.find((t) => t.id === remembered)
     if (team) void actForTeam(team).catch(() => session.actFor(null))
     else session.actFor(null)
-  }, [current.token, teams, remembered])
+  }, [current.token, teams, settled, remembered])
   if (current.kind !== 'login' || !teams || teams.length === 0) return null
 
   const choose = async (id: string) => {
     setBusy(true)
+    // A file or a room of one owner is not the other's: back to the list it came from.
+    const list = /^#\/(files|rooms)\/./.exec(location.hash)
+    if (list) location.hash = `#/${list[1]}`
     try {
       const team = teams.find((t) => t.id === id)
       if (team) await actForTeam(team)
