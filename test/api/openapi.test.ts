@@ -29,6 +29,8 @@ test('GET /api/openapi.json is an OpenAPI 3 document of every API route, without
       'GET /api/admin/mail',
       'POST /api/admin/mail/test',
       'PATCH /api/admin/users/{id}',
+      'GET /api/admin/teams',
+      'PATCH /api/admin/teams/{id}',
       'DELETE /api/admin/users/{id}',
       'GET /api/admin/tokens',
       'DELETE /api/admin/tokens/{id}',

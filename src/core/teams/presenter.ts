@@ -2,6 +2,8 @@ import type { TeamRow } from '../../db/tables'
 import type { MemberDto, TeamDto, TeamSessionDto } from '../../routes/teams/model'
 import type { IssuedToken } from '../accounts/tokens/issue-token'
 import type { TeamWithRole } from './list-teams'
+import type { AdminTeamDto } from '../../routes/admin/model'
+import type { AdminTeam } from './admin-teams'
 import type { TeamRole } from './roles'
 
 /** A team as the API shows it to a member: with the asker's own role. */
@@ -28,5 +30,18 @@ export function toTeamSessionDto(issued: IssuedToken & { team: TeamWithRole }): 
     tokenId: token.id,
     expiresAt: token.expiresAt === null ? null : new Date(token.expiresAt).toISOString(),
     team: toTeamDto(issued.team, issued.team.role),
+  }
+}
+
+/** A team as the admin page shows it: usage and limits, never its files. */
+export function toAdminTeamDto(team: AdminTeam): AdminTeamDto {
+  return {
+    id: team.id,
+    name: team.name,
+    createdAt: new Date(team.createdAt).toISOString(),
+    members: team.members,
+    owners: team.owners,
+    usage: team.usage,
+    limits: { maxStorageBytes: team.maxBytes, maxFiles: team.maxFiles },
   }
 }
