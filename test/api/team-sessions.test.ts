@@ -97,4 +97,24 @@ describe('team sessions', () => {
       expect(row?.revoked).not.toBeNull()
     }
   })
+
+  test('the audit log names the person who acted and the team they acted for', async () => {
+    const team = await newTeam('Audit', [{ name: 'mia', role: 'editor' }])
+    const memberSession = await sessionOf(server, 'mia')
+    const opened = await data(await openTeamSession(memberSession, team.id), 201)
+    const file = await uploadPdf(server, { token: opened.token })
+    await data(
+      await server.call('POST', `/api/files/${file.id}/links`, { token: opened.token, ...jsonBody({ label: 'for the team' }) }),
+      201,
+    )
+    await data(await server.call('POST', '/api/tokens', { token: memberSession, ...jsonBody({ label: 'personal' }) }), 201)
+    const log = await data(await server.call('GET', '/api/audit', { token: memberSession }))
+    const created = log.find((entry: { action: string }) => entry.action === 'link.created')
+    expect(created).toMatchObject({ actor: { name: 'mia' }, detail: { actingTeam: team.id } })
+    // What the person did for themselves names no team.
+    const issued = log.find(
+      (entry: { action: string; detail: { label?: string } }) => entry.action === 'token.issued' && entry.detail.label === 'personal',
+    )
+    expect(issued.detail.actingTeam).toBeUndefined()
+  })
 })
