@@ -128,6 +128,12 @@ export const apiTokenMayNotChangeCredentials = () =>
     'reauthentication_required',
     'An API token cannot change how its account signs in (passkeys, two-factor sign-in, the reset email): sign in to the dashboard and send your password',
   )
+/** An API token (or a team's) asked to open a dashboard team session (docs/teams.md, The dashboard). */
+export const teamSessionNeedsSignIn = () =>
+  new DomainError(
+    'reauthentication_required',
+    'Only a dashboard sign-in session can open a team session; an API token for a team is issued with POST /api/tokens and "team"',
+  )
 /** An admin's change of how their own account signs in, through the admin routes (which take no password). */
 export const ownCredentialsThroughAdmin = () =>
   new DomainError(

@@ -12,7 +12,16 @@ export function apiActor(ctx: AppContext, request: Request, server: Server<unkno
 /** What an authenticated route records with: `audit('link.created', { linkId })`, about the caller's own account unless told. */
 export type Audit = (action: AuditAction, detail?: AuditDetail, userId?: string | null) => Promise<void>
 
+/**
+ * The actor is always the person; a request through a team token or team session also names the team it acted
+ * for (`actingTeam`, docs/teams.md), so the log says who did what for which team.
+ */
 export function auditFor(ctx: AppContext, request: Request, server: Server<unknown> | null, caller: Caller): Audit {
   return (action, detail, userId = caller.userId) =>
-    recordAudit(ctx, { action, actor: apiActor(ctx, request, server, { userId: caller.userId, name: caller.userName }), userId, detail })
+    recordAudit(ctx, {
+      action,
+      actor: apiActor(ctx, request, server, { userId: caller.userId, name: caller.userName }),
+      userId,
+      detail: caller.team ? { ...detail, actingTeam: caller.team.id } : detail,
+    })
 }

@@ -51,5 +51,6 @@ export const AUDIT_ACTIONS = [
   'team.member_added',
   'team.member_changed',
   'team.member_removed',
+  'team.quota_set',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

@@ -36,10 +36,12 @@ const VERIFIED_CACHE_SIZE = 1024
 
 // The token's row must exist, belong to the token's subject and not be revoked; the user must exist and be enabled.
 // A team token's user must still be a member of its team: the role is read here, so a removed member (NULL) is refused.
+// A team session works only while the sign-in session it was opened from does (docs/teams.md, The dashboard).
 const CALLER_OF_TOKEN = `SELECT users.id, users.name, users.is_admin, tokens.scopes, tokens.proved_at, tokens.team_id,
     (SELECT team_members.role FROM team_members WHERE team_members.team_id = tokens.team_id AND team_members.user_id = users.id)
   FROM tokens JOIN users ON users.id = tokens.user_id
-  WHERE tokens.id = ? AND tokens.user_id = ? AND tokens.revoked_at IS NULL AND users.disabled_at IS NULL`
+  WHERE tokens.id = ? AND tokens.user_id = ? AND tokens.revoked_at IS NULL AND users.disabled_at IS NULL
+    AND (tokens.session_id IS NULL OR EXISTS (SELECT 1 FROM tokens AS parent WHERE parent.id = tokens.session_id AND parent.revoked_at IS NULL))`
 
 export type Authenticate = (authorization: string | null) => Promise<Caller | undefined>
 

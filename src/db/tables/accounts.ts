@@ -57,6 +57,11 @@ export function accountTables(k: Kit, { teams }: { teams: OwnerTables['teams'] }
       provedAt: k.millis('proved_at'),
       /** A team token (docs/teams.md): it acts for this team, with what its user's role there allows; NULL: personal. */
       teamId: k.text('team_id').references(() => teams.id, { onDelete: 'cascade' }),
+      /**
+       * A dashboard's team session (docs/teams.md, The dashboard): the sign-in session it was opened from. It works
+       * only while that session does, and is listed nowhere as an API token. NULL: any other token.
+       */
+      sessionId: k.text('session_id'),
     },
     (table) => [k.index('tokens_user_idx').on(table.userId)],
   )

@@ -7,7 +7,10 @@ import type { AppContext } from '../../core/context'
 import { type AuthGuard, jsonBody } from '../../http/auth-guard'
 import { authFailures, FailureSchema } from '../../http/schemas'
 import {
+  AdminTeamEnvelope,
+  AdminTeamListEnvelope,
   AdminTokenListEnvelope,
+  TeamQuotaBody,
   AdminUserEnvelope,
   AdminUserListEnvelope,
   InvitationBody,
@@ -24,6 +27,8 @@ import {
 import { toAdminTokenDto, toAdminUserDto, toInvitationDto } from '../../core/accounts/admin/presenter'
 import { changeAccount } from '../../core/accounts/admin/change-account'
 import { removeAccount } from '../../core/accounts/admin/remove-account'
+import { listTeamsForAdmin, setTeamQuota } from '../../core/teams/admin-teams'
+import { toAdminTeamDto } from '../../core/teams/presenter'
 
 const tags = ['admin']
 const failures = { 400: FailureSchema, 403: FailureSchema, ...authFailures }
@@ -89,6 +94,27 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
             'in use waits for the user to allow it. The user is mailed what changed in how they sign in.',
           tags,
         },
+      },
+    )
+    .get('/teams', async () => ({ success: true as const, data: (await listTeamsForAdmin(ctx)).map(toAdminTeamDto) }), {
+      auth: 'admin',
+      response: { 200: AdminTeamListEnvelope, ...failures },
+      detail: { summary: 'Every team with its members, usage and limits, by name (never its files)', tags },
+    })
+    .patch(
+      '/teams/:id',
+      async ({ params, body, audit }) => {
+        const team = await setTeamQuota(ctx, { teamId: params.id, maxBytes: body.maxStorageBytes, maxFiles: body.maxFiles })
+        await audit('team.quota_set', { teamId: team.id, name: team.name, maxBytes: team.maxBytes, maxFiles: team.maxFiles })
+        return { success: true as const, data: toAdminTeamDto(team) }
+      },
+      {
+        auth: 'admin',
+        parse: jsonBody(TeamQuotaBody, 'admin'),
+        body: TeamQuotaBody,
+        params: UserIdParams,
+        response: { 200: AdminTeamEnvelope, 404: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...failures },
+        detail: { summary: "Set a team's limits (maxStorageBytes, maxFiles; null: unlimited)", tags },
       },
     )
     .delete(

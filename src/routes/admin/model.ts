@@ -37,6 +37,23 @@ export const AdminUserSchema = t.Object(
 )
 export type AdminUserDto = Static<typeof AdminUserSchema>
 
+/** A team as an admin sees it (docs/teams.md, Quotas): never its files. */
+export const AdminTeamSchema = t.Object(
+  {
+    id: t.String(),
+    name: t.String(),
+    createdAt: t.String(),
+    members: t.Integer(),
+    owners: t.Integer({ description: 'Members with the owner role; 0: a team whose only owner was removed' }),
+    usage: t.Object({ files: t.Integer(), bytes: t.Integer({ description: 'Its files and their kept versions' }) }),
+    limits,
+  },
+  { title: 'AdminTeam' },
+)
+export type AdminTeamDto = Static<typeof AdminTeamSchema>
+export const AdminTeamListEnvelope = t.Object({ success: t.Literal(true), data: t.Array(AdminTeamSchema) })
+export const AdminTeamEnvelope = t.Object({ success: t.Literal(true), data: AdminTeamSchema })
+
 export const AdminTokenSchema = t.Object(
   {
     id: t.String(),
@@ -107,6 +124,12 @@ export const UserChangeBody = t.Object(
     maxFiles: limit('maxFiles'),
   },
   { additionalProperties: true, error: () => 'The JSON body must be an object, e.g. {"disabled": true}' },
+)
+
+/** PATCH /api/admin/teams/{id}: a team's limits; omitted fields stay. Unknown fields are ignored. */
+export const TeamQuotaBody = t.Object(
+  { maxStorageBytes: limit('maxStorageBytes'), maxFiles: limit('maxFiles') },
+  { additionalProperties: true, error: () => 'The JSON body must be an object, e.g. {"maxFiles": 100}' },
 )
 
 /** POST /api/admin/invitations. Unknown fields are ignored. */

@@ -8,7 +8,9 @@ import { createTeam } from '../../core/teams/create-team'
 import { deleteTeam } from '../../core/teams/delete-team'
 import { listMembers } from '../../core/teams/list-members'
 import { getTeam, listTeams } from '../../core/teams/list-teams'
-import { toMemberDto, toTeamDto } from '../../core/teams/presenter'
+import { toMemberDto, toTeamDto, toTeamSessionDto } from '../../core/teams/presenter'
+import { issueTeamSession } from '../../core/accounts/tokens/issue-team-session'
+import { tokenFacts } from '../../core/accounts/presenter'
 import { removeMember } from '../../core/teams/remove-member'
 import type { TeamAsker } from '../../core/teams/team-rows'
 import { type AuthGuard, jsonBody } from '../../http/auth-guard'
@@ -25,6 +27,7 @@ import {
   TeamIdParams,
   TeamJson,
   TeamListEnvelope,
+  TeamSessionEnvelope,
 } from './model'
 
 const tags = ['teams']
@@ -79,6 +82,26 @@ export function teamsRoutes(ctx: AppContext, auth: AuthGuard) {
       response: { 200: TeamEnvelope, 404: FailureSchema, ...authFailures },
       detail: { summary: 'Get a team of yours', tags },
     })
+    .post(
+      '/api/teams/:id/session',
+      async ({ caller, params, set, audit }) => {
+        const issued = await issueTeamSession(ctx, { caller, teamId: params.id })
+        await audit('token.issued', { ...tokenFacts(issued.token), teamId: issued.team.id })
+        set.status = 201
+        return { success: true as const, data: toTeamSessionDto(issued) }
+      },
+      {
+        auth: true,
+        params: TeamIdParams,
+        response: { 201: TeamSessionEnvelope, 403: FailureSchema, 404: FailureSchema, ...authFailures },
+        detail: {
+          summary: 'Open a team session from your dashboard sign-in session: a team token that ends with the session',
+          description:
+            "For the dashboard's team switcher (docs/teams.md, The dashboard). Only a sign-in session may call it (an API token: 403 reauthentication_required; issue a team token with POST /api/tokens instead). The team session acts for the team with what your role allows, is checked for membership on every request, expires and is revoked with the session, and is not listed in GET /api/tokens.",
+          tags,
+        },
+      },
+    )
     .patch(
       '/api/teams/:id',
       async ({ body, caller, params, audit }) => {

@@ -43,6 +43,19 @@ export const TeamDeletedEnvelope = t.Object({
 })
 export const MemberRemovedEnvelope = t.Object({ success: t.Literal(true), data: t.Object({ userId: t.String() }) })
 
+/** A dashboard's team session (docs/teams.md, The dashboard): a team token that lives and dies with the sign-in session. */
+export const TeamSessionSchema = t.Object(
+  {
+    token: t.String({ description: 'The team session token (a JWT); in this answer only' }),
+    tokenId: t.String(),
+    expiresAt: t.Union([t.String(), t.Null()], { description: "The sign-in session's expiry, ISO 8601" }),
+    team: TeamSchema,
+  },
+  { title: 'TeamSession' },
+)
+export type TeamSessionDto = Static<typeof TeamSessionSchema>
+export const TeamSessionEnvelope = t.Object({ success: t.Literal(true), data: TeamSessionSchema })
+
 export const TeamIdParams = t.Object({ id: t.String({ maxLength: 64 }) })
 export const MemberParams = t.Object({ id: t.String({ maxLength: 64 }), userId: t.String({ maxLength: 64 }) })
 

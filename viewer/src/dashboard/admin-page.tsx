@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { AdminTokenDto, AdminUserDto } from '../../../src/routes/admin/model'
+import type { AdminTeamDto, AdminTokenDto, AdminUserDto } from '../../../src/routes/admin/model'
 import { parseSize } from '../../../src/shared/sizes'
 import { api, errorText, ok } from './api'
 import { BrandingPanel } from './branding-panel'
@@ -20,7 +20,11 @@ function limitFrom(text: string, parse: (text: string) => number | undefined): n
 }
 const wholeNumber = (text: string) => (/^\d+$/.test(text) ? Number(text) : undefined)
 
-function LimitsForm(props: { user: AdminUserDto; onSaved: (user: AdminUserDto) => void }) {
+type Limits = AdminUserDto['limits']
+type Limited = { id: string; name: string; limits: Limits }
+
+/** A user's or a team's limits; `save` sends them to the API and answers the owner as it is now. */
+function LimitsForm<T extends Limited>(props: { user: T; save: (limits: Limits) => Promise<{ data: T }>; onSaved: (user: T) => void }) {
   const { limits } = props.user
   const [storage, setStorage] = useState(limits.maxStorageBytes === null ? '' : formatBytes(limits.maxStorageBytes))
   const [files, setFiles] = useState(limits.maxFiles === null ? '' : String(limits.maxFiles))
@@ -31,7 +35,7 @@ function LimitsForm(props: { user: AdminUserDto; onSaved: (user: AdminUserDto) =
     if (maxStorageBytes === undefined) return notify('error', 'Storage must be a size such as 5 GB or 500 MB, or empty for no limit')
     if (maxFiles === undefined) return notify('error', 'Files must be a whole number, or empty for no limit')
     try {
-      const { data } = await ok(api.api.admin.users({ id: props.user.id }).patch({ maxStorageBytes, maxFiles }))
+      const { data } = await props.save({ maxStorageBytes, maxFiles })
       notify('ok', `Limits of ${data.name} saved`)
       props.onSaved(data)
     } catch (failure) {
@@ -120,6 +124,7 @@ function Users(props: { me: string }) {
                     {editing === user.id && (
                       <LimitsForm
                         user={user}
+                        save={(limits) => ok(api.api.admin.users({ id: user.id }).patch(limits))}
                         onSaved={(saved) => {
                           replace(saved)
                           setEditing(null)
@@ -451,11 +456,55 @@ function Mail() {
   )
 }
 
+/** Every team with its members, usage and limits, which an admin sets here; never its files (docs/teams.md, Quotas). */
+function Teams() {
+  const teams = useLoad(() => ok(api.api.admin.teams.get()), [], { failure: 'The teams could not be loaded' })
+  const replace = (saved: AdminTeamDto) => teams.set((list) => list?.map((team) => (team.id === saved.id ? saved : team)) ?? null)
+  return (
+    <section class="card" aria-labelledby="admin-teams-heading">
+      <h2 id="admin-teams-heading">Teams</h2>
+      {teams.error && (
+        <p class="form-error" role="alert">
+          {teams.error}
+        </p>
+      )}
+      {teams.value?.length === 0 && <p>No teams yet.</p>}
+      {teams.value && teams.value.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <TableHead columns={['Team', 'Members', 'Usage', 'Limits']} />
+            <tbody>
+              {teams.value.map((team) => (
+                <tr key={team.id}>
+                  <td data-label="Team">
+                    {team.name}
+                    <span class="sub">created {formatDate(team.createdAt)}</span>
+                  </td>
+                  <td data-label="Members">
+                    {team.members} ({team.owners} {team.owners === 1 ? 'owner' : 'owners'})
+                  </td>
+                  <td data-label="Usage">
+                    {team.usage.files} {team.usage.files === 1 ? 'file' : 'files'}, {formatBytes(team.usage.bytes)}
+                  </td>
+                  <td data-label="Limits">
+                    <LimitsForm user={team} save={(limits) => ok(api.api.admin.teams({ id: team.id }).patch(limits))} onSaved={replace} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  )
+}
+
 export function AdminPage(props: { me: string }) {
   return (
     <main class="admin">
       <h1>Admin</h1>
       <Users me={props.me} />
+      <Teams />
       <Invitations />
       <Tokens />
       <Mail />

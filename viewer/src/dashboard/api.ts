@@ -34,14 +34,21 @@ const UNREACHABLE = 'The server cannot be reached. Check the connection and try 
  */
 export const api = treaty<App>(`${location.origin}${apiBase.replace(/\/api$/, '')}`, {
   parseDate: false,
-  headers: () => {
-    const token = session.token()
+  headers: (path) => {
+    const token = session.tokenFor(path)
     return token ? { authorization: `Bearer ${token}` } : undefined
   },
   onResponse: (response) => {
-    if (response.status === 401 && session.token()) session.expired()
+    if (response.status === 401 && session.token()) session.refused(apiPathOf(response.url))
   },
 })
+
+/** The /api/… path of a URL of ours (the server may sit under a prefix), for session.tokenFor. */
+function apiPathOf(url: string): string {
+  const path = new URL(url, location.href).pathname
+  const at = path.indexOf('/api/')
+  return at === -1 ? path : path.slice(at)
+}
 
 /** The API's failure envelope, `{ error, code }`, as an ApiError; anything else says the status. */
 function failureOf(status: number, body: unknown): ApiError {
@@ -98,7 +105,7 @@ export function sendPdf(method: 'POST' | 'PUT', path: string, file: File, onProg
       const request = new XMLHttpRequest()
       current = request
       request.open(method, `${apiBase}${path}`)
-      const token = session.token()
+      const token = session.tokenFor(`/api${path}`)
       if (token) request.setRequestHeader('authorization', `Bearer ${token}`)
       request.setRequestHeader('idempotency-key', key)
       request.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size)
@@ -109,7 +116,7 @@ export function sendPdf(method: 'POST' | 'PUT', path: string, file: File, onProg
         } catch {
           body = null
         }
-        if (request.status === 401 && token) session.expired()
+        if (request.status === 401 && token) session.refused(`/api${path}`)
         const retryAfter = Number(request.getResponseHeader('retry-after'))
         resolve({ status: request.status, body, retryAfter: retryAfter > 0 ? retryAfter : undefined })
       }
@@ -144,7 +151,7 @@ export function sendPdf(method: 'POST' | 'PUT', path: string, file: File, onProg
 
 /** PUTs a picture as the request's body itself (the branding's logo: no form, the API reads the bytes); the answer's data. */
 export async function putPicture<T>(path: string, file: File): Promise<T> {
-  const token = session.token()
+  const token = session.tokenFor(`/api${path}`)
   let response: Response
   try {
     response = await fetch(`${apiBase}${path}`, {
@@ -157,7 +164,7 @@ export async function putPicture<T>(path: string, file: File): Promise<T> {
   }
   const body: { data?: T } | null = await response.json().catch(() => null)
   if (response.ok && body?.data) return body.data
-  if (response.status === 401 && token) session.expired()
+  if (response.status === 401 && token) session.refused(`/api${path}`)
   throw failureOf(response.status, body)
 }
 
@@ -166,14 +173,14 @@ export async function putPicture<T>(path: string, file: File): Promise<T> {
  * cannot send, so the bytes come through fetch and are handed to the browser as a blob with the file's name.
  */
 export async function download(path: string, filename: string): Promise<void> {
-  const token = session.token()
+  const token = session.tokenFor(`/api${path}`)
   let response: Response
   try {
     response = await fetch(`${apiBase}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} })
   } catch {
     throw new ApiError(UNREACHABLE, 0, 'network')
   }
-  if (response.status === 401 && token) session.expired()
+  if (response.status === 401 && token) session.refused(`/api${path}`)
   if (!response.ok) throw failureOf(response.status, await response.json().catch(() => null))
   const url = URL.createObjectURL(await response.blob())
   const anchor = document.createElement('a')

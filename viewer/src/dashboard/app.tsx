@@ -18,6 +18,8 @@ import { NotificationsPage } from './notifications-page'
 import { RequestsPage } from './requests-page'
 import { RoomPage } from './room-page'
 import { RoomsPage } from './rooms-page'
+import { TeamsPage } from './teams-page'
+import { TeamSwitcher } from './team-switcher'
 import { WebhooksPage } from './webhooks-page'
 
 type Route =
@@ -27,6 +29,7 @@ type Route =
   | { page: 'room'; id: string }
   | { page: 'requests' }
   | { page: 'webhooks' }
+  | { page: 'teams' }
   | { page: 'notifications' }
   | { page: 'activity' }
   | { page: 'account' }
@@ -36,7 +39,7 @@ type Route =
   | { page: 'email'; secret: string }
   | { page: 'sso'; code: string }
 
-/** Hash routes (#/files, #/files/ID, #/rooms, #/rooms/ID, #/requests, #/webhooks, #/notifications, #/activity, #/account, #/admin, #/join/SECRET, #/reset/SECRET, #/email/SECRET): the server serves one page at /app, nothing else to route. */
+/** Hash routes (#/files, #/files/ID, #/rooms, #/rooms/ID, #/requests, #/teams, #/webhooks, #/notifications, #/activity, #/account, #/admin, #/join/SECRET, #/reset/SECRET, #/email/SECRET): the server serves one page at /app, nothing else to route. */
 function routeOf(hash: string): Route {
   const file = /^#\/files\/([A-Za-z0-9_-]{1,64})$/.exec(hash)
   if (file) return { page: 'file', id: file[1]! }
@@ -46,6 +49,7 @@ function routeOf(hash: string): Route {
   if (hash === '#/account') return { page: 'account' }
   if (hash === '#/requests') return { page: 'requests' }
   if (hash === '#/webhooks') return { page: 'webhooks' }
+  if (hash === '#/teams') return { page: 'teams' }
   if (hash === '#/notifications') return { page: 'notifications' }
   if (hash === '#/activity') return { page: 'activity' }
   if (hash === '#/admin') return { page: 'admin' }
@@ -67,6 +71,7 @@ const TITLES: Record<Route['page'], string> = {
   room: 'Rooms',
   requests: 'File requests',
   webhooks: 'Webhooks',
+  teams: 'Teams',
   notifications: 'Notifications',
   activity: 'Activity',
   account: 'Account',
@@ -82,6 +87,19 @@ export function App() {
   const [route, setRoute] = useState(routeOf(location.hash))
   // Who is signed in, for what the navigation offers (the Admin page to admins); read again for each session.
   const me = useLoad(() => (current ? ok(api.api.me.get()) : Promise.resolve({ data: null })), [current?.token], { failure: '' }).value
+  // The user's teams, for the switcher: read again for each session and after a change on the Teams page.
+  const [teamsRead, setTeamsRead] = useState(0)
+  const teamsLoad = useLoad(
+    async () => {
+      const token = current?.token
+      const { data } = current?.kind === 'login' ? await ok(api.api.teams.get()) : { data: [] }
+      return { data: { token, teams: data } }
+    },
+    [current?.token, teamsRead],
+    { failure: '' },
+  )
+  // Settled: the list was read for this very session, so a remembered team that is not in it can be forgotten.
+  const teamsSettled = !teamsLoad.loading && teamsLoad.value?.token === current?.token
   useEffect(() => session.subscribe(setCurrent), [])
   useEffect(() => {
     const onHash = () => {
@@ -170,6 +188,9 @@ export function App() {
           <a href="#/notifications" aria-current={route.page === 'notifications' ? 'page' : undefined}>
             Notifications
           </a>
+          <a href="#/teams" aria-current={route.page === 'teams' ? 'page' : undefined}>
+            Teams
+          </a>
           <a href="#/webhooks" aria-current={route.page === 'webhooks' ? 'page' : undefined}>
             Webhooks
           </a>
@@ -185,12 +206,14 @@ export function App() {
             </a>
           )}
         </nav>
+        <TeamSwitcher current={current} teams={teamsLoad.value?.teams ?? null} settled={teamsSettled} />
         <span class="who">{current.name}</span>
         <button type="button" onClick={signOut}>
           Sign out
         </button>
       </header>
-      <div id="content" tabIndex={-1}>
+      {/* Acting for another owner shows another owner's things: every page is read again. */}
+      <div id="content" tabIndex={-1} key={current.team?.id ?? 'personal'}>
         <span id="main-heading-target" tabIndex={-1} />
         {route.page === 'files' && <FilesPage />}
         {route.page === 'file' && <FilePage key={route.id} id={route.id} />}
@@ -198,6 +221,7 @@ export function App() {
         {route.page === 'room' && <RoomPage key={route.id} id={route.id} />}
         {route.page === 'requests' && <RequestsPage />}
         {route.page === 'webhooks' && <WebhooksPage />}
+        {route.page === 'teams' && <TeamsPage onChanged={() => setTeamsRead((n) => n + 1)} />}
         {route.page === 'notifications' && <NotificationsPage />}
         {route.page === 'activity' && <ActivityPage />}
         {route.page === 'account' && <AccountPage />}

@@ -51,6 +51,7 @@ export const ACTION_TEXT: Record<AuditAction, string> = {
   'team.member_added': 'Team member added',
   'team.member_changed': "Team member's role changed",
   'team.member_removed': 'Team member removed',
+  'team.quota_set': 'Team limits set',
   'webhook.created': 'Webhook added',
   'webhook.deleted': 'Webhook deleted',
 }

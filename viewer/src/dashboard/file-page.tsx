@@ -7,6 +7,7 @@ import { formatBytes, formatDate } from './format'
 import { LinksPanel } from './links-panel'
 import { QrCode } from './qr-code'
 import { useDropZone } from './uploads'
+import { session } from './session'
 import { copyWithNotice, CountedField, notify, Switch } from './ui'
 import { useLoad } from './use-api'
 import { VersionsPanel } from './versions-panel'
@@ -196,56 +197,60 @@ export function FilePage(props: { id: string }) {
         </div>
       </form>
 
-      <section class={`card replace${drop.over ? ' drop-over' : ''}`} aria-labelledby="replace-heading" {...drop.handlers}>
-        <h2 id="replace-heading">Replace the PDF</h2>
-        <p>
-          Drop a new PDF here or choose one. The links, views and settings stay; readers get the new pages, and the current PDF is kept
-          under Versions.
-        </p>
-        {replacing ? (
-          <div class="row">
-            <progress max={replacing.total} value={replacing.sent} aria-label="Replacement upload progress" />
-            <span>
-              {formatBytes(replacing.sent)} of {formatBytes(replacing.total)}
-            </span>
-            <button type="button" onClick={() => replacing.transfer.cancel()}>
-              Cancel
-            </button>
-          </div>
-        ) : (
-          <button type="button" onClick={() => picker.current?.click()}>
-            Choose a PDF…
-          </button>
-        )}
-        {replaceError && (
-          <p class="form-error" role="alert">
-            {replaceError}
+      {session.mayChange() && (
+        <section class={`card replace${drop.over ? ' drop-over' : ''}`} aria-labelledby="replace-heading" {...drop.handlers}>
+          <h2 id="replace-heading">Replace the PDF</h2>
+          <p>
+            Drop a new PDF here or choose one. The links, views and settings stay; readers get the new pages, and the current PDF is kept
+            under Versions.
           </p>
-        )}
-        <input
-          ref={picker}
-          type="file"
-          accept="application/pdf,.pdf"
-          hidden
-          aria-label="Choose a PDF to replace this one"
-          data-testid="replace-input"
-          onChange={(event) => {
-            const chosen = event.currentTarget.files?.[0]
-            event.currentTarget.value = ''
-            if (chosen) void replace(chosen)
-          }}
-        />
-      </section>
+          {replacing ? (
+            <div class="row">
+              <progress max={replacing.total} value={replacing.sent} aria-label="Replacement upload progress" />
+              <span>
+                {formatBytes(replacing.sent)} of {formatBytes(replacing.total)}
+              </span>
+              <button type="button" onClick={() => replacing.transfer.cancel()}>
+                Cancel
+              </button>
+            </div>
+          ) : (
+            <button type="button" onClick={() => picker.current?.click()}>
+              Choose a PDF…
+            </button>
+          )}
+          {replaceError && (
+            <p class="form-error" role="alert">
+              {replaceError}
+            </p>
+          )}
+          <input
+            ref={picker}
+            type="file"
+            accept="application/pdf,.pdf"
+            hidden
+            aria-label="Choose a PDF to replace this one"
+            data-testid="replace-input"
+            onChange={(event) => {
+              const chosen = event.currentTarget.files?.[0]
+              event.currentTarget.value = ''
+              if (chosen) void replace(chosen)
+            }}
+          />
+        </section>
+      )}
 
       <VersionsPanel fileId={file.id} revision={`${file.sha256} ${file.updatedAt}`} onRestored={show} />
 
-      <section class="card danger" aria-labelledby="delete-heading">
-        <h2 id="delete-heading">Delete</h2>
-        <p>The PDF, its versions, its previews and all its links are gone for good.</p>
-        <button type="button" class="danger" onClick={() => dialog.current?.showModal()}>
-          Delete this file…
-        </button>
-      </section>
+      {session.mayChange() && (
+        <section class="card danger" aria-labelledby="delete-heading">
+          <h2 id="delete-heading">Delete</h2>
+          <p>The PDF, its versions, its previews and all its links are gone for good.</p>
+          <button type="button" class="danger" onClick={() => dialog.current?.showModal()}>
+            Delete this file…
+          </button>
+        </section>
+      )}
 
       <dialog ref={dialog} aria-labelledby="confirm-heading">
         <h2 id="confirm-heading">Delete {name}?</h2>

@@ -3,6 +3,8 @@ import type { FileDto } from '../../../src/routes/files/model'
 import { LIST_ORDERS, type ListOrder } from '../../../src/shared/file-shapes'
 import { api, errorText, ok } from './api'
 import { formatBytes, formatDate } from './format'
+import { session } from './session'
+import { ViewerNote } from './team-switcher'
 import { PdfPicker, UploadList, useDropZone, useUploadQueue } from './uploads'
 import { Empty, notify, Switch } from './ui'
 import { usePages } from './use-api'
@@ -37,6 +39,7 @@ export function FilesPage() {
   // A new upload shows at the top until the list is sorted again (its place in another order is the server's call).
   const uploads = useUploadQueue(list.prepend)
   const drop = useDropZone(uploads.add)
+  const mayChange = session.mayChange()
 
   const toggle = async (file: FileDto, field: 'allowDownload' | 'searchEngineVisible', value: boolean) => {
     list.replace({ ...file, [field]: value })
@@ -54,12 +57,12 @@ export function FilesPage() {
   }
 
   return (
-    <main class={`files${drop.over ? ' drop-over' : ''}`} {...drop.handlers}>
+    <main class={`files${drop.over ? ' drop-over' : ''}`} {...(mayChange && drop.handlers)}>
       <div class="page-head">
         <h1>Files</h1>
-        <PdfPicker label="Upload PDFs" chooserLabel="Choose PDFs to upload" testId="upload-input" onChosen={uploads.add} />
+        {mayChange && <PdfPicker label="Upload PDFs" chooserLabel="Choose PDFs to upload" testId="upload-input" onChosen={uploads.add} />}
       </div>
-      <p class="hint drop-hint">Drop PDFs anywhere on this page to upload them.</p>
+      {mayChange ? <p class="hint drop-hint">Drop PDFs anywhere on this page to upload them.</p> : <ViewerNote />}
       <UploadList items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clear} />
       <div class="filters">
         <div class="field">

@@ -7,6 +7,7 @@ import { LinkForm } from './link-form'
 import { QrCode } from './qr-code'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
 import { useLoad } from './use-api'
+import { session } from './session'
 
 const STATE_TEXT: Record<LinkState, string> = {
   active: 'Active',
@@ -65,6 +66,7 @@ const linksRoutes = (of: LinksOf) =>
  */
 export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultChanged?: () => void }) {
   const routes = linksRoutes(props.of)
+  const mayChange = session.mayChange()
   const ownerId = 'fileId' in props.of ? props.of.fileId : props.of.roomId
   const list = useLoad(routes.list, [ownerId, props.revision], {
     failure: 'The links could not be loaded',
@@ -200,21 +202,25 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
                   >
                     <Named verb="Embed" name={name} />
                   </button>
-                  <button
-                    type="button"
-                    id={`link-edit-${link.id}`}
-                    aria-expanded={editing === link.id}
-                    onClick={() => setEditing(editing === link.id ? null : link.id)}
-                  >
-                    <Named verb="Edit" name={name} />
-                  </button>
-                  <button type="button" onClick={() => toggle(link)}>
-                    <Named verb={link.disabled ? 'Turn on' : 'Turn off'} name={name} />
-                  </button>
-                  {!link.isDefault && (
-                    <button type="button" class="danger" onClick={() => setDeleting(link)}>
-                      <Named verb="Delete…" name={name} />
-                    </button>
+                  {mayChange && (
+                    <>
+                      <button
+                        type="button"
+                        id={`link-edit-${link.id}`}
+                        aria-expanded={editing === link.id}
+                        onClick={() => setEditing(editing === link.id ? null : link.id)}
+                      >
+                        <Named verb="Edit" name={name} />
+                      </button>
+                      <button type="button" onClick={() => toggle(link)}>
+                        <Named verb={link.disabled ? 'Turn on' : 'Turn off'} name={name} />
+                      </button>
+                      {!link.isDefault && (
+                        <button type="button" class="danger" onClick={() => setDeleting(link)}>
+                          <Named verb="Delete…" name={name} />
+                        </button>
+                      )}
+                    </>
                   )}
                 </div>
                 <div id={`link-qr-${link.id}`} hidden={qr !== link.id}>
@@ -254,9 +260,11 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
           />
         </div>
       ) : (
-        <button type="button" id="new-link-button" class="primary" onClick={() => setCreating(true)}>
-          New link…
-        </button>
+        mayChange && (
+          <button type="button" id="new-link-button" class="primary" onClick={() => setCreating(true)}>
+            New link…
+          </button>
+        )
       )}
       <ConfirmDialog
         open={deleting !== null}

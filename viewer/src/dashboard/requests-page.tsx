@@ -9,6 +9,8 @@ import { QrCode } from './qr-code'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
 import { useLoad } from './use-api'
 import { TableHead } from './table-head'
+import { session } from './session'
+import { ViewerNote } from './team-switcher'
 
 const STATE_TEXT: Record<RequestDto['state'], string> = {
   active: 'open',
@@ -228,15 +230,19 @@ export function RequestsPage() {
         A page where others send you PDFs. What arrives is yours, private until you share it: its link starts turned off. Only the name you
         choose to show appears on the page.
       </p>
-      <section class="card">
-        <CreateForm
-          rooms={rooms}
-          onCreated={(request) => {
-            setRequests((current) => [request, ...(current ?? [])])
-            notify('ok', `${request.title} created; copy its link to send it`)
-          }}
-        />
-      </section>
+      {session.mayChange() ? (
+        <section class="card">
+          <CreateForm
+            rooms={rooms}
+            onCreated={(request) => {
+              setRequests((current) => [request, ...(current ?? [])])
+              notify('ok', `${request.title} created; copy its link to send it`)
+            }}
+          />
+        </section>
+      ) : (
+        <ViewerNote />
+      )}
       <section aria-labelledby="requests-heading">
         <h2 id="requests-heading" tabIndex={-1}>
           Your requests

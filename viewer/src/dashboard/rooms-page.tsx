@@ -7,6 +7,8 @@ import { formatDate } from './format'
 import { CountedField, Empty, notify } from './ui'
 import { usePages } from './use-api'
 import { TableHead } from './table-head'
+import { session } from './session'
+import { ViewerNote } from './team-switcher'
 
 const PAGE_SIZE = 25
 
@@ -73,9 +75,13 @@ export function RoomsPage() {
         A room shares several PDFs through one link, in folders and in the order you choose. Readers pass its password, address or agreement
         once, then see an index of the documents.
       </p>
-      <section class="card">
-        <CreateForm />
-      </section>
+      {session.mayChange() ? (
+        <section class="card">
+          <CreateForm />
+        </section>
+      ) : (
+        <ViewerNote />
+      )}
       <section aria-labelledby="rooms-heading">
         <h2 id="rooms-heading">Your rooms</h2>
         {list.error && (

@@ -35,6 +35,8 @@ export async function issueToken(
     provedAt?: number
     /** A team token: the team it acts for; its user must be a member (checked in the INSERT). */
     teamId?: string
+    /** A dashboard's team session: the sign-in session it is opened from (issue-team-session.ts). */
+    sessionId?: string
   },
 ): Promise<IssuedToken> {
   const { tokens } = ctx.db.tables
@@ -54,6 +56,7 @@ export async function issueToken(
     scopes: input.scopes === undefined ? null : columnOfScopes(input.scopes),
     provedAt: input.provedAt ?? null,
     teamId: input.teamId ?? null,
+    sessionId: input.sessionId ?? null,
   }
   // A team token's user must be a member of the team when it is issued (and on every use: authenticate.ts).
   const memberOfTeam = token.teamId === null ? sql`` : sql` AND ${memberOf(ctx.db.tables, token.teamId, user.id)}`
@@ -61,8 +64,8 @@ export async function issueToken(
   const cap = ctx.config.maxTokensPerUser
   const activeCount = sql`(SELECT count(*) FROM ${tokens} WHERE ${isActiveTokenOf(ctx.db.tables, user.id, nowMs)})`
   const insert = ctx.db.orm.run(sql`
-    INSERT INTO ${tokens} (id, user_id, label, created_at, expires_at, revoked_at, scopes, proved_at, team_id)
-    SELECT ${token.id}, ${token.userId}, ${token.label}, ${token.createdAt}, ${token.expiresAt}, NULL, ${token.scopes}, ${token.provedAt}, ${token.teamId}
+    INSERT INTO ${tokens} (id, user_id, label, created_at, expires_at, revoked_at, scopes, proved_at, team_id, session_id)
+    SELECT ${token.id}, ${token.userId}, ${token.label}, ${token.createdAt}, ${token.expiresAt}, NULL, ${token.scopes}, ${token.provedAt}, ${token.teamId}, ${token.sessionId}
     WHERE ${activeCount} < ${cap}${memberOfTeam}`)
   let inserted: { rowsAffected: number }
   if (input.replaceOldest === undefined) inserted = await insert

@@ -17,13 +17,13 @@ export async function listTokens(ctx: AppContext, input: { userName?: string }):
   return rows.map((row) => ({ ...row.token, userName: row.userName }))
 }
 
-/** A user's tokens that still work (not revoked, not expired), newest first. */
+/** A user's tokens that still work (not revoked, not expired), newest first; a dashboard's team sessions are not listed (they live and die with their sign-in session). */
 export async function listActiveTokens(ctx: AppContext, userId: string): Promise<TokenRow[]> {
   const { tokens } = ctx.db.tables
   return ctx.db.orm
     .select()
     .from(tokens)
-    .where(isActiveTokenOf(ctx.db.tables, userId, ctx.now()))
+    .where(and(isActiveTokenOf(ctx.db.tables, userId, ctx.now()), isNull(tokens.sessionId)))
     .orderBy(desc(tokens.createdAt), desc(tokens.id))
 }
 

@@ -1,4 +1,5 @@
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, isNull, or } from 'drizzle-orm'
+import type { Tables } from '../../../db/database'
 import { unverifiedTokenId } from '../jwt'
 import type { AppContext } from '../../context'
 import type { TokenRow } from '../../../db/tables'
@@ -11,12 +12,12 @@ export async function revokeToken(ctx: AppContext, input: { tokenIdOrJwt: string
   const [existing] = id ? await ctx.db.orm.select().from(tokens).where(eq(tokens.id, id)) : []
   if (!existing) throw noTokenWithId(input.tokenIdOrJwt)
   if (existing.revokedAt !== null) return existing
-  const [revoked] = await ctx.db.orm
+  const rows = await ctx.db.orm
     .update(tokens)
     .set({ revokedAt: ctx.now() })
-    .where(and(eq(tokens.id, existing.id), isNull(tokens.revokedAt)))
+    .where(and(withItsTeamSessions(ctx.db.tables, existing.id), isNull(tokens.revokedAt)))
     .returning()
-  return revoked ?? existing
+  return rows.find((row) => row.id === existing.id) ?? existing
 }
 
 /**
@@ -25,11 +26,20 @@ export async function revokeToken(ctx: AppContext, input: { tokenIdOrJwt: string
  */
 export async function revokeOwnToken(ctx: AppContext, input: { userId: string; id: string }): Promise<TokenRow> {
   const { tokens } = ctx.db.tables
-  const [revoked] = await ctx.db.orm
+  const rows = await ctx.db.orm
     .update(tokens)
     .set({ revokedAt: ctx.now() })
-    .where(and(eq(tokens.id, input.id), eq(tokens.userId, input.userId), isNull(tokens.revokedAt)))
+    .where(and(withItsTeamSessions(ctx.db.tables, input.id), eq(tokens.userId, input.userId), isNull(tokens.revokedAt)))
     .returning()
+  const revoked = rows.find((row) => row.id === input.id)
   if (!revoked) throw tokenNotFound()
   return revoked
+}
+
+/**
+ * SQL: the token `id` and the team sessions opened from it (a sign-in session's, docs/teams.md). They stop
+ * working with it anyway (authenticate.ts); revoking them too keeps them from counting toward the token cap.
+ */
+function withItsTeamSessions({ tokens }: Tables, id: string) {
+  return or(eq(tokens.id, id), eq(tokens.sessionId, id))!
 }
