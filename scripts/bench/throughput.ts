@@ -37,6 +37,11 @@ export type Throughput = {
    * against the link's lists, the address kept in the visit): `ours` gated, `raw` the open link's page.
    */
   gated: Ratio
+  /**
+   * The same authenticated GET through a team token (its membership and role read with the token, the file the
+   * team's): `ours` the team token, `raw` the personal token's runs.
+   */
+  team: Ratio
 }
 
 /**
@@ -113,22 +118,49 @@ export async function throughput(binary: string): Promise<Throughput> {
       body: 'email=reader%40example.com',
     })
     const gatedHeaders = { cookie: entered.headers.getSetCookie()[0]!.split(';')[0]! }
+    // A team of the same user, a token acting for it, and a file the team owns.
+    const team = await fetch(`${url}/api/teams`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench team' }),
+    })
+    const teamId = ((await team.json()) as { data: { id: string } }).data.id
+    const teamToken = await fetch(`${url}/api/tokens`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ label: 'bench team', team: teamId }),
+    })
+    const teamHeaders = { authorization: `Bearer ${((await teamToken.json()) as { data: { token: string } }).data.token}` }
+    const teamBody = new FormData()
+    teamBody.append('file', new File([new TextEncoder().encode('%PDF-1.4\n%%EOF\n')], 'team.pdf', { type: 'application/pdf' }))
+    const teamUpload = await fetch(`${url}/api/files/upload`, { method: 'POST', headers: teamHeaders, body: teamBody })
+    const teamApiUrl = `${url}/api/files/${((await teamUpload.json()) as { data: { id: string } }).data.id}`
     const run = (target: string, extra: Partial<Parameters<typeof wrk>[0]> = {}) =>
       wrk({ url: target, connections: CONNECTIONS, seconds: SECONDS, cpu: LOAD_CPU, ...extra })
 
     // Warm up every path (JIT) before anything counts.
     for (const target of [`${rawUrl}/json`, `${rawUrl}/html`]) wrk({ url: target, connections: CONNECTIONS, seconds: 1, cpu: LOAD_CPU })
     wrk({ url: apiUrl, connections: CONNECTIONS, seconds: 2, cpu: LOAD_CPU, headers })
+    wrk({ url: teamApiUrl, connections: CONNECTIONS, seconds: 2, cpu: LOAD_CPU, headers: teamHeaders })
     wrk({ url: pageUrl, connections: CONNECTIONS, seconds: 2, cpu: LOAD_CPU, script: distinctVisitors() })
     wrk({ url: pageOffUrl, connections: CONNECTIONS, seconds: 2, cpu: LOAD_CPU, script: distinctVisitors() })
     wrk({ url: gatedUrl, connections: CONNECTIONS, seconds: 2, cpu: LOAD_CPU, script: distinctVisitors(), headers: gatedHeaders })
     const before = await defaultLinkViews(apiUrl, headers)
 
-    const rounds: { rawJson: WrkResult; api: WrkResult; rawHtml: WrkResult; page: WrkResult; pageOff: WrkResult; gated: WrkResult }[] = []
+    const rounds: {
+      rawJson: WrkResult
+      api: WrkResult
+      team: WrkResult
+      rawHtml: WrkResult
+      page: WrkResult
+      pageOff: WrkResult
+      gated: WrkResult
+    }[] = []
     for (let round = 0; round < ROUNDS; round++) {
       rounds.push({
         rawJson: run(`${rawUrl}/json`),
         api: run(apiUrl, { headers }),
+        team: run(teamApiUrl, { headers: teamHeaders }),
         rawHtml: run(`${rawUrl}/html`),
         page: run(pageUrl, { script: distinctVisitors() }),
         pageOff: run(pageOffUrl, { script: distinctVisitors() }),
@@ -145,9 +177,13 @@ export async function throughput(binary: string): Promise<Throughput> {
       apiP99AtHalf: atHalf.p99,
       pageViews: (await defaultLinkViews(apiUrl, headers)) - before,
       pageRequests,
-      errors: rounds.reduce((sum, r) => sum + r.api.errors + r.page.errors + r.pageOff.errors + r.gated.errors, atHalf.errors),
+      errors: rounds.reduce(
+        (sum, r) => sum + r.api.errors + r.team.errors + r.page.errors + r.pageOff.errors + r.gated.errors,
+        atHalf.errors,
+      ),
       analytics: ratioOf(rounds.map((r) => [r.page.rps, r.pageOff.rps])),
       gated: ratioOf(rounds.map((r) => [r.gated.rps, r.page.rps])),
+      team: ratioOf(rounds.map((r) => [r.team.rps, r.api.rps])),
     }
   } finally {
     raw.kill()
