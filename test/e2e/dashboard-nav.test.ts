@@ -8,7 +8,7 @@ import { SCREENSHOTS, watchedPage } from './browser'
 // 360 px every item is inside the viewport, on top (nothing covers it), and takes a tap; the page never scrolls
 // sideways. The first user of the binary is an admin, so Admin is there too.
 const app = useBinaryApp({ name: 'nav', user: 'nina' })
-const ITEMS = ['Files', 'Rooms', 'Requests', 'Notifications', 'Webhooks', 'Activity', 'Account', 'Admin']
+const ITEMS = ['Files', 'Rooms', 'Requests', 'Notifications', 'Teams', 'Webhooks', 'Activity', 'Account', 'Admin']
 
 describe("the dashboard's navigation", () => {
   for (const width of [360, 390]) {
