@@ -11,6 +11,8 @@
 const LAYERS = {
   // entry points
   main: { path: '^src/main\\.ts$', may: ['cli', 'core', 'lib', 'owner-only-umask'] }, // core: the preview renderer's entry
+  // the preview renderer's entry point from source: the renderer's modules only
+  'renderer-main': { path: '^src/renderer-main\\.ts$', may: ['core', 'owner-only-umask'] },
   cli: { path: '^src/cli/', may: ['app', 'open-context', 'maintenance', 'core', 'http', 'assets', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
   app: { path: '^src/app\\.ts$', may: ['routes', 'http', 'assets', 'core', 'config', 'errors', 'lib', 'log', 'shared', 'version'] },
   'open-context': { path: '^src/open-context\\.ts$', may: ['core', 'data-dir', 'db', 'storage', 'config', 'errors', 'lib', 'log'] },

@@ -39,9 +39,12 @@ export type RendererMessage =
   | { id: number; ok: true; pages: number; sizes?: string }
   | { id: number; ok: false; reason: string }
 
-/** How to start a renderer: the binary runs itself; from source, Bun runs the same entry point. */
+/**
+ * How to start a renderer: the binary runs itself; from source, Bun runs the renderer's own entry point
+ * (renderer-main.ts, which loads only the renderer's modules). The argument names the process in `ps` either way.
+ */
 export function rendererCommand(): string[] {
   return Bun.isStandaloneExecutable
     ? [process.execPath, RENDERER_ARGUMENT]
-    : [process.execPath, join(import.meta.dir, '..', '..', 'main.ts'), RENDERER_ARGUMENT]
+    : [process.execPath, join(import.meta.dir, '..', '..', 'renderer-main.ts'), RENDERER_ARGUMENT]
 }
