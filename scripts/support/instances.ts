@@ -106,9 +106,14 @@ export async function startInstances(options: {
   }
 }
 
-/** A fresh database on the throwaway PostgreSQL cluster and a fresh bucket on the shared Ceph gateway. */
-export async function freshInstall(): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
-  const [postgres, gateway] = await Promise.all([freshPostgres(), sharedCeph()])
+/**
+ * A fresh database on the throwaway PostgreSQL cluster and a fresh bucket on the shared Ceph gateway. With
+ * `migrated`, the database has pdfshare's schema already (for tests that are not about migrating it).
+ */
+export async function freshInstall(
+  options: { migrated?: boolean } = {},
+): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
+  const [postgres, gateway] = await Promise.all([freshPostgres(options), sharedCeph()])
   // pids are reused within a run whose test processes share one gateway: the random part keeps names unique.
   const bucket = `pdfshare-lb${process.pid}-${++buckets}-${Math.random().toString(36).slice(2, 8)}`
   await gateway.createBucket(bucket)
