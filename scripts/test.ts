@@ -190,12 +190,16 @@ if (whole) {
     'test/api/error-codes.test.ts': "docs/api.md's table of error codes against the error mapping",
     'test/api/openapi.test.ts': 'the OpenAPI document, made from the route schemas',
     'test/api/scopes.test.ts': "the scope each route needs, checked by the auth guard on the token's scopes",
+    'test/api/notification-languages.test.ts': "the language of the owners' notification mails, chosen from the instance's settings",
     'test/share/embedding.test.ts':
       "frame-ancestors and cookie attributes of the share pages (a framed view's counting is views.test.ts's)",
+    'test/share/gate-forms-cross-site.test.ts': "the Sec-Fetch-Site and Origin headers of a gate's form post, checked before any query",
+    'test/share/mail-languages.test.ts': 'the language of the code mails, chosen as the pages choose theirs',
     'test/share/hostile-previews.test.ts':
       'the renderer processes and their limits (a render reads the PDF from a local file on every backend)',
     'test/share/preview-answers.test.ts': "what a preview request is answered while renderers are busy, and their processes' end",
     'test/share/renderer-pool.test.ts': 'the renderer pool alone, without an app',
+    'test/share/request-values.test.ts': "how a share route reads its request's cookies, address and params, once each",
   }
   const suites = testFiles('test/{api,share}/*.test.ts').filter((path) => !path.endsWith('.embedded.test.ts'))
   checkListed(notAboutBackend, suites, 'keeps out of the PostgreSQL + S3 passes')
