@@ -190,6 +190,8 @@ if (whole) {
     'test/api/error-codes.test.ts': "docs/api.md's table of error codes against the error mapping",
     'test/api/openapi.test.ts': 'the OpenAPI document, made from the route schemas',
     'test/api/scopes.test.ts': "the scope each route needs, checked by the auth guard on the token's scopes",
+    'test/share/drawn-links.test.ts':
+      "a PDF's links and outline as the renderers read them (from a local file on every backend); their gates are page-images'",
     'test/share/embedding.test.ts':
       "frame-ancestors and cookie attributes of the share pages (a framed view's counting is views.test.ts's)",
     'test/share/hostile-previews.test.ts':
