@@ -28,15 +28,11 @@ describe('a view-only link of a PDF with links and an outline', () => {
       await one.locator('.image-links a').first().waitFor()
       await one.locator('.image-line').first().waitFor()
       // The line of text: one box, its words with their spaces (innerText), and a line break before the next line.
-      expect(
-        await one
-          .locator('.image-line')
-          .first()
-          .evaluate((line) => (line as HTMLElement).innerText),
-      ).toBe(LINE)
-      expect(await one.locator('.image-text').evaluate((layer) => (layer as HTMLElement).innerText)).toStartWith(
-        `${LINE}\nManual on the web\n`,
-      )
+      // innerText, not textContent, is what is tested: the text as laid out, as a screen reader and find read it.
+      // biome-ignore lint/performance/useDomNodeTextContent: the laid-out text is what is tested
+      expect(await one.locator('.image-line').first().innerText()).toBe(LINE)
+      // biome-ignore lint/performance/useDomNodeTextContent: the laid-out text is what is tested
+      expect(await one.locator('.image-text').innerText()).toStartWith(`${LINE}\nManual on the web\n`)
 
       // The web link goes out in a new tab, without referrer or opener; nothing else of the page is an address.
       const web = one.locator('.image-links a[target="_blank"]')
