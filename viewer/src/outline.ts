@@ -37,7 +37,8 @@ export function showOutline(entries: OutlineEntry[], viewer: { goTo(page: number
     if (matchMedia('(max-width: 699px)').matches) open(false) // over the pages on a phone: out of the way once used
   })
   nav.addEventListener('keydown', (event) => {
-    event.stopPropagation() // the viewer's page keys (arrows, Home, End) stay out of the list
+    // The viewer's page keys (arrows, Home, End, n, p) stay out of the list; its Ctrl/⌘ shortcuts (find, zoom) do not.
+    if (!event.ctrlKey && !event.metaKey) event.stopPropagation()
     if (event.key !== 'Escape') return
     open(false)
     toggle.focus()
@@ -50,6 +51,7 @@ function listOf(entries: OutlineEntry[]): HTMLUListElement {
     const item = document.createElement('li')
     const label = document.createElement(entry.page ? 'a' : 'span')
     label.textContent = entry.title
+    label.dir = 'auto' // the PDF's own words read in their own direction, whatever the page's
     if (entry.page) {
       ;(label as HTMLAnchorElement).href = `#page=${entry.page}`
       label.dataset.page = String(entry.page)
