@@ -2,11 +2,13 @@ import { PDFDocument, PDFName, PDFString, StandardFonts, type PDFPage, type PDFR
 
 /**
  * Writes test/fixtures/links-outline.pdf (run `bun scripts/support/links-pdf.ts`): six pages, page 1 with a line of
- * text, a web link, a `javascript:` URI link, a JavaScript action and a jump to page 5; an outline of three entries,
- * one with a child, and one that goes to a web address (which a drawn page's outline leaves out).
+ * text, a web link, a `javascript:` URI link, a JavaScript action, a jump to page 5, a mail link, a `file:` and a
+ * `data:` link; an outline of three entries, one with a child, and one that goes to a web address (which a drawn
+ * page's outline leaves out).
  */
 export const LINE = 'Many programs and desktops use the MIME system'
 export const WEB_LINK = 'https://example.com/manual'
+export const MAIL_LINK = 'mailto:help@example.com'
 
 async function make(): Promise<Uint8Array> {
   const pdf = await PDFDocument.create()
@@ -23,6 +25,9 @@ async function make(): Promise<Uint8Array> {
     ['Run a script', 600],
     ['Run a JavaScript action', 560],
     ['Go to page 5', 520],
+    ['Write to us', 480],
+    ['Open a local file', 440],
+    ['Open a data address', 400],
   ]
   for (const [label, y] of labels) one.drawText(label, { x: 72, y, size: 14, font })
   const context = pdf.context
@@ -34,6 +39,9 @@ async function make(): Promise<Uint8Array> {
     link(600, { A: uri('javascript:alert(1)') }),
     link(560, { A: context.obj({ S: 'JavaScript', JS: PDFString.of('app.alert(2)') }) }),
     link(520, { Dest: [pages[4]!.ref, 'Fit'] }),
+    link(480, { A: uri(MAIL_LINK) }),
+    link(440, { A: uri('file:///etc/passwd') }),
+    link(400, { A: uri('data:text/html,<script>alert(3)</script>') }),
   ]
   one.node.set(PDFName.of('Annots'), context.obj(annots))
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
-import { LINE, WEB_LINK } from '../../scripts/support/links-pdf'
+import { LINE, MAIL_LINK, WEB_LINK } from '../../scripts/support/links-pdf'
 import { form } from '../support/harness'
 import { shareUrlOn } from '../support/share-paths'
 import { useBinaryApp } from './binary-app'
@@ -37,10 +37,13 @@ describe('a view-only link of a PDF with links and an outline', () => {
       // The web link goes out in a new tab, without referrer or opener; nothing else of the page is an address.
       const web = one.locator('.image-links a[target="_blank"]')
       expect([await web.getAttribute('href'), await web.getAttribute('rel')]).toEqual([WEB_LINK, 'noopener noreferrer'])
+      const mail = one.locator(`.image-links a[href="${MAIL_LINK}"]`)
+      expect([await mail.getAttribute('rel'), await mail.getAttribute('target')]).toEqual(['noopener noreferrer', null])
       expect(await page.locator('a[href^="javascript" i], a[href^="file" i], a[href^="data" i]').count()).toBe(0)
-      // Where the script link and the JavaScript action are drawn (72 pt in, 600 and 560 pt up), a click finds no link.
+      // Where the script link, the JavaScript action, the file and the data links are drawn (72 pt in, 600, 560, 440
+      // and 400 pt up), a click finds no link.
       const box = (await one.boundingBox())!
-      for (const y of [600, 560]) {
+      for (const y of [600, 560, 440, 400]) {
         const target = await page.evaluate(
           ([x, top]) => document.elementFromPoint(x!, top!)?.closest('a')?.outerHTML ?? null,
           [box.x + box.width * (100 / 612), box.y + box.height * ((792 - y - 6) / 792)],

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { WEB_LINK } from '../../scripts/support/links-pdf'
+import { MAIL_LINK, WEB_LINK } from '../../scripts/support/links-pdf'
 import { makePdf } from '../../scripts/support/pdf'
 import { startTestApp } from '../support/harness'
 import { addLink } from '../support/links'
@@ -22,19 +22,19 @@ const get = (path: string, headers: Record<string, string> = {}) =>
 type Link = [number, number, number, number, string | number]
 
 describe("a drawn page's links", () => {
-  test('page 1 of a view-only link: its web link and its jump to page 5, boxed over their words; no script link', async () => {
+  test('page 1 of a view-only link: its web link, its jump to page 5 and its mail link, boxed over their words; no script, file or data link', async () => {
     const answer = await get(`${viewOnly.path}/pages/1/text`)
     expect(answer.status).toBe(200)
     const { links } = (await answer.json()) as { links: Link[] }
-    expect(links.map((link) => link[4])).toEqual([WEB_LINK, 5])
+    expect(links.map((link) => link[4])).toEqual([WEB_LINK, 5, MAIL_LINK])
     // Drawn 72 pt from the left, the web link's box 152 pt below the top (792 − 640), 20 pt high.
     const [left, top, width, height] = links[0]!
     expect(left).toBeCloseTo(72 / 612, 3)
     expect(top).toBeCloseTo((792 - 656) / 792, 3)
     expect(width).toBeCloseTo(228 / 612, 3)
     expect(height).toBeCloseTo(20 / 792, 3)
-    // The `javascript:` URI and the JavaScript action are not sent at all, in any form.
-    expect(JSON.stringify(links)).not.toMatch(/javascript|alert/i)
+    // The `javascript:` URI, the JavaScript action, the `file:` and `data:` addresses are not sent at all, in any form.
+    expect(JSON.stringify(links)).not.toMatch(/javascript|alert|file:|passwd|data:/i)
   })
 
   test('a page without links has none', async () => {
