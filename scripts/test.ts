@@ -191,6 +191,8 @@ if (whole) {
     'test/api/openapi.test.ts': 'the OpenAPI document, made from the route schemas',
     'test/api/scopes.test.ts': "the scope each route needs, checked by the auth guard on the token's scopes",
     'test/api/notification-languages.test.ts': "the language of the owners' notification mails, chosen from the instance's settings",
+    'test/share/drawn-links.test.ts':
+      "a PDF's links and outline as the renderers read them (from a local file on every backend); their gates are page-images'",
     'test/share/embedding.test.ts':
       "frame-ancestors and cookie attributes of the share pages (a framed view's counting is views.test.ts's)",
     'test/share/gate-forms-cross-site.test.ts': "the Sec-Fetch-Site and Origin headers of a gate's form post, checked before any query",

@@ -173,7 +173,7 @@ describe("a page's text", () => {
     expect(answer.headers.get('content-type')).toBe('application/json')
     expect(answer.headers.get('cache-control')).toBe('private, no-cache')
     const etag = answer.headers.get('etag')!
-    expect(etag).toMatch(/^"pt-[0-9a-f]{24}-2"$/)
+    expect(etag).toMatch(/^"pt2-[0-9a-f]{24}-2"$/)
     const text = (await answer.json()) as { width: number; height: number; words: [number, number, number, number, string, number][] }
     expect([text.width, text.height]).toEqual([612, 792])
     expect(text.words.map((word) => word[4])).toEqual(['Page', 'number', '2'])

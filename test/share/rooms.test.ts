@@ -48,7 +48,7 @@ const get = (path: string, cookie?: string) => server.call('GET', path, { header
 const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer())
 
 /** The routes of a document ('': its viewer page), each a 200 when open. */
-const ROUTES = ['', 'file', 'download', 'pages/1/text', 'preview.png'] as const
+const ROUTES = ['', 'file', 'download', 'pages/1/text', 'outline', 'preview.png'] as const
 const routeOf = (slug: string, fileId: string, route: (typeof ROUTES)[number]) =>
   `/s/${slug}/docs/${fileId}${route === '' ? '' : `/${route}`}`
 
@@ -66,6 +66,8 @@ describe("a room link's documents", () => {
     const text = await get(routeOf(slug, a.id, 'pages/1/text'))
     expect(text.status).toBe(200)
     expect(await text.text()).toContain('"Alpha"')
+    const outline = await get(routeOf(slug, a.id, 'outline'))
+    expect([outline.status, await outline.json()]).toEqual([200, []]) // the PDF has no bookmarks
     const image = await get(`/s/${slug}/docs/${a.id}/pages/2?w=480`)
     expect(image.status).toBe(200)
     expect(image.headers.get('content-type')).toStartWith('image/')

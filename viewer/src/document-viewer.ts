@@ -6,6 +6,7 @@ import type { ViewerConfig } from './config'
 import { HttpRangeTransport } from './range-transport'
 import { createFindBar } from './find-bar'
 import { bindKeyboard } from './keyboard'
+import { outlineOfPdf, showOutline } from './outline'
 import { guardPages, type GuardedDocument } from './page-guard'
 import { pageError } from './page-error'
 import { startReadingReport } from './reading'
@@ -145,6 +146,16 @@ export function startViewer(app: HTMLElement, config: ViewerConfig, status: Stat
     if (!guarded) return status.problem({ kind: 'unreadable' })
     guarded.show(viewer)
     linkService.setDocument(guarded.document, null)
+    // The PDF's bookmarks as a sidebar (outline.ts): none, or an outline pdf.js cannot read, shows none.
+    const outline = await outlineOfPdf(pdf).catch(() => [])
+    showOutline(outline, {
+      goTo: (page) => (viewer.currentPageNumber = page),
+      refit: () => {
+        // A preset (fit width, auto) is measured again when set: set as it is.
+        const preset = viewer.currentScaleValue
+        if (Number.isNaN(Number(preset))) viewer.currentScaleValue = preset
+      },
+    })
   }
 
   open().catch((error: unknown) => {

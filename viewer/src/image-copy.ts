@@ -1,9 +1,9 @@
 /**
- * Copying from the words laid over pages drawn on the server (image-viewer.ts): the selection as the words read, a
+ * Copying from the words laid over pages drawn on the server (image-layers.ts): the selection as the words read, a
  * space between two words of a line and a line break where a line (or a page) ends, as pdf.js's text layer copies.
- * The browser's own copy runs them together ("ManyprogramsanddesktopsusetheMIMEsystem"): each word is placed on
- * its own, so the spaces and breaks between them in the layer are never laid out, and a copy leaves them out.
- * A selection that reaches past the pages (into the toolbar) is left to the browser.
+ * The layer's lines hold their spaces (its innerText reads right), but a browser's copy of boxes moved into place
+ * is its own: this one is the same in every browser. A selection that reaches past the pages (into the toolbar)
+ * is left to the browser.
  */
 export function copyWordsOf(container: HTMLElement): (event: ClipboardEvent) => void {
   return (event) => {
@@ -21,7 +21,7 @@ export function copyWordsOf(container: HTMLElement): (event: ClipboardEvent) => 
       const end = range.endContainer === word.firstChild ? range.endOffset : whole.length
       text += whole.slice(start, end)
       const next = words[index + 1]
-      if (next) text += next.parentElement !== word.parentElement || word.nextSibling?.nodeName === 'BR' ? '\n' : ' '
+      if (next) text += next.parentElement !== word.parentElement ? '\n' : ' ' // a line is one element (image-layers.ts)
     }
     event.clipboardData?.setData('text/plain', text)
     event.preventDefault()

@@ -5,8 +5,10 @@ import type { ImagesConfig } from './config'
 import { createFindBar } from './find-bar'
 import { startImageFind } from './image-find'
 import { copyWordsOf } from './image-copy'
-import type { ImagePage, Word } from './image-page'
+import { layLinks, layText } from './image-layers'
+import type { ImagePage, PageLink, Word } from './image-page'
 import { bindKeyboard } from './keyboard'
+import { type OutlineEntry, showOutline } from './outline'
 import { pageError } from './page-error'
 import type { PageViewer } from './page-viewer'
 import { startReadingReport } from './reading'
@@ -75,8 +77,12 @@ export function startImageViewer(app: HTMLElement, config: ImagesConfig, status:
     page.img.dataset.width = String(wanted)
     page.img.src = `${config.pagesUrl}${page.number}?w=${wanted}`
     if (!page.text) {
-      page.text = textOf(`${config.pagesUrl}${page.number}/text`)
-      void page.text.then((words) => layText(page, words))
+      const laid = textOf(`${config.pagesUrl}${page.number}/text`)
+      page.text = laid.then(({ words }) => words)
+      void laid.then(({ words, links }) => {
+        layText(page, words)
+        layLinks(page, links, (number) => (viewer.currentPageNumber = number), pages.length)
+      })
     }
   }
   const near = new IntersectionObserver(
@@ -169,9 +175,10 @@ export function startImageViewer(app: HTMLElement, config: ImagesConfig, status:
     },
     { passive: true },
   )
-  window.addEventListener('resize', () => {
+  const refit = () => {
     if (Number.isNaN(Number(scaleValue))) layout(scaleValue)
-  })
+  }
+  window.addEventListener('resize', refit)
 
   layout(window.innerWidth < 700 ? 'page-width' : 'auto')
   container.scrollTop = 0
@@ -188,37 +195,34 @@ export function startImageViewer(app: HTMLElement, config: ImagesConfig, status:
   }
   pages[0]!.img.addEventListener('load', () => (app.dataset.firstPageMs ||= String(Math.round(performance.now()))), { once: true })
   startReadingReport(app, container)?.observe(pages.map((page) => page.div))
+  // The PDF's bookmarks, read by the server (`/outline`, beside `/pages/`): none, or none readable, shows no sidebar.
+  void outlineOf(new URL('../outline', new URL(config.pagesUrl, location.href)).href).then((entries) =>
+    showOutline(entries, { goTo: (number) => (viewer.currentPageNumber = number), refit }),
+  )
 }
 
-/** A page's words; asked for again while the renderers are busy (503), none when they cannot be read. */
-async function textOf(url: string): Promise<Word[]> {
+/** The outline the server read; none when there is none, or it cannot be had. */
+async function outlineOf(url: string): Promise<OutlineEntry[]> {
+  const entries = await jsonOf(url)
+  return Array.isArray(entries) ? (entries as OutlineEntry[]) : []
+}
+
+/** A page's words and links; none when they cannot be read. */
+async function textOf(url: string): Promise<{ words: Word[]; links: PageLink[] }> {
+  const data = (await jsonOf(url)) as { words?: Word[]; links?: PageLink[] } | undefined
+  return { words: data?.words ?? [], links: data?.links ?? [] }
+}
+
+/** What the server read of the PDF (a page's text, the outline); asked for again while the renderers are busy (503). */
+async function jsonOf(url: string): Promise<unknown> {
   for (let attempt = 0; ; attempt++) {
     try {
       const response = await fetch(url)
-      if (response.ok) return ((await response.json()) as { words: Word[] }).words
-      if (response.status !== 503 || attempt >= RETRIES) return []
+      if (response.ok) return await response.json()
+      if (response.status !== 503 || attempt >= RETRIES) return undefined
     } catch {
-      if (attempt >= RETRIES) return []
+      if (attempt >= RETRIES) return undefined
     }
     await new Promise((resolve) => setTimeout(resolve, 1000 * (attempt + 1)))
   }
-}
-
-/** The page's words over its image: transparent text in each word's box, in reading order, for find, selection and screen readers. */
-function layText(page: ImagePage, words: Word[]): void {
-  const layer = document.createElement('div')
-  layer.className = 'image-text'
-  for (const [index, [left, top, width, height, text, lineEnd]] of words.entries()) {
-    const span = document.createElement('span')
-    span.textContent = text
-    span.dataset.word = String(index)
-    span.style.left = `${left * 100}%`
-    span.style.top = `${top * 100}%`
-    span.style.width = `${width * 100}%`
-    span.style.height = `${height * 100}%`
-    span.style.fontSize = `calc(var(--page-height) * ${(height * 0.86).toFixed(5)})`
-    layer.append(span, lineEnd ? document.createElement('br') : document.createTextNode(' '))
-  }
-  page.layer = layer
-  page.div.append(layer)
 }

@@ -31,21 +31,24 @@ export type PageImages = (
   mayDraw: () => Promise<boolean>,
 ) => Promise<PageImage>
 
-/** One page's text as JSON (page-text.ts), with the same outcomes as an image: read (`rendered`) or why not. */
+/** One page's text and links as JSON (page-text.ts), with the same outcomes as an image: read (`rendered`) or why not. */
 export type PageTexts = (row: PagedFile, page: number, mayDraw: () => Promise<boolean>) => Promise<PageImage>
+
+/** The PDF's outline as JSON (pdf-outline.ts), read and kept as a page's text is. */
+export type Outlines = (row: PagedFile, mayDraw: () => Promise<boolean>) => Promise<PageImage>
 
 /**
  * Page images, drawn on demand by the preview renderers (killable processes, their time and memory caps) and
  * cached beside the link cards by blob key, page and width: a replacement is a new blob, so its pages are drawn
  * anew, and the old ones go with the old blob. Concurrent requests for one image share one draw; a page that
  * cannot be drawn is remembered (a `.failed` mark with the reason), so it is never tried again. Pages' texts
- * (for find, selection and screen readers over the images) are read and kept the same way.
+ * (for find, selection and screen readers over the images) and links, and its outline, are read and kept the same way.
  */
 export function pageImages(
   ctx: AppContext,
   pool: RendererPool,
   pagesOf: (row: PagedFile) => Promise<number | undefined>,
-): { imageOf: PageImages; textOf: PageTexts } {
+): { imageOf: PageImages; textOf: PageTexts; outlineOf: Outlines } {
   const once = createSingleFlight<PageImage>()
   const cached = async (
     row: PagedFile,
@@ -99,6 +102,12 @@ export function pageImages(
       return cached(row, page, { path, mark, what: `the text of page ${page}` }, mayDraw, (pdfPath, outPath) =>
         pool.readText(pdfPath, outPath, { page }),
       )
+    },
+    outlineOf: (row, mayDraw) => {
+      const path = ctx.previews.outlinePathOf(row.blobKey, 'json')
+      const mark = ctx.previews.outlinePathOf(row.blobKey, 'failed')
+      // Asked as of page 1: a document without pages has no outline to show (no_page).
+      return cached(row, 1, { path, mark, what: 'the outline' }, mayDraw, (pdfPath, outPath) => pool.readOutline(pdfPath, outPath))
     },
   }
 }

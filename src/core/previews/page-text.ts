@@ -1,15 +1,18 @@
 import type { PDFiumPage } from '@hyzyla/pdfium'
+import type { PageLink } from './page-links'
 
 /**
  * A page's text as the viewer lays it over the page's image (for find, selection and screen readers): the page's
  * size in points, and its words in reading order, each with its box as fractions of the page (left, top, width,
  * height, measured from the top left as the page is shown, its rotation applied) and whether a new line starts
- * after it. Fractions keep the layer independent of the width the image was drawn at.
+ * after it. Fractions keep the layer independent of the width the image was drawn at. The text job sends the page's
+ * links with it (`links`, page-links.ts): one request a page for everything laid over its image.
  */
 export type PageText = {
   width: number
   height: number
   words: [left: number, top: number, width: number, height: number, text: string, lineEnd: 0 | 1][]
+  links?: PageLink[]
 }
 
 /** The parts of PDFium's text API (fpdf_text.h) a page's text is read with; the library has no words of its own. */

@@ -15,8 +15,13 @@ export type PreviewCache = {
   pathOf(blobKey: string, kind?: 'png' | 'failed'): string
   /** Where one page image of a blob is cached (`<blobKey>.p<page>-w<width>.webp`), or its failure mark. */
   pagePathOf(blobKey: string, page: number, width: number, kind: 'webp' | 'failed'): string
-  /** Where one page's text of a blob is cached (`<blobKey>.p<page>.text.json`), or its failure mark. */
+  /**
+   * Where one page's text and links of a blob are cached (`<blobKey>.p<page>.text-links.json`; the `.text.json`
+   * read before links were, is never read again and goes with its blob), or its failure mark.
+   */
   textPathOf(blobKey: string, page: number, kind: 'json' | 'failed'): string
+  /** Where a blob's outline is cached (`<blobKey>.p0.outline.json`: named as a page file, so kept and dropped as one). */
+  outlinePathOf(blobKey: string, kind: 'json' | 'failed'): string
   /**
    * Where a watermarked copy of a blob's PDF for `text` is cached (`<blobKey>.pw-<tag>-<hash of text>.pdf`), or its
    * failure mark; `tag` names its reader (watermarks.ts watermarkTag).
@@ -155,7 +160,8 @@ function localPreviewCache(folder: string, budget: PageCacheBudget): PreviewCach
   return {
     pathOf,
     pagePathOf: (blobKey, page, width, kind) => join(folder, `${blobKey}.p${page}-w${width}.${kind}`),
-    textPathOf: (blobKey, page, kind) => join(folder, `${blobKey}.p${page}.text.${kind}`),
+    textPathOf: (blobKey, page, kind) => join(folder, `${blobKey}.p${page}.text-links.${kind}`),
+    outlinePathOf: (blobKey, kind) => join(folder, `${blobKey}.p0.outline.${kind}`),
     stampedPathOf: (blobKey, text, kind, tag) => join(folder, `${blobKey}.pw-${tag}-${digestOf(text)}.${kind}`),
     overlayPathOf: (key, tag) => join(folder, `watermark-${tag}-${digestOf(key)}.png`),
     async discardReader(tag) {

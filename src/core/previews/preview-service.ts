@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises'
 import type { AppContext } from '../context'
 import placeholderPath from './placeholder.png' with { type: 'file' }
-import { type PageImages, pageImages, type PageTexts } from './page-images'
+import { type Outlines, type PageImages, pageImages, type PageTexts } from './page-images'
 import { firstPageSize, type PageSize } from './page-sizes'
 import { withLocalPdf } from './local-pdf'
 import { type PreviewedFile, previewState } from './preview-state'
@@ -44,6 +44,8 @@ export type PreviewService = {
   pageImageOf: PageImages
   /** One page's text, with the boxes of its words (page-text.ts), read and kept like the images. */
   pageTextOf: PageTexts
+  /** The PDF's outline (pdf-outline.ts), read and kept like a page's text. */
+  outlineOf: Outlines
   /** A reader's watermark over a page image, or on every page of a download (watermarks.ts). */
   watermarks: Watermarks
   /**
@@ -194,6 +196,7 @@ export function createPreviewService(
     },
     pageImageOf: pages.imageOf,
     pageTextOf: pages.textOf,
+    outlineOf: pages.outlineOf,
     watermarks: watermarks(ctx, pool),
     async previewOf(row, options = {}) {
       const rendering = state.rendering(row.blobKey, () => render(row))

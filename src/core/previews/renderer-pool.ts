@@ -102,6 +102,8 @@ export type RendererPool = {
   countPages(pdfPath: string): Promise<Counted>
   /** Reads the text of page `page` of the PDF at `pdfPath` into `outPath` (JSON, page-text.ts), under the same limits. */
   readText(pdfPath: string, outPath: string, options: { page: number }): Promise<Counted>
+  /** Reads the PDF's outline into `outPath` (JSON, pdf-outline.ts), under the same limits. */
+  readOutline(pdfPath: string, outPath: string): Promise<Counted>
   /** Writes the PDF at `pdfPath` with the watermark `text` on every page to `outPath` (draw-watermark.ts), under the same limits. */
   stamp(pdfPath: string, outPath: string, options: { text: string; timeoutMs?: number }): Promise<Counted>
   /** Draws the watermark `text` over a transparent `width` × `height` PNG at `outPath` (watermark-jobs.ts). */
@@ -301,6 +303,7 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
     renderPage: (pdfPath, outPaths, { timeoutMs, ...options }) => run({ kind: 'page', pdfPath, outPaths, ...options }, timeoutMs),
     countPages: (pdfPath) => run({ kind: 'pages', pdfPath }),
     readText: (pdfPath, outPath, { page }) => run({ kind: 'text', pdfPath, outPath, page }),
+    readOutline: (pdfPath, outPath) => run({ kind: 'outline', pdfPath, outPath }),
     stamp: (pdfPath, outPath, { text, timeoutMs }) => run({ kind: 'stamp', pdfPath, outPath, text }, timeoutMs),
     overlay: (outPath, options) => run({ kind: 'overlay', pdfPath: '', outPath, ...options }),
     async watermark(page, overlayPath) {

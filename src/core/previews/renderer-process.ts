@@ -1,6 +1,8 @@
 import { rename, writeFile } from 'node:fs/promises'
 import { layWatermark } from './lay-watermark'
+import { readPageLinks } from './page-links'
 import { readPageText } from './page-text'
+import { readOutline } from './pdf-outline'
 import { countPages, loadRenderEngine, renderFirstPage, withPdfium } from './render-first-page'
 import { renderPageImages } from './render-page'
 import type { RenderJob, RendererMessage } from './renderer-protocol'
@@ -62,9 +64,18 @@ export async function runPreviewRenderer(): Promise<void> {
           const { text, pages } = await withPdfium(engine, job.pdfPath, heapLimit, async (document) => {
             const count = document.getPageCount()
             if (pageNumber < 1 || pageNumber > count) throw new Error(`the document has no page ${pageNumber} (it has ${count})`)
-            return { text: readPageText(document.getPage(pageNumber - 1)), pages: count }
+            const page = document.getPage(pageNumber - 1)
+            return { text: { ...readPageText(page), links: readPageLinks(page, count) }, pages: count }
           })
           await writeAtomically(job.outPath, Buffer.from(JSON.stringify(text)))
+          send({ id: job.id, ok: true, pages })
+        } else if (job.kind === 'outline') {
+          if (!job.outPath) throw new Error('an outline job needs its path')
+          const { outline, pages } = await withPdfium(engine, job.pdfPath, heapLimit, async (document) => ({
+            outline: readOutline(document),
+            pages: document.getPageCount(),
+          }))
+          await writeAtomically(job.outPath, Buffer.from(JSON.stringify(outline)))
           send({ id: job.id, ok: true, pages })
         } else if (job.kind === 'watermark') {
           if (!job.outPath || !job.imagePath || !job.overlayPath) throw new Error('a watermark job needs its page, overlay and path')

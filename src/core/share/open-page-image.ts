@@ -1,7 +1,7 @@
 import type { AppContext } from '../context'
 import type { SharedLink } from '../links/find-shared-link'
 import { rateLimitFor } from '../limits/rate-limit'
-import type { PageImage, PageImages, PageTexts } from '../previews/page-images'
+import type { Outlines, PageImage, PageImages, PageTexts } from '../previews/page-images'
 import type { Watermarks } from '../previews/watermarks'
 import { isPageWidth, PAGE_WIDTHS, type PageWidth } from '../previews/render-page'
 import type { Gate, GoneAccess, LinkAccess } from './link-access'
@@ -26,6 +26,8 @@ export type PageImageDecision =
   | { kind: 'image'; shared: SharedLink; page: number; width: PageWidth; image: PageImage; watermarked: Watermarked | null }
   /** The page's text (`GET /s/:slug/pages/:n/text`): read, or why not, as an image is drawn. */
   | { kind: 'text'; shared: SharedLink; page: number; text: PageImage }
+  /** The PDF's outline (`GET /s/:slug/outline`), read as a page's text is; `page` is 1, which it needs. */
+  | { kind: 'outline'; shared: SharedLink; page: number; text: PageImage }
 
 /**
  * A page image with the reader's watermark drawn in (`text`, for its ETag), or why not: the renderers were all busy
@@ -39,8 +41,8 @@ export type OpenPageImage = (input: {
   cookies: RequestCookies
   /** The page's number, or null when the path holds none (routes/share/model.ts): told only once the link is open. */
   page: number | null
-  /** The image's width (`?w=`), or `text` for the page's text. */
-  width: string | null | 'text'
+  /** The image's width (`?w=`), `text` for the page's text, `outline` for the document's outline (no page). */
+  width: string | null | 'text' | 'outline'
   client: string
 }) => Promise<PageImageDecision>
 
@@ -50,7 +52,10 @@ export type OpenPageImage = (input: {
  * (a sliding minute, counted where every instance sees it); past that they get the placeholder, and cached pages
  * as before.
  */
-export function pageImageOpener(ctx: AppContext, pages: { imageOf: PageImages; textOf: PageTexts; watermarks: Watermarks }): OpenPageImage {
+export function pageImageOpener(
+  ctx: AppContext,
+  pages: { imageOf: PageImages; textOf: PageTexts; outlineOf: Outlines; watermarks: Watermarks },
+): OpenPageImage {
   // Sliding minutes: a fixed one let twice the budget through around its turn (a minute's worth on each side).
   const draws = rateLimitFor(ctx, 'page draws per address', { perMinute: ctx.config.rateLimitPageDraws, sliding: true })
   const reads = rateLimitFor(ctx, 'page texts per address', { perMinute: PAGE_TEXTS_PER_MINUTE, sliding: true })
@@ -62,6 +67,8 @@ export function pageImageOpener(ctx: AppContext, pages: { imageOf: PageImages; t
     if (access.kind !== 'open') return access
     if (access.gate) return { kind: 'locked', gate: access.gate }
     if (access.limited && !access.granted) return { kind: 'ungranted' }
+    if (widthText === 'outline')
+      return { kind: 'outline', shared: access.shared, page: 1, text: await pages.outlineOf(access.shared.file, within(reads, client)) }
     if (page === null) return { kind: 'bad_request', message: 'The page number must be a whole number from 1.' }
     if (widthText === 'text')
       return { kind: 'text', shared: access.shared, page, text: await pages.textOf(access.shared.file, page, within(reads, client)) }

@@ -90,6 +90,7 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
   const openPageImage = pageImageOpener(ctx, {
     imageOf: previews.pageImageOf,
     textOf: previews.pageTextOf,
+    outlineOf: previews.outlineOf,
     watermarks: built.watermarks,
   })
   const unlock = linkUnlocker(ctx)
@@ -236,12 +237,12 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
     return answers.page(set, decision, nav)
   }
 
-  /** A page drawn on the server (`?w=` its width) or its text (`text`): one decision, one way to answer it. */
+  /** A page drawn on the server (`?w=` its width), its text (`text`), or the outline: one decision, one way to answer it. */
   const pageAnswer = async (
     request: Request,
     set: ResponseSet,
     on: LinkRequest & { page: number | null; answers: Answers },
-    width: string | null | 'text',
+    width: string | null | 'text' | 'outline',
   ) =>
     pageImageAnswer(
       request,
@@ -440,6 +441,11 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
           link: true,
         },
       )
+      .get(
+        '/s/:slug/outline',
+        ({ request, set, access, answers, reader }) => pageAnswer(request, set, { access, reader, answers, page: null }, 'outline'),
+        { params: LinkParams, link: true },
+      )
       // A room link's card image is its first document's (docs/rooms.md, Link cards): `gateForAnyone` finds it.
       .get('/s/:slug/preview.png', ({ request, access, answers, set }) => previewAnswer(request, set, access, answers), {
         params: LinkParams,
@@ -490,6 +496,11 @@ export function shareRoutes(ctx: AppContext, manifest: ViewerManifest, previews:
         ({ request, set, access, answers, reader, params }) =>
           pageAnswer(request, set, { access, reader, answers, page: params.page }, 'text'),
         { params: RoomDocumentPageParams, roomDocument: true },
+      )
+      .get(
+        '/s/:slug/docs/:fileId/outline',
+        ({ request, set, access, answers, reader }) => pageAnswer(request, set, { access, reader, answers, page: null }, 'outline'),
+        { params: RoomDocumentParams, roomDocument: true },
       )
       .get('/s/*', ({ request, reader, set }) => answersFor(request, reader).notFound(set))
   )

@@ -8,7 +8,8 @@ import { robotsHeaders } from './headers'
 type Refuse = (set: ResponseSet, status: number, words: RefusalWords, headers?: Record<string, string>) => string
 
 /**
- * How `GET /s/:slug/pages/:n` and `/pages/:n/text` answer: the page's WebP (or its text as JSON) with a strong ETag (the PDF version's hash, the page and
+ * How `GET /s/:slug/pages/:n`, `/pages/:n/text` and `/outline` answer: the page's WebP (or its text and links, or the
+ * document's outline, as JSON) with a strong ETag (the PDF version's hash, the page and
  * the width: the same request always gets the same bytes), revalidated on every use and kept by no shared cache;
  * `no-store` when a gate or a view limit let the reader in. Refusals are the share routes' own pages; a page
  * that cannot be drawn is a 422, one past the document's end a 404, busy renderers a 503, a used-up budget the
@@ -38,20 +39,24 @@ export function pageImageAnswer(
   // A watermarked link's page is never sent without its watermark: a watermark that cannot be drawn or laid is a
   // page that cannot be drawn, and busy renderers are busy renderers.
   const marked = decision.kind === 'image' ? decision.watermarked : null
-  const image = decision.kind === 'text' ? decision.text : marked && marked.kind !== 'image' ? marked : decision.image
+  const json = decision.kind !== 'image'
+  const image = json ? decision.text : marked && marked.kind !== 'image' ? marked : decision.image
   switch (image.kind) {
     case 'failed':
       return text(
         422,
-        decision.kind === 'text' ? `The text of page ${page} cannot be read.` : `Page ${page} of this document cannot be drawn.`,
+        decision.kind === 'outline'
+          ? 'The outline of this document cannot be read.'
+          : decision.kind === 'text'
+            ? `The text of page ${page} cannot be read.`
+            : `Page ${page} of this document cannot be drawn.`,
       )
     case 'no_page':
       return text(404, image.pages === undefined ? 'No such page.' : `This document has ${image.pages} pages.`)
     case 'busy':
       return text(503, 'Pages are being drawn for many readers right now. Try again in a moment.', { 'retry-after': '1' })
     case 'over_budget':
-      if (decision.kind === 'text')
-        return text(429, 'Too many pages read from your address. Try again in a minute.', { 'retry-after': '60' })
+      if (json) return text(429, 'Too many pages read from your address. Try again in a minute.', { 'retry-after': '60' })
       return new Response(Bun.file(PLACEHOLDER_PREVIEW.path), {
         status: 429,
         headers: { 'content-type': 'image/png', 'cache-control': 'no-store', 'retry-after': '60' },
@@ -60,12 +65,14 @@ export function pageImageAnswer(
   const watermarked = marked?.kind === 'image' ? marked : null
   const protectedLink = hasGate(shared.link) || shared.link.maxViews !== null
   const headers = {
-    'content-type': decision.kind === 'text' ? 'application/json' : 'image/webp',
+    'content-type': json ? 'application/json' : 'image/webp',
     'cache-control': protectedLink ? 'private, no-store' : 'private, no-cache',
     etag:
-      decision.kind === 'text'
-        ? `"pt-${shared.file.sha256.slice(0, 24)}-${page}"`
-        : `"pg-${shared.file.sha256.slice(0, 24)}-${page}-${decision.width}${watermarked ? `-${watermarkTag(watermarked.text)}` : ''}"`,
+      decision.kind === 'outline'
+        ? `"po-${shared.file.sha256.slice(0, 24)}"`
+        : decision.kind === 'text'
+          ? `"pt2-${shared.file.sha256.slice(0, 24)}-${page}"`
+          : `"pg-${shared.file.sha256.slice(0, 24)}-${page}-${decision.width}${watermarked ? `-${watermarkTag(watermarked.text)}` : ''}"`,
     'x-content-type-options': 'nosniff',
     ...robotsHeaders(shared.link.searchEngineVisible),
   }

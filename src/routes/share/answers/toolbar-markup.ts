@@ -15,6 +15,7 @@ const icons = {
   search: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="11" cy="11" r="7"/><path d="M20 20l-3.5-3.5"/></svg>`,
   download: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M12 4v11M7 10l5 5 5-5M5 20h14"/></svg>`,
   up: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 6h6l2 2h8v10H4z"/></svg>`,
+  outline: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 6h2M9 6h11M4 12h2M9 12h11M4 18h2M9 18h11"/></svg>`,
   close: html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>`,
 }
 
@@ -40,8 +41,10 @@ export function roomNavMarkup(t: Translate, basePath: string, nav: RoomNav): Saf
 }
 
 /**
- * The toolbar (the instance's `brand` mark if any, a room document's `nav`, title, pages, zoom, find, the
- * download button when `download` is its URL, the language `picker`) and the find bar, in `t`'s language.
+ * The toolbar (the instance's `brand` mark if any, a room document's `nav`, title, pages, zoom, the outline's button,
+ * find, the download button when `download` is its URL, the language `picker`), the find bar and the outline's
+ * sidebar, in `t`'s language. The outline's button and sidebar stay hidden until the viewer has read an outline
+ * (viewer/src/outline.ts).
  */
 export function viewerToolbar({
   t,
@@ -81,6 +84,7 @@ export function viewerToolbar({
     <button id="zoom-in" class="zoom-steps" type="button" title="${t('toolbar.zoomInKey')}" aria-label="${t('toolbar.zoomIn')}" disabled>${icons.plus}</button>
   </div>
   <div class="group actions">
+    <button id="outline-toggle" type="button" title="${t('toolbar.outline')}" aria-label="${t('toolbar.outline')}" aria-controls="outline" aria-expanded="false" hidden>${icons.outline}</button>
     <button id="find-toggle" type="button" title="${t('toolbar.findKey')}" aria-label="${t('toolbar.find')}" aria-controls="find-bar" aria-expanded="false" disabled>${icons.search}</button>
     ${download ? html`<a id="download" class="button primary" href="${download}" title="${t('page.downloadPdf')}">${icons.download}<span class="label">${t('toolbar.download')}</span></a>` : ''}
     ${picker}
@@ -93,5 +97,6 @@ export function viewerToolbar({
   <button id="find-previous" type="button" title="${t('toolbar.previousMatchKey')}" aria-label="${t('toolbar.previousMatch')}">${icons.previous}</button>
   <button id="find-next" type="button" title="${t('toolbar.nextMatchKey')}" aria-label="${t('toolbar.nextMatch')}">${icons.next}</button>
   <button id="find-close" type="button" title="${t('toolbar.closeFindKey')}" aria-label="${t('toolbar.closeFind')}">${icons.close}</button>
-</div>`
+</div>
+<nav id="outline" class="outline" aria-label="${t('toolbar.outline')}" hidden></nav>`
 }
