@@ -12,6 +12,7 @@ import {
   ResetRequestBody,
   ResetCompleteBody,
   ResetDoneEnvelope,
+  AccountBody,
   EmailBody,
   EmailEnvelope,
   EmailConfirmBody,
@@ -30,6 +31,8 @@ import {
 } from './model'
 import { tokenFacts, toIssuedTokenDto, toSignInDto, toTokenDto } from '../../core/accounts/presenter'
 import { getAccount } from '../../core/accounts/get-account'
+import { setAccountLanguage } from '../../core/accounts/set-language'
+import type { Language } from '../../shared/languages'
 import { issueOwnToken } from '../../core/accounts/tokens/issue-own-token'
 import { listActiveTokens } from '../../core/accounts/tokens/list-tokens'
 import { logIn, startSession } from '../../core/accounts/log-in'
@@ -90,6 +93,27 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
       response: { 200: MeEnvelope, 401: FailureSchema },
       detail: { summary: 'The authenticated user, their usage and limits', tags },
     })
+    .patch(
+      '/me',
+      async ({ caller, body }) => {
+        if (body.language !== undefined)
+          await setAccountLanguage(ctx, { userId: caller.userId, language: body.language as Language | null })
+        return { success: true as const, data: await getAccount(ctx, { userId: caller.userId }) }
+      },
+      {
+        auth: 'account',
+        parse: jsonBody(AccountBody, 'account'),
+        body: AccountBody,
+        response: { 200: MeEnvelope, 400: FailureSchema, 403: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
+        detail: {
+          summary: "Change the account's own settings: the language of the mails it gets",
+          description:
+            'language: one of the twelve tags of docs/languages.md, or null for none of its own (a mail is then in the language of the ' +
+            'request that caused it, else the instance default). Anything else is a 400 invalid_request that lists the tags.',
+          tags,
+        },
+      },
+    )
     .post(
       '/auth/login',
       async ({ request, server, body: { username, password, code } }) => {
