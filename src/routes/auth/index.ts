@@ -47,6 +47,7 @@ import { RESET_MAILS_PER_HOUR, requestPasswordReset } from '../../core/accounts/
 import { reauthenticate } from '../../core/accounts/reauthenticate'
 import { confirmEmailChange, requestEmailChange } from '../../core/accounts/email/change'
 import { requireMail } from '../../core/mail/message'
+import { askedLanguage } from '../../http/asked-language'
 import { allowSsoLink, refuseSsoLink } from '../../core/accounts/sso/link'
 import { ownEmail } from '../../core/accounts/change-email'
 import { resetPassword } from '../../core/accounts/reset-password'
@@ -148,7 +149,7 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
         const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
         if (body.email !== undefined) requireMail(ctx) // refused before anything is made
         const { user, invitation } = await acceptInvitation(ctx, { secret: body.invitation, name: body.username, password: body.password })
-        if (body.email !== undefined) await requestEmailChange(ctx, { userId: user.id, email: body.email })
+        if (body.email !== undefined) await requestEmailChange(ctx, { userId: user.id, email: body.email, asked: askedLanguage(request) })
         await recordAudit(ctx, {
           action: 'user.added',
           actor: { via: 'api', userId: user.id, name: user.name, address },
@@ -182,9 +183,9 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
     )
     .put(
       '/me/email',
-      async ({ caller, body, audit, set }) => {
+      async ({ caller, body, audit, set, request }) => {
         const owner = await reauthenticate(ctx, { caller, password: body.password })
-        const answer = await changeOwnEmail({ userId: owner.user.id, email: body.email })
+        const answer = await changeOwnEmail({ userId: owner.user.id, email: body.email, asked: askedLanguage(request) })
         if (body.email === null) await audit('user.email_set', { name: caller.userName, email: null })
         set.status = answer.pendingEmail === null ? 200 : 202
         return { success: true as const, data: answer }
@@ -215,7 +216,7 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
     .post(
       '/auth/email/confirm',
       async ({ request, server, body }) => {
-        const { user } = await confirmEmailChange(ctx, { secret: body.secret })
+        const { user } = await confirmEmailChange(ctx, { secret: body.secret, asked: askedLanguage(request) })
         await recordAudit(ctx, {
           action: 'user.email_set',
           actor: { via: 'api', userId: user.id, name: user.name, address: clientGroupOf(request, server, ctx.config.trustProxyHops) },
@@ -291,7 +292,7 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
           const decision = await limiter.hit(key, now)
           if (decision && !decision.allowed) throw rateLimited(decision)
         }
-        await requestPasswordReset(ctx, { email: body.email })
+        await requestPasswordReset(ctx, { email: body.email, asked: askedLanguage(request) })
         set.status = 202
         return {
           success: true as const,
