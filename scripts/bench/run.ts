@@ -13,6 +13,7 @@ import { downloads } from './download'
 import { floodImpact } from './flood'
 import { hostilePreviews } from './hostile'
 import { keyedUploads } from './idempotency'
+import { NEGOTIATED, negotiationBench } from './languages'
 import { CLAMD } from '../support/clamd'
 import { requestUploads } from './request-upload'
 import { roomBench } from './rooms'
@@ -88,6 +89,15 @@ rows.push(
     ok: speed.errors === 0 && speed.pageViews >= speed.pageRequests && speed.pageViews <= speed.pageRequests + 64 * 3,
   },
 )
+
+const negotiated = await negotiationBench(binary)
+rows.push({
+  measure: `\`GET /s/:slug\` page with \`Accept-Language: ${NEGOTIATED}\` (negotiated: German), every request a new counted visitor`,
+  against: `no Accept-Language (English, the default): ${negotiated.raw.toFixed(0)} req/s`,
+  result: `${negotiated.ours.toFixed(0)} req/s = ${pct(negotiated.ours / negotiated.raw)} (rounds: ${pct(negotiated.ratio)}; ${negotiated.errors} errors)`,
+  target: '≥ 95 %',
+  ok: negotiated.errors === 0 && Math.min(negotiated.ratio, negotiated.ours / negotiated.raw) >= 0.95,
+})
 
 const one = await concurrentUploads(binary, 1)
 rows.push(

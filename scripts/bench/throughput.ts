@@ -4,13 +4,13 @@ import { commandOf, freshDir, median, ROOT, serve, serveRaw } from './support'
 import { distinctVisitors, wrk, type WrkResult } from './wrk'
 
 /** Server on core 0, wrk on core 1: "one server core", with the load generator never competing for it. */
-const SERVER_CPU = 0
-const LOAD_CPU = 1
-const CONNECTIONS = 64
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+export const SERVER_CPU = 0
+export const LOAD_CPU = 1
+export const CONNECTIONS = 64
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 /** Rate limits stay on (their bookkeeping is part of every request) but high enough never to refuse. */
-const LIMITER_ON = '100000000'
+export const LIMITER_ON = '100000000'
 /**
  * `BENCH_METRICS=1` runs the servers with GET /metrics on (PDFSHARE_METRICS_TOKEN), so two runs, with and
  * without, give what recording the metrics costs a request (docs/operations.md, Metrics).
@@ -195,7 +195,7 @@ export async function throughput(binary: string): Promise<Throughput> {
   }
 }
 
-function ratioOf(pairs: [ours: number, raw: number][]): Ratio {
+export function ratioOf(pairs: [ours: number, raw: number][]): Ratio {
   return {
     ours: median(pairs.map((p) => p[0])),
     raw: median(pairs.map((p) => p[1])),

@@ -12,7 +12,7 @@ export async function mailCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
   if (!to || !/^[^\s@]+@[^\s@]+$/.test(to)) throw new CliFailure('mail test needs an ADDRESS, e.g. pdfshare mail test you@example.com', 2)
   if (extra.length > 0) throw new CliFailure(`unexpected argument ${JSON.stringify(extra[0])}`, 2)
   allowOnly(args, 'mail test', [])
-  const answer = await sendTestMail(ctx, to)
+  const answer = await sendTestMail(ctx, { to })
   if (answer.accepted) {
     io.out(`sent to ${to}; the server answered: ${answer.response}`)
     return true

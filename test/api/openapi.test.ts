@@ -47,6 +47,7 @@ test('GET /api/openapi.json is an OpenAPI 3 document of every API route, without
       'POST /api/auth/proxy',
       'POST /api/auth/password-reset',
       'POST /api/auth/password-reset/complete',
+      'PATCH /api/me',
       'PUT /api/me/email',
       'POST /api/auth/email/confirm',
       'POST /api/me/sso-link',

@@ -63,7 +63,8 @@ const APP_ROUTES: AppRoute[] = (
 
 /** The table "Scopes" of docs/api.md, as rules: what each route must ask for. A new route that fits none is a decision. */
 function promisedNeed(method: string, path: string): Need {
-  if (path === '/api/me' || path === '/api/auth/logout') return 'any' // a token may always say whose it is and end itself
+  if ((path === '/api/me' && method === 'GET') || path === '/api/auth/logout') return 'any' // a token may always say whose it is and end itself
+  if (path === '/api/me') return 'account' // PATCH: the account's own settings (its mails' language)
   if (path === '/api/teams/:id/session') return 'any' // a sign-in session only, whatever the scopes (docs/teams.md)
   if (path.startsWith('/api/auth/') || path === '/api/health' || path === '/api/openapi.json') return 'public'
   if (path.startsWith('/api/admin/')) return 'admin'

@@ -26,6 +26,12 @@ const VALUES = {
   request: 'Statements',
   reader: 'bob@example.test',
   names: 'a@b.c, d@e.f',
+  // The mails to accounts (mail.reset.*, mail.invitation.*, mail.email.*, mail.admin.*, mail.test.*).
+  url: 'https://share.example/app#/reset/abc',
+  inviter: 'root',
+  email: 'new@example.test',
+  admin: 'root',
+  ssoEmail: 'sso@example.test',
 }
 const INSTANTS = { at: Date.UTC(2026, 10, 25, 9, 5), from: Date.UTC(2026, 10, 25, 9), until: Date.UTC(2026, 10, 25, 10) }
 const NUMBERS = [
@@ -50,6 +56,8 @@ const NUMBERS = [
   'acceptances',
   'files',
   'more',
+  'hours',
+  'passkeys',
 ]
 
 // docs/languages.md, "The check": every language has exactly English's keys, each message is ICU MessageFormat,

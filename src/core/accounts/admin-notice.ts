@@ -1,5 +1,7 @@
 import type { AppContext } from '../context'
 import type { UserRow } from '../../db/tables'
+import { mailWords, paragraphs } from '../i18n/mail-words'
+import type { Translate } from '../i18n/translator'
 import { queueNotice } from '../mail/message'
 
 /** What an admin changed about how an account is signed in to or recovered: each one its owner is told of. */
@@ -9,31 +11,35 @@ export type AdminChange =
   | { kind: 'sso link withdrawn' }
   | { kind: 'two-factor reset'; passkeysRemoved: number }
 
-function sentence(change: AdminChange, admin: string): string {
+function sentence(t: Translate, change: AdminChange, admin: string): string {
   switch (change.kind) {
     case 'email removed':
-      return `${admin} removed this address from your account: links to choose a new password are no longer mailed here. You can set an address again on your Account page.`
+      return t('mail.admin.emailRemoved', { admin })
     case 'sso link asked':
-      return `${admin} asked that signing in through single sign-on as ${change.ssoEmail} open your account. If you use the account, this happens only once you allow it on your Account page; if that address is not yours, refuse it there.`
+      return t('mail.admin.ssoAsked', { admin, ssoEmail: change.ssoEmail })
     case 'sso link withdrawn':
-      return `${admin} withdrew the request that single sign-on open your account.`
-    case 'two-factor reset':
-      return `${admin} reset your two-factor sign-in (for a lost phone or key): an authenticator app and recovery codes no longer work${change.passkeysRemoved > 0 ? `, and ${change.passkeysRemoved} passkey(s) were removed` : ''}. You can set them up again on your Account page.`
+      return t('mail.admin.ssoWithdrawn', { admin })
+    case 'two-factor reset': {
+      const reset = t('mail.admin.twoFactorReset', { admin })
+      return change.passkeysRemoved > 0 ? `${reset} ${t('mail.admin.passkeysRemoved', { passkeys: change.passkeysRemoved })}` : reset
+    }
   }
 }
 
 /**
  * Mails a user what an admin changed (docs/api.md, Admins), to the address the account had when the admin acted;
  * nothing when it had none or the server sends no mail. The dashboard's Account page shows the same changes from
- * the audit log, so nobody learns of them from mail alone.
+ * the audit log, so nobody learns of them from mail alone. In the account's language, else the instance's default
+ * (the request was the admin's, whose browser says nothing of the user's).
  */
 export async function tellOwner(ctx: AppContext, input: { user: UserRow; admin: string; changes: AdminChange[] }): Promise<void> {
   const to = input.user.email
   if (to === null || input.changes.length === 0) return
-  const text = [
-    `An admin changed your pdfshare account ${input.user.name} at ${ctx.config.publicUrl}:`,
-    ...input.changes.map((change) => sentence(change, input.admin)),
-    'Each change is also listed on your Account page. If you did not expect it, ask the admin why.',
-  ].join('\n\n')
-  await queueNotice(ctx, { kind: 'account change', to, subject: 'An admin changed your pdfshare account', text })
+  const t = mailWords(ctx.config.defaultLanguage, { account: input.user.language })
+  const text = paragraphs(
+    t('mail.admin.intro', { name: input.user.name, site: ctx.config.publicUrl }),
+    ...input.changes.map((change) => sentence(t, change, input.admin)),
+    t('mail.admin.outro'),
+  )
+  await queueNotice(ctx, { kind: 'account change', to, subject: t('mail.admin.subject'), text, language: t.language })
 }

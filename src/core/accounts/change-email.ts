@@ -5,6 +5,7 @@ import { EMAIL_CHANGE_HOURS } from './email/mails'
 import { requireMail } from '../mail/message'
 import { rateLimited } from '../../errors'
 import { loggedRateLimiter } from '../limits/logged-rate-limit'
+import type { Language } from '../../shared/languages'
 
 export type OwnEmailAnswer = { email: string | null; pendingEmail: string | null; message: string }
 
@@ -19,9 +20,9 @@ export function ownEmail(ctx: AppContext) {
   const perMinute = Math.min(3, ctx.config.rateLimitLogin)
   const byUser = loggedRateLimiter(ctx, 'of email confirmations per user', perMinute)
   const byAddress = loggedRateLimiter(ctx, 'of email confirmations per address', perMinute)
-  return async (input: { userId: string; email: string | null }): Promise<OwnEmailAnswer> => {
+  return async (input: { userId: string; email: string | null; asked?: Language }): Promise<OwnEmailAnswer> => {
     if (input.email === null) {
-      await removeOwnEmail(ctx, { userId: input.userId })
+      await removeOwnEmail(ctx, { userId: input.userId, asked: input.asked })
       return { email: null, pendingEmail: null, message: 'Email removed: password resets are mailed nowhere' }
     }
     requireMail(ctx)
@@ -34,7 +35,7 @@ export function ownEmail(ctx: AppContext) {
       const decision = await limiter.hit(key, now)
       if (decision && !decision.allowed) throw rateLimited(decision)
     }
-    const asked = await requestEmailChange(ctx, { userId: input.userId, email })
+    const asked = await requestEmailChange(ctx, { userId: input.userId, email, asked: input.asked })
     return {
       ...asked,
       message: `A link to confirm ${asked.pendingEmail} was mailed to it; the address is used once the link is opened (within ${EMAIL_CHANGE_HOURS} hours).`,

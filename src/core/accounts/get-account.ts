@@ -4,6 +4,7 @@ import type { MeDto } from '../../routes/auth/model'
 import { findUserById, limitsOf } from './users/users'
 import { recoveryCodesLeft, twoFactorOn } from './two-factor'
 import { pendingEmailOf } from './email/change'
+import { isLanguage } from '../../shared/languages'
 
 /** The caller's account: who they are, what they use and what their plan allows. */
 export async function getAccount(ctx: AppContext, input: { userId: string }): Promise<MeDto> {
@@ -19,6 +20,7 @@ export async function getAccount(ctx: AppContext, input: { userId: string }): Pr
     hasPassword: user.passwordHash !== null,
     email: user.email,
     pendingEmail: await pendingEmailOf(ctx, user.id),
+    language: isLanguage(user.language) ? user.language : null,
     ssoLink: user.ssoLinkEmail === null ? null : { email: user.ssoLinkEmail, allowed: user.ssoLinkAllowed },
     twoFactor,
     usage,

@@ -8,6 +8,9 @@ import { hashPassword } from '../passwords/argon2'
 import { passwordProblem } from './password-rule'
 import { addUser } from './users/add-user'
 import { mailRow, requireMail } from '../mail/message'
+import { mailWords, paragraphs } from '../i18n/mail-words'
+import type { Translate } from '../i18n/translator'
+import type { Language } from '../../shared/languages'
 
 /** How long an invitation link works. */
 export const INVITATION_DAYS = 7
@@ -26,11 +29,14 @@ export async function createInvitation(
     admin: boolean
     maxBytes: number | null
     maxFiles: number | null
-    /** Send the link by mail too: to this address, from this admin (by name), in the same batch as the invitation. */
-    mail?: { to: string; from: string }
+    /**
+     * Send the link by mail too: to this address, from this admin (by name), in the same batch as the invitation; in
+     * the admin's language (their account's, else the one their request `asked` for, else the instance's default).
+     */
+    mail?: { to: string; from: string; asked?: Language }
   },
 ): Promise<NewInvitation> {
-  const { invitations, mailOutbox } = ctx.db.tables
+  const { invitations, mailOutbox, users } = ctx.db.tables
   if (input.mail) requireMail(ctx)
   const secret = randomId(16)
   const now = ctx.now()
@@ -55,7 +61,9 @@ export async function createInvitation(
     const [row] = await insert
     return { row: row!, secret }
   }
-  const mail = invitationMail(invitationUrl(ctx.config.publicUrl, secret), input.mail.from, ctx.config.publicUrl)
+  const [inviter] = await ctx.db.orm.select({ language: users.language }).from(users).where(eq(users.id, input.createdBy))
+  const t = mailWords(ctx.config.defaultLanguage, { account: inviter?.language, asked: input.mail.asked })
+  const mail = invitationMail(t, invitationUrl(ctx.config.publicUrl, secret), input.mail.from, ctx.config.publicUrl)
   const [[row]] = await ctx.db.orm.batch([insert, ctx.db.orm.insert(mailOutbox).values(mailRow(ctx, { ...mail, to: input.mail.to }))])
   ctx.jobs.wake('outbox')
   return { row: row!, secret }
@@ -65,15 +73,16 @@ export async function createInvitation(
 export const invitationUrl = (publicUrl: string, secret: string) => `${publicUrl}/app#/join/${secret}`
 
 /** The invitation as a mail: who invites, where, and until when it works. */
-function invitationMail(url: string, inviter: string, publicUrl: string) {
+function invitationMail(t: Translate, url: string, inviter: string, publicUrl: string) {
   return {
     kind: 'invitation',
-    subject: `${inviter} invites you to pdfshare`,
-    text: [
-      `${inviter} invites you to pdfshare at ${publicUrl}, where you can share PDFs.`,
-      `Choose your user name and password here (the link works once, for ${INVITATION_DAYS} days):\n${url}`,
-      'If you did not expect this, ignore this mail: nothing happens without the link.',
-    ].join('\n\n'),
+    subject: t('mail.invitation.subject', { inviter }),
+    text: paragraphs(
+      t('mail.invitation.invites', { inviter, site: publicUrl }),
+      t('mail.invitation.link', { days: INVITATION_DAYS, url }),
+      t('mail.invitation.ignore'),
+    ),
+    language: t.language,
   }
 }
 

@@ -5,6 +5,8 @@ import type { UserRow } from '../../db/tables'
 import { badRequest, resetNotValid } from '../../errors'
 import { randomId } from '../../lib/ids'
 import { mailRow, requireMail } from '../mail/message'
+import { mailWords, paragraphs } from '../i18n/mail-words'
+import type { Language } from '../../shared/languages'
 import { hashPassword } from '../passwords/argon2'
 import { passwordProblem } from './password-rule'
 
@@ -16,9 +18,10 @@ export const RESET_MAILS_PER_HOUR = 3
 /**
  * "Forgot password": when a user with a password has this email (and is enabled), a link to choose a new password
  * is mailed (valid RESET_MINUTES, used once, only its hash kept), written with the mail in one batch. Whether or
- * not anyone has the address, the caller learns nothing: the answer is the same.
+ * not anyone has the address, the caller learns nothing: the answer is the same. The mail is in the account's
+ * language, else the one the request `asked` for, else the instance's default.
  */
-export async function requestPasswordReset(ctx: AppContext, input: { email: string }): Promise<void> {
+export async function requestPasswordReset(ctx: AppContext, input: { email: string; asked?: Language }): Promise<void> {
   requireMail(ctx)
   const { users, passwordResets, mailOutbox } = ctx.db.tables
   const email = input.email.trim().toLowerCase()
@@ -27,18 +30,19 @@ export async function requestPasswordReset(ctx: AppContext, input: { email: stri
   if (!user || user.passwordHash === null || user.disabledAt !== null) return
   const secret = randomId(16)
   const url = `${ctx.config.publicUrl}/app#/reset/${secret}`
-  const text = [
-    `Someone (hopefully you) asked to choose a new password for ${user.name} at ${ctx.config.publicUrl}.`,
-    `Choose it here (the link works once, for ${RESET_MINUTES} minutes):\n${url}`,
-    'If it was not you, ignore this mail: your password stays as it is.',
-  ].join('\n\n')
+  const t = mailWords(ctx.config.defaultLanguage, { account: user.language, asked: input.asked })
+  const text = paragraphs(
+    t('mail.reset.asked', { name: user.name, site: ctx.config.publicUrl }),
+    t('mail.reset.link', { minutes: RESET_MINUTES, url }),
+    t('mail.reset.ignore'),
+  )
   await ctx.db.orm.batch([
     ctx.db.orm
       .insert(passwordResets)
       .values({ secretHash: secretHash(secret), userId: user.id, expiresAt: ctx.now() + RESET_MINUTES * 60_000, usedAt: null }),
     ctx.db.orm
       .insert(mailOutbox)
-      .values(mailRow(ctx, { kind: 'password reset', to: email, subject: 'Choose a new pdfshare password', text })),
+      .values(mailRow(ctx, { kind: 'password reset', to: email, subject: t('mail.reset.subject'), text, language: t.language })),
   ])
   ctx.jobs.wake('outbox')
 }

@@ -4,7 +4,7 @@ import { LINK_LIMITS } from '../../shared/link-shapes'
 import { embedOriginsProblem, storedOrigins } from './embed-origins'
 import { ACCESS_MODES, type AccessMode, isAccessMode, readerListProblem, storedList } from './readers'
 import { watermarkProblem } from './watermark-template'
-import { isLanguage, type Language, LANGUAGES } from '../../shared/languages'
+import type { Language } from '../../shared/languages'
 
 /**
  * The rules of a share link's fields that JSON Schema cannot state, shared by the links API (JSON) and the
@@ -139,10 +139,8 @@ export const embedOriginsRule: FieldRule = nullable(embedOriginsProblem)
 /** watermark: a one-line template (core/links/watermark-template.ts) drawn over every page a reader gets; null removes it. */
 export const watermarkRule: FieldRule = nullable(watermarkProblem)
 
-export const LANGUAGE_RULE_TEXT = `language must be one of ${LANGUAGES.map((tag) => `"${tag}"`).join(', ')}, or null`
-
 /** language: the one language the link's pages are in (docs/languages.md); null: each reader's own. */
-export const languageRule: FieldRule = nullable((value) => (isLanguage(value) ? undefined : LANGUAGE_RULE_TEXT))
+export { languageRule } from '../i18n/language-rule'
 
 export const NOTIFY_MODES = ['on', 'hourly', 'daily', 'off'] as const
 export type NotifyMode = (typeof NOTIFY_MODES)[number]

@@ -10,6 +10,7 @@ import type { FairCandidate } from '../outbox/fair-share'
 import { type AttemptResult, sendRequest } from '../outbound/send-request'
 import type { Resolve } from '../outbound/target-safety'
 import type { NotificationDeliveryRow } from '../../db/tables'
+import { isLanguage, type Language } from '../../shared/languages'
 import { requestFor } from './formats'
 import { routeEvents } from './route-events'
 
@@ -28,7 +29,7 @@ const LEASE_MS = 60_000
 /** Due deliveries looked at per claim: the oldest of each channel, at most this many in all. */
 const CANDIDATES = 500
 
-type Claimed = NotificationDeliveryRow & { kind: string; target: string }
+type Claimed = NotificationDeliveryRow & { kind: string; target: string; language: Language }
 type Attempt = AttemptResult & { permanent?: boolean }
 
 /**
@@ -65,8 +66,8 @@ export function startNotifier(ctx: AppContext, options: { pollMs?: number; resol
         to: delivery.target,
         subject: delivery.title,
         text: `${delivery.body}\n\n${delivery.url}`,
-        // Written in the owners' language, the instance's default (route-events.ts).
-        html: htmlOf(`${delivery.body}\n\n${delivery.url}`, ctx.config.defaultLanguage),
+        // Written in the owner's language (route-events.ts), which the HTML says too.
+        html: htmlOf(`${delivery.body}\n\n${delivery.url}`, delivery.language),
       })
       return answer.accepted
         ? { delivered: true, status: null, error: null }
@@ -166,7 +167,7 @@ async function dueCandidates(ctx: AppContext, perChannel: number): Promise<FairC
 
 /** Claims the chosen deliveries still due, with their channels: counts the attempt and holds them for the lease. */
 async function claim(ctx: AppContext, ids: string[], lease: number): Promise<Claimed[]> {
-  const { notificationDeliveries: deliveries, notificationChannels: channels } = ctx.db.tables
+  const { notificationDeliveries: deliveries, notificationChannels: channels, users } = ctx.db.tables
   const now = ctx.now()
   const claimed = await ctx.db.orm
     .update(deliveries)
@@ -175,8 +176,9 @@ async function claim(ctx: AppContext, ids: string[], lease: number): Promise<Cla
     .returning()
   if (claimed.length === 0) return []
   const targets = await ctx.db.orm
-    .select({ id: channels.id, kind: channels.kind, target: channels.target })
+    .select({ id: channels.id, kind: channels.kind, target: channels.target, language: users.language })
     .from(channels)
+    .leftJoin(users, eq(users.id, channels.ownerId))
     .where(
       inArray(
         channels.id,
@@ -187,7 +189,10 @@ async function claim(ctx: AppContext, ids: string[], lease: number): Promise<Cla
   // A channel deleted meanwhile takes its deliveries with it (the foreign key cascades).
   return claimed.flatMap((row) => {
     const channel = byId.get(row.channelId)
-    return channel ? [{ ...row, kind: channel.kind, target: channel.target }] : []
+    if (!channel) return []
+    // The owner's language, as route-events.ts wrote the delivery in (a team's: the default).
+    const language = isLanguage(channel.language) ? channel.language : ctx.config.defaultLanguage
+    return [{ ...row, kind: channel.kind, target: channel.target, language }]
   })
 }
 

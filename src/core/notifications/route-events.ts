@@ -3,14 +3,8 @@ import type { AppContext } from '../context'
 import type { NotificationChannelRow, ReaderEventRow } from '../../db/tables'
 import { randomId } from '../../lib/ids'
 import { type Digest, digestMessage, eventMessage, type LinkNews } from './messages'
-import { translators } from '../i18n/translator'
-
-const translatorOf = translators()
-/**
- * The language of the owners' notifications: the instance's default (PDFSHARE_DEFAULT_LANGUAGE). An account has no
- * language of its own yet; when it has, it is chosen here, by the news' owner (docs/languages.md, Mails).
- */
-const ownersWords = (ctx: AppContext) => translatorOf(ctx.config.defaultLanguage)
+import { mailWords } from '../i18n/mail-words'
+import type { Translate } from '../i18n/translator'
 
 /** Notifications at once per link and hour; past it, the hour's other events wait for one digest. */
 export const NOTICES_PER_LINK_HOUR = 10
@@ -35,16 +29,16 @@ type Routed = { event: ReaderEventRow; news: LinkNews }
 export async function routeEvents(ctx: AppContext): Promise<number> {
   const now = ctx.now()
   let queued = 0
-  const channelsOf = channelReader(ctx)
+  const ownerOf = ownerReader(ctx)
   for (const { event, news } of await newEvents(ctx)) {
-    const channels = await channelsOf(event.ownerId)
+    const { channels, words } = await ownerOf(event.ownerId)
     const state =
       channels.length === 0 || news.notify === 'off'
         ? 'done'
         : news.notify !== 'on' || (await toldThisHour(ctx, event, now)) >= NOTICES_PER_LINK_HOUR
           ? 'digest'
           : 'sent'
-    const message = state === 'sent' ? eventMessage(ownersWords(ctx), ctx.config.publicUrl, news, event) : null
+    const message = state === 'sent' ? eventMessage(words, ctx.config.publicUrl, news, event) : null
     queued += await claimAndQueue(
       ctx,
       eq(ctx.db.tables.readerEvents.id, event.id),
@@ -53,7 +47,7 @@ export async function routeEvents(ctx: AppContext): Promise<number> {
     )
   }
   for (const digest of await dueDigests(ctx, now)) {
-    const channels = await channelsOf(digest.news.ownerId)
+    const { channels, words } = await ownerOf(digest.news.ownerId)
     const { readerEvents } = ctx.db.tables
     const which = and(
       digest.news.request ? eq(readerEvents.requestId, digest.news.request.id) : eq(readerEvents.linkId, digest.news.linkId),
@@ -61,8 +55,7 @@ export async function routeEvents(ctx: AppContext): Promise<number> {
       lt(readerEvents.at, digest.until),
       lte(readerEvents.seq, digest.lastSeq),
     ) as SQL
-    const message =
-      digest.news.notify === 'off' || channels.length === 0 ? null : digestMessage(ownersWords(ctx), ctx.config.publicUrl, digest)
+    const message = digest.news.notify === 'off' || channels.length === 0 ? null : digestMessage(words, ctx.config.publicUrl, digest)
     queued += await claimAndQueue(
       ctx,
       which,
@@ -287,19 +280,28 @@ async function dueRequestDigests(ctx: AppContext, now: number): Promise<Digest[]
   return digests
 }
 
-/** An owner's channels, read once per pass. */
-function channelReader(ctx: AppContext) {
-  const known = new Map<string, NotificationChannelRow[]>()
-  const { notificationChannels } = ctx.db.tables
-  return async (ownerId: string) => {
-    let channels = known.get(ownerId)
-    if (!channels) {
-      channels = await ctx.db.orm
+type Owner = { channels: NotificationChannelRow[]; words: Translate }
+
+/**
+ * An owner's channels and the words of their notifications, read once per pass: the owner's account's language
+ * (PATCH /api/me), else the instance's default (a team has no language: its news are in the default), never the
+ * reader's (docs/languages.md, Mails).
+ */
+function ownerReader(ctx: AppContext) {
+  const known = new Map<string, Owner>()
+  const { notificationChannels, users } = ctx.db.tables
+  return async (ownerId: string): Promise<Owner> => {
+    let owner = known.get(ownerId)
+    if (!owner) {
+      const channels = await ctx.db.orm
         .select()
         .from(notificationChannels)
         .where(inArray(notificationChannels.ownerId, [ownerId]))
-      known.set(ownerId, channels)
+      const [user] =
+        channels.length === 0 ? [] : await ctx.db.orm.select({ language: users.language }).from(users).where(eq(users.id, ownerId))
+      owner = { channels, words: mailWords(ctx.config.defaultLanguage, { account: user?.language }) }
+      known.set(ownerId, owner)
     }
-    return channels
+    return owner
   }
 }

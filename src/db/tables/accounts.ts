@@ -32,6 +32,8 @@ export function accountTables(k: Kit, { teams }: { teams: OwnerTables['teams'] }
     ssoLinkAllowed: k.boolean('sso_link_allowed').notNull().default(false),
     /** Where a password reset is mailed (lower-case): an address its user confirmed by mail, or a mailed invitation's; an admin may only remove it. */
     email: k.text('email').unique(),
+    /** The language of the mails the account gets (one of shared/languages.ts); NULL: unset (docs/languages.md, Mails). */
+    language: k.text('language'),
   })
 
   const tokens = k.table(

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import { createInvitation, invitationUrl, pendingInvitations, revokeInvitation } from '../../core/accounts/invitations'
+import { askedLanguage } from '../../http/asked-language'
 import { listTokens } from '../../core/accounts/tokens/list-tokens'
 import { revokeToken } from '../../core/accounts/tokens/revoke-token'
 import { listUsers } from '../../core/accounts/users/users'
@@ -173,13 +174,13 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
     })
     .post(
       '/invitations',
-      async ({ body, caller, set, audit }) => {
+      async ({ body, caller, set, audit, request }) => {
         const { row, secret } = await createInvitation(ctx, {
           createdBy: caller.userId,
           admin: body.admin ?? false,
           maxBytes: body.maxStorageBytes ?? null,
           maxFiles: body.maxFiles ?? null,
-          mail: body.email === undefined ? undefined : { to: body.email, from: caller.userName },
+          mail: body.email === undefined ? undefined : { to: body.email, from: caller.userName, asked: askedLanguage(request) },
         })
         await audit(
           'invitation.created',

@@ -12,6 +12,7 @@ import {
   ResetRequestBody,
   ResetCompleteBody,
   ResetDoneEnvelope,
+  AccountBody,
   EmailBody,
   EmailEnvelope,
   EmailConfirmBody,
@@ -30,6 +31,8 @@ import {
 } from './model'
 import { tokenFacts, toIssuedTokenDto, toSignInDto, toTokenDto } from '../../core/accounts/presenter'
 import { getAccount } from '../../core/accounts/get-account'
+import { setAccountLanguage } from '../../core/accounts/set-language'
+import type { Language } from '../../shared/languages'
 import { issueOwnToken } from '../../core/accounts/tokens/issue-own-token'
 import { listActiveTokens } from '../../core/accounts/tokens/list-tokens'
 import { logIn, startSession } from '../../core/accounts/log-in'
@@ -44,6 +47,7 @@ import { RESET_MAILS_PER_HOUR, requestPasswordReset } from '../../core/accounts/
 import { reauthenticate } from '../../core/accounts/reauthenticate'
 import { confirmEmailChange, requestEmailChange } from '../../core/accounts/email/change'
 import { requireMail } from '../../core/mail/message'
+import { askedLanguage } from '../../http/asked-language'
 import { allowSsoLink, refuseSsoLink } from '../../core/accounts/sso/link'
 import { ownEmail } from '../../core/accounts/change-email'
 import { resetPassword } from '../../core/accounts/reset-password'
@@ -90,6 +94,27 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
       response: { 200: MeEnvelope, 401: FailureSchema },
       detail: { summary: 'The authenticated user, their usage and limits', tags },
     })
+    .patch(
+      '/me',
+      async ({ caller, body }) => {
+        if (body.language !== undefined)
+          await setAccountLanguage(ctx, { userId: caller.userId, language: body.language as Language | null })
+        return { success: true as const, data: await getAccount(ctx, { userId: caller.userId }) }
+      },
+      {
+        auth: 'account',
+        parse: jsonBody(AccountBody, 'account'),
+        body: AccountBody,
+        response: { 200: MeEnvelope, 400: FailureSchema, 403: FailureSchema, 413: FailureSchema, 415: FailureSchema, ...authFailures },
+        detail: {
+          summary: "Change the account's own settings: the language of the mails it gets",
+          description:
+            'language: one of the twelve tags of docs/languages.md, or null for none of its own (a mail is then in the language of the ' +
+            'request that caused it, else the instance default). Anything else is a 400 invalid_request that lists the tags.',
+          tags,
+        },
+      },
+    )
     .post(
       '/auth/login',
       async ({ request, server, body: { username, password, code } }) => {
@@ -124,7 +149,7 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
         const address = clientGroupOf(request, server, ctx.config.trustProxyHops)
         if (body.email !== undefined) requireMail(ctx) // refused before anything is made
         const { user, invitation } = await acceptInvitation(ctx, { secret: body.invitation, name: body.username, password: body.password })
-        if (body.email !== undefined) await requestEmailChange(ctx, { userId: user.id, email: body.email })
+        if (body.email !== undefined) await requestEmailChange(ctx, { userId: user.id, email: body.email, asked: askedLanguage(request) })
         await recordAudit(ctx, {
           action: 'user.added',
           actor: { via: 'api', userId: user.id, name: user.name, address },
@@ -158,9 +183,9 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
     )
     .put(
       '/me/email',
-      async ({ caller, body, audit, set }) => {
+      async ({ caller, body, audit, set, request }) => {
         const owner = await reauthenticate(ctx, { caller, password: body.password })
-        const answer = await changeOwnEmail({ userId: owner.user.id, email: body.email })
+        const answer = await changeOwnEmail({ userId: owner.user.id, email: body.email, asked: askedLanguage(request) })
         if (body.email === null) await audit('user.email_set', { name: caller.userName, email: null })
         set.status = answer.pendingEmail === null ? 200 : 202
         return { success: true as const, data: answer }
@@ -191,7 +216,7 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
     .post(
       '/auth/email/confirm',
       async ({ request, server, body }) => {
-        const { user } = await confirmEmailChange(ctx, { secret: body.secret })
+        const { user } = await confirmEmailChange(ctx, { secret: body.secret, asked: askedLanguage(request) })
         await recordAudit(ctx, {
           action: 'user.email_set',
           actor: { via: 'api', userId: user.id, name: user.name, address: clientGroupOf(request, server, ctx.config.trustProxyHops) },
@@ -267,7 +292,7 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
           const decision = await limiter.hit(key, now)
           if (decision && !decision.allowed) throw rateLimited(decision)
         }
-        await requestPasswordReset(ctx, { email: body.email })
+        await requestPasswordReset(ctx, { email: body.email, asked: askedLanguage(request) })
         set.status = 202
         return {
           success: true as const,

@@ -5,6 +5,8 @@ import { parseTtl } from '../../lib/durations'
 import { codePointLength } from '../../lib/text'
 import { DEFAULT_TOKEN_TTL, SCOPE_MEANINGS, SCOPES, TOKEN_LABEL_MAX } from '../../shared/account-shapes'
 import { labelRule } from '../../core/accounts/tokens/label-rules'
+import { languageRule } from '../../core/i18n/language-rule'
+import { LANGUAGES } from '../../shared/languages'
 
 /**
  * The account's request and response shapes, written once: the routes check bodies and answers with them,
@@ -96,6 +98,20 @@ export const ResetCompleteBody = t.Object(
  * PUT /api/me/email: where password resets go, once confirmed by a link mailed to it; null removes it. It changes how
  * the account signs in: the password too.
  */
+/** PATCH /api/me: the account's own settings; a field left out stays as it is. */
+export const AccountBody = t.Object(
+  {
+    language: t.Optional(
+      withRule(
+        t.Union([t.String({ maxLength: 16 }), t.Null()], {
+          description: `The language of the mails this account gets: one of ${LANGUAGES.join(', ')}; null: none of its own (docs/languages.md, Mails)`,
+        }),
+        languageRule,
+      ),
+    ),
+  },
+  NOT_AN_OBJECT,
+)
 export const EmailBody = t.Object({ email: t.Union([emailField, t.Null()]), password: currentPassword }, NOT_AN_OBJECT)
 export const EmailEnvelope = t.Object({
   success: t.Literal(true),
@@ -262,6 +278,10 @@ export const MeSchema = t.Object({
   hasPassword: t.Boolean({ description: 'Whether the account can sign in with a password' }),
   email: t.Union([t.String(), t.Null()], { description: 'Where a password reset is mailed' }),
   pendingEmail: t.Union([t.String(), t.Null()], { description: 'A new email waiting for the link mailed to it (PUT /api/me/email)' }),
+  language: t.Union([t.UnionEnum(LANGUAGES), t.Null()], {
+    description:
+      'The language of the mails this account gets (PATCH /api/me); null: the one of the request that caused a mail, else the instance default',
+  }),
   ssoLink: SsoLinkSchema,
   twoFactor: t.Object({
     enabled: t.Boolean({ description: 'Whether a password sign-in also needs a code (docs/api.md, Two-factor sign-in)' }),

@@ -6,6 +6,7 @@ import { MailListEnvelope, TestMailBody, TestMailEnvelope } from './model'
 import { toMailDto } from '../../core/mail/presenter'
 import { recentMail } from '../../core/mail/recent-mail'
 import { sendTestMail } from '../../core/mail/send-test-mail'
+import { askedLanguage } from '../../http/asked-language'
 
 const tags = ['admin']
 
@@ -20,8 +21,8 @@ export function mailRoutes(ctx: AppContext, auth: AuthGuard) {
     })
     .post(
       '/test',
-      async ({ body, audit }) => {
-        const answer = await sendTestMail(ctx, body.to)
+      async ({ body, audit, caller, request }) => {
+        const answer = await sendTestMail(ctx, { to: body.to, by: caller.userId, asked: askedLanguage(request) })
         await audit('mail.test_sent', { to: body.to, accepted: answer.accepted })
         return { success: true as const, data: { accepted: answer.accepted, response: answer.response } }
       },

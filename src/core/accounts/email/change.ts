@@ -7,6 +7,8 @@ import { randomId } from '../../../lib/ids'
 import { secretHash } from '../../../lib/secret-hash'
 import { mailRow, queueNotice, requireMail } from '../../mail/message'
 import { accountEmail } from './address'
+import { mailWords } from '../../i18n/mail-words'
+import type { Language } from '../../../shared/languages'
 import { addressTakenMail, confirmationMail, EMAIL_CHANGE_HOURS, emailChangedMail, emailRemovedMail } from './mails'
 
 /**
@@ -15,11 +17,13 @@ import { addressTakenMail, confirmationMail, EMAIL_CHANGE_HOURS, emailChangedMai
  * EMAIL_CHANGE_HOURS, used once, only its SHA-256 kept) that makes it the account's email. The asker learns the
  * same whether the address is free, another user's or their own: another user's address gets a note without a
  * link (its owner learns someone tried), and a pending row all the same, so nothing that the asker can read
- * differs. Asking again replaces the pending address.
+ * differs. Asking again replaces the pending address. Each mail is in its recipient's language (docs/languages.md,
+ * Mails): the confirmation in the asker's (their account's, else the one the request `asked` for), the note in the
+ * other account's.
  */
 export async function requestEmailChange(
   ctx: AppContext,
-  input: { userId: string; email: string },
+  input: { userId: string; email: string; asked?: Language },
 ): Promise<{ email: string | null; pendingEmail: string }> {
   requireMail(ctx)
   const email = accountEmail(input.email, 'email')
@@ -28,12 +32,13 @@ export async function requestEmailChange(
   await ctx.db.orm.delete(emailChanges).where(lt(emailChanges.expiresAt, now))
   const [user] = await ctx.db.orm.select().from(users).where(eq(users.id, input.userId))
   if (!user) throw userIdNotFound()
-  const [owner] = await ctx.db.orm.select({ id: users.id }).from(users).where(eq(users.email, email))
+  const [owner] = await ctx.db.orm.select({ id: users.id, language: users.language }).from(users).where(eq(users.email, email))
   const secret = randomId(16)
+  const fallback = ctx.config.defaultLanguage
   const mail =
     owner && owner.id !== user.id
-      ? addressTakenMail(ctx, { userName: user.name, email })
-      : confirmationMail(ctx, { userName: user.name, email, secret })
+      ? addressTakenMail(ctx, mailWords(fallback, { account: owner.language }), { userName: user.name, email })
+      : confirmationMail(ctx, mailWords(fallback, { account: user.language, asked: input.asked }), { userName: user.name, email, secret })
   await ctx.db.orm.batch([
     ctx.db.orm.delete(emailChanges).where(eq(emailChanges.userId, user.id)),
     ctx.db.orm
@@ -50,7 +55,10 @@ export async function requestEmailChange(
  * was used, replaced or expired fails, and so does one whose address another account took meanwhile (the
  * database's unique key decides a race): all with the same 404.
  */
-export async function confirmEmailChange(ctx: AppContext, input: { secret: string }): Promise<{ user: UserRow; previous: string | null }> {
+export async function confirmEmailChange(
+  ctx: AppContext,
+  input: { secret: string; asked?: Language },
+): Promise<{ user: UserRow; previous: string | null }> {
   const { users, emailChanges } = ctx.db.tables
   const [change] = await ctx.db.orm
     .delete(emailChanges)
@@ -72,7 +80,8 @@ export async function confirmEmailChange(ctx: AppContext, input: { secret: strin
     })
   if (!after) throw emailChangeNotValid()
   if (before.email !== null && before.email !== after.email) {
-    await queueNotice(ctx, emailChangedMail(ctx, { userName: after.name, previous: before.email, email: change.email }))
+    const t = mailWords(ctx.config.defaultLanguage, { account: after.language, asked: input.asked })
+    await queueNotice(ctx, emailChangedMail(ctx, t, { userName: after.name, previous: before.email, email: change.email }))
   }
   return { user: after, previous: before.email }
 }
@@ -87,11 +96,14 @@ export async function removeEmail(ctx: AppContext, input: { userId: string; with
 }
 
 /** The owner removes their email (and a pending one); the address it had is told, as when it changes. */
-export async function removeOwnEmail(ctx: AppContext, input: { userId: string }): Promise<UserRow> {
+export async function removeOwnEmail(ctx: AppContext, input: { userId: string; asked?: Language }): Promise<UserRow> {
   const { users } = ctx.db.tables
   const [before] = await ctx.db.orm.select({ email: users.email }).from(users).where(eq(users.id, input.userId))
   const user = await removeEmail(ctx, { userId: input.userId, withPending: true })
-  if (before?.email) await queueNotice(ctx, emailRemovedMail(ctx, { userName: user.name, previous: before.email }))
+  if (before?.email) {
+    const t = mailWords(ctx.config.defaultLanguage, { account: user.language, asked: input.asked })
+    await queueNotice(ctx, emailRemovedMail(ctx, t, { userName: user.name, previous: before.email }))
+  }
   return user
 }
 
