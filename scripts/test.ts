@@ -215,7 +215,10 @@ if (whole) {
   // for what one instance keeps or does and another must see, so it runs only these. A rule decided inside one
   // SQL statement (a quota, a view limit, a one-time code's reuse) holds alike whichever instance sends it: the
   // second pass tests it on PostgreSQL. The *.postgres.test.ts files start several instances of their own (the
-  // second pass runs them): behind the balancer they would be six processes standing in for two.
+  // second pass runs them): behind the balancer they would be six processes standing in for two. Page 1 drawn
+  // ahead by one instance and served by another is test/share/first-page.test.ts's test of two instances of one
+  // install, which the second pass runs on PostgreSQL and a bucket: through the balancer the file's other tests,
+  // each about one instance drawing, ran again for most of the pass's time.
   const aboutSeveralInstances: Record<string, string> = {
     'test/api/auth-cache.test.ts': 'a session or token revoked through one instance is refused by every other at once',
     'test/api/idempotency.test.ts': 'a retry that reaches another instance gets the first answer',
@@ -228,7 +231,6 @@ if (whole) {
     'test/share/hot-paths.test.ts': 'cached share lookups follow a change made through another instance',
     'test/share/reader-gates.test.ts': "a reader's code or acceptance on one instance opens the link on another",
     'test/share/client-ip.test.ts': "the reader's address through a real proxy",
-    'test/share/first-page.test.ts': 'page 1 drawn ahead by one instance is served by the others',
     'test/share/rooms.test.ts':
       "a document taken out of a room through one instance is closed on the others at once; a room's gate passed on one opens its documents on another",
   }
