@@ -1,6 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises'
 import { layWatermark } from './lay-watermark'
-import { readPageText } from './page-text'
+import { readPageText, readPlainTexts } from './page-text'
 import { countPages, loadRenderEngine, renderFirstPage, withPdfium } from './render-first-page'
 import { renderPageImages } from './render-page'
 import type { RenderJob, RendererMessage } from './renderer-protocol'
@@ -65,6 +65,14 @@ export async function runPreviewRenderer(): Promise<void> {
             return { text: readPageText(document.getPage(pageNumber - 1)), pages: count }
           })
           await writeAtomically(job.outPath, Buffer.from(JSON.stringify(text)))
+          send({ id: job.id, ok: true, pages })
+        } else if (job.kind === 'texts') {
+          if (!job.outPath) throw new Error('a texts job needs its path')
+          const { texts, pages } = await withPdfium(engine, job.pdfPath, heapLimit, async (document) => ({
+            texts: readPlainTexts(document),
+            pages: document.getPageCount(),
+          }))
+          await writeAtomically(job.outPath, Buffer.from(JSON.stringify(texts)))
           send({ id: job.id, ok: true, pages })
         } else if (job.kind === 'watermark') {
           if (!job.outPath || !job.imagePath || !job.overlayPath) throw new Error('a watermark job needs its page, overlay and path')
