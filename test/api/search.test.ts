@@ -33,7 +33,7 @@ type Hit = {
 }
 type Answer = { data: Hit[]; nextCursor: string | null; notIndexed: { id: string; state: string; error: string | null; indexed: false }[] }
 
-const server = await startTestApp()
+const server = await startTestApp({ PDFSHARE_SEARCH_INDEX: 'true' })
 const owner = await server.user('olga')
 const stranger = await server.user('sam')
 const ids = { pdkids: '', fonts: '', french: '', team: '' }

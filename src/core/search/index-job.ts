@@ -3,7 +3,8 @@ import type { AppContext } from '../context'
 import type { JobHandle } from '../jobs/jobs'
 import type { PreviewService } from '../previews/preview-service'
 import { RenderFailed } from '../previews/renderer-pool'
-import { type IndexedPdf, pageDialectOf } from './page-dialect'
+import { pageDialectOf } from './dialects'
+import type { IndexedPdf } from './page-dialect'
 import { pendingPdfs, recordState } from './index-state'
 
 /** How long the job leaves the index alone after our own trouble (no renderer free, the database refusing). */
@@ -12,7 +13,7 @@ const AFTER_TROUBLE_MS = 30_000
 const POLL_MS = 60_000
 
 /** Asks for the newest PDFs' text to be read now; stops the job. */
-export type Indexing = { nudge(): void; stop(): Promise<void>; idle(): Promise<void> }
+export type Indexing = { nudge(): void; stop(): Promise<void> }
 
 /**
  * The page-text index filled beside the server, as a job of the one runner (core/jobs, `search index` in
@@ -21,8 +22,10 @@ export type Indexing = { nudge(): void; stop(): Promise<void>; idle(): Promise<v
  * caps: the index never takes more than that one renderer), then writes its pages and its state in one batch.
  * The pump runs the next pass as one ends, so the queue drains one PDF after another; an upload or a replacement
  * nudges it, and the poll finds the rest. A PDF PDFium cannot read is marked failed with why, and the queue goes on.
+ * Off (PDFSHARE_SEARCH_INDEX=false): no job, and every file stays pending.
  */
 export function startIndexing(ctx: AppContext, previews: Pick<PreviewService, 'textsOf'>): Indexing {
+  if (!ctx.config.searchIndex) return { nudge: () => {}, stop: async () => {} } // PDFSHARE_SEARCH_INDEX=false
   const pages = pageDialectOf(ctx.db)
   const pause = { until: 0 }
 
@@ -54,5 +57,5 @@ export function startIndexing(ctx: AppContext, previews: Pick<PreviewService, 't
       if (next) run.track(read(next))
     },
   })
-  return { nudge: () => job.nudge(), stop: () => job.stop(), idle: () => job.idle() }
+  return { nudge: () => job.nudge(), stop: () => job.stop() }
 }

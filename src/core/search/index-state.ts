@@ -8,7 +8,7 @@ import type { IndexedPdf } from './page-dialect'
  * index). Pending is no row of search_files, or a row of another blob: a file never waits on a row someone
  * forgot to write, and every PDF of an install is found by the job's query (index-job.ts).
  */
-export type IndexState = 'pending' | 'indexed' | 'failed'
+type IndexState = 'pending' | 'indexed' | 'failed'
 
 /** How a file's state is read beside its row (`files f` left-joined with `search_files s`). */
 const STATE = sql`CASE WHEN s.file_id IS NULL OR s.blob_key <> f.blob_key THEN 'pending' ELSE s.state END`
@@ -30,7 +30,7 @@ export const recordState = (ctx: Pick<AppContext, 'db' | 'now'>, file: IndexedPd
       pages = excluded.pages, updated_at = excluded.updated_at`
 }
 
-export type NotIndexed = { id: string; filename: string; title: string; state: 'pending' | 'failed'; error: string | null }
+export type NotIndexed = { id: string; filename: string; title: string; state: Exclude<IndexState, 'indexed'>; error: string | null }
 
 /** The owner's newest files whose text cannot be searched (yet): what a search answers beside its hits. */
 export async function notIndexedOf(ctx: Pick<AppContext, 'db'>, ownerId: string, limit: number): Promise<NotIndexed[]> {

@@ -1,8 +1,5 @@
 import type { SQL } from 'drizzle-orm'
-import type { Database } from '../../db/database'
 import type { SearchQuery } from './query'
-import { pgPages } from './pg-pages'
-import { sqlitePages } from './sqlite-pages'
 
 /** A file whose current PDF's text is read: its id and the blob it was read from. */
 export type IndexedPdf = { id: string; blobKey: string }
@@ -26,8 +23,3 @@ export type PageDialect = {
   /** The text of pages by id, as `id, body`. */
   bodies(ids: number[]): SQL
 }
-
-export const pageDialectOf = (db: Pick<Database, 'dialect'>): PageDialect => (db.dialect === 'postgres' ? pgPages : sqlitePages)
-
-/** Chinese, Japanese and Korean text, which the word index does not split into words (docs/search.md). */
-export const hasCjk = (text: string) => /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text)

@@ -1,7 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { PageDialect } from './page-dialect'
-import { hasCjk } from './page-dialect'
-import { likePattern, type Term } from './query'
+import { hasCjk, likePattern, type Term } from './query'
 import { currentPdfOf, within as onlyFiles } from './shared-sql'
 
 /**

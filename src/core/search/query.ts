@@ -55,7 +55,7 @@ export function parseQuery(text: string): SearchQuery {
       .filter((word) => word.length > 0)
       .map((word) => word.slice(0, MAX_WORD))
     if (words.length === 0) continue
-    const cjk = CJK.test(words.join(''))
+    const cjk = hasCjk(words.join(''))
     terms.push({ words, prefix: prefix && !cjk, exclude, cjk })
   }
   if (terms.length > MAX_TERMS) throw badRequest(`A search may have at most ${MAX_TERMS} words or phrases`)
@@ -63,6 +63,9 @@ export function parseQuery(text: string): SearchQuery {
     throw badRequest('Search for at least one word or phrase (letters or digits); -word only leaves words out')
   return { terms }
 }
+
+/** Chinese, Japanese and Korean text, which the word index does not split into words (docs/search.md). */
+export const hasCjk = (text: string) => CJK.test(text)
 
 /** A CJK term as a LIKE pattern: its words in order, anything between (they hold no LIKE wildcard: letters only). */
 export const likePattern = (term: Term) => `%${term.words.join('%')}%`

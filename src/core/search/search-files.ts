@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { AppContext } from '../context'
 import { badRequest } from '../../errors'
 import { type NotIndexed, notIndexedOf } from './index-state'
-import { pageDialectOf } from './page-dialect'
+import { pageDialectOf } from './dialects'
 import { parseQuery } from './query'
 import { type Snippet, snippetOf } from './snippets'
 

@@ -13,7 +13,7 @@ export const SearchQuery = t.Object({
 const Snippet = t.Object({
   page: t.Integer({ description: 'The page the snippet is from (1-based)' }),
   text: t.String({ description: "About 200 characters of the page's text around its first match" }),
-  matches: t.Array(t.Tuple([t.Integer(), t.Integer()]), {
+  matches: t.Array(t.Array(t.Integer(), { minItems: 2, maxItems: 2 }), {
     description: 'Where matched words are in text: [start, length] in UTF-16 code units, in order',
   }),
 })
