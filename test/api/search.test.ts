@@ -98,13 +98,14 @@ describe('search', () => {
     expect(await found('raven -excreted')).toEqual(['pdkids.pdf: 6'])
   })
 
-  test('without diacritics, in Cyrillic, in Chinese and Japanese', async () => {
+  test('without diacritics, in Cyrillic, Greek, Chinese and Japanese', async () => {
     const french = await search('creme brulee')
     expect(french.data.map((hit) => `${hit.file.filename}: ${hit.pages}`)).toEqual(['menu.pdf: 2'])
     const { text, matches } = french.data[0]!.snippets[0]!
     expect(matches.map(([start, length]) => text.slice(start, start + length))).toEqual(['crème', 'brûlée'])
     expect(await found('электрификация')).toEqual(['languages.pdf: 1'])
     expect(await found('Привет')).toEqual(['languages.pdf: 1'])
+    expect(await found('ΚΑΛΗΜΈΡΑ κόσμε')).toEqual(['languages.pdf: 1']) // Greek, in any case
     expect(await found('世界')).toEqual(['languages.pdf: 1']) // inside 你好，世界。, two characters
     expect(await found('中文字体')).toEqual(['languages.pdf: 1'])
     expect(await found('カタカナ')).toEqual(['languages.pdf: 1'])
