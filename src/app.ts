@@ -13,6 +13,8 @@ import { filesRoutes } from './routes/files'
 import { linksRoutes } from './routes/links'
 import { requestsRoutes } from './routes/requests'
 import { roomsRoutes } from './routes/rooms'
+import { searchRoutes } from './routes/search'
+import { startIndexing } from './core/search/index-job'
 import { teamsRoutes } from './routes/teams'
 import { shareRoutes } from './routes/share'
 import { languageRoutes } from './routes/language'
@@ -37,14 +39,20 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
   const auth = authGuard(ctx, notes)
   // One set of renderers for the link cards and page images, which new PDFs (files) have drawn ahead.
   const previews = createPreviewService(ctx)
+  // The page-text index is read by the same background renderer (core/search), after the PDFs drawn ahead.
+  const indexing = startIndexing(ctx, previews)
   // No schema uses t.Transform, so encoding responses through the schema would only cost time (BENCHMARKS.md, Design measurements).
   return new Elysia({ encodeSchema: false })
-    .onStop(() => previews.close())
+    .onStop(async () => {
+      await indexing.stop()
+      await previews.close()
+    })
     .use(requestLifecycle(ctx.log, ctx.metrics, notes))
     .use(systemRoutes(ctx.config.publicUrl, () => ctx.blobs.health?.() ?? 'ok', ctx.jobs.list))
     .use(metricsRoutes(ctx))
     .use(authRoutes(ctx, auth))
-    .use(filesRoutes(ctx, auth, previews))
+    .use(filesRoutes(ctx, auth, { drawAhead: (row) => (previews.drawAhead(row), indexing.nudge()) }))
+    .use(searchRoutes(ctx, auth))
     .use(linksRoutes(ctx, auth))
     .use(requestsRoutes(ctx, auth))
     .use(roomsRoutes(ctx, auth))

@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       previewMemory: 536870912,
       previewNice: 10,
       drawAhead: true,
+      searchIndex: true,
       pageCacheSize: 1073741824,
       maxTokensPerUser: 100,
       uploadMinRate: 16 * 1024,

@@ -322,6 +322,17 @@ export const SETTINGS = {
     rule: `must be one of ${ACCEPTED_BOOLEANS}`,
     help: 'draw page 1 of each new PDF in the background, so share pages show it at once',
   }),
+  /**
+   * Every PDF's text is read in the background by the background renderer into the search index (core/search,
+   * docs/search.md); off, nothing is read and every file's text stays `pending` (GET /api/search finds nothing).
+   */
+  searchIndex: setting({
+    env: 'PDFSHARE_SEARCH_INDEX',
+    default: 'true',
+    parse: boolean,
+    rule: `must be one of ${ACCEPTED_BOOLEANS}`,
+    help: "read each PDF's text in the background into the search index (GET /api/search)",
+  }),
   /** Bytes of page images and texts one data dir keeps (core/previews/page-cache-budget.ts), least recently used out first. */
   pageCacheSize: setting({
     env: 'PDFSHARE_PAGE_CACHE_SIZE',

@@ -23,6 +23,7 @@ test('GET /api/openapi.json is an OpenAPI 3 document of every API route, without
     [
       'GET /api/health',
       'GET /api/me',
+      'GET /api/search',
       'GET /api/audit',
       'GET /api/admin/audit',
       'GET /api/admin/users',

@@ -142,6 +142,7 @@ describe('the jobs of a server', () => {
         'prune idempotency keys',
         'prune outbox',
         'prune visits',
+        'search index',
         'sweep view marks',
         'webhooks',
       ].sort(),

@@ -84,8 +84,9 @@ test('a renderer in the middle of an endless render goes with its server when th
     await run(['user', 'add', 'alice', '--data', dir])
     const own = (await run(['token', 'issue', 'alice', '--data', dir])).stdout.trim()
     // A render may use a minute of CPU time: the renderer is still drawing the endless PDF when its server dies.
+    // The card's is the only renderer (no page 1 drawn ahead, no text read for search).
     const doomed = await startServer(['--data', dir], {
-      env: { PDFSHARE_PREVIEW_TIMEOUT: '60', PDFSHARE_IDLE_TIMEOUT: '120', PDFSHARE_DRAW_AHEAD: 'false' },
+      env: { PDFSHARE_PREVIEW_TIMEOUT: '60', PDFSHARE_IDLE_TIMEOUT: '120', PDFSHARE_DRAW_AHEAD: 'false', PDFSHARE_SEARCH_INDEX: 'false' },
     })
     const link = shareUrlOn(doomed.url, await uploadPdfTo(doomed.url, own, formPatternCycle()))
     void fetch(`${link}/preview.png`, { headers: { 'user-agent': SLACKBOT } }).catch(() => {})

@@ -70,8 +70,8 @@ describe('a preview request always gets an answer', () => {
       // A connection silent for 10 s is dropped, so a request waits 7.5 s for its card (previewWaitOf); renders
       // get 9 s of CPU time each, two at a time, and these PDFs need about a minute: none is drawn in the wait.
       const server = await startServer(['--data', dir], {
-        // Nothing drawn ahead: the cards are the only renders.
-        env: { PDFSHARE_IDLE_TIMEOUT: '10', PDFSHARE_PREVIEW_TIMEOUT: '9', PDFSHARE_DRAW_AHEAD: 'false' },
+        // Nothing drawn ahead, no text read for search: the cards are the only renders.
+        env: { PDFSHARE_IDLE_TIMEOUT: '10', PDFSHARE_PREVIEW_TIMEOUT: '9', PDFSHARE_DRAW_AHEAD: 'false', PDFSHARE_SEARCH_INDEX: 'false' },
       })
       try {
         const files = []

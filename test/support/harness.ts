@@ -63,7 +63,12 @@ let counter = 0
  * everything else, because on a test machine everything else is other tests, which would starve them at their
  * production nice value of 10.
  */
-const TEST_DEFAULTS = { PDFSHARE_RATE_LIMIT_API: '0', PDFSHARE_DRAW_AHEAD: 'false', PDFSHARE_PREVIEW_NICE: '0' }
+const TEST_DEFAULTS = {
+  PDFSHARE_RATE_LIMIT_API: '0',
+  PDFSHARE_DRAW_AHEAD: 'false',
+  PDFSHARE_SEARCH_INDEX: 'false',
+  PDFSHARE_PREVIEW_NICE: '0',
+}
 
 /**
  * A fresh app on a fresh data dir with a migrated libSQL file (or, with PDFSHARE_TEST_BACKEND=postgres-s3, a

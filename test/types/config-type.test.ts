@@ -35,6 +35,7 @@ type WrittenOut = {
   previewMemory: number
   previewNice: number
   drawAhead: boolean
+  searchIndex: boolean
   pageCacheSize: number
   maxTokensPerUser: number
   uploadMinRate: number

@@ -5,7 +5,7 @@
  */
 export type Outbox = 'webhooks' | 'mail' | 'notifications'
 /** A renderer's job: a link-preview card, one page image of the viewer, or counting the pages. */
-export type RenderKind = 'card' | 'page' | 'pages' | 'text' | 'outline' | 'stamp' | 'overlay' | 'watermark'
+export type RenderKind = 'card' | 'page' | 'pages' | 'text' | 'texts' | 'outline' | 'stamp' | 'overlay' | 'watermark'
 export type RenderOutcome = 'ok' | 'failed' | 'unavailable'
 /** A virus scan: no signature, a signature found, or no verdict (clamd unreachable, too slow, an error). */
 export type ScanOutcome = 'clean' | 'infected' | 'failed'

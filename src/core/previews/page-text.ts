@@ -1,4 +1,4 @@
-import type { PDFiumPage } from '@hyzyla/pdfium'
+import type { PDFiumDocument, PDFiumPage } from '@hyzyla/pdfium'
 import type { PageLink } from './page-links'
 
 /**
@@ -123,3 +123,35 @@ export function readPageText(page: PDFiumPage): PageText {
     api._FPDFText_ClosePage(textPage)
   }
 }
+
+/**
+ * A PDF's text for the search index beside the renderers' limits: every page's words as plain text (a space
+ * between words, a line break where a line ends), page by page, each page let go once read (a long PDF would
+ * otherwise hold every page it opened). At most MAX_PDF_CHARS in all: the pages after are left out (empty).
+ */
+export function readPlainTexts(document: PDFiumDocument): string[] {
+  const texts: string[] = []
+  let total = 0
+  for (let index = 0; index < document.getPageCount(); index++) {
+    if (total >= MAX_PDF_CHARS) {
+      texts.push('')
+      continue
+    }
+    const page = document.getPage(index)
+    try {
+      const text = readPageText(page)
+        .words.map(([, , , , word, lineEnd]) => (lineEnd ? `${word}\n` : `${word} `))
+        .join('')
+        .trimEnd()
+      total += text.length
+      texts.push(text)
+    } finally {
+      const pdfium = Reflect.get(page, 'module') as { _FPDF_ClosePage?: (handle: number) => void } | undefined
+      pdfium?._FPDF_ClosePage?.(Reflect.get(page, 'pageIdx') as number)
+    }
+  }
+  return texts
+}
+
+/** A PDF's text kept for search: 20 million characters (about 10,000 dense pages). */
+const MAX_PDF_CHARS = 20_000_000

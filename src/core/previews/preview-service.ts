@@ -59,6 +59,12 @@ export type PreviewService = {
    * it needs a password to open it, `busy` when no renderer could read them now (worth asking again).
    */
   sizesOf(row: PreviewedFile): Promise<string | 'unreadable' | 'password' | 'busy'>
+  /**
+   * Every page's plain text of a PDF, read by the background renderer (one at a time, beside page 1 drawn ahead
+   * and the slow PDFs' second tries, with their time limit): what core/search indexes. RenderFailed when PDFium
+   * cannot read it; RendererUnavailable when no renderer could (worth trying again later).
+   */
+  textsOf(blobKey: string): Promise<string[]>
   /** Reads the new PDF's pages and draws page 1 at the widths readers ask for most, in the background (drawAhead). */
   drawAhead(row: PreviewedFile): void
   close(): Promise<void>
@@ -194,6 +200,7 @@ export function createPreviewService(
     drawAhead: (row) => {
       if (ctx.config.drawAhead) drawAhead(row)
     },
+    textsOf: (blobKey) => withLocalPdf(ctx, blobKey, (pdfPath) => secondTries.readTexts(pdfPath)),
     pageImageOf: pages.imageOf,
     pageTextOf: pages.textOf,
     outlineOf: pages.outlineOf,

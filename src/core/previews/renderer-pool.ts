@@ -104,6 +104,8 @@ export type RendererPool = {
   readText(pdfPath: string, outPath: string, options: { page: number }): Promise<Counted>
   /** Reads the PDF's outline into `outPath` (JSON, pdf-outline.ts), under the same limits. */
   readOutline(pdfPath: string, outPath: string): Promise<Counted>
+  /** Every page's plain text of the PDF at `pdfPath` (page-text.ts readPlainTexts), under the same limits. */
+  readTexts(pdfPath: string): Promise<string[]>
   /** Writes the PDF at `pdfPath` with the watermark `text` on every page to `outPath` (draw-watermark.ts), under the same limits. */
   stamp(pdfPath: string, outPath: string, options: { text: string; timeoutMs?: number }): Promise<Counted>
   /** Draws the watermark `text` over a transparent `width` × `height` PNG at `outPath` (watermark-jobs.ts). */
@@ -306,6 +308,16 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
     readOutline: (pdfPath, outPath) => run({ kind: 'outline', pdfPath, outPath }),
     stamp: (pdfPath, outPath, { text, timeoutMs }) => run({ kind: 'stamp', pdfPath, outPath, text }, timeoutMs),
     overlay: (outPath, options) => run({ kind: 'overlay', pdfPath: '', outPath, ...options }),
+    async readTexts(pdfPath) {
+      if (closed) throw new RendererUnavailable('the server is stopping')
+      const outPath = join(scratchFolder(), `texts-${nextOutput++}.json`)
+      try {
+        await run({ kind: 'texts', pdfPath, outPath })
+        return JSON.parse(await readFile(outPath, 'utf8')) as string[]
+      } finally {
+        await Promise.all([outPath, `${outPath}.tmp`].map((path) => rm(path, { force: true })))
+      }
+    },
     async watermark(page, overlayPath) {
       if (closed) throw new RendererUnavailable('the server is stopping')
       const job = nextOutput++

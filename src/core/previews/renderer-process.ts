@@ -1,7 +1,8 @@
+import type { PDFiumDocument } from '@hyzyla/pdfium'
 import { rename, writeFile } from 'node:fs/promises'
 import { layWatermark } from './lay-watermark'
 import { readPageLinks } from './page-links'
-import { readPageText } from './page-text'
+import { readPageText, readPlainTexts } from './page-text'
 import { readOutline } from './pdf-outline'
 import { countPages, loadRenderEngine, renderFirstPage, withPdfium } from './render-first-page'
 import { renderPageImages } from './render-page'
@@ -27,6 +28,9 @@ setInterval(() => { if (process.ppid !== server) process.kill(process.pid, 'SIGK
   // Bun's Worker can be unreferenced (the DOM type does not say so): it never keeps the renderer alive.
   ;(worker as Worker & { unref(): void }).unref()
 }
+
+/** The jobs that read something of the whole document, written as JSON at the job's `outPath`. */
+const DOCUMENT_READS = { outline: readOutline, texts: readPlainTexts } satisfies Record<string, (document: PDFiumDocument) => unknown>
 
 /**
  * The preview renderer: a child process of the server (`pdfshare __preview-renderer`) that renders one job
@@ -69,13 +73,14 @@ export async function runPreviewRenderer(): Promise<void> {
           })
           await writeAtomically(job.outPath, Buffer.from(JSON.stringify(text)))
           send({ id: job.id, ok: true, pages })
-        } else if (job.kind === 'outline') {
-          if (!job.outPath) throw new Error('an outline job needs its path')
-          const { outline, pages } = await withPdfium(engine, job.pdfPath, heapLimit, async (document) => ({
-            outline: readOutline(document),
+        } else if (job.kind === 'outline' || job.kind === 'texts') {
+          if (!job.outPath) throw new Error(`a ${job.kind} job needs its path`)
+          const read = DOCUMENT_READS[job.kind]
+          const { value, pages } = await withPdfium(engine, job.pdfPath, heapLimit, async (document) => ({
+            value: read(document),
             pages: document.getPageCount(),
           }))
-          await writeAtomically(job.outPath, Buffer.from(JSON.stringify(outline)))
+          await writeAtomically(job.outPath, Buffer.from(JSON.stringify(value)))
           send({ id: job.id, ok: true, pages })
         } else if (job.kind === 'watermark') {
           if (!job.outPath || !job.imagePath || !job.overlayPath) throw new Error('a watermark job needs its page, overlay and path')

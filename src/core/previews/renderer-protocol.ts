@@ -7,7 +7,8 @@ export const RENDERER_ARGUMENT = '__preview-renderer'
  * Server → renderer: render page 1 of the PDF at `pdfPath` into a PNG link card at `outPath` (`card`), page
  * `page` (1-based) into a WebP per width in `widths`, each at its path in `outPaths` (`page`, drawn once), or
  * only count its pages (`pages`), or write the text and links of page `page` as JSON at `outPath` (`text`, page-text.ts,
- * page-links.ts), or the PDF's outline (`outline`, pdf-outline.ts).
+ * page-links.ts), or every page's plain text as a JSON array of strings at `outPath` (`texts`, what core/search
+ * indexes), or the PDF's outline (`outline`, pdf-outline.ts).
  * `sizes`: answer every page's size too (always for `card` and `pages`). `stamp`: write the PDF with the watermark
  * `text` drawn on every page at `outPath`; `overlay`: draw `text` as a watermark over a transparent `width` ×
  * `height` image, a PNG at `outPath` (draw-watermark.ts, watermarks.ts); `watermark`: lay the overlay at
@@ -16,7 +17,7 @@ export const RENDERER_ARGUMENT = '__preview-renderer'
  */
 export type RenderJob = {
   id: number
-  kind: 'card' | 'pages' | 'page' | 'text' | 'outline' | 'stamp' | 'overlay' | 'watermark'
+  kind: 'card' | 'pages' | 'page' | 'text' | 'texts' | 'outline' | 'stamp' | 'overlay' | 'watermark'
   pdfPath: string
   outPath?: string
   page?: number
