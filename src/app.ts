@@ -51,7 +51,15 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
     .use(systemRoutes(ctx.config.publicUrl, () => ctx.blobs.health?.() ?? 'ok', ctx.jobs.list))
     .use(metricsRoutes(ctx))
     .use(authRoutes(ctx, auth))
-    .use(filesRoutes(ctx, auth, { drawAhead: (row) => (previews.drawAhead(row), indexing.nudge()) }))
+    .use(
+      filesRoutes(ctx, auth, {
+        // A new current PDF: page 1 drawn ahead, and the search index told it has a file to read.
+        drawAhead(row) {
+          previews.drawAhead(row)
+          indexing.nudge()
+        },
+      }),
+    )
     .use(searchRoutes(ctx, auth))
     .use(linksRoutes(ctx, auth))
     .use(requestsRoutes(ctx, auth))
