@@ -251,7 +251,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
       '/:id/move',
       async ({ body, caller, params, audit }) => {
         const moved = await moveFile(ctx, { mover: caller, fileId: params.id, teamId: body.team })
-        await audit('file.moved', { fileId: params.id, from: caller.ownerId, to: moved.ownerId })
+        await audit('file.moved', { fileId: params.id, from: caller.ownerId, to: moved.ownerId, ...(body.team && { teamId: body.team }) })
         return envelope(await getOwnedFile(ctx, { ownerId: moved.ownerId, id: params.id }))
       },
       {

@@ -3,6 +3,7 @@ import type { MemberDto, TeamDto } from '../../../src/routes/teams/model'
 import { api, errorText, ok } from './api'
 import { formatDate } from './format'
 import { TableHead } from './table-head'
+import { TeamLog } from './team-log'
 import { ConfirmDialog, Empty, notify } from './ui'
 import { useLoad } from './use-api'
 
@@ -109,6 +110,7 @@ function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
     failure: 'The members could not be loaded',
   })
   const [removing, setRemoving] = useState<MemberDto | null>(null)
+  const [logOpen, setLogOpen] = useState(false)
   const owner = team.role === 'owner'
   const run = async (work: () => Promise<unknown>, done: string, failure: string) => {
     try {
@@ -182,6 +184,12 @@ function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
         </div>
       )}
       {owner && <AddMember team={team} onAdded={() => void members.reload()} />}
+      {owner && (
+        <details onToggle={(event) => setLogOpen((event.currentTarget as HTMLDetailsElement).open)}>
+          <summary>Log</summary>
+          {logOpen && <TeamLog team={team} />}
+        </details>
+      )}
       <ConfirmDialog
         open={removing !== null}
         title={`Remove ${removing?.name ?? ''} from ${team.name}?`}
