@@ -8,6 +8,7 @@ import { hashPassword } from '../passwords/argon2'
 import { passwordProblem } from './password-rule'
 import { addUser } from './users/add-user'
 import { mailRow, requireMail } from '../mail/message'
+import { isTeamRole, type TeamRole } from '../teams/roles'
 
 /** How long an invitation link works. */
 export const INVITATION_DAYS = 7
@@ -28,6 +29,8 @@ export async function createInvitation(
     maxFiles: number | null
     /** Send the link by mail too: to this address, from this admin (by name), in the same batch as the invitation. */
     mail?: { to: string; from: string }
+    /** A team owner's invitation: the new account joins this team with this role (core/teams/invitations.ts). */
+    team?: { id: string; name: string; role: TeamRole; email: string }
   },
 ): Promise<NewInvitation> {
   const { invitations, mailOutbox } = ctx.db.tables
@@ -48,14 +51,16 @@ export async function createInvitation(
       usedAt: null,
       usedBy: null,
       revokedAt: null,
-      email: input.mail?.to.trim().toLowerCase() ?? null,
+      email: (input.mail?.to ?? input.team?.email)?.trim().toLowerCase() ?? null,
+      teamId: input.team?.id ?? null,
+      teamRole: input.team?.role ?? null,
     })
     .returning()
   if (!input.mail) {
     const [row] = await insert
     return { row: row!, secret }
   }
-  const mail = invitationMail(invitationUrl(ctx.config.publicUrl, secret), input.mail.from, ctx.config.publicUrl)
+  const mail = invitationMail(invitationUrl(ctx.config.publicUrl, secret), input.mail.from, ctx.config.publicUrl, input.team)
   const [[row]] = await ctx.db.orm.batch([insert, ctx.db.orm.insert(mailOutbox).values(mailRow(ctx, { ...mail, to: input.mail.to }))])
   ctx.jobs.wake('outbox')
   return { row: row!, secret }
@@ -64,13 +69,15 @@ export async function createInvitation(
 /** Where an invitation is used: the dashboard's join page (the secret after #, so it never reaches a server log). */
 export const invitationUrl = (publicUrl: string, secret: string) => `${publicUrl}/app#/join/${secret}`
 
-/** The invitation as a mail: who invites, where, and until when it works. */
-function invitationMail(url: string, inviter: string, publicUrl: string) {
+/** The invitation as a mail: who invites, where (and to which team, with which role), and until when it works. */
+function invitationMail(url: string, inviter: string, publicUrl: string, team?: { name: string; role: TeamRole }) {
   return {
-    kind: 'invitation',
-    subject: `${inviter} invites you to pdfshare`,
+    kind: team ? 'team invitation' : 'invitation',
+    subject: team ? `${inviter} invites you to the team ${team.name} on pdfshare` : `${inviter} invites you to pdfshare`,
     text: [
-      `${inviter} invites you to pdfshare at ${publicUrl}, where you can share PDFs.`,
+      team
+        ? `${inviter} invites you to join the team ${team.name} as ${team.role === 'viewer' ? 'a' : 'an'} ${team.role} on pdfshare at ${publicUrl}, where you can share PDFs.`
+        : `${inviter} invites you to pdfshare at ${publicUrl}, where you can share PDFs.`,
       `Choose your user name and password here (the link works once, for ${INVITATION_DAYS} days):\n${url}`,
       'If you did not expect this, ignore this mail: nothing happens without the link.',
     ].join('\n\n'),
@@ -143,5 +150,13 @@ export async function acceptInvitation(
     .where(eq(users.id, user.id))
     .returning()
   await ctx.db.orm.update(invitations).set({ usedBy: user.id }).where(eq(invitations.id, claimed.id))
+  // A team owner's invitation: the new account is a member with the role it names (the team still exists: deleting
+  // it deleted the invitation, which then no longer worked above).
+  if (claimed.teamId !== null && isTeamRole(claimed.teamRole)) {
+    await ctx.db.orm
+      .insert(ctx.db.tables.teamMembers)
+      .values({ teamId: claimed.teamId, userId: user.id, role: claimed.teamRole, createdAt: ctx.now() })
+      .onConflictDoNothing()
+  }
   return { user: made!, invitation: { ...claimed, usedBy: user.id } }
 }

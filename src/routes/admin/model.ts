@@ -75,6 +75,9 @@ export const InvitationSchema = t.Object(
     limits,
     createdAt: t.String(),
     expiresAt: t.String(),
+    team: t.Union([t.Object({ id: t.String(), role: t.String() }), t.Null()], {
+      description: "A team owner's invitation: the team the new account joins, with the role (docs/teams.md); null: an admin's",
+    }),
   },
   { title: 'Invitation' },
 )

@@ -331,8 +331,8 @@ function Invitations() {
           {pending.value.map((invitation) => (
             <li key={invitation.id} class="row">
               <span>
-                {invitation.admin ? 'Admin invitation' : 'Invitation'} made {formatDate(invitation.createdAt)}, valid until{' '}
-                {formatDate(invitation.expiresAt)}
+                {invitation.admin ? 'Admin invitation' : invitation.team ? `Team invitation (${invitation.team.role})` : 'Invitation'} made{' '}
+                {formatDate(invitation.createdAt)}, valid until {formatDate(invitation.expiresAt)}
               </span>
               <button type="button" class="danger" onClick={() => revoke(invitation.id)}>
                 Revoke
