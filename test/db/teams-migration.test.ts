@@ -50,7 +50,7 @@ test('an install made before teams: every user gets an owners row, every owned r
   }
 })
 
-const BEFORE_AUDIT_TEAM = embeddedMigrations.findIndex((migration) => migration.tag.endsWith('_team_log_and_invitations'))
+const BEFORE_AUDIT_TEAM = embeddedMigrations.findIndex((migration) => migration.tag.endsWith('_teams_part3'))
 
 test("the entries written before audit_events.team_id get the team their facts name, so they are in the team's log", async () => {
   expect(BEFORE_AUDIT_TEAM).toBeGreaterThan(0)

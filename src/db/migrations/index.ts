@@ -31,7 +31,7 @@ import m27 from './0027_request_rooms.sql' with { type: 'text' }
 import m28 from './0028_teams.sql' with { type: 'text' }
 import m29 from './0029_link_language.sql' with { type: 'text' }
 import m30 from './0030_team_sessions.sql' with { type: 'text' }
-import m31 from './0031_team_log_and_invitations.sql' with { type: 'text' }
+import m31 from './0031_teams_part3.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795357528261, sql: m0 },
@@ -65,5 +65,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0028_teams', when: 1795940081701, sql: m28 },
   { tag: '0029_link_language', when: 1795943472758, sql: m29 },
   { tag: '0030_team_sessions', when: 1795943987694, sql: m30 },
-  { tag: '0031_team_log_and_invitations', when: 1795953953169, sql: m31 },
+  { tag: '0031_teams_part3', when: 1795955244450, sql: m31 },
 ]

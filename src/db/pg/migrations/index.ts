@@ -27,7 +27,7 @@ import m23 from './0023_request_rooms.sql' with { type: 'text' }
 import m24 from './0024_teams.sql' with { type: 'text' }
 import m25 from './0025_link_language.sql' with { type: 'text' }
 import m26 from './0026_team_sessions.sql' with { type: 'text' }
-import m27 from './0027_team_log_and_invitations.sql' with { type: 'text' }
+import m27 from './0027_teams_part3.sql' with { type: 'text' }
 
 export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795446515396, sql: m0 },
@@ -57,5 +57,5 @@ export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] 
   { tag: '0024_teams', when: 1795940083733, sql: m24 },
   { tag: '0025_link_language', when: 1795943478205, sql: m25 },
   { tag: '0026_team_sessions', when: 1795943988936, sql: m26 },
-  { tag: '0027_team_log_and_invitations', when: 1795953957597, sql: m27 },
+  { tag: '0027_teams_part3', when: 1795955247950, sql: m27 },
 ]
