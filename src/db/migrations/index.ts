@@ -65,5 +65,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0028_teams', when: 1795940081701, sql: m28 },
   { tag: '0029_link_language', when: 1795943472758, sql: m29 },
   { tag: '0030_team_sessions', when: 1795943987694, sql: m30 },
-  { tag: '0031_teams_part3', when: 1795955244450, sql: m31 },
+  { tag: '0031_teams_part3', when: 1795955788981, sql: m31 },
 ]

@@ -57,5 +57,5 @@ export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] 
   { tag: '0024_teams', when: 1795940083733, sql: m24 },
   { tag: '0025_link_language', when: 1795943478205, sql: m25 },
   { tag: '0026_team_sessions', when: 1795943988936, sql: m26 },
-  { tag: '0027_teams_part3', when: 1795955247950, sql: m27 },
+  { tag: '0027_teams_part3', when: 1795955790807, sql: m27 },
 ]
