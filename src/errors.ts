@@ -192,7 +192,7 @@ export const userNotFound = (name: string) => notFound(`No user named ${JSON.str
 export const userIdNotFound = () => notFound('No such user')
 export const invitationNotValid = () =>
   notFound(
-    'This invitation link is not valid: it was used, revoked or has expired (an invitation lasts 7 days); ask an admin for a new one',
+    'This invitation link is not valid: it was used, revoked or has expired (an invitation lasts 7 days); ask whoever invited you for a new one',
   )
 export const tokenNotFound = () => notFound('Token not found')
 export const passkeyNotFound = () => notFound('Passkey not found')

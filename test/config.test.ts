@@ -61,6 +61,7 @@ describe('loadConfig', () => {
       oidcName: 'SSO',
       oidcAllowedDomains: [],
       oidcAdminGroup: undefined,
+      oidcTeamGroups: [],
       authProxyHeader: undefined,
       authProxyAddresses: [],
       authProxySecret: undefined,
@@ -130,6 +131,21 @@ describe('loadConfig', () => {
     expect(() => load({}, { PDFSHARE_LINK_DEFAULT_EXPIRY: '30d', PDFSHARE_LINK_MAX_EXPIRY: '1w' })).toThrow(
       new ConfigError('PDFSHARE_LINK_DEFAULT_EXPIRY (30d) must not be longer than PDFSHARE_LINK_MAX_EXPIRY (1w)'),
     )
+  })
+
+  test('PDFSHARE_OIDC_TEAM_GROUPS: GROUP=TEAM_ID:ROLE entries or a JSON list; anything else stops start-up, saying the form', () => {
+    expect(load({}, { PDFSHARE_OIDC_TEAM_GROUPS: 'sales=T1:editor, cn=x=T2:viewer' }).oidcTeamGroups).toEqual([
+      { group: 'sales', teamId: 'T1', role: 'editor' },
+      { group: 'cn=x', teamId: 'T2', role: 'viewer' },
+    ])
+    expect(load({}, { PDFSHARE_OIDC_TEAM_GROUPS: '[{"group":"cn=a,ou=g","team":"T1","role":"owner"}]' }).oidcTeamGroups).toEqual([
+      { group: 'cn=a,ou=g', teamId: 'T1', role: 'owner' },
+    ])
+    for (const bad of ['sales=T1', 'sales=T1:admin', '=T1:viewer', 'sales=T 1:viewer', '[{"group":"a","team":"T1"}]', '[oops']) {
+      expect(() => load({}, { PDFSHARE_OIDC_TEAM_GROUPS: bad })).toThrow(
+        `invalid PDFSHARE_OIDC_TEAM_GROUPS ${JSON.stringify(bad)}: must be GROUP=TEAM_ID:ROLE entries`,
+      )
+    }
   })
 
   test('PDFSHARE_MAX_VERSIONS: 0 to 100 previous PDFs a file; anything else stops start-up', () => {

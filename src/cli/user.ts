@@ -2,6 +2,7 @@ import { type AuditAction, type AuditDetail, recordAudit } from '../core/audit/r
 import type { AppContext } from '../core/context'
 import { formatSize, parseSize } from '../shared/sizes'
 import { addUser, findUserByName, listUsers, removeUser, setPassword, setQuota } from '../core/accounts/users/users'
+import { successionEntries } from '../core/teams/succession'
 import { resetTwoFactor, twoFactorOn } from '../core/accounts/two-factor'
 import { removeAllPasskeys } from '../core/accounts/passkeys'
 import { allowOnly, stringFlag, type ParsedArgs } from './args'
@@ -82,9 +83,12 @@ export async function userCommand(ctx: AppContext, args: ParsedArgs, io: CliIo):
     }
     case 'remove': {
       allowOnly(args, 'user remove', ['delete-files'])
-      const { id, removedFiles } = await removeUser(ctx, { name: needName(), deleteFiles: args.flags['delete-files'] === true })
-      await audit(ctx, 'user.removed', id, { name: needName(), removedFiles })
-      io.out(`removed user ${name}${removedFiles > 0 ? ` and ${removedFiles} file(s)` : ''}`)
+      const removed = await removeUser(ctx, { name: needName(), deleteFiles: args.flags['delete-files'] === true })
+      await audit(ctx, 'user.removed', removed.id, { name: needName(), removedFiles: removed.removedFiles })
+      for (const entry of successionEntries(removed.id, removed)) await audit(ctx, entry.action, entry.userId, entry.detail)
+      io.out(`removed user ${name}${removed.removedFiles > 0 ? ` and ${removed.removedFiles} file(s)` : ''}`)
+      for (const p of removed.promotedOwners) io.out(`${p.name} is now the owner of ${p.teamName}`)
+      for (const team of removed.deletedTeams) io.out(`deleted team ${team.name} (no member left) and its ${team.removedFiles} file(s)`)
       return
     }
     case 'quota': {

@@ -166,3 +166,49 @@ export const logoFile = (text: string, cwd: string) => {
     return undefined
   }
 }
+
+/** One single sign-on group mapped to a team and a role (docs/teams.md, Single sign-on groups). */
+export type TeamGroup = { group: string; teamId: string; role: 'owner' | 'editor' | 'viewer' }
+const GROUP_ROLES = ['owner', 'editor', 'viewer'] as const // core/teams/roles.ts's, which config may not import
+
+/**
+ * Groups mapped to teams: `sales=TEAM_ID:editor, staff=TEAM_ID:viewer` (the last `=` of each entry ends the group),
+ * or, for group names with commas (an LDAP DN), JSON: `[{"group":"cn=sales,ou=groups","team":"TEAM_ID","role":"editor"}]`.
+ */
+export const teamGroups = (text: string): TeamGroup[] | undefined => {
+  const trimmed = text.trim()
+  const entries = trimmed.startsWith('[') ? jsonTeamGroups(trimmed) : trimmed.split(',').map(simpleTeamGroup)
+  if (!entries || entries.length === 0) return undefined
+  const valid = entries.every(
+    (entry) =>
+      entry !== undefined &&
+      entry.group.trim() !== '' &&
+      /^[A-Za-z0-9_-]{1,64}$/.test(entry.teamId) &&
+      (GROUP_ROLES as readonly string[]).includes(entry.role),
+  )
+  return valid ? (entries as TeamGroup[]) : undefined
+}
+
+function simpleTeamGroup(entry: string): TeamGroup | undefined {
+  const at = entry.lastIndexOf('=')
+  const [teamId = '', role = '', ...rest] = entry
+    .slice(at + 1)
+    .trim()
+    .split(':')
+  if (at <= 0 || rest.length > 0) return undefined
+  return { group: entry.slice(0, at).trim(), teamId, role: role as TeamGroup['role'] }
+}
+
+function jsonTeamGroups(text: string): (TeamGroup | undefined)[] | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text)
+    if (!Array.isArray(parsed)) return undefined
+    return parsed.map((one: { group?: unknown; team?: unknown; role?: unknown }) =>
+      typeof one?.group === 'string' && typeof one.team === 'string' && typeof one.role === 'string'
+        ? { group: one.group, teamId: one.team, role: one.role as TeamGroup['role'] }
+        : undefined,
+    )
+  } catch {
+    return undefined
+  }
+}

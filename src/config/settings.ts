@@ -27,6 +27,8 @@ import {
   optionalLifetime,
   secret,
   size,
+  teamGroups,
+  type TeamGroup,
 } from './readers'
 import { setting } from './setting'
 import { LANGUAGES, type Language } from '../shared/languages'
@@ -461,6 +463,13 @@ export const SETTINGS = {
     default: { shown: 'none', from: () => undefined },
     parse: nonBlank,
     help: "single sign-on: members of this group (the ID token's groups claim) are admins",
+  }),
+  oidcTeamGroups: setting<TeamGroup[]>({
+    env: 'PDFSHARE_OIDC_TEAM_GROUPS',
+    default: { shown: 'none', from: () => [] },
+    parse: teamGroups,
+    rule: 'must be GROUP=TEAM_ID:ROLE entries separated by commas (ROLE: owner, editor or viewer), e.g. sales=TEAM_ID:editor, or a JSON list [{"group":…,"team":…,"role":…}]',
+    help: "single sign-on: members of a group (the ID token's groups claim) are members of the team with the role; kept up to date at each sign-in",
   }),
   /** Behind an authenticating proxy (Authelia, Authentik's outpost): the header naming the signed-in user. */
   authProxyHeader: setting<string | undefined>({

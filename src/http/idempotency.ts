@@ -39,20 +39,24 @@ const KEY = /^[\x20-\x7e]{1,255}$/
  */
 export function idempotentWrites(ctx: AppContext) {
   /**
-   * `userId`: whose keys they are. `scope`: for writes that are not the user's own (a sender's upload through a
-   * file request, kept under the request's owner): their keys live apart from the user's and from each other's.
-   * It holds a newline, which no key sent can, so no key of the user's own names a scoped one.
+   * `who`: whose keys they are: the user, and the team their token acts for. A team token's keys live apart from
+   * the same user's personal keys and from their other teams' (docs/teams.md), so a key reused across a personal
+   * and a team token never replays the other's answer. `scope`: for writes that are not the user's own (a
+   * sender's upload through a file request, kept under the request's owner): their keys live apart from the
+   * user's and from each other's. Both prefixes hold a newline, which no key sent can, so no key names another's.
    */
   return async function keyed<T>(
     request: Request,
     set: SetLike,
-    userId: string,
+    who: { userId: string; team?: { id: string } | null },
     handle: (keyed: Keyed) => Promise<T>,
     scope?: string,
   ): Promise<T> {
     const sent = request.headers.get('idempotency-key')
     if (sent === null) return handle(unkeyed(set))
-    const key = scope === undefined ? keyOf(sent) : `${scope}\n${keyOf(sent)}`
+    const owner = who.team ? `team\n${who.team.id}\n` : ''
+    const key = `${owner}${scope === undefined ? '' : `${scope}\n`}${keyOf(sent)}`
+    const userId = who.userId
     const claim = await claimKey(ctx, { userId, key, request: `${request.method} ${new URL(request.url).pathname}` })
     if ('done' in claim) return handle(answered(claim.done, set))
     const renewal = setInterval(() => {

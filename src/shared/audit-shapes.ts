@@ -51,6 +51,7 @@ export const AUDIT_ACTIONS = [
   'team.member_added',
   'team.member_changed',
   'team.member_removed',
+  'team.owner_promoted',
   'team.quota_set',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

@@ -187,7 +187,12 @@ describe('admins', () => {
     expect((await json(refused)).error).toBe(
       'alice owns 1 file(s); remove them together with the user (?deleteFiles=true), or keep the user and disable them',
     )
-    expect(await data(await asAdmin('DELETE', `/users/${alice.id}?deleteFiles=true`))).toEqual({ id: alice.id, removedFiles: 1 })
+    expect(await data(await asAdmin('DELETE', `/users/${alice.id}?deleteFiles=true`))).toEqual({
+      id: alice.id,
+      removedFiles: 1,
+      deletedTeams: [],
+      promotedOwners: [],
+    })
     expect(await userNamed('alice')).toBeUndefined()
   })
 })

@@ -81,6 +81,8 @@ test('GET /api/openapi.json is an OpenAPI 3 document of every API route, without
       'PATCH /api/teams/{id}/members/{userId}',
       'DELETE /api/teams/{id}/members/{userId}',
       'POST /api/teams/{id}/session',
+      'GET /api/teams/{id}/audit',
+      'DELETE /api/teams/{id}/invitations/{invitationId}',
       'POST /api/files/{id}/move',
       'GET /api/rooms/{id}/links',
       'POST /api/rooms/{id}/links',

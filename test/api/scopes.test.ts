@@ -73,7 +73,7 @@ function promisedNeed(method: string, path: string): Need {
   if (/\/(analytics|analytics\.csv|visits|visits\.csv|readers|acceptances)$/.test(path)) return 'analytics:read'
   if (/\/links(\/|$)/.test(path) && method !== 'GET') return 'links:write'
   if (path.startsWith('/api/requests') && method !== 'GET') return 'requests:write'
-  if (path.startsWith('/api/teams') && method !== 'GET') return 'teams:write'
+  if (path.startsWith('/api/teams') && (method !== 'GET' || path.endsWith('/audit'))) return 'teams:write' // a team's log: its owners'
   return method === 'GET' ? 'files:read' : 'files:write'
 }
 

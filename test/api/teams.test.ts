@@ -322,6 +322,33 @@ describe('teams', () => {
     expect((await data(await server.call('GET', `/api/files/${own.id}`, { token: outsider.token }))).id).toBe(own.id)
   })
 
+  test("an Idempotency-Key is the acting owner's: reused across a personal and a team token, it never replays the other's answer", async () => {
+    const team = await data(await server.call('POST', '/api/teams', { token: outsider.token, ...jsonBody({ name: 'Keys' }) }), 201)
+    const teamOfOtto = await teamToken(outsider, team.id)
+    const bytes = makePdf() as Uint8Array<ArrayBuffer>
+    const upload = (token: string) =>
+      server.call('POST', '/api/files/upload', { token, body: form({ bytes }), headers: { 'idempotency-key': 'same-key' } })
+    const personal = await data(await upload(outsider.token), 201)
+    const teamUpload = await upload(teamOfOtto)
+    expect(teamUpload.headers.get('idempotent-replayed')).toBeNull()
+    const teamFile = await data(teamUpload, 201)
+    expect(teamFile.id).not.toBe(personal.id)
+    // Each owner's own retry is still a replay of its own answer.
+    const again = await upload(teamOfOtto)
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect((await data(again, 201)).id).toBe(teamFile.id)
+    expect((await data(await server.call('GET', '/api/files', { token: teamOfOtto }))).map((f: { id: string }) => f.id)).toEqual([
+      teamFile.id,
+    ])
+    // A sender's retried upload to the team's file request is kept under the team (it was a 500: the keys' owner had to be a user).
+    const asked = await data(await server.call('POST', '/api/requests', { token: teamOfOtto, ...jsonBody({ title: 'Statements' }) }), 201)
+    const send = () =>
+      server.call('POST', `/u/${asked.url.split('/u/')[1]}/files`, { body: form({ bytes }), headers: { 'idempotency-key': 'sender-key' } })
+    const sent = await send()
+    expect(sent.status, await sent.clone().text()).toBe(201)
+    expect((await send()).headers.get('idempotent-replayed')).toBe('true')
+  })
+
   test("the CLI's --team names a team by id or name; a team upload counts against the team's quota, not the user's", async () => {
     const team = await data(await server.call('POST', '/api/teams', { token: viewer.token, ...jsonBody({ name: 'Cli team' }) }), 201)
     expect(await memberTeamId(server.ctx, { userName: 'vik', team: 'Cli team' })).toBe(team.id)

@@ -190,7 +190,12 @@ describe('versions kept on replacement (PDFSHARE_MAX_VERSIONS default 5)', async
     const keysBefore = await api.blobKeys()
     await fileWithHistory(server, carol, pdfs[0]!, [pdfs[1]!, pdfs[2]!])
     expect((await api.blobKeys()).size).toBe(keysBefore.size + 3)
-    expect(await removeUser(server.ctx, { name: 'carol', deleteFiles: true })).toEqual({ id: carol.id, removedFiles: 1 })
+    expect(await removeUser(server.ctx, { name: 'carol', deleteFiles: true })).toEqual({
+      id: carol.id,
+      removedFiles: 1,
+      deletedTeams: [],
+      promotedOwners: [],
+    })
     expect(await api.blobKeys()).toEqual(keysBefore)
   })
 

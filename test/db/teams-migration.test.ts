@@ -49,3 +49,31 @@ test('an install made before teams: every user gets an owners row, every owned r
     client.close()
   }
 })
+
+const BEFORE_AUDIT_TEAM = embeddedMigrations.findIndex((migration) => migration.tag.endsWith('_teams_part3'))
+
+test("the entries written before audit_events.team_id get the team their facts name, so they are in the team's log", async () => {
+  expect(BEFORE_AUDIT_TEAM).toBeGreaterThan(0)
+  const client = createClient({ url: `file:${join(root, 'audit-team.db')}` })
+  try {
+    await migrate(client, embeddedMigrations.slice(0, BEFORE_AUDIT_TEAM))
+    const entry = (seq: number, detail: unknown) =>
+      `INSERT INTO audit_events (seq, at, action, actor_name, via, detail) VALUES (${seq}, 1, 'x', 'a', 'api', '${JSON.stringify(detail)}')`
+    await client.batch([
+      entry(1, { fileId: 'f1', actingTeam: 'team1' }),
+      entry(2, { teamId: 'team2', name: 'Sales' }),
+      entry(3, { fileId: 'f2' }),
+      entry(4, { teamId: 7 }),
+    ])
+    expect(await migrate(client)).toBeGreaterThan(0)
+    const rows = await client.execute('SELECT seq, team_id FROM audit_events ORDER BY seq')
+    expect(rows.rows.map((row) => [row[0], row[1]])).toEqual([
+      [1, 'team1'],
+      [2, 'team2'],
+      [3, null],
+      [4, null],
+    ])
+  } finally {
+    client.close()
+  }
+})

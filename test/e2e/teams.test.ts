@@ -7,7 +7,7 @@ import { useBinaryApp } from './binary-app'
 import { eventually, watchedPage } from './browser'
 
 // The dashboard's teams (docs/teams.md, The dashboard) in Chromium against the compiled binary: a password
-// sign-in, a team made on the Teams page, the header's switcher, and the team's file, link and analytics.
+// sign-in, a team made on the Teams page and its log, the header's switcher, and the team's file, link and analytics.
 const PASSWORD = 'a long enough password'
 const app = useBinaryApp({ name: 'teams', user: 'tess', env: { PDFSHARE_RATE_LIMIT_SHARE: '0' } })
 
@@ -42,6 +42,9 @@ describe('teams in the dashboard', () => {
     const card = page.locator('section.card', { has: page.getByRole('heading', { name: /^Studio/ }) })
     await eventually(async () => expect(await card.locator('tbody tr').first().textContent()).toContain('tess'))
     expect(await card.getByLabel('Role of tess').inputValue()).toBe('owner')
+    // Its owner opens the team's log (docs/teams.md, The team's log): the team's creation is there.
+    await card.getByText('Log', { exact: true }).click()
+    await eventually(async () => expect(await card.locator('table.activity-table').textContent()).toContain('Team created'))
     await expectAccessible(page, 'the Teams page')
 
     // Switch to the team, and upload into it.

@@ -5,6 +5,7 @@
 //   "alice@example.com"            → that email, verified; preferred_username "alice"
 //   "bob@example.com+unverified"   → that email, NOT verified
 //   anything with "admin" in it    → also in the group "pdfshare-admins"
+// POST /test-groups with {"login": …, "groups": […]} gives that login these groups too, from its next sign-in on.
 // POST /test-mode with "wrong-audience", "expired" or "normal" makes the next ID tokens of the token endpoint
 // carry another audience or an expiry in the past, re-signed with the provider's own key (so only the claim is wrong).
 import { generateKeyPairSync } from 'node:crypto'
@@ -17,6 +18,9 @@ const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
 const jwk = { ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' }
 const signingKey = await importJWK(jwk, 'RS256')
 
+/** Groups given to a login by POST /test-groups, beside those its name decides. */
+const extraGroups = new Map()
+
 const claimsOf = (login) => {
   const unverified = login.endsWith('+unverified')
   const email = login.replace(/\+unverified$/, '').toLowerCase()
@@ -24,7 +28,7 @@ const claimsOf = (login) => {
     email,
     email_verified: !unverified,
     preferred_username: email.split('@')[0],
-    groups: login.includes('admin') ? ['pdfshare-admins', 'staff'] : ['staff'],
+    groups: [...(login.includes('admin') ? ['pdfshare-admins', 'staff'] : ['staff']), ...(extraGroups.get(login) ?? [])],
   }
 }
 
@@ -51,6 +55,12 @@ provider.proxy = false
 
 let mode = 'normal'
 provider.use(async (ctx, next) => {
+  if (ctx.path === '/test-groups' && ctx.method === 'POST') {
+    const { login, groups } = JSON.parse(await new Response(ctx.req).text())
+    extraGroups.set(login, groups)
+    ctx.body = 'ok'
+    return
+  }
   if (ctx.path === '/test-mode' && ctx.method === 'POST') {
     mode = (await new Response(ctx.req).text()).trim()
     ctx.body = mode

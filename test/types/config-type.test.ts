@@ -60,6 +60,7 @@ type WrittenOut = {
   oidcName: string
   oidcAllowedDomains: string[]
   oidcAdminGroup: string | undefined
+  oidcTeamGroups: { group: string; teamId: string; role: 'owner' | 'editor' | 'viewer' }[]
   authProxyHeader: string | undefined
   authProxyAddresses: string[]
   authProxySecret: string | undefined

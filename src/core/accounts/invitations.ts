@@ -11,6 +11,7 @@ import { mailRow, requireMail } from '../mail/message'
 import { mailWords, paragraphs } from '../i18n/mail-words'
 import type { Translate } from '../i18n/translator'
 import type { Language } from '../../shared/languages'
+import { isTeamRole, type TeamRole } from '../teams/roles'
 
 /** How long an invitation link works. */
 export const INVITATION_DAYS = 7
@@ -34,6 +35,8 @@ export async function createInvitation(
      * the admin's language (their account's, else the one their request `asked` for, else the instance's default).
      */
     mail?: { to: string; from: string; asked?: Language }
+    /** A team owner's invitation: the new account joins this team with this role (core/teams/invitations.ts). */
+    team?: { id: string; name: string; role: TeamRole; email: string }
   },
 ): Promise<NewInvitation> {
   const { invitations, mailOutbox, users } = ctx.db.tables
@@ -54,7 +57,9 @@ export async function createInvitation(
       usedAt: null,
       usedBy: null,
       revokedAt: null,
-      email: input.mail?.to.trim().toLowerCase() ?? null,
+      email: (input.mail?.to ?? input.team?.email)?.trim().toLowerCase() ?? null,
+      teamId: input.team?.id ?? null,
+      teamRole: input.team?.role ?? null,
     })
     .returning()
   if (!input.mail) {
@@ -63,7 +68,7 @@ export async function createInvitation(
   }
   const [inviter] = await ctx.db.orm.select({ language: users.language }).from(users).where(eq(users.id, input.createdBy))
   const t = mailWords(ctx.config.defaultLanguage, { account: inviter?.language, asked: input.mail.asked })
-  const mail = invitationMail(t, invitationUrl(ctx.config.publicUrl, secret), input.mail.from, ctx.config.publicUrl)
+  const mail = invitationMail(t, invitationUrl(ctx.config.publicUrl, secret), input.mail.from, ctx.config.publicUrl, input.team)
   const [[row]] = await ctx.db.orm.batch([insert, ctx.db.orm.insert(mailOutbox).values(mailRow(ctx, { ...mail, to: input.mail.to }))])
   ctx.jobs.wake('outbox')
   return { row: row!, secret }
@@ -72,13 +77,15 @@ export async function createInvitation(
 /** Where an invitation is used: the dashboard's join page (the secret after #, so it never reaches a server log). */
 export const invitationUrl = (publicUrl: string, secret: string) => `${publicUrl}/app#/join/${secret}`
 
-/** The invitation as a mail: who invites, where, and until when it works. */
-function invitationMail(t: Translate, url: string, inviter: string, publicUrl: string) {
+/** The invitation as a mail: who invites, where (and to which team, with which role), and until when it works. */
+function invitationMail(t: Translate, url: string, inviter: string, publicUrl: string, team?: { name: string; role: TeamRole }) {
   return {
-    kind: 'invitation',
-    subject: t('mail.invitation.subject', { inviter }),
+    kind: team ? 'team invitation' : 'invitation',
+    subject: team ? t('mail.invitation.teamSubject', { inviter, team: team.name }) : t('mail.invitation.subject', { inviter }),
     text: paragraphs(
-      t('mail.invitation.invites', { inviter, site: publicUrl }),
+      team
+        ? t('mail.invitation.teamInvites', { inviter, team: team.name, role: team.role, site: publicUrl })
+        : t('mail.invitation.invites', { inviter, site: publicUrl }),
       t('mail.invitation.link', { days: INVITATION_DAYS, url }),
       t('mail.invitation.ignore'),
     ),
@@ -152,5 +159,13 @@ export async function acceptInvitation(
     .where(eq(users.id, user.id))
     .returning()
   await ctx.db.orm.update(invitations).set({ usedBy: user.id }).where(eq(invitations.id, claimed.id))
+  // A team owner's invitation: the new account is a member with the role it names (the team still exists: deleting
+  // it deleted the invitation, which then no longer worked above).
+  if (claimed.teamId !== null && isTeamRole(claimed.teamRole)) {
+    await ctx.db.orm
+      .insert(ctx.db.tables.teamMembers)
+      .values({ teamId: claimed.teamId, userId: user.id, role: claimed.teamRole, createdAt: ctx.now() })
+      .onConflictDoNothing()
+  }
   return { user: made!, invitation: { ...claimed, usedBy: user.id } }
 }

@@ -43,6 +43,14 @@ export function toSignInDto(session: IssuedToken & { user: SignInDto['user'] }):
 }
 
 /** A token as the audit log keeps it: which one and what it may do, never its value. */
-export function tokenFacts(row: TokenRow): { tokenId: string; label: string; scopes: string[] | null; expiresAt: string | null } {
-  return { tokenId: row.id, label: row.label, scopes: scopesOfRow(row), expiresAt: iso(row.expiresAt) }
+export function tokenFacts(row: TokenRow): {
+  tokenId: string
+  label: string
+  scopes: string[] | null
+  expiresAt: string | null
+  teamId?: string
+} {
+  // A team token's entries name its team, so they are in the team's log too (docs/teams.md, The team's log).
+  const team = row.teamId === null ? {} : { teamId: row.teamId }
+  return { tokenId: row.id, label: row.label, scopes: scopesOfRow(row), expiresAt: iso(row.expiresAt), ...team }
 }

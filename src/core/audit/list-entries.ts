@@ -6,6 +6,10 @@ import type { AuditEventRow } from '../../db/tables'
 export type AuditFilter = {
   /** Only the entries about this account; undefined: every entry (admins). */
   userId?: string
+  /** Only the entries of this team (docs/teams.md, The team's log). */
+  teamId?: string
+  /** A condition the reader must meet, inside the query (a team's log: the reader is one of its owners). */
+  readableIf?: SQL
   /** Only the entries about the user of this name now (admins). */
   userName?: string
   action?: AuditAction
@@ -27,6 +31,8 @@ export async function listAuditEntries(ctx: AppContext, filter: AuditFilter): Pr
   const { auditEvents, users } = ctx.db.tables
   const conditions: (SQL | undefined)[] = [
     filter.userId === undefined ? undefined : eq(auditEvents.userId, filter.userId),
+    filter.teamId === undefined ? undefined : eq(auditEvents.teamId, filter.teamId),
+    filter.readableIf,
     filter.userName === undefined ? undefined : eq(users.name, filter.userName),
     filter.action === undefined ? undefined : eq(auditEvents.action, filter.action),
     // NULL on either side (the CLI, an anonymous client, an entry about no account) is not "another user".

@@ -27,6 +27,16 @@ export type AuditEntry = {
 }
 
 /**
+ * The team an entry concerns, which its owners read in the team's log (docs/teams.md, The team's log): the team a
+ * team token or team session acted for (`actingTeam`), else the team its facts name (`teamId`: a team managed
+ * through a personal token, a file moved into a team, an admin's limits, a new owner).
+ */
+function teamOfEntry(detail: AuditDetail | undefined): string | null {
+  const team = detail?.actingTeam ?? detail?.teamId
+  return typeof team === 'string' ? team : null
+}
+
+/**
  * Writes one entry. Called after the action committed, so an entry never claims what did not happen; a failure
  * here is logged and does not undo the action (an audit log that could refuse deletions would be worse).
  */
@@ -42,6 +52,7 @@ export async function recordAudit(ctx: AppContext, entry: AuditEntry): Promise<v
       via: entry.actor.via,
       address: entry.actor.via === 'api' ? entry.actor.address : null,
       detail: JSON.stringify(entry.detail ?? {}),
+      teamId: teamOfEntry(entry.detail),
     })
   } catch (error) {
     ctx.log.error(`the audit log could not record ${entry.action}`, error)

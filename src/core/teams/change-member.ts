@@ -25,7 +25,8 @@ export async function changeMemberRole(
   const keepsOwner = input.role === 'owner' ? undefined : keepsAnotherOwner(tables, input.teamId, input.userId)
   const changed = await ctx.db.orm
     .update(teamMembers)
-    .set({ role: input.role })
+    // An owner's change makes a membership a single sign-on group made their own: the mapping no longer touches it.
+    .set({ role: input.role, ssoGroup: null })
     .where(
       and(
         eq(teamMembers.teamId, input.teamId),

@@ -33,6 +33,7 @@ import m29 from './0029_link_language.sql' with { type: 'text' }
 import m30 from './0030_team_sessions.sql' with { type: 'text' }
 import m31 from './0031_user_language.sql' with { type: 'text' }
 import m32 from './0032_search_index.sql' with { type: 'text' }
+import m33 from './0033_teams_part3.sql' with { type: 'text' }
 
 export const embeddedMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795357528261, sql: m0 },
@@ -68,4 +69,5 @@ export const embeddedMigrations: { tag: string; when: number; sql: string }[] = 
   { tag: '0030_team_sessions', when: 1795943987694, sql: m30 },
   { tag: '0031_user_language', when: 1795952533571, sql: m31 },
   { tag: '0032_search_index', when: 1795956165596, sql: m32 },
+  { tag: '0033_teams_part3', when: 1795956379921, sql: m33 },
 ]

@@ -69,8 +69,9 @@ export function accountTables(k: Kit, { teams }: { teams: OwnerTables['teams'] }
   )
 
   /**
-   * An admin's invitation to create an account (docs/api.md, Admins): a link with a secret, shown once, valid 7
-   * days, used once. Only the SHA-256 of the secret is kept.
+   * An admin's invitation to create an account (docs/api.md, Admins), or a team owner's to join their team
+   * (docs/teams.md, Inviting someone without an account): a link with a secret, shown once, valid 7 days, used
+   * once. Only the SHA-256 of the secret is kept.
    */
   const invitations = k.table('invitations', {
     id: k.text('id').primaryKey(),
@@ -92,6 +93,9 @@ export function accountTables(k: Kit, { teams }: { teams: OwnerTables['teams'] }
      * the admin's own mailbox; the person who joins names and confirms their own.
      */
     email: k.text('email'),
+    /** A team owner's invitation: the team the new account joins (deleted with it), and with which role. NULL: an admin's. */
+    teamId: k.text('team_id').references(() => teams.id, { onDelete: 'cascade' }),
+    teamRole: k.text('team_role'),
   })
 
   /** A user's one-time recovery codes for two-factor sign-in: only their SHA-256 is kept (each has 80 random bits). */

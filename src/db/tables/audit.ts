@@ -25,8 +25,17 @@ export function auditTables(k: Kit) {
       address: k.text('address'),
       /** The entry's facts as a JSON object: ids, names, labels, scopes, limits; never a password, code or token. */
       detail: k.text('detail').notNull(),
+      /**
+       * The team the entry concerns (its owners read it, docs/teams.md): the team acted for, or the team named in
+       * the facts (`teamId`). NULL: no team. No foreign key, like the rest: the entry outlives the team.
+       */
+      teamId: k.text('team_id'),
     },
-    (table) => [k.index('audit_events_user_idx').on(table.userId, table.seq), k.index('audit_events_at_idx').on(table.at)],
+    (table) => [
+      k.index('audit_events_user_idx').on(table.userId, table.seq),
+      k.index('audit_events_at_idx').on(table.at),
+      k.index('audit_events_team_idx').on(table.teamId, table.seq),
+    ],
   )
 
   return { auditEvents }

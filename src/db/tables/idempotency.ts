@@ -1,8 +1,8 @@
-import type { AccountTables } from './accounts'
 import type { Kit } from './kit'
+import type { OwnerTables } from './owners'
 
 /** Idempotency keys (core/idempotency). */
-export function idempotencyTables(k: Kit, { users }: { users: AccountTables['users'] }) {
+export function idempotencyTables(k: Kit, { owners }: { owners: OwnerTables['owners'] }) {
   /**
    * Idempotency keys (docs/api.md, Retrying writes): a user's `Idempotency-Key` and, once the write it came with has
    * committed, that write's answer, kept PDFSHARE_IDEMPOTENCY_TTL. A key is first claimed (`done` false) by the
@@ -14,10 +14,15 @@ export function idempotencyTables(k: Kit, { users }: { users: AccountTables['use
   const idempotencyKeys = k.table(
     'idempotency_keys',
     {
+      /**
+       * Whose keys: the user (a team token's keys are theirs too, set apart by a prefix of the key: http/idempotency.ts),
+       * or the owner of a file request a sender uploads to, which may be a team. So it references owners, and the
+       * keys go with the user or the team.
+       */
       userId: k
         .text('user_id')
         .notNull()
-        .references(() => users.id, { onDelete: 'cascade' }),
+        .references(() => owners.id, { onDelete: 'cascade' }),
       key: k.text('key').notNull(),
       /** What the key was first sent with: "METHOD /path" (a different one is a 422). */
       request: k.text('request').notNull(),

@@ -52,7 +52,7 @@ export function tablesOf(k: Kit) {
     ...auditTables(k),
     ...brandingTables(k),
     ...limitTables(k),
-    ...idempotencyTables(k, accounts),
+    ...idempotencyTables(k, owners),
     ...metaTables(k),
   }
 }

@@ -18,6 +18,12 @@ export function teamMemberTables(k: Kit, { teams, users }: { teams: OwnerTables[
       /** owner, editor or viewer (core/teams/roles.ts). */
       role: k.text('role').notNull(),
       createdAt: k.millis('created_at').notNull(),
+      /**
+       * The single sign-on group whose mapping made this membership (PDFSHARE_OIDC_TEAM_GROUPS, docs/teams.md): the
+       * mapping keeps it up to date at each sign-in and removes it when the group is gone. NULL: added by hand,
+       * which the mapping never touches.
+       */
+      ssoGroup: k.text('sso_group'),
     },
     (table) => [k.primaryKey({ columns: [table.teamId, table.userId] }), k.index('team_members_user_idx').on(table.userId)],
   )

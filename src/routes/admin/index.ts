@@ -27,6 +27,7 @@ import {
 } from './model'
 import { toAdminTokenDto, toAdminUserDto, toInvitationDto } from '../../core/accounts/admin/presenter'
 import { changeAccount } from '../../core/accounts/admin/change-account'
+import { successionEntries } from '../../core/teams/succession'
 import { removeAccount } from '../../core/accounts/admin/remove-account'
 import { listTeamsForAdmin, setTeamQuota } from '../../core/teams/admin-teams'
 import { toAdminTeamDto } from '../../core/teams/presenter'
@@ -123,7 +124,9 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
       async ({ params, query, audit }) => {
         const removed = await removeAccount(ctx, { id: params.id, deleteFiles: query.deleteFiles === true })
         await audit('user.removed', { name: removed.name, removedFiles: removed.removedFiles }, removed.id)
-        return { success: true as const, data: { id: removed.id, removedFiles: removed.removedFiles } }
+        for (const entry of successionEntries(removed.id, removed)) await audit(entry.action, entry.detail, entry.userId)
+        const { id, removedFiles, deletedTeams, promotedOwners } = removed
+        return { success: true as const, data: { id, removedFiles, deletedTeams, promotedOwners } }
       },
       {
         auth: 'admin',
@@ -132,7 +135,8 @@ export function adminRoutes(ctx: AppContext, auth: AuthGuard) {
         response: { 200: RemovedUserEnvelope, 404: FailureSchema, 409: FailureSchema, ...failures },
         detail: {
           summary: 'Remove a user and their tokens; with ?deleteFiles=true their files too',
-          description: 'A user who owns files is not removed without deleteFiles (409), nor the last enabled admin (409).',
+          description:
+            'A user who owns files is not removed without deleteFiles (409), nor the last enabled admin (409). A team they were the only owner of gets its longest-standing editor (else viewer) as owner (promotedOwners); a team they were the only member of is deleted with its files (deletedTeams), which count as theirs for deleteFiles (docs/teams.md).',
           tags,
         },
       },

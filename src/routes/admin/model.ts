@@ -75,6 +75,9 @@ export const InvitationSchema = t.Object(
     limits,
     createdAt: t.String(),
     expiresAt: t.String(),
+    team: t.Union([t.Object({ id: t.String(), role: t.String() }), t.Null()], {
+      description: "A team owner's invitation: the team the new account joins, with the role (docs/teams.md); null: an admin's",
+    }),
   },
   { title: 'Invitation' },
 )
@@ -165,7 +168,18 @@ const success = <T extends ReturnType<typeof t.Object> | ReturnType<typeof t.Arr
   t.Object({ success: t.Literal(true), data })
 export const AdminUserListEnvelope = success(t.Array(AdminUserSchema))
 export const AdminUserEnvelope = success(AdminUserSchema)
-export const RemovedUserEnvelope = success(t.Object({ id: t.String(), removedFiles: t.Integer() }))
+export const RemovedUserEnvelope = success(
+  t.Object({
+    id: t.String(),
+    removedFiles: t.Integer({ description: "The user's own files deleted with them" }),
+    deletedTeams: t.Array(t.Object({ id: t.String(), name: t.String(), removedFiles: t.Integer() }), {
+      description: 'Teams the user was the only member of, deleted with their files',
+    }),
+    promotedOwners: t.Array(t.Object({ teamId: t.String(), teamName: t.String(), userId: t.String(), name: t.String() }), {
+      description: 'In each team the user was the only owner of, the member who became its owner',
+    }),
+  }),
+)
 export const AdminTokenListEnvelope = success(t.Array(AdminTokenSchema))
 export const RevokedTokenEnvelope = success(t.Object({ id: t.String() }))
 export const InvitationListEnvelope = success(t.Array(InvitationSchema))

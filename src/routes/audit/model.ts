@@ -81,3 +81,8 @@ export const AdminAuditQuery = t.Object({
     t.String({ maxLength: 64, description: 'Only the entries about this user (by name)', ...failsWith('user must be a user name') }),
   ),
 })
+
+/** A team's log takes the account's filters but `by` (a team's entries are about no single account). */
+const { by: _by, ...teamFilters } = AuditQuery.properties
+export const TeamAuditQuery = t.Object(teamFilters)
+export const TeamAuditParams = t.Object({ id: t.String({ maxLength: 64, description: "The team's id" }) })

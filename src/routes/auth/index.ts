@@ -156,6 +156,15 @@ function authApi(ctx: AppContext, auth: AuthGuard, starts: SignInStarts) {
           userId: user.id,
           detail: { name: user.name, admin: user.isAdmin, invitationId: invitation.id, invitedBy: invitation.createdBy },
         })
+        if (invitation.teamId !== null) {
+          // A team owner's invitation: the account joined the team (core/accounts/invitations.ts); the team's log says so.
+          await recordAudit(ctx, {
+            action: 'team.member_added',
+            actor: { via: 'api', userId: user.id, name: user.name, address },
+            userId: user.id,
+            detail: { teamId: invitation.teamId, userId: user.id, name: user.name, role: invitation.teamRole, invitationId: invitation.id },
+          })
+        }
         const session = await logIn(ctx, { username: user.name, password: body.password, address })
         set.status = 201
         return { success: true as const, data: toSignInDto(session) }

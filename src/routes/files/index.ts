@@ -123,7 +123,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
       '/upload',
       async ({ request, caller, set, server }) => {
         requireMediaType(request, ['multipart/form-data'])
-        return keyed(request, set, caller.userId, async (key) => {
+        return keyed(request, set, caller, async (key) => {
           const actor = apiActor(ctx, request, server, { userId: caller.userId, name: caller.userName })
           // `await using` would say this, but the import checker's parser (swc's visitor) cannot read it yet.
           const upload = await receiveUpload(request, { ownerId: caller.ownerId, replay: key.answered, actor })
@@ -171,7 +171,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
       async ({ request, caller, params, set, server }) => {
         const target = { ownerId: caller.ownerId, id: params.id }
         const type = requireMediaType(request, ['application/json', 'multipart/form-data'])
-        return keyed(request, set, caller.userId, async (key) => {
+        return keyed(request, set, caller, async (key) => {
           // 404 before reading a body that could never be stored; a replay's answer is kept already, it needs no file.
           const current = key.answered ? undefined : await getOwnedFile(ctx, target)
           if (type === 'application/json') {
@@ -228,7 +228,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
     .delete(
       '/:id',
       async ({ request, caller, params, set, audit }) =>
-        keyed(request, set, caller.userId, (key) =>
+        keyed(request, set, caller, (key) =>
           key.once(
             NO_BODY,
             async (held) => {
@@ -251,7 +251,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
       '/:id/move',
       async ({ body, caller, params, audit }) => {
         const moved = await moveFile(ctx, { mover: caller, fileId: params.id, teamId: body.team })
-        await audit('file.moved', { fileId: params.id, from: caller.ownerId, to: moved.ownerId })
+        await audit('file.moved', { fileId: params.id, from: caller.ownerId, to: moved.ownerId, ...(body.team && { teamId: body.team }) })
         return envelope(await getOwnedFile(ctx, { ownerId: moved.ownerId, id: params.id }))
       },
       {
@@ -332,7 +332,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
     .post(
       '/:id/versions/:versionId/restore',
       async ({ request, caller, params, set }) =>
-        keyed(request, set, caller.userId, (key) =>
+        keyed(request, set, caller, (key) =>
           key.once(
             NO_BODY,
             (held) =>
@@ -356,7 +356,7 @@ export function filesRoutes(ctx: AppContext, auth: AuthGuard, previews: Pick<Pre
     .delete(
       '/:id/versions/:versionId',
       async ({ request, caller, params, set }) =>
-        keyed(request, set, caller.userId, (key) =>
+        keyed(request, set, caller, (key) =>
           key.once(
             NO_BODY,
             (held) => deleteVersion(ctx, { ownerId: caller.ownerId, id: params.id, versionId: params.versionId, key: held }),

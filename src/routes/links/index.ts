@@ -48,12 +48,12 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
   const createOnce = (
     request: Request,
     set: Parameters<typeof keyed>[1],
-    userId: string,
+    who: Parameters<typeof keyed>[2],
     body: Parameters<typeof requestDigest>[0],
     audit: (event: 'link.created', facts: ReturnType<typeof linkFacts>) => Promise<void>,
     create: (held: HeldKey<LinkRow> | undefined) => Promise<LinkRow>,
   ) =>
-    keyed(request, set, userId, (key) =>
+    keyed(request, set, who, (key) =>
       key.once(
         requestDigest(body),
         async (held) => {
@@ -83,7 +83,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '/api/files/:id/links',
       async ({ request, body, caller, params, set, audit }) =>
-        createOnce(request, set, caller.userId, body, audit, (held) =>
+        createOnce(request, set, caller, body, audit, (held) =>
           createLink(ctx, { ownerId: caller.ownerId, fileId: params.id, link: toLinkInput(body), key: held }),
         ),
       {
@@ -113,7 +113,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '/api/rooms/:id/links',
       async ({ request, body, caller, params, set, audit }) =>
-        createOnce(request, set, caller.userId, body, audit, (held) =>
+        createOnce(request, set, caller, body, audit, (held) =>
           createRoomLink(ctx, { ownerId: caller.ownerId, roomId: params.id, link: toLinkInput(body), key: held }),
         ),
       {
@@ -163,7 +163,7 @@ export function linksRoutes(ctx: AppContext, auth: AuthGuard) {
     .delete(
       '/api/links/:linkId',
       async ({ request, caller, params, set, audit }) =>
-        keyed(request, set, caller.userId, (key) =>
+        keyed(request, set, caller, (key) =>
           key.once(
             NO_BODY,
             async (held) => {

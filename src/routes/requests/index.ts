@@ -34,7 +34,7 @@ export function requestsRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '',
       async ({ request, body, caller, set, audit }) =>
-        keyed(request, set, caller.userId, (key) =>
+        keyed(request, set, caller, (key) =>
           key.once(
             requestDigest(body),
             async (held) => {
@@ -100,7 +100,7 @@ export function requestsRoutes(ctx: AppContext, auth: AuthGuard) {
     .delete(
       '/:id',
       async ({ request, caller, params, set, audit }) =>
-        keyed(request, set, caller.userId, (key) =>
+        keyed(request, set, caller, (key) =>
           key.once(
             NO_BODY,
             async (held) => {

@@ -302,7 +302,7 @@ export function senderRoutes(ctx: AppContext, manifest: ViewerManifest) {
     return keyed(
       request,
       set,
-      open.ownerId,
+      { userId: open.ownerId },
       async (key) => {
         const state = requestState(open, ctx.now())
         if (state !== 'active' && !key.answered) throw requestClosed(state)

@@ -6,9 +6,10 @@ import { changeMemberRole } from '../../core/teams/change-member'
 import { renameTeam } from '../../core/teams/change-team'
 import { createTeam } from '../../core/teams/create-team'
 import { deleteTeam } from '../../core/teams/delete-team'
-import { listMembers } from '../../core/teams/list-members'
+import { teamRoster } from '../../core/teams/list-members'
+import { revokeTeamInvitation } from '../../core/teams/invitations'
 import { getTeam, listTeams } from '../../core/teams/list-teams'
-import { toMemberDto, toTeamDto, toTeamSessionDto } from '../../core/teams/presenter'
+import { toMemberDto, toPendingMemberDto, toTeamDto, toTeamSessionDto } from '../../core/teams/presenter'
 import { issueTeamSession } from '../../core/accounts/tokens/issue-team-session'
 import { tokenFacts } from '../../core/accounts/presenter'
 import { removeMember } from '../../core/teams/remove-member'
@@ -16,6 +17,7 @@ import type { TeamAsker } from '../../core/teams/team-rows'
 import { type AuthGuard, jsonBody } from '../../http/auth-guard'
 import { authFailures, FailureSchema } from '../../http/schemas'
 import {
+  InvitationParams,
   MemberEnvelope,
   MemberListEnvelope,
   MemberParams,
@@ -134,28 +136,34 @@ export function teamsRoutes(ctx: AppContext, auth: AuthGuard) {
     )
     .get(
       '/api/teams/:id/members',
-      async ({ caller, params }) => ({
-        success: true as const,
-        data: (await listMembers(ctx, { asker: askerOf(caller), teamId: params.id })).map(toMemberDto),
-      }),
+      async ({ caller, params }) => {
+        const roster = await teamRoster(ctx, { asker: askerOf(caller), teamId: params.id })
+        return { success: true as const, data: [...roster.members.map(toMemberDto), ...roster.invitations.map(toPendingMemberDto)] }
+      },
       {
         auth: 'files:read',
         params: TeamIdParams,
         response: { 200: MemberListEnvelope, 404: FailureSchema, ...authFailures },
-        detail: { summary: "A team's members and their roles", tags },
+        detail: { summary: "A team's members and their roles; for its owners, also its pending invitations (userId null)", tags },
       },
     )
     .post(
       '/api/teams/:id/members',
       async ({ body, caller, params, set, audit }) => {
-        const member = await addMember(ctx, {
-          asker: askerOf(caller),
+        const added = await addMember(ctx, {
+          asker: { ...askerOf(caller), name: caller.userName },
           teamId: params.id,
           who: { username: body.username, email: body.email },
           role: body.role,
         })
-        await audit('team.member_added', { teamId: params.id, userId: member.userId, name: member.name, role: member.role })
         set.status = 201
+        if (added.invitation) {
+          const { id, email, role, mailed } = added.invitation
+          await audit('invitation.created', { invitationId: id, teamId: params.id, role, mailedTo: mailed ? email : null, email })
+          return { success: true as const, data: toPendingMemberDto(added.invitation) }
+        }
+        const { member } = added
+        await audit('team.member_added', { teamId: params.id, userId: member.userId, name: member.name, role: member.role })
         return { success: true as const, data: toMemberDto(member) }
       },
       {
@@ -164,7 +172,26 @@ export function teamsRoutes(ctx: AppContext, auth: AuthGuard) {
         body: NewMemberJson,
         params: TeamIdParams,
         response: { 201: MemberEnvelope, 409: FailureSchema, ...bodyFailures },
-        detail: { summary: 'Add an existing account to a team, by user name or email, with a role (its owners)', tags },
+        detail: {
+          summary: 'Add an account to a team by user name or email, with a role; invite an email that has no account (its owners)',
+          description:
+            "An email no account has gets an invitation (userId null, pending set): mailed when the server has mail, else the answer's pending.url is the link to pass on. Accepting it (POST /api/auth/accept-invitation) makes an account that joins the team with the role. It works once, for 7 days, and an owner may revoke it (docs/teams.md, Inviting someone without an account).",
+          tags,
+        },
+      },
+    )
+    .delete(
+      '/api/teams/:id/invitations/:invitationId',
+      async ({ caller, params, audit }) => {
+        const revoked = await revokeTeamInvitation(ctx, { asker: askerOf(caller), teamId: params.id, invitationId: params.invitationId })
+        await audit('invitation.revoked', { invitationId: revoked.id, teamId: params.id, email: revoked.email })
+        return { success: true as const, data: toPendingMemberDto(revoked) }
+      },
+      {
+        auth: 'teams:write',
+        params: InvitationParams,
+        response: { 200: MemberEnvelope, 403: FailureSchema, 404: FailureSchema, ...authFailures },
+        detail: { summary: "Revoke a team's pending invitation (its owners); a used, revoked or expired one is a 404", tags },
       },
     )
     .patch(

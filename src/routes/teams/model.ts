@@ -22,12 +22,28 @@ export const TeamSchema = t.Object(
 )
 export type TeamDto = Static<typeof TeamSchema>
 
+const PendingSchema = t.Object(
+  {
+    invitationId: t.String({ description: 'Revoke with DELETE /api/teams/:id/invitations/:invitationId' }),
+    email: t.String({ description: 'The invited address' }),
+    expiresAt: t.String({ description: 'ISO 8601; 7 days after it was made' }),
+    mailed: t.Optional(t.Boolean({ description: 'In the answer that made it: whether the link was mailed (the server has mail)' })),
+    url: t.Optional(
+      t.Union([t.String(), t.Null()], {
+        description: 'In the answer that made it, when the server has no mail: the link to pass on (shown once); null when mailed',
+      }),
+    ),
+  },
+  { description: 'A pending invitation to an address without an account (its owners see them); absent for a member' },
+)
+
 export const MemberSchema = t.Object(
   {
-    userId: t.String(),
-    name: t.String({ description: "The member's user name" }),
+    userId: t.Union([t.String(), t.Null()], { description: 'null: a pending invitation' }),
+    name: t.String({ description: "The member's user name (a pending invitation: the invited address)" }),
     role: RoleSchema,
-    since: t.String({ description: 'When they joined, ISO 8601' }),
+    since: t.String({ description: 'When they joined (or were invited), ISO 8601' }),
+    pending: t.Optional(PendingSchema),
   },
   { title: 'TeamMember' },
 )
@@ -58,13 +74,14 @@ export const TeamSessionEnvelope = t.Object({ success: t.Literal(true), data: Te
 
 export const TeamIdParams = t.Object({ id: t.String({ maxLength: 64 }) })
 export const MemberParams = t.Object({ id: t.String({ maxLength: 64 }), userId: t.String({ maxLength: 64 }) })
+export const InvitationParams = t.Object({ id: t.String({ maxLength: 64 }), invitationId: t.String({ maxLength: 64 }) })
 
 const name = t.String({ minLength: 1, maxLength: TEAM_NAME_MAX * 4, description: `At most ${TEAM_NAME_MAX} characters, not blank` })
 
 /** The body of POST /api/teams and PATCH /api/teams/:id. */
 export const TeamJson = t.Object({ name }, NOT_AN_OBJECT)
 
-/** The body of POST /api/teams/:id/members: an existing account, by user name or email, and its role. */
+/** The body of POST /api/teams/:id/members: an existing account, by user name or email (or an address to invite), and its role. */
 export const NewMemberJson = t.Object(
   {
     username: t.Optional(t.String({ minLength: 1, maxLength: 64 })),

@@ -46,7 +46,7 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
     .post(
       '',
       async ({ request, body, caller, set, audit }) =>
-        keyed(request, set, caller.userId, (key) => {
+        keyed(request, set, caller, (key) => {
           const webhook = webhookFromJson(body)
           return key.once(
             requestDigest(body),
@@ -82,7 +82,7 @@ export function webhooksRoutes(ctx: AppContext, auth: AuthGuard) {
     .delete(
       '/:id',
       async ({ request, caller, params, set, audit }) =>
-        keyed(request, set, caller.userId, (key) =>
+        keyed(request, set, caller, (key) =>
           key.once(
             NO_BODY,
             async (held) => {

@@ -93,7 +93,7 @@ function Users(props: { me: string }) {
     if (!user) return
     try {
       const { data } = await ok(api.api.admin.users({ id: user.id }).delete(undefined, { query: { deleteFiles: withFiles || undefined } }))
-      notify('ok', `${user.name} removed${data.removedFiles > 0 ? ` with ${data.removedFiles} file(s)` : ''}`)
+      notify('ok', removalText(user.name, data))
       users.set((list) => (list ? list.filter((one) => one.id !== user.id) : null))
     } catch (failure) {
       notify('error', errorText(failure, 'The user was not removed'))
@@ -239,11 +239,15 @@ function Users(props: { me: string }) {
         onClose={() => setRemoving(null)}
       >
         <p>Their tokens stop working at once. This cannot be undone.</p>
-        {removing && removing.usage.files > 0 && (
+        <p>
+          A team they are the only owner of gets its longest-standing editor (or, without one, viewer) as its owner. A team they are the
+          only member of is deleted with its files.
+        </p>
+        {removing && (
           <label class="check">
             <input type="checkbox" checked={withFiles} onChange={(event) => setWithFiles(event.currentTarget.checked)} />
-            Also delete their {removing.usage.files} file(s) and every share link to them (without this, a user who owns files is not
-            removed)
+            Also delete {removing.usage.files > 0 ? `their ${removing.usage.files} file(s), ` : ''}the files of teams only they are in, and
+            every share link to them (without this, a user who owns files is not removed)
           </label>
         )}
       </ConfirmDialog>
@@ -327,8 +331,8 @@ function Invitations() {
           {pending.value.map((invitation) => (
             <li key={invitation.id} class="row">
               <span>
-                {invitation.admin ? 'Admin invitation' : 'Invitation'} made {formatDate(invitation.createdAt)}, valid until{' '}
-                {formatDate(invitation.expiresAt)}
+                {invitation.admin ? 'Admin invitation' : invitation.team ? `Team invitation (${invitation.team.role})` : 'Invitation'} made{' '}
+                {formatDate(invitation.createdAt)}, valid until {formatDate(invitation.expiresAt)}
               </span>
               <button type="button" class="danger" onClick={() => revoke(invitation.id)}>
                 Revoke
@@ -511,4 +515,17 @@ export function AdminPage(props: { me: string }) {
       <BrandingPanel />
     </main>
   )
+}
+
+/** What a removal did, in one line: the user's files, the teams deleted with them, the members made owners. */
+function removalText(
+  name: string,
+  removed: { removedFiles: number; deletedTeams: { name: string }[]; promotedOwners: { name: string; teamName: string }[] },
+): string {
+  const parts = [
+    `${name} removed${removed.removedFiles > 0 ? ` with ${removed.removedFiles} file(s)` : ''}`,
+    ...removed.deletedTeams.map((team) => `team ${team.name} deleted (no member left)`),
+    ...removed.promotedOwners.map((p) => `${p.name} now owns ${p.teamName}`),
+  ]
+  return parts.join('; ')
 }

@@ -52,6 +52,7 @@ export const ACTION_TEXT: Record<AuditAction, string> = {
   'team.member_changed': "Team member's role changed",
   'team.member_removed': 'Team member removed',
   'team.quota_set': 'Team limits set',
+  'team.owner_promoted': 'Team owner named (the only owner was removed)',
   'webhook.created': 'Webhook added',
   'webhook.deleted': 'Webhook deleted',
 }

@@ -3,6 +3,7 @@ import type { MemberDto, TeamDto } from '../../../src/routes/teams/model'
 import { api, errorText, ok } from './api'
 import { formatDate } from './format'
 import { TableHead } from './table-head'
+import { TeamLog } from './team-log'
 import { ConfirmDialog, Empty, notify } from './ui'
 import { useLoad } from './use-api'
 
@@ -51,8 +52,8 @@ function CreateForm(props: { onCreated: () => void }) {
   )
 }
 
-/** Adds an existing account to the team, by user name or email (owners only). */
-function AddMember(props: { team: TeamDto; onAdded: () => void }) {
+/** Adds an existing account to the team, by user name or email; invites an email that has none (owners only). */
+function AddMember(props: { team: TeamDto; onAdded: () => void; onLink: (url: string) => void }) {
   const [who, setWho] = useState('')
   const [role, setRole] = useState<Role>('editor')
   const [error, setError] = useState('')
@@ -64,8 +65,12 @@ function AddMember(props: { team: TeamDto; onAdded: () => void }) {
     setError('')
     const name = who.trim()
     try {
-      await ok(api.api.teams({ id: props.team.id }).members.post(name.includes('@') ? { email: name, role } : { username: name, role }))
-      notify('ok', `${name} added as ${role}`)
+      const { data } = await ok(
+        api.api.teams({ id: props.team.id }).members.post(name.includes('@') ? { email: name, role } : { username: name, role }),
+      )
+      if (!data.pending) notify('ok', `${name} added as ${role}`)
+      else if (data.pending.mailed) notify('ok', `${name} has no account yet: an invitation was mailed (it works for 7 days)`)
+      else props.onLink(data.pending.url ?? '')
       setWho('')
       props.onAdded()
     } catch (failure) {
@@ -109,6 +114,8 @@ function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
     failure: 'The members could not be loaded',
   })
   const [removing, setRemoving] = useState<MemberDto | null>(null)
+  const [logOpen, setLogOpen] = useState(false)
+  const [link, setLink] = useState('')
   const owner = team.role === 'owner'
   const run = async (work: () => Promise<unknown>, done: string, failure: string) => {
     try {
@@ -121,16 +128,34 @@ function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
   }
   const changeRole = (member: MemberDto, role: Role) =>
     run(
-      () => ok(api.api.teams({ id: team.id }).members({ userId: member.userId }).patch({ role })),
+      () =>
+        ok(
+          api.api
+            .teams({ id: team.id })
+            .members({ userId: member.userId ?? '' })
+            .patch({ role }),
+        ),
       `${member.name} is now ${role}`,
       'The role was not changed',
     )
   const remove = (member: MemberDto) =>
-    run(
-      () => ok(api.api.teams({ id: team.id }).members({ userId: member.userId }).delete()),
-      `${member.name} removed from ${team.name}`,
-      'The member was not removed',
-    ).then(props.onChanged)
+    member.pending
+      ? run(
+          () => ok(api.api.teams({ id: team.id }).invitations({ invitationId: member.pending!.invitationId }).delete()),
+          `The invitation to ${member.name} was revoked`,
+          'The invitation was not revoked',
+        )
+      : run(
+          () =>
+            ok(
+              api.api
+                .teams({ id: team.id })
+                .members({ userId: member.userId ?? '' })
+                .delete(),
+            ),
+          `${member.name} removed from ${team.name}`,
+          'The member was not removed',
+        ).then(props.onChanged)
   const headingId = `team-${team.id}-heading`
   return (
     <section class="card" aria-labelledby={headingId}>
@@ -148,10 +173,13 @@ function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
             <TableHead columns={['Member', 'Role', 'Since', ...(owner ? ['Actions'] : [])]} />
             <tbody>
               {members.value.map((member) => (
-                <tr key={member.userId}>
-                  <td data-label="Member">{member.name}</td>
+                <tr key={member.userId ?? member.pending?.invitationId}>
+                  <td data-label="Member">
+                    {member.name}
+                    {member.pending && <span class="badge">invited, until {formatDate(member.pending.expiresAt)}</span>}
+                  </td>
                   <td data-label="Role">
-                    {owner ? (
+                    {owner && !member.pending ? (
                       <select
                         aria-label={`Role of ${member.name}`}
                         value={member.role}
@@ -171,7 +199,7 @@ function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
                   {owner && (
                     <td data-label="Actions">
                       <button type="button" class="danger" onClick={() => setRemoving(member)}>
-                        Remove {member.name}
+                        {member.pending ? `Revoke the invitation to ${member.name}` : `Remove ${member.name}`}
                       </button>
                     </td>
                   )}
@@ -181,10 +209,31 @@ function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
           </table>
         </div>
       )}
-      {owner && <AddMember team={team} onAdded={() => void members.reload()} />}
+      {owner && (
+        <AddMember
+          team={team}
+          onAdded={() => void members.reload()}
+          onLink={(url) => {
+            setLink(url)
+            void members.reload()
+          }}
+        />
+      )}
+      {link && (
+        <p class="hint" role="status">
+          This address has no account yet, and the server sends no mail: give them this link (it works once, for 7 days) to make an account
+          that joins {team.name}: <code>{link}</code>
+        </p>
+      )}
+      {owner && (
+        <details onToggle={(event) => setLogOpen((event.currentTarget as HTMLDetailsElement).open)}>
+          <summary>Log</summary>
+          {logOpen && <TeamLog team={team} />}
+        </details>
+      )}
       <ConfirmDialog
         open={removing !== null}
-        title={`Remove ${removing?.name ?? ''} from ${team.name}?`}
+        title={removing?.pending ? `Revoke the invitation to ${removing.name}?` : `Remove ${removing?.name ?? ''} from ${team.name}?`}
         confirm="Remove"
         danger
         onConfirm={() => {
@@ -193,7 +242,7 @@ function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
         }}
         onClose={() => setRemoving(null)}
       >
-        <p>Their team sessions and team tokens stop working at once.</p>
+        <p>{removing?.pending ? 'The link stops working at once.' : 'Their team sessions and team tokens stop working at once.'}</p>
       </ConfirmDialog>
     </section>
   )

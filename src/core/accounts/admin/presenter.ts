@@ -45,5 +45,6 @@ export function toInvitationDto(row: InvitationRow): InvitationDto {
     limits: { maxStorageBytes: row.maxBytes, maxFiles: row.maxFiles },
     createdAt: iso(row.createdAt),
     expiresAt: iso(row.expiresAt),
+    team: row.teamId === null ? null : { id: row.teamId, role: row.teamRole ?? '' },
   }
 }

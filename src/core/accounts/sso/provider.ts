@@ -18,6 +18,8 @@ export type SsoClaims = {
   emailVerified: boolean
   preferredName: string | undefined
   groups: string[]
+  /** Whether the provider sent a groups claim at all: without one, the teams the groups map to are left as they are. */
+  groupsSent: boolean
 }
 
 export type SsoProvider = {
@@ -36,7 +38,8 @@ export function ssoProvider(config: Config): SsoProvider | undefined {
   const { oidcIssuer: issuer, oidcClientId: clientId, oidcClientSecret: clientSecret } = config
   if (issuer === undefined || clientId === undefined) return undefined
   const redirectUri = callbackUrl(config.publicUrl)
-  const scope = ['openid', 'email', 'profile', ...(config.oidcAdminGroup ? ['groups'] : [])].join(' ')
+  const wantsGroups = config.oidcAdminGroup !== undefined || config.oidcTeamGroups.length > 0
+  const scope = ['openid', 'email', 'profile', ...(wantsGroups ? ['groups'] : [])].join(' ')
   let discovered: Promise<Configuration> | undefined
   const configuration = () => {
     discovered ??= openidClient()
@@ -93,6 +96,7 @@ export function ssoProvider(config: Config): SsoProvider | undefined {
         emailVerified: email !== undefined && (all.email_verified === true || all.email_verified === 'true'),
         preferredName: typeof all.preferred_username === 'string' ? all.preferred_username : undefined,
         groups: Array.isArray(all.groups) ? all.groups.filter((group): group is string => typeof group === 'string') : [],
+        groupsSent: Array.isArray(all.groups),
       }
     },
   }

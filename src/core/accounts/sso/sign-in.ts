@@ -6,12 +6,13 @@ import { addUser } from '../users/add-user'
 import { setUserState } from '../users/set-user-state'
 import { claimSsoLink } from './link'
 import type { SsoClaims } from './provider'
+import { followTeamGroups, type GroupChange } from '../../teams/sso-groups'
 
 /** Why a single sign-on that the provider vouched for still does not get in; each is said plainly on the page. */
 export type SsoRefusal = 'disabled' | 'unverified' | 'not_allowed' | 'not_one_address' | 'link_waiting'
 
 export type SsoOutcome =
-  | { user: UserRow; created: boolean; linked: boolean; adminChanged: boolean | undefined }
+  | { user: UserRow; created: boolean; linked: boolean; adminChanged: boolean | undefined; teamChanges: GroupChange[] }
   | { refused: SsoRefusal; email: string | undefined }
 
 const NAME_LETTERS = /[^A-Za-z0-9._-]/g
@@ -40,7 +41,8 @@ async function freeName(ctx: AppContext, claims: SsoClaims): Promise<UserRow> {
  * Anyone else is refused, and so is an "email" with two `@` (`eve@evil.org@example.com`), which a provider may
  * let its users type: which of its parts is the domain depends on who reads it. An unverified email never links or creates: it may be anyone's. With
  * PDFSHARE_OIDC_ADMIN_GROUP, membership of that group decides the admin role at each sign-in (never leaving the
- * server without an enabled admin).
+ * server without an enabled admin). With PDFSHARE_OIDC_TEAM_GROUPS, the groups decide the memberships they map to
+ * (core/teams/sso-groups.ts).
  */
 export async function ssoSignIn(ctx: AppContext, claims: SsoClaims): Promise<SsoOutcome> {
   const { users, ssoIdentities } = ctx.db.tables
@@ -75,7 +77,9 @@ export async function ssoSignIn(ctx: AppContext, claims: SsoClaims): Promise<Sso
   if (user.disabledAt !== null) return { refused: 'disabled', email: claims.email }
   const adminChanged = await followAdminGroup(ctx, user, claims.groups)
   if (adminChanged !== undefined) user = { ...user, isAdmin: adminChanged }
-  return { user, created, linked, adminChanged }
+  // The teams follow the groups only when the provider sent them: a missing claim says nothing about membership.
+  const teamChanges = claims.groupsSent ? await followTeamGroups(ctx, user.id, claims.groups) : []
+  return { user, created, linked, adminChanged, teamChanges }
 }
 
 /** The admin role from PDFSHARE_OIDC_ADMIN_GROUP; the new role when it changed, else undefined. */

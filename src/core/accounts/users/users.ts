@@ -2,7 +2,7 @@
 export { addUser } from './add-user'
 export { findUserById, findUserByName, userWithId } from './find-user'
 export { listUsers } from './list-users'
-export { removeUser } from './remove-user'
+export { filesLostText, filesLostWith, type RemovedUser, removeUser } from './remove-user'
 export { setPassword } from './set-password'
 export { setQuota } from './set-quota'
 export { setUserState } from './set-user-state'

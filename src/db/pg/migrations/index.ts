@@ -29,6 +29,7 @@ import m25 from './0025_link_language.sql' with { type: 'text' }
 import m26 from './0026_team_sessions.sql' with { type: 'text' }
 import m27 from './0027_user_language.sql' with { type: 'text' }
 import m28 from './0028_search_index.sql' with { type: 'text' }
+import m29 from './0029_teams_part3.sql' with { type: 'text' }
 
 export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] = [
   { tag: '0000_init', when: 1795446515396, sql: m0 },
@@ -60,4 +61,5 @@ export const embeddedPgMigrations: { tag: string; when: number; sql: string }[] 
   { tag: '0026_team_sessions', when: 1795943988936, sql: m26 },
   { tag: '0027_user_language', when: 1795952536110, sql: m27 },
   { tag: '0028_search_index', when: 1795956167203, sql: m28 },
+  { tag: '0029_teams_part3', when: 1795956381396, sql: m29 },
 ]

@@ -189,6 +189,23 @@ export function ssoPages(ctx: AppContext, starts: SignInStarts) {
             detail: { name: user.name, admin: outcome.adminChanged, via: 'sso group' },
           })
         }
+        for (const change of outcome.teamChanges) {
+          // In the user's log and, by its teamId, the team's (docs/teams.md, Single sign-on groups).
+          await recordAudit(ctx, {
+            action: change.was === null ? 'team.member_added' : change.role === null ? 'team.member_removed' : 'team.member_changed',
+            actor,
+            userId: user.id,
+            detail: {
+              teamId: change.teamId,
+              userId: user.id,
+              name: user.name,
+              role: change.role,
+              was: change.was,
+              via: 'sso group',
+              group: change.group,
+            },
+          })
+        }
         const { code, browser } = await handOff(ctx, user.id)
         await counted.signedIn()
         // This browser's pending sign-in checked out above: the handoff's cookie goes to it alone.

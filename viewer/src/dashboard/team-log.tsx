@@ -1,0 +1,56 @@
+import type { TeamDto } from '../../../src/routes/teams/model'
+import { api, ok } from './api'
+import { ACTION_TEXT, facts } from './audit-words'
+import { formatDate } from './format'
+import { TableHead } from './table-head'
+import { usePages } from './use-api'
+
+const PAGE_SIZE = 20
+
+/**
+ * A team's log, for its owners (docs/teams.md, The team's log): what was done for the team or to it, newest
+ * first, 20 at a time. Shown only once opened, so the Teams page reads no log it does not show.
+ */
+export function TeamLog(props: { team: TeamDto }) {
+  const { team } = props
+  const list = usePages((cursor) => ok(api.api.teams({ id: team.id }).audit.get({ query: { limit: PAGE_SIZE, cursor } })), [team.id], {
+    failure: "The team's log could not be loaded",
+  })
+  const entries = list.items
+  if (list.error) {
+    return (
+      <p class="form-error" role="alert">
+        {list.error}
+      </p>
+    )
+  }
+  if (entries === null) return <p aria-busy="true">Loading…</p>
+  if (entries.length === 0) return <p class="hint">Nothing recorded for this team yet.</p>
+  return (
+    <>
+      <div class="table-wrap">
+        <table class="activity-table">
+          <caption class="visually-hidden">The log of {team.name}, newest first</caption>
+          <TableHead columns={['When', 'What', 'By', 'Details']} />
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.id}>
+                <td data-label="When">
+                  <time dateTime={entry.at}>{formatDate(entry.at)}</time>
+                </td>
+                <td data-label="What">{ACTION_TEXT[entry.action]}</td>
+                <td data-label="By">{entry.actor.via === 'cli' ? 'the server’s command line' : entry.actor.name}</td>
+                <td data-label="Details">{facts(entry.detail)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {list.hasMore && (
+        <button type="button" disabled={list.loadingMore} onClick={list.more}>
+          {list.loadingMore ? 'Loading…' : 'Show more'}
+        </button>
+      )}
+    </>
+  )
+}
