@@ -29,6 +29,8 @@ const VALUES = {
   // The mails to accounts (mail.reset.*, mail.invitation.*, mail.email.*, mail.admin.*, mail.test.*).
   url: 'https://share.example/app#/reset/abc',
   inviter: 'root',
+  team: 'Sales',
+  role: 'editor',
   email: 'new@example.test',
   admin: 'root',
   ssoEmail: 'sso@example.test',
