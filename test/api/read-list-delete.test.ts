@@ -213,6 +213,7 @@ describe('GET /api/me', () => {
         hasPassword: false,
         email: null,
         pendingEmail: null, // no change of address waiting for its confirmation
+        language: null, // the mails follow the instance's default (PATCH /api/me sets one)
         ssoLink: null, // no single sign-on identity waiting to be linked
         twoFactor: { enabled: false, recoveryCodesLeft: 0 },
         usage: { files: 2, bytes: 2 * pdf.length },
