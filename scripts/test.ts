@@ -226,6 +226,7 @@ if (whole) {
     'test/api/passkeys.test.ts': 'a challenge one instance made is checked by another',
     'test/api/sso.test.ts': 'a sign-in started on one instance ends on another',
     'test/api/outbox-pruning.test.ts': 'the instances prune the same tables at once',
+    'test/api/teams.test.ts': 'a member removed or lowered through one instance is refused by every other at once, team tokens included',
     'test/api/requests-senders.test.ts': "a file request's maxFiles and rate limits hold when its senders reach several instances",
     'test/share/views.test.ts': 'a view counted once whichever instance answers',
     'test/share/hot-paths.test.ts': 'cached share lookups follow a change made through another instance',
