@@ -191,7 +191,7 @@ export function AccountPage() {
             </p>
             <div class="row">
               <input readOnly value={created.token} aria-label="The new token" onFocus={(event) => event.currentTarget.select()} />
-              <button type="button" onClick={() => copyWithNotice(created.token, 'Token')}>
+              <button type="button" onClick={() => copyWithNotice(created.token, 'token')}>
                 Copy
               </button>
               <button type="button" class="link" onClick={() => setCreated(null)}>

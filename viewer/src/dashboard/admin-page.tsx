@@ -313,7 +313,7 @@ function Invitations() {
           <p>Copy this link now and give it to them. It is not shown again.</p>
           <div class="row">
             <input readOnly value={created} aria-label="The invitation link" onFocus={(event) => event.currentTarget.select()} />
-            <button type="button" onClick={() => copyWithNotice(created, 'Link')}>
+            <button type="button" onClick={() => copyWithNotice(created, 'link')}>
               Copy
             </button>
             <button type="button" class="link" onClick={() => setCreated(null)}>

@@ -9,6 +9,7 @@ import { QrCode } from './qr-code'
 import { useDropZone } from './uploads'
 import { session } from './session'
 import { copyWithNotice, CountedField, notify, Switch } from './ui'
+import { t } from './i18n'
 import { useLoad } from './use-api'
 import { VersionsPanel } from './versions-panel'
 
@@ -110,7 +111,9 @@ export function FilePage(props: { id: string }) {
   return (
     <main class="file-page">
       <p>
-        <a href="#/files">← All files</a>
+        <a href="#/files">
+          <span class="back-arrow">←</span> {t('files.back')}
+        </a>
       </p>
       <h1>{name}</h1>
       <p class="sub">
@@ -125,7 +128,7 @@ export function FilePage(props: { id: string }) {
             <label for="share-link">Link</label>
             <div class="row">
               <input id="share-link" readOnly value={file.shareUrl} onFocus={(event) => event.currentTarget.select()} />
-              <button type="button" onClick={() => copyWithNotice(file.shareUrl, 'Link')}>
+              <button type="button" onClick={() => copyWithNotice(file.shareUrl, 'link')}>
                 Copy link
               </button>
             </div>

@@ -54,7 +54,7 @@ export function EmbedCode(props: { link: LinkDto; name: string }) {
       <label for={id}>Embed code</label>
       <textarea id={id} class="snippet" rows={3} readOnly value={snippet} onFocus={(event) => event.currentTarget.select()} />
       <div class="row">
-        <button type="button" onClick={() => copyWithNotice(snippet, 'Embed code')}>
+        <button type="button" onClick={() => copyWithNotice(snippet, 'embed')}>
           Copy the embed code
         </button>
       </div>

@@ -183,7 +183,7 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
                     ` · framed on ${link.embedOrigins.length === 1 ? link.embedOrigins[0] : `${link.embedOrigins.length} sites`}`}
                 </p>
                 <div class="row wrap link-actions">
-                  <button type="button" onClick={() => copyWithNotice(link.url, 'Link')}>
+                  <button type="button" onClick={() => copyWithNotice(link.url, 'link')}>
                     <Named verb="Copy" name={`the URL of ${name}`} />
                   </button>
                   <button

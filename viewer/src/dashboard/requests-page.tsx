@@ -271,7 +271,7 @@ export function RequestsPage() {
                     aria-label={`Link of ${request.title}`}
                     onFocus={(event) => event.currentTarget.select()}
                   />
-                  <button type="button" onClick={() => copyWithNotice(request.url, 'Link')}>
+                  <button type="button" onClick={() => copyWithNotice(request.url, 'link')}>
                     Copy the link<span class="visually-hidden"> of {request.title}</span>
                   </button>
                   <button type="button" onClick={() => toggle(request)}>

@@ -10,6 +10,7 @@ import { RoomAnalytics } from './room-analytics'
 import { RoomDocuments } from './room-documents'
 import { useRoomItems } from './room-items'
 import { ConfirmDialog, copyWithNotice, CountedField, notify } from './ui'
+import { t } from './i18n'
 import { useLoad } from './use-api'
 
 /** The room's name and description, saved together with PUT (its documents are left as they are). */
@@ -94,7 +95,9 @@ export function RoomPage(props: { id: string }) {
   return (
     <main class="room-page">
       <p>
-        <a href="#/rooms">← All rooms</a>
+        <a href="#/rooms">
+          <span class="back-arrow">←</span> {t('rooms.back')}
+        </a>
       </p>
       <h1>{room.name}</h1>
       <p class="sub">
@@ -107,7 +110,7 @@ export function RoomPage(props: { id: string }) {
         <label for="room-link">Link</label>
         <div class="row">
           <input id="room-link" readOnly value={room.shareUrl} onFocus={(event) => event.currentTarget.select()} />
-          <button type="button" onClick={() => copyWithNotice(room.shareUrl, 'Link')}>
+          <button type="button" onClick={() => copyWithNotice(room.shareUrl, 'link')}>
             Copy link
           </button>
         </div>

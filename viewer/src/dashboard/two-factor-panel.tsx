@@ -18,7 +18,7 @@ function RecoveryCodes(props: { codes: string[]; onDone: () => void }) {
         ))}
       </ul>
       <div class="row">
-        <button type="button" onClick={() => copyWithNotice(props.codes.join('\n'), 'Recovery codes')}>
+        <button type="button" onClick={() => copyWithNotice(props.codes.join('\n'), 'codes')}>
           Copy
         </button>
         <button type="button" class="primary" onClick={props.onDone}>

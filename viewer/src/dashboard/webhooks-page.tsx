@@ -37,7 +37,7 @@ function CreatedSecret(props: { webhook: NewWebhookDto; onDone: () => void }) {
           aria-label={`Signing secret of ${shortUrl(props.webhook.url)}`}
           onFocus={(event) => event.currentTarget.select()}
         />
-        <button type="button" onClick={() => copyWithNotice(props.webhook.secret, 'Secret')}>
+        <button type="button" onClick={() => copyWithNotice(props.webhook.secret, 'secret')}>
           Copy the secret
         </button>
         <button type="button" class="link" onClick={props.onDone}>
