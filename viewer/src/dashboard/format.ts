@@ -1,4 +1,4 @@
-import { language, t } from './i18n'
+import { hasMessage, language, t } from './i18n'
 
 /** 1.2 MB, 340 KB: binary units, written as the API's own messages write them. */
 export { formatSize as formatBytes } from '../../../src/shared/sizes'
@@ -20,18 +20,24 @@ export function fromLocalInput(value: string): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString()
 }
 
+/** n of a unit in the page's language ("3 min", "3 Min."); outside a page (a test of this alone) in English's symbols. */
+function unit(unitName: 'seconds' | 'minutes' | 'hours', n: number): string {
+  const key = `duration.${unitName}` as const
+  return hasMessage(key) ? t(key, { [unitName]: n }) : `${n} ${{ seconds: 's', minutes: 'min', hours: 'h' }[unitName]}`
+}
+
 /** Reading time: "2.5 s" (tenths below 10 s, as the API measures), "45 s", "3 min 20 s", "2 h 5 min", in the page's language. */
 export function formatDuration(seconds: number): string {
-  if (seconds < 9.95) return t('duration.seconds', { seconds: Number(seconds.toFixed(1)) })
+  if (seconds < 9.95) return unit('seconds', Number(seconds.toFixed(1)))
   const whole = Math.round(seconds)
-  if (whole < 60) return t('duration.seconds', { seconds: whole })
+  if (whole < 60) return unit('seconds', whole)
   if (whole < 3600) {
-    const minutes = t('duration.minutes', { minutes: Math.floor(whole / 60) })
-    return whole % 60 ? `${minutes} ${t('duration.seconds', { seconds: whole % 60 })}` : minutes
+    const minutes = unit('minutes', Math.floor(whole / 60))
+    return whole % 60 ? `${minutes} ${unit('seconds', whole % 60)}` : minutes
   }
-  const hours = t('duration.hours', { hours: Math.floor(whole / 3600) })
+  const hours = unit('hours', Math.floor(whole / 3600))
   const minutes = Math.floor((whole % 3600) / 60)
-  return minutes ? `${hours} ${t('duration.minutes', { minutes })}` : hours
+  return minutes ? `${hours} ${unit('minutes', minutes)}` : hours
 }
 
 /** A UTC day (YYYY-MM-DD) shown short in the reader's language, e.g. "3 Dec". It is a calendar day: no time zone shift. */

@@ -11,11 +11,16 @@ import type english from '../../../src/core/i18n/dashboard/en.json'
 export type MessageKey = keyof typeof english
 export type MessageValues = Record<string, string | number | Date>
 
-const block = document.getElementById('dashboard-messages')
+// Outside a page (a test that imports a formatter alone) there is no document and no message.
+const page = typeof document === 'undefined' ? undefined : document
+const block = page?.getElementById('dashboard-messages')
 const messages: Record<string, string> = block?.textContent ? JSON.parse(block.textContent) : {}
 
 /** The page's language (a BCP 47 tag of src/shared/languages.ts), for Intl. */
-export const language = document.documentElement.lang || 'en'
+export const language = page?.documentElement.lang || 'en'
+
+/** Whether the page holds `key`'s message. */
+export const hasMessage = (key: MessageKey) => key in messages
 
 const FORMATS = { date: { day: { year: 'numeric', month: 'short', day: 'numeric' } } } as const
 const formats = new Map<string, IntlMessageFormat>()
