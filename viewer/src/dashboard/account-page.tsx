@@ -76,7 +76,9 @@ function Usage(props: { me: MeDto }) {
           {limits.maxStorageBytes === null
             ? t('account.noLimit', { used: formatBytes(usage.bytes) })
             : t('account.of', { used: formatBytes(usage.bytes), limit: formatBytes(limits.maxStorageBytes) })}
-          {limits.maxStorageBytes !== null && <meter min={0} max={limits.maxStorageBytes} value={usage.bytes} aria-label={t('account.storageUsed')} />}
+          {limits.maxStorageBytes !== null && (
+            <meter min={0} max={limits.maxStorageBytes} value={usage.bytes} aria-label={t('account.storageUsed')} />
+          )}
         </dd>
         <dt>{t('account.files')}</dt>
         <dd>
@@ -221,9 +223,16 @@ export function AccountPage() {
                     </td>
                     <td data-label={t('account.col.created')}>{formatDate(token.createdAt)}</td>
                     <td data-label={t('account.col.expires')}>{token.expiresAt ? formatDate(token.expiresAt) : t('account.never')}</td>
-                    <td data-label={t('account.col.may')}>{token.scopes === null ? t('account.everythingShort') : token.scopes.join(', ')}</td>
+                    <td data-label={t('account.col.may')}>
+                      {token.scopes === null ? t('account.everythingShort') : token.scopes.join(', ')}
+                    </td>
                     <td>
-                      <button type="button" class="danger" onClick={() => revoke(token)} aria-label={t('account.revokeNamed', { label: token.label })}>
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() => revoke(token)}
+                        aria-label={t('account.revokeNamed', { label: token.label })}
+                      >
                         {t('account.revoke')}
                       </button>
                     </td>

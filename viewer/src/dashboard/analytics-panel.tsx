@@ -42,9 +42,7 @@ function Totals(props: { totals: AnalyticsDto['totals'] }) {
 function Pages(props: { pages: AnalyticsDto['pages'] }) {
   const { pages } = props
   if (pages.length === 0) {
-    return (
-      <p class="hint">{t('an.noReading')}</p>
-    )
+    return <p class="hint">{t('an.noReading')}</p>
   }
   const longest = Math.max(...pages.map((page) => page.seconds))
   const widest = Math.max(...pages.map((page) => page.visitors))
@@ -200,9 +198,7 @@ export function AnalyticsPanel(props: { fileId: string; filename: string }) {
             {t('an.scope', { scope, from: data.from, to: data.to })}
           </p>
           <Totals totals={data.totals} />
-          {nothing && (
-            <p class="empty-note">{t('an.nothing')}</p>
-          )}
+          {nothing && <p class="empty-note">{t('an.nothing')}</p>}
           <h3>{t('an.perDay')}</h3>
           <ViewsChart days={data.viewsPerDay} />
           <h3>{t('an.perPage')}</h3>

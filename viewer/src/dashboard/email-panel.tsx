@@ -24,11 +24,7 @@ export function EmailPanel(props: { me: MeDto; onChanged: () => void }) {
     <section class="card" aria-labelledby="email-heading">
       <h2 id="email-heading">{t('email.heading')}</h2>
       <p>{props.me.email ? tx('email.now', { email: <strong>{props.me.email}</strong> }) : t('email.none')}</p>
-      {props.me.pendingEmail && (
-        <p class="hint">
-          {tx('email.pending', { email: <strong>{props.me.pendingEmail}</strong> })}
-        </p>
-      )}
+      {props.me.pendingEmail && <p class="hint">{tx('email.pending', { email: <strong>{props.me.pendingEmail}</strong> })}</p>}
       <form class="stack" onSubmit={save}>
         <div class="field">
           <label for="account-email">{t('email.heading')}</label>

@@ -141,11 +141,7 @@ export function FilePage(props: { id: string }) {
                 {t('file.openViewer')}
               </a>
             </p>
-            <Switch
-              label={t('file.mayDownload')}
-              checked={file.allowDownload}
-              onChange={(value) => toggle('allowDownload', value)}
-            />
+            <Switch label={t('file.mayDownload')} checked={file.allowDownload} onChange={(value) => toggle('allowDownload', value)} />
             <Switch
               label={t('file.mayIndex')}
               checked={file.searchEngineVisible}
@@ -211,9 +207,7 @@ export function FilePage(props: { id: string }) {
           {replacing ? (
             <div class="row">
               <progress max={replacing.total} value={replacing.sent} aria-label={t('file.replaceProgress')} />
-              <span>
-                {t('file.replaceSent', { sent: formatBytes(replacing.sent), size: formatBytes(replacing.total) })}
-              </span>
+              <span>{t('file.replaceSent', { sent: formatBytes(replacing.sent), size: formatBytes(replacing.total) })}</span>
               <button type="button" onClick={() => replacing.transfer.cancel()}>
                 {t('common.cancel')}
               </button>

@@ -49,7 +49,11 @@ export function FilesPage() {
       list.replace(data)
       notify(
         'ok',
-        t('files.toggled', { field: field === 'allowDownload' ? 'download' : 'search', value: value ? 'on' : 'off', name: data.title || data.filename }),
+        t('files.toggled', {
+          field: field === 'allowDownload' ? 'download' : 'search',
+          value: value ? 'on' : 'off',
+          name: data.title || data.filename,
+        }),
       )
     } catch (failure) {
       list.replace(file)
@@ -61,7 +65,9 @@ export function FilesPage() {
     <main class={`files${drop.over ? ' drop-over' : ''}`} {...(mayChange && drop.handlers)}>
       <div class="page-head">
         <h1>{t('title.files')}</h1>
-        {mayChange && <PdfPicker label={t('files.upload')} chooserLabel={t('files.chooser')} testId="upload-input" onChosen={uploads.add} />}
+        {mayChange && (
+          <PdfPicker label={t('files.upload')} chooserLabel={t('files.chooser')} testId="upload-input" onChosen={uploads.add} />
+        )}
       </div>
       {mayChange ? <p class="hint drop-hint">{t('files.dropHint')}</p> : <ViewerNote />}
       <UploadList items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clear} />

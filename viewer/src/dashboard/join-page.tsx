@@ -56,7 +56,14 @@ export function JoinPage(props: { invitation: string }) {
             onInput={(e) => setUsername(e.currentTarget.value)}
           />
         </div>
-        <PasswordTwice id="join" label={t('signIn.password')} password={password} again={again} onPassword={setPassword} onAgain={setAgain} />
+        <PasswordTwice
+          id="join"
+          label={t('signIn.password')}
+          password={password}
+          again={again}
+          onPassword={setPassword}
+          onAgain={setAgain}
+        />
         {MAIL_ON && (
           <div class="field">
             <label for="join-email">{t('join.email')}</label>

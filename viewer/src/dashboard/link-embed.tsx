@@ -63,9 +63,7 @@ export function EmbedCode(props: { link: LinkDto; name: string }) {
       ) : (
         <p class="hint">{t('embed.only', { sites: link.embedOrigins.join(', ') })}</p>
       )}
-      {link.embedOrigins.length > 0 && cookiesNeedHttps(link.url) && (
-        <p class="hint warning">{t('embed.http')}</p>
-      )}
+      {link.embedOrigins.length > 0 && cookiesNeedHttps(link.url) && <p class="hint warning">{t('embed.http')}</p>}
     </div>
   )
 }

@@ -18,7 +18,8 @@ const STATE_TEXT: Record<LinkState, MessageKey> = {
 }
 
 /** How a link is called on the page and in button names: its label, else what sets it apart. */
-export const linkName = (link: LinkDto) => link.label || (link.isDefault ? t('link.default') : t('link.of', { date: formatDate(link.createdAt) }))
+export const linkName = (link: LinkDto) =>
+  link.label || (link.isDefault ? t('link.default') : t('link.of', { date: formatDate(link.createdAt) }))
 
 /** A visible verb, and the link's name for screen readers, so ten "Copy" buttons are told apart. */
 function Named(props: { verb: string; name: string }) {
@@ -40,13 +41,17 @@ function Lock() {
 
 const ACCESS_TEXT = { email: 'link.access.email', 'verified-email': 'link.access.verified' } as const
 const listsText = (link: LinkDto) =>
-  [link.allow.length > 0 && t('link.only', { list: link.allow.join(', ') }), link.deny.length > 0 && t('link.never', { list: link.deny.join(', ') })]
+  [
+    link.allow.length > 0 && t('link.only', { list: link.allow.join(', ') }),
+    link.deny.length > 0 && t('link.never', { list: link.deny.join(', ') }),
+  ]
     .filter(Boolean)
     .join('; ')
 
 /** A link's settings in one line: "3 views of 10 · expires … · no download · readers give their email (only …)". */
 function factsOf(link: LinkDto): string {
-  const views = link.maxViews === null ? t('links.views', { views: link.views }) : t('links.viewsOf', { views: link.views, max: link.maxViews })
+  const views =
+    link.maxViews === null ? t('links.views', { views: link.views }) : t('links.viewsOf', { views: link.views, max: link.maxViews })
   const expiry = link.expiresAt
     ? t(link.state === 'expired' ? 'links.expiredOn' : 'links.expiresOn', { date: formatDate(link.expiresAt) })
     : t('links.neverExpires')

@@ -13,7 +13,6 @@ import { session } from './session'
 import { ViewerNote } from './team-switcher'
 import { t } from './i18n'
 
-
 /** The owner's rooms (the latest 100), for a request's room and "Add to a room". */
 function useRooms() {
   return useLoad(() => ok(api.api.rooms.get({ query: { limit: 100 } })), [], { failure: t('req.roomsFailed') })

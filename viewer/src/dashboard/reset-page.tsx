@@ -47,7 +47,14 @@ export function ResetPage(props: { secret: string }) {
       ) : (
         <form onSubmit={submit} aria-describedby={error ? 'reset-error' : undefined}>
           <h2>{t('reset.heading')}</h2>
-          <PasswordTwice id="reset" label={t('title.reset')} password={password} again={again} onPassword={setPassword} onAgain={setAgain} />
+          <PasswordTwice
+            id="reset"
+            label={t('title.reset')}
+            password={password}
+            again={again}
+            onPassword={setPassword}
+            onAgain={setAgain}
+          />
           {error && (
             <p id="reset-error" class="form-error" role="alert">
               {error}

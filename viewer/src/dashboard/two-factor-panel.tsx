@@ -112,9 +112,7 @@ export function TwoFactorPanel(props: { me: MeDto; onChanged: () => void }) {
         <form class="stack" onSubmit={confirm}>
           <p>{t('tf.scan')}</p>
           <QrCode text={setup.uri} label={t('tf.qr')} />
-          <p class="hint">
-            {tx('tf.key', { key: <code class="secret">{setup.secret}</code> })}
-          </p>
+          <p class="hint">{tx('tf.key', { key: <code class="secret">{setup.secret}</code> })}</p>
           <div class="field">
             <label for="two-factor-code">{t('tf.code')}</label>
             <input

@@ -91,7 +91,9 @@ export function UploadList(props: { items: UploadItem[]; onCancel: (key: number)
               <span class="upload-name">{item.name}</span>
               <progress max={100} value={item.state === 'done' ? 100 : percent} aria-label={t('upload.progress', { name: item.name })} />
               <span class="upload-status">
-                {item.state === 'sending' ? t('upload.sent', { sent: formatBytes(item.sent), size: formatBytes(item.size), percent }) : item.message}
+                {item.state === 'sending'
+                  ? t('upload.sent', { sent: formatBytes(item.sent), size: formatBytes(item.size), percent })
+                  : item.message}
               </span>
               {(item.state === 'sending' || item.state === 'waiting') && (
                 <button type="button" onClick={() => props.onCancel(item.key)} aria-label={t('upload.cancel', { name: item.name })}>

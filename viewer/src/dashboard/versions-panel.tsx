@@ -63,9 +63,7 @@ export function VersionsPanel(props: { fileId: string; revision: string; onResto
         </p>
       )}
       {versions === null && !loadError && <p aria-busy="true">{t('versions.loading')}</p>}
-      {versions && versions.length <= 1 && (
-        <p class="hint">{t('versions.only')}</p>
-      )}
+      {versions && versions.length <= 1 && <p class="hint">{t('versions.only')}</p>}
       {versions && versions.length > 0 && (
         <div class="table-wrap">
           <table>
@@ -116,15 +114,17 @@ export function VersionsPanel(props: { fileId: string; revision: string; onResto
       )}
       <ConfirmDialog
         open={pending !== null}
-        title={pending ? t(pending.action === 'restore' ? 'versions.confirmRestore' : 'versions.confirmDelete', { name: versionName(pending.version) }) : ''}
+        title={
+          pending
+            ? t(pending.action === 'restore' ? 'versions.confirmRestore' : 'versions.confirmDelete', { name: versionName(pending.version) })
+            : ''
+        }
         confirm={pending?.action === 'restore' ? t('versions.restoreButton') : t('versions.deleteButton')}
         danger={pending?.action === 'delete'}
         onConfirm={() => pending && confirmed(pending)}
         onClose={() => setPending(null)}
       >
-        <p>
-          {pending?.action === 'restore' ? t('versions.restoreText') : t('versions.deleteText')}
-        </p>
+        <p>{pending?.action === 'restore' ? t('versions.restoreText') : t('versions.deleteText')}</p>
       </ConfirmDialog>
     </section>
   )
