@@ -11,8 +11,8 @@ import { directionOf, type Language } from '../../shared/languages'
 
 /**
  * The dashboard's policy: its own scripts, styles and images only, requests to our API only, no inline
- * script, no framing. The token is kept by the page in sessionStorage and sent as a bearer header; there
- * are no cookies, so nothing for cross-site requests to ride on.
+ * script, no framing. The token is kept by the page in sessionStorage and sent as a bearer header; no cookie
+ * carries a session (the language picker's cookie only names a language), so nothing for cross-site requests to ride on.
  */
 const DASHBOARD_CSP = [
   "default-src 'none'",
