@@ -148,9 +148,7 @@ export function NotificationsPage() {
           <ul class="channel-list">
             {channels.value.map((channel) => (
               <li key={channel.id} class="card">
-                <h3>
-                  {tx('ntf.channel', { kind: kindName(channel.kind), target: <span class="channel-target">{channel.target}</span> })}
-                </h3>
+                <h3>{tx('ntf.channel', { kind: kindName(channel.kind), target: <span class="channel-target">{channel.target}</span> })}</h3>
                 <p class="sub">{t('ntf.addedOn', { date: formatDate(channel.createdAt) })}</p>
                 <div class="row wrap">
                   <button type="button" onClick={() => test(channel)}>

@@ -11,9 +11,7 @@ function Documents(props: { documents: RoomAnalyticsDto['documents'] }) {
   return (
     <table class="room-analytics-documents">
       <caption>{t('room.documents')}</caption>
-      <TableHead
-        columns={[t('roomAn.col.document'), t('an.views'), t('an.downloads'), t('an.readers'), t('visits.col.reading')]}
-      />
+      <TableHead columns={[t('roomAn.col.document'), t('an.views'), t('an.downloads'), t('an.readers'), t('visits.col.reading')]} />
       <tbody>
         {props.documents.map((document) => (
           <tr key={document.fileId}>
