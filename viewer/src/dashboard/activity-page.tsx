@@ -77,7 +77,7 @@ export function ActivityPage() {
             <option value="">{t('act.everything')}</option>
             {AUDIT_ACTIONS.map((name) => (
               <option key={name} value={name}>
-                {ACTION_TEXT[name]}
+                {t(ACTION_TEXT[name])}
               </option>
             ))}
           </select>
@@ -119,7 +119,7 @@ export function ActivityPage() {
                   <td data-label={t('visits.col.when')}>
                     <time dateTime={entry.at}>{formatDate(entry.at)}</time>
                   </td>
-                  <td data-label={t('visits.col.what')}>{ACTION_TEXT[entry.action]}</td>
+                  <td data-label={t('visits.col.what')}>{t(ACTION_TEXT[entry.action])}</td>
                   {all && <td data-label={t('act.col.account')}>{entry.user ? (entry.user.name ?? t('act.removedUser')) : '—'}</td>}
                   <td data-label={t('act.col.by')}>{entry.actor.via === 'cli' ? t('act.cli') : entry.actor.name}</td>
                   <td data-label={t('an.col.from')}>{entry.address ?? '—'}</td>

@@ -24,7 +24,7 @@ export function AdminChangesPanel() {
       <ul class="plain changes">
         {changes.map((entry) => (
           <li key={entry.id}>
-            {t('changes.by', { date: formatDate(entry.at), action: ACTION_TEXT[entry.action], name: entry.actor.name })}{' '}
+            {t('changes.by', { date: formatDate(entry.at), action: t(ACTION_TEXT[entry.action]), name: entry.actor.name })}{' '}
             <span class="hint">{facts(entry.detail)}</span>
           </li>
         ))}
