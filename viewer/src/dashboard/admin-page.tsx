@@ -7,6 +7,7 @@ import { formatBytes, formatDate } from './format'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
 import { useLoad } from './use-api'
 import { TableHead } from './table-head'
+import { t } from './i18n'
 
 /** A limit as typed ("5 GB", "1000", "" for unlimited): the number, null (unlimited), or undefined when it is not one. */
 /** Whether the server has single sign-on (the page says so), for the per-user link button. */
@@ -32,44 +33,44 @@ function LimitsForm<T extends Limited>(props: { user: T; save: (limits: Limits) 
     event.preventDefault()
     const maxStorageBytes = limitFrom(storage, parseSize)
     const maxFiles = limitFrom(files, wholeNumber)
-    if (maxStorageBytes === undefined) return notify('error', 'Storage must be a size such as 5 GB or 500 MB, or empty for no limit')
-    if (maxFiles === undefined) return notify('error', 'Files must be a whole number, or empty for no limit')
+    if (maxStorageBytes === undefined) return notify('error', t('adm.storageFormat'))
+    if (maxFiles === undefined) return notify('error', t('adm.filesFormat'))
     try {
       const { data } = await props.save({ maxStorageBytes, maxFiles })
-      notify('ok', `Limits of ${data.name} saved`)
+      notify('ok', t('adm.limitsSaved', { name: data.name }))
       props.onSaved(data)
     } catch (failure) {
-      notify('error', errorText(failure, 'The limits were not saved'))
+      notify('error', errorText(failure, t('adm.limitsNotSaved')))
     }
   }
   return (
     <form class="row wrap limits" onSubmit={save}>
       <div class="field">
-        <label for={`storage-${props.user.id}`}>Storage limit</label>
+        <label for={`storage-${props.user.id}`}>{t('adm.storageLimit')}</label>
         <input
           id={`storage-${props.user.id}`}
           value={storage}
-          placeholder="no limit"
+          placeholder={t('adm.noLimit')}
           onInput={(event) => setStorage(event.currentTarget.value)}
         />
       </div>
       <div class="field">
-        <label for={`files-${props.user.id}`}>Files limit</label>
+        <label for={`files-${props.user.id}`}>{t('adm.filesLimit')}</label>
         <input
           id={`files-${props.user.id}`}
           value={files}
           inputMode="numeric"
-          placeholder="no limit"
+          placeholder={t('adm.noLimit')}
           onInput={(event) => setFiles(event.currentTarget.value)}
         />
       </div>
-      <button type="submit">Save limits</button>
+      <button type="submit">{t('adm.saveLimits')}</button>
     </form>
   )
 }
 
 function Users(props: { me: string }) {
-  const users = useLoad(() => ok(api.api.admin.users.get()), [], { failure: 'The users could not be loaded' })
+  const users = useLoad(() => ok(api.api.admin.users.get()), [], { failure: t('adm.usersFailed') })
   const [removing, setRemoving] = useState<AdminUserDto | null>(null)
   const [withFiles, setWithFiles] = useState(false)
   const [editing, setEditing] = useState<string | null>(null)
@@ -84,7 +85,7 @@ function Users(props: { me: string }) {
       notify('ok', done)
       replace(data)
     } catch (failure) {
-      notify('error', errorText(failure, 'The user was not changed'))
+      notify('error', errorText(failure, t('adm.userNotChanged')))
     }
   }
   const remove = async () => {
@@ -93,34 +94,37 @@ function Users(props: { me: string }) {
     if (!user) return
     try {
       const { data } = await ok(api.api.admin.users({ id: user.id }).delete(undefined, { query: { deleteFiles: withFiles || undefined } }))
-      notify('ok', `${user.name} removed${data.removedFiles > 0 ? ` with ${data.removedFiles} file(s)` : ''}`)
+      notify('ok', t('adm.removed', { name: user.name, files: data.removedFiles }))
       users.set((list) => (list ? list.filter((one) => one.id !== user.id) : null))
     } catch (failure) {
-      notify('error', errorText(failure, 'The user was not removed'))
+      notify('error', errorText(failure, t('adm.userNotRemoved')))
     }
   }
   const list = users.value
   return (
     <section class="card" aria-labelledby="users-heading">
-      <h2 id="users-heading">Users</h2>
+      <h2 id="users-heading">{t('adm.users')}</h2>
       {users.error ? (
         <p class="form-error" role="alert">
           {users.error}
         </p>
       ) : list === null ? (
-        <p aria-busy="true">Loading…</p>
+        <p aria-busy="true">{t('common.loading')}</p>
       ) : (
         <div class="table-wrap">
           <table>
-            <TableHead columns={['Name', 'Files', 'Storage', 'Last sign-in', 'Two factors']} unnamed="Actions" />
+            <TableHead
+              columns={[t('rooms.name'), t('account.files'), t('account.storage'), t('adm.col.lastSignIn'), t('adm.col.twoFactors')]}
+              unnamed={t('common.actions')}
+            />
             <tbody>
               {list.map((user) => (
                 <tr key={user.id}>
-                  <td data-label="Name">
+                  <td data-label={t('rooms.name')}>
                     {user.name}
-                    {user.admin && <span class="badge">admin</span>}
-                    {user.disabled && <span class="badge warn">disabled</span>}
-                    {user.name === props.me && <span class="badge">you</span>}
+                    {user.admin && <span class="badge">{t('adm.badge.admin')}</span>}
+                    {user.disabled && <span class="badge warn">{t('adm.badge.disabled')}</span>}
+                    {user.name === props.me && <span class="badge">{t('adm.badge.you')}</span>}
                     {editing === user.id && (
                       <LimitsForm
                         user={user}
@@ -132,22 +136,22 @@ function Users(props: { me: string }) {
                       />
                     )}
                   </td>
-                  <td data-label="Files">
+                  <td data-label={t('account.files')}>
                     {user.usage.files}
-                    {user.limits.maxFiles !== null && ` of ${user.limits.maxFiles}`}
+                    {user.limits.maxFiles !== null && ` ${t('adm.of', { limit: user.limits.maxFiles })}`}
                   </td>
-                  <td data-label="Storage">
+                  <td data-label={t('account.storage')}>
                     {formatBytes(user.usage.bytes)}
-                    {user.limits.maxStorageBytes !== null && ` of ${formatBytes(user.limits.maxStorageBytes)}`}
+                    {user.limits.maxStorageBytes !== null && ` ${t('adm.of', { limit: formatBytes(user.limits.maxStorageBytes) })}`}
                   </td>
-                  <td data-label="Last sign-in">{user.lastSignInAt ? formatDate(user.lastSignInAt) : 'never'}</td>
-                  <td data-label="Two factors">
-                    {user.twoFactor ? 'code app' : 'off'}
-                    {user.passkeys > 0 && `, ${user.passkeys} passkey${user.passkeys === 1 ? '' : 's'}`}
+                  <td data-label={t('adm.col.lastSignIn')}>{user.lastSignInAt ? formatDate(user.lastSignInAt) : t('account.never')}</td>
+                  <td data-label={t('adm.col.twoFactors')}>
+                    {user.twoFactor ? t('adm.codeApp') : t('common.off')}
+                    {user.passkeys > 0 && `, ${t('adm.passkeys', { count: user.passkeys })}`}
                     {user.ssoEmail && (
                       <span class="hint">
                         {' '}
-                        (single sign-on as {user.ssoEmail} asked{user.ssoEmailAllowedByUser ? ', allowed by them' : ''})
+                        {t('adm.ssoAsked', { email: user.ssoEmail, allowed: user.ssoEmailAllowedByUser ? 'yes' : 'no' })}
                       </span>
                     )}
                   </td>
@@ -158,15 +162,15 @@ function Users(props: { me: string }) {
                         onClick={() => {
                           if (
                             !confirm(
-                              `Reset ${user.name}'s two-factor sign-in? Their code app and passkeys stop working; they sign in with their password.`,
+                              t('adm.resetConfirm', { name: user.name }),
                             )
                           )
                             return
-                          void change(user, { twoFactor: false }, `Two-factor sign-in of ${user.name} reset`)
+                          void change(user, { twoFactor: false }, t('adm.resetDone', { name: user.name }))
                         }}
-                        aria-label={`Reset two-factor sign-in of ${user.name}`}
+                        aria-label={t('adm.resetLabel', { name: user.name })}
                       >
-                        Reset 2FA
+                        {t('adm.reset2fa')}
                       </button>
                     )}
                     {SSO_ON && (
@@ -174,43 +178,43 @@ function Users(props: { me: string }) {
                         type="button"
                         onClick={() => {
                           const email = prompt(
-                            `The email ${user.name} signs in with at the single sign-on provider (empty: none). If they already use their account, it links only once they allow it on their Account page:`,
+                            t('adm.ssoPrompt', { name: user.name }),
                             user.ssoEmail ?? '',
                           )
                           if (email === null) return
                           void change(
                             user,
                             { ssoEmail: email.trim() === '' ? null : email.trim() },
-                            `Single sign-on link of ${user.name} saved`,
+                            t('adm.ssoSaved', { name: user.name }),
                           )
                         }}
-                        aria-label={`Allow single sign-on for ${user.name}`}
+                        aria-label={t('adm.ssoLabel', { name: user.name })}
                       >
-                        SSO link
+                        {t('adm.ssoLink')}
                       </button>
                     )}
                     <button
                       type="button"
                       onClick={() => setEditing(editing === user.id ? null : user.id)}
-                      aria-label={`Limits of ${user.name}`}
+                      aria-label={t('adm.limitsOf', { name: user.name })}
                     >
-                      Limits
+                      {t('adm.limits')}
                     </button>
                     <button
                       type="button"
-                      onClick={() => change(user, { disabled: !user.disabled }, `${user.name} ${user.disabled ? 'enabled' : 'disabled'}`)}
-                      aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.name}`}
+                      onClick={() => change(user, { disabled: !user.disabled }, t('adm.toggled', { name: user.name, enabled: user.disabled ? 'yes' : 'no' }))}
+                      aria-label={t('adm.enableLabel', { name: user.name, enable: user.disabled ? 'yes' : 'no' })}
                     >
-                      {user.disabled ? 'Enable' : 'Disable'}
+                      {user.disabled ? t('adm.enable') : t('adm.disable')}
                     </button>
                     <button
                       type="button"
                       onClick={() =>
-                        change(user, { admin: !user.admin }, `${user.name} is ${user.admin ? 'no longer an admin' : 'an admin'}`)
+                        change(user, { admin: !user.admin }, t('adm.adminChanged', { name: user.name, admin: user.admin ? 'no' : 'yes' }))
                       }
-                      aria-label={user.admin ? `Remove admin role of ${user.name}` : `Make ${user.name} an admin`}
+                      aria-label={user.admin ? t('adm.removeAdminLabel', { name: user.name }) : t('adm.makeAdminLabel', { name: user.name })}
                     >
-                      {user.admin ? 'Remove admin' : 'Make admin'}
+                      {user.admin ? t('adm.removeAdmin') : t('adm.makeAdmin')}
                     </button>
                     <button
                       type="button"
@@ -219,9 +223,9 @@ function Users(props: { me: string }) {
                         setWithFiles(false)
                         setRemoving(user)
                       }}
-                      aria-label={`Remove ${user.name}`}
+                      aria-label={t('teams.remove', { name: user.name })}
                     >
-                      Remove
+                      {t('common.remove')}
                     </button>
                   </td>
                 </tr>
@@ -232,18 +236,17 @@ function Users(props: { me: string }) {
       )}
       <ConfirmDialog
         open={removing !== null}
-        title={`Remove ${removing?.name ?? ''}?`}
-        confirm="Remove"
+        title={t('adm.removeUser', { name: removing?.name ?? '' })}
+        confirm={t('common.remove')}
         danger
         onConfirm={remove}
         onClose={() => setRemoving(null)}
       >
-        <p>Their tokens stop working at once. This cannot be undone.</p>
+        <p>{t('adm.removeText')}</p>
         {removing && removing.usage.files > 0 && (
           <label class="check">
             <input type="checkbox" checked={withFiles} onChange={(event) => setWithFiles(event.currentTarget.checked)} />
-            Also delete their {removing.usage.files} file(s) and every share link to them (without this, a user who owns files is not
-            removed)
+            {t('adm.withFiles', { files: removing.usage.files })}
           </label>
         )}
       </ConfirmDialog>
@@ -358,7 +361,7 @@ function Tokens() {
     <section class="card" aria-labelledby="all-tokens-heading">
       <h2 id="all-tokens-heading">Everyone’s tokens</h2>
       {active === null ? (
-        <p aria-busy="true">Loading…</p>
+        <p aria-busy="true">{t('common.loading')}</p>
       ) : (
         <div class="table-wrap">
           <table>
