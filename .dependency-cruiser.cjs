@@ -112,17 +112,20 @@ module.exports = {
       name: 'viewer-imports-only-shared-and-api-types',
       comment:
         "The front ends run in the browser: of src/ they may bundle only shared/ (the limits and constants both sides check), " +
-        "and take the API's types from app.ts (Eden's treaty) and the routes' model.ts files. Anything else would put server code in the bundle.",
+        "and take the API's types from app.ts (Eden's treaty) and the routes' model.ts files, and the dashboard's message keys from its English catalog. " +
+        'Anything else would put server code in the bundle.',
       severity: 'error',
       from: { path: '^viewer/' },
-      to: { path: '^src/', pathNot: '^src/(shared/|app\\.ts$|routes/[^/]+/model\\.ts$)' },
+      to: { path: '^src/', pathNot: '^src/(shared/|app\\.ts$|routes/[^/]+/model\\.ts$|core/i18n/dashboard/en\\.json$)' },
     },
     {
       name: 'viewer-takes-only-types-from-the-api',
-      comment: "app.ts and the models are the server's own code: the viewer imports their types (`import type`), which the bundle leaves out.",
+      comment:
+        "app.ts, the models and the dashboard's catalogs are the server's own: the viewer imports their types (`import type`), which the bundle leaves out " +
+        '(the page carries the messages of its one language, docs/languages.md).',
       severity: 'error',
       from: { path: '^viewer/' },
-      to: { path: '^src/(app\\.ts$|routes/[^/]+/model\\.ts$)', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/(app\\.ts$|routes/[^/]+/model\\.ts$|core/i18n/dashboard/en\\.json$)', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'src-never-imports-the-viewer',

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import { CATALOGS, type MessageKey } from '../../src/core/i18n/catalogs'
 import { checkCatalogs } from '../../src/core/i18n/check-catalogs'
+import { DASHBOARD_CATALOGS } from '../../src/core/i18n/dashboard-catalogs'
+import { IntlMessageFormat } from 'intl-messageformat'
 import { translator } from '../../src/core/i18n/translator'
 import { LANGUAGES } from '../../src/shared/languages'
 
@@ -117,5 +119,32 @@ describe('the check finds planted mistakes', () => {
     expect(problems).toContain('ja: "room.pages" has the plural case "one", which ja never picks')
     expect(problems.some((p) => p.startsWith('uk: "code.label" is not ICU MessageFormat'))).toBe(true)
     expect(problems).toContain('ar: "code.label" is empty')
+  })
+})
+
+// docs/languages.md, The dashboard: its catalogs, a namespace of their own, are checked as the readers' are.
+describe("the dashboard's catalogs", () => {
+  test('there is one a language, and they agree with English', () => {
+    expect(Object.keys(DASHBOARD_CATALOGS).sort()).toEqual([...LANGUAGES].sort())
+    expect(Object.keys(DASHBOARD_CATALOGS.en).length).toBeGreaterThan(100)
+    expect(checkCatalogs(DASHBOARD_CATALOGS)).toEqual([])
+  })
+
+  test('every message formats in its language, whatever its values', () => {
+    // Any value a message names: a number (plurals, numbers, dates) that selects `other` in a select.
+    const values = new Proxy({}, { get: () => 3, has: () => true })
+    for (const language of LANGUAGES)
+      for (const [key, message] of Object.entries(DASHBOARD_CATALOGS[language]))
+        expect(String(new IntlMessageFormat(message, language).format(values)).length, `${language} ${key}`).toBeGreaterThan(0)
+  })
+
+  test('a planted missing key and a planted placeholder mismatch are found', () => {
+    const catalogs = structuredClone(DASHBOARD_CATALOGS) as Record<string, Record<string, string>>
+    delete catalogs.de!['nav.files']
+    catalogs.ar!['signIn.withSso'] = 'سجّل الدخول عبر {provider}'
+    expect(checkCatalogs(catalogs)).toEqual([
+      'de: lacks "nav.files"',
+      'ar: "signIn.withSso" has the placeholders {provider}, en has {name}',
+    ])
   })
 })

@@ -201,3 +201,22 @@ describe("a link's language in the API", () => {
     expect(body.error).toContain('language must be one of "en", "de"')
   })
 })
+
+// docs/languages.md, The dashboard: its page is negotiated as a reader's page is, and carries one language's messages.
+describe("the dashboard's page", () => {
+  test("speaks the browser's or the cookie's language, holds only that language's messages, and its picker leads back to it", async () => {
+    const german = await get('/app', { 'accept-language': 'de-AT, en;q=0.5' })
+    const page = await german.text()
+    expect(page).toContain('<html lang="de" dir="ltr">')
+    expect(german.headers.get('vary')).toBe('Accept-Language, Cookie')
+    const block = /<script type="application\/json" id="dashboard-messages">(.*?)<\/script>/s.exec(page)?.[1] ?? '{}'
+    const messages: Record<string, string> = JSON.parse(block)
+    expect(messages['nav.files']).toBe('Dateien')
+    expect(messages['signIn.submit']).toBe('Anmelden')
+    expect(page).not.toContain('"Sign in"')
+    const arabic = await (await get('/app', { 'accept-language': 'de', cookie: 'pdfshare_lang=ar' })).text()
+    expect(arabic).toContain('<html lang="ar" dir="rtl">')
+    const back = await get(`/language/fr?back=${encodeURIComponent(`${BASE_PATH}/app`)}`)
+    expect(back.headers.get('location')).toBe(`${BASE_PATH}/app`)
+  })
+})

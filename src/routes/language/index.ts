@@ -11,7 +11,7 @@ const LANGUAGE_COOKIE_MS = 365 * 24 * 60 * 60 * 1000
 /**
  * `GET /language/:tag?back=<path>`: the language picker's links (core/i18n/page-markup.ts). Sets the cookie
  * (`pdfshare_lang`, the whole site, SameSite=Lax) and sends the reader back to the page they were on; a `back`
- * that is not a reader's page of this site goes to its root, so the link cannot send anyone elsewhere. A tag that
+ * that is neither a reader's page of this site nor its dashboard (`/app`) goes to its root, so the link cannot send anyone elsewhere. A tag that
  * is not one of ours is a 404. A link (not a form): it works without script, and the pages' CSP lets no form out.
  */
 export function languageRoutes(ctx: AppContext) {
@@ -27,7 +27,9 @@ export function languageRoutes(ctx: AppContext) {
         return 'No such language.'
       }
       set.status = 303
-      set.headers.location = readerPageOr(basePath, query.back ?? '') ?? `${basePath}/`
+      // The dashboard's picker leads back to the dashboard (its links carry the page's #route, which the redirect keeps).
+      const back = query.back === `${basePath}/app` ? query.back : readerPageOr(basePath, query.back ?? '')
+      set.headers.location = back ?? `${basePath}/`
       set.headers['set-cookie'] = setCookieHeader(LANGUAGE_COOKIE, params.tag, {
         path: `${basePath}/`,
         lifetimeMs: LANGUAGE_COOKIE_MS,

@@ -60,7 +60,6 @@ export const DeliverySchema = t.Object(
   { title: 'WebhookDelivery' },
 )
 export type DeliveryDto = Static<typeof DeliverySchema>
-export type DeliveryStatus = DeliveryDto['status']
 
 export const NewWebhookEnvelope = t.Object({ success: t.Literal(true), data: NewWebhookSchema })
 export const WebhookListEnvelope = t.Object({ success: t.Literal(true), data: t.Array(WebhookSchema) })

@@ -12,14 +12,15 @@ import { PasskeysPanel } from './passkeys-panel'
 import { TwoFactorPanel } from './two-factor-panel'
 import { useLoad } from './use-api'
 import { TableHead } from './table-head'
+import { type MessageKey, t, tx } from './i18n'
 
 /** Lifetimes as the API (and the CLI's --ttl) spell them. */
-const LIFETIMES: [label: string, ttl: string][] = [
-  ['1 day', '1d'],
-  ['30 days', '30d'],
-  ['90 days', '90d'],
-  ['1 year', '1y'],
-  ['Never expires', 'never'],
+const LIFETIMES: [label: MessageKey, ttl: string][] = [
+  ['account.life.day', '1d'],
+  ['account.life.30', '30d'],
+  ['account.life.90', '90d'],
+  ['account.life.year', '1y'],
+  ['account.life.never', 'never'],
 ]
 
 /** What a new token may do: everything the user may (the default), or only the scopes ticked. */
@@ -38,14 +39,14 @@ function ScopeChoice(props: {
   }
   return (
     <fieldset class="scopes">
-      <legend>What it may do</legend>
+      <legend>{t('account.scopes')}</legend>
       <label>
         <input type="radio" name="token-scope" checked={!props.limited} onChange={() => props.onChange(false, new Set(props.chosen))} />
-        Everything you can do
+        {t('account.everything')}
       </label>
       <label>
         <input type="radio" name="token-scope" checked={props.limited} onChange={() => props.onChange(true, new Set(props.chosen))} />
-        Only:
+        {t('account.only')}
       </label>
       <div class="scope-list" aria-disabled={!props.limited}>
         {offered.map((scope) => (
@@ -68,19 +69,25 @@ function Usage(props: { me: MeDto }) {
   const { usage, limits } = props.me
   return (
     <section class="card" aria-labelledby="usage-heading">
-      <h2 id="usage-heading">Usage</h2>
+      <h2 id="usage-heading">{t('account.usage')}</h2>
       <dl class="usage">
-        <dt>Storage</dt>
+        <dt>{t('account.storage')}</dt>
         <dd>
-          {formatBytes(usage.bytes)} {limits.maxStorageBytes === null ? '(no limit)' : `of ${formatBytes(limits.maxStorageBytes)}`}
-          {limits.maxStorageBytes !== null && <meter min={0} max={limits.maxStorageBytes} value={usage.bytes} aria-label="Storage used" />}
+          {limits.maxStorageBytes === null
+            ? t('account.noLimit', { used: formatBytes(usage.bytes) })
+            : t('account.of', { used: formatBytes(usage.bytes), limit: formatBytes(limits.maxStorageBytes) })}
+          {limits.maxStorageBytes !== null && (
+            <meter min={0} max={limits.maxStorageBytes} value={usage.bytes} aria-label={t('account.storageUsed')} />
+          )}
         </dd>
-        <dt>Files</dt>
+        <dt>{t('account.files')}</dt>
         <dd>
-          {usage.files} {limits.maxFiles === null ? '(no limit)' : `of ${limits.maxFiles}`}
-          {limits.maxFiles !== null && <meter min={0} max={limits.maxFiles} value={usage.files} aria-label="Files used" />}
+          {limits.maxFiles === null
+            ? t('account.noLimit', { used: usage.files })
+            : t('account.of', { used: usage.files, limit: limits.maxFiles })}
+          {limits.maxFiles !== null && <meter min={0} max={limits.maxFiles} value={usage.files} aria-label={t('account.filesUsed')} />}
         </dd>
-        <dt>Largest PDF</dt>
+        <dt>{t('account.largest')}</dt>
         <dd>{formatBytes(limits.maxFileSize)}</dd>
       </dl>
     </section>
@@ -90,12 +97,12 @@ function Usage(props: { me: MeDto }) {
 /** Usage against the plan, and the user's API tokens: create (value shown once), list, revoke. */
 export function AccountPage() {
   const account = useLoad(() => ok(api.api.me.get()), [], {
-    failure: 'Your account could not be loaded',
+    failure: t('account.loadFailed'),
     onError: (message) => notify('error', message),
   })
   const me = account.value
   const tokenList = useLoad(() => ok(api.api.tokens.get()), [], {
-    failure: 'The tokens could not be loaded',
+    failure: t('account.tokensFailed'),
     onError: (message) => notify('error', message),
   })
   const tokens = tokenList.value
@@ -114,59 +121,57 @@ export function AccountPage() {
       const { data } = await ok(api.api.tokens.post({ label: label.trim(), ttl: LIFETIMES[lifetime]![1], scopes }))
       setCreated({ label: data.label, token: data.token })
       setLabel('')
-      notify('ok', `Token “${data.label}” created; copy it now, it is shown only once`)
+      notify('ok', t('account.tokenCreated', { label: data.label }))
       void tokenList.reload()
     } catch (failure) {
-      notify('error', errorText(failure, 'The token was not created'))
+      notify('error', errorText(failure, t('account.tokenNotCreated')))
     } finally {
       setBusy(false)
     }
   }
 
   const revoke = async (token: TokenDto) => {
-    if (!confirm(`Revoke “${token.label}”? Scripts using it stop working at once.`)) return
+    if (!confirm(t('account.revokeConfirm', { label: token.label }))) return
     try {
       await ok(api.api.tokens({ id: token.id }).delete())
-      notify('ok', `“${token.label}” revoked`)
+      notify('ok', t('account.revoked', { label: token.label }))
       if (token.id === session.current()?.tokenId) return session.end()
       void tokenList.reload()
     } catch (failure) {
-      notify('error', errorText(failure, 'The token was not revoked'))
+      notify('error', errorText(failure, t('account.notRevoked')))
     }
   }
 
   return (
     <main class="account">
-      <h1>Account{me ? `: ${me.name}` : ''}</h1>
+      <h1>{me ? t('account.headingNamed', { name: me.name }) : t('account.heading')}</h1>
       <AdminChangesPanel />
-      {me ? <Usage me={me} /> : <p aria-busy="true">Loading…</p>}
+      {me ? <Usage me={me} /> : <p aria-busy="true">{t('common.loading')}</p>}
       {me?.hasPassword && <EmailPanel me={me} onChanged={() => void account.reload()} />}
       {me && <SsoLinkPanel me={me} onChanged={() => void account.reload()} />}
       {me && <TwoFactorPanel me={me} onChanged={() => void account.reload()} />}
       {me && <PasskeysPanel me={me} />}
       <section class="card" aria-labelledby="tokens-heading">
-        <h2 id="tokens-heading">API tokens</h2>
-        <p>
-          For scripts and curl: send one as <code>Authorization: Bearer …</code>.
-        </p>
+        <h2 id="tokens-heading">{t('account.tokens')}</h2>
+        <p>{tx('account.tokensHint', { header: <code>Authorization: Bearer …</code> })}</p>
         <form class="row wrap" onSubmit={create}>
           <div class="field">
-            <label for="token-label">Label</label>
+            <label for="token-label">{t('account.label')}</label>
             <input
               id="token-label"
               required
               maxLength={TOKEN_LABEL_MAX}
               value={label}
               onInput={(event) => setLabel(event.currentTarget.value)}
-              placeholder="e.g. CI upload job"
+              placeholder={t('account.labelExample')}
             />
           </div>
           <div class="field">
-            <label for="token-lifetime">Lifetime</label>
+            <label for="token-lifetime">{t('account.lifetime')}</label>
             <select id="token-lifetime" value={String(lifetime)} onChange={(event) => setLifetime(Number(event.currentTarget.value))}>
               {LIFETIMES.map(([name], index) => (
                 <option key={name} value={String(index)}>
-                  {name}
+                  {t(name)}
                 </option>
               ))}
             </select>
@@ -181,46 +186,54 @@ export function AccountPage() {
             }}
           />
           <button type="submit" class="primary" disabled={busy || !label.trim() || (limited && chosen.size === 0)}>
-            Create token
+            {t('account.create')}
           </button>
         </form>
         {created && (
           <div class="created-token" role="alert">
-            <p>
-              <strong>{created.label}</strong>: copy this token now. It is not shown again.
-            </p>
+            <p>{tx('account.copyNow', { label: <strong>{created.label}</strong> })}</p>
             <div class="row">
-              <input readOnly value={created.token} aria-label="The new token" onFocus={(event) => event.currentTarget.select()} />
-              <button type="button" onClick={() => copyWithNotice(created.token, 'Token')}>
-                Copy
+              <input readOnly value={created.token} aria-label={t('account.newToken')} onFocus={(event) => event.currentTarget.select()} />
+              <button type="button" onClick={() => copyWithNotice(created.token, 'token')}>
+                {t('common.copy')}
               </button>
               <button type="button" class="link" onClick={() => setCreated(null)}>
-                Done
+                {t('account.done')}
               </button>
             </div>
           </div>
         )}
         {tokens === null ? (
-          <p aria-busy="true">Loading…</p>
+          <p aria-busy="true">{t('common.loading')}</p>
         ) : tokens.length === 0 ? (
-          <p>No tokens.</p>
+          <p>{t('account.noTokens')}</p>
         ) : (
           <div class="table-wrap">
             <table>
-              <TableHead columns={['Label', 'Created', 'Expires', 'May do']} unnamed="Actions" />
+              <TableHead
+                columns={[t('account.label'), t('account.col.created'), t('account.col.expires'), t('account.col.may')]}
+                unnamed={t('common.actions')}
+              />
               <tbody>
                 {tokens.map((token) => (
                   <tr key={token.id}>
-                    <td data-label="Label">
+                    <td data-label={t('account.label')}>
                       {token.label}
-                      {token.id === session.current()?.tokenId && <span class="badge">this session</span>}
+                      {token.id === session.current()?.tokenId && <span class="badge">{t('account.thisSession')}</span>}
                     </td>
-                    <td data-label="Created">{formatDate(token.createdAt)}</td>
-                    <td data-label="Expires">{token.expiresAt ? formatDate(token.expiresAt) : 'never'}</td>
-                    <td data-label="May do">{token.scopes === null ? 'everything' : token.scopes.join(', ')}</td>
+                    <td data-label={t('account.col.created')}>{formatDate(token.createdAt)}</td>
+                    <td data-label={t('account.col.expires')}>{token.expiresAt ? formatDate(token.expiresAt) : t('account.never')}</td>
+                    <td data-label={t('account.col.may')}>
+                      {token.scopes === null ? t('account.everythingShort') : token.scopes.join(', ')}
+                    </td>
                     <td>
-                      <button type="button" class="danger" onClick={() => revoke(token)} aria-label={`Revoke ${token.label}`}>
-                        Revoke
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() => revoke(token)}
+                        aria-label={t('account.revokeNamed', { label: token.label })}
+                      >
+                        {t('account.revoke')}
                       </button>
                     </td>
                   </tr>

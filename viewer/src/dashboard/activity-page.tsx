@@ -5,6 +5,7 @@ import { api, ok } from './api'
 import { formatDate } from './format'
 import { useLoad, usePages } from './use-api'
 import { TableHead } from './table-head'
+import { t } from './i18n'
 
 const PAGE_SIZE = 50
 
@@ -18,7 +19,7 @@ const dayStart = (day: string, plusDays = 0) => {
 
 /** What happened on the account (or, for an admin who asks, on the whole server), newest first, with filters. */
 export function ActivityPage() {
-  const me = useLoad(() => ok(api.api.me.get()), [], { failure: 'Your account could not be loaded' }).value
+  const me = useLoad(() => ok(api.api.me.get()), [], { failure: t('account.loadFailed') }).value
   const [everyone, setEveryone] = useState(false)
   const [action, setAction] = useState<AuditAction | ''>('')
   const [from, setFrom] = useState('')
@@ -37,30 +38,30 @@ export function ActivityPage() {
       return ok(all ? api.api.admin.audit.get({ query: { ...query, user: user.trim() || undefined } }) : api.api.audit.get({ query }))
     },
     [all, action, from, to, all ? user.trim() : ''],
-    { failure: 'The activity could not be loaded', delay: 250 },
+    { failure: t('act.loadFailed'), delay: 250 },
   )
   const entries = list.items
 
   return (
     <main class="activity">
-      <h1>Activity</h1>
+      <h1>{t('title.activity')}</h1>
       <form class="row wrap filters" onSubmit={(event) => event.preventDefault()}>
         {me?.admin && (
           <div class="field">
-            <label for="activity-scope">Whose</label>
+            <label for="activity-scope">{t('act.whose')}</label>
             <select
               id="activity-scope"
               value={everyone ? 'all' : 'mine'}
               onChange={(event) => setEveryone(event.currentTarget.value === 'all')}
             >
-              <option value="mine">My account</option>
-              <option value="all">Everyone (admin)</option>
+              <option value="mine">{t('act.mine')}</option>
+              <option value="all">{t('act.all')}</option>
             </select>
           </div>
         )}
         {all && (
           <div class="field">
-            <label for="activity-user">User</label>
+            <label for="activity-user">{t('act.user')}</label>
             <input
               id="activity-user"
               value={user}
@@ -71,22 +72,22 @@ export function ActivityPage() {
           </div>
         )}
         <div class="field">
-          <label for="activity-action">What</label>
+          <label for="activity-action">{t('visits.col.what')}</label>
           <select id="activity-action" value={action} onChange={(event) => setAction(event.currentTarget.value as AuditAction | '')}>
-            <option value="">Everything</option>
+            <option value="">{t('act.everything')}</option>
             {AUDIT_ACTIONS.map((name) => (
               <option key={name} value={name}>
-                {ACTION_TEXT[name]}
+                {t(ACTION_TEXT[name])}
               </option>
             ))}
           </select>
         </div>
         <div class="field">
-          <label for="activity-from">From</label>
+          <label for="activity-from">{t('act.from')}</label>
           <input id="activity-from" type="date" value={from} onInput={(event) => setFrom(event.currentTarget.value)} />
         </div>
         <div class="field">
-          <label for="activity-to">To</label>
+          <label for="activity-to">{t('act.to')}</label>
           <input id="activity-to" type="date" value={to} onInput={(event) => setTo(event.currentTarget.value)} />
         </div>
       </form>
@@ -95,25 +96,34 @@ export function ActivityPage() {
           {list.error}
         </p>
       ) : entries === null ? (
-        <p aria-busy="true">Loading…</p>
+        <p aria-busy="true">{t('common.loading')}</p>
       ) : entries.length === 0 ? (
-        <p class="hint">Nothing recorded that matches. Sign-ins, tokens, deleted files, links and webhooks appear here.</p>
+        <p class="hint">{t('act.none')}</p>
       ) : (
         <div class="table-wrap">
           <table class="activity-table">
-            <caption class="visually-hidden">Activity, newest first</caption>
-            <TableHead columns={['When', 'What', all && 'Account', 'By', 'From', 'Details']} />
+            <caption class="visually-hidden">{t('act.caption')}</caption>
+            <TableHead
+              columns={[
+                t('visits.col.when'),
+                t('visits.col.what'),
+                all && t('act.col.account'),
+                t('act.col.by'),
+                t('an.col.from'),
+                t('act.col.details'),
+              ]}
+            />
             <tbody>
               {entries.map((entry) => (
                 <tr key={entry.id}>
-                  <td data-label="When">
+                  <td data-label={t('visits.col.when')}>
                     <time dateTime={entry.at}>{formatDate(entry.at)}</time>
                   </td>
-                  <td data-label="What">{ACTION_TEXT[entry.action]}</td>
-                  {all && <td data-label="Account">{entry.user ? (entry.user.name ?? 'removed user') : '—'}</td>}
-                  <td data-label="By">{entry.actor.via === 'cli' ? 'the server’s command line' : entry.actor.name}</td>
-                  <td data-label="From">{entry.address ?? '—'}</td>
-                  <td data-label="Details">{facts(entry.detail)}</td>
+                  <td data-label={t('visits.col.what')}>{t(ACTION_TEXT[entry.action])}</td>
+                  {all && <td data-label={t('act.col.account')}>{entry.user ? (entry.user.name ?? t('act.removedUser')) : '—'}</td>}
+                  <td data-label={t('act.col.by')}>{entry.actor.via === 'cli' ? t('act.cli') : entry.actor.name}</td>
+                  <td data-label={t('an.col.from')}>{entry.address ?? '—'}</td>
+                  <td data-label={t('act.col.details')}>{facts(entry.detail)}</td>
                 </tr>
               ))}
             </tbody>
@@ -122,7 +132,7 @@ export function ActivityPage() {
       )}
       {list.hasMore && (
         <button type="button" disabled={list.loadingMore} onClick={list.more}>
-          {list.loadingMore ? 'Loading…' : 'Show more'}
+          {list.loadingMore ? t('common.loading') : t('common.showMore')}
         </button>
       )}
     </main>

@@ -3,6 +3,7 @@ import { ACTION_TEXT, facts } from './audit-words'
 import { api, ok } from './api'
 import { formatDate } from './format'
 import { useLoad } from './use-api'
+import { t } from './i18n'
 
 const DAYS = 30
 
@@ -13,17 +14,18 @@ const DAYS = 30
 export function AdminChangesPanel() {
   const [since] = useState(() => new Date(Date.now() - DAYS * 86_400_000).toISOString())
   const changes = useLoad(() => ok(api.api.audit.get({ query: { by: 'admin', since, limit: 20 } })), [], {
-    failure: 'The changes by an admin could not be loaded',
+    failure: t('changes.loadFailed'),
   }).value
   if (!changes || changes.length === 0) return null
   return (
     <section class="card" aria-labelledby="admin-changes-heading">
-      <h2 id="admin-changes-heading">Changes by an admin</h2>
-      <p>What an admin changed on your account in the last {DAYS} days. If you did not expect one, ask them about it.</p>
+      <h2 id="admin-changes-heading">{t('changes.heading')}</h2>
+      <p>{t('changes.text', { days: DAYS })}</p>
       <ul class="plain changes">
         {changes.map((entry) => (
           <li key={entry.id}>
-            {formatDate(entry.at)}: {ACTION_TEXT[entry.action]} by {entry.actor.name} <span class="hint">{facts(entry.detail)}</span>
+            {t('changes.by', { date: formatDate(entry.at), action: t(ACTION_TEXT[entry.action]), name: entry.actor.name })}{' '}
+            <span class="hint">{facts(entry.detail)}</span>
           </li>
         ))}
       </ul>

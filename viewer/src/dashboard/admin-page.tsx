@@ -7,6 +7,7 @@ import { formatBytes, formatDate } from './format'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
 import { useLoad } from './use-api'
 import { TableHead } from './table-head'
+import { t, tx } from './i18n'
 
 /** A limit as typed ("5 GB", "1000", "" for unlimited): the number, null (unlimited), or undefined when it is not one. */
 /** Whether the server has single sign-on (the page says so), for the per-user link button. */
@@ -32,44 +33,44 @@ function LimitsForm<T extends Limited>(props: { user: T; save: (limits: Limits) 
     event.preventDefault()
     const maxStorageBytes = limitFrom(storage, parseSize)
     const maxFiles = limitFrom(files, wholeNumber)
-    if (maxStorageBytes === undefined) return notify('error', 'Storage must be a size such as 5 GB or 500 MB, or empty for no limit')
-    if (maxFiles === undefined) return notify('error', 'Files must be a whole number, or empty for no limit')
+    if (maxStorageBytes === undefined) return notify('error', t('adm.storageFormat'))
+    if (maxFiles === undefined) return notify('error', t('adm.filesFormat'))
     try {
       const { data } = await props.save({ maxStorageBytes, maxFiles })
-      notify('ok', `Limits of ${data.name} saved`)
+      notify('ok', t('adm.limitsSaved', { name: data.name }))
       props.onSaved(data)
     } catch (failure) {
-      notify('error', errorText(failure, 'The limits were not saved'))
+      notify('error', errorText(failure, t('adm.limitsNotSaved')))
     }
   }
   return (
     <form class="row wrap limits" onSubmit={save}>
       <div class="field">
-        <label for={`storage-${props.user.id}`}>Storage limit</label>
+        <label for={`storage-${props.user.id}`}>{t('adm.storageLimit')}</label>
         <input
           id={`storage-${props.user.id}`}
           value={storage}
-          placeholder="no limit"
+          placeholder={t('adm.noLimit')}
           onInput={(event) => setStorage(event.currentTarget.value)}
         />
       </div>
       <div class="field">
-        <label for={`files-${props.user.id}`}>Files limit</label>
+        <label for={`files-${props.user.id}`}>{t('adm.filesLimit')}</label>
         <input
           id={`files-${props.user.id}`}
           value={files}
           inputMode="numeric"
-          placeholder="no limit"
+          placeholder={t('adm.noLimit')}
           onInput={(event) => setFiles(event.currentTarget.value)}
         />
       </div>
-      <button type="submit">Save limits</button>
+      <button type="submit">{t('adm.saveLimits')}</button>
     </form>
   )
 }
 
 function Users(props: { me: string }) {
-  const users = useLoad(() => ok(api.api.admin.users.get()), [], { failure: 'The users could not be loaded' })
+  const users = useLoad(() => ok(api.api.admin.users.get()), [], { failure: t('adm.usersFailed') })
   const [removing, setRemoving] = useState<AdminUserDto | null>(null)
   const [withFiles, setWithFiles] = useState(false)
   const [editing, setEditing] = useState<string | null>(null)
@@ -84,7 +85,7 @@ function Users(props: { me: string }) {
       notify('ok', done)
       replace(data)
     } catch (failure) {
-      notify('error', errorText(failure, 'The user was not changed'))
+      notify('error', errorText(failure, t('adm.userNotChanged')))
     }
   }
   const remove = async () => {
@@ -96,31 +97,34 @@ function Users(props: { me: string }) {
       notify('ok', removalText(user.name, data))
       users.set((list) => (list ? list.filter((one) => one.id !== user.id) : null))
     } catch (failure) {
-      notify('error', errorText(failure, 'The user was not removed'))
+      notify('error', errorText(failure, t('adm.userNotRemoved')))
     }
   }
   const list = users.value
   return (
     <section class="card" aria-labelledby="users-heading">
-      <h2 id="users-heading">Users</h2>
+      <h2 id="users-heading">{t('adm.users')}</h2>
       {users.error ? (
         <p class="form-error" role="alert">
           {users.error}
         </p>
       ) : list === null ? (
-        <p aria-busy="true">Loading…</p>
+        <p aria-busy="true">{t('common.loading')}</p>
       ) : (
         <div class="table-wrap">
           <table>
-            <TableHead columns={['Name', 'Files', 'Storage', 'Last sign-in', 'Two factors']} unnamed="Actions" />
+            <TableHead
+              columns={[t('rooms.name'), t('account.files'), t('account.storage'), t('adm.col.lastSignIn'), t('adm.col.twoFactors')]}
+              unnamed={t('common.actions')}
+            />
             <tbody>
               {list.map((user) => (
                 <tr key={user.id}>
-                  <td data-label="Name">
+                  <td data-label={t('rooms.name')}>
                     {user.name}
-                    {user.admin && <span class="badge">admin</span>}
-                    {user.disabled && <span class="badge warn">disabled</span>}
-                    {user.name === props.me && <span class="badge">you</span>}
+                    {user.admin && <span class="badge">{t('adm.badge.admin')}</span>}
+                    {user.disabled && <span class="badge warn">{t('adm.badge.disabled')}</span>}
+                    {user.name === props.me && <span class="badge">{t('adm.badge.you')}</span>}
                     {editing === user.id && (
                       <LimitsForm
                         user={user}
@@ -132,22 +136,22 @@ function Users(props: { me: string }) {
                       />
                     )}
                   </td>
-                  <td data-label="Files">
+                  <td data-label={t('account.files')}>
                     {user.usage.files}
-                    {user.limits.maxFiles !== null && ` of ${user.limits.maxFiles}`}
+                    {user.limits.maxFiles !== null && ` ${t('adm.of', { limit: user.limits.maxFiles })}`}
                   </td>
-                  <td data-label="Storage">
+                  <td data-label={t('account.storage')}>
                     {formatBytes(user.usage.bytes)}
-                    {user.limits.maxStorageBytes !== null && ` of ${formatBytes(user.limits.maxStorageBytes)}`}
+                    {user.limits.maxStorageBytes !== null && ` ${t('adm.of', { limit: formatBytes(user.limits.maxStorageBytes) })}`}
                   </td>
-                  <td data-label="Last sign-in">{user.lastSignInAt ? formatDate(user.lastSignInAt) : 'never'}</td>
-                  <td data-label="Two factors">
-                    {user.twoFactor ? 'code app' : 'off'}
-                    {user.passkeys > 0 && `, ${user.passkeys} passkey${user.passkeys === 1 ? '' : 's'}`}
+                  <td data-label={t('adm.col.lastSignIn')}>{user.lastSignInAt ? formatDate(user.lastSignInAt) : t('account.never')}</td>
+                  <td data-label={t('adm.col.twoFactors')}>
+                    {user.twoFactor ? t('adm.codeApp') : t('common.off')}
+                    {user.passkeys > 0 && `, ${t('adm.passkeys', { count: user.passkeys })}`}
                     {user.ssoEmail && (
                       <span class="hint">
                         {' '}
-                        (single sign-on as {user.ssoEmail} asked{user.ssoEmailAllowedByUser ? ', allowed by them' : ''})
+                        {t('adm.ssoAsked', { email: user.ssoEmail, allowed: user.ssoEmailAllowedByUser ? 'yes' : 'no' })}
                       </span>
                     )}
                   </td>
@@ -156,61 +160,57 @@ function Users(props: { me: string }) {
                       <button
                         type="button"
                         onClick={() => {
-                          if (
-                            !confirm(
-                              `Reset ${user.name}'s two-factor sign-in? Their code app and passkeys stop working; they sign in with their password.`,
-                            )
-                          )
-                            return
-                          void change(user, { twoFactor: false }, `Two-factor sign-in of ${user.name} reset`)
+                          if (!confirm(t('adm.resetConfirm', { name: user.name }))) return
+                          void change(user, { twoFactor: false }, t('adm.resetDone', { name: user.name }))
                         }}
-                        aria-label={`Reset two-factor sign-in of ${user.name}`}
+                        aria-label={t('adm.resetLabel', { name: user.name })}
                       >
-                        Reset 2FA
+                        {t('adm.reset2fa')}
                       </button>
                     )}
                     {SSO_ON && (
                       <button
                         type="button"
                         onClick={() => {
-                          const email = prompt(
-                            `The email ${user.name} signs in with at the single sign-on provider (empty: none). If they already use their account, it links only once they allow it on their Account page:`,
-                            user.ssoEmail ?? '',
-                          )
+                          const email = prompt(t('adm.ssoPrompt', { name: user.name }), user.ssoEmail ?? '')
                           if (email === null) return
-                          void change(
-                            user,
-                            { ssoEmail: email.trim() === '' ? null : email.trim() },
-                            `Single sign-on link of ${user.name} saved`,
-                          )
+                          void change(user, { ssoEmail: email.trim() === '' ? null : email.trim() }, t('adm.ssoSaved', { name: user.name }))
                         }}
-                        aria-label={`Allow single sign-on for ${user.name}`}
+                        aria-label={t('adm.ssoLabel', { name: user.name })}
                       >
-                        SSO link
+                        {t('adm.ssoLink')}
                       </button>
                     )}
                     <button
                       type="button"
                       onClick={() => setEditing(editing === user.id ? null : user.id)}
-                      aria-label={`Limits of ${user.name}`}
+                      aria-label={t('adm.limitsOf', { name: user.name })}
                     >
-                      Limits
-                    </button>
-                    <button
-                      type="button"
-                      onClick={() => change(user, { disabled: !user.disabled }, `${user.name} ${user.disabled ? 'enabled' : 'disabled'}`)}
-                      aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.name}`}
-                    >
-                      {user.disabled ? 'Enable' : 'Disable'}
+                      {t('adm.limits')}
                     </button>
                     <button
                       type="button"
                       onClick={() =>
-                        change(user, { admin: !user.admin }, `${user.name} is ${user.admin ? 'no longer an admin' : 'an admin'}`)
+                        change(
+                          user,
+                          { disabled: !user.disabled },
+                          t('adm.toggled', { name: user.name, enabled: user.disabled ? 'yes' : 'no' }),
+                        )
                       }
-                      aria-label={user.admin ? `Remove admin role of ${user.name}` : `Make ${user.name} an admin`}
+                      aria-label={t('adm.enableLabel', { name: user.name, enable: user.disabled ? 'yes' : 'no' })}
                     >
-                      {user.admin ? 'Remove admin' : 'Make admin'}
+                      {user.disabled ? t('adm.enable') : t('adm.disable')}
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() =>
+                        change(user, { admin: !user.admin }, t('adm.adminChanged', { name: user.name, admin: user.admin ? 'no' : 'yes' }))
+                      }
+                      aria-label={
+                        user.admin ? t('adm.removeAdminLabel', { name: user.name }) : t('adm.makeAdminLabel', { name: user.name })
+                      }
+                    >
+                      {user.admin ? t('adm.removeAdmin') : t('adm.makeAdmin')}
                     </button>
                     <button
                       type="button"
@@ -219,9 +219,9 @@ function Users(props: { me: string }) {
                         setWithFiles(false)
                         setRemoving(user)
                       }}
-                      aria-label={`Remove ${user.name}`}
+                      aria-label={t('teams.remove', { name: user.name })}
                     >
-                      Remove
+                      {t('common.remove')}
                     </button>
                   </td>
                 </tr>
@@ -232,22 +232,18 @@ function Users(props: { me: string }) {
       )}
       <ConfirmDialog
         open={removing !== null}
-        title={`Remove ${removing?.name ?? ''}?`}
-        confirm="Remove"
+        title={t('adm.removeUser', { name: removing?.name ?? '' })}
+        confirm={t('common.remove')}
         danger
         onConfirm={remove}
         onClose={() => setRemoving(null)}
       >
-        <p>Their tokens stop working at once. This cannot be undone.</p>
-        <p>
-          A team they are the only owner of gets its longest-standing editor (or, without one, viewer) as its owner. A team they are the
-          only member of is deleted with its files.
-        </p>
+        <p>{t('adm.removeText')}</p>
+        <p>{t('adm.removeTeams')}</p>
         {removing && (
           <label class="check">
             <input type="checkbox" checked={withFiles} onChange={(event) => setWithFiles(event.currentTarget.checked)} />
-            Also delete {removing.usage.files > 0 ? `their ${removing.usage.files} file(s), ` : ''}the files of teams only they are in, and
-            every share link to them (without this, a user who owns files is not removed)
+            {t('adm.withTeamFiles')}
           </label>
         )}
       </ConfirmDialog>
@@ -256,7 +252,7 @@ function Users(props: { me: string }) {
 }
 
 function Invitations() {
-  const pending = useLoad(() => ok(api.api.admin.invitations.get()), [], { failure: 'The invitations could not be loaded' })
+  const pending = useLoad(() => ok(api.api.admin.invitations.get()), [], { failure: t('inv.failed') })
   const [admin, setAdmin] = useState(false)
   const [email, setEmail] = useState('')
   const [created, setCreated] = useState<string | null>(null)
@@ -266,34 +262,29 @@ function Invitations() {
       const { data } = await ok(api.api.admin.invitations.post({ admin, ...(email.trim() !== '' && { email: email.trim() }) }))
       setCreated(data.url)
       setEmail('')
-      notify(
-        'ok',
-        data.mailedTo
-          ? `Invitation created and being mailed to ${data.mailedTo}`
-          : 'Invitation created; copy the link now, it is shown only once',
-      )
+      notify('ok', data.mailedTo ? t('inv.mailed', { email: data.mailedTo }) : t('inv.created'))
       void pending.reload()
     } catch (failure) {
-      notify('error', errorText(failure, 'The invitation was not created'))
+      notify('error', errorText(failure, t('inv.notCreated')))
     }
   }
   const revoke = async (id: string) => {
     try {
       await ok(api.api.admin.invitations({ id }).delete())
-      notify('ok', 'Invitation revoked')
+      notify('ok', t('inv.revoked'))
       void pending.reload()
     } catch (failure) {
-      notify('error', errorText(failure, 'The invitation was not revoked'))
+      notify('error', errorText(failure, t('inv.notRevoked')))
     }
   }
   return (
     <section class="card" aria-labelledby="invite-heading">
-      <h2 id="invite-heading">Invite someone</h2>
-      <p>A link, valid 7 days and used once, where they choose their user name and password.</p>
+      <h2 id="invite-heading">{t('inv.heading')}</h2>
+      <p>{t('inv.text')}</p>
       <form class="row wrap" onSubmit={invite}>
         {MAIL_ON && (
           <>
-            <label for="invite-email">Email (optional)</label>
+            <label for="invite-email">{t('join.email')}</label>
             <input
               id="invite-email"
               type="email"
@@ -306,22 +297,22 @@ function Invitations() {
         )}
         <label class="check">
           <input type="checkbox" checked={admin} onChange={(event) => setAdmin(event.currentTarget.checked)} />
-          As an admin
+          {t('inv.asAdmin')}
         </label>
         <button type="submit" class="primary">
-          Create invitation link
+          {t('inv.create')}
         </button>
       </form>
       {created && (
         <div class="created-token" role="alert">
-          <p>Copy this link now and give it to them. It is not shown again.</p>
+          <p>{t('inv.copyNow')}</p>
           <div class="row">
-            <input readOnly value={created} aria-label="The invitation link" onFocus={(event) => event.currentTarget.select()} />
-            <button type="button" onClick={() => copyWithNotice(created, 'Link')}>
-              Copy
+            <input readOnly value={created} aria-label={t('inv.link')} onFocus={(event) => event.currentTarget.select()} />
+            <button type="button" onClick={() => copyWithNotice(created, 'link')}>
+              {t('common.copy')}
             </button>
             <button type="button" class="link" onClick={() => setCreated(null)}>
-              Done
+              {t('account.done')}
             </button>
           </div>
         </div>
@@ -331,11 +322,16 @@ function Invitations() {
           {pending.value.map((invitation) => (
             <li key={invitation.id} class="row">
               <span>
-                {invitation.admin ? 'Admin invitation' : invitation.team ? `Team invitation (${invitation.team.role})` : 'Invitation'} made{' '}
-                {formatDate(invitation.createdAt)}, valid until {formatDate(invitation.expiresAt)}
+                {invitation.team
+                  ? t('inv.teamItem', { role: invitation.team.role, made: formatDate(invitation.createdAt), until: formatDate(invitation.expiresAt) })
+                  : t('inv.item', {
+                      admin: invitation.admin ? 'yes' : 'no',
+                      made: formatDate(invitation.createdAt),
+                      until: formatDate(invitation.expiresAt),
+                    })}
               </span>
               <button type="button" class="danger" onClick={() => revoke(invitation.id)}>
-                Revoke
+                {t('account.revoke')}
               </button>
             </li>
           ))}
@@ -346,42 +342,47 @@ function Invitations() {
 }
 
 function Tokens() {
-  const tokens = useLoad(() => ok(api.api.admin.tokens.get({ query: {} })), [], { failure: 'The tokens could not be loaded' })
+  const tokens = useLoad(() => ok(api.api.admin.tokens.get({ query: {} })), [], { failure: t('tok.failed') })
   const revoke = async (token: AdminTokenDto) => {
-    if (!confirm(`Revoke “${token.label || 'unlabelled'}” of ${token.user.name}? Whatever uses it stops working at once.`)) return
+    if (!confirm(t('tok.confirm', { label: token.label || t('tok.unlabelled'), name: token.user.name }))) return
     try {
       await ok(api.api.admin.tokens({ id: token.id }).delete())
-      notify('ok', 'Token revoked')
+      notify('ok', t('tok.revoked'))
       void tokens.reload()
     } catch (failure) {
-      notify('error', errorText(failure, 'The token was not revoked'))
+      notify('error', errorText(failure, t('account.notRevoked')))
     }
   }
   const active = tokens.value?.filter((token) => token.status === 'active') ?? null
   return (
     <section class="card" aria-labelledby="all-tokens-heading">
-      <h2 id="all-tokens-heading">Everyone’s tokens</h2>
+      <h2 id="all-tokens-heading">{t('tok.heading')}</h2>
       {active === null ? (
-        <p aria-busy="true">Loading…</p>
+        <p aria-busy="true">{t('common.loading')}</p>
       ) : (
         <div class="table-wrap">
           <table>
-            <TableHead columns={['User', 'Label', 'May do', 'Expires']} unnamed="Actions" />
+            <TableHead
+              columns={[t('act.user'), t('account.label'), t('account.col.may'), t('account.col.expires')]}
+              unnamed={t('common.actions')}
+            />
             <tbody>
               {active.map((token) => (
                 <tr key={token.id}>
-                  <td data-label="User">{token.user.name}</td>
-                  <td data-label="Label">{token.label || '—'}</td>
-                  <td data-label="May do">{token.scopes === null ? 'everything' : token.scopes.join(', ')}</td>
-                  <td data-label="Expires">{token.expiresAt ? formatDate(token.expiresAt) : 'never'}</td>
+                  <td data-label={t('act.user')}>{token.user.name}</td>
+                  <td data-label={t('account.label')}>{token.label || '—'}</td>
+                  <td data-label={t('account.col.may')}>
+                    {token.scopes === null ? t('account.everythingShort') : token.scopes.join(', ')}
+                  </td>
+                  <td data-label={t('account.col.expires')}>{token.expiresAt ? formatDate(token.expiresAt) : t('account.never')}</td>
                   <td>
                     <button
                       type="button"
                       class="danger"
                       onClick={() => revoke(token)}
-                      aria-label={`Revoke ${token.label || 'unlabelled'} of ${token.user.name}`}
+                      aria-label={t('tok.revokeLabel', { label: token.label || t('tok.unlabelled'), name: token.user.name })}
                     >
-                      Revoke
+                      {t('account.revoke')}
                     </button>
                   </td>
                 </tr>
@@ -397,7 +398,7 @@ function Tokens() {
 /** Admins only: users, invitations and every token, without a shell on the server. */
 /** The server's mail: a test mail that shows what the SMTP server said, and the latest of the outbox. */
 function Mail() {
-  const outbox = useLoad(() => ok(api.api.admin.mail.get()), [], { failure: 'The mail could not be loaded' })
+  const outbox = useLoad(() => ok(api.api.admin.mail.get()), [], { failure: t('mail.failed') })
   const [to, setTo] = useState('')
   const [answer, setAnswer] = useState<{ accepted: boolean; response: string } | null>(null)
   const [busy, setBusy] = useState(false)
@@ -408,46 +409,44 @@ function Mail() {
       const { data } = await ok(api.api.admin.mail.test.post({ to: to.trim() }))
       setAnswer(data)
     } catch (failure) {
-      setAnswer({ accepted: false, response: errorText(failure, 'The test mail was not sent') })
+      setAnswer({ accepted: false, response: errorText(failure, t('mail.testFailed')) })
     } finally {
       setBusy(false)
     }
   }
   return (
     <section class="card" aria-labelledby="mail-heading">
-      <h2 id="mail-heading">Mail</h2>
+      <h2 id="mail-heading">{t('mail.heading')}</h2>
       {!MAIL_ON ? (
-        <p>
-          This server sends no mail: set <code>PDFSHARE_SMTP_URL</code> (and <code>PDFSHARE_MAIL_FROM</code>) to mail invitations.
-        </p>
+        <p>{tx('mail.off', { url: <code>PDFSHARE_SMTP_URL</code>, from: <code>PDFSHARE_MAIL_FROM</code> })}</p>
       ) : (
         <>
           <form class="row wrap" onSubmit={send}>
-            <label for="test-mail-to">Send a test mail to</label>
+            <label for="test-mail-to">{t('mail.testTo')}</label>
             <input id="test-mail-to" type="email" required value={to} onInput={(event) => setTo(event.currentTarget.value)} />
             <button type="submit" disabled={busy}>
-              Send test mail
+              {t('mail.send')}
             </button>
           </form>
           {answer && (
             <p role="status" class={answer.accepted ? '' : 'form-error'}>
-              {answer.accepted ? 'Sent. ' : 'Not sent. '}The server said: <code>{answer.response}</code>
+              {tx('mail.answer', { accepted: answer.accepted ? 'yes' : 'no', response: <code>{answer.response}</code> })}
             </p>
           )}
           {outbox.value && outbox.value.length > 0 && (
             <div class="table-wrap">
               <table>
-                <TableHead columns={['To', 'What', 'State', "The server's last answer"]} />
+                <TableHead columns={[t('mail.col.to'), t('visits.col.what'), t('mail.col.state'), t('mail.col.last')]} />
                 <tbody>
                   {outbox.value.map((mail) => (
                     <tr key={mail.id}>
-                      <td data-label="To">{mail.to}</td>
-                      <td data-label="What">{mail.subject}</td>
-                      <td data-label="State">
+                      <td data-label={t('mail.col.to')}>{mail.to}</td>
+                      <td data-label={t('visits.col.what')}>{mail.subject}</td>
+                      <td data-label={t('mail.col.state')}>
                         {mail.status}
-                        {mail.attempts > 1 && ` after ${mail.attempts} tries`}
+                        {mail.attempts > 1 && ` ${t('mail.tries', { tries: mail.attempts })}`}
                       </td>
-                      <td data-label="The server's last answer">{mail.lastResponse ?? '—'}</td>
+                      <td data-label={t('mail.col.last')}>{mail.lastResponse ?? '—'}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -462,35 +461,33 @@ function Mail() {
 
 /** Every team with its members, usage and limits, which an admin sets here; never its files (docs/teams.md, Quotas). */
 function Teams() {
-  const teams = useLoad(() => ok(api.api.admin.teams.get()), [], { failure: 'The teams could not be loaded' })
+  const teams = useLoad(() => ok(api.api.admin.teams.get()), [], { failure: t('teams.loadFailed') })
   const replace = (saved: AdminTeamDto) => teams.set((list) => list?.map((team) => (team.id === saved.id ? saved : team)) ?? null)
   return (
     <section class="card" aria-labelledby="admin-teams-heading">
-      <h2 id="admin-teams-heading">Teams</h2>
+      <h2 id="admin-teams-heading">{t('title.teams')}</h2>
       {teams.error && (
         <p class="form-error" role="alert">
           {teams.error}
         </p>
       )}
-      {teams.value?.length === 0 && <p>No teams yet.</p>}
+      {teams.value?.length === 0 && <p>{t('adm.teamsNone')}</p>}
       {teams.value && teams.value.length > 0 && (
         <div class="table-wrap">
           <table>
-            <TableHead columns={['Team', 'Members', 'Usage', 'Limits']} />
+            <TableHead columns={[t('adm.col.team'), t('adm.col.members'), t('adm.col.usage'), t('adm.limits')]} />
             <tbody>
               {teams.value.map((team) => (
                 <tr key={team.id}>
-                  <td data-label="Team">
+                  <td data-label={t('adm.col.team')}>
                     {team.name}
-                    <span class="sub">created {formatDate(team.createdAt)}</span>
+                    <span class="sub">{t('adm.teamCreated', { date: formatDate(team.createdAt) })}</span>
                   </td>
-                  <td data-label="Members">
-                    {team.members} ({team.owners} {team.owners === 1 ? 'owner' : 'owners'})
+                  <td data-label={t('adm.col.members')}>{t('adm.members', { members: team.members, owners: team.owners })}</td>
+                  <td data-label={t('adm.col.usage')}>
+                    {t('adm.usage', { files: team.usage.files, size: formatBytes(team.usage.bytes) })}
                   </td>
-                  <td data-label="Usage">
-                    {team.usage.files} {team.usage.files === 1 ? 'file' : 'files'}, {formatBytes(team.usage.bytes)}
-                  </td>
-                  <td data-label="Limits">
+                  <td data-label={t('adm.limits')}>
                     <LimitsForm user={team} save={(limits) => ok(api.api.admin.teams({ id: team.id }).patch(limits))} onSaved={replace} />
                   </td>
                 </tr>
@@ -506,7 +503,7 @@ function Teams() {
 export function AdminPage(props: { me: string }) {
   return (
     <main class="admin">
-      <h1>Admin</h1>
+      <h1>{t('title.admin')}</h1>
       <Users me={props.me} />
       <Teams />
       <Invitations />
@@ -523,9 +520,9 @@ function removalText(
   removed: { removedFiles: number; deletedTeams: { name: string }[]; promotedOwners: { name: string; teamName: string }[] },
 ): string {
   const parts = [
-    `${name} removed${removed.removedFiles > 0 ? ` with ${removed.removedFiles} file(s)` : ''}`,
-    ...removed.deletedTeams.map((team) => `team ${team.name} deleted (no member left)`),
-    ...removed.promotedOwners.map((p) => `${p.name} now owns ${p.teamName}`),
+    t('adm.removed', { name, files: removed.removedFiles }),
+    ...removed.deletedTeams.map((team) => t('adm.teamDeleted', { team: team.name })),
+    ...removed.promotedOwners.map((p) => t('adm.ownerPromoted', { name: p.name, team: p.teamName })),
   ]
   return parts.join('; ')
 }

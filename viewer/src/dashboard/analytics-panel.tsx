@@ -10,31 +10,28 @@ import { useLoad } from './use-api'
 import { ReadersList } from './readers-list'
 import { VisitsList } from './visits-list'
 import { TableHead } from './table-head'
+import { t } from './i18n'
 
-const DEVICES: [DeviceClass, string][] = [
-  ['desktop', 'Desktop'],
-  ['phone', 'Phone'],
-  ['tablet', 'Tablet'],
-]
+const DEVICES: DeviceClass[] = ['desktop', 'phone', 'tablet']
 
 function Totals(props: { totals: AnalyticsDto['totals'] }) {
   const { views, uniqueVisitors, downloads, medianReadingSeconds } = props.totals
   return (
     <dl class="totals">
       <div>
-        <dt>Views</dt>
+        <dt>{t('an.views')}</dt>
         <dd>{views}</dd>
       </div>
       <div>
-        <dt>Unique visitors</dt>
+        <dt>{t('an.unique')}</dt>
         <dd>{uniqueVisitors}</dd>
       </div>
       <div>
-        <dt>Downloads</dt>
+        <dt>{t('an.downloads')}</dt>
         <dd>{downloads}</dd>
       </div>
       <div>
-        <dt>Median reading time</dt>
+        <dt>{t('an.median')}</dt>
         <dd>{medianReadingSeconds === null ? '—' : formatDuration(medianReadingSeconds)}</dd>
       </div>
     </dl>
@@ -45,33 +42,26 @@ function Totals(props: { totals: AnalyticsDto['totals'] }) {
 function Pages(props: { pages: AnalyticsDto['pages'] }) {
   const { pages } = props
   if (pages.length === 0) {
-    return (
-      <p class="hint">
-        No reading time yet. The viewer reports which pages were on screen, and for how long, while someone reads; readers who ask not to be
-        tracked (Do Not Track or Global Privacy Control) still count as views but send no reading time.
-      </p>
-    )
+    return <p class="hint">{t('an.noReading')}</p>
   }
   const longest = Math.max(...pages.map((page) => page.seconds))
   const widest = Math.max(...pages.map((page) => page.visitors))
   return (
     <div class="table-wrap">
       <table class="bars-table pages-table">
-        <caption class="visually-hidden">Time on screen and reach per page</caption>
-        <TableHead columns={['Page', 'Time on screen', 'Reached by']} />
+        <caption class="visually-hidden">{t('an.pagesCaption')}</caption>
+        <TableHead columns={[t('an.col.page'), t('an.col.time'), t('an.col.reached')]} />
         <tbody>
           {pages.map((page) => (
             <tr key={page.page}>
               <th scope="row">{page.page}</th>
-              <td data-label="Time on screen">
+              <td data-label={t('an.col.time')}>
                 <Bar value={page.seconds} max={longest} />
                 <span class="bar-value">{formatDuration(page.seconds)}</span>
               </td>
-              <td data-label="Reached by">
+              <td data-label={t('an.col.reached')}>
                 <Bar value={page.visitors} max={widest} />
-                <span class="bar-value">
-                  {page.visitors} {page.visitors === 1 ? 'visit' : 'visits'}
-                </span>
+                <span class="bar-value">{t('an.visits', { visits: page.visitors })}</span>
               </td>
             </tr>
           ))}
@@ -82,17 +72,17 @@ function Pages(props: { pages: AnalyticsDto['pages'] }) {
 }
 
 function Referrers(props: { referrers: AnalyticsDto['referrers'] }) {
-  if (props.referrers.length === 0) return <p class="hint">No views in this period, so no referrers.</p>
+  if (props.referrers.length === 0) return <p class="hint">{t('an.noReferrers')}</p>
   const most = Math.max(...props.referrers.map((referrer) => referrer.views))
   return (
     <table class="bars-table">
-      <caption class="visually-hidden">Top referrers</caption>
-      <TableHead columns={['From', 'Views']} />
+      <caption class="visually-hidden">{t('an.referrers')}</caption>
+      <TableHead columns={[t('an.col.from'), t('an.views')]} />
       <tbody>
         {props.referrers.map((referrer) => (
           <tr key={referrer.host}>
-            <th scope="row">{referrer.host || 'Direct or unknown'}</th>
-            <td data-label="Views">
+            <th scope="row">{referrer.host || t('an.direct')}</th>
+            <td data-label={t('an.views')}>
               <Bar value={referrer.views} max={most} />
               <span class="bar-value">{referrer.views}</span>
             </td>
@@ -104,16 +94,16 @@ function Referrers(props: { referrers: AnalyticsDto['referrers'] }) {
 }
 
 function Devices(props: { devices: AnalyticsDto['devices'] }) {
-  const most = Math.max(...DEVICES.map(([key]) => props.devices[key]))
+  const most = Math.max(...DEVICES.map((key) => props.devices[key]))
   return (
     <table class="bars-table">
-      <caption class="visually-hidden">Views by device</caption>
-      <TableHead columns={['Device', 'Views']} />
+      <caption class="visually-hidden">{t('an.byDevice')}</caption>
+      <TableHead columns={[t('an.col.device'), t('an.views')]} />
       <tbody>
-        {DEVICES.map(([key, name]) => (
+        {DEVICES.map((key) => (
           <tr key={key}>
-            <th scope="row">{name}</th>
-            <td data-label="Views">
+            <th scope="row">{t('an.device', { device: key })}</th>
+            <td data-label={t('an.views')}>
               <Bar value={props.devices[key]} max={most} />
               <span class="bar-value">{props.devices[key]}</span>
             </td>
@@ -135,7 +125,7 @@ export function AnalyticsPanel(props: { fileId: string; filename: string }) {
   // The links only name the choices: without them the panel still shows every link's numbers.
   const links =
     useLoad(() => ok(api.api.files({ id: props.fileId }).links.get()), [props.fileId], {
-      failure: 'The links could not be loaded',
+      failure: t('links.loadFailed'),
     }).value ?? []
   // Only the newest request's answer is shown when the choices change quickly.
   const analytics = useLoad(
@@ -148,7 +138,7 @@ export function AnalyticsPanel(props: { fileId: string; filename: string }) {
       )
     },
     [props.fileId, days, linkId],
-    { failure: 'The analytics could not be loaded' },
+    { failure: t('an.loadFailed') },
   )
   const { value: data, error: loadError } = analytics
 
@@ -156,32 +146,32 @@ export function AnalyticsPanel(props: { fileId: string; filename: string }) {
     try {
       await download(`/files/${props.fileId}/visits.csv`, `${props.filename.replace(/\.pdf$/i, '')}-visits.csv`)
     } catch (failure) {
-      notify('error', errorText(failure, 'The visits could not be downloaded'))
+      notify('error', errorText(failure, t('an.csvFailed')))
     }
   }
 
   const chosen = links.find((link) => link.id === linkId)
-  const scope = chosen ? linkName(chosen) : 'all links'
+  const scope = chosen ? linkName(chosen) : t('an.allLinks')
   const nothing = data !== null && data.totals.views === 0 && data.totals.downloads === 0
 
   return (
     <section class="card analytics" aria-labelledby="analytics-heading" aria-busy={analytics.loading}>
-      <h2 id="analytics-heading">Analytics</h2>
+      <h2 id="analytics-heading">{t('an.heading')}</h2>
       <div class="row wrap analytics-filters">
         <div class="field">
-          <label for="analytics-range">Period</label>
+          <label for="analytics-range">{t('an.period')}</label>
           <select id="analytics-range" value={String(days)} onChange={(event) => setDays(Number(event.currentTarget.value))}>
             {ANALYTICS_RANGES.map((range) => (
               <option key={range} value={String(range)}>
-                Last {range} days
+                {t('an.lastDays', { days: range })}
               </option>
             ))}
           </select>
         </div>
         <div class="field">
-          <label for="analytics-link">Link</label>
+          <label for="analytics-link">{t('file.link')}</label>
           <select id="analytics-link" value={linkId} onChange={(event) => setLinkId(event.currentTarget.value)}>
-            <option value="">All links</option>
+            <option value="">{t('an.allLinks')}</option>
             {links.map((link) => (
               <option key={link.id} value={link.id}>
                 {linkName(link)}
@@ -190,10 +180,10 @@ export function AnalyticsPanel(props: { fileId: string; filename: string }) {
           </select>
         </div>
         <button type="button" onClick={analytics.reload}>
-          Refresh
+          {t('an.refresh')}
         </button>
         <button type="button" onClick={csv}>
-          Download visits (CSV, all links)
+          {t('an.csv')}
         </button>
       </div>
       {loadError && (
@@ -201,30 +191,25 @@ export function AnalyticsPanel(props: { fileId: string; filename: string }) {
           {loadError}
         </p>
       )}
-      {data === null && !loadError && <p>Loading the analytics…</p>}
+      {data === null && !loadError && <p>{t('an.loading')}</p>}
       {data && (
         <>
           <p class="sub" aria-live="polite">
-            {scope === 'all links' ? 'All links' : scope}, UTC days {data.from} to {data.to}
+            {t('an.scope', { scope, from: data.from, to: data.to })}
           </p>
           <Totals totals={data.totals} />
-          {nothing && (
-            <p class="empty-note">
-              No views in this period yet. A view is counted when a person opens the link; bots, link previews and a repeat visit by the
-              same reader within 30 minutes are not counted.
-            </p>
-          )}
-          <h3>Views per day</h3>
+          {nothing && <p class="empty-note">{t('an.nothing')}</p>}
+          <h3>{t('an.perDay')}</h3>
           <ViewsChart days={data.viewsPerDay} />
-          <h3>Reading per page</h3>
+          <h3>{t('an.perPage')}</h3>
           <Pages pages={data.pages} />
           <div class="analytics-grid">
             <div>
-              <h3>Top referrers</h3>
+              <h3>{t('an.referrers')}</h3>
               <Referrers referrers={data.referrers} />
             </div>
             <div>
-              <h3>Devices</h3>
+              <h3>{t('an.devices')}</h3>
               <Devices devices={data.devices} />
             </div>
           </div>
@@ -232,11 +217,11 @@ export function AnalyticsPanel(props: { fileId: string; filename: string }) {
       )}
       {links.some((link) => link.access !== 'open') && (
         <>
-          <h3>Readers</h3>
+          <h3>{t('an.readers')}</h3>
           <ReadersList fileId={props.fileId} linkId={linkId} onErased={() => setErasures((count) => count + 1)} />
         </>
       )}
-      <h3>Recent visits</h3>
+      <h3>{t('an.recent')}</h3>
       <VisitsList key={`${props.fileId} ${linkId} ${erasures}`} fileId={props.fileId} linkId={linkId} links={links} />
     </section>
   )

@@ -8,6 +8,7 @@ import { treaty } from '@elysiajs/eden'
 import type { App } from '../../../src/app'
 import type { FileDto } from '../../../src/routes/files/model'
 import { session } from './session'
+import { language, type MessageKey, t } from './i18n'
 
 export class ApiError extends Error {
   constructor(
@@ -19,13 +20,53 @@ export class ApiError extends Error {
   }
 }
 
-/** The message to show for a failure: the API's own, else `fallback`. */
-export const errorText = (failure: unknown, fallback: string) => (failure instanceof ApiError ? failure.message : fallback)
+/**
+ * The API's codes (docs/api.md, Errors) whose meaning the dashboard says in the page's language; the two whose
+ * message names what was wrong (a field, a name in use) keep the API's words inside theirs (`{detail}`). Other
+ * codes, and every message in English, are the API's own words.
+ */
+const CODE_MESSAGES: Partial<Record<string, MessageKey>> = {
+  unauthorized: 'error.unauthorized',
+  second_factor_required: 'error.second_factor_required',
+  quota_exceeded: 'error.quota_exceeded',
+  insufficient_scope: 'error.insufficient_scope',
+  reauthentication_required: 'error.reauthentication_required',
+  account_disabled: 'error.account_disabled',
+  password_sign_in_off: 'error.password_sign_in_off',
+  account_owner_only: 'error.account_owner_only',
+  team_owner_only: 'error.team_owner_only',
+  not_found: 'error.not_found',
+  team_not_found: 'error.team_not_found',
+  user_not_found: 'error.user_not_found',
+  request_closed: 'error.request_closed',
+  last_team_owner: 'error.last_team_owner',
+  request_timeout: 'error.request_timeout',
+  file_too_large: 'error.file_too_large',
+  body_too_large: 'error.body_too_large',
+  not_pdf: 'error.not_pdf',
+  unsupported_media_type: 'error.unsupported_media_type',
+  infected: 'error.infected',
+  rate_limited: 'error.rate_limited',
+  internal: 'error.internal',
+  server_busy: 'error.server_busy',
+  scan_unavailable: 'error.scan_unavailable',
+  insufficient_storage: 'error.insufficient_storage',
+  idempotency_key_in_use: 'error.idempotency_key_in_use',
+  invalid_request: 'error.invalid_request',
+  conflict: 'error.conflict',
+}
+
+/** What to show for an ApiError: in English the API's own message, else its code's in the page's language. */
+function failureText(failure: ApiError): string {
+  const key = language === 'en' ? undefined : CODE_MESSAGES[failure.code]
+  return key ? t(key, { detail: failure.message }) : failure.message
+}
+
+/** The message to show for a failure: the API's (see failureText), else `fallback`. */
+export const errorText = (failure: unknown, fallback: string) => (failure instanceof ApiError ? failureText(failure) : fallback)
 
 /** Where the API lives: the page tells us (the server may sit under a path prefix, e.g. /docs/api). */
 export const apiBase = document.getElementById('app')?.dataset.api ?? '/api'
-
-const UNREACHABLE = 'The server cannot be reached. Check the connection and try again.'
 
 /**
  * The API, as `api.api.files({ id }).get()`: the routes' paths start with /api, so the client's domain is
@@ -53,11 +94,7 @@ function apiPathOf(url: string): string {
 /** The API's failure envelope, `{ error, code }`, as an ApiError; anything else says the status. */
 function failureOf(status: number, body: unknown): ApiError {
   const { error, code }: Record<string, unknown> = typeof body === 'object' && body !== null ? { ...body } : {}
-  return new ApiError(
-    typeof error === 'string' ? error : `The server answered ${status}`,
-    status,
-    typeof code === 'string' ? code : 'unknown',
-  )
+  return new ApiError(typeof error === 'string' ? error : t('api.status', { status }), status, typeof code === 'string' ? code : 'unknown')
 }
 
 /** An Eden answer: the success body, or the failure (no `response` when the request never got one). */
@@ -70,7 +107,7 @@ export async function ok<T>(request: Promise<Answer<T>>): Promise<T> {
   const answer = await request
   if (answer.error === null) return answer.data
   // Eden answers a fetch that failed (offline, refused, cut) with a 503 and no response.
-  if (answer.response === undefined) throw new ApiError(UNREACHABLE, 0, 'network')
+  if (answer.response === undefined) throw new ApiError(t('api.unreachable'), 0, 'network')
   throw failureOf(answer.status, answer.error.value)
 }
 
@@ -121,7 +158,7 @@ export function sendPdf(method: 'POST' | 'PUT', path: string, file: File, onProg
         resolve({ status: request.status, body, retryAfter: retryAfter > 0 ? retryAfter : undefined })
       }
       request.onerror = () => resolve('lost')
-      request.onabort = () => reject(new ApiError('Cancelled', 0, 'cancelled'))
+      request.onabort = () => reject(new ApiError(t('api.cancelled'), 0, 'cancelled'))
       const form = new FormData()
       form.append('file', file, file.name)
       request.send(form)
@@ -132,12 +169,12 @@ export function sendPdf(method: 'POST' | 'PUT', path: string, file: File, onProg
       if (sent !== 'lost' && sent.status >= 200 && sent.status < 300 && sent.body?.data) return sent.body.data
       const again = sent === 'lost' || SEND_AGAIN.has(sent.status)
       if (!again || resends >= RESEND_WAITS_MS.length) {
-        if (sent === 'lost') throw new ApiError('The upload was interrupted: the server cannot be reached.', 0, 'network')
+        if (sent === 'lost') throw new ApiError(t('api.interrupted'), 0, 'network')
         throw failureOf(sent.status, sent.body)
       }
       const wait = sent !== 'lost' && sent.retryAfter !== undefined ? sent.retryAfter * 1000 : RESEND_WAITS_MS[resends]!
       await new Promise((resolve) => setTimeout(resolve, wait))
-      if (cancelled) throw new ApiError('Cancelled', 0, 'cancelled')
+      if (cancelled) throw new ApiError(t('api.cancelled'), 0, 'cancelled')
     }
   })()
   return {
@@ -160,7 +197,7 @@ export async function putPicture<T>(path: string, file: File): Promise<T> {
       body: file,
     })
   } catch {
-    throw new ApiError(UNREACHABLE, 0, 'network')
+    throw new ApiError(t('api.unreachable'), 0, 'network')
   }
   const body: { data?: T } | null = await response.json().catch(() => null)
   if (response.ok && body?.data) return body.data
@@ -178,7 +215,7 @@ export async function download(path: string, filename: string): Promise<void> {
   try {
     response = await fetch(`${apiBase}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} })
   } catch {
-    throw new ApiError(UNREACHABLE, 0, 'network')
+    throw new ApiError(t('api.unreachable'), 0, 'network')
   }
   if (response.status === 401 && token) session.refused(`/api${path}`)
   if (!response.ok) throw failureOf(response.status, await response.json().catch(() => null))

@@ -4,6 +4,7 @@ import { AdminPage } from './admin-page'
 import { EmailPage } from './email-page'
 import { BRAND, BrandMark } from './brand'
 import { JoinPage } from './join-page'
+import { LanguagePicker } from './language-picker'
 import { ResetPage } from './reset-page'
 import { SsoFinish } from './sign-in'
 import { useLoad } from './use-api'
@@ -21,6 +22,7 @@ import { RoomsPage } from './rooms-page'
 import { TeamsPage } from './teams-page'
 import { TeamSwitcher } from './team-switcher'
 import { WebhooksPage } from './webhooks-page'
+import { type MessageKey, t } from './i18n'
 
 type Route =
   | { page: 'files' }
@@ -64,22 +66,22 @@ function routeOf(hash: string): Route {
   return { page: 'files' }
 }
 
-const TITLES: Record<Route['page'], string> = {
-  files: 'Files',
-  file: 'Files',
-  rooms: 'Rooms',
-  room: 'Rooms',
-  requests: 'File requests',
-  webhooks: 'Webhooks',
-  teams: 'Teams',
-  notifications: 'Notifications',
-  activity: 'Activity',
-  account: 'Account',
-  admin: 'Admin',
-  join: 'Join',
-  reset: 'New password',
-  email: 'Confirm email',
-  sso: 'Signing in',
+const TITLES: Record<Route['page'], MessageKey> = {
+  files: 'title.files',
+  file: 'title.files',
+  rooms: 'title.rooms',
+  room: 'title.rooms',
+  requests: 'title.requests',
+  webhooks: 'title.webhooks',
+  teams: 'title.teams',
+  notifications: 'title.notifications',
+  activity: 'title.activity',
+  account: 'title.account',
+  admin: 'title.admin',
+  join: 'title.join',
+  reset: 'title.reset',
+  email: 'title.email',
+  sso: 'title.sso',
 }
 
 export function App() {
@@ -110,13 +112,14 @@ export function App() {
     return () => removeEventListener('hashchange', onHash)
   }, [])
   useEffect(() => {
-    document.title = `${TITLES[route.page]} · ${BRAND.name}`
+    document.title = `${t(TITLES[route.page])} · ${BRAND.name}`
   }, [route])
 
   if (route.page === 'sso') {
     return (
       <>
         <SsoFinish code={route.code} />
+        <LanguagePicker hash={location.hash} />
         <Notices />
       </>
     )
@@ -125,6 +128,7 @@ export function App() {
     return (
       <>
         <ResetPage secret={route.secret} />
+        <LanguagePicker hash={location.hash} />
         <Notices />
       </>
     )
@@ -133,6 +137,7 @@ export function App() {
     return (
       <>
         <EmailPage secret={route.secret} />
+        <LanguagePicker hash={location.hash} />
         <Notices />
       </>
     )
@@ -141,6 +146,7 @@ export function App() {
     return (
       <>
         <JoinPage invitation={route.invitation} />
+        <LanguagePicker hash={location.hash} />
         <Notices />
       </>
     )
@@ -149,6 +155,7 @@ export function App() {
     return (
       <>
         <SignIn />
+        <LanguagePicker hash={location.hash} />
         <Notices />
       </>
     )
@@ -158,58 +165,56 @@ export function App() {
     // A sign-in session's token is revoked, so a copy of it left anywhere is worthless. A pasted API token
     // is left alone: scripts may use it too.
     if (current.kind === 'login' && current.tokenId) {
-      await ok(api.api.tokens({ id: current.tokenId }).delete()).catch(() =>
-        notify('error', 'The session could not be revoked on the server; it ends by itself when it expires'),
-      )
+      await ok(api.api.tokens({ id: current.tokenId }).delete()).catch(() => notify('error', t('app.revokeFailed')))
     }
     session.end()
-    notify('ok', 'Signed out')
+    notify('ok', t('app.signedOut'))
   }
 
   return (
     <>
       <a class="skip" href="#content">
-        Skip to content
+        {t('app.skip')}
       </a>
       <header class="top">
         <a class="brand" href="#/files">
           <BrandMark />
         </a>
-        <nav aria-label="Main">
+        <nav aria-label={t('nav.label')}>
           <a href="#/files" aria-current={route.page === 'files' || route.page === 'file' ? 'page' : undefined}>
-            Files
+            {t('nav.files')}
           </a>
           <a href="#/rooms" aria-current={route.page === 'rooms' || route.page === 'room' ? 'page' : undefined}>
-            Rooms
+            {t('nav.rooms')}
           </a>
           <a href="#/requests" aria-current={route.page === 'requests' ? 'page' : undefined}>
-            Requests
+            {t('nav.requests')}
           </a>
           <a href="#/notifications" aria-current={route.page === 'notifications' ? 'page' : undefined}>
-            Notifications
+            {t('nav.notifications')}
           </a>
           <a href="#/teams" aria-current={route.page === 'teams' ? 'page' : undefined}>
-            Teams
+            {t('nav.teams')}
           </a>
           <a href="#/webhooks" aria-current={route.page === 'webhooks' ? 'page' : undefined}>
-            Webhooks
+            {t('nav.webhooks')}
           </a>
           <a href="#/activity" aria-current={route.page === 'activity' ? 'page' : undefined}>
-            Activity
+            {t('nav.activity')}
           </a>
           <a href="#/account" aria-current={route.page === 'account' ? 'page' : undefined}>
-            Account
+            {t('nav.account')}
           </a>
           {me?.admin && (
             <a href="#/admin" aria-current={route.page === 'admin' ? 'page' : undefined}>
-              Admin
+              {t('nav.admin')}
             </a>
           )}
         </nav>
         <TeamSwitcher current={current} teams={teamsLoad.value?.teams ?? null} settled={teamsSettled} />
         <span class="who">{current.name}</span>
         <button type="button" onClick={signOut}>
-          Sign out
+          {t('app.signOut')}
         </button>
       </header>
       {/* Acting for another owner shows another owner's things: every page is read again. */}
@@ -225,8 +230,9 @@ export function App() {
         {route.page === 'notifications' && <NotificationsPage />}
         {route.page === 'activity' && <ActivityPage />}
         {route.page === 'account' && <AccountPage />}
-        {route.page === 'admin' && (me?.admin ? <AdminPage me={me.name} /> : <p>{me ? 'Only admins see this page.' : 'Loading…'}</p>)}
+        {route.page === 'admin' && (me?.admin ? <AdminPage me={me.name} /> : <p>{me ? t('app.adminOnly') : t('common.loading')}</p>)}
       </div>
+      <LanguagePicker hash={location.hash} />
       <Notices />
     </>
   )

@@ -5,8 +5,7 @@ import { api, errorText, ok, putPicture } from './api'
 import { formatBytes } from './format'
 import { CountedField, notify, Switch } from './ui'
 import { useLoad } from './use-api'
-
-const FROM_SETTING = 'the server’s setting'
+import { t, tx } from './i18n'
 
 /** The form as typed: the Admin page's own values ('' for a field left to the setting). */
 type Fields = { name: string; accent: string; hidePdfshare: boolean }
@@ -21,14 +20,12 @@ const fieldsOf = (branding: BrandingDto): Fields => ({
  * pdfshare, and the logo. A field left empty is the server's setting (PDFSHARE_BRAND_*), shown as its placeholder.
  */
 export function BrandingPanel() {
-  const loaded = useLoad(() => ok(api.api.admin.branding.get()), [], { failure: 'The branding could not be loaded' })
+  const loaded = useLoad(() => ok(api.api.admin.branding.get()), [], { failure: t('brand.failed') })
   const branding = loaded.value
   return (
     <section class="card branding" aria-labelledby="branding-heading">
-      <h2 id="branding-heading">Branding</h2>
-      <p class="hint">
-        What readers see on share pages, and everyone on this dashboard. An empty field is {FROM_SETTING} (<code>PDFSHARE_BRAND_*</code>).
-      </p>
+      <h2 id="branding-heading">{t('brand.heading')}</h2>
+      <p class="hint">{tx('brand.intro', { setting: t('brand.fromSetting'), vars: <code>PDFSHARE_BRAND_*</code> })}</p>
       {loaded.error && (
         <p class="form-error" role="alert">
           {loaded.error}
@@ -60,26 +57,28 @@ function BrandingForm(props: { branding: BrandingDto; onSaved: (branding: Brandi
     try {
       const { data } = await ok(api.api.admin.branding.patch(change))
       props.onSaved(data)
-      notify('ok', 'Branding saved: share pages show it now, this dashboard after a reload')
+      notify('ok', t('brand.saved'))
     } catch (failure) {
-      notify('error', errorText(failure, 'The branding was not saved'))
+      notify('error', errorText(failure, t('brand.notSaved')))
     } finally {
       setBusy(false)
     }
   }
   const setting = (field: 'name' | 'accent', value: string | null) =>
-    branding.fromSettings.includes(field) && value ? `${value} (${FROM_SETTING})` : `none (${FROM_SETTING})`
+    branding.fromSettings.includes(field) && value
+      ? t('brand.valueFromSetting', { value, setting: t('brand.fromSetting') })
+      : t('brand.noneFromSetting', { setting: t('brand.fromSetting') })
   return (
     <form class="branding-form" onSubmit={save}>
-      <CountedField id="brand-name" label="Instance name" value={fields.name} max={BRAND_LIMITS.name} onInput={(name) => set({ name })} />
+      <CountedField id="brand-name" label={t('brand.name')} value={fields.name} max={BRAND_LIMITS.name} onInput={(name) => set({ name })} />
       <p class="hint">Empty: {setting('name', branding.name)}.</p>
       <div class="field">
-        <label for="brand-accent">Accent colour</label>
+        <label for="brand-accent">{t('brand.accent')}</label>
         <div class="row">
           <input
             id="brand-accent-picker"
             type="color"
-            aria-label="Pick the accent colour"
+            aria-label={t('brand.pick')}
             value={fields.accent || branding.accent || '#1a56c4'}
             onInput={(event) => set({ accent: event.currentTarget.value })}
           />
@@ -93,8 +92,8 @@ function BrandingForm(props: { branding: BrandingDto; onSaved: (branding: Brandi
           />
         </div>
         <span id="brand-accent-hint" class="hint">
-          Buttons, links and focus rings, written #rrggbb. Empty: {setting('accent', branding.accent)}.
-          {branding.accentDark && branding.accentDark !== branding.accent && ` Dark mode shows the lighter ${branding.accentDark}.`}
+          {t('brand.accentHint', { empty: setting('accent', branding.accent) })}
+          {branding.accentDark && branding.accentDark !== branding.accent && ` ${t('brand.dark', { color: branding.accentDark })}`}
         </span>
       </div>
       {branding.warnings.map((warning) => (
@@ -102,14 +101,10 @@ function BrandingForm(props: { branding: BrandingDto; onSaved: (branding: Brandi
           {warning}
         </p>
       ))}
-      <Switch
-        label="Name pdfshare nowhere on share pages (link previews, icon)"
-        checked={fields.hidePdfshare}
-        onChange={(hidePdfshare) => set({ hidePdfshare })}
-      />
+      <Switch label={t('brand.hide')} checked={fields.hidePdfshare} onChange={(hidePdfshare) => set({ hidePdfshare })} />
       <div class="row">
         <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save the branding'}
+          {busy ? t('common.saving') : t('brand.save')}
         </button>
       </div>
     </form>
@@ -134,28 +129,29 @@ function LogoField(props: { branding: BrandingDto; onSaved: (branding: BrandingD
     const input = event.currentTarget as HTMLInputElement
     const file = input.files?.[0]
     input.value = ''
-    if (file) void run(() => putPicture<BrandingDto>('/admin/branding/logo', file), 'Logo saved', 'The logo was not saved')
+    if (file) void run(() => putPicture<BrandingDto>('/admin/branding/logo', file), t('brand.logoSaved'), t('brand.logoNotSaved'))
   }
-  const remove = () => run(async () => (await ok(api.api.admin.branding.logo.delete())).data, 'Logo removed', 'The logo was not removed')
+  const remove = () =>
+    run(async () => (await ok(api.api.admin.branding.logo.delete())).data, t('brand.logoRemoved'), t('brand.logoNotRemoved'))
   return (
     <div class="field logo-field">
       <span class="label-text" id="brand-logo-label">
-        Logo
+        {t('brand.logo')}
       </span>
       {logo ? (
         <p class="logo-preview">
-          <img src={logo.url} width={logo.width} height={logo.height} alt="The logo as shared pages show it" />
+          <img src={logo.url} width={logo.width} height={logo.height} alt={t('brand.logoAlt')} />
           <span class="hint">
             {logo.width}×{logo.height}, {formatBytes(logo.bytes)}
-            {fromSettings.includes('logo') && ` (${FROM_SETTING})`}
+            {fromSettings.includes('logo') && ` (${t('brand.fromSetting')})`}
           </span>
         </p>
       ) : (
-        <p class="hint">None.</p>
+        <p class="hint">{t('brand.none')}</p>
       )}
       <div class="row wrap">
         <label class="button-like" for="brand-logo-file">
-          {logo && !fromSettings.includes('logo') ? 'Replace the logo…' : 'Upload a logo…'}
+          {logo && !fromSettings.includes('logo') ? t('brand.replace') : t('brand.upload')}
         </label>
         <input
           id="brand-logo-file"
@@ -168,13 +164,16 @@ function LogoField(props: { branding: BrandingDto; onSaved: (branding: BrandingD
         />
         {logo && !fromSettings.includes('logo') && (
           <button type="button" disabled={busy} onClick={remove}>
-            Remove the logo
+            {t('brand.remove')}
           </button>
         )}
       </div>
       <span id="brand-logo-hint" class="hint">
-        PNG, JPEG or WebP, at most {formatBytes(BRAND_LIMITS.logoBytes)}; it is scaled to fit {BRAND_LIMITS.logoWidth}×
-        {BRAND_LIMITS.logoHeight}. No SVG: export it as PNG. It should read on light and dark backgrounds alike.
+        {t('brand.logoHint', {
+          size: formatBytes(BRAND_LIMITS.logoBytes),
+          width: BRAND_LIMITS.logoWidth,
+          height: BRAND_LIMITS.logoHeight,
+        })}
       </span>
     </div>
   )

@@ -1,18 +1,18 @@
 import { useId, useState } from 'preact/hooks'
 import { formatDay } from './format'
 import { TableHead } from './table-head'
+import { t } from './i18n'
 
 type Day = { day: string; views: number; uniqueVisitors: number }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 /** What the chart shows, in one sentence for screen readers (the exact numbers are in its table). */
 export function chartSummary(days: Day[]): string {
   const total = days.reduce((sum, day) => sum + day.views, 0)
-  const period = days.length ? `from ${formatDay(days[0]!.day)} to ${formatDay(days[days.length - 1]!.day)}` : ''
-  if (total === 0) return `Views per day ${period}: no views`
+  const from = days.length ? formatDay(days[0]!.day) : ''
+  const to = days.length ? formatDay(days[days.length - 1]!.day) : ''
+  if (total === 0) return t('chart.none', { from, to })
   const busiest = days.reduce((best, day) => (day.views > best.views ? day : best))
-  return `Views per day ${period}: ${plural(total, 'view', 'views')} in all, the most on ${formatDay(busiest.day)} (${busiest.views})`
+  return t('chart.summary', { from, to, views: total, busiest: formatDay(busiest.day), most: busiest.views })
 }
 
 /** The chart's own units; it stretches to the panel's width at a fixed height (CSS), text kept outside it. */
@@ -58,7 +58,7 @@ export function ViewsChart(props: { days: Day[] }) {
               width={slot * 0.7}
               height={height}
             >
-              <title>{`${formatDay(day.day)}: ${plural(day.views, 'view', 'views')}`}</title>
+              <title>{t('chart.day', { day: formatDay(day.day), views: day.views })}</title>
             </rect>
           )
         })}
@@ -68,21 +68,21 @@ export function ViewsChart(props: { days: Day[] }) {
         {[...labelled].map((index) => days[index] && <span key={index}>{formatDay(days[index]!.day)}</span>)}
       </div>
       <button type="button" class="link" aria-expanded={asTable} aria-controls={tableId} onClick={() => setAsTable(!asTable)}>
-        {asTable ? 'Hide the table' : 'Show as table'}
+        {asTable ? t('chart.hide') : t('chart.show')}
       </button>
       <div id={tableId} class="table-wrap chart-table" hidden={!asTable}>
         {asTable && (
           <table>
-            <caption class="visually-hidden">Views and unique visitors per day</caption>
-            <TableHead columns={['Day', 'Views', 'Unique visitors']} />
+            <caption class="visually-hidden">{t('chart.caption')}</caption>
+            <TableHead columns={[t('chart.col.day'), t('an.views'), t('an.unique')]} />
             <tbody>
               {days.map((day) => (
                 <tr key={day.day}>
                   <th scope="row">
                     <time dateTime={day.day}>{formatDay(day.day)}</time>
                   </th>
-                  <td data-label="Views">{day.views}</td>
-                  <td data-label="Unique visitors">{day.uniqueVisitors}</td>
+                  <td data-label={t('an.views')}>{day.views}</td>
+                  <td data-label={t('an.unique')}>{day.uniqueVisitors}</td>
                 </tr>
               ))}
             </tbody>

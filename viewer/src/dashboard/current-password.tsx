@@ -1,3 +1,4 @@
+import { t } from './i18n'
 /**
  * "Your password", asked again by every change of how the account signs in (passkeys, two-factor sign-in, the
  * reset email: docs/sign-in.md, Changing how you sign in). An account without a password is not asked: a recent
@@ -6,7 +7,7 @@
 export function CurrentPassword(props: { id: string; value: string; onInput: (value: string) => void }) {
   return (
     <div class="field">
-      <label for={props.id}>Your password</label>
+      <label for={props.id}>{t('password.current')}</label>
       <input
         id={props.id}
         type="password"

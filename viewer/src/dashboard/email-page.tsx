@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, errorText, ok } from './api'
 import { BrandMark } from './brand'
+import { t, tx } from './i18n'
 
 /**
  * The link mailed to a new email (#/email/SECRET): one button makes it the account's email (no session needed: the
@@ -18,7 +19,7 @@ export function EmailPage(props: { secret: string }) {
       const { data } = await ok(api.api.auth.email.confirm.post({ secret: props.secret }))
       setDone(data.email)
     } catch (failure) {
-      setError(errorText(failure, 'The email was not confirmed'))
+      setError(errorText(failure, t('confirm.failed')))
     } finally {
       setBusy(false)
     }
@@ -29,21 +30,21 @@ export function EmailPage(props: { secret: string }) {
         <BrandMark />
       </h1>
       <section aria-labelledby="email-confirm-heading">
-        <h2 id="email-confirm-heading">{done ? 'Email confirmed' : 'Confirm your email'}</h2>
+        <h2 id="email-confirm-heading">{done ? t('confirm.done') : t('confirm.heading')}</h2>
         {done ? (
           <p role="status">
-            Links to choose a new password now go to <strong>{done}</strong>. <a href="#/account">Go to your account</a>
+            {tx('confirm.doneText', { email: <strong>{done}</strong> })} <a href="#/account">{t('confirm.toAccount')}</a>
           </p>
         ) : (
           <>
-            <p>Make this address the email of your pdfshare account: links to choose a new password will be mailed to it.</p>
+            <p>{t('confirm.text')}</p>
             {error && (
               <p class="form-error" role="alert">
                 {error}
               </p>
             )}
             <button type="button" class="primary" disabled={busy} onClick={confirm}>
-              Confirm my email
+              {t('confirm.submit')}
             </button>
           </>
         )}

@@ -9,6 +9,7 @@ import { QrCode } from './qr-code'
 import { useDropZone } from './uploads'
 import { session } from './session'
 import { copyWithNotice, CountedField, notify, Switch } from './ui'
+import { t } from './i18n'
 import { useLoad } from './use-api'
 import { VersionsPanel } from './versions-panel'
 
@@ -17,7 +18,7 @@ const draftOf = (file: FileDto): Draft => ({ filename: file.filename, title: fil
 
 /** One file: its default link (copy, QR, viewer, preview), all its links, its analytics, its texts and switches, replace, versions and delete. */
 export function FilePage(props: { id: string }) {
-  const loaded = useLoad(() => ok(api.api.files({ id: props.id }).get()), [props.id], { failure: 'The file could not be loaded' })
+  const loaded = useLoad(() => ok(api.api.files({ id: props.id }).get()), [props.id], { failure: t('file.loadFailed') })
   const file = loaded.value
   const missing = loaded.error
   /** The Details form's texts once edited; null while they are the file's own. */
@@ -40,9 +41,9 @@ export function FilePage(props: { id: string }) {
     setReplacing({ sent: 0, total: chosen.size, transfer })
     try {
       show(await transfer.promise)
-      notify('ok', `The PDF was replaced with ${chosen.name}; the link stays the same`)
+      notify('ok', t('file.replaced', { name: chosen.name }))
     } catch (failure) {
-      const message = failure instanceof Error ? failure.message : 'The replacement failed'
+      const message = errorText(failure, t('file.replaceFailed'))
       if (!(failure instanceof ApiError && failure.code === 'cancelled')) {
         setReplaceError(message)
         notify('error', message)
@@ -57,11 +58,11 @@ export function FilePage(props: { id: string }) {
     return (
       <main>
         <p class="form-error">{missing}</p>
-        <a href="#/files">Back to the files</a>
+        <a href="#/files">{t('file.backToFiles')}</a>
       </main>
     )
   }
-  if (!file) return <main aria-busy="true">Loading…</main>
+  if (!file) return <main aria-busy="true">{t('common.loading')}</main>
 
   const draft = edited ?? draftOf(file)
   const changed = draft.filename !== file.filename || draft.title !== file.title || draft.desc !== file.desc
@@ -74,9 +75,9 @@ export function FilePage(props: { id: string }) {
     try {
       const { data } = await ok(api.api.files({ id: file.id }).put(draft))
       show(data)
-      notify('ok', 'Saved')
+      notify('ok', t('common.saved'))
     } catch (failure) {
-      notify('error', errorText(failure, 'The changes were not saved'))
+      notify('error', errorText(failure, t('common.changesNotSaved')))
     } finally {
       setSaving(false)
     }
@@ -87,10 +88,10 @@ export function FilePage(props: { id: string }) {
     try {
       const { data } = await ok(api.api.files({ id: file.id }).put({ [field]: value }))
       loaded.set(data)
-      notify('ok', `${field === 'allowDownload' ? 'Download' : 'Search-engine visibility'} turned ${value ? 'on' : 'off'}`)
+      notify('ok', t('file.toggled', { field: field === 'allowDownload' ? 'download' : 'search', value: value ? 'on' : 'off' }))
     } catch (failure) {
       loaded.set(file)
-      notify('error', errorText(failure, 'The change was not saved'))
+      notify('error', errorText(failure, t('common.notSaved')))
     }
   }
 
@@ -98,10 +99,10 @@ export function FilePage(props: { id: string }) {
     try {
       await ok(api.api.files({ id: file.id }).delete())
       dialog.current?.close()
-      notify('ok', `${name} was deleted`)
+      notify('ok', t('file.deleted', { name }))
       location.hash = '#/files'
     } catch (failure) {
-      notify('error', errorText(failure, 'The file was not deleted'))
+      notify('error', errorText(failure, t('file.notDeleted')))
     }
   }
 
@@ -110,45 +111,47 @@ export function FilePage(props: { id: string }) {
   return (
     <main class="file-page">
       <p>
-        <a href="#/files">← All files</a>
+        <a href="#/files">
+          <span class="back-arrow">←</span> {t('files.back')}
+        </a>
       </p>
       <h1>{name}</h1>
       <p class="sub">
-        {formatBytes(file.fileSize)} · {file.views} {file.views === 1 ? 'view' : 'views'} · created {formatDate(file.createdAt)} · updated{' '}
-        {formatDate(file.updatedAt)}
+        {t('file.facts', {
+          size: formatBytes(file.fileSize),
+          views: file.views,
+          created: formatDate(file.createdAt),
+          updated: formatDate(file.updatedAt),
+        })}
       </p>
 
       <section class="card share" aria-labelledby="share-heading">
-        <h2 id="share-heading">Share</h2>
+        <h2 id="share-heading">{t('file.share')}</h2>
         <div class="share-grid">
           <div>
-            <label for="share-link">Link</label>
+            <label for="share-link">{t('file.link')}</label>
             <div class="row">
               <input id="share-link" readOnly value={file.shareUrl} onFocus={(event) => event.currentTarget.select()} />
-              <button type="button" onClick={() => copyWithNotice(file.shareUrl, 'Link')}>
-                Copy link
+              <button type="button" onClick={() => copyWithNotice(file.shareUrl, 'link')}>
+                {t('file.copyLink')}
               </button>
             </div>
             <p>
               <a href={file.shareUrl} target="_blank" rel="noopener">
-                Open the viewer
+                {t('file.openViewer')}
               </a>
             </p>
+            <Switch label={t('file.mayDownload')} checked={file.allowDownload} onChange={(value) => toggle('allowDownload', value)} />
             <Switch
-              label="Readers may download the PDF"
-              checked={file.allowDownload}
-              onChange={(value) => toggle('allowDownload', value)}
-            />
-            <Switch
-              label="Search engines may index the page"
+              label={t('file.mayIndex')}
               checked={file.searchEngineVisible}
               onChange={(value) => toggle('searchEngineVisible', value)}
             />
           </div>
-          <QrCode text={file.shareUrl} label={`QR code of the link to ${name}`} />
+          <QrCode text={file.shareUrl} label={t('file.qr', { name })} />
           <figure>
-            <img src={previewUrl} alt={`Link preview of ${name}: its first page`} width={300} height={158} />
-            <figcaption>What chat apps and social sites show for the link</figcaption>
+            <img src={previewUrl} alt={t('file.previewAlt', { name })} width={300} height={158} />
+            <figcaption>{t('file.previewCaption')}</figcaption>
           </figure>
         </div>
       </section>
@@ -162,24 +165,24 @@ export function FilePage(props: { id: string }) {
       <AnalyticsPanel fileId={file.id} filename={file.filename} />
 
       <form class="card" onSubmit={save} aria-labelledby="details-heading">
-        <h2 id="details-heading">Details</h2>
+        <h2 id="details-heading">{t('file.details')}</h2>
         <CountedField
           id="filename"
-          label="File name"
+          label={t('file.filename')}
           value={draft.filename}
           max={TEXT_LIMITS.filename}
           onInput={(filename) => setDraft({ ...draft, filename })}
         />
         <CountedField
           id="title"
-          label="Title (shown on the page; the file name when empty)"
+          label={t('file.title')}
           value={draft.title}
           max={TEXT_LIMITS.title}
           onInput={(title) => setDraft({ ...draft, title })}
         />
         <CountedField
           id="desc"
-          label="Description (for link previews and search engines)"
+          label={t('file.desc')}
           value={draft.desc}
           max={TEXT_LIMITS.desc}
           multiline
@@ -187,11 +190,11 @@ export function FilePage(props: { id: string }) {
         />
         <div class="row">
           <button type="submit" class="primary" disabled={!changed || tooLong || saving}>
-            {saving ? 'Saving…' : 'Save'}
+            {saving ? t('common.saving') : t('common.save')}
           </button>
           {changed && (
             <button type="button" class="link" onClick={() => setDraft(null)}>
-              Undo changes
+              {t('common.undo')}
             </button>
           )}
         </div>
@@ -199,24 +202,19 @@ export function FilePage(props: { id: string }) {
 
       {session.mayChange() && (
         <section class={`card replace${drop.over ? ' drop-over' : ''}`} aria-labelledby="replace-heading" {...drop.handlers}>
-          <h2 id="replace-heading">Replace the PDF</h2>
-          <p>
-            Drop a new PDF here or choose one. The links, views and settings stay; readers get the new pages, and the current PDF is kept
-            under Versions.
-          </p>
+          <h2 id="replace-heading">{t('file.replace')}</h2>
+          <p>{t('file.replaceText')}</p>
           {replacing ? (
             <div class="row">
-              <progress max={replacing.total} value={replacing.sent} aria-label="Replacement upload progress" />
-              <span>
-                {formatBytes(replacing.sent)} of {formatBytes(replacing.total)}
-              </span>
+              <progress max={replacing.total} value={replacing.sent} aria-label={t('file.replaceProgress')} />
+              <span>{t('file.replaceSent', { sent: formatBytes(replacing.sent), size: formatBytes(replacing.total) })}</span>
               <button type="button" onClick={() => replacing.transfer.cancel()}>
-                Cancel
+                {t('common.cancel')}
               </button>
             </div>
           ) : (
             <button type="button" onClick={() => picker.current?.click()}>
-              Choose a PDF…
+              {t('file.choose')}
             </button>
           )}
           {replaceError && (
@@ -229,7 +227,7 @@ export function FilePage(props: { id: string }) {
             type="file"
             accept="application/pdf,.pdf"
             hidden
-            aria-label="Choose a PDF to replace this one"
+            aria-label={t('file.chooseReplace')}
             data-testid="replace-input"
             onChange={(event) => {
               const chosen = event.currentTarget.files?.[0]
@@ -244,23 +242,23 @@ export function FilePage(props: { id: string }) {
 
       {session.mayChange() && (
         <section class="card danger" aria-labelledby="delete-heading">
-          <h2 id="delete-heading">Delete</h2>
-          <p>The PDF, its versions, its previews and all its links are gone for good.</p>
+          <h2 id="delete-heading">{t('file.delete')}</h2>
+          <p>{t('file.deleteText')}</p>
           <button type="button" class="danger" onClick={() => dialog.current?.showModal()}>
-            Delete this file…
+            {t('file.deleteButton')}
           </button>
         </section>
       )}
 
       <dialog ref={dialog} aria-labelledby="confirm-heading">
-        <h2 id="confirm-heading">Delete {name}?</h2>
-        <p>The link stops working at once. This cannot be undone.</p>
+        <h2 id="confirm-heading">{t('file.confirmDelete', { name })}</h2>
+        <p>{t('file.confirmText')}</p>
         <div class="row">
           <button type="button" class="danger" onClick={remove}>
-            Delete
+            {t('common.delete')}
           </button>
           <button type="button" onClick={() => dialog.current?.close()} autofocus>
-            Keep it
+            {t('common.keepIt')}
           </button>
         </div>
       </dialog>

@@ -9,14 +9,15 @@ import { PdfPicker, UploadList, useDropZone, useUploadQueue } from './uploads'
 import { Empty, notify, Switch } from './ui'
 import { usePages } from './use-api'
 import { TableHead } from './table-head'
+import { type MessageKey, t } from './i18n'
 
 const PAGE_SIZE = 25
-const ORDER_LABELS: Record<ListOrder, string> = {
-  newest: 'Newest first',
-  oldest: 'Oldest first',
-  name: 'Name, A–Z',
-  views: 'Most viewed',
-  size: 'Largest',
+const ORDER_LABELS: Record<ListOrder, MessageKey> = {
+  newest: 'files.order.newest',
+  oldest: 'files.order.oldest',
+  name: 'files.order.name',
+  views: 'files.order.views',
+  size: 'files.order.size',
 }
 
 /** The owner's files: search, order, paging through the API's cursor, upload, and the two switches. */
@@ -29,8 +30,8 @@ export function FilesPage() {
     [search, order],
     {
       delay: search ? 250 : 0,
-      failure: 'The files could not be loaded',
-      moreFailure: 'More files could not be loaded',
+      failure: t('files.loadFailed'),
+      moreFailure: t('files.moreFailed'),
       onError: (message) => notify('error', message),
     },
   )
@@ -48,88 +49,100 @@ export function FilesPage() {
       list.replace(data)
       notify(
         'ok',
-        `${field === 'allowDownload' ? 'Download' : 'Search-engine visibility'} turned ${value ? 'on' : 'off'} for ${data.title || data.filename}`,
+        t('files.toggled', {
+          field: field === 'allowDownload' ? 'download' : 'search',
+          value: value ? 'on' : 'off',
+          name: data.title || data.filename,
+        }),
       )
     } catch (failure) {
       list.replace(file)
-      notify('error', errorText(failure, 'The change was not saved'))
+      notify('error', errorText(failure, t('common.notSaved')))
     }
   }
 
   return (
     <main class={`files${drop.over ? ' drop-over' : ''}`} {...(mayChange && drop.handlers)}>
       <div class="page-head">
-        <h1>Files</h1>
-        {mayChange && <PdfPicker label="Upload PDFs" chooserLabel="Choose PDFs to upload" testId="upload-input" onChosen={uploads.add} />}
+        <h1>{t('title.files')}</h1>
+        {mayChange && (
+          <PdfPicker label={t('files.upload')} chooserLabel={t('files.chooser')} testId="upload-input" onChosen={uploads.add} />
+        )}
       </div>
-      {mayChange ? <p class="hint drop-hint">Drop PDFs anywhere on this page to upload them.</p> : <ViewerNote />}
+      {mayChange ? <p class="hint drop-hint">{t('files.dropHint')}</p> : <ViewerNote />}
       <UploadList items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clear} />
       <div class="filters">
         <div class="field">
-          <label for="search">Search by name or title</label>
+          <label for="search">{t('files.search')}</label>
           <input id="search" type="search" value={search} onInput={(event) => setSearch(event.currentTarget.value)} />
         </div>
         <div class="field">
-          <label for="order">Sort</label>
+          <label for="order">{t('files.sort')}</label>
           <select id="order" value={order} onChange={(event) => setOrder(event.currentTarget.value as ListOrder)}>
             {LIST_ORDERS.map((value) => (
               <option key={value} value={value}>
-                {ORDER_LABELS[value]}
+                {t(ORDER_LABELS[value])}
               </option>
             ))}
           </select>
         </div>
       </div>
-      {list.status === 'loading' && files.length === 0 && <p aria-busy="true">Loading…</p>}
+      {list.status === 'loading' && files.length === 0 && <p aria-busy="true">{t('common.loading')}</p>}
       {list.status === 'failed' && (
         <p class="form-error">
-          The files could not be loaded.{' '}
+          {t('files.loadFailedRetry')}{' '}
           <button type="button" class="link" onClick={list.reload}>
-            Try again
+            {t('common.tryAgain')}
           </button>
         </p>
       )}
       {list.status === 'ready' &&
         files.length === 0 &&
         (search.trim() ? (
-          <Empty title="Nothing matches">
-            <p>No file has “{search.trim()}” in its name or title.</p>
+          <Empty title={t('files.noMatch')}>
+            <p>{t('files.noMatchText', { search: search.trim() })}</p>
           </Empty>
         ) : (
-          <Empty title="No PDFs yet">
-            <p>
-              Upload a PDF with the button above, or drop one on this page. You get a link to share right away; who may download it and
-              whether search engines may show it is up to you, per file.
-            </p>
+          <Empty title={t('files.empty')}>
+            <p>{t('files.emptyText')}</p>
           </Empty>
         ))}
       {files.length > 0 && (
         <div class="table-wrap">
           <table>
-            <TableHead columns={['Title / file', 'Size', 'Views', 'Updated', 'Download', 'Search engines']} />
+            <TableHead
+              columns={[
+                t('files.col.title'),
+                t('files.col.size'),
+                t('files.col.views'),
+                t('files.col.updated'),
+                t('files.col.download'),
+                t('files.col.search'),
+              ]}
+            />
             <tbody>
               {files.map((file) => (
                 <tr key={file.id}>
-                  <td data-label="File">
+                  <td data-label={t('files.col.file')}>
                     <a href={`#/files/${file.id}`}>{file.title || file.filename}</a>
                     {file.title && <span class="sub">{file.filename}</span>}
-                    <span class="sub">Created {formatDate(file.createdAt)}</span>
+                    <span class="sub">{t('files.created', { date: formatDate(file.createdAt) })}</span>
                   </td>
-                  <td data-label="Size">{formatBytes(file.fileSize)}</td>
-                  <td data-label="Views">{file.views}</td>
-                  <td data-label="Updated">{formatDate(file.updatedAt)}</td>
-                  <td data-label="Download">
+                  <td data-label={t('files.col.size')}>{formatBytes(file.fileSize)}</td>
+                  <td data-label={t('files.col.views')}>{file.views}</td>
+                  <td data-label={t('files.col.updated')}>{formatDate(file.updatedAt)}</td>
+                  <td data-label={t('files.col.download')}>
                     <Switch
                       compact
-                      label={`Allow download of ${file.title || file.filename}`}
+                      label={t('files.allowDownload', { name: file.title || file.filename })}
                       checked={file.allowDownload}
                       onChange={(value) => toggle(file, 'allowDownload', value)}
                     />
                   </td>
-                  <td data-label="Search engines">
+                  <td data-label={t('files.col.search')}>
                     <Switch
                       compact
-                      label={`Let search engines index ${file.title || file.filename}`}
+                      label={t('files.allowSearch', { name: file.title || file.filename })}
                       checked={file.searchEngineVisible}
                       onChange={(value) => toggle(file, 'searchEngineVisible', value)}
                     />
@@ -142,7 +155,7 @@ export function FilesPage() {
       )}
       {list.hasMore && (
         <button type="button" onClick={list.more} disabled={list.loadingMore}>
-          {list.loadingMore ? 'Loading…' : 'Show more'}
+          {list.loadingMore ? t('common.loading') : t('common.showMore')}
         </button>
       )}
     </main>

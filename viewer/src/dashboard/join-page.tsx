@@ -3,6 +3,7 @@ import { api, errorText, ok } from './api'
 import { PasswordTwice } from './password-twice'
 import { session } from './session'
 import { BrandMark } from './brand'
+import { t } from './i18n'
 
 /** Whether the server sends mail: then the new account may name its email (confirmed by a mailed link). */
 const MAIL_ON = document.getElementById('app')?.dataset.mail === 'true'
@@ -17,7 +18,7 @@ export function JoinPage(props: { invitation: string }) {
   const [busy, setBusy] = useState(false)
   const submit = async (event: Event) => {
     event.preventDefault()
-    if (password !== again) return setError('The two passwords differ')
+    if (password !== again) return setError(t('join.differ'))
     setBusy(true)
     setError('')
     try {
@@ -31,7 +32,7 @@ export function JoinPage(props: { invitation: string }) {
       )
       session.signedInLeaving(data)
     } catch (failure) {
-      setError(errorText(failure, 'The account was not made'))
+      setError(errorText(failure, t('join.failed')))
     } finally {
       setBusy(false)
     }
@@ -42,10 +43,10 @@ export function JoinPage(props: { invitation: string }) {
         <BrandMark />
       </h1>
       <form onSubmit={submit} aria-describedby={error ? 'join-error' : undefined}>
-        <h2>Make your account</h2>
-        <p>You were invited. Choose a user name (letters, digits, . _ -) and a password of at least 8 characters.</p>
+        <h2>{t('join.heading')}</h2>
+        <p>{t('join.text')}</p>
         <div class="field">
-          <label for="join-username">User name</label>
+          <label for="join-username">{t('signIn.username')}</label>
           <input
             id="join-username"
             autocomplete="username"
@@ -55,12 +56,19 @@ export function JoinPage(props: { invitation: string }) {
             onInput={(e) => setUsername(e.currentTarget.value)}
           />
         </div>
-        <PasswordTwice id="join" label="Password" password={password} again={again} onPassword={setPassword} onAgain={setAgain} />
+        <PasswordTwice
+          id="join"
+          label={t('signIn.password')}
+          password={password}
+          again={again}
+          onPassword={setPassword}
+          onAgain={setAgain}
+        />
         {MAIL_ON && (
           <div class="field">
-            <label for="join-email">Email (optional)</label>
+            <label for="join-email">{t('join.email')}</label>
             <input id="join-email" type="email" autocomplete="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-            <p class="hint">For a forgotten password: a link to confirm it is mailed to it.</p>
+            <p class="hint">{t('join.emailHint')}</p>
           </div>
         )}
         {error && (
@@ -69,7 +77,7 @@ export function JoinPage(props: { invitation: string }) {
           </p>
         )}
         <button type="submit" class="primary" disabled={busy}>
-          Make my account
+          {t('join.submit')}
         </button>
       </form>
     </main>

@@ -1,6 +1,7 @@
 import type { LinkBody, LinkDto } from '../../../src/routes/links/model'
 import { LINK_LIMITS } from '../../../src/shared/link-shapes'
 import { copyWithNotice } from './ui'
+import { t } from './i18n'
 
 /** The sites that may frame a link, as the form holds them: one origin per line. */
 export const embedFieldOf = (link?: LinkDto): string => (link?.embedOrigins ?? []).join('\n')
@@ -17,7 +18,7 @@ export function EmbedField(props: { id: (name: string) => string; value: string;
   const { id } = props
   return (
     <div class="field">
-      <label for={id('embed')}>Sites that may show it in a frame</label>
+      <label for={id('embed')}>{t('embed.sites')}</label>
       <textarea
         id={id('embed')}
         rows={2}
@@ -27,8 +28,7 @@ export function EmbedField(props: { id: (name: string) => string; value: string;
         onInput={(event) => props.onInput(event.currentTarget.value)}
       />
       <span id={id('embed-hint')} class="hint">
-        One site address per line, such as https://intranet.example.com (https; http only for localhost), at most {LINK_LIMITS.embedOrigins}
-        . Empty: no other site may frame it.
+        {t('embed.sitesHint', { max: LINK_LIMITS.embedOrigins })}
       </span>
     </div>
   )
@@ -51,27 +51,19 @@ export function EmbedCode(props: { link: LinkDto; name: string }) {
   const id = `link-embed-code-${link.id}`
   return (
     <div class="embed-code">
-      <label for={id}>Embed code</label>
+      <label for={id}>{t('embed.code')}</label>
       <textarea id={id} class="snippet" rows={3} readOnly value={snippet} onFocus={(event) => event.currentTarget.select()} />
       <div class="row">
-        <button type="button" onClick={() => copyWithNotice(snippet, 'Embed code')}>
-          Copy the embed code
+        <button type="button" onClick={() => copyWithNotice(snippet, 'embed')}>
+          {t('embed.copy')}
         </button>
       </div>
       {link.embedOrigins.length === 0 ? (
-        <p class="hint">
-          No site may show this link in a frame yet: add the site's address under Edit (“Sites that may show it in a frame”). Browsers
-          refuse every other site's frame.
-        </p>
+        <p class="hint">{t('embed.none')}</p>
       ) : (
-        <p class="hint">Shown in frames on {link.embedOrigins.join(', ')} only.</p>
+        <p class="hint">{t('embed.only', { sites: link.embedOrigins.join(', ') })}</p>
       )}
-      {link.embedOrigins.length > 0 && cookiesNeedHttps(link.url) && (
-        <p class="hint warning">
-          This server's address is plain http: inside another site's frame, browsers keep no cookie from it, so a password, an email address
-          or an agreement cannot be passed there. Serve pdfshare over https to embed such links.
-        </p>
-      )}
+      {link.embedOrigins.length > 0 && cookiesNeedHttps(link.url) && <p class="hint warning">{t('embed.http')}</p>}
     </div>
   )
 }

@@ -7,6 +7,7 @@ import { fromLocalInput, toLocalInput } from './format'
 import { EmbedField, embedFieldOf, embedInputOf } from './link-embed'
 import { LinkReadersFields, type ReaderFields, readerFieldsOf, readerInputOf } from './link-readers-fields'
 import { CountedField, Switch } from './ui'
+import { t, tx } from './i18n'
 
 /** The form's fields as typed: strings for the inputs, so "no limit" and "no expiry" are simply empty. */
 type Fields = {
@@ -88,7 +89,7 @@ export function LinkForm(props: {
     try {
       await props.onSubmit(inputOf(fields, props.link))
     } catch (failure) {
-      setError(errorText(failure, 'The link was not saved'))
+      setError(errorText(failure, t('linkForm.notSaved')))
     } finally {
       setBusy(false)
     }
@@ -99,14 +100,14 @@ export function LinkForm(props: {
     <form ref={form} class="link-form" onSubmit={submit} aria-describedby={error ? id('error') : undefined}>
       <CountedField
         id={id('label')}
-        label="Label (only you see it)"
+        label={t('linkForm.label')}
         value={fields.label}
         max={LINK_LIMITS.label}
         onInput={(label) => set({ label })}
       />
       <div class="link-form-grid">
         <div class="field">
-          <label for={id('password')}>{hasPassword ? 'New password' : 'Password'}</label>
+          <label for={id('password')}>{hasPassword ? t('linkForm.newPassword') : t('linkForm.password')}</label>
           <input
             id={id('password')}
             type="password"
@@ -117,8 +118,7 @@ export function LinkForm(props: {
             onInput={(event) => set({ password: event.currentTarget.value })}
           />
           <span id={id('password-hint')} class="hint">
-            {hasPassword ? 'Empty: the password stays. ' : 'Empty: no password. '}
-            {LINK_LIMITS.passwordMin} to {LINK_LIMITS.passwordMax} characters.
+            {t('linkForm.passwordHint', { has: hasPassword ? 'yes' : 'no', min: LINK_LIMITS.passwordMin, max: LINK_LIMITS.passwordMax })}
           </span>
           {hasPassword && (
             <label class="check">
@@ -127,12 +127,12 @@ export function LinkForm(props: {
                 checked={fields.removePassword}
                 onChange={(event) => set({ removePassword: event.currentTarget.checked, password: '' })}
               />
-              Remove the password
+              {t('linkForm.removePassword')}
             </label>
           )}
         </div>
         <div class="field">
-          <label for={id('expiry')}>Expires</label>
+          <label for={id('expiry')}>{t('linkForm.expires')}</label>
           <input
             id={id('expiry')}
             type="datetime-local"
@@ -141,11 +141,11 @@ export function LinkForm(props: {
             onInput={(event) => set({ expiry: event.currentTarget.value })}
           />
           <span id={id('expiry-hint')} class="hint">
-            Your local time. Empty: {props.link ? 'never expires' : "the server's default (none unless the admin set one)"}.
+            {t('linkForm.expiryHint', { edit: props.link ? 'yes' : 'no' })}
           </span>
         </div>
         <div class="field">
-          <label for={id('max-views')}>View limit</label>
+          <label for={id('max-views')}>{t('linkForm.maxViews')}</label>
           <input
             id={id('max-views')}
             type="number"
@@ -158,43 +158,42 @@ export function LinkForm(props: {
             onInput={(event) => set({ maxViews: event.currentTarget.value })}
           />
           <span id={id('max-views-hint')} class="hint">
-            Empty: no limit. Repeat visits and bots do not count.
+            {t('linkForm.maxViewsHint')}
           </span>
         </div>
       </div>
-      <Switch label="Readers may download the PDF" checked={fields.allowDownload} onChange={(allowDownload) => set({ allowDownload })} />
+      <Switch label={t('file.mayDownload')} checked={fields.allowDownload} onChange={(allowDownload) => set({ allowDownload })} />
       <CountedField
         id={id('watermark')}
-        label="Watermark"
+        label={t('linkForm.watermark')}
         value={fields.watermark}
         max={LINK_LIMITS.watermark}
         onInput={(watermark) => set({ watermark })}
       />
       <span id={id('watermark-hint')} class="hint">
-        Drawn across every page each reader sees and downloads. It may name {'{email}'} (the address they gave), {'{date}'}, {'{visit}'}{' '}
-        (their visit, as the analytics list it) and {'{label}'}. Empty: none.
+        {t('linkForm.watermarkHint', { email: '{email}', date: '{date}', visit: '{visit}', label: '{label}' })}
       </span>
       <Switch
-        label="Search engines may index the page"
+        label={t('file.mayIndex')}
         checked={fields.searchEngineVisible}
         onChange={(searchEngineVisible) => set({ searchEngineVisible })}
       />
       <LinkReadersFields id={id} fields={fields} set={set} />
       <div class="field">
-        <label for={id('notify')}>Tell me of new readers</label>
+        <label for={id('notify')}>{t('linkForm.notify')}</label>
         <select
           id={id('notify')}
           value={fields.notify}
           aria-describedby={id('notify-hint')}
           onChange={(event) => set({ notify: event.currentTarget.value as LinkDto['notify'] })}
         >
-          <option value="on">At once</option>
-          <option value="hourly">In an hourly digest</option>
-          <option value="daily">In a daily digest</option>
-          <option value="off">Never</option>
+          <option value="on">{t('linkForm.notify.on')}</option>
+          <option value="hourly">{t('linkForm.notify.hourly')}</option>
+          <option value="daily">{t('linkForm.notify.daily')}</option>
+          <option value="off">{t('linkForm.notify.off')}</option>
         </select>
         <span id={id('notify-hint')} class="hint">
-          On your <a href="#/notifications">notification channels</a>: new readers, downloads, accepted agreements.
+          {tx('linkForm.notifyHint', { channels: <a href="#/notifications">{t('linkForm.channels')}</a> })}
         </span>
       </div>
       <EmbedField id={id} value={fields.embed} onInput={(embed) => set({ embed })} />
@@ -214,10 +213,10 @@ export function LinkForm(props: {
             textLength(fields.watermark) > LINK_LIMITS.watermark
           }
         >
-          {busy ? 'Saving…' : props.submitLabel}
+          {busy ? t('common.saving') : props.submitLabel}
         </button>
         <button type="button" onClick={props.onCancel}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </form>

@@ -1,6 +1,7 @@
 import type { LinkBody, LinkDto } from '../../../src/routes/links/model'
 import { LINK_LIMITS } from '../../../src/shared/link-shapes'
 import { CountedField } from './ui'
+import { type MessageKey, t } from './i18n'
 
 /** Who may open a link, as the form holds it: the lists as typed (one entry per line), the agreement's words. */
 export type ReaderFields = { access: LinkDto['access']; allow: string; deny: string; agreement: string }
@@ -32,10 +33,10 @@ export function readerInputOf(fields: ReaderFields, start: ReaderFields): LinkBo
   return input
 }
 
-const ACCESS_CHOICES: [LinkDto['access'], string][] = [
-  ['open', 'Anyone with the link'],
-  ['email', 'Anyone who gives an email address'],
-  ['verified-email', 'Only readers who confirm their address with a mailed code'],
+const ACCESS_CHOICES: [LinkDto['access'], MessageKey][] = [
+  ['open', 'readers.access.open'],
+  ['email', 'readers.access.email'],
+  ['verified-email', 'readers.access.verified'],
 ]
 
 /** The link form's "who may open it" part: access, allow and deny lists, the agreement. */
@@ -47,9 +48,9 @@ export function LinkReadersFields(props: {
   const { id, fields, set } = props
   return (
     <fieldset class="link-readers">
-      <legend>Who may open it</legend>
+      <legend>{t('readers.legend')}</legend>
       <div class="field">
-        <label for={id('access')}>Readers</label>
+        <label for={id('access')}>{t('readers.label')}</label>
         <select
           id={id('access')}
           value={fields.access}
@@ -58,20 +59,18 @@ export function LinkReadersFields(props: {
         >
           {ACCESS_CHOICES.map(([value, words]) => (
             <option key={value} value={value}>
-              {words}
+              {t(words)}
             </option>
           ))}
         </select>
         <span id={id('access-hint')} class="hint">
-          {fields.access === 'open'
-            ? 'Nobody is asked who they are.'
-            : 'You will see the address with each visit. Confirming by code needs the server to send mail.'}
+          {fields.access === 'open' ? t('readers.openHint') : t('readers.emailHint')}
         </span>
       </div>
       {fields.access !== 'open' && (
         <div class="link-form-grid">
           <div class="field">
-            <label for={id('allow')}>Only these addresses and @domains</label>
+            <label for={id('allow')}>{t('readers.allow')}</label>
             <textarea
               id={id('allow')}
               rows={3}
@@ -80,11 +79,11 @@ export function LinkReadersFields(props: {
               onInput={(event) => set({ allow: event.currentTarget.value })}
             />
             <span id={id('allow-hint')} class="hint">
-              One per line, e.g. ada@acme.com or @acme.com. Empty: any address. At most {LINK_LIMITS.listEntries}.
+              {t('readers.allowHint', { max: LINK_LIMITS.listEntries })}
             </span>
           </div>
           <div class="field">
-            <label for={id('deny')}>Never these</label>
+            <label for={id('deny')}>{t('readers.deny')}</label>
             <textarea
               id={id('deny')}
               rows={3}
@@ -93,14 +92,14 @@ export function LinkReadersFields(props: {
               onInput={(event) => set({ deny: event.currentTarget.value })}
             />
             <span id={id('deny-hint')} class="hint">
-              Kept out even when allowed above.
+              {t('readers.denyHint')}
             </span>
           </div>
         </div>
       )}
       <CountedField
         id={id('agreement')}
-        label="Agreement readers accept first (empty: none)"
+        label={t('readers.agreement')}
         value={fields.agreement}
         max={LINK_LIMITS.agreement}
         multiline

@@ -8,16 +8,18 @@ import { QrCode } from './qr-code'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
 import { useLoad } from './use-api'
 import { session } from './session'
+import { type MessageKey, t } from './i18n'
 
-const STATE_TEXT: Record<LinkState, string> = {
-  active: 'Active',
-  disabled: 'Turned off',
-  expired: 'Expired',
-  used_up: 'Used up',
+const STATE_TEXT: Record<LinkState, MessageKey> = {
+  active: 'link.state.active',
+  disabled: 'link.state.disabled',
+  expired: 'link.state.expired',
+  used_up: 'link.state.used_up',
 }
 
 /** How a link is called on the page and in button names: its label, else what sets it apart. */
-export const linkName = (link: LinkDto) => link.label || (link.isDefault ? 'Default link' : `Link of ${formatDate(link.createdAt)}`)
+export const linkName = (link: LinkDto) =>
+  link.label || (link.isDefault ? t('link.default') : t('link.of', { date: formatDate(link.createdAt) }))
 
 /** A visible verb, and the link's name for screen readers, so ten "Copy" buttons are told apart. */
 function Named(props: { verb: string; name: string }) {
@@ -37,11 +39,41 @@ function Lock() {
   )
 }
 
-const ACCESS_TEXT = { email: 'readers give their email', 'verified-email': 'readers confirm their email by code' } as const
+const ACCESS_TEXT = { email: 'link.access.email', 'verified-email': 'link.access.verified' } as const
 const listsText = (link: LinkDto) =>
-  [link.allow.length > 0 && `only ${link.allow.join(', ')}`, link.deny.length > 0 && `never ${link.deny.join(', ')}`]
+  [
+    link.allow.length > 0 && t('link.only', { list: link.allow.join(', ') }),
+    link.deny.length > 0 && t('link.never', { list: link.deny.join(', ') }),
+  ]
     .filter(Boolean)
     .join('; ')
+
+/** A link's settings in one line: "3 views of 10 · expires … · no download · readers give their email (only …)". */
+function factsOf(link: LinkDto): string {
+  const views =
+    link.maxViews === null ? t('links.views', { views: link.views }) : t('links.viewsOf', { views: link.views, max: link.maxViews })
+  const expiry = link.expiresAt
+    ? t(link.state === 'expired' ? 'links.expiredOn' : 'links.expiresOn', { date: formatDate(link.expiresAt) })
+    : t('links.neverExpires')
+  const lists = link.allow.length > 0 || link.deny.length > 0 ? ` (${listsText(link)})` : ''
+  const framed =
+    link.embedOrigins.length === 1
+      ? t('links.framedOn', { site: link.embedOrigins[0]! })
+      : link.embedOrigins.length > 1 && t('links.framedOnSites', { count: link.embedOrigins.length })
+  return [
+    views,
+    expiry,
+    t(link.allowDownload ? 'links.download' : 'links.noDownload'),
+    link.searchEngineVisible && t('links.indexed'),
+    link.access !== 'open' && t(ACCESS_TEXT[link.access]) + lists,
+    link.access === 'open' && lists && lists.trim(),
+    link.agreement !== null && t('links.agreement'),
+    link.watermark !== null && t('links.watermarked'),
+    framed,
+  ]
+    .filter(Boolean)
+    .join(' · ')
+}
 
 /** Whose links the panel shows: a file's or a room's (docs/rooms.md); both are the same Link resource. */
 export type LinksOf = { fileId: string } | { roomId: string }
@@ -69,7 +101,7 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
   const mayChange = session.mayChange()
   const ownerId = 'fileId' in props.of ? props.of.fileId : props.of.roomId
   const list = useLoad(routes.list, [ownerId, props.revision], {
-    failure: 'The links could not be loaded',
+    failure: t('links.loadFailed'),
   })
   const { value: links, error: loadError, set: setLinks } = list
   const [creating, setCreating] = useState(false)
@@ -97,7 +129,7 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
     setCreating(false)
     setLinks((current) => [...(current ?? []), data])
     focusNext.current = `link-${data.id}`
-    notify('ok', `${linkName(data)} created: ${data.url}`)
+    notify('ok', t('links.created', { name: linkName(data), url: data.url }))
   }
 
   const edit = (link: LinkDto) => async (input: LinkBody) => {
@@ -105,16 +137,16 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
     setEditing(null)
     replaced(data)
     focusNext.current = `link-edit-${link.id}`
-    notify('ok', `${linkName(data)} saved`)
+    notify('ok', t('links.saved', { name: linkName(data) }))
   }
 
   const toggle = async (link: LinkDto) => {
     try {
       const { data } = await ok(api.api.links({ linkId: link.id }).patch({ disabled: !link.disabled }))
       replaced(data)
-      notify('ok', `${linkName(data)} turned ${data.disabled ? 'off: readers get a “turned off” page' : 'on'}`)
+      notify('ok', t('links.turned', { name: linkName(data), off: data.disabled ? 'yes' : 'no' }))
     } catch (failure) {
-      notify('error', errorText(failure, 'The link was not changed'))
+      notify('error', errorText(failure, t('links.notChanged')))
     }
   }
 
@@ -124,28 +156,25 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
       setDeleting(null)
       setLinks((current) => current?.filter((each) => each.id !== link.id) ?? null)
       focusNext.current = 'links-heading'
-      notify('ok', `${linkName(link)} deleted`)
+      notify('ok', t('links.deleted', { name: linkName(link) }))
     } catch (failure) {
       setDeleting(null)
-      notify('error', errorText(failure, 'The link was not deleted'))
+      notify('error', errorText(failure, t('links.notDeleted')))
     }
   }
 
   return (
     <section class="card links" aria-labelledby="links-heading">
       <h2 id="links-heading" tabIndex={-1}>
-        Links
+        {t('links.heading')}
       </h2>
-      <p class="hint">
-        Give each audience its own link: with a password, an expiry or a view limit, and turn it off on its own. Every link shows the same{' '}
-        {'fileId' in props.of ? 'PDF' : 'documents, and its gates are passed once for the whole room'}.
-      </p>
+      <p class="hint">{t('links.hint', { of: 'fileId' in props.of ? 'file' : 'room' })}</p>
       {loadError && (
         <p class="form-error" role="alert">
           {loadError}
         </p>
       )}
-      {links === null && !loadError && <p aria-busy="true">Loading the links…</p>}
+      {links === null && !loadError && <p aria-busy="true">{t('links.loading')}</p>}
       {links && (
         <ul class="link-list">
           {links.map((link) => {
@@ -156,11 +185,11 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
                   <h3 id={`link-${link.id}`} tabIndex={-1}>
                     {name}
                   </h3>
-                  <span class={`state state-${link.state}`}>{STATE_TEXT[link.state]}</span>
+                  <span class={`state state-${link.state}`}>{t(STATE_TEXT[link.state])}</span>
                   {link.hasPassword && (
                     <span class="lock">
                       <Lock />
-                      Password
+                      {t('links.password')}
                     </span>
                   )}
                 </div>
@@ -169,22 +198,10 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
                     {link.url}
                   </a>
                 </p>
-                <p class="sub">
-                  {link.views} {link.views === 1 ? 'view' : 'views'}
-                  {link.maxViews !== null && ` of ${link.maxViews}`} ·{' '}
-                  {link.expiresAt ? `${link.state === 'expired' ? 'expired' : 'expires'} ${formatDate(link.expiresAt)}` : 'never expires'} ·{' '}
-                  {link.allowDownload ? 'download allowed' : 'no download'}
-                  {link.searchEngineVisible && ' · search engines may index it'}
-                  {link.access !== 'open' && ` · ${ACCESS_TEXT[link.access]}`}
-                  {(link.allow.length > 0 || link.deny.length > 0) && ` (${listsText(link)})`}
-                  {link.agreement !== null && ' · agreement first'}
-                  {link.watermark !== null && ' · watermarked'}
-                  {link.embedOrigins.length > 0 &&
-                    ` · framed on ${link.embedOrigins.length === 1 ? link.embedOrigins[0] : `${link.embedOrigins.length} sites`}`}
-                </p>
+                <p class="sub">{factsOf(link)}</p>
                 <div class="row wrap link-actions">
-                  <button type="button" onClick={() => copyWithNotice(link.url, 'Link')}>
-                    <Named verb="Copy" name={`the URL of ${name}`} />
+                  <button type="button" onClick={() => copyWithNotice(link.url, 'link')}>
+                    <Named verb={t('links.copy')} name={t('links.copyName', { name })} />
                   </button>
                   <button
                     type="button"
@@ -192,7 +209,7 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
                     aria-controls={`link-qr-${link.id}`}
                     onClick={() => setQr(qr === link.id ? null : link.id)}
                   >
-                    <Named verb="QR code" name={`of ${name}`} />
+                    <Named verb={t('links.qr')} name={t('links.qrName', { name })} />
                   </button>
                   <button
                     type="button"
@@ -200,7 +217,7 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
                     aria-controls={`link-embed-${link.id}`}
                     onClick={() => setEmbedding(embedding === link.id ? null : link.id)}
                   >
-                    <Named verb="Embed" name={name} />
+                    <Named verb={t('links.embed')} name={name} />
                   </button>
                   {mayChange && (
                     <>
@@ -210,21 +227,21 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
                         aria-expanded={editing === link.id}
                         onClick={() => setEditing(editing === link.id ? null : link.id)}
                       >
-                        <Named verb="Edit" name={name} />
+                        <Named verb={t('links.edit')} name={name} />
                       </button>
                       <button type="button" onClick={() => toggle(link)}>
-                        <Named verb={link.disabled ? 'Turn on' : 'Turn off'} name={name} />
+                        <Named verb={link.disabled ? t('links.turnOn') : t('links.turnOff')} name={name} />
                       </button>
                       {!link.isDefault && (
                         <button type="button" class="danger" onClick={() => setDeleting(link)}>
-                          <Named verb="Delete…" name={name} />
+                          <Named verb={t('links.delete')} name={name} />
                         </button>
                       )}
                     </>
                   )}
                 </div>
                 <div id={`link-qr-${link.id}`} hidden={qr !== link.id}>
-                  {qr === link.id && <QrCode text={link.url} label={`QR code of ${name}`} />}
+                  {qr === link.id && <QrCode text={link.url} label={t('links.qrLabel', { name })} />}
                 </div>
                 <div id={`link-embed-${link.id}`} hidden={embedding !== link.id}>
                   {embedding === link.id && <EmbedCode link={link} name={name} />}
@@ -233,7 +250,7 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
                   <LinkForm
                     idPrefix={`edit-${link.id}`}
                     link={link}
-                    submitLabel="Save the link"
+                    submitLabel={t('links.save')}
                     onSubmit={edit(link)}
                     onCancel={() => {
                       setEditing(null)
@@ -248,10 +265,10 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
       )}
       {creating ? (
         <div class="new-link">
-          <h3>New link</h3>
+          <h3>{t('links.new')}</h3>
           <LinkForm
             idPrefix="new-link"
-            submitLabel="Create the link"
+            submitLabel={t('links.create')}
             onSubmit={create}
             onCancel={() => {
               setCreating(false)
@@ -262,22 +279,19 @@ export function LinksPanel(props: { of: LinksOf; revision?: string; onDefaultCha
       ) : (
         mayChange && (
           <button type="button" id="new-link-button" class="primary" onClick={() => setCreating(true)}>
-            New link…
+            {t('links.newButton')}
           </button>
         )
       )}
       <ConfirmDialog
         open={deleting !== null}
-        title={`Delete ${deleting ? linkName(deleting) : 'the link'}?`}
-        confirm="Delete the link"
+        title={t('links.confirmDelete', { name: deleting ? linkName(deleting) : t('links.theLink') })}
+        confirm={t('links.deleteConfirm')}
         danger
         onConfirm={() => deleting && remove(deleting)}
         onClose={() => setDeleting(null)}
       >
-        <p>
-          Its address stops working at once and its view count is gone. The {'fileId' in props.of ? 'file' : 'room'} and its other links
-          stay.
-        </p>
+        <p>{t('links.deleteText', { of: 'fileId' in props.of ? 'file' : 'room' })}</p>
       </ConfirmDialog>
     </section>
   )

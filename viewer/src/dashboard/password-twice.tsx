@@ -1,3 +1,4 @@
+import { t } from './i18n'
 /** A new password typed twice (the join and reset pages); the page compares the two before it sends one. */
 export function PasswordTwice(props: {
   id: string
@@ -22,7 +23,7 @@ export function PasswordTwice(props: {
         />
       </div>
       <div class="field">
-        <label for={`${props.id}-again`}>{props.label} again</label>
+        <label for={`${props.id}-again`}>{t('password.again', { label: props.label })}</label>
         <input
           id={`${props.id}-again`}
           type="password"

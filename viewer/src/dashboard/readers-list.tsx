@@ -5,6 +5,7 @@ import { formatDate, formatDuration } from './format'
 import { useLoad } from './use-api'
 import { ConfirmDialog, notify } from './ui'
 import { TableHead } from './table-head'
+import { t } from './i18n'
 
 /**
  * Who read the file (or one link) through links that ask for an address: per reader, visits, pages, reading
@@ -14,18 +15,18 @@ export function ReadersList(props: { fileId: string; linkId: string; onErased: (
   const readers = useLoad(
     () => ok(props.linkId ? api.api.links({ linkId: props.linkId }).readers.get() : api.api.files({ id: props.fileId }).readers.get()),
     [props.fileId, props.linkId],
-    { failure: 'The readers could not be loaded' },
+    { failure: t('readersList.loadFailed') },
   )
   const [erasing, setErasing] = useState<ReaderTotalsDto | null>(null)
   const erase = async (reader: ReaderTotalsDto) => {
     setErasing(null)
     try {
       const { data } = await ok(api.api.readers.erase.post({ address: reader.reader }))
-      notify('ok', `${reader.reader} erased from ${data.visits} visits and ${data.acceptances} acceptances`)
+      notify('ok', t('readersList.erased', { reader: reader.reader, visits: data.visits, acceptances: data.acceptances }))
       await readers.reload()
       props.onErased()
     } catch (failure) {
-      notify('error', errorText(failure, 'The reader was not erased'))
+      notify('error', errorText(failure, t('readersList.notErased')))
     }
   }
 
@@ -36,30 +37,43 @@ export function ReadersList(props: { fileId: string; linkId: string; onErased: (
       </p>
     )
   }
-  if (readers.value === null) return <p>Loading the readers…</p>
+  if (readers.value === null) return <p>{t('readersList.loading')}</p>
   if (readers.value.length === 0) {
-    return <p class="hint">No readers yet. Readers of links that ask for an email address appear here, with what they read.</p>
+    return <p class="hint">{t('readersList.none')}</p>
   }
   return (
     <>
       <div class="table-wrap">
         <table class="readers-table">
-          <caption class="visually-hidden">Readers, most recent first</caption>
-          <TableHead columns={['Reader', 'Visits', 'Pages read', 'Reading time', 'Downloads', 'Last visit']} unnamed="Erase" />
+          <caption class="visually-hidden">{t('readersList.caption')}</caption>
+          <TableHead
+            columns={[
+              t('visits.col.reader'),
+              t('readersList.col.visits'),
+              t('readersList.col.pages'),
+              t('visits.col.reading'),
+              t('an.downloads'),
+              t('readersList.col.last'),
+            ]}
+            unnamed={t('readersList.col.erase')}
+          />
           <tbody>
             {readers.value.map((reader) => (
               <tr key={reader.reader}>
                 <th scope="row">{reader.reader}</th>
-                <td data-label="Visits">{reader.visits}</td>
-                <td data-label="Pages read">{reader.pages}</td>
-                <td data-label="Reading time">{reader.readingSeconds > 0 ? formatDuration(reader.readingSeconds) : 'none reported'}</td>
-                <td data-label="Downloads">{reader.downloads}</td>
-                <td data-label="Last visit">
+                <td data-label={t('readersList.col.visits')}>{reader.visits}</td>
+                <td data-label={t('readersList.col.pages')}>{reader.pages}</td>
+                <td data-label={t('visits.col.reading')}>
+                  {reader.readingSeconds > 0 ? formatDuration(reader.readingSeconds) : t('visits.noneReported')}
+                </td>
+                <td data-label={t('an.downloads')}>{reader.downloads}</td>
+                <td data-label={t('readersList.col.last')}>
                   <time dateTime={reader.lastVisitAt}>{formatDate(reader.lastVisitAt)}</time>
                 </td>
                 <td>
                   <button type="button" class="danger" onClick={() => setErasing(reader)}>
-                    Erase<span class="visually-hidden"> {reader.reader}</span>
+                    {t('readersList.col.erase')}
+                    <span class="visually-hidden"> {reader.reader}</span>
                   </button>
                 </td>
               </tr>
@@ -69,16 +83,13 @@ export function ReadersList(props: { fileId: string; linkId: string; onErased: (
       </div>
       <ConfirmDialog
         open={erasing !== null}
-        title={`Erase ${erasing?.reader ?? 'this reader'}?`}
-        confirm="Erase the address"
+        title={t('readersList.confirm', { reader: erasing?.reader ?? t('readersList.thisReader') })}
+        confirm={t('readersList.eraseConfirm')}
         danger
         onConfirm={() => erasing && erase(erasing)}
         onClose={() => setErasing(null)}
       >
-        <p>
-          The address goes from every visit and agreement acceptance of all your files, from your notifications, and from the watermarked
-          copies made for it. The visits and acceptances stay, without it.
-        </p>
+        <p>{t('readersList.eraseText')}</p>
       </ConfirmDialog>
     </>
   )

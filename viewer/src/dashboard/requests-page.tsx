@@ -11,17 +11,11 @@ import { useLoad } from './use-api'
 import { TableHead } from './table-head'
 import { session } from './session'
 import { ViewerNote } from './team-switcher'
-
-const STATE_TEXT: Record<RequestDto['state'], string> = {
-  active: 'open',
-  disabled: 'turned off',
-  expired: 'expired',
-  full: 'full',
-}
+import { t } from './i18n'
 
 /** The owner's rooms (the latest 100), for a request's room and "Add to a room". */
 function useRooms() {
-  return useLoad(() => ok(api.api.rooms.get({ query: { limit: 100 } })), [], { failure: 'Your rooms could not be loaded' })
+  return useLoad(() => ok(api.api.rooms.get({ query: { limit: 100 } })), [], { failure: t('req.roomsFailed') })
 }
 
 /**
@@ -55,7 +49,7 @@ function CreateForm(props: { onCreated: (request: RequestDto) => void; rooms: Ro
       setMessage('')
       props.onCreated(data)
     } catch (failure) {
-      setError(errorText(failure, 'The request was not created'))
+      setError(errorText(failure, t('req.notCreated')))
     } finally {
       setBusy(false)
     }
@@ -63,9 +57,9 @@ function CreateForm(props: { onCreated: (request: RequestDto) => void; rooms: Ro
 
   return (
     <form class="request-create" onSubmit={submit} aria-labelledby="new-request-heading">
-      <h2 id="new-request-heading">New file request</h2>
+      <h2 id="new-request-heading">{t('req.new')}</h2>
       <div class="field">
-        <label for="request-title">Title</label>
+        <label for="request-title">{t('req.title')}</label>
         <input
           id="request-title"
           required
@@ -75,7 +69,7 @@ function CreateForm(props: { onCreated: (request: RequestDto) => void; rooms: Ro
         />
       </div>
       <div class="field">
-        <label for="request-message">Message to the senders</label>
+        <label for="request-message">{t('req.message')}</label>
         <textarea
           id="request-message"
           rows={3}
@@ -85,7 +79,7 @@ function CreateForm(props: { onCreated: (request: RequestDto) => void; rooms: Ro
         />
       </div>
       <div class="field">
-        <label for="request-max-files">Files it takes in all</label>
+        <label for="request-max-files">{t('req.maxFiles')}</label>
         <input
           id="request-max-files"
           type="number"
@@ -97,9 +91,9 @@ function CreateForm(props: { onCreated: (request: RequestDto) => void; rooms: Ro
         />
       </div>
       <div class="field">
-        <label for="request-room">Room the files join</label>
+        <label for="request-room">{t('req.room')}</label>
         <select id="request-room" value={roomId} onChange={(event) => setRoomId(event.currentTarget.value)}>
-          <option value="">None</option>
+          <option value="">{t('req.none')}</option>
           {props.rooms.map((room) => (
             <option key={room.id} value={room.id}>
               {room.name}
@@ -113,7 +107,7 @@ function CreateForm(props: { onCreated: (request: RequestDto) => void; rooms: Ro
         </p>
       )}
       <button type="submit" class="primary" disabled={busy || !title.trim()}>
-        {busy ? 'Creating…' : 'Create the request'}
+        {busy ? t('rooms.creating') : t('req.create')}
       </button>
     </form>
   )
@@ -122,7 +116,7 @@ function CreateForm(props: { onCreated: (request: RequestDto) => void; rooms: Ro
 /** What arrived through one request: each file with who sent it; the file's own page shares, moves or deletes it. */
 function Received(props: { request: RequestDto; rooms: RoomDto[] }) {
   const list = useLoad(() => ok(api.api.requests({ id: props.request.id }).files.get({ query: { limit: 100 } })), [props.request.id], {
-    failure: 'What arrived could not be loaded',
+    failure: t('req.arrivedFailed'),
   })
   const files: FileDto[] | null = list.value
   if (list.error)
@@ -131,12 +125,21 @@ function Received(props: { request: RequestDto; rooms: RoomDto[] }) {
         {list.error}
       </p>
     )
-  if (files === null) return <p>Loading…</p>
-  if (files.length === 0) return <p class="hint">Nothing has arrived yet.</p>
+  if (files === null) return <p>{t('common.loading')}</p>
+  if (files.length === 0) return <p class="hint">{t('req.nothing')}</p>
   return (
     <table class="received">
-      <caption class="visually-hidden">Files received through {props.request.title}</caption>
-      <TableHead columns={['File', 'Sender', 'Address', 'Note', 'Received', props.rooms.length > 0 && 'Room']} />
+      <caption class="visually-hidden">{t('req.receivedThrough', { title: props.request.title })}</caption>
+      <TableHead
+        columns={[
+          t('files.col.file'),
+          t('req.col.sender'),
+          t('req.col.address'),
+          t('req.col.note'),
+          t('req.col.received'),
+          props.rooms.length > 0 && t('req.col.room'),
+        ]}
+      />
       <tbody>
         {files.map((file) => (
           <tr key={file.id}>
@@ -168,21 +171,21 @@ function AddToRoom(props: { file: FileDto; rooms: RoomDto[] }) {
     setBusy(true)
     try {
       await addToRoom(roomId, props.file.id)
-      notify('ok', `${props.file.filename} is in ${room?.name ?? 'the room'}`)
+      notify('ok', t('req.inRoom', { name: props.file.filename, room: room?.name ?? t('req.theRoom') }))
     } catch (failure) {
-      notify('error', errorText(failure, 'The file was not added to the room'))
+      notify('error', errorText(failure, t('req.notAdded')))
     } finally {
       setBusy(false)
     }
   }
   return (
     <select
-      aria-label={`Add ${props.file.filename} to a room`}
+      aria-label={t('req.addTo', { name: props.file.filename })}
       value=""
       disabled={busy}
       onChange={(event) => void add(event.currentTarget.value)}
     >
-      <option value="">Add to a room…</option>
+      <option value="">{t('req.addToRoom')}</option>
       {props.rooms.map((room) => (
         <option key={room.id} value={room.id}>
           {room.name}
@@ -194,7 +197,7 @@ function AddToRoom(props: { file: FileDto; rooms: RoomDto[] }) {
 
 /** The owner's file requests: create one, copy its link or show its QR code, turn it off or on, see what arrived. */
 export function RequestsPage() {
-  const list = useLoad(() => ok(api.api.requests.get()), [], { failure: 'The requests could not be loaded' })
+  const list = useLoad(() => ok(api.api.requests.get()), [], { failure: t('req.loadFailed') })
   const rooms = useRooms().value ?? []
   const { value: requests, error: loadError, set: setRequests } = list
   const [open, setOpen] = useState<string | null>(null)
@@ -206,9 +209,9 @@ export function RequestsPage() {
     try {
       const { data } = await ok(api.api.requests({ id: request.id }).patch({ disabled: !request.disabled }))
       replace(data)
-      notify('ok', `${request.title}: ${data.disabled ? 'turned off' : 'open again'}`)
+      notify('ok', t('req.toggled', { title: request.title, off: data.disabled ? 'yes' : 'no' }))
     } catch (failure) {
-      notify('error', errorText(failure, 'The request was not changed'))
+      notify('error', errorText(failure, t('req.notChanged')))
     }
   }
   const remove = async (request: RequestDto) => {
@@ -216,27 +219,24 @@ export function RequestsPage() {
     try {
       await ok(api.api.requests({ id: request.id }).delete())
       setRequests((current) => current?.filter((each) => each.id !== request.id) ?? null)
-      notify('ok', `${request.title} deleted; the files it received stay yours`)
+      notify('ok', t('req.deleted', { title: request.title }))
       document.getElementById('requests-heading')?.focus()
     } catch (failure) {
-      notify('error', errorText(failure, 'The request was not deleted'))
+      notify('error', errorText(failure, t('req.notDeleted')))
     }
   }
 
   return (
     <main class="requests">
-      <h1>File requests</h1>
-      <p>
-        A page where others send you PDFs. What arrives is yours, private until you share it: its link starts turned off. Only the name you
-        choose to show appears on the page.
-      </p>
+      <h1>{t('title.requests')}</h1>
+      <p>{t('req.intro')}</p>
       {session.mayChange() ? (
         <section class="card">
           <CreateForm
             rooms={rooms}
             onCreated={(request) => {
               setRequests((current) => [request, ...(current ?? [])])
-              notify('ok', `${request.title} created; copy its link to send it`)
+              notify('ok', t('req.created', { title: request.title }))
             }}
           />
         </section>
@@ -245,37 +245,42 @@ export function RequestsPage() {
       )}
       <section aria-labelledby="requests-heading">
         <h2 id="requests-heading" tabIndex={-1}>
-          Your requests
+          {t('req.yours')}
         </h2>
         {loadError && (
           <p class="form-error" role="alert">
             {loadError}
           </p>
         )}
-        {requests === null && !loadError && <p>Loading the requests…</p>}
-        {requests && requests.length === 0 && <p class="hint">No requests yet. Create one above and send its link.</p>}
+        {requests === null && !loadError && <p>{t('req.loading')}</p>}
+        {requests && requests.length === 0 && <p class="hint">{t('req.empty')}</p>}
         {requests && requests.length > 0 && (
           <ul class="request-list">
             {requests.map((request) => (
               <li key={request.id} class="card request" aria-labelledby={`request-${request.id}`}>
                 <h3 id={`request-${request.id}`}>{request.title}</h3>
                 <p class="sub">
-                  {STATE_TEXT[request.state]} · {request.received} of {request.maxFiles} files received · created{' '}
-                  {formatDate(request.createdAt)}
-                  {request.roomId && ` · files join the room ${rooms.find((room) => room.id === request.roomId)?.name ?? ''}`}
+                  {t('req.facts', {
+                    state: t('req.state', { state: request.state }),
+                    received: request.received,
+                    max: request.maxFiles,
+                    date: formatDate(request.createdAt),
+                  })}
+                  {request.roomId && ` · ${t('req.joins', { room: rooms.find((room) => room.id === request.roomId)?.name ?? '' })}`}
                 </p>
                 <div class="row wrap">
                   <input
                     readOnly
                     value={request.url}
-                    aria-label={`Link of ${request.title}`}
+                    aria-label={t('req.linkOf', { title: request.title })}
                     onFocus={(event) => event.currentTarget.select()}
                   />
-                  <button type="button" onClick={() => copyWithNotice(request.url, 'Link')}>
-                    Copy the link<span class="visually-hidden"> of {request.title}</span>
+                  <button type="button" onClick={() => copyWithNotice(request.url, 'link')}>
+                    {t('req.copy')}
+                    <span class="visually-hidden"> {t('req.ofTitle', { title: request.title })}</span>
                   </button>
                   <button type="button" onClick={() => toggle(request)}>
-                    {request.disabled ? 'Turn on' : 'Turn off'}
+                    {request.disabled ? t('links.turnOn') : t('links.turnOff')}
                     <span class="visually-hidden"> {request.title}</span>
                   </button>
                   <button
@@ -283,15 +288,17 @@ export function RequestsPage() {
                     aria-expanded={open === request.id}
                     onClick={() => setOpen(open === request.id ? null : request.id)}
                   >
-                    What arrived<span class="visually-hidden"> through {request.title}</span>
+                    {t('req.arrived')}
+                    <span class="visually-hidden"> {t('req.through', { title: request.title })}</span>
                   </button>
                   <button type="button" class="danger" onClick={() => setDeleting(request)}>
-                    Delete…<span class="visually-hidden"> {request.title}</span>
+                    {t('links.delete')}
+                    <span class="visually-hidden"> {request.title}</span>
                   </button>
                 </div>
                 <details>
-                  <summary>QR code</summary>
-                  <QrCode text={request.url} label={`QR code of the link of ${request.title}`} />
+                  <summary>{t('links.qr')}</summary>
+                  <QrCode text={request.url} label={t('req.qrOf', { title: request.title })} />
                 </details>
                 {open === request.id && <Received request={request} rooms={rooms} />}
               </li>
@@ -301,13 +308,13 @@ export function RequestsPage() {
       </section>
       <ConfirmDialog
         open={deleting !== null}
-        title={`Delete the request ${deleting?.title ?? ''}?`}
-        confirm="Delete the request"
+        title={t('req.confirm', { title: deleting?.title ?? '' })}
+        confirm={t('req.delete')}
         danger
         onConfirm={() => deleting && remove(deleting)}
         onClose={() => setDeleting(null)}
       >
-        <p>Its page stops taking files at once. The files it received stay yours.</p>
+        <p>{t('req.deleteText')}</p>
       </ConfirmDialog>
     </main>
   )

@@ -3,6 +3,7 @@ import { api, errorText, ok } from './api'
 import { PasswordTwice } from './password-twice'
 import { session } from './session'
 import { BrandMark } from './brand'
+import { t } from './i18n'
 
 /**
  * A mailed reset link (#/reset/SECRET): choose a new password, typed twice, and be signed in; with two-factor
@@ -16,7 +17,7 @@ export function ResetPage(props: { secret: string }) {
   const [changed, setChanged] = useState(false)
   const submit = async (event: Event) => {
     event.preventDefault()
-    if (password !== again) return setError('The two passwords differ')
+    if (password !== again) return setError(t('join.differ'))
     setBusy(true)
     setError('')
     try {
@@ -25,7 +26,7 @@ export function ResetPage(props: { secret: string }) {
       history.replaceState(null, '', '#/') // the used secret leaves the address bar and the history
       setChanged(true)
     } catch (failure) {
-      setError(errorText(failure, 'The password was not changed'))
+      setError(errorText(failure, t('reset.failed')))
     } finally {
       setBusy(false)
     }
@@ -37,23 +38,30 @@ export function ResetPage(props: { secret: string }) {
       </h1>
       {changed ? (
         <div class="stack" role="status">
-          <h2>Your new password is set</h2>
-          <p>Sign in with it and a code from your authenticator app.</p>
+          <h2>{t('reset.done')}</h2>
+          <p>{t('reset.doneText')}</p>
           <button type="button" class="primary" onClick={() => dispatchEvent(new HashChangeEvent('hashchange'))}>
-            Sign in
+            {t('signIn.submit')}
           </button>
         </div>
       ) : (
         <form onSubmit={submit} aria-describedby={error ? 'reset-error' : undefined}>
-          <h2>Choose a new password</h2>
-          <PasswordTwice id="reset" label="New password" password={password} again={again} onPassword={setPassword} onAgain={setAgain} />
+          <h2>{t('reset.heading')}</h2>
+          <PasswordTwice
+            id="reset"
+            label={t('title.reset')}
+            password={password}
+            again={again}
+            onPassword={setPassword}
+            onAgain={setAgain}
+          />
           {error && (
             <p id="reset-error" class="form-error" role="alert">
               {error}
             </p>
           )}
           <button type="submit" class="primary" disabled={busy}>
-            Save and sign in
+            {t('reset.submit')}
           </button>
         </form>
       )}

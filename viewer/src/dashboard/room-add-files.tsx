@@ -6,6 +6,7 @@ import { formatBytes } from './format'
 import { itemOf, type RoomItem } from './room-items'
 import { PdfPicker, UploadList, useDropZone, useUploadQueue } from './uploads'
 import { usePages } from './use-api'
+import { t } from './i18n'
 
 type Change = (compute: (items: RoomItem[]) => RoomItem[], done: string) => void
 
@@ -22,7 +23,7 @@ export function RoomAddFiles(props: { items: RoomItem[]; onChange: Change }) {
   const files = usePages(
     (cursor) => ok(api.api.files.get({ query: { limit: PAGE_SIZE, order: 'newest', q: search.trim() || undefined, cursor } })),
     [search],
-    { delay: search ? 250 : 0, failure: 'Your files could not be loaded', moreFailure: 'More files could not be loaded' },
+    { delay: search ? 250 : 0, failure: t('roomAdd.filesFailed'), moreFailure: t('files.moreFailed') },
   )
   const inRoom = new Set(props.items.map((item) => item.fileId))
   const full = props.items.length >= ROOM_LIMITS.items
@@ -30,7 +31,7 @@ export function RoomAddFiles(props: { items: RoomItem[]; onChange: Change }) {
   const add = (file: FileDto) =>
     props.onChange(
       (list) => (list.some((item) => item.fileId === file.id) ? list : [...list, itemOf(file, folder.trim())]),
-      `${file.title || file.filename} added to the room`,
+      t('roomAdd.added', { name: file.title || file.filename }),
     )
   const uploads = useUploadQueue((file) => {
     files.prepend(file)
@@ -40,36 +41,36 @@ export function RoomAddFiles(props: { items: RoomItem[]; onChange: Change }) {
 
   return (
     <section class={`card room-add${drop.over ? ' drop-over' : ''}`} aria-labelledby="room-add-heading" {...drop.handlers}>
-      <h2 id="room-add-heading">Add documents</h2>
+      <h2 id="room-add-heading">{t('roomAdd.heading')}</h2>
       <div class="row wrap room-add-controls">
         <div class="field">
-          <label for="room-add-folder">Into the folder</label>
+          <label for="room-add-folder">{t('roomAdd.folder')}</label>
           <input
             id="room-add-folder"
             list="room-folders"
-            placeholder="(top)"
+            placeholder={t('roomDocs.top')}
             maxLength={ROOM_LIMITS.folder * 2}
             value={folder}
             aria-describedby="room-add-folder-hint"
             onInput={(event) => setFolder(event.currentTarget.value)}
           />
           <span id="room-add-folder-hint" class="hint">
-            Where added and uploaded documents go; each one's folder can be changed above.
+            {t('roomAdd.folderHint')}
           </span>
         </div>
         <PdfPicker
-          label="Upload PDFs into the room"
-          chooserLabel="Choose PDFs to upload into the room"
+          label={t('roomAdd.upload')}
+          chooserLabel={t('roomAdd.chooser')}
           testId="room-upload-input"
           disabled={full}
           onChosen={uploads.add}
         />
       </div>
-      <p class="hint">Or drop PDFs on this box. Uploaded PDFs are also in your Files.</p>
+      <p class="hint">{t('roomAdd.drop')}</p>
       <UploadList items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clear} />
-      {full && <p class="hint">The room holds {ROOM_LIMITS.items} documents, its most.</p>}
+      {full && <p class="hint">{t('roomAdd.full', { max: ROOM_LIMITS.items })}</p>}
       <div class="field">
-        <label for="room-add-search">Find one of your files</label>
+        <label for="room-add-search">{t('roomAdd.find')}</label>
         <input id="room-add-search" type="search" value={search} onInput={(event) => setSearch(event.currentTarget.value)} />
       </div>
       {files.error && (
@@ -77,8 +78,8 @@ export function RoomAddFiles(props: { items: RoomItem[]; onChange: Change }) {
           {files.error}
         </p>
       )}
-      {files.status === 'loading' && files.items === null && <p aria-busy="true">Loading your files…</p>}
-      {files.status === 'ready' && files.items?.length === 0 && <p class="hint">No file matches.</p>}
+      {files.status === 'loading' && files.items === null && <p aria-busy="true">{t('roomAdd.loading')}</p>}
+      {files.status === 'ready' && files.items?.length === 0 && <p class="hint">{t('roomAdd.noMatch')}</p>}
       <ul class="room-pick">
         {(files.items ?? []).map((file) => {
           const name = file.title || file.filename
@@ -88,10 +89,11 @@ export function RoomAddFiles(props: { items: RoomItem[]; onChange: Change }) {
                 {name} <span class="sub">{formatBytes(file.fileSize)}</span>
               </span>
               {inRoom.has(file.id) ? (
-                <span class="hint">In the room</span>
+                <span class="hint">{t('roomAdd.inRoom')}</span>
               ) : (
                 <button type="button" disabled={full} onClick={() => add(file)}>
-                  Add<span class="visually-hidden"> {name}</span>
+                  {t('roomAdd.add')}
+                  <span class="visually-hidden"> {name}</span>
                 </button>
               )}
             </li>
@@ -100,7 +102,7 @@ export function RoomAddFiles(props: { items: RoomItem[]; onChange: Change }) {
       </ul>
       {files.hasMore && (
         <button type="button" onClick={files.more} disabled={files.loadingMore}>
-          {files.loadingMore ? 'Loading…' : 'Show more files'}
+          {files.loadingMore ? t('common.loading') : t('roomAdd.more')}
         </button>
       )}
     </section>

@@ -4,15 +4,14 @@ import { formatDate, formatDuration } from './format'
 import { notify } from './ui'
 import { useLoad } from './use-api'
 import { TableHead } from './table-head'
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+import { t, tx } from './i18n'
 
 /** What was read of each document of the room, through all its links. */
 function Documents(props: { documents: RoomAnalyticsDto['documents'] }) {
   return (
     <table class="room-analytics-documents">
-      <caption>Documents</caption>
-      <TableHead columns={['Document', 'Views', 'Downloads', 'Readers', 'Reading time']} />
+      <caption>{t('room.documents')}</caption>
+      <TableHead columns={[t('roomAn.col.document'), t('an.views'), t('an.downloads'), t('an.readers'), t('visits.col.reading')]} />
       <tbody>
         {props.documents.map((document) => (
           <tr key={document.fileId}>
@@ -34,7 +33,7 @@ function Documents(props: { documents: RoomAnalyticsDto['documents'] }) {
 /** Per reader of the room's gated links: read n of m, and for how long each document. */
 function Readers(props: { readers: RoomAnalyticsDto['readers'] }) {
   if (props.readers.length === 0) {
-    return <p>No reader has given an address yet: readers are named on links that ask for one.</p>
+    return <p>{t('roomAn.noReaders')}</p>
   }
   return (
     <ul class="room-analytics-readers">
@@ -42,16 +41,24 @@ function Readers(props: { readers: RoomAnalyticsDto['readers'] }) {
         <li key={reader.reader}>
           <details>
             <summary>
-              <strong>{reader.reader}</strong> read {reader.opened} of {plural(reader.of, 'document', 'documents')} ·{' '}
-              {formatDuration(reader.readingSeconds)} · last {formatDate(reader.lastVisitAt)}
+              {tx('roomAn.reader', {
+                reader: <strong>{reader.reader}</strong>,
+                opened: reader.opened,
+                of: reader.of,
+                time: formatDuration(reader.readingSeconds),
+                date: formatDate(reader.lastVisitAt),
+              })}
             </summary>
             <ul>
               {reader.documents.map((document) => (
                 <li key={document.fileId}>
-                  {document.title}
-                  {!document.inRoom && ' (taken out of the room since)'}: {plural(document.views, 'view', 'views')}
-                  {document.downloads > 0 && `, ${plural(document.downloads, 'download', 'downloads')}`},{' '}
-                  {formatDuration(document.readingSeconds)}
+                  {t('roomAn.document', {
+                    title: document.title,
+                    out: document.inRoom ? 'no' : 'yes',
+                    views: document.views,
+                    downloads: document.downloads,
+                    time: formatDuration(document.readingSeconds),
+                  })}
                 </li>
               ))}
             </ul>
@@ -65,7 +72,7 @@ function Readers(props: { readers: RoomAnalyticsDto['readers'] }) {
 /** The room's analytics (GET /api/rooms/:id/analytics), and its readers as CSV. */
 export function RoomAnalytics(props: { roomId: string; name: string }) {
   const analytics = useLoad(() => ok(api.api.rooms({ id: props.roomId }).analytics.get()), [props.roomId], {
-    failure: 'The analytics could not be loaded',
+    failure: t('an.loadFailed'),
   })
   const data = analytics.value
 
@@ -73,20 +80,20 @@ export function RoomAnalytics(props: { roomId: string; name: string }) {
     try {
       await download(`/rooms/${props.roomId}/analytics.csv`, `${props.name}-readers.csv`)
     } catch (failure) {
-      notify('error', errorText(failure, 'The readers could not be downloaded'))
+      notify('error', errorText(failure, t('roomAn.csvFailed')))
     }
   }
 
   return (
     <section class="card analytics" aria-labelledby="room-analytics-heading" aria-busy={analytics.loading}>
       <div class="page-head">
-        <h2 id="room-analytics-heading">Analytics</h2>
+        <h2 id="room-analytics-heading">{t('an.heading')}</h2>
         <div class="row">
           <button type="button" onClick={analytics.reload}>
-            Reload
+            {t('roomAn.reload')}
           </button>
           <button type="button" onClick={csv}>
-            Readers as CSV
+            {t('roomAn.csv')}
           </button>
         </div>
       </div>
@@ -95,11 +102,11 @@ export function RoomAnalytics(props: { roomId: string; name: string }) {
           {analytics.error}
         </p>
       )}
-      {data === null && !analytics.error && <p>Loading the analytics…</p>}
+      {data === null && !analytics.error && <p>{t('an.loading')}</p>}
       {data && (
         <>
           <Documents documents={data.documents} />
-          <h3>Readers</h3>
+          <h3>{t('an.readers')}</h3>
           <Readers readers={data.readers} />
         </>
       )}

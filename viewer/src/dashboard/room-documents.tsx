@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { ROOM_LIMITS } from '../../../src/shared/room-shapes'
 import { formatBytes } from './format'
 import { itemName, moved, type RoomItem } from './room-items'
+import { t, tx } from './i18n'
 
 type Change = (compute: (items: RoomItem[]) => RoomItem[], done: string) => void
 
@@ -17,13 +18,14 @@ function FolderField(props: { item: RoomItem; onSave: (folder: string) => void }
   return (
     <div class="field room-folder">
       <label for={id} class="room-folder-label">
-        Folder<span class="visually-hidden"> of {itemName(props.item)}</span>
+        {t('roomDocs.folder')}
+        <span class="visually-hidden"> {t('roomDocs.folderOf', { name: itemName(props.item) })}</span>
       </label>
       <input
         id={id}
         list="room-folders"
         maxLength={ROOM_LIMITS.folder * 2}
-        placeholder="(top)"
+        placeholder={t('roomDocs.top')}
         value={draft}
         aria-describedby="room-folder-hint"
         onInput={(event) => setDraft(event.currentTarget.value)}
@@ -60,27 +62,26 @@ export function RoomDocuments(props: { items: RoomItem[]; onChange: Change }) {
       const usable = focus === 'up' ? to > 0 : to < items.length - 1
       focusNext.current = `room-${usable ? focus : focus === 'up' ? 'down' : 'up'}-${item.fileId}`
     }
-    onChange((list) => moved(list, from, to), `${itemName(item)} moved to place ${to + 1} of ${items.length}`)
+    onChange((list) => moved(list, from, to), t('roomDocs.moved', { name: itemName(item), place: to + 1, count: items.length }))
   }
   const remove = (index: number) => {
     const item = items[index]!
     const neighbour = items[index + 1] ?? items[index - 1]
     focusNext.current = neighbour ? `room-remove-${neighbour.fileId}` : 'room-documents-heading'
-    onChange((list) => list.filter((each) => each.fileId !== item.fileId), `${itemName(item)} taken out of the room; the file stays yours`)
+    onChange((list) => list.filter((each) => each.fileId !== item.fileId), t('roomDocs.removed', { name: itemName(item) }))
   }
   const setFolder = (item: RoomItem, folder: string) =>
     onChange(
       (list) => list.map((each) => (each.fileId === item.fileId ? { ...each, folder } : each)),
-      `${itemName(item)} is now in ${folder ? `the folder ${folder}` : 'the top folder'}`,
+      folder ? t('roomDocs.inFolder', { name: itemName(item), folder }) : t('roomDocs.inTop', { name: itemName(item) }),
     )
 
-  if (items.length === 0) return <p class="hint">No documents yet: add your files or upload PDFs below.</p>
+  if (items.length === 0) return <p class="hint">{t('roomDocs.none')}</p>
   const folders = [...new Set(items.map((item) => item.folder).filter(Boolean))]
   return (
     <>
       <p id="room-folder-hint" class="hint">
-        A folder is a path such as <code>Financials/2025</code>; empty puts the document at the top. Drag a document by its handle, or use
-        its buttons, to change the order.
+        {tx('roomDocs.hint', { example: <code>Financials/2025</code> })}
       </p>
       <datalist id="room-folders">
         {folders.map((folder) => (
@@ -113,7 +114,7 @@ export function RoomDocuments(props: { items: RoomItem[]; onChange: Change }) {
                 class="drag-handle"
                 draggable
                 aria-hidden="true"
-                title="Drag to reorder"
+                title={t('roomDocs.drag')}
                 onDragStart={(event) => {
                   dragged.current = index
                   event.dataTransfer?.setData('text/plain', item.fileId)
@@ -135,13 +136,14 @@ export function RoomDocuments(props: { items: RoomItem[]; onChange: Change }) {
                 <span class="sub">
                   {item.title && `${item.filename} · `}
                   {formatBytes(item.fileSize)}
-                  {item.pages !== null && ` · ${item.pages} ${item.pages === 1 ? 'page' : 'pages'}`}
+                  {item.pages !== null && ` · ${t('roomDocs.pages', { pages: item.pages })}`}
                 </span>
               </div>
               <FolderField item={item} onSave={(folder) => setFolder(item, folder)} />
               <div class="row room-item-actions">
                 <button type="button" id={`room-up-${item.fileId}`} disabled={index === 0} onClick={() => move(index, index - 1, 'up')}>
-                  Move up<span class="visually-hidden"> {name}</span>
+                  {t('roomDocs.up')}
+                  <span class="visually-hidden"> {name}</span>
                 </button>
                 <button
                   type="button"
@@ -149,10 +151,12 @@ export function RoomDocuments(props: { items: RoomItem[]; onChange: Change }) {
                   disabled={index === items.length - 1}
                   onClick={() => move(index, index + 1, 'down')}
                 >
-                  Move down<span class="visually-hidden"> {name}</span>
+                  {t('roomDocs.down')}
+                  <span class="visually-hidden"> {name}</span>
                 </button>
                 <button type="button" id={`room-remove-${item.fileId}`} class="danger" onClick={() => remove(index)}>
-                  Remove<span class="visually-hidden"> {name}</span>
+                  {t('common.remove')}
+                  <span class="visually-hidden"> {name}</span>
                 </button>
               </div>
             </li>

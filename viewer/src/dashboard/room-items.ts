@@ -11,6 +11,7 @@ import type { RoomDto } from '../../../src/routes/rooms/model'
 import { api, errorText, ok } from './api'
 import { notify } from './ui'
 import type { Loaded } from './use-api'
+import { t } from './i18n'
 
 export type RoomItem = RoomDto['items'][number]
 
@@ -67,7 +68,7 @@ export function useRoomItems(room: Loaded<RoomDto>) {
         notify('ok', done)
       } catch (failure) {
         settle(-1)
-        const message = errorText(failure, 'The documents were not saved')
+        const message = errorText(failure, t('room.notSaved'))
         setError(message)
         notify('error', message)
         if (pending.current === 0) await room.reload()

@@ -10,6 +10,7 @@ import { RoomAnalytics } from './room-analytics'
 import { RoomDocuments } from './room-documents'
 import { useRoomItems } from './room-items'
 import { ConfirmDialog, copyWithNotice, CountedField, notify } from './ui'
+import { t } from './i18n'
 import { useLoad } from './use-api'
 
 /** The room's name and description, saved together with PUT (its documents are left as they are). */
@@ -29,9 +30,9 @@ function Details(props: { room: RoomDto; onSaved: (room: RoomDto) => void }) {
       const { data } = await ok(api.api.rooms({ id: props.room.id }).put({ name: name.trim(), description }))
       props.onSaved(data)
       setName(data.name)
-      notify('ok', 'Saved')
+      notify('ok', t('common.saved'))
     } catch (failure) {
-      setError(errorText(failure, 'The changes were not saved'))
+      setError(errorText(failure, t('common.changesNotSaved')))
     } finally {
       setBusy(false)
     }
@@ -39,11 +40,11 @@ function Details(props: { room: RoomDto; onSaved: (room: RoomDto) => void }) {
 
   return (
     <form class="card" onSubmit={save} aria-labelledby="room-details-heading">
-      <h2 id="room-details-heading">Details</h2>
-      <CountedField id="room-edit-name" label="Name" value={name} max={ROOM_LIMITS.name} onInput={setName} />
+      <h2 id="room-details-heading">{t('file.details')}</h2>
+      <CountedField id="room-edit-name" label={t('rooms.name')} value={name} max={ROOM_LIMITS.name} onInput={setName} />
       <CountedField
         id="room-edit-description"
-        label="Description"
+        label={t('room.description')}
         value={description}
         max={ROOM_LIMITS.description}
         multiline
@@ -55,7 +56,7 @@ function Details(props: { room: RoomDto; onSaved: (room: RoomDto) => void }) {
         </p>
       )}
       <button type="submit" class="primary" disabled={busy || !changed || !name.trim() || tooLong}>
-        {busy ? 'Saving…' : 'Save the details'}
+        {busy ? t('common.saving') : t('room.detailsSave')}
       </button>
     </form>
   )
@@ -63,7 +64,7 @@ function Details(props: { room: RoomDto; onSaved: (room: RoomDto) => void }) {
 
 /** One room: its link, its documents (order, folders, add, upload, remove), its details, its links, its analytics, delete. */
 export function RoomPage(props: { id: string }) {
-  const loaded = useLoad(() => ok(api.api.rooms({ id: props.id }).get()), [props.id], { failure: 'The room could not be loaded' })
+  const loaded = useLoad(() => ok(api.api.rooms({ id: props.id }).get()), [props.id], { failure: t('room.loadFailed') })
   const items = useRoomItems(loaded)
   const [deleting, setDeleting] = useState(false)
   const room = loaded.value
@@ -74,46 +75,52 @@ export function RoomPage(props: { id: string }) {
         <p class="form-error" role="alert">
           {loaded.error}
         </p>
-        <a href="#/rooms">Back to the rooms</a>
+        <a href="#/rooms">{t('room.backToRooms')}</a>
       </main>
     )
   }
-  if (!room) return <main aria-busy="true">Loading…</main>
+  if (!room) return <main aria-busy="true">{t('common.loading')}</main>
 
   const remove = async () => {
     setDeleting(false)
     try {
       await ok(api.api.rooms({ id: room.id }).delete())
-      notify('ok', `${room.name} deleted; its links are gone, its files stay yours`)
+      notify('ok', t('room.deleted', { name: room.name }))
       location.hash = '#/rooms'
     } catch (failure) {
-      notify('error', errorText(failure, 'The room was not deleted'))
+      notify('error', errorText(failure, t('room.notDeleted')))
     }
   }
 
   return (
     <main class="room-page">
       <p>
-        <a href="#/rooms">← All rooms</a>
+        <a href="#/rooms">
+          <span class="back-arrow">←</span> {t('rooms.back')}
+        </a>
       </p>
       <h1>{room.name}</h1>
       <p class="sub">
-        {room.items.length} {room.items.length === 1 ? 'document' : 'documents'} · {room.views} {room.views === 1 ? 'view' : 'views'} ·
-        created {formatDate(room.createdAt)} · updated {formatDate(room.updatedAt)}
+        {t('room.facts', {
+          documents: room.items.length,
+          views: room.views,
+          created: formatDate(room.createdAt),
+          updated: formatDate(room.updatedAt),
+        })}
       </p>
 
       <section class="card" aria-labelledby="room-share-heading">
-        <h2 id="room-share-heading">Share</h2>
-        <label for="room-link">Link</label>
+        <h2 id="room-share-heading">{t('file.share')}</h2>
+        <label for="room-link">{t('file.link')}</label>
         <div class="row">
           <input id="room-link" readOnly value={room.shareUrl} onFocus={(event) => event.currentTarget.select()} />
-          <button type="button" onClick={() => copyWithNotice(room.shareUrl, 'Link')}>
-            Copy link
+          <button type="button" onClick={() => copyWithNotice(room.shareUrl, 'link')}>
+            {t('file.copyLink')}
           </button>
         </div>
         <p>
           <a href={room.shareUrl} target="_blank" rel="noopener">
-            Open the room as readers see it
+            {t('room.open')}
           </a>
         </p>
       </section>
@@ -121,9 +128,9 @@ export function RoomPage(props: { id: string }) {
       <section class="card" aria-labelledby="room-documents-heading" aria-busy={items.saving}>
         <div class="page-head">
           <h2 id="room-documents-heading" tabIndex={-1}>
-            Documents
+            {t('room.documents')}
           </h2>
-          <span class="hint">{items.saving ? 'Saving…' : 'All changes saved'}</span>
+          <span class="hint">{items.saving ? t('common.saving') : t('room.allSaved')}</span>
         </div>
         {items.error && (
           <p class="form-error" role="alert">
@@ -142,21 +149,21 @@ export function RoomPage(props: { id: string }) {
       <RoomAnalytics roomId={room.id} name={room.name} />
 
       <section class="card danger" aria-labelledby="room-delete-heading">
-        <h2 id="room-delete-heading">Delete the room</h2>
-        <p>Its links stop working at once. The files in it stay yours, with their own links.</p>
+        <h2 id="room-delete-heading">{t('room.delete')}</h2>
+        <p>{t('room.deleteText')}</p>
         <button type="button" class="danger" onClick={() => setDeleting(true)}>
-          Delete the room…
+          {t('room.deleteButton')}
         </button>
       </section>
       <ConfirmDialog
         open={deleting}
-        title={`Delete the room ${room.name}?`}
-        confirm="Delete the room"
+        title={t('room.confirm', { name: room.name })}
+        confirm={t('room.delete')}
         danger
         onConfirm={remove}
         onClose={() => setDeleting(false)}
       >
-        <p>Its links stop working at once and their views are gone. Its files stay yours.</p>
+        <p>{t('room.confirmText')}</p>
       </ConfirmDialog>
     </main>
   )

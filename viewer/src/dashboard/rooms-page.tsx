@@ -9,6 +9,7 @@ import { usePages } from './use-api'
 import { TableHead } from './table-head'
 import { session } from './session'
 import { ViewerNote } from './team-switcher'
+import { t } from './i18n'
 
 const PAGE_SIZE = 25
 
@@ -25,10 +26,10 @@ function CreateForm() {
     setError('')
     try {
       const { data } = await ok(api.api.rooms.post({ name: name.trim(), description }))
-      notify('ok', `${data.name} created; add its documents`)
+      notify('ok', t('rooms.created', { name: data.name }))
       location.hash = `#/rooms/${data.id}`
     } catch (failure) {
-      setError(errorText(failure, 'The room was not created'))
+      setError(errorText(failure, t('rooms.notCreated')))
       setBusy(false)
     }
   }
@@ -36,11 +37,11 @@ function CreateForm() {
   const tooLong = textLength(name) > ROOM_LIMITS.name || textLength(description) > ROOM_LIMITS.description
   return (
     <form onSubmit={submit} aria-labelledby="new-room-heading">
-      <h2 id="new-room-heading">New room</h2>
-      <CountedField id="room-name" label="Name" value={name} max={ROOM_LIMITS.name} onInput={setName} />
+      <h2 id="new-room-heading">{t('rooms.new')}</h2>
+      <CountedField id="room-name" label={t('rooms.name')} value={name} max={ROOM_LIMITS.name} onInput={setName} />
       <CountedField
         id="room-description"
-        label="Description (readers see it above the documents)"
+        label={t('rooms.description')}
         value={description}
         max={ROOM_LIMITS.description}
         multiline
@@ -52,29 +53,26 @@ function CreateForm() {
         </p>
       )}
       <button type="submit" class="primary" disabled={busy || !name.trim() || tooLong}>
-        {busy ? 'Creating…' : 'Create the room'}
+        {busy ? t('rooms.creating') : t('rooms.create')}
       </button>
     </form>
   )
 }
 
-const documentsText = (room: RoomDto) => `${room.items.length} ${room.items.length === 1 ? 'document' : 'documents'}`
+const documentsText = (room: RoomDto) => t('rooms.documents', { count: room.items.length })
 
 /** The owner's rooms, newest first and paged, and the form that makes a new one. */
 export function RoomsPage() {
   const list = usePages((cursor) => ok(api.api.rooms.get({ query: { limit: PAGE_SIZE, cursor } })), [], {
-    failure: 'The rooms could not be loaded',
-    moreFailure: 'More rooms could not be loaded',
+    failure: t('rooms.loadFailed'),
+    moreFailure: t('rooms.moreFailed'),
   })
   const rooms = list.items ?? []
 
   return (
     <main class="rooms">
-      <h1>Rooms</h1>
-      <p>
-        A room shares several PDFs through one link, in folders and in the order you choose. Readers pass its password, address or agreement
-        once, then see an index of the documents.
-      </p>
+      <h1>{t('title.rooms')}</h1>
+      <p>{t('rooms.intro')}</p>
       {session.mayChange() ? (
         <section class="card">
           <CreateForm />
@@ -83,35 +81,35 @@ export function RoomsPage() {
         <ViewerNote />
       )}
       <section aria-labelledby="rooms-heading">
-        <h2 id="rooms-heading">Your rooms</h2>
+        <h2 id="rooms-heading">{t('rooms.yours')}</h2>
         {list.error && (
           <p class="form-error" role="alert">
             {list.error}{' '}
             <button type="button" class="link" onClick={list.reload}>
-              Try again
+              {t('common.tryAgain')}
             </button>
           </p>
         )}
-        {list.status === 'loading' && rooms.length === 0 && <p aria-busy="true">Loading the rooms…</p>}
+        {list.status === 'loading' && rooms.length === 0 && <p aria-busy="true">{t('rooms.loading')}</p>}
         {list.status === 'ready' && rooms.length === 0 && (
-          <Empty title="No rooms yet">
-            <p>Create one above, then add your PDFs to it.</p>
+          <Empty title={t('rooms.empty')}>
+            <p>{t('rooms.emptyText')}</p>
           </Empty>
         )}
         {rooms.length > 0 && (
           <div class="table-wrap">
             <table>
-              <TableHead columns={['Room', 'Documents', 'Views', 'Updated']} />
+              <TableHead columns={[t('rooms.col.room'), t('rooms.col.documents'), t('files.col.views'), t('files.col.updated')]} />
               <tbody>
                 {rooms.map((room) => (
                   <tr key={room.id}>
-                    <td data-label="Room">
+                    <td data-label={t('rooms.col.room')}>
                       <a href={`#/rooms/${room.id}`}>{room.name}</a>
                       {room.description && <span class="sub">{room.description}</span>}
                     </td>
-                    <td data-label="Documents">{documentsText(room)}</td>
-                    <td data-label="Views">{room.views}</td>
-                    <td data-label="Updated">{formatDate(room.updatedAt)}</td>
+                    <td data-label={t('rooms.col.documents')}>{documentsText(room)}</td>
+                    <td data-label={t('files.col.views')}>{room.views}</td>
+                    <td data-label={t('files.col.updated')}>{formatDate(room.updatedAt)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -120,7 +118,7 @@ export function RoomsPage() {
         )}
         {list.hasMore && (
           <button type="button" onClick={list.more} disabled={list.loadingMore}>
-            {list.loadingMore ? 'Loading…' : 'Show more'}
+            {list.loadingMore ? t('common.loading') : t('common.showMore')}
           </button>
         )}
       </section>

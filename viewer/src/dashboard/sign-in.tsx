@@ -4,6 +4,7 @@ import { ApiError, api, apiBase, errorText, ok } from './api'
 import { passkeysUsable } from './passkeys-panel'
 import { session, tokenIdOf } from './session'
 import { BrandMark } from './brand'
+import { t, tx } from './i18n'
 
 const appData = document.getElementById('app')?.dataset
 /** The provider's name when the server has single sign-on, and whether password sign-in is on. */
@@ -26,7 +27,7 @@ export function SsoFinish(props: { code: string }) {
       })
       .catch((failure: unknown) => {
         history.replaceState(null, '', '#/')
-        setError(errorText(failure, 'Signing in failed'))
+        setError(errorText(failure, t('signIn.failed')))
       })
   }, [props.code])
   return (
@@ -39,10 +40,10 @@ export function SsoFinish(props: { code: string }) {
           <p class="form-error" role="alert">
             {error}
           </p>
-          <a href={SSO_START}>Sign in with {SSO_NAME || 'single sign-on'} again</a>
+          <a href={SSO_START}>{SSO_NAME ? t('signIn.ssoAgainNamed', { name: SSO_NAME }) : t('signIn.ssoAgain')}</a>
         </>
       ) : (
-        <p aria-busy="true">Signing in…</p>
+        <p aria-busy="true">{t('signIn.signingIn')}</p>
       )}
     </main>
   )
@@ -59,7 +60,7 @@ export function SignIn() {
   // The "forgot password" form: null while closed; the answer once sent.
   const [forgot, setForgot] = useState<string | null>(null)
   const [sentNotice, setSentNotice] = useState('')
-  const [error, setError] = useState(session.takeExpiredNotice() ? 'Your session has ended. Sign in again.' : '')
+  const [error, setError] = useState(session.takeExpiredNotice() ? t('signIn.expired') : '')
   const [busy, setBusy] = useState(false)
 
   const submit = async (event: Event) => {
@@ -82,7 +83,7 @@ export function SignIn() {
         setCode('')
         return
       }
-      setError(errorText(failure, 'Signing in failed'))
+      setError(errorText(failure, t('signIn.failed')))
     } finally {
       setBusy(false)
     }
@@ -95,7 +96,7 @@ export function SignIn() {
       const { data } = await ok(api.api.auth.proxy.post())
       session.signedIn(data)
     } catch (failure) {
-      setError(errorText(failure, 'The authenticating proxy’s sign-in failed'))
+      setError(errorText(failure, t('signIn.proxyFailed')))
     } finally {
       setBusy(false)
     }
@@ -114,7 +115,7 @@ export function SignIn() {
       setSentNotice(data.message)
       setForgot(null)
     } catch (failure) {
-      setError(errorText(failure, 'No reset link was sent'))
+      setError(errorText(failure, t('signIn.resetFailed')))
     } finally {
       setBusy(false)
     }
@@ -130,8 +131,7 @@ export function SignIn() {
       session.signedIn(data)
     } catch (failure) {
       // A prompt the user closed is no failure to report.
-      if (!(failure instanceof Error && failure.name === 'NotAllowedError'))
-        setError(errorText(failure, 'Signing in with a passkey failed'))
+      if (!(failure instanceof Error && failure.name === 'NotAllowedError')) setError(errorText(failure, t('signIn.passkeyFailed')))
     } finally {
       setBusy(false)
     }
@@ -144,15 +144,15 @@ export function SignIn() {
       </h1>
       {SSO_NAME && (
         <a class="sso" href={SSO_START}>
-          Sign in with {SSO_NAME}
+          {t('signIn.withSso', { name: SSO_NAME })}
         </a>
       )}
       <form onSubmit={submit} aria-describedby={error ? 'sign-in-error' : undefined}>
-        <h2>{mode === 'password' ? 'Sign in' : 'Sign in with an API token'}</h2>
+        <h2>{mode === 'password' ? t('signIn.title') : t('signIn.titleToken')}</h2>
         {mode === 'password' ? (
           <>
             <div class="field">
-              <label for="username">User name</label>
+              <label for="username">{t('signIn.username')}</label>
               <input
                 id="username"
                 name="username"
@@ -163,7 +163,7 @@ export function SignIn() {
               />
             </div>
             <div class="field">
-              <label for="password">Password</label>
+              <label for="password">{t('signIn.password')}</label>
               <input
                 id="password"
                 name="password"
@@ -176,7 +176,7 @@ export function SignIn() {
             </div>
             {code !== null && (
               <div class="field">
-                <label for="code">Code from your authenticator app</label>
+                <label for="code">{t('signIn.code')}</label>
                 <input
                   id="code"
                   name="code"
@@ -190,11 +190,11 @@ export function SignIn() {
                   onInput={(e) => setCode(e.currentTarget.value)}
                 />
                 <p id="code-hint" class="hint">
-                  The 6 digits it shows now, or one of your recovery codes.
+                  {t('signIn.codeHint')}
                 </p>
                 {passkeysUsable() && (
                   <button type="button" class="link" onClick={withPasskey}>
-                    Use a passkey instead
+                    {t('signIn.passkeyInstead')}
                   </button>
                 )}
               </div>
@@ -202,7 +202,7 @@ export function SignIn() {
           </>
         ) : (
           <div class="field">
-            <label for="api-token">API token</label>
+            <label for="api-token">{t('signIn.token')}</label>
             <textarea
               id="api-token"
               rows={4}
@@ -211,9 +211,7 @@ export function SignIn() {
               value={pasted}
               onInput={(e) => setPasted(e.currentTarget.value)}
             />
-            <p class="hint">
-              Made with <code>pdfshare token issue NAME</code>. It stays in this tab only.
-            </p>
+            <p class="hint">{tx('signIn.tokenHint', { command: <code>pdfshare token issue NAME</code> })}</p>
           </div>
         )}
         {error && (
@@ -222,27 +220,25 @@ export function SignIn() {
           </p>
         )}
         <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+          {busy ? t('signIn.signingIn') : t('signIn.submit')}
         </button>
         {PASSWORD_SIGN_IN && (
           <>
             <button type="button" class="link" onClick={() => setMode(mode === 'password' ? 'token' : 'password')}>
-              {mode === 'password' ? 'Use an API token instead' : 'Use a user name and password instead'}
+              {mode === 'password' ? t('signIn.toToken') : t('signIn.toPassword')}
             </button>
-            <p class="hint">
-              No password yet? On the server: <code>pdfshare user passwd NAME</code>
-            </p>
+            <p class="hint">{tx('signIn.noPassword', { command: <code>pdfshare user passwd NAME</code> })}</p>
           </>
         )}
       </form>
       {MAIL_ON && PASSWORD_SIGN_IN && forgot === null && (
         <button type="button" class="link" onClick={() => setForgot('')}>
-          Forgot your password?
+          {t('signIn.forgot')}
         </button>
       )}
       {forgot !== null && (
         <form class="row wrap" onSubmit={askReset}>
-          <label for="reset-email">Your email</label>
+          <label for="reset-email">{t('signIn.email')}</label>
           <input
             id="reset-email"
             type="email"
@@ -252,19 +248,19 @@ export function SignIn() {
             onInput={(e) => setForgot(e.currentTarget.value)}
           />
           <button type="submit" disabled={busy}>
-            Mail me a link
+            {t('signIn.mailLink')}
           </button>
         </form>
       )}
       {sentNotice && <p role="status">{sentNotice}</p>}
       {AUTH_PROXY && (
         <button type="button" class="passkey alternative" disabled={busy} onClick={viaProxy}>
-          Continue as the proxy’s user
+          {t('signIn.proxy')}
         </button>
       )}
       {passkeysUsable() && (
         <button type="button" class="passkey alternative" disabled={busy} onClick={withPasskey}>
-          Use a passkey
+          {t('signIn.passkey')}
         </button>
       )}
     </main>

@@ -1,6 +1,7 @@
 import type { MeDto } from '../../../src/routes/auth/model'
 import { api, errorText, ok } from './api'
 import { notify } from './ui'
+import { t, tx } from './i18n'
 
 /**
  * An admin's request that a single sign-on open this account (docs/sign-in.md, Who gets in): on an account in use
@@ -12,33 +13,28 @@ export function SsoLinkPanel(props: { me: MeDto; onChanged: () => void }) {
   const act = async (allow: boolean) => {
     try {
       await ok(allow ? api.api.me['sso-link'].post({ email: link.email }) : api.api.me['sso-link'].delete())
-      notify('ok', allow ? `Single sign-on as ${link.email} will open this account` : 'Single sign-on request refused')
+      notify('ok', allow ? t('sso.allowed', { email: link.email }) : t('sso.refused'))
       props.onChanged()
     } catch (failure) {
-      notify('error', errorText(failure, 'The single sign-on link was not changed'))
+      notify('error', errorText(failure, t('sso.notChanged')))
     }
   }
   return (
     <section class="card" aria-labelledby="sso-link-heading">
-      <h2 id="sso-link-heading">Single sign-on</h2>
+      <h2 id="sso-link-heading">{t('sso.heading')}</h2>
       {link.allowed ? (
-        <p>
-          Signing in through single sign-on as <strong>{link.email}</strong> will open this account (the first sign-in links it).
-        </p>
+        <p>{tx('sso.allowedText', { email: <strong>{link.email}</strong> })}</p>
       ) : (
-        <p>
-          An admin asked that signing in through single sign-on as <strong>{link.email}</strong> open this account. Allow it only if that is
-          your own account at the sign-in provider: whoever signs in with it will have your files.
-        </p>
+        <p>{tx('sso.askedText', { email: <strong>{link.email}</strong> })}</p>
       )}
       <div class="row wrap">
         {!link.allowed && (
           <button type="button" class="primary" onClick={() => act(true)}>
-            Allow
+            {t('sso.allow')}
           </button>
         )}
         <button type="button" class="danger" onClick={() => act(false)}>
-          {link.allowed ? 'Withdraw' : 'Refuse'}
+          {link.allowed ? t('sso.withdraw') : t('sso.refuse')}
         </button>
       </div>
     </section>

@@ -2,6 +2,7 @@ import type { TeamDto } from '../../../src/routes/teams/model'
 import { api, ok } from './api'
 import { ACTION_TEXT, facts } from './audit-words'
 import { formatDate } from './format'
+import { t } from './i18n'
 import { TableHead } from './table-head'
 import { usePages } from './use-api'
 
@@ -14,7 +15,7 @@ const PAGE_SIZE = 20
 export function TeamLog(props: { team: TeamDto }) {
   const { team } = props
   const list = usePages((cursor) => ok(api.api.teams({ id: team.id }).audit.get({ query: { limit: PAGE_SIZE, cursor } })), [team.id], {
-    failure: "The team's log could not be loaded",
+    failure: t('teams.logFailed'),
   })
   const entries = list.items
   if (list.error) {
@@ -24,23 +25,23 @@ export function TeamLog(props: { team: TeamDto }) {
       </p>
     )
   }
-  if (entries === null) return <p aria-busy="true">Loading…</p>
-  if (entries.length === 0) return <p class="hint">Nothing recorded for this team yet.</p>
+  if (entries === null) return <p aria-busy="true">{t('common.loading')}</p>
+  if (entries.length === 0) return <p class="hint">{t('teams.logEmpty')}</p>
   return (
     <>
       <div class="table-wrap">
         <table class="activity-table">
-          <caption class="visually-hidden">The log of {team.name}, newest first</caption>
-          <TableHead columns={['When', 'What', 'By', 'Details']} />
+          <caption class="visually-hidden">{t('teams.logCaption', { team: team.name })}</caption>
+          <TableHead columns={[t('visits.col.when'), t('visits.col.what'), t('act.col.by'), t('act.col.details')]} />
           <tbody>
             {entries.map((entry) => (
               <tr key={entry.id}>
-                <td data-label="When">
+                <td data-label={t('visits.col.when')}>
                   <time dateTime={entry.at}>{formatDate(entry.at)}</time>
                 </td>
-                <td data-label="What">{ACTION_TEXT[entry.action]}</td>
-                <td data-label="By">{entry.actor.via === 'cli' ? 'the server’s command line' : entry.actor.name}</td>
-                <td data-label="Details">{facts(entry.detail)}</td>
+                <td data-label={t('visits.col.what')}>{t(ACTION_TEXT[entry.action])}</td>
+                <td data-label={t('act.col.by')}>{entry.actor.via === 'cli' ? t('act.cli') : entry.actor.name}</td>
+                <td data-label={t('act.col.details')}>{facts(entry.detail)}</td>
               </tr>
             ))}
           </tbody>
@@ -48,7 +49,7 @@ export function TeamLog(props: { team: TeamDto }) {
       </div>
       {list.hasMore && (
         <button type="button" disabled={list.loadingMore} onClick={list.more}>
-          {list.loadingMore ? 'Loading…' : 'Show more'}
+          {list.loadingMore ? t('common.loading') : t('common.showMore')}
         </button>
       )}
     </>

@@ -3,6 +3,7 @@ import type { TeamDto } from '../../../src/routes/teams/model'
 import { api, errorText, ok } from './api'
 import { type Session, session } from './session'
 import { notify } from './ui'
+import { t } from './i18n'
 
 const PERSONAL = ''
 
@@ -23,7 +24,7 @@ export function TeamSwitcher(props: { current: Session; teams: TeamDto[] | null;
   const remembered = session.rememberedTeam()
   useEffect(() => {
     if (current.kind !== 'login' || current.team || !remembered || !teams || !settled) return
-    const team = teams.find((t) => t.id === remembered)
+    const team = teams.find((each) => each.id === remembered)
     if (team) void actForTeam(team).catch(() => session.actFor(null))
     else session.actFor(null)
   }, [current.token, teams, settled, remembered])
@@ -35,29 +36,29 @@ export function TeamSwitcher(props: { current: Session; teams: TeamDto[] | null;
     const list = /^#\/(files|rooms)\/./.exec(location.hash)
     if (list) location.hash = `#/${list[1]}`
     try {
-      const team = teams.find((t) => t.id === id)
+      const team = teams.find((each) => each.id === id)
       if (team) await actForTeam(team)
       else session.actFor(null)
-      notify('ok', team ? `Acting for ${team.name} (${team.role})` : 'Acting for yourself')
+      notify('ok', team ? t('team.nowActing', { team: team.name, role: team.role }) : t('team.nowPersonal'))
     } catch (failure) {
-      notify('error', errorText(failure, 'The team could not be chosen'))
+      notify('error', errorText(failure, t('team.chooseFailed')))
     } finally {
       setBusy(false)
     }
   }
   return (
     <span class="team-switcher">
-      <label for="team-switcher">Acting for</label>
+      <label for="team-switcher">{t('team.actingFor')}</label>
       <select
         id="team-switcher"
         value={current.team?.id ?? PERSONAL}
         disabled={busy}
         onChange={(event) => void choose(event.currentTarget.value)}
       >
-        <option value={PERSONAL}>Personal ({current.name})</option>
+        <option value={PERSONAL}>{t('team.personal', { name: current.name })}</option>
         {teams.map((team) => (
           <option key={team.id} value={team.id}>
-            {team.name} ({team.role})
+            {t('team.option', { team: team.name, role: team.role })}
           </option>
         ))}
       </select>
@@ -68,5 +69,5 @@ export function TeamSwitcher(props: { current: Session; teams: TeamDto[] | null;
 /** Said where a page's changing controls are hidden: the tab acts for a team as a viewer. */
 export function ViewerNote() {
   const team = session.current()?.team
-  return <p class="hint">You are a viewer of {team?.name ?? 'this team'}: you can read its files, links and analytics, not change them.</p>
+  return <p class="hint">{t('team.viewerNote', { team: team?.name ?? t('team.thisTeam') })}</p>
 }

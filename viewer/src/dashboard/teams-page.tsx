@@ -6,14 +6,10 @@ import { TableHead } from './table-head'
 import { TeamLog } from './team-log'
 import { ConfirmDialog, Empty, notify } from './ui'
 import { useLoad } from './use-api'
+import { t } from './i18n'
 
 type Role = TeamDto['role']
 const ROLES: readonly Role[] = ['owner', 'editor', 'viewer']
-const ROLE_MEANINGS: Record<Role, string> = {
-  owner: 'everything, also the members and the team itself',
-  editor: 'uploads, changes and deletes files; links, rooms, requests',
-  viewer: 'reads files, links and analytics; changes nothing',
-}
 
 /** A new team, with the user as its owner. */
 function CreateForm(props: { onCreated: () => void }) {
@@ -26,19 +22,19 @@ function CreateForm(props: { onCreated: () => void }) {
     setError('')
     try {
       const { data } = await ok(api.api.teams.post({ name: name.trim() }))
-      notify('ok', `${data.name} created; you are its owner`)
+      notify('ok', t('teams.created', { name: data.name }))
       setName('')
       props.onCreated()
     } catch (failure) {
-      setError(errorText(failure, 'The team was not created'))
+      setError(errorText(failure, t('teams.notCreated')))
     } finally {
       setBusy(false)
     }
   }
   return (
     <form onSubmit={submit} aria-labelledby="new-team-heading">
-      <h2 id="new-team-heading">New team</h2>
-      <label for="team-name">Name</label>
+      <h2 id="new-team-heading">{t('teams.new')}</h2>
+      <label for="team-name">{t('rooms.name')}</label>
       <input id="team-name" value={name} onInput={(event) => setName(event.currentTarget.value)} required />
       {error && (
         <p class="form-error" role="alert">
@@ -46,7 +42,7 @@ function CreateForm(props: { onCreated: () => void }) {
         </p>
       )}
       <button type="submit" class="primary" disabled={busy || !name.trim()}>
-        {busy ? 'Creating…' : 'Create the team'}
+        {busy ? t('rooms.creating') : t('teams.create')}
       </button>
     </form>
   )
@@ -68,35 +64,35 @@ function AddMember(props: { team: TeamDto; onAdded: () => void; onLink: (url: st
       const { data } = await ok(
         api.api.teams({ id: props.team.id }).members.post(name.includes('@') ? { email: name, role } : { username: name, role }),
       )
-      if (!data.pending) notify('ok', `${name} added as ${role}`)
-      else if (data.pending.mailed) notify('ok', `${name} has no account yet: an invitation was mailed (it works for 7 days)`)
+      if (!data.pending) notify('ok', t('teams.added', { name, role }))
+      else if (data.pending.mailed) notify('ok', t('teams.invitedMailed', { name }))
       else props.onLink(data.pending.url ?? '')
       setWho('')
       props.onAdded()
     } catch (failure) {
-      setError(errorText(failure, 'The member was not added'))
+      setError(errorText(failure, t('teams.notAdded')))
     } finally {
       setBusy(false)
     }
   }
   return (
-    <form onSubmit={submit} class="row" aria-label={`Add a member to ${props.team.name}`}>
+    <form onSubmit={submit} class="row" aria-label={t('teams.addTo', { team: props.team.name })}>
       <span>
-        <label for={ids.who}>User name or email</label>
+        <label for={ids.who}>{t('teams.who')}</label>
         <input id={ids.who} value={who} onInput={(event) => setWho(event.currentTarget.value)} required />
       </span>
       <span>
-        <label for={ids.role}>Role</label>
+        <label for={ids.role}>{t('teams.roleLabel')}</label>
         <select id={ids.role} value={role} onChange={(event) => setRole(event.currentTarget.value as Role)}>
           {ROLES.map((r) => (
             <option key={r} value={r}>
-              {r}
+              {t('teams.role', { role: r })}
             </option>
           ))}
         </select>
       </span>
       <button type="submit" disabled={busy || !who.trim()}>
-        {busy ? 'Adding…' : 'Add'}
+        {busy ? t('teams.adding') : t('roomAdd.add')}
       </button>
       {error && (
         <p class="form-error" role="alert">
@@ -111,7 +107,7 @@ function AddMember(props: { team: TeamDto; onAdded: () => void; onLink: (url: st
 function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
   const { team } = props
   const members = useLoad(() => ok(api.api.teams({ id: team.id }).members.get()), [team.id], {
-    failure: 'The members could not be loaded',
+    failure: t('teams.membersFailed'),
   })
   const [removing, setRemoving] = useState<MemberDto | null>(null)
   const [logOpen, setLogOpen] = useState(false)
@@ -135,15 +131,15 @@ function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
             .members({ userId: member.userId ?? '' })
             .patch({ role }),
         ),
-      `${member.name} is now ${role}`,
-      'The role was not changed',
+      t('teams.nowRole', { name: member.name, role }),
+      t('teams.roleNotChanged'),
     )
   const remove = (member: MemberDto) =>
     member.pending
       ? run(
           () => ok(api.api.teams({ id: team.id }).invitations({ invitationId: member.pending!.invitationId }).delete()),
-          `The invitation to ${member.name} was revoked`,
-          'The invitation was not revoked',
+          t('teams.invitationRevoked', { name: member.name }),
+          t('teams.invitationNotRevoked'),
         )
       : run(
           () =>
@@ -153,14 +149,14 @@ function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
                 .members({ userId: member.userId ?? '' })
                 .delete(),
             ),
-          `${member.name} removed from ${team.name}`,
-          'The member was not removed',
+          t('teams.removed', { name: member.name, team: team.name }),
+          t('teams.notRemoved'),
         ).then(props.onChanged)
   const headingId = `team-${team.id}-heading`
   return (
     <section class="card" aria-labelledby={headingId}>
       <h2 id={headingId}>
-        {team.name} <span class="badge">your role: {team.role}</span>
+        {team.name} <span class="badge">{t('teams.yourRole', { role: team.role })}</span>
       </h2>
       {members.error && (
         <p class="form-error" role="alert">
@@ -170,36 +166,38 @@ function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
       {members.value && (
         <div class="table-wrap">
           <table>
-            <TableHead columns={['Member', 'Role', 'Since', ...(owner ? ['Actions'] : [])]} />
+            <TableHead
+              columns={[t('teams.col.member'), t('teams.roleLabel'), t('teams.col.since'), ...(owner ? [t('common.actions')] : [])]}
+            />
             <tbody>
               {members.value.map((member) => (
                 <tr key={member.userId ?? member.pending?.invitationId}>
-                  <td data-label="Member">
+                  <td data-label={t('teams.col.member')}>
                     {member.name}
-                    {member.pending && <span class="badge">invited, until {formatDate(member.pending.expiresAt)}</span>}
+                    {member.pending && <span class="badge">{t('teams.invitedUntil', { date: formatDate(member.pending.expiresAt) })}</span>}
                   </td>
-                  <td data-label="Role">
+                  <td data-label={t('teams.roleLabel')}>
                     {owner && !member.pending ? (
                       <select
-                        aria-label={`Role of ${member.name}`}
+                        aria-label={t('teams.roleOf', { name: member.name })}
                         value={member.role}
                         onChange={(event) => void changeRole(member, event.currentTarget.value as Role)}
                       >
                         {ROLES.map((r) => (
                           <option key={r} value={r}>
-                            {r}
+                            {t('teams.role', { role: r })}
                           </option>
                         ))}
                       </select>
                     ) : (
-                      member.role
+                      t('teams.role', { role: member.role })
                     )}
                   </td>
-                  <td data-label="Since">{formatDate(member.since)}</td>
+                  <td data-label={t('teams.col.since')}>{formatDate(member.since)}</td>
                   {owner && (
-                    <td data-label="Actions">
+                    <td data-label={t('common.actions')}>
                       <button type="button" class="danger" onClick={() => setRemoving(member)}>
-                        {member.pending ? `Revoke the invitation to ${member.name}` : `Remove ${member.name}`}
+                        {member.pending ? t('teams.revokeInvitation', { name: member.name }) : t('teams.remove', { name: member.name })}
                       </button>
                     </td>
                   )}
@@ -221,20 +219,23 @@ function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
       )}
       {link && (
         <p class="hint" role="status">
-          This address has no account yet, and the server sends no mail: give them this link (it works once, for 7 days) to make an account
-          that joins {team.name}: <code>{link}</code>
+          {t('teams.inviteLink', { team: team.name })} <code>{link}</code>
         </p>
       )}
       {owner && (
         <details onToggle={(event) => setLogOpen((event.currentTarget as HTMLDetailsElement).open)}>
-          <summary>Log</summary>
+          <summary>{t('teams.logTitle')}</summary>
           {logOpen && <TeamLog team={team} />}
         </details>
       )}
       <ConfirmDialog
         open={removing !== null}
-        title={removing?.pending ? `Revoke the invitation to ${removing.name}?` : `Remove ${removing?.name ?? ''} from ${team.name}?`}
-        confirm="Remove"
+        title={
+          removing?.pending
+            ? t('teams.confirmRevoke', { name: removing.name })
+            : t('teams.confirm', { name: removing?.name ?? '', team: team.name })
+        }
+        confirm={t('common.remove')}
         danger
         onConfirm={() => {
           if (removing) void remove(removing)
@@ -242,7 +243,7 @@ function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
         }}
         onClose={() => setRemoving(null)}
       >
-        <p>{removing?.pending ? 'The link stops working at once.' : 'Their team sessions and team tokens stop working at once.'}</p>
+        <p>{removing?.pending ? t('teams.confirmRevokeText') : t('teams.confirmText')}</p>
       </ConfirmDialog>
     </section>
   )
@@ -250,18 +251,15 @@ function TeamCard(props: { team: TeamDto; onChanged: () => void }) {
 
 /** The user's teams (docs/teams.md): create one, and see and manage each one's members. */
 export function TeamsPage(props: { onChanged: () => void }) {
-  const teams = useLoad(() => ok(api.api.teams.get()), [], { failure: 'The teams could not be loaded' })
+  const teams = useLoad(() => ok(api.api.teams.get()), [], { failure: t('teams.loadFailed') })
   const changed = () => {
     void teams.reload()
     props.onChanged()
   }
   return (
     <main class="teams">
-      <h1>Teams</h1>
-      <p>
-        A team owns files, links, rooms and requests together. Choose a team in the header to act for it. The roles:{' '}
-        {ROLES.map((role) => `${role}: ${ROLE_MEANINGS[role]}`).join('; ')}.
-      </p>
+      <h1>{t('title.teams')}</h1>
+      <p>{t('teams.intro')}</p>
       <section class="card">
         <CreateForm onCreated={changed} />
       </section>
@@ -271,8 +269,8 @@ export function TeamsPage(props: { onChanged: () => void }) {
         </p>
       )}
       {teams.value?.length === 0 && (
-        <Empty title="No teams yet">
-          <p>Create one above, then add your colleagues.</p>
+        <Empty title={t('teams.empty')}>
+          <p>{t('teams.emptyText')}</p>
         </Empty>
       )}
       {teams.value?.map((team) => (

@@ -4,13 +4,14 @@ import { api, errorText, ok } from './api'
 import { CurrentPassword } from './current-password'
 import { QrCode } from './qr-code'
 import { copyWithNotice, notify } from './ui'
+import { t, tx } from './i18n'
 
 /** Recovery codes, shown once: each works once in place of a code from the app. */
 function RecoveryCodes(props: { codes: string[]; onDone: () => void }) {
   return (
     <div class="created-token" role="alert">
-      <p>Save these recovery codes somewhere safe (not on the phone). Each works once if the phone is lost. They are not shown again.</p>
-      <ul class="recovery-codes" aria-label="Recovery codes">
+      <p>{t('tf.codesText')}</p>
+      <ul class="recovery-codes" aria-label={t('tf.codes')}>
         {props.codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
@@ -18,11 +19,11 @@ function RecoveryCodes(props: { codes: string[]; onDone: () => void }) {
         ))}
       </ul>
       <div class="row">
-        <button type="button" onClick={() => copyWithNotice(props.codes.join('\n'), 'Recovery codes')}>
-          Copy
+        <button type="button" onClick={() => copyWithNotice(props.codes.join('\n'), 'codes')}>
+          {t('common.copy')}
         </button>
         <button type="button" class="primary" onClick={props.onDone}>
-          I have saved them
+          {t('tf.saved')}
         </button>
       </div>
     </div>
@@ -55,7 +56,7 @@ export function TwoFactorPanel(props: { me: MeDto; onChanged: () => void }) {
     act(async () => {
       setSetup((await ok(api.api.me['two-factor'].post({ password }))).data)
       setCode('')
-    }, 'Two-factor sign-in could not be set up')
+    }, t('tf.setupFailed'))
   const confirm = (event: Event) => {
     event.preventDefault()
     return act(async () => {
@@ -63,27 +64,27 @@ export function TwoFactorPanel(props: { me: MeDto; onChanged: () => void }) {
       setPassword('')
       setSetup(null)
       setCodes(data.recoveryCodes)
-      notify('ok', 'Two-factor sign-in is on')
-    }, 'Two-factor sign-in was not turned on')
+      notify('ok', t('tf.on'))
+    }, t('tf.notOn'))
   }
   const renew = () =>
     act(async () => {
       const { data } = await ok(api.api.me['two-factor']['recovery-codes'].post({ password }))
       setPassword('')
       setCodes(data.recoveryCodes)
-      notify('ok', 'New recovery codes made; the old ones no longer work')
-    }, 'No new recovery codes were made')
+      notify('ok', t('tf.renewed'))
+    }, t('tf.notRenewed'))
   const turnOff = () =>
     act(async () => {
       await ok(api.api.me['two-factor'].off.post({ password }))
       setPassword('')
-      notify('ok', 'Two-factor sign-in is off')
+      notify('ok', t('tf.off'))
       props.onChanged()
-    }, 'Two-factor sign-in was not turned off')
+    }, t('tf.notOff'))
 
   return (
     <section class="card" aria-labelledby="two-factor-heading">
-      <h2 id="two-factor-heading">Two-factor sign-in</h2>
+      <h2 id="two-factor-heading">{t('tf.heading')}</h2>
       {codes ? (
         <RecoveryCodes
           codes={codes}
@@ -93,32 +94,27 @@ export function TwoFactorPanel(props: { me: MeDto; onChanged: () => void }) {
           }}
         />
       ) : !props.me.hasPassword ? (
-        <p>This account signs in with API tokens only; two-factor sign-in guards a password sign-in.</p>
+        <p>{t('tf.tokensOnly')}</p>
       ) : twoFactor.enabled ? (
         <form class="stack" onSubmit={(event) => event.preventDefault()}>
-          <p>
-            <strong>On.</strong> Signing in asks for a code from your authenticator app. {twoFactor.recoveryCodesLeft} of 10 recovery codes
-            left.
-          </p>
+          <p>{t('tf.onText', { left: twoFactor.recoveryCodesLeft })}</p>
           <CurrentPassword id="two-factor-password" value={password} onInput={setPassword} />
           <div class="row">
             <button type="button" disabled={busy || password === ''} onClick={renew}>
-              New recovery codes
+              {t('tf.newCodes')}
             </button>
             <button type="button" class="danger" disabled={busy || password === ''} onClick={turnOff}>
-              Turn off
+              {t('tf.turnOff')}
             </button>
           </div>
         </form>
       ) : setup ? (
         <form class="stack" onSubmit={confirm}>
-          <p>Scan this with an authenticator app (any TOTP app), then type the code it shows.</p>
-          <QrCode text={setup.uri} label="QR code for your authenticator app" />
-          <p class="hint">
-            Cannot scan? Enter this key: <code class="secret">{setup.secret}</code>
-          </p>
+          <p>{t('tf.scan')}</p>
+          <QrCode text={setup.uri} label={t('tf.qr')} />
+          <p class="hint">{tx('tf.key', { key: <code class="secret">{setup.secret}</code> })}</p>
           <div class="field">
-            <label for="two-factor-code">Code from the app</label>
+            <label for="two-factor-code">{t('tf.code')}</label>
             <input
               id="two-factor-code"
               autocomplete="one-time-code"
@@ -130,7 +126,7 @@ export function TwoFactorPanel(props: { me: MeDto; onChanged: () => void }) {
           </div>
           <div class="row">
             <button type="submit" class="primary" disabled={busy}>
-              Turn on
+              {t('tf.turnOn')}
             </button>
             <button
               type="button"
@@ -140,7 +136,7 @@ export function TwoFactorPanel(props: { me: MeDto; onChanged: () => void }) {
                 setPassword('')
               }}
             >
-              Cancel
+              {t('common.cancel')}
             </button>
           </div>
         </form>
@@ -152,10 +148,10 @@ export function TwoFactorPanel(props: { me: MeDto; onChanged: () => void }) {
             void start()
           }}
         >
-          <p>Off. With it on, signing in also asks for a code from an app on your phone.</p>
+          <p>{t('tf.offText')}</p>
           <CurrentPassword id="two-factor-password" value={password} onInput={setPassword} />
           <button type="submit" class="primary" disabled={busy || password === ''}>
-            Set up two-factor sign-in
+            {t('tf.setup')}
           </button>
         </form>
       )}

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useId, useRef, useState } from 'preact/hooks'
 import { textLength } from '../../../src/shared/file-shapes'
+import { t } from './i18n'
 
 type Notice = { id: number; kind: 'ok' | 'error'; text: string }
 let nextId = 0
@@ -31,7 +32,7 @@ export function Notices() {
       {current.map((notice) => (
         <div key={notice.id} class={`notice notice-${notice.kind}`}>
           <span>{notice.text}</span>
-          <button type="button" class="link" onClick={() => dismiss(notice.id)} aria-label="Dismiss">
+          <button type="button" class="link" onClick={() => dismiss(notice.id)} aria-label={t('common.dismiss')}>
             ×
           </button>
         </div>
@@ -121,10 +122,13 @@ export async function copyText(text: string): Promise<boolean> {
   }
 }
 
+/** What copyWithNotice copies, for its messages (`copy.done`, `copy.refused`). */
+export type Copied = 'link' | 'token' | 'embed' | 'codes' | 'secret'
+
 /** Copies `text` and says so, or says how to copy it by hand. */
-export async function copyWithNotice(text: string, what: string) {
-  if (await copyText(text)) notify('ok', `${what} copied`)
-  else notify('error', `Copying is not allowed here; select the ${what.toLowerCase()} and copy it`)
+export async function copyWithNotice(text: string, what: Copied) {
+  if (await copyText(text)) notify('ok', t('copy.done', { what }))
+  else notify('error', t('copy.refused', { what }))
 }
 
 /**
@@ -173,7 +177,7 @@ export function ConfirmDialog(props: {
               {props.confirm}
             </button>
             <button type="button" onClick={() => dialog.current?.close()} autofocus>
-              {props.cancel ?? 'Keep it'}
+              {props.cancel ?? t('common.keepIt')}
             </button>
           </div>
         </>

@@ -1,8 +1,9 @@
 import { useRef, useState } from 'preact/hooks'
 import type { FileDto } from '../../../src/routes/files/model'
-import { ApiError, sendPdf, type Transfer } from './api'
+import { ApiError, errorText, sendPdf, type Transfer } from './api'
 import { formatBytes } from './format'
 import { notify } from './ui'
+import { t } from './i18n'
 
 export type UploadItem = {
   key: number
@@ -34,17 +35,17 @@ export function useUploadQueue(onUploaded: (file: FileDto) => void) {
     update(item.key, { state: 'sending', transfer })
     try {
       const uploaded = await transfer.promise
-      update(item.key, { state: 'done', sent: item.size, message: 'Uploaded', transfer: undefined })
-      notify('ok', `${uploaded.filename} uploaded`)
+      update(item.key, { state: 'done', sent: item.size, message: t('upload.uploaded'), transfer: undefined })
+      notify('ok', t('upload.uploadedNotice', { name: uploaded.filename }))
       onUploaded(uploaded)
     } catch (failure) {
       const cancelled = failure instanceof ApiError && failure.code === 'cancelled'
       update(item.key, {
         state: cancelled ? 'cancelled' : 'failed',
-        message: failure instanceof Error ? failure.message : 'Upload failed',
+        message: errorText(failure, t('upload.failed')),
         transfer: undefined,
       })
-      if (!cancelled) notify('error', `${file.name}: ${failure instanceof Error ? failure.message : 'upload failed'}`)
+      if (!cancelled) notify('error', t('upload.failedNotice', { name: file.name, why: errorText(failure, t('upload.failed')) }))
     } finally {
       running.current = false
       void runNext()
@@ -54,7 +55,7 @@ export function useUploadQueue(onUploaded: (file: FileDto) => void) {
   const add = (files: Iterable<File>) => {
     const added: UploadItem[] = []
     for (const file of files) {
-      const item: UploadItem = { key: nextKey++, name: file.name, size: file.size, sent: 0, state: 'waiting', message: 'Waiting' }
+      const item: UploadItem = { key: nextKey++, name: file.name, size: file.size, sent: 0, state: 'waiting', message: t('upload.waiting') }
       queue.current.push({ item, file })
       added.push(item)
     }
@@ -66,7 +67,7 @@ export function useUploadQueue(onUploaded: (file: FileDto) => void) {
     const waiting = queue.current.findIndex((entry) => entry.item.key === key)
     if (waiting >= 0) {
       queue.current.splice(waiting, 1)
-      update(key, { state: 'cancelled', message: 'Cancelled' })
+      update(key, { state: 'cancelled', message: t('upload.cancelled') })
       return
     }
     items.find((item) => item.key === key)?.transfer?.cancel()
@@ -81,20 +82,22 @@ export function UploadList(props: { items: UploadItem[]; onCancel: (key: number)
   if (props.items.length === 0) return null
   const finished = props.items.some((item) => item.state !== 'sending' && item.state !== 'waiting')
   return (
-    <section class="uploads" aria-label="Uploads">
+    <section class="uploads" aria-label={t('upload.list')}>
       <ul>
         {props.items.map((item) => {
           const percent = item.size > 0 ? Math.round((item.sent / item.size) * 100) : 0
           return (
             <li key={item.key} class={`upload upload-${item.state}`}>
               <span class="upload-name">{item.name}</span>
-              <progress max={100} value={item.state === 'done' ? 100 : percent} aria-label={`${item.name} upload progress`} />
+              <progress max={100} value={item.state === 'done' ? 100 : percent} aria-label={t('upload.progress', { name: item.name })} />
               <span class="upload-status">
-                {item.state === 'sending' ? `${formatBytes(item.sent)} of ${formatBytes(item.size)} (${percent} %)` : item.message}
+                {item.state === 'sending'
+                  ? t('upload.sent', { sent: formatBytes(item.sent), size: formatBytes(item.size), percent })
+                  : item.message}
               </span>
               {(item.state === 'sending' || item.state === 'waiting') && (
-                <button type="button" onClick={() => props.onCancel(item.key)} aria-label={`Cancel the upload of ${item.name}`}>
-                  Cancel
+                <button type="button" onClick={() => props.onCancel(item.key)} aria-label={t('upload.cancel', { name: item.name })}>
+                  {t('common.cancel')}
                 </button>
               )}
             </li>
@@ -103,7 +106,7 @@ export function UploadList(props: { items: UploadItem[]; onCancel: (key: number)
       </ul>
       {finished && (
         <button type="button" class="link" onClick={props.onClear}>
-          Clear finished
+          {t('upload.clear')}
         </button>
       )}
     </section>

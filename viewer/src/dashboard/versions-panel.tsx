@@ -5,9 +5,10 @@ import { formatBytes, formatDate } from './format'
 import { ConfirmDialog, notify } from './ui'
 import { useLoad } from './use-api'
 import { TableHead } from './table-head'
+import { t } from './i18n'
 
 /** How a version is called in button names and confirmations: when it was uploaded. */
-const versionName = (version: VersionDto) => `the version of ${formatDate(version.uploadedAt)}`
+const versionName = (version: VersionDto) => t('versions.name', { date: formatDate(version.uploadedAt) })
 
 type Pending = { action: 'restore' | 'delete'; version: VersionDto }
 
@@ -18,7 +19,7 @@ type Pending = { action: 'restore' | 'delete'; version: VersionDto }
  */
 export function VersionsPanel(props: { fileId: string; revision: string; onRestored: (file: FileDto) => void }) {
   const list = useLoad(() => ok(api.api.files({ id: props.fileId }).versions.get()), [props.fileId, props.revision], {
-    failure: 'The versions could not be loaded',
+    failure: t('versions.loadFailed'),
   })
   const { value: versions, error: loadError } = list
   const [pending, setPending] = useState<Pending | null>(null)
@@ -29,7 +30,7 @@ export function VersionsPanel(props: { fileId: string; revision: string; onResto
     try {
       await download(`${base}/${version.id}/content`, version.filename)
     } catch (failure) {
-      notify('error', errorText(failure, 'The version could not be downloaded'))
+      notify('error', errorText(failure, t('versions.downloadFailed')))
     }
   }
 
@@ -39,13 +40,13 @@ export function VersionsPanel(props: { fileId: string; revision: string; onResto
       if (action === 'restore') {
         const { data } = await ok(api.api.files({ id: props.fileId }).versions({ versionId: version.id }).restore.post())
         props.onRestored(data)
-        notify('ok', `Restored ${versionName(version)}: readers get it at the same links`)
+        notify('ok', t('versions.restored', { name: versionName(version) }))
       } else {
         await ok(api.api.files({ id: props.fileId }).versions({ versionId: version.id }).delete())
-        notify('ok', `Deleted ${versionName(version)}`)
+        notify('ok', t('versions.deleted', { name: versionName(version) }))
       }
     } catch (failure) {
-      notify('error', errorText(failure, action === 'restore' ? 'The version was not restored' : 'The version was not deleted'))
+      notify('error', errorText(failure, action === 'restore' ? t('versions.notRestored') : t('versions.notDeleted')))
     }
     await list.reload()
     heading.current?.focus()
@@ -54,21 +55,22 @@ export function VersionsPanel(props: { fileId: string; revision: string; onResto
   return (
     <section class="card versions" aria-labelledby="versions-heading">
       <h2 id="versions-heading" ref={heading} tabIndex={-1}>
-        Versions
+        {t('versions.heading')}
       </h2>
       {loadError && (
         <p class="form-error" role="alert">
           {loadError}
         </p>
       )}
-      {versions === null && !loadError && <p aria-busy="true">Loading the versions…</p>}
-      {versions && versions.length <= 1 && (
-        <p class="hint">Only the current PDF so far. Replacing it keeps the one it replaces here, up to the number the server keeps.</p>
-      )}
+      {versions === null && !loadError && <p aria-busy="true">{t('versions.loading')}</p>}
+      {versions && versions.length <= 1 && <p class="hint">{t('versions.only')}</p>}
       {versions && versions.length > 0 && (
         <div class="table-wrap">
           <table>
-            <TableHead columns={['Uploaded', 'File', 'Size', 'SHA-256']} unnamed="Actions" />
+            <TableHead
+              columns={[t('versions.col.uploaded'), t('files.col.file'), t('files.col.size'), 'SHA-256']}
+              unnamed={t('common.actions')}
+            />
             <tbody>
               {versions.map((version) => {
                 const name = versionName(version)
@@ -76,26 +78,29 @@ export function VersionsPanel(props: { fileId: string; revision: string; onResto
                   <tr key={version.id} class={version.current ? 'version-current' : undefined}>
                     <td>
                       {formatDate(version.uploadedAt)}
-                      {version.current && <span class="badge">Current</span>}
+                      {version.current && <span class="badge">{t('versions.current')}</span>}
                     </td>
-                    <td data-label="File" class="version-file">
+                    <td data-label={t('files.col.file')} class="version-file">
                       {version.filename}
                     </td>
-                    <td data-label="Size">{formatBytes(version.fileSize)}</td>
+                    <td data-label={t('files.col.size')}>{formatBytes(version.fileSize)}</td>
                     <td data-label="SHA-256">
                       <code title={version.sha256}>{version.sha256.slice(0, 12)}</code>
                     </td>
-                    <td data-label="Actions" class="version-actions">
+                    <td data-label={t('common.actions')} class="version-actions">
                       <button type="button" onClick={() => get(version)}>
-                        Download<span class="visually-hidden"> {name}</span>
+                        {t('versions.download')}
+                        <span class="visually-hidden"> {name}</span>
                       </button>
                       {!version.current && (
                         <>
                           <button type="button" onClick={() => setPending({ action: 'restore', version })}>
-                            Restore…<span class="visually-hidden"> {name}</span>
+                            {t('versions.restore')}
+                            <span class="visually-hidden"> {name}</span>
                           </button>
                           <button type="button" class="danger" onClick={() => setPending({ action: 'delete', version })}>
-                            Delete…<span class="visually-hidden"> {name}</span>
+                            {t('links.delete')}
+                            <span class="visually-hidden"> {name}</span>
                           </button>
                         </>
                       )}
@@ -109,17 +114,17 @@ export function VersionsPanel(props: { fileId: string; revision: string; onResto
       )}
       <ConfirmDialog
         open={pending !== null}
-        title={pending ? `${pending.action === 'restore' ? 'Restore' : 'Delete'} ${versionName(pending.version)}?` : ''}
-        confirm={pending?.action === 'restore' ? 'Restore' : 'Delete the version'}
+        title={
+          pending
+            ? t(pending.action === 'restore' ? 'versions.confirmRestore' : 'versions.confirmDelete', { name: versionName(pending.version) })
+            : ''
+        }
+        confirm={pending?.action === 'restore' ? t('versions.restoreButton') : t('versions.deleteButton')}
         danger={pending?.action === 'delete'}
         onConfirm={() => pending && confirmed(pending)}
         onClose={() => setPending(null)}
       >
-        <p>
-          {pending?.action === 'restore'
-            ? 'Readers get this PDF again, at the same links. The current PDF is kept as a previous version.'
-            : 'This PDF is gone for good. The current PDF and the links stay.'}
-        </p>
+        <p>{pending?.action === 'restore' ? t('versions.restoreText') : t('versions.deleteText')}</p>
       </ConfirmDialog>
     </section>
   )

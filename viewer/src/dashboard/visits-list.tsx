@@ -1,16 +1,17 @@
-import type { DeviceClass, VisitDto } from '../../../src/routes/analytics/model'
+import type { VisitDto } from '../../../src/routes/analytics/model'
 import type { LinkDto } from '../../../src/routes/links/model'
 import { api, ok } from './api'
 import { formatDate, formatDuration } from './format'
 import { linkName } from './links-panel'
 import { usePages } from './use-api'
 import { TableHead } from './table-head'
+import { t } from './i18n'
 
 const PAGE_SIZE = 20
-const DEVICE_TEXT: Record<DeviceClass, string> = { desktop: 'Desktop', phone: 'Phone', tablet: 'Tablet' }
 
 /** What a visit did, in words: viewed, downloaded or both. */
-const actions = (visit: VisitDto) => [visit.viewed && 'Viewed', visit.downloaded && 'Downloaded'].filter(Boolean).join(', ')
+const actions = (visit: VisitDto) =>
+  [visit.viewed && t('visits.viewed'), visit.downloaded && t('visits.downloaded')].filter(Boolean).join(', ')
 
 /**
  * The newest visits of the file (or of one link), 20 at a time with "Show more". Who the reader was only where
@@ -25,7 +26,7 @@ export function VisitsList(props: { fileId: string; linkId: string; links: LinkD
           : api.api.files({ id: props.fileId }).visits.get({ query: { limit: PAGE_SIZE, cursor } }),
       ),
     [props.fileId, props.linkId],
-    { failure: 'The visits could not be loaded' },
+    { failure: t('visits.loadFailed') },
   )
   const visits = list.items
 
@@ -37,34 +38,44 @@ export function VisitsList(props: { fileId: string; linkId: string; links: LinkD
       </p>
     )
   }
-  if (visits === null) return <p>Loading the visits…</p>
+  if (visits === null) return <p>{t('visits.loading')}</p>
   const withReaders = visits.some((visit) => visit.reader !== null)
   if (visits.length === 0) {
-    return <p class="hint">No visits yet. Each counted view and each download appears here, newest first, with where it came from.</p>
+    return <p class="hint">{t('visits.none')}</p>
   }
   return (
     <>
       <div class="table-wrap">
         <table class="visits-table">
-          <caption class="visually-hidden">Recent visits, newest first</caption>
-          <TableHead columns={['When', 'Link', withReaders && 'Reader', 'From', 'Device', 'What', 'Reading time']} />
+          <caption class="visually-hidden">{t('visits.caption')}</caption>
+          <TableHead
+            columns={[
+              t('visits.col.when'),
+              t('file.link'),
+              withReaders && t('visits.col.reader'),
+              t('an.col.from'),
+              t('an.col.device'),
+              t('visits.col.what'),
+              t('visits.col.reading'),
+            ]}
+          />
           <tbody>
             {visits.map((visit) => (
               <tr key={visit.id}>
                 <td>
                   <time dateTime={visit.at}>{formatDate(visit.at)}</time>
                 </td>
-                <td data-label="Link">{names.get(visit.linkId) ?? '—'}</td>
-                {withReaders && <td data-label="Reader">{visit.reader ?? '—'}</td>}
-                <td data-label="From">{visit.referrerHost || 'Direct or unknown'}</td>
-                <td data-label="Device">{DEVICE_TEXT[visit.device] ?? visit.device}</td>
-                <td data-label="What">{actions(visit)}</td>
-                <td data-label="Reading time">
+                <td data-label={t('file.link')}>{names.get(visit.linkId) ?? '—'}</td>
+                {withReaders && <td data-label={t('visits.col.reader')}>{visit.reader ?? '—'}</td>}
+                <td data-label={t('an.col.from')}>{visit.referrerHost || t('an.direct')}</td>
+                <td data-label={t('an.col.device')}>{t('an.device', { device: visit.device })}</td>
+                <td data-label={t('visits.col.what')}>{actions(visit)}</td>
+                <td data-label={t('visits.col.reading')}>
                   {!visit.tracked
-                    ? 'not tracked (asked not to be)'
+                    ? t('visits.notTracked')
                     : visit.readingSeconds > 0
                       ? formatDuration(visit.readingSeconds)
-                      : 'none reported'}
+                      : t('visits.noneReported')}
                 </td>
               </tr>
             ))}
@@ -73,7 +84,7 @@ export function VisitsList(props: { fileId: string; linkId: string; links: LinkD
       </div>
       {list.hasMore && (
         <button type="button" disabled={list.loadingMore} onClick={list.more}>
-          {list.loadingMore ? 'Loading…' : 'Show more visits'}
+          {list.loadingMore ? t('common.loading') : t('visits.more')}
         </button>
       )}
     </>

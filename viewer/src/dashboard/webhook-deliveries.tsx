@@ -1,15 +1,15 @@
 import { useEffect, useRef } from 'preact/hooks'
-import type { DeliveryDto, DeliveryStatus } from '../../../src/routes/webhooks/model'
+import type { DeliveryDto } from '../../../src/routes/webhooks/model'
 import { api, ok } from './api'
 import { formatDate } from './format'
 import { usePages } from './use-api'
 import { TableHead } from './table-head'
+import { t } from './i18n'
 
 const PAGE_SIZE = 20
 /** While a delivery is pending the log is read again this often, this many times at most (then "Refresh"). */
 const POLL_MS = 2_000
 const POLLS = 45
-const STATUS_TEXT: Record<DeliveryStatus, string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' }
 
 /** The receiver's last answer, in words: its HTTP status and/or the error (timeout, refused address…). */
 function lastAnswer(delivery: DeliveryDto): string {
@@ -19,7 +19,7 @@ function lastAnswer(delivery: DeliveryDto): string {
 
 function when(delivery: DeliveryDto): string {
   if (delivery.deliveredAt) return `delivered ${formatDate(delivery.deliveredAt)}`
-  if (delivery.status === 'pending' && delivery.nextAttemptAt) return `next attempt ${formatDate(delivery.nextAttemptAt)}`
+  if (delivery.status === 'pending' && delivery.nextAttemptAt) return t('wh.next', { date: formatDate(delivery.nextAttemptAt) })
   return '—'
 }
 
@@ -31,7 +31,7 @@ export function DeliveryLog(props: { webhookId: string; label: string; revision:
   const log = usePages(
     (cursor) => ok(api.api.webhooks({ id: props.webhookId }).deliveries.get({ query: { limit: PAGE_SIZE, cursor } })),
     [props.webhookId, props.revision],
-    { failure: 'The delivery log could not be loaded' },
+    { failure: t('wh.logFailed') },
   )
   const deliveries = log.items
   const loadError = log.error
@@ -53,9 +53,10 @@ export function DeliveryLog(props: { webhookId: string; label: string; revision:
   return (
     <div class="delivery-log">
       <div class="row">
-        <h4>Delivery log</h4>
+        <h4>{t('wh.log')}</h4>
         <button type="button" class="link" onClick={log.reload}>
-          Refresh<span class="visually-hidden"> the delivery log of {props.label}</span>
+          {t('an.refresh')}
+          <span class="visually-hidden"> {t('wh.logOf', { label: props.label })}</span>
         </button>
       </div>
       {loadError && (
@@ -63,32 +64,37 @@ export function DeliveryLog(props: { webhookId: string; label: string; revision:
           {loadError}
         </p>
       )}
-      {deliveries === null && !loadError && <p>Loading the delivery log…</p>}
-      {deliveries && deliveries.length === 0 && (
-        <p class="hint">
-          Nothing sent yet. Each event this webhook asked for appears here with its status; "Send test event" sends one now.
-        </p>
-      )}
+      {deliveries === null && !loadError && <p>{t('wh.logLoading')}</p>}
+      {deliveries && deliveries.length === 0 && <p class="hint">{t('wh.logNone', { test: t('wh.test') })}</p>}
       {deliveries && deliveries.length > 0 && (
         <div class="table-wrap">
           <table class="deliveries">
             <caption class="visually-hidden">Deliveries to {props.label}, newest first</caption>
-            <TableHead columns={['Event', 'Status', 'Attempts', 'Last answer', 'Created', 'Delivered or next']} />
+            <TableHead
+              columns={[
+                t('wh.col.event'),
+                t('ntf.col.status'),
+                t('wh.col.attempts'),
+                t('wh.col.last'),
+                t('account.col.created'),
+                t('wh.col.when'),
+              ]}
+            />
             <tbody>
               {deliveries.map((delivery) => (
                 <tr key={delivery.id} data-status={delivery.status}>
                   <td>
                     <code>{delivery.event}</code>
                   </td>
-                  <td data-label="Status">
-                    <span class={`state delivery-${delivery.status}`}>{STATUS_TEXT[delivery.status] ?? delivery.status}</span>
+                  <td data-label={t('ntf.col.status')}>
+                    <span class={`state delivery-${delivery.status}`}>{t('wh.status', { status: delivery.status })}</span>
                   </td>
-                  <td data-label="Attempts">{delivery.attempts}</td>
-                  <td data-label="Last answer" class="delivery-error">
+                  <td data-label={t('wh.col.attempts')}>{delivery.attempts}</td>
+                  <td data-label={t('wh.col.last')} class="delivery-error">
                     {lastAnswer(delivery)}
                   </td>
-                  <td data-label="Created">{formatDate(delivery.createdAt)}</td>
-                  <td data-label="Delivered or next">{when(delivery)}</td>
+                  <td data-label={t('account.col.created')}>{formatDate(delivery.createdAt)}</td>
+                  <td data-label={t('wh.col.when')}>{when(delivery)}</td>
                 </tr>
               ))}
             </tbody>
@@ -97,7 +103,7 @@ export function DeliveryLog(props: { webhookId: string; label: string; revision:
       )}
       {log.hasMore && (
         <button type="button" onClick={log.more}>
-          Show older deliveries
+          {t('wh.older')}
         </button>
       )}
     </div>

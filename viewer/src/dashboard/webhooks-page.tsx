@@ -6,14 +6,15 @@ import { formatDate } from './format'
 import { ConfirmDialog, copyWithNotice, notify } from './ui'
 import { useLoad } from './use-api'
 import { DeliveryLog } from './webhook-deliveries'
+import { type MessageKey, t, tx } from './i18n'
 
-const EVENT_TEXT: Record<WebhookEvent, string> = {
-  'file.uploaded': 'A PDF is uploaded',
-  'file.received': 'A PDF arrives through one of your file requests',
-  'file.replaced': 'A PDF is replaced',
-  'file.deleted': 'A file is deleted',
-  'link.viewed': 'A link is opened (a new visitor’s first view)',
-  'link.downloaded': 'A PDF is downloaded',
+const EVENT_TEXT: Record<WebhookEvent, MessageKey> = {
+  'file.uploaded': 'wh.event.file.uploaded',
+  'file.received': 'wh.event.file.received',
+  'file.replaced': 'wh.event.file.replaced',
+  'file.deleted': 'wh.event.file.deleted',
+  'link.viewed': 'wh.event.link.viewed',
+  'link.downloaded': 'wh.event.link.downloaded',
 }
 
 /** A webhook's URL without scheme, for button names ("Delete… ntfy.home.lan/pdfs"). */
@@ -25,23 +26,20 @@ function CreatedSecret(props: { webhook: NewWebhookDto; onDone: () => void }) {
   useEffect(() => field.current?.focus(), [])
   return (
     <div class="created-token created-secret">
-      <p role="alert">
-        Webhook created. Copy its signing secret now: <strong>you will not see it again.</strong> Receivers verify each delivery’s{' '}
-        <code>webhook-signature</code> with it (the Standard Webhooks convention).
-      </p>
+      <p role="alert">{tx('wh.created', { warning: <strong>{t('wh.once')}</strong>, header: <code>webhook-signature</code> })}</p>
       <div class="row">
         <input
           ref={field}
           readOnly
           value={props.webhook.secret}
-          aria-label={`Signing secret of ${shortUrl(props.webhook.url)}`}
+          aria-label={t('wh.secretOf', { url: shortUrl(props.webhook.url) })}
           onFocus={(event) => event.currentTarget.select()}
         />
-        <button type="button" onClick={() => copyWithNotice(props.webhook.secret, 'Secret')}>
-          Copy the secret
+        <button type="button" onClick={() => copyWithNotice(props.webhook.secret, 'secret')}>
+          {t('wh.copySecret')}
         </button>
         <button type="button" class="link" onClick={props.onDone}>
-          Done
+          {t('account.done')}
         </button>
       </div>
     </div>
@@ -64,7 +62,7 @@ function CreateForm(props: { onCreated: (webhook: NewWebhookDto) => void }) {
       setUrl('')
       props.onCreated(data)
     } catch (failure) {
-      setError(errorText(failure, 'The webhook was not created'))
+      setError(errorText(failure, t('wh.notCreated')))
     } finally {
       setBusy(false)
     }
@@ -78,7 +76,7 @@ function CreateForm(props: { onCreated: (webhook: NewWebhookDto) => void }) {
 
   return (
     <form class="webhook-form" onSubmit={submit} aria-labelledby="new-webhook-heading">
-      <h2 id="new-webhook-heading">New webhook</h2>
+      <h2 id="new-webhook-heading">{t('wh.new')}</h2>
       <div class="field">
         <label for="webhook-url">URL</label>
         <input
@@ -92,16 +90,15 @@ function CreateForm(props: { onCreated: (webhook: NewWebhookDto) => void }) {
           onInput={(event) => setUrl(event.currentTarget.value)}
         />
         <span id="webhook-url-hint" class="hint">
-          pdfshare POSTs a signed JSON body to it. Addresses on this machine or the local network are refused unless the server allows them
-          (PDFSHARE_WEBHOOK_ALLOW_PRIVATE=1).
+          {t('wh.urlHint', { setting: 'PDFSHARE_WEBHOOK_ALLOW_PRIVATE=1' })}
         </span>
       </div>
       <fieldset class="events">
-        <legend>Events</legend>
+        <legend>{t('wh.events')}</legend>
         {WEBHOOK_EVENTS.map((name) => (
           <label key={name} class="check">
             <input type="checkbox" checked={events.has(name)} onChange={(event) => toggle(name, event.currentTarget.checked)} />
-            {EVENT_TEXT[name]} <code>{name}</code>
+            {t(EVENT_TEXT[name])} <code>{name}</code>
           </label>
         ))}
       </fieldset>
@@ -111,16 +108,16 @@ function CreateForm(props: { onCreated: (webhook: NewWebhookDto) => void }) {
         </p>
       )}
       <button type="submit" class="primary" disabled={busy || !url.trim() || events.size === 0}>
-        {busy ? 'Creating…' : 'Create the webhook'}
+        {busy ? t('rooms.creating') : t('wh.create')}
       </button>
-      {events.size === 0 && <p class="hint">Choose at least one event.</p>}
+      {events.size === 0 && <p class="hint">{t('wh.chooseEvent')}</p>}
     </form>
   )
 }
 
 /** The owner's webhooks: create (the secret shown once), the delivery log of each, a test event, delete. */
 export function WebhooksPage() {
-  const list = useLoad(() => ok(api.api.webhooks.get()), [], { failure: 'The webhooks could not be loaded' })
+  const list = useLoad(() => ok(api.api.webhooks.get()), [], { failure: t('wh.loadFailed') })
   const { value: webhooks, error: loadError, set: setWebhooks } = list
   const [created, setCreated] = useState<NewWebhookDto | null>(null)
   const [deleting, setDeleting] = useState<WebhookDto | null>(null)
@@ -131,9 +128,9 @@ export function WebhooksPage() {
     try {
       await ok(api.api.webhooks({ id: webhook.id }).test.post())
       setRevisions((current) => ({ ...current, [webhook.id]: (current[webhook.id] ?? 0) + 1 }))
-      notify('ok', `Test event queued for ${shortUrl(webhook.url)}; its delivery log shows how it went`)
+      notify('ok', t('wh.testQueued', { url: shortUrl(webhook.url) }))
     } catch (failure) {
-      notify('error', errorText(failure, 'The test event was not sent'))
+      notify('error', errorText(failure, t('wh.testFailed')))
     }
   }
 
@@ -143,42 +140,39 @@ export function WebhooksPage() {
       await ok(api.api.webhooks({ id: webhook.id }).delete())
       setWebhooks((current) => current?.filter((each) => each.id !== webhook.id) ?? null)
       if (created?.id === webhook.id) setCreated(null)
-      notify('ok', `Webhook ${shortUrl(webhook.url)} deleted`)
+      notify('ok', t('wh.deleted', { url: shortUrl(webhook.url) }))
       document.getElementById('webhooks-heading')?.focus()
     } catch (failure) {
-      notify('error', errorText(failure, 'The webhook was not deleted'))
+      notify('error', errorText(failure, t('wh.notDeleted')))
     }
   }
 
   return (
     <main class="webhooks">
-      <h1>Webhooks</h1>
-      <p>
-        Tell another service when something happens to your PDFs: pdfshare sends a signed POST for each event you choose, retries for up to
-        a day when the receiver is down, and keeps a log of every delivery.
-      </p>
+      <h1>{t('title.webhooks')}</h1>
+      <p>{t('wh.intro')}</p>
       <section class="card">
         <CreateForm
           onCreated={(webhook) => {
             setCreated(webhook)
             const { secret: _secret, ...listed } = webhook
             setWebhooks((current) => [...(current ?? []), listed])
-            notify('ok', `Webhook ${shortUrl(webhook.url)} created; copy its secret now`)
+            notify('ok', t('wh.createdNotice', { url: shortUrl(webhook.url) }))
           }}
         />
         {created && <CreatedSecret webhook={created} onDone={() => setCreated(null)} />}
       </section>
       <section aria-labelledby="webhooks-heading">
         <h2 id="webhooks-heading" tabIndex={-1}>
-          Your webhooks
+          {t('wh.yours')}
         </h2>
         {loadError && (
           <p class="form-error" role="alert">
             {loadError}
           </p>
         )}
-        {webhooks === null && !loadError && <p>Loading the webhooks…</p>}
-        {webhooks && webhooks.length === 0 && <p class="hint">No webhooks yet. Create one above; its deliveries will be listed here.</p>}
+        {webhooks === null && !loadError && <p>{t('wh.loading')}</p>}
+        {webhooks && webhooks.length === 0 && <p class="hint">{t('wh.none')}</p>}
         {webhooks && webhooks.length > 0 && (
           <ul class="webhook-list">
             {webhooks.map((webhook) => {
@@ -192,14 +186,16 @@ export function WebhooksPage() {
                     {webhook.events.map((event) => (
                       <code key={event}>{event}</code>
                     ))}{' '}
-                    · created {formatDate(webhook.createdAt)}
+                    · {t('wh.createdOn', { date: formatDate(webhook.createdAt) })}
                   </p>
                   <div class="row wrap">
                     <button type="button" onClick={() => test(webhook)}>
-                      Send test event<span class="visually-hidden"> to {label}</span>
+                      {t('wh.test')}
+                      <span class="visually-hidden"> {t('ntf.to', { target: label })}</span>
                     </button>
                     <button type="button" class="danger" onClick={() => setDeleting(webhook)}>
-                      Delete…<span class="visually-hidden"> {label}</span>
+                      {t('links.delete')}
+                      <span class="visually-hidden"> {label}</span>
                     </button>
                   </div>
                   <DeliveryLog webhookId={webhook.id} label={label} revision={revisions[webhook.id] ?? 0} />
@@ -211,13 +207,13 @@ export function WebhooksPage() {
       </section>
       <ConfirmDialog
         open={deleting !== null}
-        title={`Delete the webhook ${deleting ? shortUrl(deleting.url) : ''}?`}
-        confirm="Delete the webhook"
+        title={t('wh.confirm', { url: deleting ? shortUrl(deleting.url) : '' })}
+        confirm={t('wh.delete')}
         danger
         onConfirm={() => deleting && remove(deleting)}
         onClose={() => setDeleting(null)}
       >
-        <p>No more events go to this URL, and its delivery log is gone. Deliveries not yet sent are dropped.</p>
+        <p>{t('wh.deleteText')}</p>
       </ConfirmDialog>
     </main>
   )
