@@ -323,7 +323,11 @@ function Invitations() {
             <li key={invitation.id} class="row">
               <span>
                 {invitation.team
-                  ? t('inv.teamItem', { role: invitation.team.role, made: formatDate(invitation.createdAt), until: formatDate(invitation.expiresAt) })
+                  ? t('inv.teamItem', {
+                      role: invitation.team.role,
+                      made: formatDate(invitation.createdAt),
+                      until: formatDate(invitation.expiresAt),
+                    })
                   : t('inv.item', {
                       admin: invitation.admin ? 'yes' : 'no',
                       made: formatDate(invitation.createdAt),
