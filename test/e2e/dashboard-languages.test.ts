@@ -8,7 +8,8 @@ import { SCREENSHOTS } from './browser'
 
 // The dashboard in the owner's language (docs/languages.md, The dashboard), in Chromium against the compiled binary:
 // the browser's locale is its Accept-Language. German words, a date through Intl and the navigation on a 360 px
-// phone; Arabic right to left with the navigation mirrored; the footer's picker switching and remembering.
+// phone; Arabic right to left with the navigation mirrored; the footer's picker switching and remembering; the
+// account's own language for its mails, chosen on the Account page.
 const app = useBinaryApp({ name: 'dashboard-languages', user: 'dana' })
 
 async function ownerIn(locale: string, width: number): Promise<{ context: BrowserContext; page: Page }> {
@@ -93,6 +94,11 @@ describe('the dashboard in the owner’s language, in Chromium', () => {
       // Still signed in (the tab's session), on the same page, in French.
       await page.getByRole('link', { name: 'Compte', exact: true }).waitFor()
       expect(await page.getByRole('link', { name: 'Compte', exact: true }).getAttribute('aria-current')).toBe('page')
+      // The account's own language for its mails is another thing than the page's: chosen on the same page, saved at once.
+      await page.getByRole('combobox', { name: 'Langue', exact: true }).selectOption('de')
+      await page.getByText('La langue de vos e-mails a été enregistrée').waitFor()
+      expect((await (await app.api('/me')).json()).data.language).toBe('de')
+      expect(await page.locator('html').getAttribute('lang')).toBe('fr')
       // Remembered: the cookie beats the browser's German, in another tab too (signed out there: a session is a tab's).
       const again = await context.newPage()
       await again.goto(`${app.server.url}/app`)

@@ -7,6 +7,7 @@ import { session } from './session'
 import { copyWithNotice, notify } from './ui'
 import { AdminChangesPanel } from './admin-changes-panel'
 import { EmailPanel } from './email-panel'
+import { MailLanguagePanel } from './mail-language-panel'
 import { SsoLinkPanel } from './sso-link-panel'
 import { PasskeysPanel } from './passkeys-panel'
 import { TwoFactorPanel } from './two-factor-panel'
@@ -148,6 +149,7 @@ export function AccountPage() {
       <AdminChangesPanel />
       {me ? <Usage me={me} /> : <p aria-busy="true">{t('common.loading')}</p>}
       {me?.hasPassword && <EmailPanel me={me} onChanged={() => void account.reload()} />}
+      {me && <MailLanguagePanel me={me} onChanged={() => void account.reload()} />}
       {me && <SsoLinkPanel me={me} onChanged={() => void account.reload()} />}
       {me && <TwoFactorPanel me={me} onChanged={() => void account.reload()} />}
       {me && <PasskeysPanel me={me} />}
