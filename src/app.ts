@@ -44,8 +44,11 @@ export function createApp(ctx: AppContext, assets: ViewerAssets = loadViewerAsse
   // No schema uses t.Transform, so encoding responses through the schema would only cost time (BENCHMARKS.md, Design measurements).
   return new Elysia({ encodeSchema: false })
     .onStop(async () => {
+      // The renderers first: a read of the index in flight then ends at once (the server is stopping, and its file
+      // stays pending), where waiting for it held the stop for up to a render's time limit.
+      const closing = previews.close()
       await indexing.stop()
-      await previews.close()
+      await closing
     })
     .use(requestLifecycle(ctx.log, ctx.metrics, notes))
     .use(systemRoutes(ctx.config.publicUrl, () => ctx.blobs.health?.() ?? 'ok', ctx.jobs.list))

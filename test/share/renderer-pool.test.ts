@@ -161,4 +161,18 @@ describe('preview renderer processes', () => {
     pool.close()
     await eventually(() => expect(alive(pid)).toBe(false))
   })
+
+  test('a render in flight when the pool closes (the server stopping) ends at once as RendererUnavailable, never as the PDF’s failure', async () => {
+    // A sleeping renderer: without the close it would run into its 60 s limit and be a RenderFailed.
+    // A renderer that has started and is idle takes the job at once.
+    const pool = poolOf({ timeoutMs: 60_000, concurrency: 1 })
+    await renderedBy(pool)
+    const rendering = failureOf(pool.render('/dev/null', out('sleep')))
+    await Bun.sleep(200) // the job is with the renderer, which sleeps on it
+    pool.close()
+    const failure = await rendering
+    expect(failure).toBeInstanceOf(RendererUnavailable)
+    expect(failure).not.toBeInstanceOf(RenderFailed)
+    expect(failure?.message).toBe('the server is stopping')
+  })
 })

@@ -269,7 +269,9 @@ export function createRendererPool(limits: RendererLimits): RendererPool {
       }
       renderer.onExit = (reason) => {
         settle()
-        reject(killedFor ?? new RenderFailed(`the renderer stopped (${reason})`))
+        // Stopped with the server (close): not the PDF's fault, so nothing marks it as one that cannot be drawn.
+        if (closed && !killedFor) reject(new RendererUnavailable('the server is stopping'))
+        else reject(killedFor ?? new RenderFailed(`the renderer stopped (${reason})`))
       }
       renderer.proc.send(job)
     })
