@@ -14,9 +14,17 @@ export const PDFSHARE_PROGRAM = process.env.PDFSHARE_TEST_PROGRAM
 /**
  * The environment every pdfshare these helpers start begins with. Its renderers run at the priority of
  * everything else: on a test machine everything else is other tests, which would starve them at their production
- * nice value of 10 (test/support/harness.ts does the same for in-process apps).
+ * nice value of 10 (test/support/harness.ts does the same for in-process apps). The search index is off, as it is
+ * for in-process apps: reading every uploaded PDF's text in the background would only compete with the tests for
+ * the CPU (test/api/search.test.ts turns it on, and a test may pass PDFSHARE_SEARCH_INDEX in its own env).
  */
-const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PDFSHARE_PREVIEW_NICE: '0', ...testRunEnv() })
+const baseEnv = () => ({
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '/tmp',
+  PDFSHARE_PREVIEW_NICE: '0',
+  PDFSHARE_SEARCH_INDEX: 'false',
+  ...testRunEnv(),
+})
 
 export type RunResult = { code: number; stdout: string; stderr: string }
 

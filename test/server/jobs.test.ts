@@ -131,7 +131,8 @@ describe('the jobs of a server', () => {
   afterAll(() => Promise.all(started.map((server) => server.stop())))
 
   test('pdfshare serve runs every loop as a registered job, and /api/health names each', async () => {
-    const server = await startServer([])
+    // Every loop on, the search index too (the test helpers turn it off by default).
+    const server = await startServer([], { env: { PDFSHARE_SEARCH_INDEX: 'true' } })
     started.push(server)
     const health = await json(await fetch(`${server.url}/api/health`))
     expect(Object.keys(health.data.jobs).sort()).toEqual(
