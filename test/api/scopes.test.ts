@@ -93,6 +93,8 @@ const REQUESTS: Record<string, () => Promise<Request>> = {
     init: { body: form({ bytes: makePdf() as Uint8Array<ArrayBuffer> }) },
   }),
   'GET /api/files/:id': async () => ({ path: `/api/files/${file.id}` }),
+  // Its query is required (a search needs words): a request without one is a 400 before any scope is asked.
+  'GET /api/search': async () => ({ path: '/api/search?q=page' }),
   'PUT /api/files/:id': async () => ({ path: `/api/files/${file.id}`, init: jsonBody({ title: `changed ${Math.random()}` }) }),
   'DELETE /api/files/:id': async () => ({ path: `/api/files/${(await uploadPdf(server, alice)).id}` }),
   'GET /api/files/:id/content': async () => ({ path: `/api/files/${file.id}/content` }),

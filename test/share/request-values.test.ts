@@ -30,6 +30,7 @@ const ROUTES: { method: 'GET' | 'POST'; path: (slug: string) => string; type?: s
   { method: 'GET', path: (slug) => `/s/${slug}/pages/1` },
   { method: 'GET', path: (slug) => `/s/${slug}/pages/1/text` },
   { method: 'GET', path: (slug) => `/s/${slug}/preview.png` },
+  { method: 'GET', path: (slug) => `/s/${slug}/outline` },
   // A room link's document's routes (docs/rooms.md): a file link's slug has none, so these are its 404s.
   { method: 'GET', path: (slug) => `/s/${slug}/docs/${file.id}` },
   { method: 'GET', path: (slug) => `/s/${slug}/docs/${file.id}/file` },
@@ -43,6 +44,7 @@ const ROUTES: { method: 'GET' | 'POST'; path: (slug: string) => string; type?: s
   { method: 'GET', path: (slug) => `/s/${slug}/docs/${file.id}/pages/1` },
   { method: 'GET', path: (slug) => `/s/${slug}/docs/${file.id}/pages/1/text` },
   { method: 'GET', path: (slug) => `/s/${slug}/docs/${file.id}/preview.png` },
+  { method: 'GET', path: (slug) => `/s/${slug}/docs/${file.id}/outline` },
   { method: 'GET', path: (slug) => `/s/${slug}/nothing/here` },
 ]
 
