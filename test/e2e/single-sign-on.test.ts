@@ -84,6 +84,9 @@ async function signInAt(page: Page, login: string) {
   await page.locator('input[name=login]').fill(login)
   await page.locator('input[name=password]').fill('any password')
   await page.locator('button[type=submit]').click()
+  // The consent page's button, once the login page has gone: asked at once, the locator could still find the login
+  // page's button on a busy machine, click it again, and leave the consent page unanswered.
+  await page.locator('input[name=login]').waitFor({ state: 'detached' })
   await page.locator('button[type=submit]').click() // consent
 }
 
