@@ -1,4 +1,5 @@
 import type { PDFiumDocument, PDFiumPage } from '@hyzyla/pdfium'
+import { type GeometryApi, pageGeometry, rounded as round } from './page-geometry'
 import type { PageLink } from './page-links'
 
 /**
@@ -16,23 +17,9 @@ export type PageText = {
 }
 
 /** The parts of PDFium's text API (fpdf_text.h) a page's text is read with; the library has no words of its own. */
-type TextApi = {
+type TextApi = GeometryApi & {
   HEAPF64: Float64Array
   wasmExports: { malloc(size: number): number; free(pointer: number): void }
-  _FPDF_GetPageWidthF(page: number): number
-  _FPDF_GetPageHeightF(page: number): number
-  _FPDF_PageToDevice(
-    page: number,
-    startX: number,
-    startY: number,
-    sizeX: number,
-    sizeY: number,
-    rotate: number,
-    pageX: number,
-    pageY: number,
-    deviceX: number,
-    deviceY: number,
-  ): number
   _FPDFText_LoadPage(page: number): number
   _FPDFText_ClosePage(textPage: number): void
   _FPDFText_CountChars(textPage: number): number
@@ -42,8 +29,6 @@ type TextApi = {
 
 /** Words are cut at whitespace; a page keeps at most this many characters of text (a hostile page could have millions). */
 const MAX_CHARS = 200_000
-/** Fractions to 5 decimals: a thousandth of a point on an A0 page, and short JSON. */
-const round = (value: number) => Math.round(value * 100_000) / 100_000
 
 /**
  * Reads the text of a loaded page with PDFium's text API: every character's code point and box, grouped into
@@ -54,23 +39,16 @@ const round = (value: number) => Math.round(value * 100_000) / 100_000
 export function readPageText(page: PDFiumPage): PageText {
   const pdfium = Reflect.get(page, 'module') as Partial<TextApi> | undefined
   const handle = Reflect.get(page, 'pageIdx') as unknown
-  if (!pdfium?._FPDFText_GetCharBox || !pdfium._FPDF_PageToDevice || !pdfium.HEAPF64 || typeof handle !== 'number')
+  if (!pdfium?._FPDFText_GetCharBox || !pdfium._FPDF_PageToDevice || !pdfium.HEAPF64 || !pdfium.HEAP32 || typeof handle !== 'number')
     throw new Error('this PDFium build does not expose its text API')
   const api = pdfium as TextApi
-  const width = api._FPDF_GetPageWidthF(handle)
-  const height = api._FPDF_GetPageHeightF(handle)
   const textPage = api._FPDFText_LoadPage(handle)
   if (!textPage) throw new Error('PDFium cannot read the text of this page')
-  const scratch = api.wasmExports.malloc(4 * 8 + 2 * 4)
+  const scratch = api.wasmExports.malloc(4 * 8 + 2 * 4) // a character's box (4 doubles), a point as shown (2 ints)
   try {
+    const { width, height, box: shownBox } = pageGeometry(api, handle, scratch + 32)
     const words: PageText['words'] = []
     const count = Math.min(api._FPDFText_CountChars(textPage), MAX_CHARS)
-    // One point of user space to where it is on the page as shown (rotation applied), in points from the top left.
-    const shown = (x: number, y: number): [number, number] => {
-      const ints = new Int32Array(api.HEAPF64.buffer, scratch + 32, 2)
-      api._FPDF_PageToDevice(handle, 0, 0, Math.round(width * 64), Math.round(height * 64), 0, x, y, scratch + 32, scratch + 36)
-      return [ints[0]! / 64, ints[1]! / 64]
-    }
     type Word = { text: string; left: number; top: number; right: number; bottom: number }
     const open: { word: Word | null } = { word: null }
     const close = (lineEnd: boolean) => {
@@ -99,9 +77,7 @@ export function readPageText(page: PDFiumPage): PageText {
       }
       if (!api._FPDFText_GetCharBox(textPage, index, scratch, scratch + 8, scratch + 16, scratch + 24)) continue
       const box = new Float64Array(api.HEAPF64.buffer, scratch, 4) // left, right, bottom, top in user space
-      const [x1, y1] = shown(box[0]!, box[3]!)
-      const [x2, y2] = shown(box[1]!, box[2]!)
-      const char = { left: Math.min(x1, x2), right: Math.max(x1, x2), top: Math.min(y1, y2), bottom: Math.max(y1, y2) }
+      const char = shownBox(box[0]!, box[3]!, box[1]!, box[2]!)
       const text = String.fromCodePoint(code)
       const word = open.word
       // A character that starts below the word, or left of where it began, begins a new line.
