@@ -1,10 +1,9 @@
 import { useState } from 'preact/hooks'
 import { AUDIT_ACTIONS, type AuditAction } from '../../../src/shared/audit-shapes'
-import { ACTION_TEXT, facts } from './audit-words'
+import { AuditTable } from './audit-table'
+import { ACTION_TEXT } from './audit-words'
 import { api, ok } from './api'
-import { formatDate } from './format'
 import { useLoad, usePages } from './use-api'
-import { TableHead } from './table-head'
 import { t } from './i18n'
 
 const PAGE_SIZE = 50
@@ -100,35 +99,7 @@ export function ActivityPage() {
       ) : entries.length === 0 ? (
         <p class="hint">{t('act.none')}</p>
       ) : (
-        <div class="table-wrap">
-          <table class="activity-table">
-            <caption class="visually-hidden">{t('act.caption')}</caption>
-            <TableHead
-              columns={[
-                t('visits.col.when'),
-                t('visits.col.what'),
-                all && t('act.col.account'),
-                t('act.col.by'),
-                t('an.col.from'),
-                t('act.col.details'),
-              ]}
-            />
-            <tbody>
-              {entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td data-label={t('visits.col.when')}>
-                    <time dateTime={entry.at}>{formatDate(entry.at)}</time>
-                  </td>
-                  <td data-label={t('visits.col.what')}>{t(ACTION_TEXT[entry.action])}</td>
-                  {all && <td data-label={t('act.col.account')}>{entry.user ? (entry.user.name ?? t('act.removedUser')) : '—'}</td>}
-                  <td data-label={t('act.col.by')}>{entry.actor.via === 'cli' ? t('act.cli') : entry.actor.name}</td>
-                  <td data-label={t('an.col.from')}>{entry.address ?? '—'}</td>
-                  <td data-label={t('act.col.details')}>{facts(entry.detail)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AuditTable entries={entries} caption={t('act.caption')} account={all} address />
       )}
       {list.hasMore && (
         <button type="button" disabled={list.loadingMore} onClick={list.more}>

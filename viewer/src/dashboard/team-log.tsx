@@ -1,9 +1,7 @@
 import type { TeamDto } from '../../../src/routes/teams/model'
 import { api, ok } from './api'
-import { ACTION_TEXT, facts } from './audit-words'
-import { formatDate } from './format'
+import { AuditTable } from './audit-table'
 import { t } from './i18n'
-import { TableHead } from './table-head'
 import { usePages } from './use-api'
 
 const PAGE_SIZE = 20
@@ -29,24 +27,7 @@ export function TeamLog(props: { team: TeamDto }) {
   if (entries.length === 0) return <p class="hint">{t('teams.logEmpty')}</p>
   return (
     <>
-      <div class="table-wrap">
-        <table class="activity-table">
-          <caption class="visually-hidden">{t('teams.logCaption', { team: team.name })}</caption>
-          <TableHead columns={[t('visits.col.when'), t('visits.col.what'), t('act.col.by'), t('act.col.details')]} />
-          <tbody>
-            {entries.map((entry) => (
-              <tr key={entry.id}>
-                <td data-label={t('visits.col.when')}>
-                  <time dateTime={entry.at}>{formatDate(entry.at)}</time>
-                </td>
-                <td data-label={t('visits.col.what')}>{t(ACTION_TEXT[entry.action])}</td>
-                <td data-label={t('act.col.by')}>{entry.actor.via === 'cli' ? t('act.cli') : entry.actor.name}</td>
-                <td data-label={t('act.col.details')}>{facts(entry.detail)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AuditTable entries={entries} caption={t('teams.logCaption', { team: team.name })} />
       {list.hasMore && (
         <button type="button" disabled={list.loadingMore} onClick={list.more}>
           {list.loadingMore ? t('common.loading') : t('common.showMore')}
