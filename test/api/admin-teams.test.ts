@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { startTestApp } from '../support/harness'
 import { jsonBody } from '../support/sessions'
 import { uploadPdf } from '../support/uploads'
+import { data, refusal } from '../support/answers'
 
 // Admins and teams (docs/teams.md, Quotas), through HTTP: every team with its usage, a team's limits set by an
 // admin and holding on the team's next upload, and never a team's files.
@@ -9,15 +10,6 @@ const server = await startTestApp()
 const root = await server.user('root') // the first user: the admin
 const olga = await server.user('olga')
 
-async function data(response: Response, status = 200) {
-  const text = await response.text()
-  expect(response.status, text).toBe(status)
-  return JSON.parse(text).data
-}
-async function refusal(response: Response): Promise<string> {
-  const text = await response.text()
-  return `${response.status} ${text.startsWith('{') ? JSON.parse(text).code : text}`
-}
 const asAdmin = (method: string, path: string, body?: unknown) =>
   server.call(method, `/api/admin${path}`, { token: root.token, ...(body === undefined ? {} : jsonBody(body)) })
 

@@ -7,6 +7,8 @@ import { unembeddedFontsPdf } from '../../scripts/support/font-pdfs'
 import { eventually } from '../support/eventually'
 import { startTestApp } from '../support/harness'
 import { uploadPdf } from '../support/uploads'
+import { data } from '../support/answers'
+import { jsonBody } from '../support/sessions'
 
 // Search (docs/search.md) through HTTP on a real server: the text of real PDFs read by the renderers in the
 // background, then found by words, phrases, prefixes, exclusions, without diacritics, in Cyrillic and in CJK;
@@ -39,12 +41,6 @@ const stranger = await server.user('sam')
 const ids = { pdkids: '', fonts: '', french: '', team: '' }
 const teamTokens = { member: '', outsider: '' }
 
-const jsonBody = (value: unknown) => ({ body: JSON.stringify(value), headers: { 'content-type': 'application/json' } })
-async function data(response: Response, status = 200) {
-  const text = await response.text()
-  expect(response.status, text).toBe(status)
-  return JSON.parse(text).data
-}
 async function search(q: string, token = owner.token, extra = ''): Promise<Answer> {
   const response = await server.call('GET', `/api/search?q=${encodeURIComponent(q)}${extra}`, { token })
   const text = await response.text()

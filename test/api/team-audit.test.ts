@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { startTestApp } from '../support/harness'
 import { jsonBody } from '../support/sessions'
 import { uploadPdf } from '../support/uploads'
+import { refusal } from '../support/answers'
 
 // A team's log (docs/teams.md, The team's log), through HTTP: its owners read the entries made for the team or
 // naming it, paged, never another team's; editors, viewers, non-members and tokens without teams:write do not.
@@ -15,10 +16,6 @@ async function data(response: Response, status = 200) {
   const text = await response.text()
   expect(response.status, text).toBe(status)
   return JSON.parse(text)
-}
-async function refusal(response: Response): Promise<string> {
-  const text = await response.text()
-  return `${response.status} ${text.startsWith('{') ? JSON.parse(text).code : text}`
 }
 const post = async (token: string, path: string, body: unknown) =>
   (await data(await server.call('POST', path, { token, ...jsonBody(body) }), 201)).data

@@ -5,6 +5,7 @@ import { startTestApp } from '../support/harness'
 import { mailsTo as mailsOf } from '../support/mail-outbox'
 import { jsonBody } from '../support/sessions'
 import { startSmtpServer } from '../support/smtp'
+import { data, refusal } from '../support/answers'
 
 // Inviting someone without an account into a team (docs/teams.md, Inviting someone without an account), through
 // HTTP and a real SMTP server: the invitation is mailed, listed to the owners as pending, revocable, expiring;
@@ -17,15 +18,6 @@ afterAll(() => worker.stop())
 const olga = await server.user('olga')
 const vik = await server.user('vik')
 
-async function data(response: Response, status = 200) {
-  const text = await response.text()
-  expect(response.status, text).toBe(status)
-  return JSON.parse(text).data
-}
-async function refusal(response: Response): Promise<string> {
-  const text = await response.text()
-  return `${response.status} ${text.startsWith('{') ? JSON.parse(text).code : text}`
-}
 type Member = { userId: string | null; name: string; role: string; pending?: { invitationId: string; email: string } }
 const members = async (teamId: string, token: string): Promise<string[]> =>
   (await data(await server.call('GET', `/api/teams/${teamId}/members`, { token }))).map(

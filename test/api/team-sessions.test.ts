@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import { startTestApp } from '../support/harness'
 import { jsonBody, sessionOf } from '../support/sessions'
 import { uploadPdf } from '../support/uploads'
+import { data, refusal } from '../support/answers'
 
 // The dashboard's team sessions (docs/teams.md, The dashboard), through HTTP on a real server: opened from a
 // sign-in session only, for a team its user is in; checked on every request like a team token; ended with the session.
@@ -10,15 +11,6 @@ const server = await startTestApp()
 const owner = await server.user('olga')
 const member = await server.user('mia')
 
-async function data(response: Response, status = 200) {
-  const text = await response.text()
-  expect(response.status, text).toBe(status)
-  return JSON.parse(text).data
-}
-async function refusal(response: Response): Promise<string> {
-  const text = await response.text()
-  return `${response.status} ${text.startsWith('{') ? JSON.parse(text).code : text}`
-}
 async function newTeam(name: string, members: { name: string; role: string }[]) {
   const team = await data(await server.call('POST', '/api/teams', { token: owner.token, ...jsonBody({ name }) }), 201)
   for (const { name: username, role } of members)

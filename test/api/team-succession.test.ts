@@ -5,6 +5,7 @@ import { userCommand } from '../../src/cli/user'
 import { startTestApp } from '../support/harness'
 import { jsonBody } from '../support/sessions'
 import { uploadPdf } from '../support/uploads'
+import { data, refusal } from '../support/answers'
 
 // A team whose only owner goes (docs/teams.md, When a team's only owner goes), through HTTP: an admin removes a
 // user, and each team where they were the only owner gets the longest-standing editor (before any viewer) as
@@ -12,15 +13,6 @@ import { uploadPdf } from '../support/uploads'
 const server = await startTestApp()
 const root = await server.user('root') // the first user: the admin
 
-async function data(response: Response, status = 200) {
-  const text = await response.text()
-  expect(response.status, text).toBe(status)
-  return JSON.parse(text).data
-}
-async function refusal(response: Response): Promise<string> {
-  const text = await response.text()
-  return `${response.status} ${text.startsWith('{') ? JSON.parse(text).code : text}`
-}
 async function newTeam(owner: { token: string }, name: string): Promise<{ id: string }> {
   return data(await server.call('POST', '/api/teams', { token: owner.token, ...jsonBody({ name }) }), 201)
 }

@@ -6,6 +6,8 @@ import { form, startTestApp } from '../support/harness'
 import { sharePathOf } from '../support/share-paths'
 import { uploadPdf } from '../support/uploads'
 import { FIREFOX, SAFARI_PHONE } from '../support/user-agents'
+import { data, refusal } from '../support/answers'
+import { jsonBody } from '../support/sessions'
 
 // Teams (docs/teams.md), through HTTP on a real server: the issue's scenario, the last-owner rule, non-members.
 const server = await startTestApp()
@@ -14,18 +16,6 @@ const viewer = await server.user('vik')
 const editor = await server.user('edda')
 const outsider = await server.user('otto')
 
-const jsonBody = (value: unknown) => ({ body: JSON.stringify(value), headers: { 'content-type': 'application/json' } })
-/** The answer's data, once its status is `status`; fails with the body otherwise. */
-async function data(response: Response, status = 200) {
-  const text = await response.text()
-  expect(response.status, text).toBe(status)
-  return JSON.parse(text).data
-}
-/** The status and the code of a refusal, as one string a failure reads well. */
-async function refusal(response: Response): Promise<string> {
-  const text = await response.text()
-  return `${response.status} ${text.startsWith('{') ? JSON.parse(text).code : text}`
-}
 /** A team token of `user`'s, issued through POST /api/tokens by their personal token. */
 async function teamToken(user: { token: string }, teamId: string, scopes?: string[]): Promise<string> {
   const issued = await data(
