@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { commandOf, freshDir, ROOT, serve } from './support'
+import { benchAccount, ROOT, serve } from './support'
 import { CONNECTIONS, LIMITER_ON, LOAD_CPU, type Ratio, ROUNDS, ratioOf, SECONDS, SERVER_CPU } from './throughput'
 import { distinctVisitors, wrk } from './wrk'
 
@@ -15,13 +15,7 @@ export const NEGOTIATED = 'de-CH,de;q=0.9,en;q=0.8'
  * median of the rounds' negotiated / plain.
  */
 export async function negotiationBench(binary: string): Promise<Ratio & { errors: number }> {
-  const dataDir = freshDir('languages')
-  const cli = (...args: string[]) =>
-    Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir])
-      .stdout.toString()
-      .trim()
-  cli('user', 'add', 'bench')
-  const token = cli('token', 'issue', 'bench')
+  const { dataDir, token } = benchAccount(binary, 'languages')
   const { proc, url } = await serve(
     binary,
     dataDir,

@@ -56,6 +56,17 @@ export function commandOf(binary: string): string[] {
   return process.env.BENCH_SOURCE === '1' ? ['bun', join(ROOT, 'src', 'main.ts')] : [binary]
 }
 
+/** A new data dir with the user `bench` and an API token of theirs, made through the CLI of `binary`. */
+export function benchAccount(binary: string, label: string): { dataDir: string; token: string } {
+  const dataDir = freshDir(label)
+  const cli = (...args: string[]) =>
+    Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir])
+      .stdout.toString()
+      .trim()
+  cli('user', 'add', 'bench')
+  return { dataDir, token: cli('token', 'issue', 'bench') }
+}
+
 /** Starts the raw Bun.serve reference (raw-server.ts), optionally pinned to `cpu`, serving `file` at /file. */
 export async function serveRaw(file?: string, cpu?: number): Promise<{ proc: Bun.Subprocess<'ignore', 'pipe', 'inherit'>; url: string }> {
   const pin = cpu === undefined ? [] : ['taskset', '-c', String(cpu)]

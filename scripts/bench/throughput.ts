@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { commandOf, freshDir, median, ROOT, serve, serveRaw } from './support'
+import { benchAccount, median, ROOT, serve, serveRaw } from './support'
 import { distinctVisitors, wrk, type WrkResult } from './wrk'
 
 /** Server on core 0, wrk on core 1: "one server core", with the load generator never competing for it. */
@@ -53,13 +53,7 @@ export type Throughput = {
  */
 export async function throughput(binary: string): Promise<Throughput> {
   const { proc: raw, url: rawUrl } = await serveRaw(undefined, SERVER_CPU)
-  const dataDir = freshDir('throughput')
-  const cli = (...args: string[]) =>
-    Bun.spawnSync([...commandOf(binary), ...args, '--data', dataDir])
-      .stdout.toString()
-      .trim()
-  cli('user', 'add', 'bench')
-  const token = cli('token', 'issue', 'bench')
+  const { dataDir, token } = benchAccount(binary, 'throughput')
   const { proc, url } = await serve(
     binary,
     dataDir,
@@ -67,11 +61,7 @@ export async function throughput(binary: string): Promise<Throughput> {
     SERVER_CPU,
   )
   // The same server without reading analytics, on the same core, loaded only in its own runs.
-  const offDir = freshDir('throughput-analytics-off')
-  Bun.spawnSync([...commandOf(binary), 'user', 'add', 'bench', '--data', offDir])
-  const offToken = Bun.spawnSync([...commandOf(binary), 'token', 'issue', 'bench', '--data', offDir])
-    .stdout.toString()
-    .trim()
+  const { dataDir: offDir, token: offToken } = benchAccount(binary, 'throughput-analytics-off')
   const off = await serve(
     binary,
     offDir,
